@@ -1,0 +1,50 @@
+// A loaded model: config, vocabularies, weights and the free-text metadata of spec/model-format.md.
+#pragma once
+#include "config.h"
+#include "params.h"
+#include "vocab.h"
+
+#include <cstdint>
+#include <map>
+#include <memory>
+#include <string>
+#include <vector>
+
+namespace attnviz {
+
+struct Model {
+    ModelConfig config;
+    Vocabulary source_vocab;
+    Vocabulary target_vocab;
+    ModelParams params;
+    std::string task;         // optional "task" metadata ("" when absent)
+    std::string description;  // optional
+    std::string training;     // optional JSON text
+    std::map<std::string, std::string> extra_metadata;  // any other metadata keys, kept on save
+
+    int64_t parameterCount() const;
+};
+
+// Reads and validates a model file (model_file.cpp). Every problem is a ModelError whose message starts with
+// the path: "PATH: tensor decoder.fc_out.weight has shape [10, 20]; the config needs [12, 20]".
+Model loadModel(const std::string& path);
+// The same from bytes in memory (the fuzzer's entry point); `name` stands for the path in messages.
+Model loadModelFromBytes(const uint8_t* data, size_t size, const std::string& name);
+// Writes atomically (temp file in the same folder + rename); throws ModelError naming the path on failure.
+void saveModel(const Model& model, const std::string& path);
+// The bytes saveModel writes.
+std::vector<uint8_t> serializeModel(const Model& model);
+
+// A model with PyTorch's default initialisation (uniform(-1/sqrt(fan), 1/sqrt(fan)) for GRU/Linear, N(0,1) for
+// embeddings), deterministic in `seed`.
+Model makeRandomModel(const ModelConfig& config, Vocabulary source_vocab, Vocabulary target_vocab, uint64_t seed);
+
+// Model files in the same folder with the same task and vocabularies (spec "Siblings"), `path` included,
+// as (path, score) pairs sorted by score then path. Unreadable files are skipped.
+struct Sibling {
+    std::string path;
+    ModelConfig config;
+};
+std::vector<Sibling> findSiblings(const std::string& path, const Model& model);
+
+} // namespace attnviz

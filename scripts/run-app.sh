@@ -1,0 +1,9 @@
+#!/usr/bin/env bash
+# Installs what is missing, builds (release preset) and starts attnviz on the default sample model with an example
+# sentence. Extra arguments go to attnviz (e.g. a model path).
+set -euo pipefail
+cd "$(dirname "$0")/.."
+./scripts/install-deps.sh
+cmake --preset release >/dev/null
+cmake --build --preset release -j "$(nproc)"
+exec ./build/release/app/attnviz "$@"

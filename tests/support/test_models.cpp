@@ -1,0 +1,48 @@
+#include "test_models.h"
+
+namespace attnviz::testing {
+
+ModelConfig smallConfig(DecoderKind decoder, ScoreKind score, SpanKind span, bool input_feeding, int emb, int enc_hid, int dec_hid) {
+    ModelConfig c;
+    c.decoder = decoder;
+    c.score = score;
+    c.span = span;
+    c.window = 2;
+    c.input_feeding = input_feeding;
+    c.emb_dim = emb;
+    c.enc_hid_dim = enc_hid;
+    c.dec_hid_dim = dec_hid;
+    c.tokenizer = {TokenizerKind::Word, TokenizerKind::Whitespace, true};
+    return c;
+}
+
+Vocabulary vocabWith(const std::vector<std::string>& words) {
+    std::vector<std::string> t = {"<pad>", "<unk>", "<sos>", "<eos>"};
+    t.insert(t.end(), words.begin(), words.end());
+    return Vocabulary(std::move(t));
+}
+
+Vocabulary smallSourceVocab() {
+    return vocabWith({"i", "love", "you", "the", "cat", "sat", "on", "mat", "ate", "an", "apple", "yesterday", ".", ","});
+}
+
+Vocabulary smallTargetVocab() {
+    return vocabWith({"我", "爱", "你", "猫", "坐", "在", "垫子", "上", "吃", "了", "一个", "苹果", "昨天", "。"});
+}
+
+Model smallModel(const ModelConfig& config, uint64_t seed, float scale) {
+    Model m = makeRandomModel(config, smallSourceVocab(), smallTargetVocab(), seed);
+    if (scale != 1.0f)
+        for (ParamRef& r : paramRefs(m.params, m.config, m.source_vocab.size(), m.target_vocab.size()))
+            for (int64_t i = 0; i < r.size; ++i) r.data[i] *= scale;
+    m.task = "test-task";
+    return m;
+}
+
+QString saveInto(const Model& model, const QTemporaryDir& dir, const QString& file_name) {
+    const QString path = dir.filePath(file_name);
+    saveModel(model, path.toStdString());
+    return path;
+}
+
+} // namespace attnviz::testing

@@ -1,0 +1,26 @@
+// Small models and vocabularies for tests, made in memory from a seed.
+#pragma once
+#include "model.h"
+
+#include <QString>
+#include <QTemporaryDir>
+#include <cstdint>
+#include <string>
+#include <vector>
+
+namespace attnviz::testing {
+
+// A config with small sizes (E=6, H_e=4, H_d=8 by default: dot scores need H_d = 2 H_e).
+ModelConfig smallConfig(DecoderKind decoder, ScoreKind score, SpanKind span = SpanKind::Global,
+                        bool input_feeding = false, int emb = 6, int enc_hid = 4, int dec_hid = 8);
+// The four specials followed by `words`.
+Vocabulary vocabWith(const std::vector<std::string>& words);
+// English-ish source words and Chinese target words, enough for small decodes.
+Vocabulary smallSourceVocab();
+Vocabulary smallTargetVocab();
+// A randomly initialised model with the small vocabularies; weights scaled by `scale` so that attention is not flat.
+Model smallModel(const ModelConfig& config, uint64_t seed, float scale = 1.0f);
+// Saves into dir and returns the path.
+QString saveInto(const Model& model, const QTemporaryDir& dir, const QString& file_name);
+
+} // namespace attnviz::testing
