@@ -39,6 +39,27 @@ std::vector<uint8_t> serializeModel(const Model& model);
 // embeddings), deterministic in `seed`.
 Model makeRandomModel(const ModelConfig& config, Vocabulary source_vocab, Vocabulary target_vocab, uint64_t seed);
 
+// What the header of a model file says, read without loading the weights (readModelHeader).
+struct TensorEntry {
+    std::string name;
+    std::string dtype;            // "F32", "F16", "BF16" or "F64"
+    std::vector<int64_t> shape;   // as written in the file
+    uint64_t begin = 0, end = 0;  // byte offsets into the data buffer
+};
+struct ModelHeader {
+    ModelConfig config;
+    Vocabulary source_vocab;
+    Vocabulary target_vocab;
+    std::string task, description, training;
+    std::map<std::string, std::string> extra_metadata;
+    std::vector<TensorEntry> tensors;  // in the order of their data in the file
+    uint64_t file_size = 0;
+    int64_t parameterCount() const;
+};
+// Reads only the first 8 + N bytes and checks everything loadModel checks except the weights' values (for
+// `attnviz-cli info`, the sample-model browser and sibling scans). Throws ModelError("PATH: ...").
+ModelHeader readModelHeader(const std::string& path);
+
 // Model files in the same folder with the same task and vocabularies (spec "Siblings"), `path` included,
 // as (path, score) pairs sorted by score then path. Unreadable files are skipped.
 struct Sibling {
