@@ -34,6 +34,7 @@ struct HeatmapStyle {
     bool annotate = false;        // write the weight in each cell
     bool hide_specials = false;   // hide <sos>/<eos> columns and the <eos> row
     QString title;                // drawn above the matrix when not empty
+    bool fit_range = false;       // colour scale [0, max shown weight] instead of the fixed [0, 1]
     int current_row = -1;         // marked row while stepping (-1: none)
     int selected_row = -1, selected_col = -1;
 };
