@@ -40,13 +40,13 @@ char32_t decodeNext(std::string_view s, size_t& i) {
     else if (c >= 0x80 && c <= 0xBF) throwBadUtf8(i, c, "continuation byte without a lead byte");
     else if (c == 0xC0 || c == 0xC1) throwBadUtf8(i, c, "overlong encoding");
     else throwBadUtf8(i, c, "byte never used in UTF-8");
+    static constexpr const char* kTruncated[4] = {"", "truncated 2-byte sequence", "truncated 3-byte sequence",
+                                                  "truncated 4-byte sequence"};
     for (int k = 1; k <= n; ++k) {
-        if (i + static_cast<size_t>(k) >= s.size())
-            throwBadUtf8(i, c, n == 1 ? "truncated 2-byte sequence" : n == 2 ? "truncated 3-byte sequence" : "truncated 4-byte sequence");
-        const auto cc = static_cast<unsigned char>(s[i + static_cast<size_t>(k)]);
-        if ((cc & 0xC0) != 0x80)
-            throwBadUtf8(i, c, n == 1 ? "truncated 2-byte sequence" : n == 2 ? "truncated 3-byte sequence" : "truncated 4-byte sequence");
-        cp = (cp << 6) | (cc & 0x3F);
+        const size_t at = i + static_cast<size_t>(k);
+        // end of text, or a byte that is not a continuation byte, before the sequence is complete
+        if (at >= s.size() || (static_cast<unsigned char>(s[at]) & 0xC0) != 0x80) throwBadUtf8(i, c, kTruncated[n]);
+        cp = (cp << 6) | (static_cast<unsigned char>(s[at]) & 0x3F);
     }
     if ((n == 2 && cp < 0x800) || (n == 3 && cp < 0x10000)) throwBadUtf8(i, c, "overlong encoding");
     if (cp >= 0xD800 && cp <= 0xDFFF) throwBadUtf8(i, c, "encodes a UTF-16 surrogate");

@@ -75,6 +75,7 @@ private slots:
     void tokenizeText();
     void invalidUtf8_data();
     void invalidUtf8();
+    void invalidUtf8Message();
     void withIds_data();
     void withIds();
     void detokenizeTokens_data();
@@ -97,6 +98,7 @@ void TestTokenizer::tokenizeText_data() {
     QTest::addRow("ws: NBSP splits") << QByteArray("a" NBSP "b") << WS << false << list({"a", "b"});
     QTest::addRow("ws: em space, line separator, NEL split") << QByteArray("a\u2003b\u2028c\u0085d") << WS << false << list({"a", "b", "c", "d"});
     QTest::addRow("ws: zero-width space U+200B is not whitespace") << QByteArray("a\u200Bb") << WS << false << list({"a\u200Bb"});
+    QTest::addRow("ws: BOM U+FEFF is not whitespace (stays on the first word)") << QByteArray("\uFEFFa b") << WS << false << list({"\uFEFFa", "b"});
     QTest::addRow("ws: U+001F unit separator is not whitespace") << QByteArray("a\x1F" "b") << WS << false << list({"a\x1F" "b"});
     QTest::addRow("ws: punctuation stays attached") << QByteArray("hello, world!") << WS << false << list({"hello,", "world!"});
     QTest::addRow("ws: CJK spaced") << QByteArray("我 爱 你") << WS << false << list({"我", "爱", "你"});
@@ -200,6 +202,21 @@ void TestTokenizer::invalidUtf8() {
                 QVERIFY2(what.find(needle) != std::string::npos, e.what());
             }
         }
+    }
+}
+
+void TestTokenizer::invalidUtf8Message() {
+    try {
+        tokenize("ab\x80" "c", WORD, false);
+        QFAIL("no InputError");
+    } catch (const InputError& e) {
+        QCOMPARE(QString(e.what()), QString("input text: invalid UTF-8 at byte 2 (0x80: continuation byte without a lead byte)"));
+    }
+    try {
+        tokenize("x\xE4\xBD", CHAR, false);
+        QFAIL("no InputError");
+    } catch (const InputError& e) {
+        QCOMPARE(QString(e.what()), QString("input text: invalid UTF-8 at byte 1 (0xE4: truncated 3-byte sequence)"));
     }
 }
 
