@@ -366,7 +366,10 @@ void writeFileAtomically(const std::string& path, const uint8_t* data, size_t si
     std::string temp;
     for (int attempt = 0; attempt < 16 && f.fd < 0; ++attempt) {
         std::snprintf(suffix, sizeof suffix, ".tmp-%016llx", static_cast<unsigned long long>(tag + uint64_t(attempt)));
-        temp = (dir / ("." + target.filename().string() + suffix)).string();
+        std::string hidden(".");  // (built by appends: GCC 12 gives a false -Wrestrict for "." + string)
+        hidden += target.filename().string();
+        hidden += suffix;
+        temp = (dir / hidden).string();
         f.fd = ::open(temp.c_str(), O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0666);
         if (f.fd < 0 && errno != EEXIST) break;
     }
