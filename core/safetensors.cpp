@@ -129,12 +129,12 @@ void convertLoop(const uint8_t* src, float* out, int64_t n, Conv conv) {
 
 int64_t firstNonFinite(const float* x, int64_t n) {
     // Exponent bits all ones = Inf or NaN; a branch-free scan the compiler vectorises, then locate.
-    const uint32_t* u = reinterpret_cast<const uint32_t*>(x);
+    auto bad = [](float f) { return (std::bit_cast<uint32_t>(f) & 0x7F800000u) == 0x7F800000u; };
     uint32_t any = 0;
-    for (int64_t i = 0; i < n; ++i) any |= uint32_t((u[i] & 0x7F800000u) == 0x7F800000u);
+    for (int64_t i = 0; i < n; ++i) any |= uint32_t(bad(x[i]));
     if (!any) return -1;
     for (int64_t i = 0; i < n; ++i)
-        if ((u[i] & 0x7F800000u) == 0x7F800000u) return i;
+        if (bad(x[i])) return i;
     return -1;
 }
 
