@@ -68,6 +68,8 @@ public:
     void force(int index, int token);
     // Computes greedily until complete; cursor moves to the end.
     void runToEnd();
+    // Number of decoder steps computed since construction (a test hook: moving the cursor computes nothing).
+    int computedStepCount() const;
 
 private:
     struct Impl;
@@ -90,6 +92,11 @@ DecodeResult resultFromSession(const DecodingSession& session);  // the steps up
 DecodeResult greedyDecode(const Model& model, std::string_view source_text, const DecodeOptions& options = {});
 // Teacher forcing on a reference (target tokenizer, <eos> appended); the rows are the model's attention on it.
 DecodeResult forcedDecode(const Model& model, std::string_view source_text, std::string_view reference_text);
+// The same on already tokenized text: `source` with <sos>/<eos> (as tokenizeSource gives it), `reference` the
+// target tokens with <eos> (as tokenizeTarget gives it; id 1 keeps the reference's spelling). Ids are checked
+// against the vocabularies (InputError).
+DecodeResult greedyDecode(const Model& model, const TokenizedText& source, const DecodeOptions& options = {});
+DecodeResult forcedDecode(const Model& model, const TokenizedText& source, const TokenizedText& reference);
 
 // Beam search of width K keeping the whole tree: node 0 is the root (<sos>); every expanded node lists its children.
 struct BeamNode {
@@ -108,6 +115,9 @@ struct BeamResult {
     std::vector<int> finished;  // leaf nodes of finished hypotheses, best first
     DecodeResult best;          // the best finished hypothesis as a decode object
 };
+// No length normalisation: `best` is the finished hypothesis with the highest total log-probability. Width 1 gives
+// exactly greedyDecode's result. Throws InputError for a width < 1.
 BeamResult beamSearch(const Model& model, std::string_view source_text, int beam_width, const DecodeOptions& options = {});
+BeamResult beamSearch(const Model& model, const TokenizedText& source, int beam_width, const DecodeOptions& options = {});
 
 } // namespace attnviz

@@ -1,0 +1,37 @@
+// Attention scores, spans and context of spec/model-format.md for one decoder state.
+// Legend: S source length with <sos>/<eos>, H_e enc_hid_dim, H_d dec_hid_dim, D window half-width.
+#pragma once
+#include "encoder.h"
+#include "model.h"
+#include "tensor.h"
+
+#include <limits>
+
+namespace attnviz {
+
+// The attention of one decoder step.
+struct AttentionStep {
+    Vec scores;   // (S) raw e_j; NaN outside a local window
+    Vec weights;  // (S) a_j; exactly 0 outside a local window
+    Vec context;  // (2H_e) c = Σ_j a_j h_j
+    float center = std::numeric_limits<float>::quiet_NaN();  // p of a local span; NaN for global
+    int lo = 0, hi = -1;  // the window, inclusive (0 .. S-1 for global)
+};
+
+// Computes e_j, a and c from a decoder state. Owns its per-step scratch: call prepare(S) once per sentence,
+// then compute() allocates nothing.
+class Attention {
+public:
+    explicit Attention(const Model& model);
+    void prepare(int S, AttentionStep& out);
+    // `s` is the state the score is taken from (H_d); `t` the target position of the token being produced
+    // (1 for the first), used by local_m.
+    void compute(const EncoderState& enc, const float* s, int t, AttentionStep& out);
+
+private:
+    const Model* model_;
+    Vec ws_;   // (H_d) additive: W_s s; local_p: tanh(W_p s)
+    Mat tmp_;  // (S, H_d) additive: tanh(W_s s + U h_j + b)
+};
+
+} // namespace attnviz

@@ -1,0 +1,82 @@
+#include "decoder.h"
+
+#include "errors.h"
+#include "gru.h"
+
+#include <cmath>
+#include <string>
+
+namespace attnviz {
+
+void logSoftmaxInPlace(Vec& v) {
+    const float mx = v.maxCoeff();
+    const float lse = mx + std::log((v.array() - mx).exp().sum());
+    v.array() -= lse;
+}
+
+Decoder::Decoder(const Model& model) : model_(&model), attention_(model) {
+    const ModelConfig& c = model.config;
+    const int E = c.emb_dim, He = c.enc_hid_dim, Hd = c.dec_hid_dim;
+    gi_.resize(3 * Hd);
+    gh_.resize(3 * Hd);
+    if (c.decoder == DecoderKind::Bahdanau) {
+        in_.resize(E + 2 * He);
+        cat_.resize(Hd + 2 * He + E);
+    } else {
+        in_.resize(E + (c.input_feeding ? Hd : 0));
+        cat_.resize(2 * He + Hd);
+    }
+}
+
+void Decoder::begin(const EncoderState& enc, DecoderState& initial, StepOutput& out) {
+    const ModelConfig& c = model_->config;
+    attention_.prepare(enc.S, out.attn);
+    out.log_probs.resize(model_->params.fc_out_b.size());
+    initial.s = enc.s0;
+    if (c.decoder == DecoderKind::Luong)
+        initial.htilde = Vec::Zero(c.dec_hid_dim);
+    else
+        initial.htilde.resize(0);
+}
+
+void Decoder::step(const EncoderState& enc, int y_prev, int t, const DecoderState& prev, DecoderState& next, StepOutput& out) {
+    const ModelConfig& c = model_->config;
+    const ModelParams& p = model_->params;
+    const int E = c.emb_dim, He = c.enc_hid_dim, Hd = c.dec_hid_dim;
+    if (y_prev < 0 || y_prev >= p.dec_embedding.rows())
+        throw InputError("target token id " + std::to_string(y_prev) + " is outside the target vocabulary (size " +
+                         std::to_string(p.dec_embedding.rows()) + ")");
+    next.s.resize(Hd);
+    auto x = p.dec_embedding.row(y_prev).transpose();  // (E)
+
+    if (c.decoder == DecoderKind::Bahdanau) {
+        attention_.compute(enc, prev.s.data(), t, out.attn);
+        in_.head(E) = x;
+        in_.tail(2 * He) = out.attn.context;
+        gi_.noalias() = p.dec_rnn.w_ih * in_;  // (3H_d, E + 2H_e)
+        gi_ += p.dec_rnn.b_ih;
+        gruCell(p.dec_rnn, gi_.data(), prev.s.data(), next.s.data(), gh_.data());
+        cat_.head(Hd) = next.s;
+        cat_.segment(Hd, 2 * He) = out.attn.context;
+        cat_.tail(E) = x;
+        out.log_probs.noalias() = p.fc_out_w * cat_;  // (V, H_d + 2H_e + E)
+        next.htilde.resize(0);
+    } else {
+        in_.head(E) = x;
+        if (c.input_feeding) in_.tail(Hd) = prev.htilde;
+        gi_.noalias() = p.dec_rnn.w_ih * in_;  // (3H_d, E [+ H_d])
+        gi_ += p.dec_rnn.b_ih;
+        gruCell(p.dec_rnn, gi_.data(), prev.s.data(), next.s.data(), gh_.data());
+        attention_.compute(enc, next.s.data(), t, out.attn);
+        cat_.head(2 * He) = out.attn.context;
+        cat_.tail(Hd) = next.s;
+        next.htilde.resize(Hd);
+        next.htilde.noalias() = p.combine_w * cat_;  // (H_d, 2H_e + H_d)
+        next.htilde = next.htilde.array().tanh().matrix();
+        out.log_probs.noalias() = p.fc_out_w * next.htilde;  // (V, H_d)
+    }
+    out.log_probs += p.fc_out_b;
+    logSoftmaxInPlace(out.log_probs);
+}
+
+} // namespace attnviz

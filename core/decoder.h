@@ -1,0 +1,50 @@
+// One decoder step of spec/model-format.md, for both designs, with log-softmax over the full target vocabulary.
+//   bahdanau: a from s_prev; c = Σ a_j h_j; s = GRU([x ; c], s_prev); logits = fc_out([s ; c ; x])
+//   luong:    x' = [x ; h̃_prev] (input feeding) or x; s = GRU(x', s_prev); a from s; h̃ = tanh(combine([c ; s]));
+//             logits = fc_out(h̃)
+// Legend: S source length, E emb_dim, H_e enc_hid_dim, H_d dec_hid_dim, V target vocabulary size.
+#pragma once
+#include "attention.h"
+#include "encoder.h"
+#include "model.h"
+#include "tensor.h"
+
+namespace attnviz {
+
+// The recurrent state between steps.
+struct DecoderState {
+    Vec s;       // (H_d)
+    Vec htilde;  // (H_d) luong's attentional vector h̃ (zeros before the first step); empty for bahdanau
+};
+
+// What one step computed.
+struct StepOutput {
+    AttentionStep attn;
+    Vec log_probs;  // (V) log-softmax of the logits
+};
+
+// Owns the per-step scratch: after begin(), step() allocates nothing (except sizing `next` the first time).
+class Decoder {
+public:
+    explicit Decoder(const Model& model);
+    const Model& model() const { return *model_; }
+
+    // Sizes the buffers for this sentence and writes the state before the first step (s_0, h̃ = 0).
+    void begin(const EncoderState& enc, DecoderState& initial, StepOutput& out);
+    // One step: previous token y_prev (<sos> first), `t` the target position of the token produced (1 first).
+    // `next` must not alias `prev`.
+    void step(const EncoderState& enc, int y_prev, int t, const DecoderState& prev, DecoderState& next, StepOutput& out);
+
+private:
+    const Model* model_;
+    Attention attention_;
+    Vec in_;   // GRU input: bahdanau [x ; c] (E + 2H_e); luong [x ; h̃_prev] or x
+    Vec gi_;   // (3H_d) W_ih in + b_ih
+    Vec gh_;   // (3H_d) scratch of the cell
+    Vec cat_;  // bahdanau fc_out input [s ; c ; x] (H_d + 2H_e + E); luong combine input [c ; s] (2H_e + H_d)
+};
+
+// Log-softmax in place over a logit vector (max-shifted).
+void logSoftmaxInPlace(Vec& v);
+
+} // namespace attnviz

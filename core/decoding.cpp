@@ -1,0 +1,19 @@
+// The text entry points of decoding: tokenize with the model's tokenizers, then decode (decoding_session.cpp, beam.cpp).
+#include "decoding.h"
+
+#include "tokenizer.h"
+
+namespace attnviz {
+
+DecodingSession::DecodingSession(std::shared_ptr<const Model> model, std::string_view source_text, DecodeOptions options)
+    : DecodingSession(model, model ? tokenizeSource(*model, source_text) : TokenizedText{}, options) {}
+
+DecodeResult greedyDecode(const Model& model, std::string_view source_text, const DecodeOptions& options) {
+    return greedyDecode(model, tokenizeSource(model, source_text), options);
+}
+
+DecodeResult forcedDecode(const Model& model, std::string_view source_text, std::string_view reference_text) {
+    return forcedDecode(model, tokenizeSource(model, source_text), tokenizeTarget(model, reference_text));
+}
+
+} // namespace attnviz

@@ -1,0 +1,66 @@
+#include "encoder.h"
+
+#include "errors.h"
+#include "gru.h"
+
+#include <string>
+
+namespace attnviz {
+
+void encode(const Model& model, const std::vector<int>& ids, EncoderState& out) {
+    const ModelParams& p = model.params;
+    const int S = static_cast<int>(ids.size());
+    const int E = model.config.emb_dim, He = model.config.enc_hid_dim, Hd = model.config.dec_hid_dim;
+    const int Vs = static_cast<int>(p.enc_embedding.rows());
+    if (S == 0) throw InputError("source sentence: no tokens to encode");
+    for (int j = 0; j < S; ++j)
+        if (ids[j] < 0 || ids[j] >= Vs)
+            throw InputError("source sentence: token id " + std::to_string(ids[j]) + " at position " + std::to_string(j) +
+                             " is outside the source vocabulary (size " + std::to_string(Vs) + ")");
+    out.S = S;
+
+    Mat x(S, E);  // (S, E) embedded tokens
+    for (int j = 0; j < S; ++j) x.row(j) = p.enc_embedding.row(ids[j]);
+    Mat gi_f, gi_b;  // (S, 3H_e) input projections, one GEMM per direction
+    gruProjectInputs(p.enc_fwd, x, gi_f);
+    gruProjectInputs(p.enc_bwd, x, gi_b);
+
+    out.outputs.resize(S, 2 * He);
+    Vec zero = Vec::Zero(He);
+    Vec gh(3 * He);
+    // Forward direction writes f_j into columns [0, H_e) of row j, reading f_{j-1} in place.
+    for (int j = 0; j < S; ++j) {
+        const float* prev = j == 0 ? zero.data() : out.outputs.row(j - 1).data();
+        gruCell(p.enc_fwd, gi_f.row(j).data(), prev, out.outputs.row(j).data(), gh.data());
+    }
+    // Backward direction from the sentence's own last token into columns [H_e, 2H_e).
+    for (int j = S - 1; j >= 0; --j) {
+        const float* prev = j == S - 1 ? zero.data() : out.outputs.row(j + 1).data() + He;
+        gruCell(p.enc_bwd, gi_b.row(j).data(), prev, out.outputs.row(j).data() + He, gh.data());
+    }
+
+    Vec last(2 * He);  // [f_{S-1} ; b_0]
+    last.head(He) = out.outputs.row(S - 1).head(He).transpose();
+    last.tail(He) = out.outputs.row(0).tail(He).transpose();
+    out.s0.resize(Hd);
+    out.s0.noalias() = p.enc_fc_w * last;
+    out.s0 = (out.s0 + p.enc_fc_b).array().tanh().matrix();
+
+    switch (model.config.score) {
+    case ScoreKind::Additive:
+        out.keys.resize(S, Hd);
+        out.keys.noalias() = out.outputs * p.attn_w.rightCols(2 * He).transpose();  // (S, 2H_e)(2H_e, H_d)
+        out.keys.rowwise() += p.attn_b.transpose();
+        break;
+    case ScoreKind::General:
+        out.keys.resize(S, Hd);
+        out.keys.noalias() = out.outputs * p.attn_W.transpose();  // (S, 2H_e)(2H_e, H_d)
+        break;
+    case ScoreKind::Dot:
+    case ScoreKind::ScaledDot:
+        out.keys.resize(0, 0);
+        break;
+    }
+}
+
+} // namespace attnviz

@@ -1,0 +1,26 @@
+#include "gru.h"
+
+namespace attnviz {
+
+void gruProjectInputs(const GruParams& g, const Eigen::Ref<const Mat>& x, Mat& gi) {
+    gi.resize(x.rows(), g.w_ih.rows());
+    gi.noalias() = x * g.w_ih.transpose();  // (T, 3H)
+    gi.rowwise() += g.b_ih.transpose();
+}
+
+void gruCell(const GruParams& g, const float* gi, const float* h, float* h_out, float* gh) {
+    const Eigen::Index H = g.w_hh.cols();
+    VecMap ghv(gh, 3 * H);
+    ghv.noalias() = g.w_hh * ConstVecMap(h, H);  // (3H)
+    ghv += g.b_hh;
+    auto ga = [&](Eigen::Index k) { return Eigen::Map<Eigen::ArrayXf>(gh + k * H, H); };
+    auto ia = [&](Eigen::Index k) { return Eigen::Map<const Eigen::ArrayXf>(gi + k * H, H); };
+    ga(0) = (ia(0) + ga(0)).logistic();              // r
+    ga(1) = (ia(1) + ga(1)).logistic();              // z
+    ga(2) = (ia(2) + ga(0) * ga(2)).tanh();          // n
+    Eigen::Map<const Eigen::ArrayXf> hv(h, H);
+    Eigen::Map<Eigen::ArrayXf> out(h_out, H);
+    out = ga(2) + ga(1) * (hv - ga(2));              // elementwise, so h_out may alias h
+}
+
+} // namespace attnviz
