@@ -16,4 +16,8 @@ DecodeResult forcedDecode(const Model& model, std::string_view source_text, std:
     return forcedDecode(model, tokenizeSource(model, source_text), tokenizeTarget(model, reference_text));
 }
 
+BeamResult beamSearch(const Model& model, std::string_view source_text, int beam_width, const DecodeOptions& options) {
+    return beamSearch(model, tokenizeSource(model, source_text), beam_width, options);
+}
+
 } // namespace attnviz
