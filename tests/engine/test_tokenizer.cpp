@@ -6,7 +6,6 @@
 #include "tokenizer.h"
 #include "vocab.h"
 
-#include <QElapsedTimer>
 #include <QStringList>
 #include <QTest>
 
@@ -15,19 +14,6 @@
 #include <vector>
 
 using namespace attnviz;
-
-// Timings mean nothing under sanitizers or without optimisation: the speed check only reports there.
-#if defined(__SANITIZE_ADDRESS__) || !defined(NDEBUG)
-constexpr bool kTimingsMeaningful = false;
-#elif defined(__has_feature)
-#if __has_feature(address_sanitizer)
-constexpr bool kTimingsMeaningful = false;
-#else
-constexpr bool kTimingsMeaningful = true;
-#endif
-#else
-constexpr bool kTimingsMeaningful = true;
-#endif
 
 Q_DECLARE_METATYPE(attnviz::TokenizerKind)
 
@@ -319,7 +305,8 @@ void TestTokenizer::roundTrip() {
     QCOMPARE(QString::fromStdString(detokenize(tokens, kind)), expected);
 }
 
-// A 10,000-word paste (mixed Latin, accented, CJK, punctuation) must tokenize well under 10 ms in every mode.
+// A 10,000-word paste (mixed Latin, accented, CJK, punctuation, emoji, Arabic) gives exactly the tokens it should in
+// every mode (counts worked out by hand per 8-word cycle). Its speed is measured in bench/, not asserted here.
 void TestTokenizer::tenThousandWordsIsFast() {
     const char* words[] = {"The", "café,", "我爱你", "don't", "ΟΔΟΣ", "naïve", "👍", "مرحبا."};
     std::string text;
@@ -327,20 +314,11 @@ void TestTokenizer::tenThousandWordsIsFast() {
         text += words[i % 8];
         text += (i % 13 == 12) ? "\n" : " ";
     }
-    QCOMPARE(int(tokenize(text, WS, false).size()), 10000);
-    for (TokenizerKind kind : {WS, WORD, CHAR}) {
-        qint64 best = -1;
-        size_t count = 0;
-        for (int rep = 0; rep < 5; ++rep) {
-            QElapsedTimer timer;
-            timer.start();
-            count = tokenize(text, kind, true).size();
-            const qint64 ns = timer.nsecsElapsed();
-            if (best < 0 || ns < best) best = ns;
-        }
-        qInfo("kind %d: %zu tokens in %.3f ms", int(kind), count, double(best) / 1e6);
-        if (kTimingsMeaningful) QVERIFY2(best < 10'000'000, qPrintable(QString("took %1 ms").arg(double(best) / 1e6)));
-    }
+    // whitespace: one token a word. word: The 1, café , 2, 我爱你 1, don ' t 3, ΟΔΟΣ 1, naïve 1, 👍 1, مرحبا . 2 = 12
+    // per cycle. char: 3+5+3+5+4+5+1+6 = 32 code points per cycle plus one ▁ between neighbouring words.
+    QCOMPARE(int(tokenize(text, WS, true).size()), 10000);
+    QCOMPARE(int(tokenize(text, WORD, true).size()), 1250 * 12);
+    QCOMPARE(int(tokenize(text, CHAR, true).size()), 1250 * 32 + 9999);
 }
 
 QTEST_GUILESS_MAIN(TestTokenizer)
