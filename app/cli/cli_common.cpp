@@ -1,0 +1,183 @@
+#include "cli_common.h"
+
+#include "errors.h"
+
+#include <cstdio>
+#include <filesystem>
+#include <mutex>
+
+namespace attnviz::cli {
+
+int fail(std::string_view command, std::string_view what, int code) {
+    // One line: embedded newlines (e.g. from a nested library message) become "; ".
+    std::string line(what);
+    for (size_t p = 0; (p = line.find('\n', p)) != std::string::npos;) line.replace(p, 1, "; ");
+    std::fprintf(stderr, "attnviz-cli %.*s: %s\n", static_cast<int>(command.size()), command.data(), line.c_str());
+    std::fflush(stderr);
+    return code;
+}
+
+void warn(std::string_view command, std::string_view what) {
+    std::fprintf(stderr, "attnviz-cli %.*s: warning: %.*s\n", static_cast<int>(command.size()), command.data(),
+                 static_cast<int>(what.size()), what.data());
+}
+
+int runCommand(std::string_view command, const std::function<int()>& body) {
+    try {
+        return body();
+    } catch (const UsageError& e) {
+        return fail(command, std::string(e.what()) + " (see attnviz-cli " + std::string(command) + " --help)", 2);
+    } catch (const std::bad_alloc&) {
+        return fail(command, "out of memory", 1);
+    } catch (const std::exception& e) {
+        return fail(command, e.what(), 1);
+    }
+}
+
+const std::vector<std::string>& scoreChoices() {
+    static const std::vector<std::string> k = {"additive", "dot", "scaled_dot", "general"};
+    return k;
+}
+
+namespace {
+
+// loadModel's messages start with the path; make sure of it whatever the failure.
+Model loadNamed(const std::string& path) {
+    std::error_code ec;
+    if (!std::filesystem::exists(path, ec)) throw ModelError(path + ": no such file");
+    if (std::filesystem::is_directory(path, ec)) throw ModelError(path + ": is a directory, not a model file");
+    try {
+        return loadModel(path);
+    } catch (const std::exception& e) {
+        const std::string msg = e.what();
+        if (msg.rfind(path, 0) == 0) throw;
+        throw ModelError(path + ": " + msg);
+    }
+}
+
+} // namespace
+
+LoadedModel loadModelForCli(const std::string& path, const std::optional<ScoreKind>& score) {
+    auto model = std::make_shared<Model>(loadNamed(path));
+    if (!score || model->config.score == *score) return {std::move(model), path};
+
+    const std::vector<Sibling> siblings = findSiblings(path, *model);
+    const Sibling* pick = nullptr;
+    // Prefer a sibling that differs only in the score (same decoder and span), else the first with that score.
+    for (const Sibling& s : siblings)
+        if (s.config.score == *score && (!pick || (s.config.decoder == model->config.decoder && s.config.span == model->config.span &&
+                                                   !(pick->config.decoder == model->config.decoder && pick->config.span == model->config.span))))
+            pick = &s;
+    if (!pick) {
+        std::string found;
+        for (const Sibling& s : siblings) {
+            if (s.path == path) continue;
+            found += (found.empty() ? "" : ", ") + s.path + " (" + std::string(toString(s.config.score)) + ")";
+        }
+        std::string msg = path + ": no sibling model trained with score \"" + std::string(toString(*score)) + "\"";
+        if (!found.empty()) msg += " (siblings found: " + found + ")";
+        else if (model->task.empty()) msg += " (the model has no \"task\" metadata, so it has no siblings)";
+        else msg += " (no other model in its folder has task \"" + model->task + "\" and the same vocabularies)";
+        throw ModelError(msg);
+    }
+    auto sibling = std::make_shared<Model>(loadNamed(pick->path));
+    return {std::move(sibling), pick->path};
+}
+
+Corpus readInputLines(const std::string& path) {
+    CorpusOptions o;
+    o.require_target = false;
+    return readCorpus(path, o);
+}
+
+int threadCount(int requested) {
+    if (requested > 0) return requested;
+    const unsigned n = std::thread::hardware_concurrency();
+    return n == 0 ? 1 : static_cast<int>(n);
+}
+
+void parallelFor(size_t begin, size_t end, int threads, const std::function<void(size_t)>& work) {
+    if (end <= begin) return;
+    const size_t n = end - begin;
+    const size_t t = std::min<size_t>(static_cast<size_t>(std::max(threads, 1)), n);
+    std::vector<std::exception_ptr> errors(t);
+    std::vector<size_t> error_index(t, SIZE_MAX);
+    auto chunk = [&](size_t k) {
+        const size_t lo = begin + n * k / t, hi = begin + n * (k + 1) / t;
+        for (size_t i = lo; i < hi; ++i) {
+            try {
+                work(i);
+            } catch (...) {
+                if (!errors[k]) {
+                    errors[k] = std::current_exception();
+                    error_index[k] = i;
+                }
+            }
+        }
+    };
+    if (t == 1) {
+        chunk(0);
+    } else {
+        std::vector<std::thread> pool;
+        pool.reserve(t - 1);
+        for (size_t k = 1; k < t; ++k) pool.emplace_back(chunk, k);
+        chunk(0);
+        for (std::thread& th : pool) th.join();
+    }
+    // Chunks are in index order, so the first chunk with an error holds the lowest failing index.
+    for (size_t k = 0; k < t; ++k)
+        if (errors[k]) std::rethrow_exception(errors[k]);
+}
+
+std::string atLine(const std::string& file, int line, const std::exception& e) {
+    const std::string msg = e.what();
+    if (msg.rfind(file + ":", 0) == 0) return msg;
+    return file + ":" + std::to_string(line) + ": " + msg;
+}
+
+namespace {
+
+char32_t nextCodePoint(std::string_view s, size_t& i) {
+    const auto c = static_cast<unsigned char>(s[i]);
+    int more = c < 0x80 ? 0 : (c >> 5) == 0x6 ? 1 : (c >> 4) == 0xE ? 2 : (c >> 3) == 0x1E ? 3 : -1;
+    if (more < 0 || i + static_cast<size_t>(more) >= s.size()) {
+        ++i;
+        return c;
+    }
+    char32_t cp = more == 0 ? c : more == 1 ? (c & 0x1F) : more == 2 ? (c & 0x0F) : (c & 0x07);
+    for (int k = 1; k <= more; ++k) cp = (cp << 6) | (static_cast<unsigned char>(s[i + static_cast<size_t>(k)]) & 0x3F);
+    i += static_cast<size_t>(more) + 1;
+    return cp;
+}
+
+int codePointWidth(char32_t cp) {
+    if (cp == 0) return 0;
+    if ((cp >= 0x0300 && cp <= 0x036F) || (cp >= 0x200B && cp <= 0x200F) || cp == 0xFE0F) return 0;  // combining, zero-width
+    if ((cp >= 0x1100 && cp <= 0x115F) || (cp >= 0x2E80 && cp <= 0x303E) || (cp >= 0x3041 && cp <= 0x33FF) ||
+        (cp >= 0x3400 && cp <= 0x4DBF) || (cp >= 0x4E00 && cp <= 0x9FFF) || (cp >= 0xA000 && cp <= 0xA4CF) ||
+        (cp >= 0xAC00 && cp <= 0xD7A3) || (cp >= 0xF900 && cp <= 0xFAFF) || (cp >= 0xFE30 && cp <= 0xFE4F) ||
+        (cp >= 0xFF00 && cp <= 0xFF60) || (cp >= 0xFFE0 && cp <= 0xFFE6) || (cp >= 0x1F300 && cp <= 0x1F64F) ||
+        (cp >= 0x1F900 && cp <= 0x1F9FF) || (cp >= 0x20000 && cp <= 0x3FFFD))
+        return 2;
+    return 1;
+}
+
+} // namespace
+
+int displayWidth(std::string_view text) {
+    int w = 0;
+    for (size_t i = 0; i < text.size();) w += codePointWidth(nextCodePoint(text, i));
+    return w;
+}
+
+std::string padRight(std::string_view text, int width) {
+    const int w = displayWidth(text);
+    return std::string(text) + std::string(static_cast<size_t>(std::max(0, width - w)), ' ');
+}
+
+std::string padLeft(std::string_view text, int width) {
+    const int w = displayWidth(text);
+    return std::string(static_cast<size_t>(std::max(0, width - w)), ' ') + std::string(text);
+}
+
+} // namespace attnviz::cli

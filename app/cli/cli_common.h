@@ -1,0 +1,63 @@
+// What the attnviz-cli subcommands share: error reporting and exit codes, model loading with --score sibling
+// switching, reading --input / --data files, and running per-line work on every core in input order.
+#pragma once
+#include "args.h"
+#include "config.h"
+#include "corpus.h"
+#include "model.h"
+
+#include <algorithm>
+#include <cstddef>
+#include <exception>
+#include <functional>
+#include <memory>
+#include <optional>
+#include <string>
+#include <string_view>
+#include <thread>
+#include <vector>
+
+namespace attnviz::cli {
+
+// Prints "attnviz-cli COMMAND: what" (one line) to stderr and returns `code`.
+int fail(std::string_view command, std::string_view what, int code = 1);
+// Prints "attnviz-cli COMMAND: warning: what" to stderr.
+void warn(std::string_view command, std::string_view what);
+
+// Runs a subcommand body and maps exceptions to exit codes: UsageError -> 2 (with a pointer to --help),
+// ModelError / InputError / any other std::exception -> 1. Messages are printed by fail().
+int runCommand(std::string_view command, const std::function<int()>& body);
+
+// The --score values, in the spec's order.
+const std::vector<std::string>& scoreChoices();
+
+struct LoadedModel {
+    std::shared_ptr<const Model> model;
+    std::string path;  // the file actually loaded (the sibling's path when --score switched)
+};
+// Loads `path`. With `score` set and different from the model's own score, loads the sibling trained with that
+// score instead; if there is none, throws ModelError "PATH: no sibling model with score "dot" (siblings found: ...)".
+// Errors always start with the path.
+LoadedModel loadModelForCli(const std::string& path, const std::optional<ScoreKind>& score = std::nullopt);
+
+// The lines of a --input file: `source` or `source<TAB>reference` (blank lines skipped; the line numbers kept).
+// Errors are InputError "FILE:LINE: what".
+Corpus readInputLines(const std::string& path);
+
+// Worker threads to use: `requested` if > 0, else every core (std::thread::hardware_concurrency, at least 1).
+int threadCount(int requested);
+
+// Calls work(i) for i in [begin, end) on up to `threads` threads (contiguous chunks, so each thread keeps its
+// caches warm). Every index is attempted; afterwards the exception of the lowest failing index is rethrown.
+void parallelFor(size_t begin, size_t end, int threads, const std::function<void(size_t)>& work);
+
+// Prefixes an exception message with "FILE:LINE: " unless it already names the file.
+std::string atLine(const std::string& file, int line, const std::exception& e);
+
+// Display width of UTF-8 text in a terminal: East Asian wide and fullwidth code points count 2, combining marks 0.
+int displayWidth(std::string_view text);
+// Pads (or leaves) text to `width` columns, on the right (left-aligned) or on the left.
+std::string padRight(std::string_view text, int width);
+std::string padLeft(std::string_view text, int width);
+
+} // namespace attnviz::cli

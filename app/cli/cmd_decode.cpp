@@ -1,0 +1,198 @@
+// attnviz-cli decode --model MODEL [options] SENTENCE: greedy, beam or forced decoding of one sentence or of every
+// line of a file, printed as the decode object of spec/cli.md (--json) or as a readable table.
+#include "cli_common.h"
+#include "commands.h"
+
+#include "decode_json.h"
+#include "decoding.h"
+#include "errors.h"
+#include "tokenizer.h"
+
+#include <cmath>
+#include <cstdio>
+
+namespace attnviz::cli {
+namespace {
+
+struct DecodeSettings {
+    int beam = 1;
+    int max_len = 0;  // 0 = the spec's default 2 * S + 10
+    bool json = false;
+};
+
+enum class Mode { Greedy, Beam, Forced };
+
+// Decodes one source (and optional reference: forced decoding). InputErrors name `what` (the flag or line).
+DecodeResult decodeOne(const Model& model, const std::string& source, const std::string* reference, const DecodeSettings& s) {
+    const TokenizedText src = tokenizeSource(model, source);
+    if (reference) return forcedDecode(model, src, tokenizeTarget(model, *reference));
+    DecodeOptions o;
+    o.max_len = s.max_len;
+    if (s.beam > 1) return beamSearch(model, src, s.beam, o).best;
+    return greedyDecode(model, src, o);
+}
+
+// One ASCII character per source position, darker for more weight: ' ' (0) to '@' (1).
+std::string heatBar(const std::vector<float>& row) {
+    static constexpr char kLevels[] = " .:-=+*#%@";
+    std::string bar;
+    for (float a : row) {
+        const float x = std::isfinite(a) ? std::clamp(a, 0.0f, 1.0f) : 0.0f;
+        bar += kLevels[static_cast<int>(std::lround(x * 9.0f))];
+    }
+    return bar;
+}
+
+std::string fixed(double v, int decimals) {
+    char buf[48];
+    std::snprintf(buf, sizeof buf, "%.*f", decimals, v);
+    return buf;
+}
+
+// The readable form: source positions, the output, then one row per target token.
+std::string decodeTable(const DecodeResult& r, const Model& model, Mode mode, int beam) {
+    std::string out = "source   ";
+    for (size_t j = 0; j < r.source_tokens.size(); ++j)
+        out += (j ? " " : "") + std::to_string(j) + ":" + r.source_tokens[j] + (r.source_ids[j] == kUnk ? "(unk)" : "");
+    out += "\noutput   " + detokenize(r.target_tokens, model.config.tokenizer.target) + "\n";
+    out += "decoding " + std::string(mode == Mode::Forced ? "forced on the reference" : mode == Mode::Beam ? "beam search, width " + std::to_string(beam) : "greedy") +
+           ", " + std::to_string(r.target_tokens.size()) + " tokens, total log p " + fixed(r.total_log_prob, 4) + "\n";
+    if (r.source_tokens.size() == 2) out += "(empty source: only <sos> and <eos>)\n";
+
+    int tok_w = 5, src_w = 10;
+    for (const std::string& t : r.target_tokens) tok_w = std::max(tok_w, displayWidth(t));
+    for (const std::string& t : r.source_tokens) src_w = std::max(src_w, displayWidth(t) + 9);
+    tok_w = std::min(tok_w, 24);
+    src_w = std::min(src_w, 32);
+    out += padLeft("t", 4) + "  " + padRight("token", tok_w) + "  " + padLeft("log p", 9) + "  " + padRight("attends to", src_w) + "  |attention|\n";
+    for (size_t t = 0; t < r.target_tokens.size(); ++t) {
+        const std::vector<float>& row = t < r.attention.size() ? r.attention[t] : std::vector<float>{};
+        size_t best = 0;
+        for (size_t j = 1; j < row.size(); ++j)
+            if (row[j] > row[best]) best = j;
+        std::string top = row.empty() ? "-" : r.source_tokens[best] + " (" + fixed(row[best], 3) + ")";
+        const std::string tok = r.target_tokens[t] + (r.target_ids[t] == kUnk && r.target_tokens[t] != "<unk>" ? "(unk)" : "");
+        out += padLeft(std::to_string(t + 1), 4) + "  " + padRight(tok, tok_w) + "  " + padLeft(fixed(r.log_probs[t], 4), 9) + "  " +
+               padRight(top, src_w) + "  |" + heatBar(row) + "|\n";
+    }
+    return out;
+}
+
+// A JSON Lines record: the decode object with the input line number added (lines may be skipped when blank).
+std::string jsonLine(const DecodeResult& r, const ModelConfig& config, int line) {
+    std::string text = decodeToJsonText(r, config);
+    text.pop_back();  // the closing brace of the object
+    return text + ",\"line\":" + std::to_string(line) + "}";
+}
+
+int decodeFile(const std::string& path, const Model& model, const DecodeSettings& s, int threads) {
+    const Corpus corpus = readInputLines(path);
+    // Blocks keep memory bounded and output flowing on large files; every block is decoded on all threads and
+    // printed in input order.
+    constexpr size_t kBlock = 512;
+    std::vector<std::string> out;
+    for (size_t begin = 0; begin < corpus.examples.size(); begin += kBlock) {
+        const size_t end = std::min(corpus.examples.size(), begin + kBlock);
+        out.assign(end - begin, {});
+        try {
+            parallelFor(begin, end, threads, [&](size_t i) {
+                const CorpusExample& ex = corpus.examples[i];
+                try {
+                    const DecodeResult r = decodeOne(model, ex.source, ex.has_target ? &ex.target : nullptr, s);
+                    if (s.json) {
+                        out[i - begin] = jsonLine(r, model.config, ex.line) + "\n";
+                    } else {
+                        const Mode mode = ex.has_target ? Mode::Forced : s.beam > 1 ? Mode::Beam : Mode::Greedy;
+                        out[i - begin] = (i ? "\n" : "") + std::string("line ") + std::to_string(ex.line) + "\n" + decodeTable(r, model, mode, s.beam);
+                    }
+                } catch (const std::exception& e) {
+                    throw InputError(atLine(path, ex.line, e));
+                }
+            });
+        } catch (...) {
+            // Lines decoded before the failing one are still printed, so the output stays a prefix of the full one.
+            for (const std::string& o : out) {
+                if (o.empty()) break;
+                std::fputs(o.c_str(), stdout);
+            }
+            throw;
+        }
+        for (const std::string& o : out) std::fputs(o.c_str(), stdout);
+        std::fflush(stdout);
+    }
+    return 0;
+}
+
+} // namespace
+
+int runDecode(const std::vector<std::string>& args) {
+    return runCommand("decode", [&] {
+        ArgParser p("decode", "--model MODEL [options] SENTENCE",
+                    "Decode a sentence (greedy, beam search or forced on a reference) and print the source and target\n"
+                    "tokens, the attention matrix and the log-probabilities. An empty sentence is decoded as <sos> <eos>\n"
+                    "with a warning. With --input, blank lines are skipped; each JSON line carries its \"line\" number.");
+        std::string model_path, target, input, score;
+        DecodeSettings s;
+        int threads = 0;
+        std::vector<std::string> words;
+        p.option("--model", &model_path, "MODEL", "the model file (.safetensors)").required();
+        p.flag("--json", &s.json, "print the decode object as JSON (one line; JSON Lines with --input)");
+        p.option("--beam", &s.beam, "K", "beam search of width K (default 1 = greedy)", 1, 1000);
+        p.option("--max-len", &s.max_len, "N", "at most N target tokens, <eos> included (default 2*S+10); ignored with --target", 1, 1000000);
+        p.option("--target", &target, "TEXT", "forced decoding: score this reference translation (<eos> is appended)");
+        p.option("--input", &input, "FILE", "decode every line of FILE: `source` or `source<TAB>reference` (forced)");
+        p.choice("--score", &score, scoreChoices(), "use the sibling model trained with this score");
+        p.option("--threads", &threads, "N", "worker threads for --input (default: every core)", 1, 256);
+        p.positionals(&words, "SENTENCE", "the source sentence (several arguments are joined with spaces)");
+        if (!p.parse(args)) return 0;
+
+        const bool forced = p.seen("--target");
+        if (forced && p.seen("--beam")) throw UsageError("--beam and --target cannot be used together (forced decoding does not search)");
+        if (p.seen("--input") && !words.empty()) throw UsageError("give either SENTENCE or --input FILE, not both");
+        if (p.seen("--input") && forced) throw UsageError("--target cannot be used with --input (put the reference after a tab on each line)");
+        if (!p.seen("--input") && words.empty()) throw UsageError("missing SENTENCE (or --input FILE)");
+
+        std::optional<ScoreKind> score_kind;
+        if (!score.empty()) score_kind = parseScoreKind(score);
+        const LoadedModel loaded = loadModelForCli(model_path, score_kind);
+        const Model& model = *loaded.model;
+
+        if (p.seen("--input")) return decodeFile(input, model, s, threadCount(threads));
+
+        std::string sentence;
+        for (const std::string& w : words) sentence += (sentence.empty() ? "" : " ") + w;
+        TokenizedText src;
+        try {
+            src = tokenizeSource(model, sentence);
+        } catch (const InputError& e) {
+            throw InputError(std::string("SENTENCE: ") + e.what());
+        }
+        if (src.tokens.size() == 2) warn("decode", "the sentence has no tokens; decoding <sos> <eos> alone");
+        DecodeResult r;
+        Mode mode = Mode::Greedy;
+        if (forced) {
+            TokenizedText ref;
+            try {
+                ref = tokenizeTarget(model, target);
+            } catch (const InputError& e) {
+                throw InputError(std::string("--target: ") + e.what());
+            }
+            r = forcedDecode(model, src, ref);
+            mode = Mode::Forced;
+        } else {
+            DecodeOptions o;
+            o.max_len = s.max_len;
+            if (s.beam > 1) {
+                r = beamSearch(model, src, s.beam, o).best;
+                mode = Mode::Beam;
+            } else {
+                r = greedyDecode(model, src, o);
+            }
+        }
+        if (s.json) std::printf("%s\n", decodeToJsonText(r, model.config).c_str());
+        else std::fputs(decodeTable(r, model, mode, s.beam).c_str(), stdout);
+        return 0;
+    });
+}
+
+} // namespace attnviz::cli

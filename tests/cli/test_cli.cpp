@@ -1,0 +1,610 @@
+// attnviz-cli info / decode / eval, driven as a user would: the built binary (ATTNVIZ_CLI_PATH) run with QProcess on
+// small models saved into a temporary folder. Values are compared with the engine called directly.
+#include "decode_json.h"
+#include "decoding.h"
+#include "errors.h"
+#include "metrics.h"
+#include "test_models.h"
+#include "tokenizer.h"
+
+#include <QProcess>
+#include <QRegularExpression>
+#include <QTemporaryDir>
+#include <QtTest>
+
+#include <nlohmann/json.hpp>
+
+#include <cmath>
+#include <fstream>
+#include <set>
+
+using namespace attnviz;
+using namespace attnviz::testing;
+using nlohmann::json;
+
+namespace {
+
+struct Run {
+    int code = -1;
+    QByteArray out, err;
+    QString errText() const { return QString::fromUtf8(err); }
+};
+
+Run cli(const QStringList& args) {
+    QProcess p;
+    p.start(QStringLiteral(ATTNVIZ_CLI_PATH), args);
+    Run r;
+    if (!p.waitForFinished(60000)) {
+        p.kill();
+        p.waitForFinished();
+        r.err = "timed out";
+        return r;
+    }
+    r.code = p.exitStatus() == QProcess::NormalExit ? p.exitCode() : -2;  // -2: crashed
+    r.out = p.readAllStandardOutput();
+    r.err = p.readAllStandardError();
+    return r;
+}
+
+json parseJson(const QByteArray& text) { return json::parse(text.toStdString()); }
+
+// Tokens joined with spaces (a whitespace-tokenized reference that gives exactly these tokens back, "<unk>" included).
+std::string joined(const std::vector<std::string>& tokens) {
+    std::string s;
+    for (const std::string& t : tokens) s += (s.empty() ? "" : " ") + t;
+    return s;
+}
+
+void writeFile(const QString& path, const QByteArray& bytes) {
+    QFile f(path);
+    QVERIFY(f.open(QIODevice::WriteOnly));
+    f.write(bytes);
+}
+
+// The decode object must carry exactly the engine's values (floats bit for bit after the JSON round trip).
+void compareDecode(const json& j, const DecodeResult& want, const ModelConfig& config) {
+    QCOMPARE(j.at("source_tokens").get<std::vector<std::string>>(), want.source_tokens);
+    QCOMPARE(j.at("source_ids").get<std::vector<int>>(), want.source_ids);
+    QCOMPARE(j.at("target_tokens").get<std::vector<std::string>>(), want.target_tokens);
+    QCOMPARE(j.at("target_ids").get<std::vector<int>>(), want.target_ids);
+    const json& att = j.at("attention");
+    QCOMPARE(att.size(), want.attention.size());
+    for (size_t t = 0; t < want.attention.size(); ++t) {
+        QCOMPARE(att[t].size(), want.attention[t].size());
+        for (size_t s = 0; s < want.attention[t].size(); ++s) QCOMPARE(static_cast<float>(att[t][s].get<double>()), want.attention[t][s]);
+    }
+    QCOMPARE(j.at("log_probs").size(), want.log_probs.size());
+    for (size_t t = 0; t < want.log_probs.size(); ++t) QCOMPARE(static_cast<float>(j.at("log_probs")[t].get<double>()), want.log_probs[t]);
+    QCOMPARE(j.at("total_log_prob").get<double>(), want.total_log_prob);
+    QCOMPARE(j.at("config"), configToJson(config));
+}
+
+} // namespace
+
+class TestCli : public QObject {
+    Q_OBJECT
+private slots:
+    void initTestCase();
+
+    void decodeJsonMatchesEngine_data();
+    void decodeJsonMatchesEngine();
+    void decodeFloatsHaveNineDigits();
+    void decodeUnknownWordKeepsSpelling();
+    void decodeBeamOneIsGreedy();
+    void decodeBeamTwoIsEngineBeam();
+    void decodeForcedTarget();
+    void decodeMaxLen();
+    void decodeEmptySentenceWarns();
+    void decodeReadableTable();
+    void decodeInputJsonLines();
+    void decodeInputThreadsSameOutput();
+    void decodeInputBadLineNamed();
+    void decodeScoreSwitchesToSibling();
+    void decodeScoreWithoutSiblingNamesSiblings();
+
+    void usageErrors_data();
+    void usageErrors();
+    void badModelFiles_data();
+    void badModelFiles();
+    void helpExitsZero_data();
+    void helpExitsZero();
+
+    void infoJson();
+    void infoText();
+
+    void evalMatchesIndependentComputation();
+    void evalPerfectAlignmentAndSelfReference();
+    void evalBadData_data();
+    void evalBadData();
+
+private:
+    QTemporaryDir dir_;         // siblings: additive + dot (same task and vocabularies), and a luong local_p model
+    QString additive_, dot_, local_p_, luong_general_;
+    Model additive_model_, dot_model_, local_p_model_, luong_general_model_;
+};
+
+void TestCli::initTestCase() {
+    QVERIFY(dir_.isValid());
+    additive_model_ = smallModel(smallConfig(DecoderKind::Bahdanau, ScoreKind::Additive), 11, 2.0f);
+    dot_model_ = smallModel(smallConfig(DecoderKind::Bahdanau, ScoreKind::Dot), 12, 2.0f);
+    additive_ = saveInto(additive_model_, dir_, "bahdanau_additive.safetensors");
+    dot_ = saveInto(dot_model_, dir_, "bahdanau_dot.safetensors");
+    // Other tasks: not siblings of the two above.
+    local_p_model_ = smallModel(smallConfig(DecoderKind::Luong, ScoreKind::General, SpanKind::LocalP), 13, 2.0f);
+    local_p_model_.task = "other-task";
+    local_p_ = saveInto(local_p_model_, dir_, "luong_local_p.safetensors");
+    luong_general_model_ = smallModel(smallConfig(DecoderKind::Luong, ScoreKind::ScaledDot, SpanKind::LocalM, true), 14, 2.0f);
+    luong_general_model_.task = "third-task";
+    luong_general_ = saveInto(luong_general_model_, dir_, "luong_local_m_feed.safetensors");
+    // Reload as the CLI does, so that the engine sees the same floats.
+    additive_model_ = loadModel(additive_.toStdString());
+    dot_model_ = loadModel(dot_.toStdString());
+    local_p_model_ = loadModel(local_p_.toStdString());
+    luong_general_model_ = loadModel(luong_general_.toStdString());
+}
+
+void TestCli::decodeJsonMatchesEngine_data() {
+    QTest::addColumn<QString>("which");
+    QTest::addColumn<QString>("sentence");
+    QTest::newRow("bahdanau additive") << "additive" << "i love you .";
+    QTest::newRow("bahdanau dot") << "dot" << "the cat sat on the mat";
+    QTest::newRow("luong local_p rows sum below 1") << "local_p" << "the cat ate an apple yesterday";
+    QTest::newRow("luong scaled_dot local_m input feeding") << "local_m" << "I LOVE you";
+}
+
+void TestCli::decodeJsonMatchesEngine() {
+    QFETCH(QString, which);
+    QFETCH(QString, sentence);
+    const QString path = which == "additive" ? additive_ : which == "dot" ? dot_ : which == "local_p" ? local_p_ : luong_general_;
+    const Model& model = which == "additive" ? additive_model_ : which == "dot" ? dot_model_ : which == "local_p" ? local_p_model_ : luong_general_model_;
+    const Run r = cli({"decode", "--model", path, "--json", sentence});
+    QVERIFY2(r.code == 0, qPrintable(r.errText()));
+    QVERIFY(r.err.isEmpty());
+    const json j = parseJson(r.out);
+    for (const char* key : {"source_tokens", "source_ids", "target_tokens", "target_ids", "attention", "log_probs", "total_log_prob", "config"})
+        QVERIFY2(j.contains(key), key);
+    const size_t S = j["source_tokens"].size(), T = j["target_tokens"].size();
+    QCOMPARE(j["source_tokens"].front().get<std::string>(), std::string("<sos>"));
+    QCOMPARE(j["source_tokens"].back().get<std::string>(), std::string("<eos>"));
+    QCOMPARE(j["attention"].size(), T);
+    double total = 0;
+    for (size_t t = 0; t < T; ++t) {
+        QCOMPARE(j["attention"][t].size(), S);
+        double sum = 0;
+        for (const auto& a : j["attention"][t]) {
+            QVERIFY(a.get<double>() >= 0);
+            sum += a.get<double>();
+        }
+        if (which == "local_p") QVERIFY2(sum <= 1.0 + 1e-5 && sum > 0, qPrintable(QString::number(sum)));
+        else QVERIFY2(std::abs(sum - 1.0) < 1e-5, qPrintable(QString::number(sum)));
+        total += j["log_probs"][t].get<double>();
+    }
+    QVERIFY(std::abs(total - j["total_log_prob"].get<double>()) < 1e-5);
+    compareDecode(j, greedyDecode(model, sentence.toStdString()), model.config);
+}
+
+void TestCli::decodeFloatsHaveNineDigits() {
+    const Run r = cli({"decode", "--model", additive_, "--json", "i love you"});
+    QCOMPARE(r.code, 0);
+    // Every attention value in the text reads back as the engine's float; and a non-trivial value is printed with
+    // at least 9 significant digits (a float printed with 6 would lose bits).
+    const std::string text = r.out.toStdString();
+    const size_t at = text.find("\"attention\":[[");
+    QVERIFY(at != std::string::npos);
+    const std::string first = text.substr(at + 14, text.find_first_of(",]", at + 14) - (at + 14));
+    size_t digits = 0;
+    for (char c : first) digits += (c >= '0' && c <= '9') ? 1 : 0;
+    const float v = std::stof(first);
+    if (v != 0.5f && v != 0.25f && v != 1.0f && v != 0.0f) QVERIFY2(digits >= 10, first.c_str());  // "0." + 9 digits at least
+}
+
+void TestCli::decodeUnknownWordKeepsSpelling() {
+    const Run r = cli({"decode", "--model", additive_, "--json", "i", "love", "zebras"});  // words joined with spaces
+    QCOMPARE(r.code, 0);
+    const json j = parseJson(r.out);
+    const std::vector<std::string> toks = {"<sos>", "i", "love", "zebras", "<eos>"};
+    QCOMPARE(j["source_tokens"].get<std::vector<std::string>>(), toks);
+    QCOMPARE(j["source_ids"][3].get<int>(), kUnk);
+    QVERIFY(j["source_ids"][1].get<int>() != kUnk);
+}
+
+void TestCli::decodeBeamOneIsGreedy() {
+    const Run g = cli({"decode", "--model", additive_, "--json", "the cat sat"});
+    const Run b = cli({"decode", "--model", additive_, "--json", "--beam", "1", "the cat sat"});
+    QCOMPARE(g.code, 0);
+    QCOMPARE(b.code, 0);
+    QCOMPARE(b.out, g.out);
+    compareDecode(parseJson(b.out), greedyDecode(additive_model_, "the cat sat"), additive_model_.config);
+}
+
+void TestCli::decodeBeamTwoIsEngineBeam() {
+    const Run b = cli({"decode", "--model", dot_, "--json", "--beam=2", "you love the cat"});
+    QVERIFY2(b.code == 0, qPrintable(b.errText()));
+    compareDecode(parseJson(b.out), beamSearch(dot_model_, "you love the cat", 2).best, dot_model_.config);
+}
+
+void TestCli::decodeForcedTarget() {
+    const Run r = cli({"decode", "--model", additive_, "--json", "--target", "我 爱 斑马", "i love zebras"});
+    QVERIFY2(r.code == 0, qPrintable(r.errText()));
+    const json j = parseJson(r.out);
+    const std::vector<std::string> want = {"我", "爱", "斑马", "<eos>"};
+    QCOMPARE(j["target_tokens"].get<std::vector<std::string>>(), want);
+    QCOMPARE(j["target_ids"][2].get<int>(), kUnk);  // unknown target word: id 1, spelling kept
+    QCOMPARE(j["target_ids"][3].get<int>(), kEos);
+    compareDecode(j, forcedDecode(additive_model_, "i love zebras", "我 爱 斑马"), additive_model_.config);
+    // --max-len is ignored with --target.
+    const Run m = cli({"decode", "--model", additive_, "--json", "--max-len", "1", "--target", "我 爱 斑马", "i love zebras"});
+    QCOMPARE(m.code, 0);
+    QCOMPARE(m.out, r.out);
+}
+
+void TestCli::decodeMaxLen() {
+    DecodeOptions o;
+    o.max_len = 2;
+    const DecodeResult want = greedyDecode(additive_model_, "the cat sat on the mat", o);
+    QVERIFY(want.target_tokens.size() <= 2);
+    const Run r = cli({"decode", "--model", additive_, "--json", "--max-len", "2", "the cat sat on the mat"});
+    QCOMPARE(r.code, 0);
+    compareDecode(parseJson(r.out), want, additive_model_.config);
+}
+
+void TestCli::decodeEmptySentenceWarns() {
+    const Run r = cli({"decode", "--model", additive_, "--json", ""});
+    QVERIFY2(r.code == 0, qPrintable(r.errText()));
+    QVERIFY2(r.errText().contains("warning") && r.errText().contains("no tokens"), qPrintable(r.errText()));
+    const std::vector<std::string> toks = {"<sos>", "<eos>"};
+    QCOMPARE(parseJson(r.out)["source_tokens"].get<std::vector<std::string>>(), toks);
+}
+
+void TestCli::decodeReadableTable() {
+    const Run r = cli({"decode", "--model", additive_, "i love you"});
+    QVERIFY2(r.code == 0, qPrintable(r.errText()));
+    const QString out = QString::fromUtf8(r.out);
+    const DecodeResult want = greedyDecode(additive_model_, "i love you");
+    QVERIFY(out.contains("0:<sos> 1:i 2:love 3:you 4:<eos>"));
+    // One row per target token, each with its log-prob to 4 decimals.
+    for (size_t t = 0; t < want.target_tokens.size(); ++t)
+        QVERIFY2(out.contains(QString::number(double(want.log_probs[t]), 'f', 4)), qPrintable(out));
+    QCOMPARE(int(out.count('|')), 2 * int(want.target_tokens.size()) + 2);  // heat bars + the header's |attention|
+}
+
+void TestCli::decodeInputJsonLines() {
+    const QString input = dir_.filePath("input.txt");
+    // Line 2 is blank (skipped), line 4 is forced on a reference, CRLF on line 5.
+    writeFile(input, "i love you\n\nthe cat sat\nthe cat\t猫 坐\r\nan apple yesterday\r\n");
+    const Run r = cli({"decode", "--model", additive_, "--json", "--input", input});
+    QVERIFY2(r.code == 0, qPrintable(r.errText()));
+    const QList<QByteArray> lines = r.out.trimmed().split('\n');
+    QCOMPARE(lines.size(), 4);
+    const std::vector<int> numbers = {1, 3, 4, 5};
+    const std::vector<std::string> sources = {"i love you", "the cat sat", "the cat", "an apple yesterday"};
+    for (int k = 0; k < 4; ++k) {
+        const json j = parseJson(lines[k]);
+        QCOMPARE(j["line"].get<int>(), numbers[size_t(k)]);
+        const DecodeResult want = k == 2 ? forcedDecode(additive_model_, "the cat", "猫 坐") : greedyDecode(additive_model_, sources[size_t(k)]);
+        compareDecode(j, want, additive_model_.config);
+    }
+}
+
+void TestCli::decodeInputThreadsSameOutput() {
+    // More lines than one block of work (512), so that block boundaries and both threads are exercised.
+    const QString input = dir_.filePath("many.txt");
+    const char* words[] = {"i", "love", "you", "the", "cat", "sat", "on", "mat", "ate", "an", "apple", "yesterday"};
+    QByteArray text;
+    for (int i = 0; i < 700; ++i) {
+        for (int k = 0; k <= i % 7; ++k) text += QByteArray(words[(i * 5 + k * 3) % 12]) + (k < i % 7 ? " " : "");
+        text += '\n';
+    }
+    writeFile(input, text);
+    const Run one = cli({"decode", "--model", dot_, "--json", "--threads", "1", "--input", input});
+    const Run two = cli({"decode", "--model", dot_, "--json", "--threads", "2", "--input", input});
+    QCOMPARE(one.code, 0);
+    QCOMPARE(two.code, 0);
+    QCOMPARE(one.out.count('\n'), 700);
+    QVERIFY(one.out == two.out);
+    // Spot-check the order: line 600's record is the decode of line 600.
+    const json j = parseJson(one.out.split('\n')[599]);
+    QCOMPARE(j["line"].get<int>(), 600);
+    const QByteArray line600 = text.split('\n')[599];
+    compareDecode(j, greedyDecode(dot_model_, line600.toStdString()), dot_model_.config);
+}
+
+void TestCli::decodeInputBadLineNamed() {
+    const QString input = dir_.filePath("bad_input.txt");
+    writeFile(input, "i love you\nthe cat\nbad \xFF byte\n");
+    const Run r = cli({"decode", "--model", additive_, "--json", "--input", input});
+    QCOMPARE(r.code, 1);
+    QVERIFY2(r.errText().startsWith("attnviz-cli decode: " + input + ":3: invalid UTF-8"), qPrintable(r.errText()));
+    QCOMPARE(r.err.count('\n'), 1);
+}
+
+void TestCli::decodeScoreSwitchesToSibling() {
+    const Run r = cli({"decode", "--model", additive_, "--json", "--score", "dot", "i love you"});
+    QVERIFY2(r.code == 0, qPrintable(r.errText()));
+    const json j = parseJson(r.out);
+    QCOMPARE(j["config"]["score"].get<std::string>(), std::string("dot"));
+    compareDecode(j, greedyDecode(dot_model_, "i love you"), dot_model_.config);
+    // Its own score: the model itself.
+    const Run self = cli({"decode", "--model", additive_, "--json", "--score", "additive", "i love you"});
+    QCOMPARE(self.code, 0);
+    compareDecode(parseJson(self.out), greedyDecode(additive_model_, "i love you"), additive_model_.config);
+}
+
+void TestCli::decodeScoreWithoutSiblingNamesSiblings() {
+    const Run r = cli({"decode", "--model", additive_, "--json", "--score", "general", "i love you"});
+    QCOMPARE(r.code, 1);
+    const QString err = r.errText();
+    QVERIFY2(err.startsWith("attnviz-cli decode: " + additive_ + ": no sibling model trained with score \"general\""), qPrintable(err));
+    QVERIFY2(err.contains(dot_ + " (dot)"), qPrintable(err));
+    QVERIFY2(!err.contains("luong"), qPrintable(err));  // other tasks are not siblings
+    QCOMPARE(r.err.count('\n'), 1);
+    QVERIFY(r.out.isEmpty());
+}
+
+void TestCli::usageErrors_data() {
+    QTest::addColumn<QStringList>("args");
+    QTest::addColumn<QString>("mentions");
+    const QString m = "MODEL";  // replaced by the additive model's path
+    QTest::newRow("unknown flag") << QStringList{"decode", "--model", m, "--bogus", "x"} << "unknown option --bogus";
+    QTest::newRow("missing --model") << QStringList{"decode", "i love you"} << "--model";
+    QTest::newRow("missing value at end") << QStringList{"decode", "i love you", "--model"} << "--model: missing value";
+    QTest::newRow("beam not a number") << QStringList{"decode", "--model", m, "--beam", "x", "hi"} << "--beam: expected an integer";
+    QTest::newRow("beam zero") << QStringList{"decode", "--model", m, "--beam", "0", "hi"} << "--beam";
+    QTest::newRow("beam trailing junk") << QStringList{"decode", "--model", m, "--beam=2x", "hi"} << "--beam";
+    QTest::newRow("max-len negative") << QStringList{"decode", "--model", m, "--max-len", "-3", "hi"} << "--max-len";
+    QTest::newRow("beam with target") << QStringList{"decode", "--model", m, "--beam", "2", "--target", "我", "hi"} << "--beam and --target";
+    QTest::newRow("no sentence") << QStringList{"decode", "--model", m} << "missing SENTENCE";
+    QTest::newRow("sentence and input") << QStringList{"decode", "--model", m, "--input", "x.txt", "hi"} << "--input";
+    QTest::newRow("bad score") << QStringList{"decode", "--model", m, "--score", "cosine", "hi"} << "--score: unknown value \"cosine\"";
+    QTest::newRow("flag with value") << QStringList{"decode", "--model", m, "--json=yes", "hi"} << "--json takes no value";
+    QTest::newRow("info without model") << QStringList{"info"} << "missing MODEL";
+    QTest::newRow("info two models") << QStringList{"info", m, m} << "unexpected argument";
+    QTest::newRow("eval without data") << QStringList{"eval", "--model", m} << "--data";
+    QTest::newRow("unknown subcommand") << QStringList{"decdoe"} << "unknown command";
+}
+
+void TestCli::usageErrors() {
+    QFETCH(QStringList, args);
+    QFETCH(QString, mentions);
+    args.replaceInStrings(QRegularExpression("^MODEL$"), additive_);
+    const Run r = cli(args);
+    QCOMPARE(r.code, 2);
+    QVERIFY2(r.errText().contains(mentions), qPrintable(r.errText()));
+    QCOMPARE(r.err.count('\n'), 1);
+    QVERIFY(r.out.isEmpty());
+}
+
+void TestCli::badModelFiles_data() {
+    QTest::addColumn<QString>("subcommand");
+    QTest::addColumn<QString>("kind");
+    for (const char* sub : {"decode", "info", "eval"}) {
+        QTest::newRow(qPrintable(QString(sub) + " missing file")) << sub << "missing";
+        QTest::newRow(qPrintable(QString(sub) + " garbage bytes")) << sub << "garbage";
+        QTest::newRow(qPrintable(QString(sub) + " truncated model")) << sub << "truncated";
+    }
+}
+
+void TestCli::badModelFiles() {
+    QFETCH(QString, subcommand);
+    QFETCH(QString, kind);
+    QTemporaryDir tmp;
+    const QString path = tmp.filePath("bad model.safetensors");  // a space in the path, as users have
+    if (kind == "garbage") writeFile(path, "this is not a model file at all, just text");
+    if (kind == "truncated") {
+        QFile f(additive_);
+        QVERIFY(f.open(QIODevice::ReadOnly));
+        writeFile(path, f.readAll().chopped(100));
+    }
+    const QString data = tmp.filePath("data.tsv");
+    writeFile(data, "i love you\t我 爱 你\n");
+    QStringList args = subcommand == "info" ? QStringList{"info", path}
+                     : subcommand == "eval" ? QStringList{"eval", "--model", path, "--data", data}
+                                            : QStringList{"decode", "--model", path, "i love you"};
+    const Run r = cli(args);
+    QCOMPARE(r.code, 1);
+    QVERIFY2(r.errText().startsWith("attnviz-cli " + subcommand + ": " + path + ": "), qPrintable(r.errText()));
+    QCOMPARE(r.err.count('\n'), 1);
+}
+
+void TestCli::helpExitsZero_data() {
+    QTest::addColumn<QStringList>("args");
+    QTest::addColumn<QString>("usage");
+    QTest::newRow("decode --help") << QStringList{"decode", "--help"} << "usage: attnviz-cli decode --model MODEL";
+    QTest::newRow("decode -h with other flags") << QStringList{"decode", "--bogus", "-h"} << "--max-len N";
+    QTest::newRow("info --help") << QStringList{"info", "--help"} << "usage: attnviz-cli info MODEL";
+    QTest::newRow("eval --help") << QStringList{"eval", "--help"} << "usage: attnviz-cli eval --model MODEL --data FILE";
+    QTest::newRow("top-level --help") << QStringList{"--help"} << "decode";
+}
+
+void TestCli::helpExitsZero() {
+    QFETCH(QStringList, args);
+    QFETCH(QString, usage);
+    const Run r = cli(args);
+    QCOMPARE(r.code, 0);
+    QVERIFY2(QString::fromUtf8(r.out).contains(usage), r.out.constData());
+}
+
+void TestCli::infoJson() {
+    const Run r = cli({"info", additive_, "--json"});
+    QVERIFY2(r.code == 0, qPrintable(r.errText()));
+    const json j = parseJson(r.out);
+    QCOMPARE(j["config"], configToJson(additive_model_.config));
+    QCOMPARE(j["source_vocab_size"].get<int>(), additive_model_.source_vocab.size());
+    QCOMPARE(j["target_vocab_size"].get<int>(), additive_model_.target_vocab.size());
+    QCOMPARE(j["task"].get<std::string>(), std::string("test-task"));
+    // The parameter count is the sum of the listed tensor sizes and of the tensors the config calls for.
+    int64_t listed = 0;
+    std::set<std::string> names;
+    for (const auto& t : j["tensors"]) {
+        int64_t n = 1;
+        for (const auto& d : t["shape"]) n *= d.get<int64_t>();
+        listed += n;
+        names.insert(t["name"].get<std::string>());
+        QCOMPARE(t["dtype"].get<std::string>(), std::string("F32"));
+    }
+    Model copy = additive_model_;
+    int64_t expected = 0;
+    std::set<std::string> want_names;
+    for (const ParamRef& p : paramRefs(copy.params, copy.config, copy.source_vocab.size(), copy.target_vocab.size())) {
+        expected += p.size;
+        want_names.insert(p.name);
+    }
+    QCOMPARE(j["parameter_count"].get<int64_t>(), expected);
+    QCOMPARE(listed, expected);
+    QCOMPARE(names, want_names);
+    QVERIFY(names.count("decoder.attention.v.weight"));
+    // Siblings: this file and the dot model, not the other tasks.
+    std::set<std::string> sib;
+    for (const auto& s : j["siblings"]) sib.insert(s["path"].get<std::string>() + "|" + s["score"].get<std::string>());
+    const std::set<std::string> want_sib = {additive_.toStdString() + "|additive", dot_.toStdString() + "|dot"};
+    QCOMPARE(sib, want_sib);
+    // --vocab adds the vocabularies.
+    const Run v = cli({"info", "--vocab", "--json", additive_});
+    QCOMPARE(v.code, 0);
+    QCOMPARE(parseJson(v.out)["target_vocab"].get<std::vector<std::string>>(), additive_model_.target_vocab.tokens());
+}
+
+void TestCli::infoText() {
+    const Run r = cli({"info", local_p_});
+    QVERIFY2(r.code == 0, qPrintable(r.errText()));
+    const QString out = QString::fromUtf8(r.out);
+    QVERIFY(out.contains("score general, span local_p (window 2)"));
+    QVERIFY(out.contains("decoder.attention.Wp.weight"));
+    QVERIFY(out.contains("other-task"));
+}
+
+void TestCli::evalMatchesIndependentComputation() {
+    // Lines 1-2 use the model's own greedy output as the reference (exact), lines 3-4 an arbitrary one; line 4 and 1
+    // carry gold alignments.
+    const std::vector<std::string> sources = {"i love you", "the cat sat on the mat", "an apple", "you ate the cat"};
+    std::vector<std::string> refs;
+    for (int k = 0; k < 2; ++k) refs.push_back(joined(withoutEos(greedyDecode(additive_model_, sources[size_t(k)]).target_tokens)));
+    refs.push_back("一个 苹果");
+    refs.push_back("你 吃 了 猫");
+    QVERIFY(!refs[0].empty() && !refs[1].empty());
+    const std::vector<std::vector<AlignmentLink>> gold = {{{0, 0}, {2, 0}}, {}, {}, {{0, 0}, {1, 1}, {1, 2}, {3, 3}}};
+    QByteArray text;
+    for (int k = 0; k < 4; ++k) {
+        text += QByteArray::fromStdString(sources[size_t(k)] + "\t" + refs[size_t(k)]);
+        if (k == 0) text += "\t0-0 2-0";
+        if (k == 3) text += "\t0-0 1-1 1-2 3-3";
+        text += "\n";
+    }
+    const QString data = dir_.filePath("eval.tsv");
+    writeFile(data, text);
+
+    // Independent computation (double precision; argmax written here, not core's).
+    int exact = 0;
+    int64_t correct = 0, positions = 0, rows = 0, a_size = 0, g_size = 0, both = 0;
+    double entropy = 0;
+    std::vector<std::vector<std::string>> hyps, ref_tokens;
+    for (int k = 0; k < 4; ++k) {
+        const DecodeResult g = greedyDecode(additive_model_, sources[size_t(k)]);
+        std::vector<std::string> ref = tokenizeTarget(additive_model_, refs[size_t(k)]).tokens;  // with <eos>
+        std::vector<std::string> out = g.target_tokens;
+        exact += (withoutEos(out) == withoutEos(ref)) ? 1 : 0;  // an output cut at the length limit has no <eos>
+        for (size_t p = 0; p < ref.size(); ++p) {
+            ++positions;
+            if (p < out.size() && out[p] == ref[p]) ++correct;
+        }
+        for (const auto& row : g.attention) {
+            ++rows;
+            for (float a : row)
+                if (a > 0) entropy -= double(a) * std::log(double(a));
+        }
+        hyps.push_back(withoutEos(out));
+        ref_tokens.push_back(withoutEos(ref));
+        if (k == 0 || k == 3) {
+            const DecodeResult f = forcedDecode(additive_model_, sources[size_t(k)], refs[size_t(k)]);
+            std::set<std::pair<int, int>> A, G(gold[size_t(k)].begin(), gold[size_t(k)].end());
+            for (size_t t = 0; t + 1 < f.attention.size(); ++t) {
+                int best = 1;
+                for (int s = 1; s < int(f.attention[t].size()) - 1; ++s)
+                    if (f.attention[t][size_t(s)] > f.attention[t][size_t(best)]) best = s;
+                A.insert({best - 1, int(t)});
+            }
+            a_size += int64_t(A.size());
+            g_size += int64_t(G.size());
+            for (const auto& l : A) both += G.count(l) ? 1 : 0;
+        }
+    }
+    QCOMPARE(exact, 2);
+
+    const Run r = cli({"eval", "--model", additive_, "--data", data, "--json"});
+    QVERIFY2(r.code == 0, qPrintable(r.errText()));
+    const json j = parseJson(r.out);
+    QCOMPARE(j["lines"].get<int>(), 4);
+    QCOMPARE(j["aligned_lines"].get<int>(), 2);
+    QCOMPARE(j["exact_match"].get<double>(), 0.5);
+    QVERIFY(std::abs(j["token_accuracy"].get<double>() - double(correct) / double(positions)) < 1e-12);
+    QCOMPARE(j["reference_tokens"].get<int64_t>(), positions);
+    QVERIFY(std::abs(j["mean_entropy"].get<double>() - entropy / double(rows)) < 1e-9);
+    QVERIFY(std::abs(j["bleu"].get<double>() - corpusBleu(hyps, ref_tokens)) < 1e-9);  // BLEU's maths: test_metrics
+    QVERIFY(j.contains("aer"));
+    QVERIFY(std::abs(j["aer"].get<double>() - (1.0 - 2.0 * double(both) / double(a_size + g_size))) < 1e-12);
+
+    // The readable report names every metric; --threads 1 gives the same numbers.
+    const Run t = cli({"eval", "--model", additive_, "--data", data});
+    QCOMPARE(t.code, 0);
+    for (const char* key : {"exact_match", "token_accuracy", "bleu", "mean_entropy", "aer"}) QVERIFY(QString::fromUtf8(t.out).contains(key));
+    const Run one = cli({"eval", "--model", additive_, "--data", data, "--json", "--threads", "1"});
+    QCOMPARE(parseJson(one.out)["token_accuracy"], j["token_accuracy"]);
+    QCOMPARE(parseJson(one.out)["aer"], j["aer"]);
+}
+
+void TestCli::evalPerfectAlignmentAndSelfReference() {
+    // References = the model's outputs and gold = the attention's own argmax links: exact 1, accuracy 1, AER 0;
+    // no alignments on a line -> no "aer" key when none has them.
+    const std::string src = "the cat sat on the mat";
+    const DecodeResult g = greedyDecode(dot_model_, src);
+    const std::string ref = joined(withoutEos(g.target_tokens));
+    QVERIFY(!ref.empty());
+    std::string links;
+    for (const AlignmentLink& l : attentionAlignment(forcedDecode(dot_model_, src, ref)))
+        links += (links.empty() ? "" : " ") + std::to_string(l.first) + "-" + std::to_string(l.second);
+    const QString data = dir_.filePath("self.tsv");
+    writeFile(data, QByteArray::fromStdString(src + "\t" + ref + "\t" + links + "\n"));
+    const Run r = cli({"eval", "--model", dot_, "--data", data, "--json"});
+    QVERIFY2(r.code == 0, qPrintable(r.errText()));
+    const json j = parseJson(r.out);
+    QCOMPARE(j["exact_match"].get<double>(), 1.0);
+    // Without <eos> (cut at the length limit) the reference's <eos> position is the one miss.
+    const size_t n = withoutEos(g.target_tokens).size();
+    const bool has_eos = g.target_tokens.back() == "<eos>";
+    QCOMPARE(j["token_accuracy"].get<double>(), has_eos ? 1.0 : double(n) / double(n + 1));
+    QCOMPARE(j["aer"].get<double>(), 0.0);
+    if (n >= 4) QVERIFY(std::abs(j["bleu"].get<double>() - 100.0) < 1e-9);
+
+    const QString plain = dir_.filePath("plain.tsv");
+    writeFile(plain, QByteArray::fromStdString(src + "\t" + ref + "\n"));
+    const Run p = cli({"eval", "--model", dot_, "--data", plain, "--json"});
+    QCOMPARE(p.code, 0);
+    QVERIFY(!parseJson(p.out).contains("aer"));
+}
+
+void TestCli::evalBadData_data() {
+    QTest::addColumn<QByteArray>("text");
+    QTest::addColumn<QString>("mentions");  // after "attnviz-cli eval: DATA"
+    QTest::newRow("bad alignment token") << QByteArray("i love you\t我 爱 你\t0-0\nthe cat\t猫\t1-x\n") << ":2: bad alignment link \"1-x\"";
+    QTest::newRow("alignment source index out of range") << QByteArray("i love you\t我 爱 你\t3-0\n") << ":1: alignment link 3-0: source word 3";
+    QTest::newRow("missing tab") << QByteArray("i love you\t我\nthe cat\n") << ":2: no tab";
+    QTest::newRow("empty file") << QByteArray("\n\n") << ": no examples";
+}
+
+void TestCli::evalBadData() {
+    QFETCH(QByteArray, text);
+    QFETCH(QString, mentions);
+    const QString data = dir_.filePath("bad.tsv");
+    writeFile(data, text);
+    const Run r = cli({"eval", "--model", additive_, "--data", data});
+    QCOMPARE(r.code, 1);
+    QVERIFY2(r.errText().startsWith("attnviz-cli eval: " + data + mentions), qPrintable(r.errText()));
+    QCOMPARE(r.err.count('\n'), 1);
+    // A missing data file names it too.
+    const Run m = cli({"eval", "--model", additive_, "--data", dir_.filePath("nope.tsv")});
+    QCOMPARE(m.code, 1);
+    QVERIFY2(m.errText().contains(dir_.filePath("nope.tsv") + ": cannot open"), qPrintable(m.errText()));
+}
+
+QTEST_GUILESS_MAIN(TestCli)
+#include "test_cli.moc"
