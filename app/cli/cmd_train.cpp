@@ -1,13 +1,246 @@
-// Placeholder until the train subcommand lands; replaced by its implementation.
+// attnviz-cli train: trains a model on a TSV corpus (spec/cli.md). The loop is core/trainer.h; this file reads the
+// data, builds the vocabularies / initial model, reports progress and writes the model atomically, also on Ctrl-C
+// and when the loss becomes NaN (the last good parameters).
+#include "cli_common.h"
 #include "commands.h"
 
+#include "errors.h"
+#include "trainer.h"
+
+#include <nlohmann/json.hpp>
+
+#include <atomic>
+#include <cmath>
+#include <csignal>
 #include <cstdio>
+#include <filesystem>
+#include <unistd.h>
 
 namespace attnviz::cli {
+namespace {
 
-int runTrain(const std::vector<std::string>&) {
-    std::fprintf(stderr, "attnviz-cli train: not available in this build yet\n");
-    return 1;
+std::atomic<bool> g_interrupted{false};
+
+extern "C" void onSigint(int) {
+    g_interrupted.store(true);
+    std::signal(SIGINT, SIG_DFL);  // a second Ctrl-C ends the process at once
+}
+
+std::string fileName(const std::string& path) {
+    return std::filesystem::path(path).filename().string();
+}
+
+std::string clockText(double seconds) {
+    if (!std::isfinite(seconds) || seconds < 0) return "?";
+    const long s = long(seconds + 0.5);
+    char buf[32];
+    if (s >= 3600)
+        std::snprintf(buf, sizeof buf, "%ld:%02ld:%02ld", s / 3600, (s / 60) % 60, s % 60);
+    else
+        std::snprintf(buf, sizeof buf, "%ld:%02ld", s / 60, s % 60);
+    return buf;
+}
+
+// Ids from the corpus tokens with the model's vocabularies: [<sos>] + tokens + [<eos>] on both sides.
+std::vector<TrainExample> toExamples(const Model& model, const Corpus& corpus) {
+    std::vector<TrainExample> out;
+    out.reserve(corpus.examples.size());
+    for (const CorpusExample& ex : corpus.examples) {
+        TrainExample t;
+        t.line = ex.line;
+        t.source.push_back(kSos);
+        for (const std::string& w : ex.source_tokens) t.source.push_back(model.source_vocab.id(w));
+        t.source.push_back(kEos);
+        t.target.push_back(kSos);
+        for (const std::string& w : ex.target_tokens) t.target.push_back(model.target_vocab.id(w));
+        t.target.push_back(kEos);
+        out.push_back(std::move(t));
+    }
+    return out;
+}
+
+nlohmann::json number(double v) {
+    return std::isfinite(v) ? nlohmann::json(v) : nlohmann::json(nullptr);
+}
+
+std::string_view statusName(TrainStatus s) {
+    switch (s) {
+    case TrainStatus::Completed: return "completed";
+    case TrainStatus::Cancelled: return "interrupted";
+    case TrainStatus::NonFinite: return "non_finite";
+    }
+    return "?";
+}
+
+} // namespace
+
+int runTrain(const std::vector<std::string>& args) {
+    return runCommand("train", [&]() -> int {
+        ArgParser p("train", "--data FILE (--init MODEL | --config FILE) --out MODEL [options]",
+                    "Train a seq2seq model with teacher forcing on FILE (UTF-8 TSV: source<TAB>target[<TAB>alignment]).\n"
+                    "With --config, vocabularies are built from --data. Progress goes to stderr; Ctrl-C stops after the\n"
+                    "current step and writes the last good model to --out.");
+        std::string data, init, config_path, out, optimizer = "adam", valid, task, description;
+        double lr = 1e-3, clip = 0, dropout = 0;
+        int batch = 32, epochs = 10, threads = 0, min_freq = 1;
+        int64_t steps = 0;
+        uint64_t seed = 0;
+        bool no_shuffle = false, json = false, quiet = false;
+        p.option("--data", &data, "FILE", "training data, TSV").required();
+        p.option("--init", &init, "MODEL", "start from this model (its config and vocabularies)");
+        p.option("--config", &config_path, "FILE", "a JSON model config to start from scratch");
+        p.option("--out", &out, "MODEL", "where the trained model is written (atomically)").required();
+        p.choice("--optimizer", &optimizer, {"adam", "sgd"}, "adam (torch.optim.Adam) or sgd (plain); default adam");
+        p.option("--lr", &lr, "LR", "learning rate (default 0.001)", 0.0, 1e6);
+        p.option("--batch-size", &batch, "B", "examples per update (default 32)", 1, 1000000);
+        p.option("--epochs", &epochs, "N", "passes over the data (default 10)", 1, 1000000);
+        p.option("--steps", &steps, "N", "a fixed number of updates (overrides --epochs)", 1, int64_t(1) << 40);
+        p.option("--clip", &clip, "C", "total gradient-norm clipping (default 0 = off)", 0.0, 1e30);
+        p.option("--dropout", &dropout, "P", "dropout on both embeddings (default 0 = off)", 0.0, 0.99);
+        p.option("--seed", &seed, "S", "seed of the initial weights, shuffling and dropout (default 0)");
+        p.flag("--no-shuffle", &no_shuffle, "batches in file order");
+        p.option("--valid", &valid, "FILE", "validation data (TSV): keep the model of the best validation loss");
+        p.option("--threads", &threads, "N", "threads (default: every core)", 1, 256);
+        p.option("--min-freq", &min_freq, "N", "with --config: keep tokens seen at least N times (default 1)", 1,
+                 1000000000);
+        p.option("--task", &task, "NAME", "the task name written to the model (siblings share it)");
+        p.option("--description", &description, "TEXT", "a description written to the model");
+        p.flag("--json", &json, "print a final JSON line of metrics on stdout");
+        p.flag("--quiet", &quiet, "no progress on stderr");
+        if (!p.parse(args)) return 0;
+        if (init.empty() == config_path.empty()) throw UsageError("give exactly one of --init MODEL or --config FILE");
+        if (!(lr > 0)) throw UsageError("--lr: must be greater than 0");
+
+        // The starting model.
+        Model model;
+        Corpus corpus;
+        if (!init.empty()) {
+            model = loadModel(init);
+            corpus = readCorpus(data, CorpusOptions{true, model.config.tokenizer});
+        } else {
+            ModelConfig config;
+            try {
+                config = configFromJsonText(readTextFile(config_path));
+            } catch (const ModelError& e) {
+                throw InputError(config_path + ": " + e.what());
+            } catch (const nlohmann::json::exception& e) {
+                throw InputError(config_path + ": not a JSON config (" + e.what() + ")");
+            }
+            corpus = readCorpus(data, CorpusOptions{true, config.tokenizer});
+            std::vector<std::vector<std::string>> src, tgt;
+            for (const CorpusExample& ex : corpus.examples) {
+                src.push_back(ex.source_tokens);
+                tgt.push_back(ex.target_tokens);
+            }
+            model = makeRandomModel(config, buildVocabulary(src, min_freq), buildVocabulary(tgt, min_freq), seed);
+        }
+        if (corpus.examples.empty()) throw InputError(data + ": no training examples");
+        if (!task.empty()) model.task = task;
+        if (p.seen("--description")) model.description = description;
+        const std::vector<TrainExample> train = toExamples(model, corpus);
+        std::vector<TrainExample> valid_set;
+        if (!valid.empty()) {
+            const Corpus vc = readCorpus(valid, CorpusOptions{true, model.config.tokenizer});
+            if (vc.examples.empty()) throw InputError(valid + ": no validation examples");
+            valid_set = toExamples(model, vc);
+        }
+        // Fail early if the output cannot be written (before minutes of training).
+        saveModel(model, out);
+
+        TrainOptions o;
+        o.optimizer = optimizer == "sgd" ? OptimizerKind::Sgd : OptimizerKind::Adam;
+        o.lr = lr;
+        o.batch_size = batch;
+        o.epochs = epochs;
+        o.steps = steps;
+        o.clip = clip;
+        o.dropout = float(dropout);
+        o.seed = seed;
+        o.shuffle = !no_shuffle;
+        o.threads = threadCount(threads);
+        const bool tty = isatty(STDERR_FILENO);
+        o.progress_interval = tty ? 0.5 : 5.0;
+
+        TrainCallbacks cb;
+        g_interrupted.store(false);
+        cb.cancel = &g_interrupted;
+        if (!quiet) {
+            cb.progress = [&](const TrainProgress& pr) {
+                std::fprintf(stderr, "%sstep %lld/%lld  epoch %d  loss %.4f (epoch avg %.4f)  %.0f tok/s  ETA %s%s",
+                             tty ? "\r" : "", static_cast<long long>(pr.step), static_cast<long long>(pr.total_steps),
+                             pr.epoch, pr.loss, pr.avg_loss, pr.tokens_per_second, clockText(pr.eta_seconds).c_str(),
+                             tty ? "   " : "\n");
+                std::fflush(stderr);
+            };
+        }
+        auto previous = std::signal(SIGINT, onSigint);
+        TrainReport rep;
+        try {
+            rep = trainModel(model, train, valid_set, o, cb);
+        } catch (...) {
+            std::signal(SIGINT, previous);
+            throw;
+        }
+        std::signal(SIGINT, previous);
+        if (!quiet && tty) std::fprintf(stderr, "\n");
+
+        nlohmann::ordered_json meta;
+        meta["data"] = fileName(data);
+        meta["lines"] = train.size();
+        if (!init.empty()) meta["init"] = fileName(init);
+        if (!valid.empty()) {
+            meta["valid"] = fileName(valid);
+            meta["valid_lines"] = valid_set.size();
+        }
+        meta["optimizer"] = optimizer;
+        meta["lr"] = lr;
+        meta["batch_size"] = batch;
+        meta["steps"] = rep.steps;
+        meta["epochs"] = rep.epochs;
+        meta["clip"] = clip;
+        meta["dropout"] = dropout;
+        meta["seed"] = seed;
+        meta["shuffle"] = !no_shuffle;
+        meta["train_loss"] = number(rep.train_loss);
+        meta["valid_loss"] = number(rep.valid_loss);
+        meta["status"] = statusName(rep.status);
+        model.training = meta.dump();
+        saveModel(model, out);
+
+        if (json) {
+            nlohmann::ordered_json j;
+            j["status"] = statusName(rep.status);
+            j["out"] = out;
+            j["steps"] = rep.steps;
+            j["epochs"] = rep.epochs;
+            j["train_loss"] = number(rep.train_loss);
+            j["last_loss"] = number(rep.last_loss);
+            j["valid_loss"] = number(rep.valid_loss);
+            j["best_step"] = rep.best_step;
+            j["seconds"] = rep.seconds;
+            j["target_tokens"] = rep.target_tokens;
+            j["tokens_per_second"] = rep.tokens_per_second;
+            j["examples"] = train.size();
+            j["source_vocab_size"] = model.source_vocab.size();
+            j["target_vocab_size"] = model.target_vocab.size();
+            j["parameter_count"] = model.parameterCount();
+            std::printf("%s\n", j.dump().c_str());
+            std::fflush(stdout);
+        }
+        if (rep.status == TrainStatus::NonFinite)
+            return fail("train", rep.message + "; wrote the last good model to " + out);
+        if (rep.status == TrainStatus::Cancelled)
+            return fail("train", "interrupted at step " + std::to_string(rep.steps) + "; wrote the last good model to " + out);
+        if (!quiet) {
+            std::fprintf(stderr, "trained %lld steps (%.2f epochs) in %s, %.0f target tokens/s; train loss %.4f",
+                         static_cast<long long>(rep.steps), rep.epochs, clockText(rep.seconds).c_str(),
+                         rep.tokens_per_second, rep.train_loss);
+            if (std::isfinite(rep.valid_loss)) std::fprintf(stderr, ", best valid loss %.4f (step %lld)", rep.valid_loss,
+                                                            static_cast<long long>(rep.best_step));
+            std::fprintf(stderr, "; wrote %s\n", out.c_str());
+        }
+        return 0;
+    });
 }
 
 } // namespace attnviz::cli
