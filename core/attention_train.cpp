@@ -123,7 +123,9 @@ void attentionStepForward(const ModelParamsT<T>& p, const ModelConfig& c, const 
         switch (c.score) {
         case ScoreKind::Additive: {
             MapT<T> Tb(cache.tanhs.data() + (row * S + lo) * Hd, n, Hd);
-            Tb = (enc.keys.middleRows(r0, n).rowwise() + cache.wq.row(row)).array().tanh().matrix();
+            Tb = enc.keys.middleRows(r0, n);
+            Tb.rowwise() += cache.wq.row(row);
+            Tb = Tb.array().tanh().matrix();  // contiguous (n, H_d): the vectorised tanh
             e.noalias() = Tb * p.attn_v;
             break;
         }

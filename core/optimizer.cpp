@@ -52,15 +52,12 @@ void Optimizer::step(ModelParams& params, const ModelParams& grads) {
         float* m = ms[k];
         float* v = vs[k];
         ++k;
-        float* th = p.data();
-        const float* gr = g.data();
         const Eigen::Index n = p.size();
-        for (Eigen::Index i = 0; i < n; ++i) {
-            m[i] = m[i] * b1 + (1.0f - b1) * gr[i];
-            v[i] = v[i] * b2 + (1.0f - b2) * gr[i] * gr[i];
-            const float denom = std::sqrt(v[i]) / bc2_sqrt + eps;
-            th[i] -= step_size * (m[i] / denom);
-        }
+        Eigen::Map<Eigen::ArrayXf> M(m, n), Vv(v, n), th(p.data(), n);
+        Eigen::Map<const Eigen::ArrayXf> G(g.data(), n);
+        M = M * b1 + (1.0f - b1) * G;
+        Vv = Vv * b2 + (1.0f - b2) * G * G;
+        th -= step_size * (M / (Vv.sqrt() / bc2_sqrt + eps));
     });
 }
 
