@@ -24,6 +24,24 @@ Json floatArray(const std::vector<float>& v) {
     return a;
 }
 
+// configToJson's object with its keys in the spec's order (ordered_json keeps it; nlohmann::json sorts anyway).
+template <typename Json>
+Json orderedConfig(const ModelConfig& config) {
+    const nlohmann::json c = configToJson(config);
+    Json out = Json::object();
+    for (const char* key : {"decoder", "score", "span", "window", "input_feeding", "emb_dim", "enc_hid_dim", "dec_hid_dim"})
+        if (c.contains(key)) out[key] = Json::parse(c[key].dump());
+    if (c.contains("tokenizer")) {
+        Json t = Json::object();
+        for (const char* key : {"source", "target", "lowercase"})
+            if (c["tokenizer"].contains(key)) t[key] = Json::parse(c["tokenizer"][key].dump());
+        out["tokenizer"] = std::move(t);
+    }
+    for (const auto& [key, value] : c.items())  // any key added to configToJson later
+        if (!out.contains(key)) out[key] = Json::parse(value.dump());
+    return out;
+}
+
 // Built as nlohmann::json (sorted keys) for callers, as ordered_json (the spec's key order) for the text.
 template <typename Json>
 Json buildDecodeObject(const DecodeResult& r, const ModelConfig& config) {
@@ -37,7 +55,7 @@ Json buildDecodeObject(const DecodeResult& r, const ModelConfig& config) {
     j["attention"] = std::move(attention);
     j["log_probs"] = floatArray<Json>(r.log_probs);
     j["total_log_prob"] = number<Json>(r.total_log_prob);
-    j["config"] = Json::parse(configToJson(config).dump());  // same keys; ordered_json keeps configToJson's order
+    j["config"] = orderedConfig<Json>(config);
     return j;
 }
 
