@@ -14,6 +14,8 @@
 #include <chrono>
 #include <cstdio>
 
+#include <unistd.h>
+
 namespace attnviz::cli {
 namespace {
 
@@ -59,15 +61,23 @@ int runEval(const std::vector<std::string>& args) {
         const auto t0 = std::chrono::steady_clock::now();
         DecodeOptions options;
         options.max_len = max_len;
-        std::vector<EvalCounts> per_line(corpus.examples.size());
-        parallelFor(0, corpus.examples.size(), threadCount(threads), [&](size_t i) {
-            const CorpusExample& ex = corpus.examples[i];
-            try {
-                per_line[i] = evalLine(model, ex, options);
-            } catch (const std::exception& e) {
-                throw InputError(atLine(data_path, ex.line, e));
-            }
-        });
+        // Blocks of lines on every core; between blocks, progress on stderr when it is a terminal.
+        const size_t n = corpus.examples.size();
+        const bool progress = isatty(STDERR_FILENO) != 0 && n > 256;
+        constexpr size_t kBlock = 256;
+        std::vector<EvalCounts> per_line(n);
+        for (size_t begin = 0; begin < n; begin += kBlock) {
+            parallelFor(begin, std::min(n, begin + kBlock), threadCount(threads), [&](size_t i) {
+                const CorpusExample& ex = corpus.examples[i];
+                try {
+                    per_line[i] = evalLine(model, ex, options);
+                } catch (const std::exception& e) {
+                    throw InputError(atLine(data_path, ex.line, e));
+                }
+            });
+            if (progress) std::fprintf(stderr, "\rattnviz-cli eval: %zu / %zu lines", std::min(n, begin + kBlock), n);
+        }
+        if (progress) std::fprintf(stderr, "\r\033[K");
         EvalCounts total;
         for (const EvalCounts& c : per_line) total += c;
         const EvalReport r = evalReport(total);
