@@ -13,6 +13,7 @@
 #include <cmath>
 #include <cstring>
 #include <filesystem>
+#include <new>
 #include <random>
 #include <set>
 
@@ -332,7 +333,12 @@ int openForReading(const std::string& path, uint64_t& size) {
 std::vector<uint8_t> readFile(const std::string& path) {
     uint64_t size = 0;
     Fd f{openForReading(path, size)};
-    std::vector<uint8_t> bytes(size);
+    std::vector<uint8_t> bytes;
+    try {
+        bytes.resize(size);
+    } catch (const std::bad_alloc&) {
+        fail(path, "not enough memory to read " + std::to_string(size) + " bytes");
+    }
     size_t got = 0;
     if (!readAll(f.fd, bytes.data(), bytes.size(), got)) fail(path, "cannot read: " + errnoText(errno));
     bytes.resize(got);
