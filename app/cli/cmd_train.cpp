@@ -91,7 +91,7 @@ int runTrain(const std::vector<std::string>& args) {
         p.option("--config", &config_path, "FILE", "a JSON model config to start from scratch");
         p.option("--out", &out, "MODEL", "where the trained model is written (atomically)").required();
         p.choice("--optimizer", &optimizer, {"adam", "sgd"}, "adam (torch.optim.Adam) or sgd (plain); default adam");
-        p.option("--lr", &lr, "LR", "learning rate (default 0.001)", 0.0, 1e6);
+        p.option("--lr", &lr, "LR", "learning rate (default 0.001)", 0.0, 1e300);
         p.option("--batch-size", &batch, "B", "examples per update (default 32)", 1, 1000000);
         p.option("--epochs", &epochs, "N", "passes over the data (default 10)", 1, 1000000);
         p.option("--steps", &steps, "N", "a fixed number of updates (overrides --epochs)", 1, int64_t(1) << 40);
