@@ -1,0 +1,69 @@
+// attnviz: the desktop app. `attnviz [MODEL]` opens MODEL, else the last model, else the default sample model, with
+// a sentence already decoded. `--screenshot FILE` saves the window (QWidget::grab) after the first decode and quits.
+#include "main_window.h"
+
+#include <QApplication>
+#include <QCommandLineParser>
+#include <QTimer>
+
+#include <cstdio>
+
+int main(int argc, char* argv[]) {
+    Q_INIT_RESOURCE(attnviz);
+    QApplication app(argc, argv);
+    QApplication::setApplicationName(QStringLiteral("attnviz"));
+    QApplication::setOrganizationName(QStringLiteral("attnviz"));
+    QApplication::setApplicationDisplayName(QStringLiteral("attnviz"));
+    QApplication::setWindowIcon(QIcon(QStringLiteral(":/icons/attnviz.svg")));
+
+    QCommandLineParser parser;
+    parser.setApplicationDescription(QStringLiteral("Watch attention work inside a seq2seq model."));
+    parser.addHelpOption();
+    parser.addPositionalArgument(QStringLiteral("model"), QStringLiteral("A model file (.safetensors) to open."),
+                                 QStringLiteral("[model]"));
+    const QCommandLineOption sentence({QStringLiteral("s"), QStringLiteral("sentence")},
+                                      QStringLiteral("Decode this sentence first."), QStringLiteral("text"));
+    const QCommandLineOption step(QStringLiteral("step"),
+                                  QStringLiteral("Show the decoder at this step (default: the end)."), QStringLiteral("n"));
+    const QCommandLineOption screenshot(QStringLiteral("screenshot"),
+                                        QStringLiteral("Save the window to this PNG after the first decode, then quit."),
+                                        QStringLiteral("file"));
+    parser.addOption(sentence);
+    parser.addOption(step);
+    parser.addOption(screenshot);
+    parser.process(app);
+
+    attnviz::ui::MainWindow window;
+    const QStringList args = parser.positionalArguments();
+    window.show();
+    window.openStartupModel(args.value(0));
+    if (parser.isSet(sentence)) {
+        window.setSourceText(parser.value(sentence));
+        window.decodeNow();
+    }
+
+    if (parser.isSet(screenshot)) {
+        const QString file = parser.value(screenshot);
+        const int at_step = parser.isSet(step) ? parser.value(step).toInt() : -1;
+        auto save = [&window, file, at_step](bool decoded) {
+            if (at_step >= 0) window.setCursorStep(at_step);
+            // Let the layout settle and the plots repaint before grabbing.
+            QTimer::singleShot(400, &window, [&window, file, decoded] {
+                const bool ok = window.grab().save(file, "PNG");
+                if (!ok) std::fprintf(stderr, "attnviz: cannot write %s\n", qPrintable(file));
+                window.close();
+                QApplication::exit(ok && decoded ? 0 : 1);
+            });
+        };
+        QObject::connect(&window, &attnviz::ui::MainWindow::decodeFinished, &window, [save] { save(true); },
+                         Qt::SingleShotConnection);
+        QTimer::singleShot(20000, &window, [save] {
+            std::fprintf(stderr, "attnviz: no decode within 20 s; saving the window as it is\n");
+            save(false);
+        });
+    } else if (parser.isSet(step)) {
+        QObject::connect(&window, &attnviz::ui::MainWindow::decodeFinished, &window,
+                         [&window, n = parser.value(step).toInt()] { window.setCursorStep(n); }, Qt::SingleShotConnection);
+    }
+    return QApplication::exec();
+}
