@@ -1,0 +1,89 @@
+// Training throughput in target tokens per second: one full update (forward, backward, clip 1.0, Adam) per iteration
+// on a batch of 64 examples of 12 tokens (10 words + <sos>/<eos> on both sides: 11 target positions each),
+// E=64, H_e=64, H_d=128, 500-word vocabularies. Issue target: ≥ 20,000 target tokens/s with bahdanau + additive on
+// this 2-core machine, ≥ 2× PyTorch (bench/pytorch_train.py; bench/compare_train.sh runs both).
+#include "model.h"
+#include "optimizer.h"
+#include "seq2seq_train.h"
+
+#include <benchmark/benchmark.h>
+#include <random>
+#include <string>
+#include <vector>
+
+using namespace attnviz;
+
+namespace {
+
+Vocabulary numberedVocab(int size, const char* prefix) {
+    std::vector<std::string> t = {"<pad>", "<unk>", "<sos>", "<eos>"};
+    for (int i = 4; i < size; ++i) t.push_back(prefix + std::to_string(i));
+    return Vocabulary(std::move(t));
+}
+
+std::vector<TrainExample> batchOf(int B, int words, int V, uint64_t seed) {
+    std::mt19937_64 rng(seed);
+    std::vector<TrainExample> out(static_cast<size_t>(B));
+    for (TrainExample& e : out) {
+        e.source.push_back(kSos);
+        e.target.push_back(kSos);
+        for (int i = 0; i < words; ++i) {
+            e.source.push_back(4 + int(rng() % uint64_t(V - 4)));
+            e.target.push_back(4 + int(rng() % uint64_t(V - 4)));
+        }
+        e.source.push_back(kEos);
+        e.target.push_back(kEos);
+    }
+    return out;
+}
+
+void trainStep(benchmark::State& state, DecoderKind d, ScoreKind s, SpanKind span, bool feed) {
+    const int threads = int(state.range(0));
+    ModelConfig c;
+    c.decoder = d;
+    c.score = s;
+    c.span = span;
+    c.input_feeding = feed;
+    c.emb_dim = 64;
+    c.enc_hid_dim = 64;
+    c.dec_hid_dim = 128;
+    Model m = makeRandomModel(c, numberedVocab(500, "s"), numberedVocab(500, "t"), 1);
+    const std::vector<TrainExample> data = batchOf(64, 10, 500, 2);
+    std::vector<const TrainExample*> batch;
+    for (const auto& e : data) batch.push_back(&e);
+    BatchGradient bg(c, m.params, threads);
+    Optimizer opt(OptimizerKind::Adam, 1e-3, m.params);
+    ModelParams grads;
+    zerosLike(grads, m.params);
+    int64_t tokens = 0;
+    for (auto _ : state) {
+        const LossSum l = bg.compute(m.params, batch, 0.0f, 0, grads);
+        clipGradNorm(grads, 1.0);
+        opt.step(m.params, grads);
+        tokens += l.tokens;
+        benchmark::DoNotOptimize(l.sum);
+    }
+    state.counters["target_tokens_per_s"] = benchmark::Counter(double(tokens), benchmark::Counter::kIsRate);
+}
+
+void BM_TrainBahdanauAdditive(benchmark::State& st) {
+    trainStep(st, DecoderKind::Bahdanau, ScoreKind::Additive, SpanKind::Global, false);
+}
+void BM_TrainBahdanauDot(benchmark::State& st) {
+    trainStep(st, DecoderKind::Bahdanau, ScoreKind::Dot, SpanKind::Global, false);
+}
+void BM_TrainLuongGeneral(benchmark::State& st) {
+    trainStep(st, DecoderKind::Luong, ScoreKind::General, SpanKind::Global, false);
+}
+void BM_TrainLuongLocalPFeed(benchmark::State& st) {
+    trainStep(st, DecoderKind::Luong, ScoreKind::Additive, SpanKind::LocalP, true);
+}
+
+} // namespace
+
+BENCHMARK(BM_TrainBahdanauAdditive)->Arg(1)->Arg(2)->ArgName("threads")->UseRealTime()->Unit(benchmark::kMillisecond);
+BENCHMARK(BM_TrainBahdanauDot)->Arg(2)->ArgName("threads")->UseRealTime()->Unit(benchmark::kMillisecond);
+BENCHMARK(BM_TrainLuongGeneral)->Arg(2)->ArgName("threads")->UseRealTime()->Unit(benchmark::kMillisecond);
+BENCHMARK(BM_TrainLuongLocalPFeed)->Arg(2)->ArgName("threads")->UseRealTime()->Unit(benchmark::kMillisecond);
+
+BENCHMARK_MAIN();
