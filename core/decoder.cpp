@@ -25,6 +25,7 @@ Decoder::Decoder(const Model& model) : model_(&model), attention_(model) {
     } else {
         in_.resize(E + (c.input_feeding ? Hd : 0));
         cat_.resize(2 * He + Hd);
+        feat_.resize(Hd);
     }
 }
 
@@ -39,7 +40,8 @@ void Decoder::begin(const EncoderState& enc, DecoderState& initial, StepOutput& 
         initial.htilde.resize(0);
 }
 
-void Decoder::step(const EncoderState& enc, int y_prev, int t, const DecoderState& prev, DecoderState& next, StepOutput& out) {
+void Decoder::stepFeatures(const EncoderState& enc, int y_prev, int t, const DecoderState& prev, DecoderState& next,
+                           AttentionStep& attn, float* features) {
     const ModelConfig& c = model_->config;
     const ModelParams& p = model_->params;
     const int E = c.emb_dim, He = c.enc_hid_dim, Hd = c.dec_hid_dim;
@@ -50,16 +52,16 @@ void Decoder::step(const EncoderState& enc, int y_prev, int t, const DecoderStat
     auto x = p.dec_embedding.row(y_prev).transpose();  // (E)
 
     if (c.decoder == DecoderKind::Bahdanau) {
-        attention_.compute(enc, prev.s.data(), t, out.attn);
+        attention_.compute(enc, prev.s.data(), t, attn);
         in_.head(E) = x;
-        in_.tail(2 * He) = out.attn.context;
+        in_.tail(2 * He) = attn.context;
         gi_.noalias() = p.dec_rnn.w_ih * in_;  // (3H_d, E + 2H_e)
         gi_ += p.dec_rnn.b_ih;
         gruCell(p.dec_rnn, gi_.data(), prev.s.data(), next.s.data(), gh_.data());
-        cat_.head(Hd) = next.s;
-        cat_.segment(Hd, 2 * He) = out.attn.context;
-        cat_.tail(E) = x;
-        out.log_probs.noalias() = p.fc_out_w * cat_;  // (V, H_d + 2H_e + E)
+        VecMap f(features, Hd + 2 * He + E);  // [s ; c ; x]
+        f.head(Hd) = next.s;
+        f.segment(Hd, 2 * He) = attn.context;
+        f.tail(E) = x;
         next.htilde.resize(0);
     } else {
         in_.head(E) = x;
@@ -67,16 +69,36 @@ void Decoder::step(const EncoderState& enc, int y_prev, int t, const DecoderStat
         gi_.noalias() = p.dec_rnn.w_ih * in_;  // (3H_d, E [+ H_d])
         gi_ += p.dec_rnn.b_ih;
         gruCell(p.dec_rnn, gi_.data(), prev.s.data(), next.s.data(), gh_.data());
-        attention_.compute(enc, next.s.data(), t, out.attn);
-        cat_.head(2 * He) = out.attn.context;
+        attention_.compute(enc, next.s.data(), t, attn);
+        cat_.head(2 * He) = attn.context;
         cat_.tail(Hd) = next.s;
         next.htilde.resize(Hd);
         next.htilde.noalias() = p.combine_w * cat_;  // (H_d, 2H_e + H_d)
         next.htilde = next.htilde.array().tanh().matrix();
-        out.log_probs.noalias() = p.fc_out_w * next.htilde;  // (V, H_d)
+        VecMap(features, Hd) = next.htilde;
     }
+}
+
+void Decoder::step(const EncoderState& enc, int y_prev, int t, const DecoderState& prev, DecoderState& next, StepOutput& out) {
+    const ModelParams& p = model_->params;
+    float* features = model_->config.decoder == DecoderKind::Bahdanau ? cat_.data() : feat_.data();
+    stepFeatures(enc, y_prev, t, prev, next, out.attn, features);
+    out.log_probs.noalias() = p.fc_out_w * ConstVecMap(features, featureSize());  // (V, features)
     out.log_probs += p.fc_out_b;
     logSoftmaxInPlace(out.log_probs);
+}
+
+void Decoder::logProbs(const Mat& features, Mat& log_probs) const {
+    const ModelParams& p = model_->params;
+    log_probs.resize(features.rows(), p.fc_out_w.rows());
+    log_probs.noalias() = features * p.fc_out_w.transpose();  // (T, V): fc_out read once for all steps
+    log_probs.rowwise() += p.fc_out_b.transpose();
+    for (Eigen::Index i = 0; i < log_probs.rows(); ++i) {
+        auto r = log_probs.row(i);
+        const float mx = r.maxCoeff();
+        const float lse = mx + std::log((r.array() - mx).exp().sum());
+        r.array() -= lse;
+    }
 }
 
 } // namespace attnviz

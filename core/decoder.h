@@ -35,6 +35,15 @@ public:
     // `next` must not alias `prev`.
     void step(const EncoderState& enc, int y_prev, int t, const DecoderState& prev, DecoderState& next, StepOutput& out);
 
+    // The same step without the output layer: writes fc_out's input (bahdanau [s ; c ; x], luong h̃;
+    // featureSize() floats) to `features`. Teacher forcing knows every input in advance, so it computes the
+    // features of all steps first and the logits of all steps as one GEMM (logProbs), reading fc_out once.
+    void stepFeatures(const EncoderState& enc, int y_prev, int t, const DecoderState& prev, DecoderState& next,
+                      AttentionStep& attn, float* features);
+    int featureSize() const { return int(model_->params.fc_out_w.cols()); }
+    // log_probs (T, V) = log-softmax of rows of features (T, featureSize()) · fc_outᵀ + b.
+    void logProbs(const Mat& features, Mat& log_probs) const;
+
 private:
     const Model* model_;
     Attention attention_;
@@ -42,6 +51,7 @@ private:
     Vec gi_;   // (3H_d) W_ih in + b_ih
     Vec gh_;   // (3H_d) scratch of the cell
     Vec cat_;  // bahdanau fc_out input [s ; c ; x] (H_d + 2H_e + E); luong combine input [c ; s] (2H_e + H_d)
+    Vec feat_; // luong fc_out input h̃ (H_d)
 };
 
 // Log-softmax in place over a logit vector (max-shifted).

@@ -229,19 +229,28 @@ DecodeResult forcedDecode(const Model& model, const TokenizedText& source, const
     DecoderState prev, next;
     StepOutput out;
     decoder.begin(enc, prev, out);
-    // Teacher forcing: step i is fed reference token i-1 (<sos> first) and scored on reference token i.
-    for (size_t i = 0; i < reference.ids.size(); ++i) {
-        const int id = reference.ids[i];
-        decoder.step(enc, i == 0 ? kSos : reference.ids[i - 1], int(i) + 1, prev, next, out);
+    // Teacher forcing: step i is fed reference token i-1 (<sos> first) and scored on reference token i. Every input
+    // is known, so the output layer runs once for all steps (Decoder::logProbs).
+    const int T = int(reference.ids.size());
+    Mat features(T, decoder.featureSize());  // (T, fc_out input)
+    for (int i = 0; i < T; ++i) {
+        const int id = reference.ids[size_t(i)];
+        decoder.stepFeatures(enc, i == 0 ? kSos : reference.ids[size_t(i) - 1], i + 1, prev, next, out.attn,
+                             features.row(i).data());
         std::swap(prev, next);
-        r.target_tokens.push_back(reference.tokens.empty() ? model.target_vocab.token(id) : reference.tokens[i]);
+        r.target_tokens.push_back(reference.tokens.empty() ? model.target_vocab.token(id) : reference.tokens[size_t(i)]);
         r.target_ids.push_back(id);
         const Vec& w = out.attn.weights;
         r.attention.emplace_back(w.data(), w.data() + w.size());
         const Vec& e = out.attn.scores;
         r.scores.emplace_back(e.data(), e.data() + e.size());
-        r.log_probs.push_back(out.log_probs[id]);
-        r.total_log_prob += double(out.log_probs[id]);
+    }
+    Mat log_probs;  // (T, V)
+    decoder.logProbs(features, log_probs);
+    for (int i = 0; i < T; ++i) {
+        const float lp = log_probs(i, reference.ids[size_t(i)]);
+        r.log_probs.push_back(lp);
+        r.total_log_prob += double(lp);
     }
     return r;
 }

@@ -1,0 +1,129 @@
+// Decoding speed, one sentence at a time: S = 12 (10 words + <sos>/<eos>), 11 target steps.
+// Greedy runs with max_len 11 on a random model whose <eos> logit is pushed down (so every run takes 11 steps);
+// forced decoding scores an 11-token reference (10 words + <eos>).
+// Issue targets: small (E=64, H_e=64, H_d=128, V=500) ≤ 0.3 ms; large (E=256, H_e=256, H_d=512, V=8000) ≤ 8 ms.
+// Compare with bench/pytorch_decode.py (the same sizes in eager PyTorch).
+#include "decoding.h"
+#include "model.h"
+
+#include <algorithm>
+#include <benchmark/benchmark.h>
+#include <memory>
+#include <string>
+#include <vector>
+
+using namespace attnviz;
+
+namespace {
+
+Vocabulary numberedVocab(int size, const char* prefix) {
+    std::vector<std::string> t = {"<pad>", "<unk>", "<sos>", "<eos>"};
+    for (int i = 4; i < size; ++i) t.push_back(prefix + std::to_string(i));
+    return Vocabulary(std::move(t));
+}
+
+struct Sizes {
+    int E, He, Hd, V;
+};
+constexpr Sizes kSmall{64, 64, 128, 500};
+constexpr Sizes kLarge{256, 256, 512, 8000};
+
+std::shared_ptr<const Model> makeModel(const Sizes& z, DecoderKind d, ScoreKind s, SpanKind span = SpanKind::Global,
+                                       bool input_feeding = false) {
+    ModelConfig c;
+    c.decoder = d;
+    c.score = s;
+    c.span = span;
+    c.input_feeding = input_feeding;
+    c.emb_dim = z.E;
+    c.enc_hid_dim = z.He;
+    c.dec_hid_dim = z.Hd;
+    Model m = makeRandomModel(c, numberedVocab(z.V, "s"), numberedVocab(z.V, "t"), 42);
+    m.params.fc_out_b[kEos] = -1e4f;  // never stop early: every greedy run takes max_len steps
+    return std::make_shared<const Model>(std::move(m));
+}
+
+TokenizedText source(int V) {
+    TokenizedText t;
+    t.ids.push_back(kSos);
+    for (int i = 0; i < 10; ++i) t.ids.push_back(4 + (i * 37) % (V - 4));
+    t.ids.push_back(kEos);
+    return t;
+}
+
+TokenizedText reference(int V) {
+    TokenizedText t;
+    for (int i = 0; i < 10; ++i) t.ids.push_back(4 + (i * 53 + 11) % (V - 4));
+    t.ids.push_back(kEos);
+    return t;
+}
+
+void greedy(benchmark::State& state, Sizes z, DecoderKind d, ScoreKind s) {
+    auto m = makeModel(z, d, s);
+    const TokenizedText src = source(z.V);
+    DecodeOptions opt;
+    opt.max_len = 11;
+    for (auto _ : state) {
+        DecodeResult r = greedyDecode(*m, src, opt);
+        if (r.target_ids.size() != 11) state.SkipWithError("greedy did not take 11 steps");
+        benchmark::DoNotOptimize(r);
+    }
+    state.SetLabel("per sentence, 11 steps");
+}
+
+void forced(benchmark::State& state, Sizes z, DecoderKind d, ScoreKind s) {
+    auto m = makeModel(z, d, s);
+    const TokenizedText src = source(z.V), ref = reference(z.V);
+    for (auto _ : state) {
+        DecodeResult r = forcedDecode(*m, src, ref);
+        benchmark::DoNotOptimize(r);
+    }
+    state.SetLabel("per sentence, 11 tokens");
+}
+
+// The GUI's path: a session with top-5 candidates, run to the end.
+void session(benchmark::State& state, Sizes z, DecoderKind d, ScoreKind s) {
+    auto m = makeModel(z, d, s);
+    const TokenizedText src = source(z.V);
+    DecodeOptions opt;
+    opt.max_len = 11;
+    for (auto _ : state) {
+        DecodingSession sess(m, src, opt);
+        sess.runToEnd();
+        benchmark::DoNotOptimize(sess.steps().data());
+    }
+}
+
+void beam4(benchmark::State& state, Sizes z, DecoderKind d, ScoreKind s) {
+    auto m = makeModel(z, d, s);
+    const TokenizedText src = source(z.V);
+    DecodeOptions opt;
+    opt.max_len = 11;
+    for (auto _ : state) {
+        BeamResult r = beamSearch(*m, src, 4, opt);
+        benchmark::DoNotOptimize(r);
+    }
+}
+
+} // namespace
+
+#define ATTNVIZ_BENCH(fn, size, dec, score)                                                                 \
+    BENCHMARK_CAPTURE(fn, size##_##dec##_##score, k##size, DecoderKind::dec, ScoreKind::score)             \
+        ->Unit(benchmark::kMicrosecond)                                                                      \
+        ->Repetitions(5)                                                                                     \
+        ->ReportAggregatesOnly(true)                                                                         \
+        ->ComputeStatistics("min", [](const std::vector<double>& v) { return *std::min_element(v.begin(), v.end()); })
+
+ATTNVIZ_BENCH(greedy, Small, Bahdanau, Additive);
+ATTNVIZ_BENCH(greedy, Small, Luong, General);
+ATTNVIZ_BENCH(forced, Small, Bahdanau, Additive);
+ATTNVIZ_BENCH(forced, Small, Luong, General);
+ATTNVIZ_BENCH(session, Small, Bahdanau, Additive);
+ATTNVIZ_BENCH(beam4, Small, Bahdanau, Additive);
+ATTNVIZ_BENCH(greedy, Large, Bahdanau, Additive);
+ATTNVIZ_BENCH(greedy, Large, Luong, General);
+ATTNVIZ_BENCH(forced, Large, Bahdanau, Additive);
+ATTNVIZ_BENCH(forced, Large, Luong, General);
+ATTNVIZ_BENCH(beam4, Large, Bahdanau, Additive);
+
+BENCHMARK_MAIN();
