@@ -10,7 +10,7 @@ Phenomena: time words after the subject ("i ate an apple yesterday" -> "我 昨�
 yes/no questions with 吗, wh-words in place (你 吃 了 什么 ？); progressive 在 + verb.
 
 Gold alignment conventions (as human annotators do): 了 is linked to its verb (and to
-"did" in questions), 的 to the possessor word ("my", "'s") or to the adjective,
+"did" in questions), 的 to the possessor word ("my", "' s") or to the adjective,
 a measure word to its numeral / demonstrative, 不/没 to "not" and to the auxiliary,
 吗 to the question auxiliary, 在 ... 里 to the preposition.  English "the" and "to"
 are left unaligned.
@@ -97,8 +97,9 @@ def make_np(rng, spec, role="obj"):
     elif det == "gen":
         owners = "P" if noun.cat in "PK" else "PA"
         owner = rng.choice([x for x in L.NOUNS if x.cat in owners and x is not noun])
-        s_the, s_own, s_s = Src("the"), Src(owner.en), Src("'s")
-        src, tgt = [s_the, s_own, s_s], [Tgt(owner.zh, [s_own]), Tgt("的", [s_s])]
+        # "'s" is written as the two tokens the `word` tokenizer makes of "teacher's": ' and s, both linked to 的.
+        s_the, s_own, s_ap, s_s = Src("the"), Src(owner.en), Src("'"), Src("s")
+        src, tgt = [s_the, s_own, s_ap, s_s], [Tgt(owner.zh, [s_own]), Tgt("的", [s_ap, s_s])]
     elif det == "some":
         s = Src("some")
         src, tgt = [s], [Tgt("一些", [s])]

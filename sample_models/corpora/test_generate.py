@@ -303,13 +303,15 @@ class EnZhTest(unittest.TestCase):
             for j, w in enumerate(p.tgt):
                 if w == "的":
                     srcs = [p.src[i] for i, jj in p.align if jj == j]
+                    if srcs == ["'", "s"]:  # the teacher ' s book: both halves of 's link to 的
+                        continue
                     self.assertEqual(len(srcs), 1, p.line())
                     if srcs[0] in ("my", "your", "his", "her", "our", "their"):
                         i = [i for i, jj in p.align if jj == j][0]
                         self.assertIn((i, j - 1), p.align)   # my -> 我 and my -> 的
                         n += 1
                     else:
-                        self.assertTrue(srcs[0] == "'s" or srcs[0] in ADJ_EN, p.line())
+                        self.assertIn(srcs[0], ADJ_EN, p.line())
         self.assertGreater(n, 100)
 
     def test_measure_word_linked_to_numeral(self):
@@ -333,7 +335,7 @@ class EnZhTest(unittest.TestCase):
             "i love you": ("我 爱 你", {("love", "爱")}),
             "three books": ("三 本 书", {("three", "三"), ("three", "本"), ("books", "书")}),
             "my cat": ("我 的 猫", {("my", "我"), ("my", "的"), ("cat", "猫")}),
-            "the teacher 's book": ("老师 的 书", {("teacher", "老师"), ("'s", "的"), ("book", "书")}),
+            "the teacher ' s book": ("老师 的 书", {("teacher", "老师"), ("'", "的"), ("s", "的"), ("book", "书")}),
             "an apple": ("一个 苹果", {("an", "一个"), ("apple", "苹果")}),
         }
         hits = {}
