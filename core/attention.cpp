@@ -7,11 +7,11 @@ namespace attnviz {
 
 Attention::Attention(const Model& model) : model_(&model) {
     ws_.resize(model.config.dec_hid_dim);
+    row_.resize(model.config.dec_hid_dim);
 }
 
 void Attention::prepare(int S, AttentionStep& out) {
     const int Hd = model_->config.dec_hid_dim;
-    if (model_->config.score == ScoreKind::Additive) tmp_.resize(S, Hd);
     out.scores.resize(S);
     out.weights.resize(S);
     out.context.resize(2 * model_->config.enc_hid_dim);
@@ -47,9 +47,12 @@ void Attention::compute(const EncoderState& enc, const float* s_ptr, int t, Atte
     switch (c.score) {
     case ScoreKind::Additive: {
         ws_.noalias() = p.attn_w.leftCols(Hd) * s;  // (H_d) W_s s; the key side U h_j + b is precomputed
-        auto tm = tmp_.topRows(n);
-        tm = (enc.keys.middleRows(lo, n).rowwise() + ws_.transpose()).array().tanh().matrix();
-        e.noalias() = tm * p.attn_v;
+        // Row by row over contiguous rows, so that tanh runs on SIMD packets (the broadcast expression does not).
+        for (int j = lo; j <= hi; ++j) {
+            row_ = enc.keys.row(j).transpose() + ws_;
+            row_ = row_.array().tanh().matrix();
+            out.scores[j] = row_.dot(p.attn_v);
+        }
         break;
     }
     case ScoreKind::Dot:

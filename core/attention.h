@@ -31,7 +31,7 @@ public:
 private:
     const Model* model_;
     Vec ws_;   // (H_d) additive: W_s s; local_p: tanh(W_p s)
-    Mat tmp_;  // (S, H_d) additive: tanh(W_s s + U h_j + b)
+    Vec row_;  // (H_d) additive: tanh(W_s s + U h_j + b) for one j
 };
 
 } // namespace attnviz
