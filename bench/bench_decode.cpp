@@ -105,6 +105,22 @@ void beam4(benchmark::State& state, Sizes z, DecoderKind d, ScoreKind s) {
     }
 }
 
+// The floor of greedy decoding: the 11 output-layer GEMVs alone (fc_out is most of the weights a step reads;
+// at V=8000 it does not fit in L2, so this measures the memory system, not the engine).
+void fcOutFloor(benchmark::State& state, Sizes z, DecoderKind d, ScoreKind s) {
+    auto m = makeModel(z, d, s);
+    const Mat& w = m->params.fc_out_w;
+    Vec x = Vec::Random(w.cols()), y(w.rows());
+    for (auto _ : state) {
+        for (int t = 0; t < 11; ++t) {
+            y.noalias() = w * x;
+            x[0] = y[t];  // a dependency between steps, as in decoding
+        }
+        benchmark::DoNotOptimize(y.data());
+    }
+    state.counters["MB_per_sentence"] = 11.0 * double(w.size()) * 4 / 1e6;
+}
+
 } // namespace
 
 #define ATTNVIZ_BENCH(fn, size, dec, score)                                                                 \
@@ -120,10 +136,13 @@ ATTNVIZ_BENCH(forced, Small, Bahdanau, Additive);
 ATTNVIZ_BENCH(forced, Small, Luong, General);
 ATTNVIZ_BENCH(session, Small, Bahdanau, Additive);
 ATTNVIZ_BENCH(beam4, Small, Bahdanau, Additive);
+ATTNVIZ_BENCH(fcOutFloor, Small, Bahdanau, Additive);
 ATTNVIZ_BENCH(greedy, Large, Bahdanau, Additive);
 ATTNVIZ_BENCH(greedy, Large, Luong, General);
 ATTNVIZ_BENCH(forced, Large, Bahdanau, Additive);
 ATTNVIZ_BENCH(forced, Large, Luong, General);
 ATTNVIZ_BENCH(beam4, Large, Bahdanau, Additive);
+ATTNVIZ_BENCH(fcOutFloor, Large, Bahdanau, Additive);
+ATTNVIZ_BENCH(fcOutFloor, Large, Luong, General);
 
 BENCHMARK_MAIN();
