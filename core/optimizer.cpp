@@ -7,7 +7,7 @@ namespace attnviz {
 double gradNorm(const ModelParams& grads) {
     double sq = 0;
     visitTensors(const_cast<ModelParams&>(grads), [&](const char*, const auto& t) {
-        if (t.size() > 0) sq += t.template cast<double>().squaredNorm();
+        if (t.size() > 0) sq += double(t.squaredNorm());  // per tensor in float (vectorised), summed in double
     });
     return std::sqrt(sq);
 }

@@ -69,9 +69,11 @@ TrainReport trainModel(Model& model, const std::vector<TrainExample>& train, con
     ModelParams best;
     double best_loss = std::numeric_limits<double>::infinity();
     int64_t best_step = -1, validated_step = -1;
+    double last_valid = std::numeric_limits<double>::quiet_NaN();
     auto runValidation = [&](int64_t step) {
         validated_step = step;
         const double vl = evaluateLoss(model, valid, o.threads, std::max(o.batch_size, 64));
+        last_valid = vl;
         if (std::isfinite(vl) && vl < best_loss) {
             best_loss = vl;
             best = params;
@@ -94,6 +96,20 @@ TrainReport trainModel(Model& model, const std::vector<TrainExample>& train, con
     double epoch_sum = 0, last_epoch_loss = std::numeric_limits<double>::quiet_NaN();
     int64_t epoch_tokens = 0, epoch_steps = 0;
     bool stop = false;
+    auto progress = [&](double loss, double el, bool after_validation) {
+        TrainProgress pr;
+        pr.step = step;
+        pr.total_steps = total;
+        pr.epoch = epoch;
+        pr.loss = loss;
+        pr.avg_loss = epoch_sum / double(std::max<int64_t>(1, epoch_tokens));
+        pr.tokens_per_second = train_seconds > 0 ? double(rep.target_tokens) / train_seconds : 0;
+        pr.elapsed_seconds = el;
+        pr.eta_seconds = step > 0 ? el / double(step) * double(total - step) : 0;
+        pr.valid_loss = last_valid;
+        pr.after_validation = after_validation;
+        return pr;
+    };
 
     while (step < total && !stop) {
         if (o.shuffle) shuffleOrder(order, rng);
@@ -140,26 +156,18 @@ TrainReport trainModel(Model& model, const std::vector<TrainExample>& train, con
             rep.target_tokens += ls.tokens;
             rep.last_loss = loss;
             train_seconds += secondsSince(ts);
-            if (cb.progress) {
-                const double el = secondsSince(t0);
-                if (el - last_report >= o.progress_interval || step == total) {
-                    last_report = el;
-                    TrainProgress pr;
-                    pr.step = step;
-                    pr.total_steps = total;
-                    pr.epoch = epoch;
-                    pr.loss = loss;
-                    pr.avg_loss = epoch_sum / double(std::max<int64_t>(1, epoch_tokens));
-                    pr.tokens_per_second = train_seconds > 0 ? double(rep.target_tokens) / train_seconds : 0;
-                    pr.elapsed_seconds = el;
-                    pr.eta_seconds = el / double(step) * double(total - step);
-                    cb.progress(pr);
-                }
+            const double el = secondsSince(t0);
+            if (cb.progress && (el - last_report >= o.progress_interval || step == total)) {
+                last_report = el;
+                cb.progress(progress(loss, el, false));
             }
         }
         if (epoch_tokens > 0) last_epoch_loss = epoch_sum / double(epoch_tokens);
         const bool full_epoch = epoch_steps == per_epoch;
-        if (validate && full_epoch && !stop) runValidation(step);
+        if (validate && full_epoch && !stop) {
+            runValidation(step);
+            if (cb.progress) cb.progress(progress(rep.last_loss, secondsSince(t0), true));
+        }
     }
 
     rep.steps = step;

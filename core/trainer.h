@@ -7,6 +7,7 @@
 
 #include <atomic>
 #include <functional>
+#include <limits>
 #include <string>
 #include <vector>
 
@@ -34,6 +35,8 @@ struct TrainProgress {
     double tokens_per_second = 0;   // target tokens (positions 1..T−1) per second of training
     double elapsed_seconds = 0;
     double eta_seconds = 0;
+    double valid_loss = std::numeric_limits<double>::quiet_NaN();  // the latest validation loss (NaN before one)
+    bool after_validation = false;  // this report follows a validation at the end of an epoch
 };
 
 enum class TrainStatus { Completed, Cancelled, NonFinite };

@@ -41,20 +41,17 @@ std::string clockText(double seconds) {
     return buf;
 }
 
-// Ids from the corpus tokens with the model's vocabularies: [<sos>] + tokens + [<eos>] on both sides.
+// Ids with the model's tokenizers and vocabularies (core/tokenizer.h, so a special typed in the data is <unk> as at
+// inference): [<sos>] + tokens + [<eos>] on both sides.
 std::vector<TrainExample> toExamples(const Model& model, const Corpus& corpus) {
     std::vector<TrainExample> out;
     out.reserve(corpus.examples.size());
     for (const CorpusExample& ex : corpus.examples) {
-        TrainExample t;
-        t.line = ex.line;
-        t.source.push_back(kSos);
-        for (const std::string& w : ex.source_tokens) t.source.push_back(model.source_vocab.id(w));
-        t.source.push_back(kEos);
-        t.target.push_back(kSos);
-        for (const std::string& w : ex.target_tokens) t.target.push_back(model.target_vocab.id(w));
-        t.target.push_back(kEos);
-        out.push_back(std::move(t));
+        try {
+            out.push_back(makeExample(model, ex.source, ex.target, ex.line));
+        } catch (const std::exception& e) {
+            throw InputError(atLine(corpus.name, ex.line, e));
+        }
     }
     return out;
 }
@@ -166,10 +163,16 @@ int runTrain(const std::vector<std::string>& args) {
         cb.cancel = &g_interrupted;
         if (!quiet) {
             cb.progress = [&](const TrainProgress& pr) {
-                std::fprintf(stderr, "%sstep %lld/%lld  epoch %d  loss %.4f (epoch avg %.4f)  %.0f tok/s  ETA %s%s",
-                             tty ? "\r" : "", static_cast<long long>(pr.step), static_cast<long long>(pr.total_steps),
-                             pr.epoch, pr.loss, pr.avg_loss, pr.tokens_per_second, clockText(pr.eta_seconds).c_str(),
-                             tty ? "   " : "\n");
+                if (pr.after_validation) {  // one line per epoch, kept on screen
+                    std::fprintf(stderr, "%sepoch %d done at step %lld: train loss %.4f, valid loss %.4f%s\n",
+                                 tty ? "\r" : "", pr.epoch, static_cast<long long>(pr.step), pr.avg_loss, pr.valid_loss,
+                                 tty ? "                    " : "");
+                } else {
+                    std::fprintf(stderr, "%sstep %lld/%lld  epoch %d  loss %.4f (epoch avg %.4f)  %.0f tok/s  ETA %s%s",
+                                 tty ? "\r" : "", static_cast<long long>(pr.step),
+                                 static_cast<long long>(pr.total_steps), pr.epoch, pr.loss, pr.avg_loss,
+                                 pr.tokens_per_second, clockText(pr.eta_seconds).c_str(), tty ? "   " : "\n");
+                }
                 std::fflush(stderr);
             };
         }
