@@ -43,6 +43,8 @@ private slots:
     void forcedMatchesReference_data();
     void forcedMatchesReference();
     void forcedKeepsUnknownSpelling();
+    void forcedOnGreedyOutputAgrees_data();
+    void forcedOnGreedyOutputAgrees();
     void rejectsBadIds();
 };
 
@@ -257,6 +259,25 @@ void TestDecoding::forcedKeepsUnknownSpelling() {
     QCOMPARE(r.target_ids[1], kUnk);
     const RefDecode e = referenceForced(model, src.ids, ref.ids);
     QVERIFY(close(r.log_probs[1], e.steps[1].log_probs[kUnk]));
+}
+
+void TestDecoding::forcedOnGreedyOutputAgrees_data() { addAllVariants(); }
+
+// Forced decoding batches the output layer (one GEMM); fed the greedy output it must give the greedy numbers.
+void TestDecoding::forcedOnGreedyOutputAgrees() {
+    const Model model = smallModel(fetchConfig(), 31, 3.0f);
+    const TokenizedText src = sourceOf(model, {"i", "ate", "an", "apple", "yesterday"});
+    DecodeOptions opt;
+    opt.max_len = 7;
+    const DecodeResult g = greedyDecode(model, src, opt);
+    TokenizedText ref;
+    ref.ids = g.target_ids;
+    const DecodeResult f = forcedDecode(model, src, ref);
+    QCOMPARE(f.target_ids, g.target_ids);
+    QCOMPARE(f.target_tokens, g.target_tokens);
+    QCOMPARE(f.attention, g.attention);  // the same step code: identical rows
+    for (size_t i = 0; i < g.log_probs.size(); ++i) QVERIFY(close(f.log_probs[i], g.log_probs[i], 1e-6));
+    QVERIFY(close(f.total_log_prob, g.total_log_prob, 1e-6));
 }
 
 void TestDecoding::rejectsBadIds() {
