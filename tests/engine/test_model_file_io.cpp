@@ -272,9 +272,7 @@ void TestModelFileIo::fiftyMegabyteModel() {
     QVERIFY(h.file_size > 50'000'000);
     QVERIFY(r.params.fc_out_w == m.params.fc_out_w);
     QVERIFY(r.params.enc_embedding == m.params.enc_embedding);
-    // Generous bounds (a shared, loaded machine; sanitizer builds): a per-element slow path would take far longer.
-    QVERIFY2(ms(t2 - t1) < 5000, "loading a 50 MB model took more than 5 s");
-    QVERIFY2(ms(t3 - t2) < 500, "reading a header took more than 0.5 s");
+    // The times above are reported, not asserted: speed is measured in bench/, never in a timed unit test.
 }
 
 QTEST_GUILESS_MAIN(TestModelFileIo)
