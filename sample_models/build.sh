@@ -1,0 +1,55 @@
+#!/usr/bin/env bash
+# Regenerates every corpus and retrains every sample model from the seeds, then evaluates them into
+# sample_models/metrics.tsv (the table of sample_models/README.md). Takes about an hour on 2 cores.
+#   sample_models/build.sh            # everything
+#   sample_models/build.sh en_fr      # one task
+set -euo pipefail
+here="$(cd "$(dirname "$0")" && pwd)"
+top="$(dirname "$here")"
+cli="${ATTNVIZ_CLI:-$top/build/release/app/attnviz-cli}"
+corpora="${ATTNVIZ_CORPORA:-$top/build/corpora}"
+seed=1
+tasks=("${@:-en_fr en_zh dates}")
+tasks=(${tasks[*]})
+
+if [ ! -x "$cli" ]; then
+  (cd "$top" && cmake --preset release >/dev/null && cmake --build --preset release --target attnviz-cli -j "$(nproc)")
+fi
+python3 "$here/corpora/generate.py" --out "$corpora" --seed "$seed"
+
+# Per task: epochs and learning rate; every model of a task shares sizes, data, seed and schedule.
+declare -A epochs=([en_fr]=5 [en_zh]=8 [dates]=2)
+declare -A lr=([en_fr]=0.002 [en_zh]=0.002 [dates]=0.002)
+declare -A about=(
+  [en_fr]="English to French: adjectives after the noun, agreement, ne ... pas, du/au contractions"
+  [en_zh]="English to Chinese: time words fronted, le, de and measure words"
+  [dates]="Dates as people write them to ISO 8601, character level"
+)
+
+train_one() {  # task config-name
+  local task=$1 name=$2
+  "$cli" train --config "$here/configs/$name.json" --data "$corpora/$task/train.tsv" --valid "$corpora/$task/valid.tsv" \
+    --out "$here/$name.safetensors" --task "$task" --description "${about[$task]}" \
+    --optimizer adam --lr "${lr[$task]}" --batch-size 64 --epochs "${epochs[$task]}" --clip 1.0 --dropout 0.1 \
+    --seed "$seed" --threads 2
+}
+
+for task in "${tasks[@]}"; do
+  for cfg in "$here"/configs/"$task"-*.json; do
+    name="$(basename "$cfg" .json)"
+    echo "== training $name" >&2
+    train_one "$task" "$name"
+  done
+done
+
+# The quality table: attnviz-cli eval on each task's test split.
+{
+  printf 'model\texact_match\ttoken_accuracy\tbleu\taer\tmean_entropy\n'
+  for m in "$here"/*.safetensors; do
+    name="$(basename "$m" .safetensors)"
+    task="${name%%-*}"
+    "$cli" eval --model "$m" --data "$corpora/$task/test.tsv" --json |
+      python3 -c 'import json,sys; n=sys.argv[1]; d=json.load(sys.stdin); f=lambda k: ("%.4f" % d[k]) if d.get(k) is not None else "-"; print("\t".join([n, f("exact_match"), f("token_accuracy"), f("bleu"), f("aer"), f("mean_entropy")]))' "$name"
+  done
+} > "$here/metrics.tsv"
+cat "$here/metrics.tsv"
