@@ -7,6 +7,7 @@
 #pragma once
 #include "decode_worker.h"
 #include "heatmap_data.h"
+#include "heatmap_export.h"
 
 #include <QMainWindow>
 #include <QPointer>
@@ -61,6 +62,10 @@ public:
     // "What if?": forces `token` at the current step (cursor - 1) and decodes on from there.
     void forceCandidate(int token);
 
+    // Writes the heatmap (all decoded rows) to `path`; on failure a message naming the path, nothing left behind.
+    bool exportTo(const QString& path, const ExportOptions& options);
+    ExportOptions exportOptions() const;  // the default sizes with the window's colour map / toggles
+
     // When false, errors are reported by errorReported() and the status bar only, never a modal dialog (tests).
     void setInteractive(bool on) { interactive_ = on; }
 
@@ -74,6 +79,7 @@ public:
     QLineEdit* referenceEdit() const { return reference_; }
     QAction* stepAction(Step which) const;
     QAction* playAction() const { return play_act_; }
+    QAction* copyImageAction() const { return copy_act_; }
     QAction* scoreAction(ScoreKind score) const;
     QString noticeText() const;
     QString colormap() const { return style_.colormap; }

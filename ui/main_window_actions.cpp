@@ -3,6 +3,7 @@
 #include "main_window.h"
 
 #include "colormaps.h"
+#include "export_dialog.h"
 #include "heatmap_view.h"
 #include "model_library.h"
 #include "source_editor.h"
@@ -23,6 +24,7 @@
 #include <QMessageBox>
 #include <QMimeData>
 #include <QSettings>
+#include <QStandardPaths>
 #include <QStatusBar>
 #include <QTimer>
 #include <QToolBar>
@@ -294,9 +296,57 @@ void MainWindow::dropEvent(QDropEvent* event) {
     QTimer::singleShot(0, this, [this, path] { openModel(path); });  // not inside the drag's event loop
 }
 
-// Until heatmap_export.h lands: the widget's picture.
-void MainWindow::showExportDialog() { statusBar()->showMessage(tr("Export is not available yet"), 5000); }
-void MainWindow::copyImage() { QApplication::clipboard()->setImage(heatmap_->grab().toImage()); }
+// ------------------------------------------------------------------------------------------------ export
+
+ExportOptions MainWindow::exportOptions() const {
+    ExportOptions o;
+    o.style = style_;
+    o.style.current_row = -1;  // a figure, not the stepping state
+    o.style.selected_row = o.style.selected_col = -1;
+    return o;
+}
+
+bool MainWindow::exportTo(const QString& path, const ExportOptions& options) {
+    if (!outcome_) {
+        reportError(tr("Nothing to export"), tr("Type a sentence first: there is no heatmap to export."));
+        return false;
+    }
+    QString error;
+    if (!exportHeatmap(heatmap_->data(), outcome_->result, outcome_->request.model->config, path, options, &error)) {
+        reportError(tr("Export failed"), tr("Could not write %1.\n\n%2").arg(QDir::toNativeSeparators(path), error));
+        return false;
+    }
+    statusBar()->showMessage(tr("Wrote %1").arg(QDir::toNativeSeparators(path)), 5000);
+    return true;
+}
+
+void MainWindow::showExportDialog() {
+    if (!outcome_) {
+        reportError(tr("Nothing to export"), tr("Type a sentence first: there is no heatmap to export."));
+        return;
+    }
+    QSettings s;
+    ExportOptions o = exportOptions();
+    o.width = s.value(QStringLiteral("Export/width"), o.width).toInt();
+    o.height = s.value(QStringLiteral("Export/height"), o.height).toInt();
+    o.dpi = s.value(QStringLiteral("Export/dpi"), o.dpi).toDouble();
+    const QString suggested = QDir(QStandardPaths::writableLocation(QStandardPaths::PicturesLocation))
+                                  .filePath(QStringLiteral("attention.png"));
+    ExportDialog dialog(s.value(QStringLiteral("Export/lastPath"), suggested).toString(), o, this);
+    if (dialog.exec() != QDialog::Accepted) return;
+    const ExportOptions chosen = dialog.options();
+    if (!exportTo(dialog.path(), chosen)) return;
+    s.setValue(QStringLiteral("Export/lastPath"), dialog.path());
+    s.setValue(QStringLiteral("Export/width"), chosen.width);
+    s.setValue(QStringLiteral("Export/height"), chosen.height);
+    s.setValue(QStringLiteral("Export/dpi"), chosen.dpi);
+}
+
+void MainWindow::copyImage() {
+    if (!outcome_) return;
+    QApplication::clipboard()->setImage(renderHeatmapImage(heatmap_->data(), exportOptions()));
+    statusBar()->showMessage(tr("Heatmap copied to the clipboard"), 3000);
+}
 
 void MainWindow::showShortcuts() {
     QMessageBox::information(this, tr("Keyboard"),

@@ -72,12 +72,11 @@ QString defaultSampleModel() {
 
 QString exampleSentence(const QString& task, const QString& metadataExample) {
     if (!metadataExample.trimmed().isEmpty()) return metadataExample.trimmed();
+    // Sentences in the style of the sample corpora (sample_models/corpora), not copied from their training splits.
     static const std::map<QString, QString> builtIn = {
-        {QStringLiteral("en_zh"), QStringLiteral("i ate an apple yesterday .")},
-        {QStringLiteral("en_fr"), QStringLiteral("the cat sat on the mat .")},
-        {QStringLiteral("en_de"), QStringLiteral("the cat sat on the mat .")},
-        {QStringLiteral("zh_en"), QStringLiteral("我 昨天 吃 了 一个 苹果 。")},
-        {QStringLiteral("fr_en"), QStringLiteral("le chat est assis sur le tapis .")},
+        {QStringLiteral("en_zh"), QStringLiteral("last year , they gave an apple to the famous teacher .")},
+        {QStringLiteral("en_fr"), QStringLiteral("she sometimes watches us on her beds .")},
+        {QStringLiteral("dates"), QStringLiteral("9/24/75")},
         {QStringLiteral("test-task"), QStringLiteral("i love you")},
     };
     const auto it = builtIn.find(task);

@@ -10,6 +10,8 @@
 
 #include <QAction>
 #include <QApplication>
+#include <QClipboard>
+#include <QImage>
 #include <QDir>
 #include <QFile>
 #include <QFileInfo>
@@ -25,6 +27,7 @@
 #include <QTextLayout>
 #include <QTreeWidget>
 #include <QUrl>
+#include <nlohmann/json.hpp>
 #include <qcustomplot.h>
 
 #include <cmath>
@@ -63,6 +66,10 @@ private slots:
     void badModelKeepsPreviousState_data();
     void badModelKeepsPreviousState();
     void droppedModelFileIsOpened();
+    void exportWritesTheChosenFormat_data();
+    void exportWritesTheChosenFormat();
+    void exportToUnwritableFolderNamesPathAndLeavesNothing();
+    void copyImagePutsTheFigureOnTheClipboard();
     void libraryListsModelsByTaskAndDefaultIsFirst();
 
 private:
@@ -387,7 +394,10 @@ void TestMainWindow::referenceSwitchesToForcedDecoding() {
     QCOMPARE(w_->heatmapView()->data().target_tokens, want);  // the unknown word keeps its spelling
     QCOMPARE(w_->outcome()->result.target_ids, expected.target_ids);
     QCOMPARE(w_->outcome()->result.attention, expected.attention);
-    QCOMPARE(w_->outcome()->result.log_probs, expected.log_probs);
+    // The engine's step-wise and whole-sequence paths agree to float round-off on log p.
+    QCOMPARE(w_->outcome()->result.log_probs.size(), expected.log_probs.size());
+    for (size_t i = 0; i < expected.log_probs.size(); ++i)
+        QVERIFY(std::abs(w_->outcome()->result.log_probs[i] - expected.log_probs[i]) <= 1e-5f * (1 + std::abs(expected.log_probs[i])));
 
     spy.clear();
     w_->referenceEdit()->clear();  // back to the model's own output
@@ -466,6 +476,75 @@ void TestMainWindow::droppedModelFileIsOpened() {
     QApplication::sendEvent(w_.get(), &drop);
     QTRY_COMPARE(w_->modelPath(), QFileInfo(scaled_).absoluteFilePath());
     delete mime;
+}
+
+// ------------------------------------------------------------------------------------------------ export
+
+void TestMainWindow::exportWritesTheChosenFormat_data() {
+    QTest::addColumn<QString>("format");
+    QTest::newRow("png at the chosen pixel size") << QStringLiteral("png");
+    QTest::newRow("svg") << QStringLiteral("svg");
+    QTest::newRow("pdf") << QStringLiteral("pdf");
+    QTest::newRow("csv") << QStringLiteral("csv");
+    QTest::newRow("json decode object of what is shown") << QStringLiteral("json");
+}
+
+void TestMainWindow::exportWritesTheChosenFormat() {
+    QFETCH(QString, format);
+    QVERIFY(typeAndWait(QStringLiteral("i love you")));
+    w_->setCursorStep(1);  // stepping does not cut the export: every decoded row is written
+    QTemporaryDir dir;
+    const QString path = dir.filePath(QStringLiteral("heat map.") + format);
+    ExportOptions o = w_->exportOptions();
+    o.width = 640;
+    o.height = 480;
+    o.dpi = 96;
+    QVERIFY(w_->exportTo(path, o));
+    QFile f(path);
+    QVERIFY(f.open(QIODevice::ReadOnly));
+    const QByteArray bytes = f.readAll();
+    QVERIFY(!bytes.isEmpty());
+    const DecodeResult& shown = w_->outcome()->result;
+    if (format == QLatin1String("png")) {
+        QCOMPARE(QImage::fromData(bytes).size(), QSize(640, 480));
+    } else if (format == QLatin1String("svg")) {
+        QVERIFY(bytes.contains("<svg"));
+    } else if (format == QLatin1String("pdf")) {
+        QVERIFY(bytes.startsWith("%PDF"));
+    } else if (format == QLatin1String("csv")) {
+        QVERIFY(QString::fromUtf8(bytes).contains(QString::fromStdString(shown.target_tokens[0])));
+    } else {
+        const auto j = nlohmann::json::parse(bytes.toStdString());
+        QCOMPARE(j.at("target_ids").get<std::vector<int>>(), shown.target_ids);
+        QCOMPARE(j.at("attention").size(), shown.attention.size());
+        QCOMPARE(j.at("attention")[1][2].get<float>(), shown.attention[1][2]);
+    }
+}
+
+void TestMainWindow::exportToUnwritableFolderNamesPathAndLeavesNothing() {
+    QVERIFY(typeAndWait(QStringLiteral("i love you")));
+    QTemporaryDir dir;
+    QFile blocker(dir.filePath(QStringLiteral("not-a-folder")));  // a file where the folder should be: even root
+    QVERIFY(blocker.open(QIODevice::WriteOnly));                   // cannot write below it
+    blocker.close();
+    const QString path = dir.filePath(QStringLiteral("not-a-folder/out.png"));
+    QSignalSpy errors(w_.get(), &MainWindow::errorReported);
+    QVERIFY(!w_->exportTo(path, w_->exportOptions()));
+    QCOMPARE(errors.count(), 1);
+    QVERIFY2(errors.at(0).at(0).toString().contains(QDir::toNativeSeparators(path)), qPrintable(errors.at(0).at(0).toString()));
+    QVERIFY(!QFileInfo::exists(path));
+    QCOMPARE(QDir(dir.path()).entryList(QDir::NoDotAndDotDot | QDir::AllEntries),
+             QStringList{QStringLiteral("not-a-folder")});  // no temporary file left either
+    QVERIFY(w_->heatmapView()->data().rows() > 0);           // the state is kept
+}
+
+void TestMainWindow::copyImagePutsTheFigureOnTheClipboard() {
+    QVERIFY(typeAndWait(QStringLiteral("i love you")));
+    QApplication::clipboard()->clear();
+    w_->copyImageAction()->trigger();
+    const QImage image = QApplication::clipboard()->image();
+    QCOMPARE(image.size(), QSize(w_->exportOptions().width, w_->exportOptions().height));
+    QCOMPARE(w_->copyImageAction()->shortcut(), QKeySequence(QStringLiteral("Ctrl+Shift+C")));
 }
 
 void TestMainWindow::libraryListsModelsByTaskAndDefaultIsFirst() {
