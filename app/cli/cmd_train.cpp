@@ -12,7 +12,9 @@
 #include <atomic>
 #include <cmath>
 #include <csignal>
+#include <cerrno>
 #include <cstdio>
+#include <cstring>
 #include <filesystem>
 #include <unistd.h>
 
@@ -141,8 +143,14 @@ int runTrain(const std::vector<std::string>& args) {
             if (vc.examples.empty()) throw InputError(valid + ": no validation examples");
             valid_set = toExamples(model, vc);
         }
-        // Fail early if the output cannot be written (before minutes of training).
-        saveModel(model, out);
+        // Fail early if the output folder cannot be written (before minutes of training), without touching --out.
+        {
+            const std::string probe = out + ".attnviz-write-check";
+            std::FILE* f = std::fopen(probe.c_str(), "wb");
+            if (!f) throw InputError(out + ": cannot write here (" + std::strerror(errno) + ")");
+            std::fclose(f);
+            std::remove(probe.c_str());
+        }
 
         TrainOptions o;
         o.optimizer = optimizer == "sgd" ? OptimizerKind::Sgd : OptimizerKind::Adam;

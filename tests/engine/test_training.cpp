@@ -434,6 +434,13 @@ void TestTraining::cliTrainWritesModelAndMetrics() {
     Model m2 = loadModel(out2.toStdString());
     double scale = 0;
     QVERIFY(maxAbsDiff(m2.params, m.params, &scale) < 1e-3 * std::max(1.0, scale));
+    // an unwritable --out fails before training, naming the path
+    const QString bad_out = dir.filePath("no/such/dir/m.safetensors");
+    proc.start(cliPath(), {"train", "--data", dir.filePath("train.tsv"), "--config", dir.filePath("cfg.json"), "--out",
+                           bad_out, "--steps", "1000000", "--quiet"});
+    QVERIFY(proc.waitForFinished(30000));
+    QCOMPARE(proc.exitCode(), 1);
+    QVERIFY(proc.readAllStandardError().contains("no/such/dir/m.safetensors"));
     // bad usage: exit 2, naming the flag
     proc.start(cliPath(), {"train", "--data", dir.filePath("train.tsv"), "--out", out});
     QVERIFY(proc.waitForFinished(30000));
