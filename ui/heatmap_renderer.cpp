@@ -52,6 +52,7 @@ QImage HeatmapRenderer::toImage(const QSize& pixels, double dpi) {
     image.setDotsPerMeterY(logicalDpm);
     image.fill(Qt::white);
     paint(&image, pixels, dpi, false);
+    image.convertTo(QImage::Format_RGB32);  // opaque: smaller and faster PNGs
     const int dpm = int(std::lround(dpi / 0.0254));
     image.setDotsPerMeterX(dpm);
     image.setDotsPerMeterY(dpm);

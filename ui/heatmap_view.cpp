@@ -275,6 +275,7 @@ void HeatmapView::hover(const QPoint& pos) {
         QToolTip::hideText();
         return;
     }
+    if (row >= int(data_.weights.size()) || col >= int(data_.weights[row].size())) return;
     const float w = data_.weights[row][col];
     QString text = QStringLiteral("<b>%1</b> \u2190 <b>%2</b><br>weight %3")
                        .arg(data_.target_tokens[row].toHtmlEscaped(), data_.source_tokens[col].toHtmlEscaped())

@@ -1,13 +1,188 @@
-// Placeholder until the render subcommand lands; replaced by its implementation.
+// attnviz-cli render --model MODEL --out FILE [options] SENTENCE: writes the heatmap the GUI shows (PNG, SVG, PDF)
+// or its numbers (CSV, JSON), chosen by FILE's extension; --input FILE --out-dir DIR --format EXT renders every
+// line of FILE to DIR/0001.EXT, DIR/0002.EXT, ... Runs headless: without a display it uses Qt's offscreen platform.
 #include "commands.h"
+
+#ifdef ATTNVIZ_HAVE_RENDER
+#include "cli_common.h"
+#include "colormaps.h"
+#include "decoding.h"
+#include "errors.h"
+#include "heatmap_export.h"
+#include "tokenizer.h"
+
+#include <QApplication>
+#include <QDir>
+#include <QFileInfo>
+#include <cstdio>
+#include <memory>
+
+namespace attnviz::cli {
+namespace {
+
+// QCustomPlot is a QWidget: a QApplication must exist. Without a display (no DISPLAY / WAYLAND_DISPLAY and no
+// QT_QPA_PLATFORM chosen by the user) Qt would abort, so the offscreen platform is chosen first.
+void ensureApplication() {
+    if (QCoreApplication::instance()) return;
+    if (qEnvironmentVariableIsEmpty("QT_QPA_PLATFORM") && qEnvironmentVariableIsEmpty("DISPLAY") &&
+        qEnvironmentVariableIsEmpty("WAYLAND_DISPLAY"))
+        qputenv("QT_QPA_PLATFORM", "offscreen");
+    static int argc = 1;
+    static char name[] = "attnviz-cli";
+    static char* argv[] = {name, nullptr};
+    static QApplication app(argc, argv);  // lives until exit: QCustomPlot objects are made and destroyed under it
+}
+
+struct RenderSettings {
+    int beam = 1;
+    int max_len = 0;
+    ui::ExportOptions exp;
+};
+
+DecodeResult decodeOne(const Model& model, const std::string& source, const std::string* reference,
+                       const RenderSettings& s, const std::string& where) {
+    TokenizedText src;
+    try {
+        src = tokenizeSource(model, source);
+    } catch (const InputError& e) {
+        throw InputError(where + ": " + e.what());
+    }
+    if (reference) {
+        TokenizedText ref;
+        try {
+            ref = tokenizeTarget(model, *reference);
+        } catch (const InputError& e) {
+            throw InputError((where == "SENTENCE" ? std::string("--target") : where) + ": " + e.what());
+        }
+        return forcedDecode(model, src, ref);
+    }
+    DecodeOptions o;
+    o.max_len = s.max_len;
+    if (s.beam > 1) return beamSearch(model, src, s.beam, o).best;
+    return greedyDecode(model, src, o);
+}
+
+void writeOne(const DecodeResult& r, const ModelConfig& config, const QString& path, const ui::ExportOptions& options) {
+    QString error;
+    if (!ui::exportHeatmap(ui::HeatmapData::fromDecode(r), r, config, path, options, &error))
+        throw std::runtime_error(error.toStdString());
+    std::printf("%s\n", QDir::toNativeSeparators(path).toStdString().c_str());
+}
+
+} // namespace
+
+int runRender(const std::vector<std::string>& args) {
+    return runCommand("render", [&] {
+        ArgParser p("render", "--model MODEL --out FILE [options] SENTENCE",
+                    "Write the attention heatmap the GUI shows, chosen by FILE's extension: .png (exactly --width x\n"
+                    "--height pixels, DPI in the metadata), .svg and .pdf (vector, text as text; the page is\n"
+                    "width/dpi x height/dpi inches), .csv (the attention matrix) or .json (the decode object).\n"
+                    "Colours span weights 0 to 1 (fixed, so figures compare across models) unless --fit-range.\n"
+                    "With --input FILE --out-dir DIR [--format EXT], every non-blank line of FILE (`source` or\n"
+                    "`source<TAB>reference`, forced) is written to DIR/0001.EXT, DIR/0002.EXT, ... in order.\n"
+                    "Files are written atomically; the path of each file written is printed on stdout.");
+        std::string model_path, out, target, input, out_dir, format, score, colormap = "viridis", title;
+        RenderSettings s;
+        bool annotate = false, hide_specials = false, fit_range = false;
+        std::vector<std::string> words;
+        std::vector<std::string> colormaps;
+        for (const QString& n : ui::colormapNames()) colormaps.push_back(n.toStdString());
+        std::vector<std::string> formats;
+        for (const QString& f : ui::exportFormats()) formats.push_back(f.toStdString());
+
+        p.option("--model", &model_path, "MODEL", "the model file (.safetensors)").required();
+        p.option("--out", &out, "FILE", "the file to write: .png .svg .pdf .csv or .json");
+        p.option("--target", &target, "TEXT", "forced decoding on this reference translation (<eos> is appended)");
+        p.option("--beam", &s.beam, "K", "beam search of width K (default 1 = greedy)", 1, 1000);
+        p.option("--max-len", &s.max_len, "N", "at most N target tokens, <eos> included (default 2*S+10)", 1, 1000000);
+        p.choice("--score", &score, scoreChoices(), "use the sibling model trained with this score");
+        p.option("--width", &s.exp.width, "PX", "image width in pixels (default 1600)", 16, 20000);
+        p.option("--height", &s.exp.height, "PX", "image height in pixels (default 1200)", 16, 20000);
+        p.option("--dpi", &s.exp.dpi, "DPI", "resolution: text size and the PDF/SVG page size follow it (default 144)", 10, 2400);
+        p.choice("--colormap", &colormap, colormaps, "colour map (default viridis; cividis is colour-blind safe, gray "
+                                                     "is black = 0 / white = 1, greys the reverse for print)");
+        p.flag("--annotate", &annotate, "write the weight (2 decimals) in each cell");
+        p.option("--title", &title, "TEXT", "a title above the matrix");
+        p.flag("--hide-specials", &hide_specials, "leave out the <sos>/<eos> columns and the <eos> row (images only)");
+        p.flag("--fit-range", &fit_range, "colours span 0 to the largest weight instead of 0 to 1");
+        p.option("--input", &input, "FILE", "render every line of FILE (`source` or `source<TAB>reference`)");
+        p.option("--out-dir", &out_dir, "DIR", "with --input: the folder for 0001.EXT, 0002.EXT, ... (created if missing)");
+        p.choice("--format", &format, formats, "with --input: the format of every file (default png)");
+        p.positionals(&words, "SENTENCE", "the source sentence (several arguments are joined with spaces)");
+        if (!p.parse(args)) return 0;
+
+        const bool batch = p.seen("--input");
+        if (p.seen("--target") && p.seen("--beam")) throw UsageError("--beam and --target cannot be used together (forced decoding does not search)");
+        if (batch) {
+            if (!words.empty()) throw UsageError("give either SENTENCE or --input FILE, not both");
+            if (p.seen("--out")) throw UsageError("--out names one file; with --input use --out-dir DIR (and --format EXT)");
+            if (!p.seen("--out-dir")) throw UsageError("--input needs --out-dir DIR");
+            if (p.seen("--target")) throw UsageError("--target cannot be used with --input (put the reference after a tab on each line)");
+        } else {
+            if (p.seen("--out-dir")) throw UsageError("--out-dir is for --input; for one sentence use --out FILE");
+            if (!p.seen("--out")) throw UsageError("missing required option --out FILE");
+            if (words.empty()) throw UsageError("missing SENTENCE (or --input FILE)");
+        }
+        s.exp.style.colormap = QString::fromStdString(colormap);
+        s.exp.style.annotate = annotate;
+        s.exp.style.hide_specials = hide_specials;
+        s.exp.style.fit_range = fit_range;
+        s.exp.style.title = QString::fromStdString(title);
+        if (!batch) {
+            s.exp.format = QString::fromStdString(format);
+            if (ui::exportFormatFor(QString::fromStdString(out), s.exp).isEmpty())
+                throw UsageError("--out: cannot tell the format of \"" + out + "\" (use a .png, .svg, .pdf, .csv or .json file, or --format)");
+        } else {
+            s.exp.format = format.empty() ? QStringLiteral("png") : QString::fromStdString(format);
+        }
+
+        std::optional<ScoreKind> score_kind;
+        if (!score.empty()) score_kind = parseScoreKind(score);
+        const LoadedModel loaded = loadModelForCli(model_path, score_kind);
+        const Model& model = *loaded.model;
+        ensureApplication();
+
+        if (!batch) {
+            std::string sentence;
+            for (const std::string& w : words) sentence += (sentence.empty() ? "" : " ") + w;
+            const DecodeResult r = decodeOne(model, sentence, p.seen("--target") ? &target : nullptr, s, "SENTENCE");
+            writeOne(r, model.config, QString::fromStdString(out), s.exp);
+            return 0;
+        }
+
+        const Corpus corpus = readInputLines(input);
+        const QString dir = QString::fromStdString(out_dir);
+        if (!QDir().mkpath(dir)) throw std::runtime_error(out_dir + ": cannot create the folder");
+        int index = 0;
+        for (const CorpusExample& ex : corpus.examples) {
+            ++index;
+            const std::string where = input + ":" + std::to_string(ex.line);
+            DecodeResult r;
+            try {
+                r = decodeOne(model, ex.source, ex.has_target ? &ex.target : nullptr, s, where);
+            } catch (const std::exception& e) {
+                throw InputError(atLine(input, ex.line, e));
+            }
+            const QString name = QStringLiteral("%1.%2").arg(index, 4, 10, QLatin1Char('0')).arg(s.exp.format);
+            writeOne(r, model.config, QDir(dir).filePath(name), s.exp);
+        }
+        if (corpus.examples.empty()) warn("render", input + ": no lines to render");
+        return 0;
+    });
+}
+
+} // namespace attnviz::cli
+
+#else  // built without the GUI libraries (ATTNVIZ_BUILD_GUI=OFF)
 
 #include <cstdio>
 
 namespace attnviz::cli {
 
 int runRender(const std::vector<std::string>&) {
-    std::fprintf(stderr, "attnviz-cli render: not available in this build yet\n");
+    std::fprintf(stderr, "attnviz-cli render: this build has no renderer (configure with -DATTNVIZ_BUILD_GUI=ON)\n");
     return 1;
 }
 
 } // namespace attnviz::cli
+#endif
