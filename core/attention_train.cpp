@@ -4,6 +4,7 @@
 //                                       → dα_j = da_j g_j,  dp = Σ_j da_j α_j g_j (j − p) / σ²
 //            p = S_b sigmoid(u), u = v_p · tanh(W_p q) → du = dp S_b σ(u)(1 − σ(u))
 //   α = softmax(e) over the window      → de_j = α_j (dα_j − Σ_k α_k dα_k)
+//   guided: + λ(−Σ_j G_j log a_j), ΣG = 1 → de_j += λ (a_j − G_j)
 //   additive e_j = v · tanh(W_s q + k_j) → dpre_j = de_j v ⊙ (1 − tanh²), dk_j += dpre_j, d(W_s q) += Σ_j dpre_j
 //   dot e_j = q · h_j (· 1/√H_d)        → dq += Σ de_j h_j, dh_j += de_j q
 //   general e_j = q · k_j, k_j = W h_j  → dq += Σ de_j k_j, dk_j += de_j q
@@ -201,6 +202,11 @@ void attentionStepBackward(const ModelParamsT<T>& p, const ModelConfig& c, AttnE
         } else {
             const T s = a.dot(da.transpose());
             da = (a.transpose().array() * (da.array() - s)).matrix();
+            if (cache.guide.rows() > 0 && cache.guided[size_t(row)]) {  // guided alignment: + λ(a − G)
+                const T w = cache.guide_weight;
+                const auto G = cache.guide.row(row);
+                for (int i = 0; i < n; ++i) da[i] += w * (a[i] - G[lo + i]);
+            }
         }
         switch (c.score) {
         case ScoreKind::Additive: {

@@ -33,6 +33,12 @@ struct AttnCache {
     VecT<T> center;  // (K*B) local_p: p = S_b sigmoid(v_p · tanh(W_p q)); local_m: p as a number
     VecT<T> sig;     // (K*B) local_p: sigmoid(v_p · tanh(W_p q))
     std::vector<int> lo, hi;  // (K*B) the window, inclusive
+    // Guided alignment (global span only; filled by the caller after attentionResize, left alone by it): when
+    // guide.rows() > 0, the backward of row r with guided[r] != 0 adds guide_weight · (a − G_r) to ∂/∂e, the
+    // gradient of guide_weight · (−Σ_j G_rj log a_rj).
+    MatT<T> guide;                // (K*B, S) G_r: gold distribution over source positions, 0 past S_b
+    std::vector<uint8_t> guided;  // (K*B) 1 where the row has gold links
+    T guide_weight = T(0);        // λ × the caller's gradient scale
     // backward scratch
     MatT<T> dwq;  // (B, H_d)
     MatT<T> dpq;   // (B, H_d)

@@ -7,6 +7,7 @@
 
 #include <algorithm>
 #include <cmath>
+#include <limits>
 #include <string>
 #include <thread>
 
@@ -68,11 +69,48 @@ void embedBackward(Emb& g, const TrainExample* const* batch, int B, bool source,
     }
 }
 
+// Guided alignment: the gold distribution of every (step, example) row into the attention cache.
+template <typename T>
+void fillGuide(const TrainExample* const* batch, int B, int S, int N, T weight, AttnCache<T>& cache) {
+    cache.guide.setZero(Eigen::Index(N) * B, S);
+    cache.guided.assign(size_t(N) * size_t(B), 0);
+    cache.guide_weight = weight;
+    for (int b = 0; b < B; ++b) {
+        const int Sb = int(batch[b]->source.size()), Nb = int(batch[b]->target.size()) - 1;
+        for (const auto& [j, k] : batch[b]->align) {
+            if (j < 0 || j >= Sb || k < 0 || k >= Nb)
+                throw InputError("training example (line " + std::to_string(batch[b]->line) + "): alignment link (" +
+                                 std::to_string(j) + ", " + std::to_string(k) + ") is outside the sentence pair");
+            const Eigen::Index row = Eigen::Index(k) * B + b;
+            cache.guide(row, j) += T(1);
+            cache.guided[size_t(row)] = 1;
+        }
+    }
+    for (Eigen::Index r = 0; r < cache.guide.rows(); ++r)
+        if (cache.guided[size_t(r)]) cache.guide.row(r) /= cache.guide.row(r).sum();
+}
+
 } // namespace
+
+void setAlignment(TrainExample& ex, const std::vector<std::pair<int, int>>& links) {
+    const int ws = int(ex.source.size()) - 2, wt = int(ex.target.size()) - 2;  // words, specials not counted
+    ex.align.clear();
+    for (const auto& [i, j] : links) {
+        if (i < 0 || j < 0 || i >= ws || j >= wt)
+            throw InputError("training example (line " + std::to_string(ex.line) + "): alignment link " +
+                             std::to_string(i) + "-" + std::to_string(j) + " is past the sentence pair (" +
+                             std::to_string(std::max(ws, 0)) + " source words, " + std::to_string(std::max(wt, 0)) +
+                             " target words)");
+        ex.align.emplace_back(i + 1, j);  // source position after <sos>; target word j is produced at step j
+    }
+    std::sort(ex.align.begin(), ex.align.end());
+    ex.align.erase(std::unique(ex.align.begin(), ex.align.end()), ex.align.end());
+}
 
 template <typename T>
 LossSum seq2seqLossAndGrad(const ModelConfig& c, const ModelParamsT<T>& p, const TrainExample* const* batch, int B,
-                           const DropoutSpec& dropout, T grad_scale, ModelParamsT<T>* g, Seq2SeqWorkspace<T>& w) {
+                           const DropoutSpec& dropout, T grad_scale, ModelParamsT<T>* g, Seq2SeqWorkspace<T>& w,
+                           T align_weight) {
     using Index = Eigen::Index;
     const int E = c.emb_dim, He = c.enc_hid_dim, He2 = 2 * He, Hd = c.dec_hid_dim;
     const int V = int(p.fc_out_w.rows());
@@ -114,6 +152,11 @@ LossSum seq2seqLossAndGrad(const ModelConfig& c, const ModelParamsT<T>& p, const
         }
     }
     attentionPrepare<T>(p, c, w.enc);
+    const bool guided = align_weight > T(0) && c.span == SpanKind::Global;
+    if (guided)
+        fillGuide<T>(batch, B, S, N, align_weight * grad_scale, w.attn);
+    else
+        w.attn.guide.resize(0, 0);
 
     // s_0 = tanh(fc([f_{S_b−1} ; b_0])); the forward direction carried f_{S_b−1} to the last step
     w.fin.resize(B, He2);
@@ -178,6 +221,16 @@ LossSum seq2seqLossAndGrad(const ModelConfig& c, const ModelParamsT<T>& p, const
         w.feat.leftCols(Hd) = w.states.bottomRows(NB);
         w.feat.middleCols(Hd, He2) = w.ctx;
         w.feat.rightCols(E) = w.xd;
+    }
+    if (guided) {  // Σ_k −Σ_j G_kj log a_kj; a_kj floored at the smallest normal T so an underflow stays finite
+        const MatT<T>& A = w.attn.A;
+        for (Index r = 0; r < NB; ++r) {
+            if (!w.attn.guided[size_t(r)]) continue;
+            for (int j = 0; j < S; ++j) {
+                const T gj = w.attn.guide(r, j);
+                if (gj > T(0)) out.align_sum -= double(gj) * std::log(double(std::max(A(r, j), std::numeric_limits<T>::min())));
+            }
+        }
     }
     const MatT<T>& F = bahdanau ? w.feat : w.htil;
     w.logits.resize(NB, V);
@@ -291,9 +344,10 @@ LossSum seq2seqLossAndGrad(const ModelConfig& c, const ModelParamsT<T>& p, const
 }
 
 template LossSum seq2seqLossAndGrad<float>(const ModelConfig&, const ModelParams&, const TrainExample* const*, int,
-                                           const DropoutSpec&, float, ModelParams*, Seq2SeqWorkspace<float>&);
+                                           const DropoutSpec&, float, ModelParams*, Seq2SeqWorkspace<float>&, float);
 template LossSum seq2seqLossAndGrad<double>(const ModelConfig&, const ModelParamsD&, const TrainExample* const*, int,
-                                            const DropoutSpec&, double, ModelParamsD*, Seq2SeqWorkspace<double>&);
+                                            const DropoutSpec&, double, ModelParamsD*, Seq2SeqWorkspace<double>&,
+                                            double);
 
 // ---- BatchGradient
 
@@ -303,7 +357,7 @@ BatchGradient::BatchGradient(const ModelConfig& config, const ModelParams& like,
 }
 
 LossSum BatchGradient::compute(const ModelParams& p, const std::vector<const TrainExample*>& batch, float dropout,
-                               uint64_t seed, ModelParams& grads) {
+                               uint64_t seed, ModelParams& grads, float align_weight) {
     const int B = int(batch.size());
     int64_t tokens = 0;
     for (const TrainExample* e : batch) tokens += int64_t(e->target.size()) - 1;
@@ -315,7 +369,8 @@ LossSum BatchGradient::compute(const ModelParams& p, const std::vector<const Tra
         ModelParams& g = i == 0 ? grads : grads_[size_t(i)];
         setZero(g);
         sums[size_t(i)] = seq2seqLossAndGrad<float>(config_, p, batch.data() + b0, b1 - b0,
-                                                    DropoutSpec{dropout, seed, b0}, scale, &g, ws_[size_t(i)]);
+                                                    DropoutSpec{dropout, seed, b0}, scale, &g, ws_[size_t(i)],
+                                                    align_weight);
     };
     std::vector<std::thread> pool;
     std::vector<std::exception_ptr> errors(static_cast<size_t>(parts));
@@ -340,6 +395,7 @@ LossSum BatchGradient::compute(const ModelParams& p, const std::vector<const Tra
         if (i > 0) addInto(grads, grads_[size_t(i)]);
         total.sum += sums[size_t(i)].sum;
         total.tokens += sums[size_t(i)].tokens;
+        total.align_sum += sums[size_t(i)].align_sum;
     }
     return total;
 }

@@ -53,6 +53,9 @@ TrainReport trainModel(Model& model, const std::vector<TrainExample>& train, con
     if (!(o.lr > 0) || !std::isfinite(o.lr)) throw InputError("--lr: must be a positive number");
     if (o.dropout < 0 || o.dropout >= 1) throw InputError("--dropout: must be in [0, 1)");
     if (o.steps <= 0 && o.epochs < 1) throw InputError("--epochs: must be at least 1");
+    if (!(o.align_weight >= 0) || !std::isfinite(o.align_weight))
+        throw InputError("--align-weight: must be a number >= 0");
+    const bool guided = o.align_weight > 0;
 
     const int n = int(train.size());
     const int64_t per_epoch = (n + o.batch_size - 1) / o.batch_size;
@@ -94,6 +97,7 @@ TrainReport trainModel(Model& model, const std::vector<TrainExample>& train, con
     int64_t step = 0;
     int epoch = 0;
     double epoch_sum = 0, last_epoch_loss = std::numeric_limits<double>::quiet_NaN();
+    double epoch_align = 0, step_align = 0, last_epoch_align = std::numeric_limits<double>::quiet_NaN();
     int64_t epoch_tokens = 0, epoch_steps = 0;
     bool stop = false;
     auto progress = [&](double loss, double el, bool after_validation) {
@@ -108,6 +112,10 @@ TrainReport trainModel(Model& model, const std::vector<TrainExample>& train, con
         pr.eta_seconds = step > 0 ? el / double(step) * double(total - step) : 0;
         pr.valid_loss = last_valid;
         pr.after_validation = after_validation;
+        if (guided) {
+            pr.align_loss = step_align;
+            pr.avg_align_loss = epoch_align / double(std::max<int64_t>(1, epoch_tokens));
+        }
         return pr;
     };
 
@@ -115,6 +123,7 @@ TrainReport trainModel(Model& model, const std::vector<TrainExample>& train, con
         if (o.shuffle) shuffleOrder(order, rng);
         ++epoch;
         epoch_sum = 0;
+        epoch_align = 0;
         epoch_tokens = 0;
         epoch_steps = 0;
         for (int64_t bi = 0; bi < per_epoch && step < total; ++bi) {
@@ -128,7 +137,7 @@ TrainReport trainModel(Model& model, const std::vector<TrainExample>& train, con
             for (int64_t k = bi * o.batch_size; k < std::min<int64_t>(n, (bi + 1) * o.batch_size); ++k)
                 batch.push_back(&train[size_t(order[size_t(k)])]);
             const uint64_t drop_seed = o.seed * 0x9E3779B97F4A7C15ull + uint64_t(step) + 1;
-            const LossSum ls = bg.compute(params, batch, o.dropout, drop_seed, grads);
+            const LossSum ls = bg.compute(params, batch, o.dropout, drop_seed, grads, float(o.align_weight));
             const double loss = ls.tokens > 0 ? ls.sum / double(ls.tokens) : 0.0;
             if (!std::isfinite(loss)) {
                 params = prev;  // the last parameters whose loss was finite
@@ -152,6 +161,8 @@ TrainReport trainModel(Model& model, const std::vector<TrainExample>& train, con
             ++step;
             ++epoch_steps;
             epoch_sum += ls.sum;
+            epoch_align += ls.align_sum;
+            step_align = ls.tokens > 0 ? ls.align_sum / double(ls.tokens) : 0.0;
             epoch_tokens += ls.tokens;
             rep.target_tokens += ls.tokens;
             rep.last_loss = loss;
@@ -163,6 +174,7 @@ TrainReport trainModel(Model& model, const std::vector<TrainExample>& train, con
             }
         }
         if (epoch_tokens > 0) last_epoch_loss = epoch_sum / double(epoch_tokens);
+        if (epoch_tokens > 0 && guided) last_epoch_align = epoch_align / double(epoch_tokens);
         const bool full_epoch = epoch_steps == per_epoch;
         if (validate && full_epoch && !stop) {
             runValidation(step);
@@ -173,6 +185,7 @@ TrainReport trainModel(Model& model, const std::vector<TrainExample>& train, con
     rep.steps = step;
     rep.epochs = double(step) / double(per_epoch);
     rep.train_loss = last_epoch_loss;
+    rep.train_align_loss = last_epoch_align;
     rep.seconds = secondsSince(t0);
     rep.tokens_per_second = train_seconds > 0 ? double(rep.target_tokens) / train_seconds : 0;
     if (!allFinite(params)) params = prev;  // never hand back non-finite weights

@@ -24,6 +24,10 @@ struct TrainOptions {
     uint64_t seed = 0;      // shuffling and dropout
     bool shuffle = true;    // false: batches in file order
     int threads = 2;
+    // Guided alignment λ (seq2seq_train.h): adds λ × the cross-entropy between each example's gold alignment
+    // (TrainExample::align) and the attention rows to the training objective; global spans only. 0 = off.
+    // Validation and best-model selection always use the pure NLL.
+    double align_weight = 0;
     double progress_interval = 1.0;  // seconds between progress reports (the last step is always reported)
 };
 
@@ -37,6 +41,9 @@ struct TrainProgress {
     double eta_seconds = 0;
     double valid_loss = std::numeric_limits<double>::quiet_NaN();  // the latest validation loss (NaN before one)
     bool after_validation = false;  // this report follows a validation at the end of an epoch
+    // With align_weight > 0: the alignment cross-entropy per target token (not × λ), this step / the epoch so far.
+    double align_loss = std::numeric_limits<double>::quiet_NaN();
+    double avg_align_loss = std::numeric_limits<double>::quiet_NaN();
 };
 
 enum class TrainStatus { Completed, Cancelled, NonFinite };
@@ -47,6 +54,7 @@ struct TrainReport {
     int64_t steps = 0;               // updates applied
     double epochs = 0;               // passes over the data (fractional when stopped inside one)
     double train_loss = 0;           // token-weighted mean over the last epoch (or the part of it run)
+    double train_align_loss = std::numeric_limits<double>::quiet_NaN();  // λ > 0: the same for the alignment CE
     double last_loss = 0;            // the last step's batch loss
     double valid_loss = std::numeric_limits<double>::quiet_NaN();  // of the returned parameters
     double best_valid_loss = std::numeric_limits<double>::quiet_NaN();

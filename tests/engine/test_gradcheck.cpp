@@ -1,6 +1,7 @@
 // Finite-difference gradient checks of the training code (core/gru_train, core/attention_train, core/seq2seq_train):
 // central differences on the double instantiation, at random indices of every tensor, for each layer (GRU cell over
 // a masked sequence in both directions, attention for every score and span) and for the whole model in every variant.
+#include "decoding.h"
 #include "seq2seq_train.h"
 #include "test_models.h"
 
@@ -73,6 +74,17 @@ std::vector<TrainExample> randomBatch(int B, int Vs, int Vt, int max_src, int ma
         out.push_back(std::move(e));
     }
     return out;
+}
+
+// Random gold links for guided alignment: each decoder step of a word gets 0, 1 or 2 source word positions.
+void addRandomAlignment(std::vector<TrainExample>& data, std::mt19937_64& rng) {
+    for (TrainExample& e : data) {
+        const int ws = int(e.source.size()) - 2, wt = int(e.target.size()) - 2;
+        std::vector<std::pair<int, int>> links;
+        for (int j = 0; j < wt && ws > 0; ++j)
+            for (int n = int(rng() % 3); n > 0; --n) links.emplace_back(int(rng() % uint64_t(ws)), j);
+        setAlignment(e, links);
+    }
 }
 
 ModelConfig configFor(const QString& variant, int window) {
@@ -241,25 +253,35 @@ void TestGradcheck::wholeModel_data() {
     QTest::addColumn<double>("dropout");
     QTest::addColumn<int>("seed");
     QTest::addColumn<double>("tol");
+    QTest::addColumn<double>("alignWeight");
     for (const char* score : {"additive", "dot", "scaled_dot", "general"})
         QTest::newRow(qPrintable(QString("bahdanau/%1/global").arg(score)))
-            << QString("bahdanau/%1/global").arg(score) << 3 << 7 << 6 << 0.0 << 21 << 1e-6;
+            << QString("bahdanau/%1/global").arg(score) << 3 << 7 << 6 << 0.0 << 21 << 1e-6 << 0.0;
     for (const char* score : {"additive", "dot", "scaled_dot", "general"})
         for (const char* span : {"global", "local_m", "local_p"})
             QTest::newRow(qPrintable(QString("luong/%1/%2").arg(score, span)))
-                << QString("luong/%1/%2").arg(score, span) << 3 << 8 << 6 << 0.0 << 22 << 1e-6;
+                << QString("luong/%1/%2").arg(score, span) << 3 << 8 << 6 << 0.0 << 22 << 1e-6 << 0.0;
     for (const char* v : {"luong/additive/global/feed", "luong/dot/local_m/feed", "luong/general/local_p/feed",
                           "luong/scaled_dot/global/feed"})
-        QTest::newRow(v) << QString(v) << 3 << 7 << 6 << 0.0 << 23 << 1e-6;
+        QTest::newRow(v) << QString(v) << 3 << 7 << 6 << 0.0 << 23 << 1e-6 << 0.0;
     QTest::newRow("decoder step: bahdanau, one target step") << QString("bahdanau/additive/global") << 2 << 5 << 2
-                                                               << 0.0 << 24 << 1e-6;
+                                                               << 0.0 << 24 << 1e-6 << 0.0;
     QTest::newRow("decoder step: luong feed, one target step") << QString("luong/general/local_p/feed") << 2 << 5 << 2
-                                                                 << 0.0 << 25 << 1e-6;
+                                                                 << 0.0 << 25 << 1e-6 << 0.0;
     QTest::newRow("single example, no padding") << QString("bahdanau/general/global") << 1 << 6 << 5 << 0.0 << 26
-                                                << 1e-6;
+                                                << 1e-6 << 0.0;
     QTest::newRow("with embedding dropout 0.3 (fixed mask)") << QString("bahdanau/additive/global") << 3 << 6 << 5
-                                                             << 0.3 << 27 << 1e-6;
-    QTest::newRow("luong feed with dropout") << QString("luong/dot/local_p/feed") << 3 << 6 << 5 << 0.3 << 28 << 1e-6;
+                                                             << 0.3 << 27 << 1e-6 << 0.0;
+    QTest::newRow("luong feed with dropout") << QString("luong/dot/local_p/feed") << 3 << 6 << 5 << 0.3 << 28 << 1e-6 << 0.0;
+    // guided alignment: the checked objective is NLL + λ·Σ CE(G, a)
+    QTest::newRow("guided alignment: bahdanau additive") << QString("bahdanau/additive/global") << 3 << 7 << 6 << 0.0
+                                                         << 41 << 1e-6 << 0.7;
+    QTest::newRow("guided alignment: bahdanau general") << QString("bahdanau/general/global") << 3 << 7 << 6 << 0.0
+                                                        << 42 << 1e-6 << 1.3;
+    QTest::newRow("guided alignment: luong dot feed") << QString("luong/dot/global/feed") << 3 << 7 << 6 << 0.0 << 43
+                                                      << 1e-6 << 0.9;
+    QTest::newRow("guided alignment: luong additive, dropout") << QString("luong/additive/global") << 3 << 6 << 5
+                                                               << 0.3 << 44 << 1e-6 << 2.0;
 }
 
 void TestGradcheck::wholeModel() {
@@ -270,21 +292,56 @@ void TestGradcheck::wholeModel() {
     QFETCH(double, dropout);
     QFETCH(int, seed);
     QFETCH(double, tol);
+    QFETCH(double, alignWeight);
     const ModelConfig c = configFor(variant, 2);
     const Model m = testing::smallModel(c, uint64_t(seed), 1.0f);
     std::mt19937_64 rng{uint64_t(seed) * 7 + 1};
-    const std::vector<TrainExample> data =
+    std::vector<TrainExample> data =
         randomBatch(batch, m.source_vocab.size(), m.target_vocab.size(), maxSrc, maxTgt, rng);
+    if (alignWeight > 0) {
+        std::mt19937_64 arng{uint64_t(seed) + 100};
+        addRandomAlignment(data, arng);
+    }
     std::vector<const TrainExample*> ptrs;
     for (const auto& e : data) ptrs.push_back(&e);
     ModelParamsD p = toDouble(m.params), g;
     zerosLike(g, p);
     Seq2SeqWorkspace<double> ws;
     const DropoutSpec drop{float(dropout), 99, 0};
-    const LossSum first = seq2seqLossAndGrad<double>(c, p, ptrs.data(), batch, drop, 1.0, &g, ws);
+    const LossSum first = seq2seqLossAndGrad<double>(c, p, ptrs.data(), batch, drop, 1.0, &g, ws, alignWeight);
     QVERIFY(std::isfinite(first.sum) && first.tokens > 0);
-    auto f = [&] { return seq2seqLossAndGrad<double>(c, p, ptrs.data(), batch, drop, 0.0, nullptr, ws).sum; };
-    QCOMPARE(f(), first.sum);  // the forward does not depend on whether gradients are taken
+    if (alignWeight > 0) {
+        QVERIFY(first.align_sum > 0.1);
+        if (dropout == 0) {  // Σ CE against the inference engine's attention rows (forcedDecode, float), by hand
+            double ce = 0;
+            for (const TrainExample& e : data) {
+                TokenizedText src, ref;
+                src.ids = e.source;
+                src.tokens.assign(e.source.size(), "w");
+                ref.ids.assign(e.target.begin() + 1, e.target.end());
+                ref.tokens.assign(ref.ids.size(), "w");
+                const DecodeResult r = forcedDecode(m, src, ref);
+                for (size_t k = 0; k < r.attention.size(); ++k) {
+                    std::vector<int> gold;
+                    for (const auto& [j, step] : e.align)
+                        if (step == int(k)) gold.push_back(j);
+                    for (int j : gold) ce -= std::log(double(r.attention[k][size_t(j)])) / double(gold.size());
+                }
+            }
+            QVERIFY2(std::abs(ce - first.align_sum) <= 1e-4 * ce,
+                     qPrintable(QString("align_sum %1, from forcedDecode %2").arg(first.align_sum).arg(ce)));
+        }
+        // the pure NLL does not change with λ
+        Seq2SeqWorkspace<double> ws0;
+        QCOMPARE(seq2seqLossAndGrad<double>(c, p, ptrs.data(), batch, drop, 0.0, nullptr, ws0).sum, first.sum);
+    } else {
+        QCOMPARE(first.align_sum, 0.0);
+    }
+    auto f = [&] {
+        const LossSum l = seq2seqLossAndGrad<double>(c, p, ptrs.data(), batch, drop, 0.0, nullptr, ws, alignWeight);
+        return l.sum + alignWeight * l.align_sum;
+    };
+    QCOMPARE(f(), first.sum + alignWeight * first.align_sum);  // the forward does not depend on whether gradients are taken
     std::vector<Failure> fails;
     int checked = 0, tensors = 0;
     visitTensors(p, [&](const char* name, auto& pt) {
