@@ -343,8 +343,10 @@ bool MainWindow::isPlaying() const { return play_timer_->isActive(); }
 void MainWindow::applyCursor() {
     const int T = stepCount();
     style_.current_row = cursor_ - 1;
-    heatmap_->setVisibleRows(cursor_);
-    heatmap_->setCurrentRow(cursor_ - 1);
+    // Each of these replots: skip what did not change (after a decode at the end only the marked row moves).
+    const int visible = cursor_ >= T ? -1 : cursor_;
+    if (heatmap_->visibleRows() != visible) heatmap_->setVisibleRows(visible);
+    if (heatmap_->style().current_row != cursor_ - 1) heatmap_->setCurrentRow(cursor_ - 1);
     if (outcome_ && cursor_ > 0) {
         const int i = cursor_ - 1;
         step_panel_->setStep(outcome_->steps[size_t(i)], i, T, heatmap_->data().source_tokens,

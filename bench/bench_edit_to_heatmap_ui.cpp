@@ -1,0 +1,118 @@
+// From an edited sentence to the repainted heatmap, the synchronous path the window takes once the debounce has
+// fired: DecodeWorker::run (tokenize + encode + greedy steps) + HeatmapData::fromDecode + HeatmapView::setData
+// (which replots). Targets: median <= 16 ms for 20 words, <= 50 ms for 200 words.
+// Model: the default sample model when there is one (a trained model stops at <eos>, T ~ S), else a random model
+// of sample size (E 64, H_e 64, H_d 128, 2,000-word vocabularies) whose output runs to the length limit.
+#include "decode_worker.h"
+#include "heatmap_view.h"
+#include "model_library.h"
+
+#include <QApplication>
+#include <benchmark/benchmark.h>
+#include <qcustomplot.h>
+
+#include <cstdio>
+#include <memory>
+#include <random>
+
+using namespace attnviz;
+using namespace attnviz::ui;
+
+namespace {
+
+std::shared_ptr<const Model> benchModel() {
+    static std::shared_ptr<const Model> model = [] {
+        // A word-level sample model (T ~ S), else the default one.
+        QString path = defaultSampleModel();
+        for (const QString& dir : sampleModelDirs())
+            for (const ModelInfo& m : scanModelDir(dir))
+                if (m.error.isEmpty() && m.config.tokenizer.source != TokenizerKind::Char && path == defaultSampleModel())
+                    path = m.path;
+        if (!path.isEmpty()) {
+            try {
+                auto m = std::make_shared<const Model>(loadModel(path.toStdString()));
+                std::fprintf(stderr, "model: %s\n", qPrintable(path));
+                return m;
+            } catch (const std::exception& e) {
+                std::fprintf(stderr, "cannot load %s (%s); using a random model\n", qPrintable(path), e.what());
+            }
+        }
+        std::vector<std::string> src = {"<pad>", "<unk>", "<sos>", "<eos>"}, tgt = src;
+        for (int i = 0; i < 2000; ++i) {
+            src.push_back("w" + std::to_string(i));
+            tgt.push_back("t" + std::to_string(i));
+        }
+        ModelConfig c;
+        c.emb_dim = 64;
+        c.enc_hid_dim = 64;
+        c.dec_hid_dim = 128;
+        std::fprintf(stderr, "model: random bahdanau/additive, E 64, H 64/128, V 2000/2000\n");
+        return std::make_shared<const Model>(makeRandomModel(c, Vocabulary(src), Vocabulary(tgt), 7));
+    }();
+    return model;
+}
+
+// `words` words of the model's source vocabulary (no <unk>), deterministic.
+std::string sentence(const Model& m, int words, uint32_t seed) {
+    std::mt19937 rng(seed);
+    std::uniform_int_distribution<int> pick(4, m.source_vocab.size() - 1);
+    std::string s;
+    for (int i = 0; i < words; ++i) {
+        if (i) s += ' ';
+        s += m.source_vocab.token(pick(rng));
+    }
+    return s;
+}
+
+void BM_EditToHeatmap(benchmark::State& state) {
+    const int words = int(state.range(0));
+    auto model = benchModel();
+    HeatmapView view;
+    view.resize(1000, 700);
+    view.show();
+    QApplication::processEvents();
+    // Two versions of the sentence that differ in their last word, as after one edit.
+    const std::string a = sentence(*model, words, 1);
+    std::string b = a.substr(0, a.rfind(' ') + 1) + model->source_vocab.token(4);
+    DecodeRequest request;
+    request.model = model;
+    int flip = 0;
+    double rows = 0;
+    for (auto _ : state) {
+        request.source = (flip++ & 1) ? b : a;
+        const DecodeOutcome out = DecodeWorker::run(request);
+        // What MainWindow::showOutcome does at the end of the output: new data, all rows, the last one marked.
+        view.setData(HeatmapData::fromDecode(out.result));
+        view.setVisibleRows(-1);
+        const int last = int(out.result.target_tokens.size()) - 1;
+        if (view.style().current_row != last) view.setCurrentRow(last);
+        benchmark::DoNotOptimize(view.plot());
+        rows += double(out.result.target_tokens.size());
+    }
+    state.counters["S"] = double(words + 2);
+    state.counters["T"] = rows / double(state.iterations());
+}
+// Repetitions give the median (of the per-repetition means) in the aggregates.
+BENCHMARK(BM_EditToHeatmap)->Arg(20)->Arg(200)->Unit(benchmark::kMillisecond)->Repetitions(5)->ReportAggregatesOnly(true);
+
+// The decode alone, to see how the time splits.
+void BM_DecodeOnly(benchmark::State& state) {
+    auto model = benchModel();
+    DecodeRequest request;
+    request.model = model;
+    request.source = sentence(*model, int(state.range(0)), 1);
+    for (auto _ : state) benchmark::DoNotOptimize(DecodeWorker::run(request));
+}
+BENCHMARK(BM_DecodeOnly)->Arg(20)->Arg(200)->Unit(benchmark::kMillisecond);
+
+}  // namespace
+
+int main(int argc, char** argv) {
+    if (qEnvironmentVariableIsEmpty("QT_QPA_PLATFORM")) qputenv("QT_QPA_PLATFORM", "offscreen");
+    QApplication app(argc, argv);
+    benchmark::Initialize(&argc, argv);
+    if (benchmark::ReportUnrecognizedArguments(argc, argv)) return 1;
+    benchmark::RunSpecifiedBenchmarks();
+    benchmark::Shutdown();
+    return 0;
+}
