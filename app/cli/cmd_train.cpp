@@ -44,13 +44,15 @@ std::string clockText(double seconds) {
 }
 
 // Ids with the model's tokenizers and vocabularies (core/tokenizer.h, so a special typed in the data is <unk> as at
-// inference): [<sos>] + tokens + [<eos>] on both sides.
-std::vector<TrainExample> toExamples(const Model& model, const Corpus& corpus) {
+// inference): [<sos>] + tokens + [<eos>] on both sides. With `alignments`, a line's gold links (third column) become
+// the example's guided-alignment target; lines without one get no guidance.
+std::vector<TrainExample> toExamples(const Model& model, const Corpus& corpus, bool alignments = false) {
     std::vector<TrainExample> out;
     out.reserve(corpus.examples.size());
     for (const CorpusExample& ex : corpus.examples) {
         try {
             out.push_back(makeExample(model, ex.source, ex.target, ex.line));
+            if (alignments && ex.has_alignment) setAlignment(out.back(), ex.alignment);
         } catch (const std::exception& e) {
             throw InputError(atLine(corpus.name, ex.line, e));
         }
@@ -80,7 +82,7 @@ int runTrain(const std::vector<std::string>& args) {
                     "With --config, vocabularies are built from --data. Progress goes to stderr; Ctrl-C stops after the\n"
                     "current step and writes the last good model to --out.");
         std::string data, init, config_path, out, optimizer = "adam", valid, task, description;
-        double lr = 1e-3, clip = 0, dropout = 0;
+        double lr = 1e-3, clip = 0, dropout = 0, align_weight = 0;
         int batch = 32, epochs = 10, threads = 0, min_freq = 1;
         int64_t steps = 0;
         uint64_t seed = 0;
@@ -96,6 +98,10 @@ int runTrain(const std::vector<std::string>& args) {
         p.option("--steps", &steps, "N", "a fixed number of updates (overrides --epochs)", 1, int64_t(1) << 40);
         p.option("--clip", &clip, "C", "total gradient-norm clipping (default 0 = off)", 0.0, 1e30);
         p.option("--dropout", &dropout, "P", "dropout on both embeddings (default 0 = off)", 0.0, 0.99);
+        p.option("--align-weight", &align_weight, "W",
+                 "guided alignment: W x the cross-entropy between the attention and the data's gold alignment\n"
+                 "column (i-j links; lines without one get no guidance); global spans only (default 0 = off)",
+                 0.0, 1e6);
         p.option("--seed", &seed, "S", "seed of the initial weights, shuffling and dropout (default 0)");
         p.flag("--no-shuffle", &no_shuffle, "batches in file order");
         p.option("--valid", &valid, "FILE", "validation data (TSV): keep the model of the best validation loss");
@@ -136,7 +142,12 @@ int runTrain(const std::vector<std::string>& args) {
         if (corpus.examples.empty()) throw InputError(data + ": no training examples");
         if (!task.empty()) model.task = task;
         if (p.seen("--description")) model.description = description;
-        const std::vector<TrainExample> train = toExamples(model, corpus);
+        if (align_weight > 0 && corpus.alignedCount() == 0)
+            throw UsageError("--align-weight: " + data + " has no alignment column (source<TAB>target<TAB>i-j ...)");
+        if (align_weight > 0 && model.config.span != SpanKind::Global && !quiet)
+            std::fprintf(stderr, "train: note: --align-weight has no effect with a local span (guided alignment is "
+                                 "for global attention)\n");
+        const std::vector<TrainExample> train = toExamples(model, corpus, align_weight > 0);
         std::vector<TrainExample> valid_set;
         if (!valid.empty()) {
             const Corpus vc = readCorpus(valid, CorpusOptions{true, model.config.tokenizer});
@@ -163,6 +174,7 @@ int runTrain(const std::vector<std::string>& args) {
         o.seed = seed;
         o.shuffle = !no_shuffle;
         o.threads = threadCount(threads);
+        o.align_weight = align_weight;
         const bool tty = isatty(STDERR_FILENO);
         o.progress_interval = tty ? 0.5 : 5.0;
 
@@ -176,9 +188,12 @@ int runTrain(const std::vector<std::string>& args) {
                                  tty ? "\r" : "", pr.epoch, static_cast<long long>(pr.step), pr.avg_loss, pr.valid_loss,
                                  tty ? "                    " : "");
                 } else {
-                    std::fprintf(stderr, "%sstep %lld/%lld  epoch %d  loss %.4f (epoch avg %.4f)  %.0f tok/s  ETA %s%s",
+                    char align[48] = "";
+                    if (align_weight > 0)  // the alignment cross-entropy per token, separate from the NLL
+                        std::snprintf(align, sizeof align, "  align %.4f", pr.align_loss);
+                    std::fprintf(stderr, "%sstep %lld/%lld  epoch %d  loss %.4f (epoch avg %.4f)%s  %.0f tok/s  ETA %s%s",
                                  tty ? "\r" : "", static_cast<long long>(pr.step),
-                                 static_cast<long long>(pr.total_steps), pr.epoch, pr.loss, pr.avg_loss,
+                                 static_cast<long long>(pr.total_steps), pr.epoch, pr.loss, pr.avg_loss, align,
                                  pr.tokens_per_second, clockText(pr.eta_seconds).c_str(), tty ? "   " : "\n");
                 }
                 std::fflush(stderr);
@@ -212,6 +227,8 @@ int runTrain(const std::vector<std::string>& args) {
         meta["dropout"] = dropout;
         meta["seed"] = seed;
         meta["shuffle"] = !no_shuffle;
+        meta["align_weight"] = align_weight;
+        if (align_weight > 0) meta["train_align_loss"] = number(rep.train_align_loss);
         meta["train_loss"] = number(rep.train_loss);
         meta["valid_loss"] = number(rep.valid_loss);
         meta["status"] = statusName(rep.status);
@@ -225,6 +242,7 @@ int runTrain(const std::vector<std::string>& args) {
             j["steps"] = rep.steps;
             j["epochs"] = rep.epochs;
             j["train_loss"] = number(rep.train_loss);
+            if (align_weight > 0) j["train_align_loss"] = number(rep.train_align_loss);
             j["last_loss"] = number(rep.last_loss);
             j["valid_loss"] = number(rep.valid_loss);
             j["best_step"] = rep.best_step;

@@ -13,6 +13,7 @@
 #include <QTemporaryDir>
 #include <QTest>
 
+#include <algorithm>
 #include <cmath>
 #include <csignal>
 #include <fstream>
@@ -79,6 +80,23 @@ void writeReverseTask(const QString& path, int n, uint64_t seed) {
     }
 }
 
+// The reverse task with its gold alignment column (target word j ↔ source word len−1−j).
+void writeAlignedReverseTask(const QString& path, int n, uint64_t seed) {
+    std::mt19937_64 rng(seed);
+    std::ofstream f(path.toStdString());
+    for (int i = 0; i < n; ++i) {
+        const int len = 3 + int(rng() % 4);
+        std::vector<char> s;
+        for (int k = 0; k < len; ++k) s.push_back(char('a' + rng() % 10));
+        for (int k = 0; k < len; ++k) f << (k ? " " : "") << s[size_t(k)];
+        f << '\t';
+        for (int k = len - 1; k >= 0; --k) f << s[size_t(k)] << (k ? " " : "");
+        f << '\t';
+        for (int j = 0; j < len; ++j) f << (j ? " " : "") << (len - 1 - j) << '-' << j;
+        f << '\n';
+    }
+}
+
 std::vector<std::pair<std::string, std::string>> reversePairs(int n, uint64_t seed) {
     std::mt19937_64 rng(seed);
     std::vector<std::pair<std::string, std::string>> out;
@@ -125,10 +143,14 @@ private slots:
     void sgdAndClipping_data();
     void sgdAndClipping();
     void learnsToReverse();
+    void guidedAlignmentOffIsBitIdentical_data();
+    void guidedAlignmentOffIsBitIdentical();
+    void guidedAlignmentLearnsGoldAlignment();
     void cancelStopsAfterCurrentStep();
     void nanStopsWithLastGoodParameters();
     void vocabularyOrder();
     void cliTrainWritesModelAndMetrics();
+    void cliAlignWeight();
     void cliNanLeavesLastGoodModel();
     void cliCtrlCWritesModel();
 };
@@ -338,6 +360,130 @@ void TestTraining::learnsToReverse() {
     QVERIFY2(exact >= 90, qPrintable(QString("exact match %1 / 100").arg(exact)));
 }
 
+// Reverse-task gold links in a convention the data alone does not suggest (as 个 → the numeral, not the noun):
+// target word j (= source word L−1−j) is linked to the source word BEFORE its own, max(0, L−2−j).
+static int shiftedGold(int len, int j) {
+    return std::max(0, len - 2 - j);
+}
+static std::vector<std::pair<int, int>> shiftedReverseLinks(const std::string& source) {
+    const int len = int(std::count(source.begin(), source.end(), ' ')) + 1;
+    std::vector<std::pair<int, int>> links;
+    for (int j = 0; j < len; ++j) links.emplace_back(shiftedGold(len, j), j);
+    return links;
+}
+
+static bool bitIdentical(const ModelParams& a, const ModelParams& b) {
+    bool same = true;
+    visitTensorPairs(const_cast<ModelParams&>(a), const_cast<ModelParams&>(b), [&](const auto& x, const auto& y) {
+        same = same && x.size() == y.size() && (x.size() == 0 || (x.array() == y.array()).all());
+    });
+    return same;
+}
+
+void TestTraining::guidedAlignmentOffIsBitIdentical_data() {
+    QTest::addColumn<QString>("variant");
+    QTest::addColumn<bool>("guidable");  // global span: λ > 0 changes the gradient
+    QTest::newRow("bahdanau additive global") << QString("bahdanau/additive/global") << true;
+    QTest::newRow("luong general global feed") << QString("luong/general/global/feed") << true;
+    QTest::newRow("luong dot local_m: λ ignored") << QString("luong/dot/local_m") << false;
+    QTest::newRow("luong additive local_p: λ ignored") << QString("luong/additive/local_p") << false;
+}
+
+// λ = 0, or examples without alignments, leave the gradient bit-identical to a run without alignments; λ > 0 with
+// alignments changes the gradient (global spans) but not the reported NLL, and stays thread-count independent.
+void TestTraining::guidedAlignmentOffIsBitIdentical() {
+    QFETCH(QString, variant);
+    QFETCH(bool, guidable);
+    const ModelConfig c = configFor(variant);
+    const Model m = testing::smallModel(c, 13, 1.0f);
+    const auto plain = randomExamples(9, m.source_vocab.size(), m.target_vocab.size(), 9, 8, 5);
+    auto aligned = plain;
+    std::mt19937_64 rng(6);
+    for (TrainExample& e : aligned) {
+        std::vector<std::pair<int, int>> links;
+        const int ws = int(e.source.size()) - 2, wt = int(e.target.size()) - 2;
+        for (int j = 0; j < wt && ws > 0; ++j)
+            if (rng() % 4) links.emplace_back(int(rng() % uint64_t(ws)), j);
+        setAlignment(e, links);
+    }
+    BatchGradient one(c, m.params, 1), two(c, m.params, 2);
+    ModelParams g_plain, g, g2;
+    zerosLike(g_plain, m.params);
+    zerosLike(g, m.params);
+    zerosLike(g2, m.params);
+    const LossSum l_plain = two.compute(m.params, pointers(plain), 0.0f, 7, g_plain);
+    QCOMPARE(l_plain.align_sum, 0.0);
+    const LossSum l0 = two.compute(m.params, pointers(aligned), 0.0f, 7, g, 0.0f);
+    QVERIFY(bitIdentical(g, g_plain));
+    QCOMPARE(l0.sum, l_plain.sum);
+    QCOMPARE(l0.align_sum, 0.0);
+    const LossSum lnone = two.compute(m.params, pointers(plain), 0.0f, 7, g, 1.0f);  // λ > 0, no links
+    QVERIFY(bitIdentical(g, g_plain));
+    QCOMPARE(lnone.sum, l_plain.sum);
+    const LossSum l1 = two.compute(m.params, pointers(aligned), 0.0f, 7, g, 1.0f);
+    QCOMPARE(l1.sum, l_plain.sum);  // the reported NLL is the pure NLL
+    if (!guidable) {
+        QVERIFY(bitIdentical(g, g_plain));
+        QCOMPARE(l1.align_sum, 0.0);
+        return;
+    }
+    QVERIFY(l1.align_sum > 0.5);
+    double scale = 0;
+    QVERIFY2(maxAbsDiff(g, g_plain, &scale) > 1e-4 * scale, "λ = 1 did not change the gradient");
+    const LossSum l1b = one.compute(m.params, pointers(aligned), 0.0f, 7, g2, 1.0f);
+    QVERIFY(std::abs(l1b.align_sum - l1.align_sum) <= 1e-5 * l1.align_sum);
+    const double d = maxAbsDiff(g2, g, &scale);
+    QVERIFY2(d <= 1e-5 * std::max(1.0, scale), qPrintable(QString::number(d)));
+}
+
+// Guided alignment on the reverse task with the shifted gold convention above: with λ = 1 the trained model's
+// attention argmax (forcedDecode, the inference engine) is the gold source position on ≥ 95 % of the word rows of
+// unseen lines; without guidance (λ = 0) the model attends to the word it copies, so it is not.
+void TestTraining::guidedAlignmentLearnsGoldAlignment() {
+    // the share of word rows whose attention argmax is the gold source position, after 15 epochs with weight λ
+    auto trainAndScore = [](double lambda, TrainReport& rep) {
+        Model m = reverseModel(6);
+        std::vector<TrainExample> train;
+        int line = 0;
+        for (const auto& [s, t] : reversePairs(800, 11)) {
+            train.push_back(makeExample(m, s, t, ++line));
+            setAlignment(train.back(), shiftedReverseLinks(s));
+        }
+        TrainOptions o;
+        o.lr = 0.01;
+        o.batch_size = 32;
+        o.epochs = 15;
+        o.clip = 1.0;
+        o.seed = 5;
+        o.threads = 2;
+        o.align_weight = lambda;
+        rep = trainModel(m, train, {}, o);
+        int rows = 0, hits = 0;
+        for (const auto& [s, t] : reversePairs(100, 12)) {
+            const DecodeResult r = forcedDecode(m, s, t);
+            const int len = int(r.source_ids.size()) - 2;
+            for (int k = 0; k < len && k < int(r.attention.size()); ++k) {
+                const auto& a = r.attention[size_t(k)];
+                const int argmax = int(std::max_element(a.begin(), a.end()) - a.begin());
+                ++rows;
+                hits += argmax == shiftedGold(len, k) + 1;  // source word i sits at position i + 1 (after <sos>)
+            }
+        }
+        return double(hits) / double(std::max(1, rows));
+    };
+    TrainReport rep;
+    const double guided = trainAndScore(1.0, rep);
+    QCOMPARE(int(rep.status), int(TrainStatus::Completed));
+    QVERIFY(std::isfinite(rep.train_align_loss));
+    TrainReport rep0;
+    const double unguided = trainAndScore(0.0, rep0);
+    qInfo("attention argmax on the gold position: %.1f %% with λ = 1, %.1f %% with λ = 0", 100 * guided,
+          100 * unguided);
+    QVERIFY(!std::isfinite(rep0.train_align_loss));
+    QVERIFY2(guided >= 0.95, qPrintable(QString("attention argmax on gold %1 %").arg(100 * guided)));
+    QVERIFY2(unguided < 0.6, "the gold convention is one the model finds unguided: the test shows nothing");
+}
+
 void TestTraining::cancelStopsAfterCurrentStep() {
     Model m = reverseModel(2);
     std::vector<TrainExample> train;
@@ -446,6 +592,52 @@ void TestTraining::cliTrainWritesModelAndMetrics() {
     QVERIFY(proc.waitForFinished(30000));
     QCOMPARE(proc.exitCode(), 2);
     QVERIFY(proc.readAllStandardError().contains("--init"));
+}
+
+// --align-weight: recorded in the metadata, the alignment loss reported; usage errors for a negative weight and for
+// data without an alignment column.
+void TestTraining::cliAlignWeight() {
+    QTemporaryDir dir;
+    QVERIFY(dir.isValid());
+    writeAlignedReverseTask(dir.filePath("aligned.tsv"), 200, 9);
+    writeReverseTask(dir.filePath("plain.tsv"), 50, 10);
+    {
+        std::ofstream f(dir.filePath("cfg.json").toStdString());
+        f << R"({"decoder": "bahdanau", "score": "additive", "emb_dim": 8, "enc_hid_dim": 8, "dec_hid_dim": 16})";
+    }
+    const QString out = dir.filePath("m.safetensors");
+    QProcess proc;
+    proc.start(cliPath(), {"train", "--data", dir.filePath("aligned.tsv"), "--config", dir.filePath("cfg.json"), "--out",
+                           out, "--steps", "8", "--batch-size", "16", "--align-weight", "0.5", "--json", "--quiet"});
+    QVERIFY(proc.waitForFinished(120000));
+    QVERIFY2(proc.exitCode() == 0, proc.readAllStandardError().constData());
+    const QJsonObject j = QJsonDocument::fromJson(proc.readAllStandardOutput().trimmed()).object();
+    QVERIFY(j["train_align_loss"].toDouble() > 0);
+    const Model m = loadModel(out.toStdString());
+    const QJsonObject t = QJsonDocument::fromJson(QByteArray::fromStdString(m.training)).object();
+    QCOMPARE(t["align_weight"].toDouble(), 0.5);
+    QVERIFY(t["train_align_loss"].toDouble() > 0);
+    // off by default: recorded as 0
+    proc.start(cliPath(), {"train", "--data", dir.filePath("aligned.tsv"), "--config", dir.filePath("cfg.json"), "--out",
+                           out, "--steps", "2", "--quiet"});
+    QVERIFY(proc.waitForFinished(120000));
+    QCOMPARE(proc.exitCode(), 0);
+    QCOMPARE(QJsonDocument::fromJson(QByteArray::fromStdString(loadModel(out.toStdString()).training))
+                 .object()["align_weight"].toDouble(-1), 0.0);
+    // usage errors: exit 2 naming the flag
+    const QStringList bad[] = {
+        {"train", "--data", dir.filePath("plain.tsv"), "--config", dir.filePath("cfg.json"), "--out", out,
+         "--align-weight", "1"},
+        {"train", "--data", dir.filePath("aligned.tsv"), "--config", dir.filePath("cfg.json"), "--out", out,
+         "--align-weight", "-0.5"},
+    };
+    for (const QStringList& args : bad) {
+        proc.start(cliPath(), args);
+        QVERIFY(proc.waitForFinished(30000));
+        const QByteArray err = proc.readAllStandardError();
+        QCOMPARE(proc.exitCode(), 2);
+        QVERIFY2(err.contains("--align-weight"), err.constData());
+    }
 }
 
 void TestTraining::cliNanLeavesLastGoodModel() {
