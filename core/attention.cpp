@@ -11,7 +11,6 @@ Attention::Attention(const Model& model) : model_(&model) {
 }
 
 void Attention::prepare(int S, AttentionStep& out) {
-    const int Hd = model_->config.dec_hid_dim;
     out.scores.resize(S);
     out.weights.resize(S);
     out.context.resize(2 * model_->config.enc_hid_dim);
