@@ -64,10 +64,16 @@ std::vector<ModelInfo> scanModelDir(const QString& dir) {
 }
 
 QString defaultSampleModel() {
+    // The English -> Chinese additive model shows reordering and CJK at once; any readable model otherwise.
+    const QString preferred = QStringLiteral("en_zh-bahdanau-additive.safetensors");
+    QString first;
     for (const QString& dir : sampleModelDirs())
-        for (const ModelInfo& m : scanModelDir(dir))
-            if (m.error.isEmpty()) return m.path;
-    return {};
+        for (const ModelInfo& m : scanModelDir(dir)) {
+            if (!m.error.isEmpty()) continue;
+            if (QFileInfo(m.path).fileName() == preferred) return m.path;
+            if (first.isEmpty()) first = m.path;
+        }
+    return first;
 }
 
 QString exampleSentence(const QString& task, const QString& metadataExample) {
@@ -75,7 +81,7 @@ QString exampleSentence(const QString& task, const QString& metadataExample) {
     // Sentences in the style of the sample corpora (sample_models/corpora), not copied from their training splits.
     static const std::map<QString, QString> builtIn = {
         {QStringLiteral("en_zh"), QStringLiteral("last year , they gave an apple to the famous teacher .")},
-        {QStringLiteral("en_fr"), QStringLiteral("she sometimes watches us on her beds .")},
+        {QStringLiteral("en_fr"), QStringLiteral("the cat sat on the mat .")},
         {QStringLiteral("dates"), QStringLiteral("9/24/75")},
         {QStringLiteral("test-task"), QStringLiteral("i love you")},
     };
