@@ -114,6 +114,7 @@ void HeatmapOverlay::draw(QCPPainter* painter) {
 
 HeatmapScene::HeatmapScene(QCustomPlot* plot, Mode mode) : plot_(plot), mode_(mode) {
     plot_->setBackground(Qt::white);
+    plot_->plotLayout()->setMargins(QMargins(8, 6, 8, 6));  // keeps the outermost labels off the figure's edge
     QCPAxisRect* rect = plot_->axisRect();
     rect->setBackground(QColor(238, 238, 238));  // what undecoded (NaN) rows show
     plot_->xAxis->setVisible(false);
@@ -266,11 +267,10 @@ void HeatmapScene::updateTicks() {
     const bool rotate = widest + 6 > pxKey;
     keyAxis()->setTickLabelRotation(rotate ? -90 : 0);
     const double keyFootprint = rotate ? fm.height() : widest + 6;
-    int keyStride = 1, valueStride = 1;
-    if (mode_ == Mode::Interactive) {
-        keyStride = std::max(1, int(std::ceil(keyFootprint * 1.05 / std::max(1e-9, pxKey))));
-        valueStride = std::max(1, int(std::ceil(fm.height() * 1.05 / std::max(1e-9, pxValue))));
-    }
+    // Every k-th label when they would overlap: zoomed out in the window, or an export whose cells are smaller
+    // than the smallest legible font (fitForExport shrinks the font first, so exports usually keep every label).
+    const int keyStride = std::max(1, int(std::ceil(keyFootprint * 1.05 / std::max(1e-9, pxKey))));
+    const int valueStride = std::max(1, int(std::ceil(fm.height() * 1.05 / std::max(1e-9, pxValue))));
     QMap<double, QString> kt, vt;
     for (int c = 0; c < C; c += keyStride) kt.insert(c, keyLabels[c]);
     for (int r = 0; r < R; r += valueStride) vt.insert(r, valueLabels[r]);
@@ -290,7 +290,7 @@ void HeatmapScene::fitForExport(const QSize& logical) {
         updateTicks();
         layoutNow(QRect(QPoint(0, 0), logical));
         const double cellW = axisRect()->width() / double(C), cellH = axisRect()->height() / double(R);
-        const double fits = std::min(cellW, cellH) / 1.25;  // a line of text is ~1.2 font px high
+        const double fits = std::min(cellW, cellH) / 1.3;  // a line of text is ~1.17 font px high, plus a gap
         const double px = std::clamp(fits, 6.0, font_px_);
         annotate_px_ = std::clamp(std::min({font_px_ * 0.85, cellH * 0.42, cellW / 2.6}), 0.0, font_px_);
         if (std::abs(px - label_px_) < 0.5) break;

@@ -1,0 +1,317 @@
+// exportHeatmap: every format writes a valid file of the asked size (PNG pixels + DPI, SVG viewBox and size, PDF page
+// box), CSV/JSON read back to the engine's numbers, failures name the path and leave nothing behind.
+#include "decode_json.h"
+#include "decoding.h"
+#include "heatmap_export.h"
+#include "heatmap_renderer.h"
+#include "heatmap_scene.h"
+#include "test_models.h"
+
+#include <QDir>
+#include <QFile>
+#include <QImage>
+#include <QImageReader>
+#include <QRegularExpression>
+#include <QTemporaryDir>
+#include <QTest>
+#include <QXmlStreamReader>
+#include <cmath>
+#include <unistd.h>
+
+using namespace attnviz;
+using namespace attnviz::ui;
+
+namespace {
+
+const Model& model() {
+    // Never destroyed: see test_heatmap_view.cpp (Eigen buffers freed across the -march=native boundary).
+    static const Model* m = new Model(testing::smallModel(testing::smallConfig(DecoderKind::Bahdanau, ScoreKind::Additive), 11, 3.0f));
+    return *m;
+}
+
+DecodeResult chineseResult() { return forcedDecode(model(), "the cat sat on the mat .", "猫 坐 在 垫子 上 。"); }
+
+QByteArray readAll(const QString& path) {
+    QFile f(path);
+    return f.open(QIODevice::ReadOnly) ? f.readAll() : QByteArray();
+}
+
+// Parses a CSV line with RFC 4180 quoting.
+QStringList csvFields(const QString& line) {
+    QStringList out;
+    QString cur;
+    bool quoted = false;
+    for (int i = 0; i < line.size(); ++i) {
+        const QChar ch = line[i];
+        if (quoted) {
+            if (ch == '"' && i + 1 < line.size() && line[i + 1] == '"') cur += '"', ++i;
+            else if (ch == '"') quoted = false;
+            else cur += ch;
+        } else if (ch == '"') quoted = true;
+        else if (ch == ',') out << cur, cur.clear();
+        else cur += ch;
+    }
+    out << cur;
+    return out;
+}
+
+} // namespace
+
+class TestHeatmapExport : public QObject {
+    Q_OBJECT
+private slots:
+    void pngHasTheAskedSizeAndDpi_data();
+    void pngHasTheAskedSizeAndDpi();
+    void svgHasTheAskedSizeAndTextAsText();
+    void pdfHasTheAskedPageSize_data();
+    void pdfHasTheAskedPageSize();
+    void csvReadsBackToTheWeights();
+    void jsonReadsBackToTheDecodeObject();
+    void formatFromExtensionOrOption_data();
+    void formatFromExtensionOrOption();
+    void unwritableTargetFailsNamingThePath_data();
+    void unwritableTargetFailsNamingThePath();
+    void badSizesAreRejected();
+    void rendererShowsTheWholeMatrixWithAllLabels();
+    void higherDpiGivesLargerText();
+};
+
+void TestHeatmapExport::pngHasTheAskedSizeAndDpi_data() {
+    QTest::addColumn<int>("width");
+    QTest::addColumn<int>("height");
+    QTest::addColumn<double>("dpi");
+    QTest::addColumn<bool>("annotate");
+    QTest::newRow("default 1600x1200 @144") << 1600 << 1200 << 144.0 << false;
+    QTest::newRow("odd size 777x333 @96, annotated") << 777 << 333 << 96.0 << true;
+    QTest::newRow("print 2400x1800 @300") << 2400 << 1800 << 300.0 << false;
+    QTest::newRow("tiny 64x48 @72") << 64 << 48 << 72.0 << true;
+}
+
+void TestHeatmapExport::pngHasTheAskedSizeAndDpi() {
+    QFETCH(int, width);
+    QFETCH(int, height);
+    QFETCH(double, dpi);
+    QFETCH(bool, annotate);
+    QTemporaryDir dir;
+    const QString path = dir.filePath("h.png");
+    const DecodeResult r = chineseResult();
+    ExportOptions o;
+    o.width = width;
+    o.height = height;
+    o.dpi = dpi;
+    o.style.annotate = annotate;
+    QString error;
+    QVERIFY2(exportHeatmap(HeatmapData::fromDecode(r), r, model().config, path, o, &error), qPrintable(error));
+    const QByteArray bytes = readAll(path);
+    QVERIFY(bytes.startsWith("\x89PNG\r\n\x1a\n"));
+    QImage img;
+    QVERIFY(img.load(path));
+    QCOMPARE(img.size(), QSize(width, height));
+    QCOMPARE(img.dotsPerMeterX(), int(std::lround(dpi / 0.0254)));
+    QCOMPARE(img.dotsPerMeterY(), int(std::lround(dpi / 0.0254)));
+    // Not blank: the matrix is drawn (many distinct colours).
+    QSet<QRgb> colours;
+    for (int y = 0; y < img.height(); y += 3)
+        for (int x = 0; x < img.width(); x += 3) colours.insert(img.pixel(x, y));
+    QVERIFY2(colours.size() > 10, qPrintable(QString::number(colours.size())));
+    QCOMPARE(QDir(dir.path()).entryList(QDir::Files), QStringList{"h.png"});  // no temp file left
+}
+
+void TestHeatmapExport::svgHasTheAskedSizeAndTextAsText() {
+    QTemporaryDir dir;
+    const QString path = dir.filePath("h.svg");
+    const DecodeResult r = chineseResult();
+    ExportOptions o;
+    o.width = 1200;
+    o.height = 900;
+    o.dpi = 150;
+    o.style.title = "cat & mat";
+    QString error;
+    QVERIFY2(exportHeatmap(HeatmapData::fromDecode(r), r, model().config, path, o, &error), qPrintable(error));
+    QXmlStreamReader xml(readAll(path));
+    QString viewBox, width, height, text;
+    while (!xml.atEnd()) {
+        xml.readNext();
+        if (xml.isStartElement() && xml.name() == QLatin1String("svg")) {
+            viewBox = xml.attributes().value("viewBox").toString();
+            width = xml.attributes().value("width").toString();
+            height = xml.attributes().value("height").toString();
+        } else if (xml.isCharacters()) {
+            text += xml.text();
+        }
+    }
+    QVERIFY2(!xml.hasError(), qPrintable(xml.errorString()));
+    QCOMPARE(viewBox.split(' ', Qt::SkipEmptyParts), (QStringList{"0", "0", "1200", "900"}));
+    // Physical size = pixels / dpi: 8 x 6 inches = 203.2 x 152.4 mm.
+    QVERIFY2(width.endsWith("mm") && std::abs(width.chopped(2).toDouble() - 203.2) < 0.6, qPrintable(width));
+    QVERIFY2(height.endsWith("mm") && std::abs(height.chopped(2).toDouble() - 152.4) < 0.6, qPrintable(height));
+    // Text as text: the tokens and the title are in the document, not paths.
+    for (const char* t : {"垫子", "mat", "<eos>", "cat & mat", "attention weight"})
+        QVERIFY2(text.contains(QString::fromUtf8(t)), t);
+}
+
+void TestHeatmapExport::pdfHasTheAskedPageSize_data() {
+    QTest::addColumn<int>("width");
+    QTest::addColumn<int>("height");
+    QTest::addColumn<double>("dpi");
+    QTest::newRow("1600x1200 @144 = 800x600 pt") << 1600 << 1200 << 144.0;
+    QTest::newRow("1000x500 @72 = 1000x500 pt") << 1000 << 500 << 72.0;
+}
+
+void TestHeatmapExport::pdfHasTheAskedPageSize() {
+    QFETCH(int, width);
+    QFETCH(int, height);
+    QFETCH(double, dpi);
+    QTemporaryDir dir;
+    const QString path = dir.filePath("h.pdf");
+    const DecodeResult r = chineseResult();
+    ExportOptions o;
+    o.width = width;
+    o.height = height;
+    o.dpi = dpi;
+    QString error;
+    QVERIFY2(exportHeatmap(HeatmapData::fromDecode(r), r, model().config, path, o, &error), qPrintable(error));
+    const QByteArray pdf = readAll(path);
+    QVERIFY(pdf.startsWith("%PDF-"));
+    QVERIFY(pdf.trimmed().endsWith("%%EOF"));
+    const QRegularExpression box(QStringLiteral("/MediaBox\\s*\\[\\s*0\\s+0\\s+([0-9.]+)\\s+([0-9.]+)\\s*\\]"));
+    const auto m = box.match(QString::fromLatin1(pdf));
+    QVERIFY(m.hasMatch());
+    QVERIFY2(std::abs(m.captured(1).toDouble() - width * 72.0 / dpi) < 1.0, qPrintable(m.captured(0)));
+    QVERIFY2(std::abs(m.captured(2).toDouble() - height * 72.0 / dpi) < 1.0, qPrintable(m.captured(0)));
+    QVERIFY(pdf.contains("/Font"));  // text as text: fonts embedded
+}
+
+void TestHeatmapExport::csvReadsBackToTheWeights() {
+    QTemporaryDir dir;
+    const QString path = dir.filePath("h.csv");
+    const DecodeResult r = chineseResult();
+    QString error;
+    QVERIFY2(exportHeatmap(HeatmapData::fromDecode(r), r, model().config, path, ExportOptions{}, &error), qPrintable(error));
+    const QStringList lines = QString::fromUtf8(readAll(path)).split('\n', Qt::SkipEmptyParts);
+    QCOMPARE(lines.size(), int(r.target_tokens.size()) + 1);
+    const QStringList header = csvFields(lines[0]);
+    QCOMPARE(header.size(), int(r.source_tokens.size()) + 1);
+    for (int j = 0; j < int(r.source_tokens.size()); ++j) QCOMPARE(header[j + 1], QString::fromStdString(r.source_tokens[j]));
+    for (int t = 0; t < int(r.target_tokens.size()); ++t) {
+        const QStringList f = csvFields(lines[t + 1]);
+        QCOMPARE(f[0], QString::fromStdString(r.target_tokens[t]));
+        for (int j = 0; j < int(r.source_tokens.size()); ++j) QCOMPARE(f[j + 1].toFloat(), r.attention[t][j]);  // exact
+    }
+}
+
+void TestHeatmapExport::jsonReadsBackToTheDecodeObject() {
+    QTemporaryDir dir;
+    const QString path = dir.filePath("h.json");
+    const DecodeResult r = chineseResult();
+    QString error;
+    QVERIFY2(exportHeatmap(HeatmapData::fromDecode(r), r, model().config, path, ExportOptions{}, &error), qPrintable(error));
+    const nlohmann::json j = nlohmann::json::parse(readAll(path).toStdString());
+    ModelConfig cfg;
+    const DecodeResult back = decodeFromJson(j, &cfg);
+    QVERIFY(cfg == model().config);
+    QCOMPARE(back.source_tokens, r.source_tokens);
+    QCOMPARE(back.target_tokens, r.target_tokens);
+    QCOMPARE(back.target_ids, r.target_ids);
+    QCOMPARE(back.attention, r.attention);  // bit for bit
+    QCOMPARE(back.log_probs, r.log_probs);
+}
+
+void TestHeatmapExport::formatFromExtensionOrOption_data() {
+    QTest::addColumn<QString>("path");
+    QTest::addColumn<QString>("format");
+    QTest::addColumn<QString>("expected");
+    QTest::newRow("png by extension") << "a/b.png" << "" << "png";
+    QTest::newRow("upper-case extension") << "a/b.PDF" << "" << "pdf";
+    QTest::newRow("option wins") << "a/b.dat" << "svg" << "svg";
+    QTest::newRow("unknown extension") << "a/b.jpg" << "" << "";
+    QTest::newRow("no extension") << "a/b" << "" << "";
+}
+
+void TestHeatmapExport::formatFromExtensionOrOption() {
+    QFETCH(QString, path);
+    QFETCH(QString, format);
+    QFETCH(QString, expected);
+    ExportOptions o;
+    o.format = format;
+    QCOMPARE(exportFormatFor(path, o), expected);
+}
+
+void TestHeatmapExport::unwritableTargetFailsNamingThePath_data() {
+    QTest::addColumn<QString>("relative");
+    QTest::addColumn<bool>("makeParentAFile");
+    for (const char* ext : {"png", "svg", "pdf", "csv", "json"}) {
+        QTest::newRow(qPrintable(QStringLiteral("missing folder, %1").arg(ext))) << QStringLiteral("no/such/dir/h.%1").arg(ext) << false;
+        QTest::newRow(qPrintable(QStringLiteral("parent is a file, %1").arg(ext))) << QStringLiteral("file.txt/h.%1").arg(ext) << true;
+    }
+    QTest::newRow("unknown format") << "h.jpg" << false;
+}
+
+void TestHeatmapExport::unwritableTargetFailsNamingThePath() {
+    QFETCH(QString, relative);
+    QFETCH(bool, makeParentAFile);
+    QTemporaryDir dir;
+    if (makeParentAFile) {
+        QFile f(dir.filePath("file.txt"));
+        QVERIFY(f.open(QIODevice::WriteOnly));
+        f.write("x");
+    }
+    const QStringList before = QDir(dir.path()).entryList(QDir::AllEntries | QDir::NoDotAndDotDot | QDir::Hidden);
+    const QString path = dir.filePath(relative);
+    const DecodeResult r = chineseResult();
+    QString error;
+    QVERIFY(!exportHeatmap(HeatmapData::fromDecode(r), r, model().config, path, ExportOptions{}, &error));
+    QVERIFY2(error.startsWith(path + ": "), qPrintable(error));
+    QVERIFY(!QFile::exists(path));
+    QCOMPARE(QDir(dir.path()).entryList(QDir::AllEntries | QDir::NoDotAndDotDot | QDir::Hidden), before);
+}
+
+void TestHeatmapExport::badSizesAreRejected() {
+    QTemporaryDir dir;
+    const DecodeResult r = chineseResult();
+    for (auto [w, h, dpi] : {std::tuple{0, 100, 96.0}, std::tuple{100, 30000, 96.0}, std::tuple{100, 100, 0.0}}) {
+        ExportOptions o;
+        o.width = w;
+        o.height = h;
+        o.dpi = dpi;
+        QString error;
+        const QString path = dir.filePath("bad.png");
+        QVERIFY(!exportHeatmap(HeatmapData::fromDecode(r), r, model().config, path, o, &error));
+        QVERIFY2(error.contains("out of range"), qPrintable(error));
+        QVERIFY(!QFile::exists(path));
+    }
+}
+
+void TestHeatmapExport::rendererShowsTheWholeMatrixWithAllLabels() {
+    // 60 source tokens: an export is the whole matrix with every label, whatever a window would show.
+    HeatmapData d;
+    d.source_tokens << "<sos>";
+    for (int i = 1; i < 59; ++i) d.source_tokens << QStringLiteral("w%1").arg(i);
+    d.source_tokens << "<eos>";
+    d.target_tokens << "a" << "b" << "<eos>";
+    d.weights.assign(3, std::vector<float>(60, 1.0f / 60));
+    HeatmapRenderer renderer(d, HeatmapStyle{});
+    const QImage img = renderer.toImage(QSize(1600, 1200), 144);
+    QCOMPARE(img.size(), QSize(1600, 1200));
+    QCPAxis* key = renderer.scene().keyAxis();
+    QCOMPARE(key->range(), QCPRange(-0.5, 59.5));
+    auto ticker = key->ticker().dynamicCast<QCPAxisTickerText>();
+    QCOMPARE(ticker->ticks().size(), 60);
+    QCOMPARE(key->tickLabelRotation(), -90.0);  // 60 labels do not fit across their cells
+}
+
+void TestHeatmapExport::higherDpiGivesLargerText() {
+    // Same pixels, twice the DPI: the figure is laid out on half the logical size, so the labels take more pixels
+    // (the matrix area, in pixels, shrinks).
+    const DecodeResult r = chineseResult();
+    const HeatmapData d = HeatmapData::fromDecode(r);
+    HeatmapRenderer lo(d, HeatmapStyle{}), hi(d, HeatmapStyle{});
+    lo.toImage(QSize(1200, 900), 96);
+    hi.toImage(QSize(1200, 900), 192);
+    const double loFrac = lo.scene().axisRect()->width() / 1200.0;
+    const double hiFrac = hi.scene().axisRect()->width() / 600.0;
+    QVERIFY2(hiFrac < loFrac, qPrintable(QStringLiteral("%1 vs %2").arg(hiFrac).arg(loFrac)));
+}
+
+QTEST_MAIN(TestHeatmapExport)
+#include "test_heatmap_export.moc"
