@@ -42,8 +42,9 @@ bool writeSvg(QSaveFile& file, const HeatmapData& data, const ExportOptions& opt
     svg.setSize(pixels);
     svg.setViewBox(QRect(QPoint(0, 0), pixels));
     svg.setResolution(int(std::lround(options.dpi)));
-    svg.setTitle(options.style.title.isEmpty() ? QStringLiteral("attention heatmap") : options.style.title);
-    svg.setDescription(describe(data, options));
+    // QSvgGenerator writes these verbatim into <title>/<desc>: escape them ("cat & mat" would break the XML).
+    svg.setTitle((options.style.title.isEmpty() ? QStringLiteral("attention heatmap") : options.style.title).toHtmlEscaped());
+    svg.setDescription(describe(data, options).toHtmlEscaped());
     HeatmapRenderer renderer(data, options.style);
     renderer.paint(&svg, pixels, options.dpi, true);
     return true;

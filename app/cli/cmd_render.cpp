@@ -27,6 +27,12 @@ void ensureApplication() {
     if (qEnvironmentVariableIsEmpty("QT_QPA_PLATFORM") && qEnvironmentVariableIsEmpty("DISPLAY") &&
         qEnvironmentVariableIsEmpty("WAYLAND_DISPLAY"))
         qputenv("QT_QPA_PLATFORM", "offscreen");
+    // Qt's own chatter ("XDG_RUNTIME_DIR not set ...") would break the one-line-on-stderr rule; keep only the
+    // critical messages, or everything with ATTNVIZ_QT_DEBUG set.
+    if (qEnvironmentVariableIsEmpty("ATTNVIZ_QT_DEBUG"))
+        qInstallMessageHandler([](QtMsgType type, const QMessageLogContext&, const QString& msg) {
+            if (type == QtCriticalMsg || type == QtFatalMsg) std::fprintf(stderr, "%s\n", qPrintable(msg));
+        });
     static int argc = 1;
     static char name[] = "attnviz-cli";
     static char* argv[] = {name, nullptr};
