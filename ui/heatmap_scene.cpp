@@ -166,18 +166,16 @@ QCPRange HeatmapScene::fullValueRange() const { return QCPRange(-0.5, std::max<i
 
 void HeatmapScene::setFontPixelSize(double px) {
     font_px_ = px;
-    label_px_ = px;
+    label_px_ = value_label_px_ = px;
     annotate_px_ = px * 0.85;
     applyFonts();
 }
 
 void HeatmapScene::applyFonts() {
-    const QFont labels = baseFont(label_px_);
     const QFont base = baseFont(font_px_);
-    for (QCPAxis* ax : {keyAxis(), valueAxis()}) {
-        ax->setTickLabelFont(labels);
-        ax->setLabelFont(base);
-    }
+    keyAxis()->setTickLabelFont(baseFont(label_px_));
+    valueAxis()->setTickLabelFont(baseFont(value_label_px_));
+    for (QCPAxis* ax : {keyAxis(), valueAxis()}) ax->setLabelFont(base);
     QFont small = baseFont(font_px_ * 0.9);
     scale_->axis()->setTickLabelFont(small);
     scale_->axis()->setLabelFont(small);
@@ -248,7 +246,7 @@ void HeatmapScene::setHover(int dataRow, int dataCol) {
 
 void HeatmapScene::updateTicks() {
     const int C = int(layout_.cols.size()), R = int(layout_.rows.size());
-    const QFontMetricsF fm(keyAxis()->tickLabelFont());
+    const QFontMetricsF fm(keyAxis()->tickLabelFont()), fmValue(valueAxis()->tickLabelFont());
     const QCPAxisRect* rect = axisRect();
     const double pxKey = rect->width() / std::max(1e-9, keyAxis()->range().size());
     const double pxValue = rect->height() / std::max(1e-9, valueAxis()->range().size());
@@ -270,7 +268,7 @@ void HeatmapScene::updateTicks() {
     // Every k-th label when they would overlap: zoomed out in the window, or an export whose cells are smaller
     // than the smallest legible font (fitForExport shrinks the font first, so exports usually keep every label).
     const int keyStride = std::max(1, int(std::ceil(keyFootprint * 1.05 / std::max(1e-9, pxKey))));
-    const int valueStride = std::max(1, int(std::ceil(fm.height() * 1.05 / std::max(1e-9, pxValue))));
+    const int valueStride = std::max(1, int(std::ceil(fmValue.height() * 1.05 / std::max(1e-9, pxValue))));
     QMap<double, QString> kt, vt;
     for (int c = 0; c < C; c += keyStride) kt.insert(c, keyLabels[c]);
     for (int r = 0; r < R; r += valueStride) vt.insert(r, valueLabels[r]);
@@ -284,17 +282,19 @@ void HeatmapScene::fitForExport(const QSize& logical) {
     valueAxis()->setRange(fullValueRange());
     // Lay out at the final size, read the cell size, shrink the label font if labels would overlap, twice (the
     // label widths change the margins).
-    label_px_ = font_px_;
+    label_px_ = value_label_px_ = font_px_;
     for (int pass = 0; pass < 3; ++pass) {
         applyFonts();
         updateTicks();
         layoutNow(QRect(QPoint(0, 0), logical));
         const double cellW = axisRect()->width() / double(C), cellH = axisRect()->height() / double(R);
-        const double fits = std::min(cellW, cellH) / 1.3;  // a line of text is ~1.17 font px high, plus a gap
-        const double px = std::clamp(fits, 6.0, font_px_);
+        // A line of text is ~1.17 font px high, plus a gap: source labels stand in the cell width (rotated) or
+        // fit across it, target labels in the cell height.
+        const double keyPx = std::clamp(cellW / 1.3, 6.0, font_px_), valuePx = std::clamp(cellH / 1.3, 6.0, font_px_);
         annotate_px_ = std::clamp(std::min({font_px_ * 0.85, cellH * 0.42, cellW / 2.6}), 0.0, font_px_);
-        if (std::abs(px - label_px_) < 0.5) break;
-        label_px_ = px;
+        if (std::abs(keyPx - label_px_) < 0.5 && std::abs(valuePx - value_label_px_) < 0.5) break;
+        label_px_ = keyPx;
+        value_label_px_ = valuePx;
     }
     applyFonts();
     updateTicks();

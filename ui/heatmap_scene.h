@@ -94,7 +94,8 @@ private:
     HeatmapLayout layout_;
     int visible_rows_ = -1;
     double font_px_ = 13;
-    double label_px_ = 13;      // tick labels (the exporter may shrink them for tiny cells)
+    double label_px_ = 13;      // source (key) tick labels (the exporter may shrink them for narrow cells)
+    double value_label_px_ = 13;  // target (value) tick labels (shrunk for short cells)
     double annotate_px_ = 11;
     int hover_row_ = -1, hover_col_ = -1;
 };
