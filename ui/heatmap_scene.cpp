@@ -271,7 +271,8 @@ void HeatmapScene::updateTicks() {
     const int valueStride = std::max(1, int(std::ceil(fmValue.height() * 1.05 / std::max(1e-9, pxValue))));
     QMap<double, QString> kt, vt;
     for (int c = 0; c < C; c += keyStride) kt.insert(c, keyLabels[c]);
-    for (int r = 0; r < R; r += valueStride) vt.insert(r, valueLabels[r]);
+    for (int r = 0; r < R; r += valueStride)
+        if (!valueLabels[r].isEmpty()) vt.insert(r, valueLabels[r]);  // undecoded rows: no label, no tick
     key_ticker_->setTicks(kt);
     value_ticker_->setTicks(vt);
 }
