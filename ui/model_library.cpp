@@ -64,16 +64,19 @@ std::vector<ModelInfo> scanModelDir(const QString& dir) {
 }
 
 QString defaultSampleModel() {
-    // The English -> Chinese additive model shows reordering and CJK at once; any readable model otherwise.
+    // The first folder with a readable model wins; in it, the English -> Chinese additive model (reordering and CJK
+    // at once) if present, else its first model.
     const QString preferred = QStringLiteral("en_zh-bahdanau-additive.safetensors");
-    QString first;
-    for (const QString& dir : sampleModelDirs())
+    for (const QString& dir : sampleModelDirs()) {
+        QString first;
         for (const ModelInfo& m : scanModelDir(dir)) {
             if (!m.error.isEmpty()) continue;
             if (QFileInfo(m.path).fileName() == preferred) return m.path;
             if (first.isEmpty()) first = m.path;
         }
-    return first;
+        if (!first.isEmpty()) return first;
+    }
+    return {};
 }
 
 QString exampleSentence(const QString& task, const QString& metadataExample) {
