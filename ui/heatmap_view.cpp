@@ -94,24 +94,8 @@ HeatmapView::~HeatmapView() = default;
 
 void HeatmapView::rebuild() { scene_->setContent(data_, style_, visible_rows_); }
 
-void HeatmapView::setData(const HeatmapData& data) {
-    const bool newSentence = data.source_tokens != data_.source_tokens;
-    data_ = data;
-    rebuild();
-    if (newSentence) user_view_ = false;
-    if (user_view_) {
-        clampRanges();
-        scene_->updateTicks();
-        updateScrollBars();
-        plot_->replot();
-    } else {
-        resetView();
-    }
-}
-
-void HeatmapView::setStyle(const HeatmapStyle& style) {
-    const bool reshaped = style.hide_specials != style_.hide_specials;
-    style_ = style;
+// After new data or style: keep the user's zoom and scroll unless the matrix changed shape.
+void HeatmapView::refresh(bool reshaped) {
     rebuild();
     if (reshaped) user_view_ = false;
     if (user_view_) {
@@ -122,6 +106,18 @@ void HeatmapView::setStyle(const HeatmapStyle& style) {
     } else {
         resetView();
     }
+}
+
+void HeatmapView::setData(const HeatmapData& data) {
+    const bool newSentence = data.source_tokens != data_.source_tokens;
+    data_ = data;
+    refresh(newSentence);
+}
+
+void HeatmapView::setStyle(const HeatmapStyle& style) {
+    const bool reshaped = style.hide_specials != style_.hide_specials;
+    style_ = style;
+    refresh(reshaped);
 }
 
 const HeatmapData& HeatmapView::data() const { return data_; }

@@ -72,6 +72,7 @@ protected:
 
 private:
     void rebuild();
+    void refresh(bool reshaped);
     void updateScrollBars();
     void clampRanges();
     void hover(const QPoint& pos);
