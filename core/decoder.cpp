@@ -2,6 +2,7 @@
 
 #include "errors.h"
 #include "gru.h"
+#include "row_split.h"
 
 #include <cmath>
 #include <string>
@@ -55,7 +56,7 @@ void Decoder::stepFeatures(const EncoderState& enc, int y_prev, int t, const Dec
         attention_.compute(enc, prev.s.data(), t, attn);
         in_.head(E) = x;
         in_.tail(2 * He) = attn.context;
-        gi_.noalias() = p.dec_rnn.w_ih * in_;  // (3H_d, E + 2H_e)
+        splitGemv(p.dec_rnn.w_ih, in_.data(), gi_.data());  // (3H_d, E + 2H_e)
         gi_ += p.dec_rnn.b_ih;
         gruCell(p.dec_rnn, gi_.data(), prev.s.data(), next.s.data(), gh_.data());
         VecMap f(features, Hd + 2 * He + E);  // [s ; c ; x]
@@ -66,7 +67,7 @@ void Decoder::stepFeatures(const EncoderState& enc, int y_prev, int t, const Dec
     } else {
         in_.head(E) = x;
         if (c.input_feeding) in_.tail(Hd) = prev.htilde;
-        gi_.noalias() = p.dec_rnn.w_ih * in_;  // (3H_d, E [+ H_d])
+        splitGemv(p.dec_rnn.w_ih, in_.data(), gi_.data());  // (3H_d, E [+ H_d])
         gi_ += p.dec_rnn.b_ih;
         gruCell(p.dec_rnn, gi_.data(), prev.s.data(), next.s.data(), gh_.data());
         attention_.compute(enc, next.s.data(), t, attn);
@@ -83,7 +84,7 @@ void Decoder::step(const EncoderState& enc, int y_prev, int t, const DecoderStat
     const ModelParams& p = model_->params;
     float* features = model_->config.decoder == DecoderKind::Bahdanau ? cat_.data() : feat_.data();
     stepFeatures(enc, y_prev, t, prev, next, out.attn, features);
-    out.log_probs.noalias() = p.fc_out_w * ConstVecMap(features, featureSize());  // (V, features)
+    splitGemv(p.fc_out_w, features, out.log_probs.data());  // (V, features): the largest read of the step
     out.log_probs += p.fc_out_b;
     logSoftmaxInPlace(out.log_probs);
 }
@@ -91,7 +92,11 @@ void Decoder::step(const EncoderState& enc, int y_prev, int t, const DecoderStat
 void Decoder::logProbs(const Mat& features, Mat& log_probs) const {
     const ModelParams& p = model_->params;
     log_probs.resize(features.rows(), p.fc_out_w.rows());
-    log_probs.noalias() = features * p.fc_out_w.transpose();  // (T, V): fc_out read once for all steps
+    auto columns = [&](Eigen::Index begin, Eigen::Index end) {  // (T, V): fc_out read once for all steps
+        log_probs.middleCols(begin, end - begin).noalias() =
+            features * p.fc_out_w.middleRows(begin, end - begin).transpose();
+    };
+    splitRows(p.fc_out_w.rows(), std::int64_t(p.fc_out_w.size()) * std::int64_t(sizeof(float)), columns);
     log_probs.rowwise() += p.fc_out_b.transpose();
     for (Eigen::Index i = 0; i < log_probs.rows(); ++i) {
         auto r = log_probs.row(i);

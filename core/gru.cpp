@@ -1,4 +1,5 @@
 #include "gru.h"
+#include "row_split.h"
 
 namespace attnviz {
 
@@ -11,7 +12,7 @@ void gruProjectInputs(const GruParams& g, const Eigen::Ref<const Mat>& x, Mat& g
 void gruCell(const GruParams& g, const float* gi, const float* h, float* h_out, float* gh) {
     const Eigen::Index H = g.w_hh.cols();
     VecMap ghv(gh, 3 * H);
-    ghv.noalias() = g.w_hh * ConstVecMap(h, H);  // (3H)
+    splitGemv(g.w_hh, h, gh);  // (3H, H) · h
     ghv += g.b_hh;
     auto ga = [&](Eigen::Index k) { return Eigen::Map<Eigen::ArrayXf>(gh + k * H, H); };
     auto ia = [&](Eigen::Index k) { return Eigen::Map<const Eigen::ArrayXf>(gi + k * H, H); };

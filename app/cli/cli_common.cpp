@@ -1,6 +1,7 @@
 #include "cli_common.h"
 
 #include "errors.h"
+#include "row_split.h"
 
 #include <cstdio>
 #include <filesystem>
@@ -118,11 +119,15 @@ void parallelFor(size_t begin, size_t end, int threads, const std::function<void
     if (t == 1) {
         chunk(0);
     } else {
+        // Every core already decodes a sentence of its own: no splitting of one sentence's products on top.
+        const bool splitting = rowSplitting();
+        setRowSplitting(false);
         std::vector<std::thread> pool;
         pool.reserve(t - 1);
         for (size_t k = 1; k < t; ++k) pool.emplace_back(chunk, k);
         chunk(0);
         for (std::thread& th : pool) th.join();
+        setRowSplitting(splitting);
     }
     // Chunks are in index order, so the first chunk with an error holds the lowest failing index.
     for (size_t k = 0; k < t; ++k)

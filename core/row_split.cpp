@@ -1,0 +1,119 @@
+#include "row_split.h"
+
+#include <atomic>
+#include <mutex>
+#include <thread>
+
+namespace attnviz {
+namespace {
+
+// Below this many bytes read, one thread is faster than two (measured: a 2 MB GEMV gains nothing).
+constexpr std::int64_t kMinSplitBytes = std::int64_t(4) << 20;
+
+std::atomic<bool> g_enabled{std::thread::hardware_concurrency() > 1};
+
+// One helper thread, started on first use. The caller publishes a job by bumping `posted`; the helper runs it and
+// copies the number into `finished`. Both sides spin briefly before sleeping on the atomic (a futex), because a
+// greedy decode posts a job every few hundred microseconds.
+class Helper {
+public:
+    static Helper& instance() {
+        static Helper helper;
+        return helper;
+    }
+
+    // Returns false when another thread is using the helper (the caller then does all the work itself).
+    bool tryRun(RowWork work, void* context, Eigen::Index begin, Eigen::Index end) {
+        std::unique_lock lock(busy_, std::try_to_lock);
+        if (!lock.owns_lock()) return false;
+        work_ = work;
+        context_ = context;
+        begin_ = begin;
+        end_ = end;
+        const std::uint32_t job = posted_.load(std::memory_order_relaxed) + 1;
+        posted_.store(job, std::memory_order_release);
+        posted_.notify_one();
+        lock.release();  // unlocked by wait() once the helper has finished
+        return true;
+    }
+
+    void wait() {
+        const std::uint32_t job = posted_.load(std::memory_order_relaxed);
+        waitFor(finished_, job);
+        busy_.unlock();
+    }
+
+    ~Helper() {
+        {
+            std::lock_guard lock(busy_);
+            quit_.store(true, std::memory_order_relaxed);
+            posted_.fetch_add(1, std::memory_order_release);
+            posted_.notify_one();
+        }
+        thread_.join();
+    }
+
+private:
+    Helper() : thread_([this] { loop(); }) {}
+
+    static void waitFor(std::atomic<std::uint32_t>& counter, std::uint32_t value) {
+        for (int spin = 0; spin < 4000; ++spin) {
+            if (counter.load(std::memory_order_acquire) == value) return;
+#if defined(__x86_64__) || defined(__i386__)
+            __builtin_ia32_pause();
+#endif
+        }
+        for (std::uint32_t seen = counter.load(std::memory_order_acquire); seen != value;
+             seen = counter.load(std::memory_order_acquire))
+            counter.wait(seen, std::memory_order_acquire);
+    }
+
+    void loop() {
+        std::uint32_t done = 0;
+        for (;;) {
+            waitFor(posted_, done + 1);
+            done += 1;
+            if (quit_.load(std::memory_order_relaxed)) return;
+            work_(context_, begin_, end_);
+            finished_.store(done, std::memory_order_release);
+            finished_.notify_one();
+        }
+    }
+
+    std::mutex busy_;  // held from tryRun() to wait(): one job at a time
+    RowWork work_ = nullptr;
+    void* context_ = nullptr;
+    Eigen::Index begin_ = 0, end_ = 0;
+    std::atomic<std::uint32_t> posted_{0}, finished_{0};
+    std::atomic<bool> quit_{false};
+    std::thread thread_;  // last: started after every other member exists
+};
+
+} // namespace
+
+void setRowSplitting(bool enabled) { g_enabled.store(enabled, std::memory_order_relaxed); }
+bool rowSplitting() { return g_enabled.load(std::memory_order_relaxed); }
+
+void splitRows(Eigen::Index rows, std::int64_t bytes, RowWork work, void* context) {
+    if (rows < 32 || bytes < kMinSplitBytes || !rowSplitting()) {
+        work(context, 0, rows);
+        return;
+    }
+    const Eigen::Index half = rows / 2 / 16 * 16;  // same row blocking as unsplit
+    Helper& helper = Helper::instance();
+    if (!helper.tryRun(work, context, half, rows)) {
+        work(context, 0, rows);
+        return;
+    }
+    work(context, 0, half);
+    helper.wait();
+}
+
+void splitGemv(const Mat& W, const float* x, float* y) {
+    auto rowsOf = [&](Eigen::Index begin, Eigen::Index end) {
+        VecMap(y + begin, end - begin).noalias() = W.middleRows(begin, end - begin) * ConstVecMap(x, W.cols());
+    };
+    splitRows(W.rows(), std::int64_t(W.size()) * std::int64_t(sizeof(float)), rowsOf);
+}
+
+} // namespace attnviz

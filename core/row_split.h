@@ -1,0 +1,32 @@
+// Splitting a large matrix-vector product between the calling thread and one helper thread.
+// A greedy decoder step reads every output weight once (fc_out of the large model is 41 MB): that read is bounded by
+// memory bandwidth, and one core draws about half of what two can. Small products are not split: the hand-off
+// (a few microseconds) would cost more than it saves.
+#pragma once
+#include "tensor.h"
+
+#include <cstdint>
+
+namespace attnviz {
+
+// y (rows) = W (rows, cols) · x (cols). W row-major; x and y must not overlap. The split falls on a multiple of 16
+// rows, so Eigen groups the rows of each dot product as it does unsplit.
+void splitGemv(const Mat& W, const float* x, float* y);
+
+// Runs work(begin, end) over [0, rows) in at most two contiguous pieces, the second on the helper thread, when
+// `bytes` (what the work reads) is large enough to pay for the hand-off; otherwise work(0, rows) on this thread.
+// Allocates nothing: `work` is called through a pointer, not copied into a std::function.
+using RowWork = void (*)(void* context, Eigen::Index begin, Eigen::Index end);
+void splitRows(Eigen::Index rows, std::int64_t bytes, RowWork work, void* context);
+
+template <class F>
+void splitRows(Eigen::Index rows, std::int64_t bytes, F& work) {
+    splitRows(rows, bytes, [](void* c, Eigen::Index b, Eigen::Index e) { (*static_cast<F*>(c))(b, e); }, &work);
+}
+
+// Off for callers that already keep every core busy (a file decoded sentence-parallel); on by default on machines
+// with more than one core. Process-wide.
+void setRowSplitting(bool enabled);
+bool rowSplitting();
+
+} // namespace attnviz

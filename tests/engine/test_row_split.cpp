@@ -1,0 +1,112 @@
+// Splitting large matrix-vector products between two threads (core/row_split.h): every row computed once, the same
+// numbers as one thread, and a decode on a model whose fc_out is large enough to be split agrees with the
+// double-precision reference and with the unsplit decode.
+#include "decoding.h"
+#include "reference_model.h"
+#include "row_split.h"
+#include "test_models.h"
+
+#include <QtTest>
+#include <cmath>
+#include <string>
+
+using namespace attnviz;
+using namespace attnviz::testing;
+
+namespace {
+
+// Restores the process-wide switch whatever a test does.
+struct SplittingGuard {
+    bool was = rowSplitting();
+    ~SplittingGuard() { setRowSplitting(was); }
+};
+
+constexpr std::int64_t kLarge = std::int64_t(64) << 20;  // bytes: always above the split threshold
+
+} // namespace
+
+class TestRowSplit : public QObject {
+    Q_OBJECT
+
+private slots:
+    void everyRowOnce_data();
+    void everyRowOnce();
+    void gemvMatchesDoubleAndUnsplit();
+    void largeModelDecodeMatchesReference();
+};
+
+void TestRowSplit::everyRowOnce_data() {
+    QTest::addColumn<int>("rows");
+    for (int rows : {0, 1, 31, 32, 33, 47, 1000, 4097}) QTest::addRow("%d", rows) << rows;
+}
+
+void TestRowSplit::everyRowOnce() {
+    QFETCH(int, rows);
+    SplittingGuard guard;
+    setRowSplitting(true);
+    std::vector<int> visits(size_t(rows), 0);
+    int pieces = 0;
+    std::mutex m;
+    auto work = [&](Eigen::Index begin, Eigen::Index end) {
+        QVERIFY(begin <= end);
+        std::lock_guard lock(m);
+        ++pieces;
+        for (Eigen::Index i = begin; i < end; ++i) visits[size_t(i)] += 1;
+    };
+    for (int repeat = 0; repeat < 50; ++repeat) splitRows(rows, kLarge, work);  // the helper is reused
+    for (int i = 0; i < rows; ++i) QCOMPARE(visits[size_t(i)], 50);
+    // Below 32 rows one piece; from 32 on two (the second on the helper thread).
+    QCOMPARE(pieces, (rows >= 32 ? 2 : 1) * 50);
+}
+
+void TestRowSplit::gemvMatchesDoubleAndUnsplit() {
+    SplittingGuard guard;
+    const int R = 3001, C = 517;  // 6.2 MB: split; odd sizes so no piece is a whole number of packets
+    std::srand(7);
+    const Mat W = Mat::Random(R, C);
+    const Vec x = Vec::Random(C);
+    Vec split(R), whole(R);
+    setRowSplitting(true);
+    splitGemv(W, x.data(), split.data());
+    setRowSplitting(false);
+    splitGemv(W, x.data(), whole.data());
+    const Eigen::VectorXd exact = W.cast<double>() * x.cast<double>();
+    for (int i = 0; i < R; ++i) {
+        QVERIFY2(std::abs(split[i] - exact[i]) <= 1e-4 * (1 + std::abs(exact[i])), qPrintable(QString::number(i)));
+        QCOMPARE(split[i], whole[i]);  // the same row blocking: bit-identical
+    }
+}
+
+void TestRowSplit::largeModelDecodeMatchesReference() {
+    SplittingGuard guard;
+    // fc_out (V, H_d + 2H_e + E) = (2004, 576) floats = 4.6 MB: above the split threshold.
+    std::vector<std::string> words;
+    for (int i = 0; i < 2000; ++i) words.push_back("w" + std::to_string(i));
+    const Vocabulary vocab = vocabWith(words);
+    ModelConfig cfg = smallConfig(DecoderKind::Bahdanau, ScoreKind::Additive, SpanKind::Global, false, 64, 128, 256);
+    const Model model = makeRandomModel(cfg, vocab, vocab, 5);
+    QVERIFY(model.params.fc_out_w.size() * 4 > (std::int64_t(4) << 20));
+    DecodeOptions opt;
+    opt.max_len = 8;
+    const std::string sentence = "w1 w22 w333 w1999 w7";
+
+    setRowSplitting(true);
+    const DecodeResult split = greedyDecode(model, sentence, opt);
+    setRowSplitting(false);
+    const DecodeResult whole = greedyDecode(model, sentence, opt);
+    QCOMPARE(split.target_ids, whole.target_ids);
+    QCOMPARE(split.log_probs, whole.log_probs);
+    QCOMPARE(split.attention, whole.attention);
+
+    const RefDecode ref = referenceGreedy(model, split.source_ids, opt.max_len);
+    QCOMPARE(split.target_ids, ref.tokens);
+    for (size_t t = 0; t < ref.steps.size(); ++t) {
+        const double lp = ref.steps[t].log_probs[size_t(ref.tokens[t])];
+        QVERIFY2(std::abs(split.log_probs[t] - lp) <= 1e-5 * (1 + std::abs(lp)), qPrintable(QString::number(t)));
+        for (size_t j = 0; j < split.source_ids.size(); ++j)
+            QVERIFY(std::abs(split.attention[t][j] - ref.steps[t].attention[j]) <= 1e-5);
+    }
+}
+
+QTEST_GUILESS_MAIN(TestRowSplit)
+#include "test_row_split.moc"
