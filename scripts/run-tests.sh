@@ -11,5 +11,5 @@ cmake --preset dev -DATTNVIZ_BUILD_BENCH=OFF >/dev/null
 cmake --build --preset dev -j "$jobs"
 ctest --preset dev -j "$jobs"
 cmake --preset asan >/dev/null
-cmake --build --preset asan -j "$jobs"
+cmake --build --preset asan -j "$jobs" --target engine_tests
 ctest --preset asan -j "$jobs" -L engine

@@ -2,11 +2,14 @@
 
 #include "decode_json.h"
 #include "heatmap_renderer.h"
+#include "heatmap_scene.h"
 
+#include <QBuffer>
 #include <QFileInfo>
 #include <QImageWriter>
 #include <QPageSize>
 #include <QPdfWriter>
+#include <QRegularExpression>
 #include <QSaveFile>
 #include <QSvgGenerator>
 #include <cmath>
@@ -35,18 +38,39 @@ bool writeImage(QSaveFile& file, const HeatmapData& data, const ExportOptions& o
     return true;
 }
 
-bool writeSvg(QSaveFile& file, const HeatmapData& data, const ExportOptions& options, QString*) {
+// QSvgGenerator names only a font's first family: a viewer without it (or without its CJK glyphs) would draw boxes.
+// Every font-family attribute gets the whole fallback list, ending in the generic sans-serif.
+QByteArray withFontFallbacks(QByteArray svg) {
+    QByteArray fallbacks;
+    for (const QString& family : heatmapFontFamilies()) fallbacks += ", '" + family.toUtf8() + "'";
+    fallbacks += ", sans-serif";
+    static const QRegularExpression attribute(QStringLiteral("font-family=\"([^\"]*)\""));
+    QString text = QString::fromUtf8(svg);
+    text.replace(attribute, QStringLiteral("font-family=\"'\\1'%1\"").arg(QString::fromUtf8(fallbacks)));
+    return text.toUtf8();
+}
+
+bool writeSvg(QSaveFile& file, const HeatmapData& data, const ExportOptions& options, QString* what) {
     const QSize pixels(options.width, options.height);
-    QSvgGenerator svg;
-    svg.setOutputDevice(&file);
-    svg.setSize(pixels);
-    svg.setViewBox(QRect(QPoint(0, 0), pixels));
-    svg.setResolution(int(std::lround(options.dpi)));
-    // QSvgGenerator writes these verbatim into <title>/<desc>: escape them ("cat & mat" would break the XML).
-    svg.setTitle((options.style.title.isEmpty() ? QStringLiteral("attention heatmap") : options.style.title).toHtmlEscaped());
-    svg.setDescription(describe(data, options).toHtmlEscaped());
-    HeatmapRenderer renderer(data, options.style);
-    renderer.paint(&svg, pixels, options.dpi, true);
+    QBuffer buffer;
+    buffer.open(QIODevice::WriteOnly);
+    {
+        QSvgGenerator svg;
+        svg.setOutputDevice(&buffer);
+        svg.setSize(pixels);
+        svg.setViewBox(QRect(QPoint(0, 0), pixels));
+        svg.setResolution(int(std::lround(options.dpi)));
+        // QSvgGenerator writes these verbatim into <title>/<desc>: escape them ("cat & mat" would break the XML).
+        svg.setTitle((options.style.title.isEmpty() ? QStringLiteral("attention heatmap") : options.style.title).toHtmlEscaped());
+        svg.setDescription(describe(data, options).toHtmlEscaped());
+        HeatmapRenderer renderer(data, options.style);
+        renderer.paint(&svg, pixels, options.dpi, true);
+    }  // the generator finishes the document when it goes
+    const QByteArray text = withFontFallbacks(buffer.data());
+    if (file.write(text) != text.size()) {
+        *what = QStringLiteral("cannot write: ") + file.errorString();
+        return false;
+    }
     return true;
 }
 

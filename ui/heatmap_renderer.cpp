@@ -31,6 +31,7 @@ void HeatmapRenderer::paint(QPaintDevice* device, const QSize& pixels, double dp
                         std::max(1, int(std::lround(pixels.height() / scale))));
     plot_->resize(logical);
     scene_->fitForExport(logical);
+    scene_->setVectorCells(vector);
 
     QCPPainter p(device);
     p.setRenderHint(QPainter::Antialiasing, true);

@@ -14,11 +14,19 @@ constexpr double kNaN = std::numeric_limits<double>::quiet_NaN();
 const QString kMarksLayer = QStringLiteral("heatmap-marks");
 constexpr int kMaxLabelChars = 24;
 
-QFont baseFont(double px) {
-    QFont f;
+} // namespace
+
+QStringList heatmapFontFamilies() {
     // A Latin face first, then a Simplified Chinese one so that Han characters get SC glyph forms (fontconfig's own
     // fallback may pick the JP variant); further scripts fall back through fontconfig.
-    f.setFamilies({QStringLiteral("DejaVu Sans"), QStringLiteral("Noto Sans CJK SC"), QStringLiteral("Droid Sans Fallback")});
+    return {QStringLiteral("DejaVu Sans"), QStringLiteral("Noto Sans CJK SC"), QStringLiteral("Droid Sans Fallback")};
+}
+
+namespace {
+
+QFont baseFont(double px) {
+    QFont f;
+    f.setFamilies(heatmapFontFamilies());
     f.setPixelSize(std::max(1, int(std::lround(px))));
     f.setStyleStrategy(QFont::PreferAntialias);
     return f;
@@ -78,6 +86,23 @@ void HeatmapOverlay::draw(QCPPainter* painter) {
     const QCPRange kr = s.keyAxis()->range(), vr = s.valueAxis()->range();
     const int c0 = std::max(0, int(std::ceil(kr.lower - 0.5))), c1 = std::min(C - 1, int(std::floor(kr.upper + 0.5)));
     const int r0 = std::max(0, int(std::ceil(vr.lower - 0.5))), r1 = std::min(R - 1, int(std::floor(vr.upper + 0.5)));
+
+    if (s.vector_cells_) {
+        // Vector figures (SVG, PDF): one filled rectangle per cell instead of the colour map's bitmap, each widened by
+        // a hair so that viewers' antialiasing leaves no seams between neighbours.
+        QCPColorGradient g = s.map_->gradient();
+        const QCPRange range = s.map_->dataRange();
+        painter->setPen(Qt::NoPen);
+        for (int r = r0; r <= r1; ++r)
+            for (int c = c0; c <= c1; ++c) {
+                const double v = s.displayValue(r, c);
+                if (!std::isfinite(v)) continue;
+                QRgb rgb = 0;
+                g.colorize(&v, range, &rgb, 1);
+                painter->setBrush(QColor(rgb));
+                painter->drawRect(s.displayCellRect(r, c).normalized().adjusted(0, 0, 0.25, 0.25));
+            }
+    }
 
     if (s.style_.annotate && s.annotate_px_ >= 5) {
         QCPColorGradient g = s.map_->gradient();
@@ -299,6 +324,11 @@ void HeatmapScene::fitForExport(const QSize& logical) {
     }
     applyFonts();
     updateTicks();
+}
+
+void HeatmapScene::setVectorCells(bool on) {
+    vector_cells_ = on;
+    map_->setVisible(!on);
 }
 
 void HeatmapScene::layoutNow(const QRect& viewport) {

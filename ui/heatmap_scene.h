@@ -28,6 +28,7 @@ struct HeatmapLayout {
 };
 
 bool isSpecialToken(const QString& token);  // <pad> <unk> <sos> <eos>
+QStringList heatmapFontFamilies();           // label fonts, in fallback order
 
 class HeatmapScene {
 public:
@@ -68,6 +69,9 @@ public:
     // Export mode: chooses label and annotation font sizes for the cell size the figure will have at `logical`
     // size, then updateTicks(). Call before rendering.
     void fitForExport(const QSize& logical);
+    // Vector output: cells drawn as rectangles (text stays text) and the colour map's bitmap hidden.
+    void setVectorCells(bool on);
+
     // Runs QCustomPlot's layout for a viewport now (no painting), so that the axis rect size is known.
     void layoutNow(const QRect& viewport);
 
@@ -98,6 +102,7 @@ private:
     double value_label_px_ = 13;  // target (value) tick labels (shrunk for short cells)
     double annotate_px_ = 11;
     int hover_row_ = -1, hover_col_ = -1;
+    bool vector_cells_ = false;
 };
 
 } // namespace attnviz::ui

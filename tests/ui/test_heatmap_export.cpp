@@ -2,6 +2,7 @@
 // box), CSV/JSON read back to the engine's numbers, failures name the path and leave nothing behind.
 #include "decode_json.h"
 #include "decoding.h"
+#include "colormaps.h"
 #include "heatmap_export.h"
 #include "heatmap_renderer.h"
 #include "heatmap_scene.h"
@@ -130,12 +131,24 @@ void TestHeatmapExport::svgHasTheAskedSizeAndTextAsText() {
     QVERIFY2(exportHeatmap(HeatmapData::fromDecode(r), r, model().config, path, o, &error), qPrintable(error));
     QXmlStreamReader xml(readAll(path));
     QString viewBox, width, height, text;
+    QStringList fills;  // the fill of the group around each <rect>
+    QString fill;
+    int images = 0;
+    bool fallbacks = true;
     while (!xml.atEnd()) {
         xml.readNext();
         if (xml.isStartElement() && xml.name() == QLatin1String("svg")) {
             viewBox = xml.attributes().value("viewBox").toString();
             width = xml.attributes().value("width").toString();
             height = xml.attributes().value("height").toString();
+        } else if (xml.isStartElement() && xml.name() == QLatin1String("g")) {
+            fill = xml.attributes().value("fill").toString();
+            if (xml.attributes().hasAttribute("font-family"))
+                fallbacks &= xml.attributes().value("font-family").contains(QLatin1String("'Noto Sans CJK SC'"));
+        } else if (xml.isStartElement() && xml.name() == QLatin1String("rect")) {
+            fills << fill.toLower();
+        } else if (xml.isStartElement() && xml.name() == QLatin1String("image")) {
+            ++images;
         } else if (xml.isCharacters()) {
             text += xml.text();
         }
@@ -148,6 +161,21 @@ void TestHeatmapExport::svgHasTheAskedSizeAndTextAsText() {
     // Text as text: the tokens and the title are in the document, not paths.
     for (const char* t : {"垫子", "mat", "<eos>", "cat & mat", "attention weight"})
         QVERIFY2(text.contains(QString::fromUtf8(t)), t);
+    // Every font names the CJK fallback (a viewer without DejaVu's Han glyphs would draw boxes).
+    QVERIFY(fallbacks);
+    // Cells are vector rectangles in the colour map's colours: every weight's colour is among the rect fills. At most
+    // one bitmap remains (the colour scale's gradient bar), never one per cell or the matrix.
+    QVERIFY2(images <= 1, qPrintable(QString::number(images)));
+    const HeatmapData data = HeatmapData::fromDecode(r);
+    QVERIFY(fills.size() >= data.rows() * data.cols());
+    const QCPColorGradient gradient = colormapGradient(o.style.colormap);
+    for (int row = 0; row < data.rows(); ++row)
+        for (int col = 0; col < data.cols(); ++col) {
+            const double v = data.weights[size_t(row)][size_t(col)];
+            QRgb rgb = 0;
+            gradient.colorize(&v, QCPRange(0, 1), &rgb, 1);
+            QVERIFY2(fills.contains(QColor(rgb).name()), qPrintable(QString("cell %1,%2 colour %3").arg(row).arg(col).arg(QColor(rgb).name())));
+        }
 }
 
 void TestHeatmapExport::pdfHasTheAskedPageSize_data() {
