@@ -187,9 +187,21 @@ bool MainWindow::switchScore(ScoreKind score) {
         return false;
     }
     const int keep = cursor_;
+    // A "what if" carries over: the forced tokens, spelled the same in the sibling's vocabulary, up to the first
+    // one the sibling does not know.
+    std::vector<int> forced;
+    if (outcome_ && !outcome_->request.forced_prefix.empty()) {
+        const Vocabulary& from = outcome_->request.model->target_vocab;
+        for (int id : outcome_->request.forced_prefix) {
+            const int mapped = model->target_vocab.id(from.token(id));
+            if (mapped == kUnk && id != kUnk) break;
+            forced.push_back(mapped);
+        }
+    }
     setModel(std::move(model), path);
     DecodeRequest r = makeRequest();
     r.cursor = keep;  // same sentence, same step
+    r.forced_prefix = std::move(forced);
     if (!sourceText().trimmed().isEmpty()) worker_->submit(std::move(r));
     return true;
 }
@@ -413,6 +425,10 @@ void MainWindow::applyStyle() {
     style_.hide_specials = hide_specials_act_->isChecked();
     style_.current_row = cursor_ - 1;
     heatmap_->setStyle(style_);
+    if (step_panel_->hideSpecials() != style_.hide_specials) {
+        step_panel_->setHideSpecials(style_.hide_specials);
+        applyCursor();  // redraws the step panel's bars
+    }
     const int i = colormap_box_->findData(style_.colormap);
     if (i >= 0 && i != colormap_box_->currentIndex()) colormap_box_->setCurrentIndex(i);
 }

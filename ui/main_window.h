@@ -80,6 +80,7 @@ public:
     QAction* stepAction(Step which) const;
     QAction* playAction() const { return play_act_; }
     QAction* copyImageAction() const { return copy_act_; }
+    QAction* hideSpecialsAction() const { return hide_specials_act_; }
     QAction* scoreAction(ScoreKind score) const;
     QString noticeText() const;
     QString colormap() const { return style_.colormap; }

@@ -1,5 +1,7 @@
 #include "step_panel.h"
 
+#include "heatmap_scene.h"
+
 #include <QHeaderView>
 #include <QLabel>
 #include <QTreeWidget>
@@ -38,6 +40,7 @@ StepPanel::StepPanel(QWidget* parent) : QWidget(parent) {
     candidates_->header()->setSectionResizeMode(1, QHeaderView::ResizeToContents);
     candidates_->setToolTip(tr("Click a candidate to force it at this step and decode on from there (\"what if?\")"));
     candidates_->setMinimumHeight(120);
+    candidates_->setStyleSheet(QStringLiteral("QTreeWidget::item { padding: 3px 2px; }"));  // rows not cramped
     connect(candidates_, &QTreeWidget::itemClicked, this, &StepPanel::onItemClicked);
 
     entropy_ = new QLabel(this);
@@ -73,19 +76,24 @@ void StepPanel::setStep(const StepRecord& step, int index, int total, const QStr
                         .arg(std::exp(double(step.log_prob)), 0, 'f', 3)
                         .arg(step.forced ? tr(" <i>(forced)</i>") : QString()));
 
-    // Bars: one per source token, centred on its index.
+    // Bars: one per shown source token, centred on its position.
     const int S = int(step.attention.size());
-    QVector<double> keys(S), values(S);
-    auto ticker = QSharedPointer<QCPAxisTickerText>::create();
-    const int every = std::max(1, S / 40);  // a label for every token while they fit
+    QVector<double> keys, values;
+    QStringList labels;
     for (int j = 0; j < S; ++j) {
-        keys[j] = j;
-        values[j] = step.attention[size_t(j)];
-        if (j % every == 0 && j < source_tokens.size()) ticker->addTick(j, source_tokens[j]);
+        const QString token = j < source_tokens.size() ? source_tokens[j] : QString();
+        if (hide_specials_ && isSpecialToken(token)) continue;
+        keys << double(keys.size());
+        values << double(step.attention[size_t(j)]);
+        labels << token;
     }
+    auto ticker = QSharedPointer<QCPAxisTickerText>::create();
+    const int shownCount = int(keys.size());
+    const int every = std::max(1, shownCount / 40);  // a label for every token while they fit
+    for (int k = 0; k < shownCount; k += every) ticker->addTick(k, labels[k]);
     bars_->setData(keys, values, true);
     plot_->xAxis->setTicker(ticker);
-    plot_->xAxis->setRange(-0.6, S - 0.4);
+    plot_->xAxis->setRange(-0.6, shownCount - 0.4);
     plot_->replot();
 
     candidates_->clear();

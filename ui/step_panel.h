@@ -21,6 +21,10 @@ public:
     // Shows step `index` (0-based) of `total`; `shown` is the token as the heatmap spells it.
     void setStep(const StepRecord& step, int index, int total, const QStringList& source_tokens,
                  const Vocabulary& target_vocab, const QString& shown);
+    // Like the heatmap: without bars for <sos>/<eos> (the weights are the engine's, not renormalised). Takes effect
+    // at the next setStep().
+    void setHideSpecials(bool hide) { hide_specials_ = hide; }
+    bool hideSpecials() const { return hide_specials_; }
     // No current step (cursor before the first step, or nothing decoded): empty chart, `hint` in the title.
     void clear(const QString& hint);
 
@@ -41,6 +45,7 @@ private:
     QTreeWidget* candidates_;
     QLabel* entropy_;
     int current_token_ = -1;
+    bool hide_specials_ = false;
 };
 
 } // namespace attnviz::ui

@@ -57,8 +57,10 @@ private slots:
     void steppingButtonsMoveTheCurrentRow();
     void steppingKeysInHeatmapButNotInTextField();
     void stepPanelShowsCurrentStep();
+    void hideSpecialsHidesTheirBarsToo();
     void playRunsToTheEnd();
     void scoreToggleLoadsSiblingKeepingSentenceAndStep();
+    void scoreToggleKeepsTheWhatIf();
     void scoreWithoutSiblingIsDisabledWithReason();
     void forcedCandidateChangesTheRest();
     void referenceSwitchesToForcedDecoding();
@@ -306,6 +308,27 @@ void TestMainWindow::stepPanelShowsCurrentStep() {
     for (int j = 0; j < bars->data()->size(); ++j) QCOMPARE(bars->data()->at(j)->value, double(step.attention[size_t(j)]));
 }
 
+void TestMainWindow::hideSpecialsHidesTheirBarsToo() {
+    QVERIFY(typeAndWait(QStringLiteral("the cat sat")));
+    w_->setCursorStep(2);
+    const StepRecord& step = w_->outcome()->steps[1];
+    const QStringList tokens = w_->heatmapView()->data().source_tokens;
+    QCOMPARE(tokens.first(), QStringLiteral("<sos>"));
+    QCOMPARE(tokens.last(), QStringLiteral("<eos>"));
+    w_->hideSpecialsAction()->setChecked(true);
+    auto* bars = qobject_cast<QCPBars*>(w_->stepPanel()->barChart()->plottable(0));
+    QVERIFY(bars);
+    // <sos> and <eos> gone; the other bars keep the engine's weights (not renormalised), in order.
+    QCOMPARE(bars->data()->size(), int(step.attention.size()) - 2);
+    for (int k = 0; k < bars->data()->size(); ++k)
+        QCOMPARE(bars->data()->at(k)->value, double(step.attention[size_t(k + 1)]));
+    auto* ticker = dynamic_cast<QCPAxisTickerText*>(w_->stepPanel()->barChart()->xAxis->ticker().data());
+    QVERIFY(ticker);
+    QCOMPARE(ticker->ticks().value(0), tokens[1]);
+    w_->hideSpecialsAction()->setChecked(false);
+    QCOMPARE(bars->data()->size(), int(step.attention.size()));
+}
+
 void TestMainWindow::playRunsToTheEnd() {
     QVERIFY(typeAndWait(QStringLiteral("i love you")));
     w_->setCursorStep(0);
@@ -336,6 +359,33 @@ void TestMainWindow::scoreToggleLoadsSiblingKeepingSentenceAndStep() {
     QCOMPARE(w_->outcome()->result.attention, expected.attention);
     QVERIFY(w_->outcome()->result.attention != additive_weights);
     QCOMPARE(w_->heatmapView()->cellValue(0, 1), double(expected.attention[0][1]));
+}
+
+void TestMainWindow::scoreToggleKeepsTheWhatIf() {
+    const std::string sentence = "i ate an apple yesterday";
+    QVERIFY(typeAndWait(QString::fromStdString(sentence)));
+    w_->setCursorStep(1);
+    const StepRecord first = w_->outcome()->steps[0];
+    QVERIFY(first.top_k.size() >= 2);
+    const int token = first.top_k[1].id;  // force the runner-up at step 1
+    QSignalSpy spy(w_.get(), &MainWindow::decodeFinished);
+    emit w_->stepPanel()->candidateChosen(token);
+    QVERIFY(waitDecode(spy));
+    QVERIFY(w_->outcome()->steps[0].forced);
+
+    QSignalSpy switched(w_.get(), &MainWindow::decodeFinished);
+    w_->scoreAction(ScoreKind::Dot)->trigger();
+    QVERIFY(waitDecode(switched));
+    QVERIFY(w_->model()->config.score == ScoreKind::Dot);
+    // The dot model decodes on from the same forced token (the vocabularies are the same here).
+    DecodingSession session(w_->model(), sentence);
+    session.force(0, token);
+    session.runToEnd();
+    const DecodeResult expected = resultFromSession(session);
+    QCOMPARE(w_->outcome()->result.target_ids, expected.target_ids);
+    QCOMPARE(w_->outcome()->result.attention, expected.attention);
+    QVERIFY(w_->outcome()->steps[0].forced);
+    QCOMPARE(w_->cursorStep(), 1);
 }
 
 void TestMainWindow::scoreWithoutSiblingIsDisabledWithReason() {
