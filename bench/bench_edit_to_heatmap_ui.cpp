@@ -82,10 +82,8 @@ void BM_EditToHeatmap(benchmark::State& state) {
         request.source = (flip++ & 1) ? b : a;
         const DecodeOutcome out = DecodeWorker::run(request);
         // What MainWindow::showOutcome does at the end of the output: new data, all rows, the last one marked.
-        view.setData(HeatmapData::fromDecode(out.result));
-        view.setVisibleRows(-1);
         const int last = int(out.result.target_tokens.size()) - 1;
-        if (view.style().current_row != last) view.setCurrentRow(last);
+        view.setData(HeatmapData::fromDecode(out.result), -1, last);
         benchmark::DoNotOptimize(view.plot());
         rows += double(out.result.target_tokens.size());
     }

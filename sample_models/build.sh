@@ -47,13 +47,15 @@ for task in "${tasks[@]}"; do
   done
 done
 
-# The quality table: attnviz-cli eval on each task's test split.
+# The quality table: attnviz-cli eval on each task's test split, also recorded in each model's `training` metadata.
 {
   printf 'model\texact_match\ttoken_accuracy\tbleu\taer\tmean_entropy\n'
   for m in "$out"/*.safetensors; do
     name="$(basename "$m" .safetensors)"
     task="${name%%-*}"
-    "$cli" eval --model "$m" --data "$corpora/$task/test.tsv" --json |
+    metrics="$("$cli" eval --model "$m" --data "$corpora/$task/test.tsv" --json)"
+    printf '%s' "$metrics" | python3 "$here/record_metrics.py" "$m" "$corpora/$task/test.tsv"
+    printf '%s' "$metrics" |
       python3 -c 'import json,sys; n=sys.argv[1]; d=json.load(sys.stdin); f=lambda k: ("%.4f" % d[k]) if d.get(k) is not None else "-"; print("\t".join([n, f("exact_match"), f("token_accuracy"), f("bleu"), f("aer"), f("mean_entropy")]))' "$name"
   done
 } > "$out/metrics.tsv"

@@ -114,6 +114,12 @@ void HeatmapView::setData(const HeatmapData& data) {
     refresh(newSentence);
 }
 
+void HeatmapView::setData(const HeatmapData& data, int visibleRows, int currentRow) {
+    visible_rows_ = visibleRows < 0 ? -1 : visibleRows;
+    style_.current_row = currentRow;
+    setData(data);
+}
+
 void HeatmapView::setStyle(const HeatmapStyle& style) {
     const bool reshaped = style.hide_specials != style_.hide_specials;
     style_ = style;

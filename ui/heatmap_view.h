@@ -30,6 +30,8 @@ public:
     ~HeatmapView() override;
 
     void setData(const HeatmapData& data);  // replots at once; keeps the style
+    // New data with its rows shown and marked row (as setVisibleRows/setCurrentRow), in one replot.
+    void setData(const HeatmapData& data, int visibleRows, int currentRow);
     void setStyle(const HeatmapStyle& style);
     const HeatmapData& data() const;
     const HeatmapStyle& style() const;

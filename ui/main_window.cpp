@@ -278,9 +278,10 @@ void MainWindow::showOutcome(std::shared_ptr<const DecodeOutcome> outcome) {
         return;
     }
     outcome_ = std::move(outcome);
-    heatmap_->setData(HeatmapData::fromDecode(outcome_->result));
     const int T = stepCount();
     cursor_ = outcome_->request.cursor < 0 ? T : std::min(outcome_->request.cursor, T);
+    // One replot for the new matrix, its shown rows and its marked row; applyCursor() then finds them up to date.
+    heatmap_->setData(HeatmapData::fromDecode(outcome_->result), cursor_ >= T ? -1 : cursor_, cursor_ - 1);
     applyCursor();
     time_label_->setText(tr("decoded in %1 ms").arg(outcome_->milliseconds, 0, 'f', 1));
 
