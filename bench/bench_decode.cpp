@@ -7,6 +7,8 @@
 #include "model.h"
 
 #include <algorithm>
+#include "bench_vocab.h"
+
 #include <benchmark/benchmark.h>
 #include <memory>
 #include <string>
@@ -16,11 +18,7 @@ using namespace attnviz;
 
 namespace {
 
-Vocabulary numberedVocab(int size, const char* prefix) {
-    std::vector<std::string> t = {"<pad>", "<unk>", "<sos>", "<eos>"};
-    for (int i = 4; i < size; ++i) t.push_back(prefix + std::to_string(i));
-    return Vocabulary(std::move(t));
-}
+using bench::numberedVocab;
 
 struct Sizes {
     int E, He, Hd, V;

@@ -6,6 +6,8 @@
 #include "optimizer.h"
 #include "seq2seq_train.h"
 
+#include "bench_vocab.h"
+
 #include <benchmark/benchmark.h>
 #include <random>
 #include <string>
@@ -15,11 +17,7 @@ using namespace attnviz;
 
 namespace {
 
-Vocabulary numberedVocab(int size, const char* prefix) {
-    std::vector<std::string> t = {"<pad>", "<unk>", "<sos>", "<eos>"};
-    for (int i = 4; i < size; ++i) t.push_back(prefix + std::to_string(i));
-    return Vocabulary(std::move(t));
-}
+using bench::numberedVocab;
 
 std::vector<TrainExample> batchOf(int B, int words, int V, uint64_t seed) {
     std::mt19937_64 rng(seed);

@@ -65,8 +65,9 @@ double maxAbsDiff(const ModelParams& a, const ModelParams& b, double* scale = nu
     return d;
 }
 
-// Symbol sequences of length 3..6 over a..j; the target is the source reversed.
-void writeReverseTask(const QString& path, int n, uint64_t seed) {
+// Symbol sequences of length 3..6 over a..j; the target is the source reversed. `aligned` adds the gold alignment
+// column (target word j ↔ source word len−1−j).
+void writeReverseTask(const QString& path, int n, uint64_t seed, bool aligned = false) {
     std::mt19937_64 rng(seed);
     std::ofstream f(path.toStdString());
     for (int i = 0; i < n; ++i) {
@@ -76,23 +77,10 @@ void writeReverseTask(const QString& path, int n, uint64_t seed) {
         for (int k = 0; k < len; ++k) f << (k ? " " : "") << s[size_t(k)];
         f << '\t';
         for (int k = len - 1; k >= 0; --k) f << s[size_t(k)] << (k ? " " : "");
-        f << '\n';
-    }
-}
-
-// The reverse task with its gold alignment column (target word j ↔ source word len−1−j).
-void writeAlignedReverseTask(const QString& path, int n, uint64_t seed) {
-    std::mt19937_64 rng(seed);
-    std::ofstream f(path.toStdString());
-    for (int i = 0; i < n; ++i) {
-        const int len = 3 + int(rng() % 4);
-        std::vector<char> s;
-        for (int k = 0; k < len; ++k) s.push_back(char('a' + rng() % 10));
-        for (int k = 0; k < len; ++k) f << (k ? " " : "") << s[size_t(k)];
-        f << '\t';
-        for (int k = len - 1; k >= 0; --k) f << s[size_t(k)] << (k ? " " : "");
-        f << '\t';
-        for (int j = 0; j < len; ++j) f << (j ? " " : "") << (len - 1 - j) << '-' << j;
+        if (aligned) {
+            f << '\t';
+            for (int j = 0; j < len; ++j) f << (j ? " " : "") << (len - 1 - j) << '-' << j;
+        }
         f << '\n';
     }
 }
@@ -599,7 +587,7 @@ void TestTraining::cliTrainWritesModelAndMetrics() {
 void TestTraining::cliAlignWeight() {
     QTemporaryDir dir;
     QVERIFY(dir.isValid());
-    writeAlignedReverseTask(dir.filePath("aligned.tsv"), 200, 9);
+    writeReverseTask(dir.filePath("aligned.tsv"), 200, 9, true);
     writeReverseTask(dir.filePath("plain.tsv"), 50, 10);
     {
         std::ofstream f(dir.filePath("cfg.json").toStdString());
