@@ -1,8 +1,9 @@
 #!/usr/bin/env bash
 # Regenerates every corpus and retrains every sample model from the seeds, then evaluates them into
-# sample_models/metrics.tsv (the table of sample_models/README.md). Takes about an hour on 2 cores.
+# sample_models/metrics.tsv (the table of sample_models/README.md). Takes about 35 minutes on 2 cores.
 #   sample_models/build.sh            # everything
-#   sample_models/build.sh en_fr      # one task
+#   sample_models/build.sh en_fr      # one task (then the table of every model)
+#   sample_models/build.sh --eval     # only the table (and the test metrics in each model's metadata)
 set -euo pipefail
 here="$(cd "$(dirname "$0")" && pwd)"
 top="$(dirname "$here")"
@@ -10,13 +11,17 @@ cli="${ATTNVIZ_CLI:-$top/build/release/app/attnviz-cli}"
 out="${ATTNVIZ_MODELS_OUT:-$here}"  # where the trained models go
 corpora="${ATTNVIZ_CORPORA:-$top/build/corpora}"
 seed=1
+eval_only=0
+if [ "${1:-}" = --eval ]; then eval_only=1; shift; fi
 tasks=("${@:-en_fr en_zh dates}")
 tasks=(${tasks[*]})
 
 if [ ! -x "$cli" ]; then
   (cd "$top" && cmake --preset release >/dev/null && cmake --build --preset release --target attnviz-cli -j "$(nproc)")
 fi
-python3 "$here/corpora/generate.py" --out "$corpora" --seed "$seed"
+if [ "$eval_only" = 0 ] || [ ! -d "$corpora/en_fr" ]; then
+  python3 "$here/corpora/generate.py" --out "$corpora" --seed "$seed"
+fi
 
 # Per task: epochs and learning rate; every model of a task shares sizes, data, seed and schedule.
 declare -A epochs=([en_fr]=20 [en_zh]=8 [dates]=2)
@@ -40,6 +45,7 @@ train_one() {  # task config-name
 }
 
 for task in "${tasks[@]}"; do
+  [ "$eval_only" = 1 ] && break
   for cfg in "$here"/configs/"$task"-*.json; do
     name="$(basename "$cfg" .json)"
     echo "== training $name" >&2
