@@ -168,7 +168,7 @@ void TestHeatmapExport::svgHasTheAskedSizeAndTextAsText() {
     QVERIFY2(images <= 1, qPrintable(QString::number(images)));
     const HeatmapData data = HeatmapData::fromDecode(r);
     QVERIFY(fills.size() >= data.rows() * data.cols());
-    const QCPColorGradient gradient = colormapGradient(o.style.colormap);
+    QCPColorGradient gradient = colormapGradient(o.style.colormap);  // colorize() is not const
     for (int row = 0; row < data.rows(); ++row)
         for (int col = 0; col < data.cols(); ++col) {
             const double v = data.weights[size_t(row)][size_t(col)];
