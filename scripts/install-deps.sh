@@ -2,7 +2,7 @@
 # Installs the Debian 12 packages attnviz needs to build, run and test; does nothing when they are present.
 set -euo pipefail
 packages=(
-  cmake g++ make pkg-config python3
+  cmake g++ make ninja-build pkg-config python3
   qt6-base-dev qt6-svg-dev libqcustomplot-dev libqt6svg6 qt6-qpa-plugins
   libeigen3-dev nlohmann-json3-dev libicu-dev libbenchmark-dev
   fonts-noto-cjk fonts-dejavu-core
