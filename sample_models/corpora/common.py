@@ -134,3 +134,33 @@ def write_split(path, examples):
         for ex in examples:
             f.write(ex.line())
             f.write("\n")
+
+
+class LexiconNoun:
+    """Shared by the en_fr and en_zh noun tables: `cat` is one category letter (upper case: "M" = mass noun), `flags`
+    lower-case letters; `has(spec)` is true when the noun has any of spec's letters (memoised, the generators ask
+    the same questions millions of times)."""
+
+    __slots__ = ()
+    _has_cache = {}
+
+    @property
+    def mass(self):
+        return self.cat == "M"
+
+    def has(self, spec):
+        key = (id(self), spec)
+        hit = LexiconNoun._has_cache.get(key)
+        if hit is None:
+            hit = LexiconNoun._has_cache[key] = any(
+                (c.isupper() and c == self.cat) or (c.islower() and c in self.flags) for c in spec)
+        return hit
+
+
+def en_plural(w):
+    """Regular English plural: box -> boxes, city -> cities, day -> days, cat -> cats."""
+    if w.endswith(("s", "sh", "ch", "x")):
+        return w + "es"
+    if w.endswith("y") and w[-2] not in "aeiou":
+        return w[:-1] + "ies"
+    return w + "s"

@@ -5,6 +5,8 @@ All French nouns and prenominal adjectives start with a consonant (no "l'homme",
 applies after the fact (l' j' m' n' d' qu' before a vowel-initial word).
 """
 
+from common import LexiconNoun, en_plural
+
 VOWELS = "aeiouyàâäéèêëîïôöùûüœæ"
 
 # Noun categories: P person, A animal, F countable food, M mass food/drink,
@@ -115,7 +117,6 @@ castle||château|m|châteaux|L|icgv
 """
 
 
-_HAS = {}
 _FILTER = {}
 
 
@@ -127,43 +128,19 @@ def nouns_for(spec):
     return hit
 
 
-class Noun:
+class Noun(LexiconNoun):
     __slots__ = ("en", "en_pl", "fr", "g", "fr_pl", "cat", "flags")
 
     def __init__(self, en, en_pl, fr, g, fr_pl, cat, flags):
         self.en, self.en_pl, self.fr, self.g = en, en_pl, fr, g
         self.fr_pl, self.cat, self.flags = fr_pl, cat, flags
 
-    @property
-    def mass(self):
-        return self.cat == "M"
-
-    def has(self, spec):
-        key = (id(self), spec)
-        hit = _HAS.get(key)
-        if hit is None:
-            hit = _HAS[key] = self._has(spec)
-        return hit
-
-    def _has(self, spec):
-        """spec: category letters (upper case) and/or flags (lower case)."""
-        return any((c.isupper() and c == self.cat) or (c.islower() and c in self.flags)
-                   for c in spec)
-
-
-def _en_plural(w):
-    if w.endswith(("s", "sh", "ch", "x")):
-        return w + "es"
-    if w.endswith("y") and w[-2] not in "aeiou":
-        return w[:-1] + "ies"
-    return w + "s"
-
 
 def _load_nouns():
     out = []
     for line in _NOUNS.strip().splitlines():
         en, en_pl, fr, g, fr_pl, cat, flags = line.split("|")
-        out.append(Noun(en, en_pl or _en_plural(en), fr, g, fr_pl or fr + "s", cat, flags))
+        out.append(Noun(en, en_pl or en_plural(en), fr, g, fr_pl or fr + "s", cat, flags))
     return out
 
 

@@ -1,5 +1,7 @@
 """Lexicon of the English -> Chinese corpus (see en_zh.py for the grammar)."""
 
+from common import LexiconNoun, en_plural
+
 # Nouns: english sg | english pl | chinese | measure word | category | flags
 # categories: P person, K kinship (only with possessives / "the"), A animal, F food
 # (countable), M mass food/drink, T thing, L place.
@@ -112,7 +114,6 @@ house||房子|座|L|igcv
 """
 
 
-_HAS = {}
 _FILTER = {}
 
 
@@ -124,41 +125,18 @@ def nouns_for(spec):
     return hit
 
 
-class Noun:
+class Noun(LexiconNoun):
     __slots__ = ("en", "en_pl", "zh", "cl", "cat", "flags")
 
     def __init__(self, en, en_pl, zh, cl, cat, flags):
         self.en, self.en_pl, self.zh, self.cl, self.cat, self.flags = en, en_pl, zh, cl, cat, flags
-
-    @property
-    def mass(self):
-        return self.cat == "M"
-
-    def has(self, spec):
-        key = (id(self), spec)
-        hit = _HAS.get(key)
-        if hit is None:
-            hit = _HAS[key] = self._has(spec)
-        return hit
-
-    def _has(self, spec):
-        return any((c.isupper() and c == self.cat) or (c.islower() and c in self.flags)
-                   for c in spec)
-
-
-def _en_plural(w):
-    if w.endswith(("s", "sh", "ch", "x")):
-        return w + "es"
-    if w.endswith("y") and w[-2] not in "aeiou":
-        return w[:-1] + "ies"
-    return w + "s"
 
 
 def _load_nouns():
     out = []
     for line in _NOUNS.strip().splitlines():
         en, en_pl, zh, cl, cat, flags = line.split("|")
-        out.append(Noun(en, en_pl or _en_plural(en), zh, cl, cat, flags))
+        out.append(Noun(en, en_pl or en_plural(en), zh, cl, cat, flags))
     return out
 
 
