@@ -112,6 +112,13 @@ Model reverseModel(uint64_t seed) {
     return makeRandomModel(c, testing::vocabWith(syms), testing::vocabWith(syms), seed);
 }
 
+// dir/train.tsv (n reverse-task lines from data_seed) and dir/init.safetensors (`init`) for the CLI; returns the
+// model's path.
+QString writeReverseTaskAndInit(const QTemporaryDir& dir, int n, uint64_t data_seed, const Model& init) {
+    writeReverseTask(dir.filePath("train.tsv"), n, data_seed);
+    return testing::saveInto(init, dir, "init.safetensors");
+}
+
 QString cliPath() {
     return QString::fromUtf8(ATTNVIZ_CLI_PATH);
 }
@@ -630,9 +637,7 @@ void TestTraining::cliAlignWeight() {
 
 void TestTraining::cliNanLeavesLastGoodModel() {
     QTemporaryDir dir;
-    writeReverseTask(dir.filePath("train.tsv"), 64, 7);
-    const Model init = reverseModel(4);
-    const QString init_path = testing::saveInto(init, dir, "init.safetensors");
+    const QString init_path = writeReverseTaskAndInit(dir, 64, 7, reverseModel(4));
     const QString out = dir.filePath("out.safetensors");
     QProcess proc;
     proc.start(cliPath(), {"train", "--data", dir.filePath("train.tsv"), "--init", init_path, "--out", out,
@@ -648,9 +653,8 @@ void TestTraining::cliNanLeavesLastGoodModel() {
 
 void TestTraining::cliCtrlCWritesModel() {
     QTemporaryDir dir;
-    writeReverseTask(dir.filePath("train.tsv"), 2000, 8);
     const Model init = reverseModel(5);
-    const QString init_path = testing::saveInto(init, dir, "init.safetensors");
+    const QString init_path = writeReverseTaskAndInit(dir, 2000, 8, init);
     const QString out = dir.filePath("out.safetensors");
     QProcess proc;
     proc.start(cliPath(), {"train", "--data", dir.filePath("train.tsv"), "--init", init_path, "--out", out,

@@ -56,6 +56,14 @@ QStringList csvFields(const QString& line) {
     return out;
 }
 
+ExportOptions sized(int width, int height, double dpi) {
+    ExportOptions o;
+    o.width = width;
+    o.height = height;
+    o.dpi = dpi;
+    return o;
+}
+
 } // namespace
 
 class TestHeatmapExport : public QObject {
@@ -96,10 +104,7 @@ void TestHeatmapExport::pngHasTheAskedSizeAndDpi() {
     QTemporaryDir dir;
     const QString path = dir.filePath("h.png");
     const DecodeResult r = chineseResult();
-    ExportOptions o;
-    o.width = width;
-    o.height = height;
-    o.dpi = dpi;
+    ExportOptions o = sized(width, height, dpi);
     o.style.annotate = annotate;
     QString error;
     QVERIFY2(exportHeatmap(HeatmapData::fromDecode(r), r, model().config, path, o, &error), qPrintable(error));
@@ -122,10 +127,7 @@ void TestHeatmapExport::svgHasTheAskedSizeAndTextAsText() {
     QTemporaryDir dir;
     const QString path = dir.filePath("h.svg");
     const DecodeResult r = chineseResult();
-    ExportOptions o;
-    o.width = 1200;
-    o.height = 900;
-    o.dpi = 150;
+    ExportOptions o = sized(1200, 900, 150);
     o.style.title = "cat & mat";
     QString error;
     QVERIFY2(exportHeatmap(HeatmapData::fromDecode(r), r, model().config, path, o, &error), qPrintable(error));
@@ -193,10 +195,7 @@ void TestHeatmapExport::pdfHasTheAskedPageSize() {
     QTemporaryDir dir;
     const QString path = dir.filePath("h.pdf");
     const DecodeResult r = chineseResult();
-    ExportOptions o;
-    o.width = width;
-    o.height = height;
-    o.dpi = dpi;
+    ExportOptions o = sized(width, height, dpi);
     QString error;
     QVERIFY2(exportHeatmap(HeatmapData::fromDecode(r), r, model().config, path, o, &error), qPrintable(error));
     const QByteArray pdf = readAll(path);
@@ -298,10 +297,7 @@ void TestHeatmapExport::badSizesAreRejected() {
     QTemporaryDir dir;
     const DecodeResult r = chineseResult();
     for (auto [w, h, dpi] : {std::tuple{0, 100, 96.0}, std::tuple{100, 30000, 96.0}, std::tuple{100, 100, 0.0}}) {
-        ExportOptions o;
-        o.width = w;
-        o.height = h;
-        o.dpi = dpi;
+        const ExportOptions o = sized(w, h, dpi);
         QString error;
         const QString path = dir.filePath("bad.png");
         QVERIFY(!exportHeatmap(HeatmapData::fromDecode(r), r, model().config, path, o, &error));
