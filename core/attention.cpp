@@ -7,6 +7,7 @@ namespace attnviz {
 
 Attention::Attention(const Model& model) : model_(&model) {
     ws_.resize(model.config.dec_hid_dim);
+    query_.resize(model.config.dec_hid_dim);
     row_.resize(model.config.dec_hid_dim);
 }
 
@@ -16,7 +17,22 @@ void Attention::prepare(int S, AttentionStep& out) {
     out.context.resize(2 * model_->config.enc_hid_dim);
 }
 
-void Attention::compute(const EncoderState& enc, const float* s_ptr, int t, AttentionStep& out) {
+bool Attention::hasQuery() const { return model_->config.score == ScoreKind::Additive; }
+
+GemvTerm Attention::queryTerm(const float* s) const {
+    return columnsOf(model_->params.attn_w, 0, model_->config.dec_hid_dim, s);  // W_s: (H_d, H_d) of attn.weight
+}
+
+void Attention::compute(const EncoderState& enc, const float* s, int t, AttentionStep& out) {
+    if (hasQuery()) query_.noalias() = model_->params.attn_w.leftCols(query_.size()) * ConstVecMap(s, query_.size());
+    finish(enc, s, t, out);
+}
+
+void Attention::computeWithQuery(const EncoderState& enc, const float* s, int t, AttentionStep& out) {
+    finish(enc, s, t, out);  // (no query to compute for scores other than additive)
+}
+
+void Attention::finish(const EncoderState& enc, const float* s_ptr, int t, AttentionStep& out) {
     const ModelConfig& c = model_->config;
     const ModelParams& p = model_->params;
     const int S = enc.S, Hd = c.dec_hid_dim, D = c.window;
@@ -45,10 +61,10 @@ void Attention::compute(const EncoderState& enc, const float* s_ptr, int t, Atte
     auto e = out.scores.segment(lo, n);
     switch (c.score) {
     case ScoreKind::Additive: {
-        ws_.noalias() = p.attn_w.leftCols(Hd) * s;  // (H_d) W_s s; the key side U h_j + b is precomputed
+        // query_ = W_s s (H_d) from compute() or the caller; the key side U h_j + b is precomputed
         // Row by row over contiguous rows, so that tanh runs on SIMD packets (the broadcast expression does not).
         for (int j = lo; j <= hi; ++j) {
-            row_ = enc.keys.row(j).transpose() + ws_;
+            row_ = enc.keys.row(j).transpose() + query_;
             row_ = row_.array().tanh().matrix();
             out.scores[j] = row_.dot(p.attn_v);
         }

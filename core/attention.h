@@ -2,6 +2,7 @@
 // Legend: S source length with <sos>/<eos>, H_e enc_hid_dim, H_d dec_hid_dim, D window half-width.
 #pragma once
 #include "encoder.h"
+#include "gemv_terms.h"
 #include "model.h"
 #include "tensor.h"
 
@@ -28,10 +29,21 @@ public:
     // (1 for the first), used by local_m.
     void compute(const EncoderState& enc, const float* s, int t, AttentionStep& out);
 
+    // The additive score's query W_s s (H_d; 1 MB of weights for the large model) as a product a caller can run
+    // on both cores with others (the bahdanau step), into queryOutput(); computeWithQuery() then does the rest.
+    // Other scores have no such product (hasQuery() false): computeWithQuery() is compute() for them.
+    bool hasQuery() const;
+    GemvTerm queryTerm(const float* s) const;
+    float* queryOutput() { return query_.data(); }
+    void computeWithQuery(const EncoderState& enc, const float* s, int t, AttentionStep& out);
+
 private:
+    void finish(const EncoderState& enc, const float* s, int t, AttentionStep& out);
+
     const Model* model_;
-    Vec ws_;   // (H_d) additive: W_s s; local_p: tanh(W_p s)
-    Vec row_;  // (H_d) additive: tanh(W_s s + U h_j + b) for one j
+    Vec query_;  // (H_d) additive: W_s s
+    Vec ws_;     // (H_d) local_p: W_p s
+    Vec row_;    // (H_d) additive: tanh(W_s s + U h_j + b) for one j
 };
 
 } // namespace attnviz

@@ -23,13 +23,25 @@ struct StepOutput {
     Vec log_probs;  // (V) log-softmax of the logits
 };
 
+// Whether the bahdanau decoder folds the context into per-sentence products (see Decoder): Auto when it pays (a
+// short source, 4·S ≤ 2H_e, and an fc_out too large for L2); Always and Never let tests compare both ways with the
+// reference and benchmarks measure both. Process-wide.
+enum class ContextFolding { Auto, Always, Never };
+void setContextFolding(ContextFolding mode);
+ContextFolding contextFolding();
+
 // Owns the per-step scratch: after begin(), step() allocates nothing (except sizing `next` the first time).
+// bahdanau, folded: the context c = Hᵀa enters the GRU input and the output layer through the context columns W_c
+// of decoder.rnn.weight_ih and fc_out: W_c c = (W_c Hᵀ) a. W_c Hᵀ is computed once per sentence, so a step reads the
+// (V, S) product instead of fc_out's (V, 2H_e) context columns: 24.6 of fc_out's 41 MB per step for the large model.
+// The same sums in another order: equal to float32 round-off.
 class Decoder {
 public:
     explicit Decoder(const Model& model);
     const Model& model() const { return *model_; }
 
-    // Sizes the buffers for this sentence and writes the state before the first step (s_0, h̃ = 0).
+    // Sizes the buffers for this sentence and writes the state before the first step (s_0, h̃ = 0). Every later
+    // call must pass the same `enc`.
     void begin(const EncoderState& enc, DecoderState& initial, StepOutput& out);
     // One step: previous token y_prev (<sos> first), `t` the target position of the token produced (1 first).
     // `next` must not alias `prev`.
@@ -45,6 +57,12 @@ public:
     void logProbs(const Mat& features, Mat& log_probs) const;
 
 private:
+    // bahdanau, folded (see decoder.cpp): the attention and the new state; the whole step.
+    void foldedState(const EncoderState& enc, int y_prev, int t, const DecoderState& prev, DecoderState& next,
+                     AttentionStep& attn);
+    void stepFolded(const EncoderState& enc, int y_prev, int t, const DecoderState& prev, DecoderState& next,
+                    StepOutput& out);
+
     const Model* model_;
     Attention attention_;
     Vec in_;   // GRU input: bahdanau [x ; c] (E + 2H_e); luong [x ; h̃_prev] or x
@@ -52,6 +70,11 @@ private:
     Vec gh_;   // (3H_d) scratch of the cell
     Vec cat_;  // bahdanau fc_out input [s ; c ; x] (H_d + 2H_e + E); luong combine input [c ; s] (2H_e + H_d)
     Vec feat_; // luong fc_out input h̃ (H_d)
+    bool fold_ = false;           // bahdanau: the context is folded for this sentence
+    bool fold_fc_ready_ = false;  // fold_fc_ is computed at the first step() (forced decoding never needs it)
+    Mat fold_ih_;   // (3H_d, S') W_ih's context columns times each h_j; S' = paddedColumns(S), zeros past S
+    Mat fold_fc_;   // (V, S') fc_out's context columns times each h_j
+    Vec weights_;   // (S') this step's attention row a, zeros past S
 };
 
 // Log-softmax in place over a logit vector (max-shifted).

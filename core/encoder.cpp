@@ -2,6 +2,7 @@
 
 #include "errors.h"
 #include "gru.h"
+#include "row_split.h"
 
 #include <string>
 
@@ -21,22 +22,35 @@ void encode(const Model& model, const std::vector<int>& ids, EncoderState& out) 
 
     Mat x(S, E);  // (S, E) embedded tokens
     for (int j = 0; j < S; ++j) x.row(j) = p.enc_embedding.row(ids[j]);
-    Mat gi_f, gi_b;  // (S, 3H_e) input projections, one GEMM per direction
-    gruProjectInputs(p.enc_fwd, x, gi_f);
-    gruProjectInputs(p.enc_bwd, x, gi_b);
-
     out.outputs.resize(S, 2 * He);
-    Vec zero = Vec::Zero(He);
-    Vec gh(3 * He);
-    // Forward direction writes f_j into columns [0, H_e) of row j, reading f_{j-1} in place.
-    for (int j = 0; j < S; ++j) {
-        const float* prev = j == 0 ? zero.data() : out.outputs.row(j - 1).data();
-        gruCell(p.enc_fwd, gi_f.row(j).data(), prev, out.outputs.row(j).data(), gh.data());
-    }
-    // Backward direction from the sentence's own last token into columns [H_e, 2H_e).
-    for (int j = S - 1; j >= 0; --j) {
-        const float* prev = j == S - 1 ? zero.data() : out.outputs.row(j + 1).data() + He;
-        gruCell(p.enc_bwd, gi_b.row(j).data(), prev, out.outputs.row(j).data() + He, gh.data());
+
+    // The two directions are independent: on two cores when their weights are large enough to pay for it.
+    // Forward writes f_j into columns [0, H_e) of row j, reading f_{j-1} in place.
+    auto forward = [&] {
+        Mat gi;  // (S, 3H_e) input projections, one GEMM
+        gruProjectInputs(p.enc_fwd, x, gi);
+        Vec zero = Vec::Zero(He), gh(3 * He);
+        for (int j = 0; j < S; ++j) {
+            const float* prev = j == 0 ? zero.data() : out.outputs.row(j - 1).data();
+            gruCell(p.enc_fwd, gi.row(j).data(), prev, out.outputs.row(j).data(), gh.data());
+        }
+    };
+    // Backward from the sentence's own last token into columns [H_e, 2H_e).
+    auto backward = [&] {
+        Mat gi;
+        gruProjectInputs(p.enc_bwd, x, gi);
+        Vec zero = Vec::Zero(He), gh(3 * He);
+        for (int j = S - 1; j >= 0; --j) {
+            const float* prev = j == S - 1 ? zero.data() : out.outputs.row(j + 1).data() + He;
+            gruCell(p.enc_bwd, gi.row(j).data(), prev, out.outputs.row(j).data() + He, gh.data());
+        }
+    };
+    const std::int64_t direction_bytes = (p.enc_fwd.w_ih.size() + p.enc_fwd.w_hh.size()) * std::int64_t(sizeof(float));
+    if (S > 1 && splitPays(direction_bytes)) {
+        runBoth(backward, forward);
+    } else {
+        forward();
+        backward();
     }
 
     Vec last(2 * He);  // [f_{S-1} ; b_0]

@@ -10,9 +10,13 @@ void gruProjectInputs(const GruParams& g, const Eigen::Ref<const Mat>& x, Mat& g
 }
 
 void gruCell(const GruParams& g, const float* gi, const float* h, float* h_out, float* gh) {
+    splitGemv(g.w_hh, h, gh);  // (3H, H) · h
+    gruGates(g, gi, gh, h, h_out);
+}
+
+void gruGates(const GruParams& g, const float* gi, float* gh, const float* h, float* h_out) {
     const Eigen::Index H = g.w_hh.cols();
     VecMap ghv(gh, 3 * H);
-    splitGemv(g.w_hh, h, gh);  // (3H, H) · h
     ghv += g.b_hh;
     auto ga = [&](Eigen::Index k) { return Eigen::Map<Eigen::ArrayXf>(gh + k * H, H); };
     auto ia = [&](Eigen::Index k) { return Eigen::Map<const Eigen::ArrayXf>(gi + k * H, H); };

@@ -16,4 +16,8 @@ void gruProjectInputs(const GruParams& g, const Eigen::Ref<const Mat>& x, Mat& g
 // (it ends up holding [r; z; n]). h_out may alias h. No allocation.
 void gruCell(const GruParams& g, const float* gi, const float* h, float* h_out, float* gh);
 
+// The rest of the cell once both products are known: gi = W_ih x + b_ih, gh = W_hh h without b_hh (3H each; gh is
+// overwritten with [r; z; n]). h_out may alias h.
+void gruGates(const GruParams& g, const float* gi, float* gh, const float* h, float* h_out);
+
 } // namespace attnviz

@@ -1,7 +1,6 @@
 #include "row_split.h"
 
 #include <atomic>
-#include <mutex>
 #include <thread>
 
 namespace attnviz {
@@ -23,10 +22,10 @@ public:
         return helper;
     }
 
-    // Returns false when another thread is using the helper (the caller then does all the work itself).
+    // Returns false when the helper is taken: by another thread, or by this one further up its stack (work that
+    // itself splits), or when called from the helper thread. The caller then does all the work itself.
     bool tryRun(RowWork work, void* context, Eigen::Index begin, Eigen::Index end) {
-        std::unique_lock lock(busy_, std::try_to_lock);
-        if (!lock.owns_lock()) return false;
+        if (busy_.exchange(true, std::memory_order_acquire)) return false;
         work_ = work;
         context_ = context;
         begin_ = begin;
@@ -34,28 +33,26 @@ public:
         const std::uint32_t job = posted_.load(std::memory_order_relaxed) + 1;
         posted_.store(job, std::memory_order_release);
         posted_.notify_one();
-        lock.release();  // unlocked by wait() once the helper has finished
-        return true;
+        return true;  // busy_ stays set until wait()
     }
 
     void wait() {
         const std::uint32_t job = posted_.load(std::memory_order_relaxed);
         waitFor(finished_, job);
-        busy_.unlock();
+        busy_.store(false, std::memory_order_release);
     }
 
     ~Helper() {
-        {
-            std::lock_guard lock(busy_);
-            quit_.store(true, std::memory_order_relaxed);
-            posted_.fetch_add(1, std::memory_order_release);
-            posted_.notify_one();
-        }
+        while (busy_.exchange(true, std::memory_order_acquire)) std::this_thread::yield();
+        quit_.store(true, std::memory_order_relaxed);
+        posted_.fetch_add(1, std::memory_order_release);
+        posted_.notify_one();
         thread_.join();
     }
 
 private:
     Helper() : thread_([this] { loop(); }) {}
+    // (The helper thread itself never posts: busy_ is set while it runs a job.)
 
     static void waitFor(std::atomic<std::uint32_t>& counter, std::uint32_t value) {
         for (int spin = 0; spin < 4000; ++spin) {
@@ -81,7 +78,7 @@ private:
         }
     }
 
-    std::mutex busy_;  // held from tryRun() to wait(): one job at a time
+    std::atomic<bool> busy_{false};  // set from tryRun() to wait(): one job at a time
     RowWork work_ = nullptr;
     void* context_ = nullptr;
     Eigen::Index begin_ = 0, end_ = 0;
@@ -95,8 +92,10 @@ private:
 void setRowSplitting(bool enabled) { g_enabled.store(enabled, std::memory_order_relaxed); }
 bool rowSplitting() { return g_enabled.load(std::memory_order_relaxed); }
 
+bool splitPays(std::int64_t bytes) { return bytes >= kMinSplitBytes && rowSplitting(); }
+
 void splitRows(Eigen::Index rows, std::int64_t bytes, RowWork work, void* context) {
-    if (rows < 32 || bytes < kMinSplitBytes || !rowSplitting()) {
+    if (rows < 32 || !splitPays(bytes)) {
         work(context, 0, rows);
         return;
     }
@@ -108,6 +107,43 @@ void splitRows(Eigen::Index rows, std::int64_t bytes, RowWork work, void* contex
     }
     work(context, 0, half);
     helper.wait();
+}
+
+void runBoth(Task mine, void* mine_context, Task other, void* other_context) {
+    struct Other {
+        Task task;
+        void* context;
+    } o{other, other_context};
+    auto run = [](void* c, Eigen::Index, Eigen::Index) { static_cast<Other*>(c)->task(static_cast<Other*>(c)->context); };
+    Helper& helper = Helper::instance();
+    if (!rowSplitting() || !helper.tryRun(run, &o, 0, 0)) {
+        mine(mine_context);
+        other(other_context);
+        return;
+    }
+    mine(mine_context);
+    helper.wait();
+}
+
+void shareChunks(Eigen::Index chunks, ChunkWork work, void* context) {
+    std::atomic<Eigen::Index> next{0};
+    struct Shared {
+        std::atomic<Eigen::Index>* next;
+        Eigen::Index chunks;
+        ChunkWork work;
+        void* context;
+        void drain() const {
+            for (Eigen::Index i = next->fetch_add(1, std::memory_order_relaxed); i < chunks;
+                 i = next->fetch_add(1, std::memory_order_relaxed))
+                work(context, i);
+        }
+    } shared{&next, chunks, work, context};
+    auto drain = [&] { shared.drain(); };
+    if (chunks < 2) {
+        drain();
+        return;
+    }
+    runBoth(drain, drain);
 }
 
 void splitGemv(const Mat& W, const float* x, float* y) {

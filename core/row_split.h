@@ -24,6 +24,26 @@ void splitRows(Eigen::Index rows, std::int64_t bytes, F& work) {
     splitRows(rows, bytes, [](void* c, Eigen::Index b, Eigen::Index e) { (*static_cast<F*>(c))(b, e); }, &work);
 }
 
+// Whether work reading `bytes` gains from the second core: splitting is on and the work is not so small that the
+// hand-off costs more.
+bool splitPays(std::int64_t bytes);
+
+// Runs mine() on this thread and other() on the helper at the same time; returns when both are done. When the
+// helper is taken or splitting is off, runs both here, mine() first.
+using Task = void (*)(void* context);
+void runBoth(Task mine, void* mine_context, Task other, void* other_context);
+
+template <class A, class B>
+void runBoth(A& mine, B& other) {
+    runBoth([](void* c) { (*static_cast<A*>(c))(); }, &mine, [](void* c) { (*static_cast<B*>(c))(); }, &other);
+}
+
+// work(i) for every chunk i in [0, chunks), shared between this thread and the helper through a common counter:
+// whichever core is free takes the next chunk, so neither waits on the other for long, whatever else the
+// machine is doing. Chunk i's work must not depend on which thread runs it.
+using ChunkWork = void (*)(void* context, Eigen::Index chunk);
+void shareChunks(Eigen::Index chunks, ChunkWork work, void* context);
+
 // Off for callers that already keep every core busy (a file decoded sentence-parallel); on by default on machines
 // with more than one core. Process-wide.
 void setRowSplitting(bool enabled);

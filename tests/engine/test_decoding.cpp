@@ -1,5 +1,7 @@
 // The engine's forward pass against an independent double-precision reference (tests/support/reference_model.h)
 // for every decoder × score × span × input-feeding combination the spec allows, plus a hand-worked case.
+// bahdanau runs twice: with the context folded into per-sentence products (decoder.h) and without.
+#include "decoder.h"
 #include "decoding.h"
 #include "errors.h"
 #include "reference_model.h"
@@ -37,8 +39,10 @@ class TestDecoding : public QObject {
     Q_OBJECT
 
 private slots:
+    void cleanup() { setContextFolding(ContextFolding::Auto); }
     void matchesReference_data();
     void matchesReference();
+    void handWorkedBahdanauAdditive_data();
     void handWorkedBahdanauAdditive();
     void forcedMatchesReference_data();
     void forcedMatchesReference();
@@ -54,21 +58,27 @@ static void addAllVariants() {
     QTest::addColumn<int>("score");
     QTest::addColumn<int>("span");
     QTest::addColumn<bool>("input_feeding");
+    QTest::addColumn<int>("folding");
     const ScoreKind scores[] = {ScoreKind::Additive, ScoreKind::Dot, ScoreKind::ScaledDot, ScoreKind::General};
     for (ScoreKind sc : scores)
-        QTest::addRow("bahdanau/%s/global", toString(sc).data()) << int(DecoderKind::Bahdanau) << int(sc) << int(SpanKind::Global) << false;
+        for (ContextFolding f : {ContextFolding::Never, ContextFolding::Always})
+            QTest::addRow("bahdanau/%s/global/%s", toString(sc).data(), f == ContextFolding::Always ? "folded" : "unfolded")
+                << int(DecoderKind::Bahdanau) << int(sc) << int(SpanKind::Global) << false << int(f);
     for (ScoreKind sc : scores)
         for (SpanKind sp : {SpanKind::Global, SpanKind::LocalM, SpanKind::LocalP})
             for (bool inf : {false, true})
                 QTest::addRow("luong/%s/%s/%s", toString(sc).data(), toString(sp).data(), inf ? "if" : "no_if")
-                    << int(DecoderKind::Luong) << int(sc) << int(sp) << inf;
+                    << int(DecoderKind::Luong) << int(sc) << int(sp) << inf << int(ContextFolding::Auto);
 }
 
+// The row's config; also sets the row's context folding (cleanup() puts Auto back).
 static ModelConfig fetchConfig() {
     QFETCH(int, decoder);
     QFETCH(int, score);
     QFETCH(int, span);
     QFETCH(bool, input_feeding);
+    QFETCH(int, folding);
+    setContextFolding(ContextFolding(folding));
     return smallConfig(DecoderKind(decoder), ScoreKind(score), SpanKind(span), input_feeding);
 }
 
@@ -178,7 +188,15 @@ void TestDecoding::matchesReference() {
 //   logits = [0, 0.54537993, 0, 1.09075986, −0.04537993], logsumexp = 2.03567681
 //   log p = [−2.03567681, −1.49029689, −2.03567681, −0.94491696, −2.08105674] → greedy picks <eos> (id 3),
 //   log p(<eos>) = −0.94491696, and decoding stops after one step.
+void TestDecoding::handWorkedBahdanauAdditive_data() {
+    QTest::addColumn<int>("folding");
+    QTest::addRow("unfolded") << int(ContextFolding::Never);
+    QTest::addRow("folded") << int(ContextFolding::Always);  // W_ih's context columns as (W_c Hᵀ) a
+}
+
 void TestDecoding::handWorkedBahdanauAdditive() {
+    QFETCH(int, folding);
+    setContextFolding(ContextFolding(folding));
     ModelConfig cfg = smallConfig(DecoderKind::Bahdanau, ScoreKind::Additive, SpanKind::Global, false, 1, 1, 1);
     Model m = makeRandomModel(cfg, vocabWith({"a"}), vocabWith({"x"}), 1);
     ModelParams& p = m.params;

@@ -32,6 +32,7 @@ private slots:
     void everyRowOnce_data();
     void everyRowOnce();
     void gemvMatchesDoubleAndUnsplit();
+    void largeModelDecodeMatchesReference_data();
     void largeModelDecodeMatchesReference();
 };
 
@@ -77,13 +78,27 @@ void TestRowSplit::gemvMatchesDoubleAndUnsplit() {
     }
 }
 
+void TestRowSplit::largeModelDecodeMatchesReference_data() {
+    QTest::addColumn<int>("E");
+    QTest::addColumn<int>("He");
+    QTest::addColumn<int>("Hd");
+    // fc_out (V, H_d + 2H_e + E) = (2004, 576) floats = 4.6 MB: split; the encoder's directions are not.
+    QTest::addRow("E 64, H_e 128, H_d 256") << 64 << 128 << 256;
+    // 10 MB, and each encoder direction reads 1.6 MB: the two directions run on the two cores.
+    QTest::addRow("E 256, H_e 256, H_d 512") << 256 << 256 << 512;
+}
+
+// A model large enough for the two-core paths (split products; the bahdanau step with the context folded, S = 7
+// being short enough for Auto) decodes as on one core, bit for bit, and as the double-precision reference.
 void TestRowSplit::largeModelDecodeMatchesReference() {
+    QFETCH(int, E);
+    QFETCH(int, He);
+    QFETCH(int, Hd);
     SplittingGuard guard;
-    // fc_out (V, H_d + 2H_e + E) = (2004, 576) floats = 4.6 MB: above the split threshold.
     std::vector<std::string> words;
     for (int i = 0; i < 2000; ++i) words.push_back("w" + std::to_string(i));
     const Vocabulary vocab = vocabWith(words);
-    ModelConfig cfg = smallConfig(DecoderKind::Bahdanau, ScoreKind::Additive, SpanKind::Global, false, 64, 128, 256);
+    ModelConfig cfg = smallConfig(DecoderKind::Bahdanau, ScoreKind::Additive, SpanKind::Global, false, E, He, Hd);
     const Model model = makeRandomModel(cfg, vocab, vocab, 5);
     QVERIFY(model.params.fc_out_w.size() * 4 > (std::int64_t(4) << 20));
     DecodeOptions opt;

@@ -1,0 +1,52 @@
+// Matrix-vector products over blocks of columns, in one pass over the rows.
+// The bahdanau output layer computes fc_out · [s ; c ; x]; with the context c = Hᵀ a it is cheaper to read only the
+// s and x columns of fc_out per step and to fold the context columns into (W_c Hᵀ) a, where W_c Hᵀ (V, S) is
+// computed once per sentence (Decoder). These kernels read a column block of a row-major matrix without touching
+// the columns it skips, and sum several blocks into one result per row.
+#pragma once
+#include "tensor.h"
+
+#include <cstdint>
+#include <span>
+
+namespace attnviz {
+
+// A (rows, cols) block of a row-major matrix, `stride` floats between rows, times x (cols).
+struct GemvTerm {
+    const float* w = nullptr;  // row 0, column 0 of the block
+    Eigen::Index stride = 0;
+    Eigen::Index cols = 0;
+    const float* x = nullptr;
+};
+
+// The block of columns [first, first + count) of W, times x.
+inline GemvTerm columnsOf(const Mat& W, Eigen::Index first, Eigen::Index count, const float* x) {
+    return {W.data() + first, W.outerStride(), count, x};
+}
+
+// y[r] = Σ_k terms[k] row r · terms[k].x for r in [0, rows); y must not overlap any term. Shared between the two
+// cores as gemvJobs does when the terms read 1 MB or more; the result does not depend on who computes which rows.
+void gemvTerms(std::span<const GemvTerm> terms, Eigen::Index rows, float* y);
+
+// One of several independent products for gemvJobs: y (rows) = Σ terms.
+struct GemvJob {
+    std::span<const GemvTerm> terms;
+    Eigen::Index rows = 0;
+    float* y = nullptr;
+};
+
+// Every job's product. When it pays, the rows of all jobs are cut into chunks of about 256 KB read, which both cores
+// take from a common counter (shareChunks in core/row_split.h), so small jobs of different shapes keep both cores
+// busy. Chunks start on multiples of 4 rows, so each row's sum is the same whoever computes it. At most 8 jobs.
+void gemvJobs(std::span<const GemvJob> jobs);
+
+// n rounded up to a whole number of SIMD packets (16 floats with AVX-512): a term of that many columns has no
+// scalar tail.
+Eigen::Index paddedColumns(Eigen::Index n);
+
+// out (rows, paddedColumns(S)) row-major: columns [0, S) = block (rows, cols) · Hᵀ with H (S, cols) row-major, the
+// rest zeros. Each block row meets every h_j while it is in L1, so the block is read from memory once. `block.x` is
+// ignored. Split between cores like gemvTerms.
+void projectRows(const GemvTerm& block, Eigen::Index rows, const Mat& H, Mat& out);
+
+} // namespace attnviz

@@ -1,0 +1,182 @@
+// The column-block kernels of core/gemv_terms.h and the two-core primitives they run on (core/row_split.h):
+// products against double precision for sizes that leave every kind of tail (rows not a multiple of 4, columns not a
+// multiple of a SIMD packet, blocks inside a wider matrix), the same bits whichever core computed which rows, and
+// every chunk of shared work done exactly once.
+#include "gemv_terms.h"
+#include "row_split.h"
+
+#include <QtTest>
+#include <atomic>
+#include <cmath>
+#include <mutex>
+
+using namespace attnviz;
+
+namespace {
+
+struct SplittingGuard {  // restores the process-wide switch whatever a test does
+    bool was = rowSplitting();
+    ~SplittingGuard() { setRowSplitting(was); }
+};
+
+Eigen::MatrixXd exactRowMajor(const Mat& m) { return m.cast<double>(); }
+
+bool close(double a, double b) { return std::abs(a - b) <= 1e-4 * (1.0 + std::abs(b)); }
+
+} // namespace
+
+class TestGemvTerms : public QObject {
+    Q_OBJECT
+
+private slots:
+    void termsMatchDouble_data();
+    void termsMatchDouble();
+    void jobsMatchTermsBitForBit();
+    void projectMatchesDoubleAndPads_data();
+    void projectMatchesDoubleAndPads();
+    void shareChunksDoesEachOnce();
+    void runBothRunsBothAndNests();
+};
+
+void TestGemvTerms::termsMatchDouble_data() {
+    QTest::addColumn<int>("rows");
+    QTest::addColumn<bool>("split");
+    for (int rows : {1, 3, 4, 7, 33, 2049})
+        for (bool split : {false, true}) QTest::addRow("%d rows%s", rows, split ? " split" : "") << rows << split;
+    QTest::addRow("6001 rows split (6 MB: both cores)") << 6001 << true;
+}
+
+// y = W[:, 0:37]·a + W[:, 50:83]·b + P·c: two blocks of a wider matrix (the columns between them must not count)
+// and a second matrix, with scalar tails after the last whole packet.
+void TestGemvTerms::termsMatchDouble() {
+    QFETCH(int, rows);
+    QFETCH(bool, split);
+    SplittingGuard guard;
+    setRowSplitting(split);
+    std::srand(rows);
+    const Mat W = Mat::Random(rows, 240), P = Mat::Random(rows, 19);
+    const Vec a = Vec::Random(37), b = Vec::Random(33), c = Vec::Random(19);
+    const GemvTerm terms[] = {columnsOf(W, 0, 37, a.data()), columnsOf(W, 50, 33, b.data()),
+                              columnsOf(P, 0, 19, c.data())};
+    Vec y = Vec::Constant(rows, std::nanf(""));
+    gemvTerms(terms, rows, y.data());
+    const Eigen::MatrixXd w = exactRowMajor(W), p = exactRowMajor(P);
+    const Eigen::VectorXd expect = w.middleCols(0, 37) * a.cast<double>() + w.middleCols(50, 33) * b.cast<double>() +
+                                   p * c.cast<double>();
+    for (int r = 0; r < rows; ++r)
+        QVERIFY2(close(y[r], expect[r]), qPrintable(QString("row %1: %2, expected %3").arg(r).arg(y[r]).arg(expect[r])));
+
+    if (rows == 6001) {  // shared between the cores: the same bits as one core
+        Vec one(rows);
+        setRowSplitting(false);
+        gemvTerms(terms, rows, one.data());
+        for (int r = 0; r < rows; ++r) QCOMPARE(y[r], one[r]);
+    }
+}
+
+// Several jobs in one pool of chunks (the bahdanau step's phase 1) give what each gives alone, to the bit.
+void TestGemvTerms::jobsMatchTermsBitForBit() {
+    SplittingGuard guard;
+    setRowSplitting(true);
+    std::srand(3);
+    const Mat A = Mat::Random(1537, 512), B = Mat::Random(1537, 300), C = Mat::Random(513, 517);  // 5.3 MB in all
+    const Vec a = Vec::Random(512), b = Vec::Random(256), c = Vec::Random(517);
+    const GemvTerm ta = columnsOf(A, 0, 512, a.data()), tb = columnsOf(B, 44, 256, b.data()),
+                   tc = columnsOf(C, 0, 517, c.data());
+    Vec ya(A.rows()), yb(B.rows()), yc(C.rows());
+    const GemvJob jobs[] = {{{&ta, 1}, A.rows(), ya.data()}, {{&tb, 1}, B.rows(), yb.data()}, {{&tc, 1}, C.rows(), yc.data()}};
+    for (int repeat = 0; repeat < 20; ++repeat) {  // whichever core takes which chunk, each time
+        ya.setConstant(std::nanf(""));
+        yb.setConstant(std::nanf(""));
+        yc.setConstant(std::nanf(""));
+        gemvJobs(jobs);
+        Vec ea(A.rows()), eb(B.rows()), ec(C.rows());
+        setRowSplitting(false);
+        gemvTerms({&ta, 1}, A.rows(), ea.data());
+        gemvTerms({&tb, 1}, B.rows(), eb.data());
+        gemvTerms({&tc, 1}, C.rows(), ec.data());
+        setRowSplitting(true);
+        QCOMPARE(ya, ea);
+        QCOMPARE(yb, eb);
+        QCOMPARE(yc, ec);
+    }
+    const Eigen::VectorXd exact = exactRowMajor(B).middleCols(44, 256) * b.cast<double>();
+    for (int r = 0; r < B.rows(); ++r) QVERIFY(close(yb[r], exact[r]));
+}
+
+void TestGemvTerms::projectMatchesDoubleAndPads_data() {
+    QTest::addColumn<int>("rows");
+    QTest::addColumn<int>("S");
+    // S = 13: two blocks of 6 vectors and one left over; 5: one block of 3 and two of 1; 40 rows past 1 MB: split.
+    for (int S : {1, 5, 12, 13}) QTest::addRow("7 rows, S = %d", S) << 7 << S;
+    QTest::addRow("2001 rows, S = 13 (split)") << 2001 << 13;
+}
+
+// out = W[:, 100:100+300] · Hᵀ in columns [0, S), zeros after, against double; split or not, the same bits.
+void TestGemvTerms::projectMatchesDoubleAndPads() {
+    QFETCH(int, rows);
+    QFETCH(int, S);
+    SplittingGuard guard;
+    std::srand(rows + S);
+    const Mat W = Mat::Random(rows, 450), H = Mat::Random(S, 300);
+    const GemvTerm block = columnsOf(W, 100, 300, nullptr);
+    Mat out, one;
+    setRowSplitting(true);
+    projectRows(block, rows, H, out);
+    setRowSplitting(false);
+    projectRows(block, rows, H, one);
+    QCOMPARE(out.rows(), Eigen::Index(rows));
+    QCOMPARE(out.cols(), paddedColumns(S));
+    QVERIFY(out.cols() >= S && out.cols() % 4 == 0);
+    const Eigen::MatrixXd exact = exactRowMajor(W).middleCols(100, 300) * H.cast<double>().transpose();
+    for (int r = 0; r < rows; ++r) {
+        for (int j = 0; j < S; ++j)
+            QVERIFY2(close(out(r, j), exact(r, j)), qPrintable(QString("(%1, %2)").arg(r).arg(j)));
+        for (Eigen::Index j = S; j < out.cols(); ++j) QCOMPARE(out(r, j), 0.0f);
+    }
+    QCOMPARE(out, one);
+}
+
+void TestGemvTerms::shareChunksDoesEachOnce() {
+    SplittingGuard guard;
+    setRowSplitting(true);
+    for (Eigen::Index chunks : {0, 1, 2, 3, 100, 1001}) {
+        std::vector<std::atomic<int>> done(static_cast<size_t>(chunks));
+        for (int repeat = 0; repeat < 30; ++repeat) {
+            auto work = [](void* c, Eigen::Index i) { (*static_cast<std::vector<std::atomic<int>>*>(c))[size_t(i)] += 1; };
+            shareChunks(chunks, work, &done);
+        }
+        for (Eigen::Index i = 0; i < chunks; ++i) QCOMPARE(done[size_t(i)].load(), 30);
+    }
+}
+
+// Both tasks run, on two threads when splitting is on; work that splits again from inside a task (the helper is
+// taken) runs on the calling thread instead of waiting for itself.
+void TestGemvTerms::runBothRunsBothAndNests() {
+    SplittingGuard guard;
+    for (bool split : {true, false}) {
+        setRowSplitting(split);
+        std::atomic<int> mine{0}, other{0};
+        std::mutex m;
+        std::vector<int> rows_seen(1000, 0);
+        auto nested = [&](Eigen::Index b, Eigen::Index e) {
+            std::lock_guard lock(m);
+            for (Eigen::Index i = b; i < e; ++i) rows_seen[size_t(i)] += 1;
+        };
+        auto a = [&] {
+            mine += 1;
+            splitRows(1000, std::int64_t(64) << 20, nested);
+        };
+        auto b = [&] {
+            other += 1;
+            splitRows(1000, std::int64_t(64) << 20, nested);
+        };
+        runBoth(a, b);
+        QCOMPARE(mine.load(), 1);
+        QCOMPARE(other.load(), 1);
+        for (int seen : rows_seen) QCOMPARE(seen, 2);
+    }
+}
+
+QTEST_GUILESS_MAIN(TestGemvTerms)
+#include "test_gemv_terms.moc"
