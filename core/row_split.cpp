@@ -52,7 +52,6 @@ public:
 
 private:
     Helper() : thread_([this] { loop(); }) {}
-    // (The helper thread itself never posts: busy_ is set while it runs a job.)
 
     static void waitFor(std::atomic<std::uint32_t>& counter, std::uint32_t value) {
         for (int spin = 0; spin < 4000; ++spin) {
@@ -115,14 +114,13 @@ void runBoth(Task mine, void* mine_context, Task other, void* other_context) {
         void* context;
     } o{other, other_context};
     auto run = [](void* c, Eigen::Index, Eigen::Index) { static_cast<Other*>(c)->task(static_cast<Other*>(c)->context); };
-    Helper& helper = Helper::instance();
-    if (!rowSplitting() || !helper.tryRun(run, &o, 0, 0)) {
+    if (!rowSplitting() || !Helper::instance().tryRun(run, &o, 0, 0)) {
         mine(mine_context);
         other(other_context);
         return;
     }
     mine(mine_context);
-    helper.wait();
+    Helper::instance().wait();
 }
 
 void shareChunks(Eigen::Index chunks, ChunkWork work, void* context) {

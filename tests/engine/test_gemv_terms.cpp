@@ -4,6 +4,7 @@
 // every chunk of shared work done exactly once.
 #include "gemv_terms.h"
 #include "row_split.h"
+#include "splitting_guard.h"
 
 #include <QtTest>
 #include <atomic>
@@ -11,13 +12,9 @@
 #include <mutex>
 
 using namespace attnviz;
+using attnviz::testing::SplittingGuard;
 
 namespace {
-
-struct SplittingGuard {  // restores the process-wide switch whatever a test does
-    bool was = rowSplitting();
-    ~SplittingGuard() { setRowSplitting(was); }
-};
 
 Eigen::MatrixXd exactRowMajor(const Mat& m) { return m.cast<double>(); }
 

@@ -4,6 +4,7 @@
 #include "decoding.h"
 #include "reference_model.h"
 #include "row_split.h"
+#include "splitting_guard.h"
 #include "test_models.h"
 
 #include <QtTest>
@@ -14,12 +15,6 @@ using namespace attnviz;
 using namespace attnviz::testing;
 
 namespace {
-
-// Restores the process-wide switch whatever a test does.
-struct SplittingGuard {
-    bool was = rowSplitting();
-    ~SplittingGuard() { setRowSplitting(was); }
-};
 
 constexpr std::int64_t kLarge = std::int64_t(64) << 20;  // bytes: always above the split threshold
 
