@@ -1,6 +1,7 @@
 #include "encoder.h"
 
 #include "errors.h"
+#include "gemv_terms.h"
 #include "gru.h"
 #include "row_split.h"
 
@@ -57,18 +58,16 @@ void encode(const Model& model, const std::vector<int>& ids, EncoderState& out) 
     last.head(He) = out.outputs.row(S - 1).head(He).transpose();
     last.tail(He) = out.outputs.row(0).tail(He).transpose();
     out.s0.resize(Hd);
-    out.s0.noalias() = p.enc_fc_w * last;
+    splitGemv(p.enc_fc_w, last.data(), out.s0.data());  // (H_d, 2H_e)
     out.s0 = (out.s0 + p.enc_fc_b).array().tanh().matrix();
 
     switch (model.config.score) {
-    case ScoreKind::Additive:
-        out.keys.resize(S, Hd);
-        out.keys.noalias() = out.outputs * p.attn_w.rightCols(2 * He).transpose();  // (S, 2H_e)(2H_e, H_d)
+    case ScoreKind::Additive:  // (S, H_d) = (S, 2H_e) · (the h columns of attn.weight)ᵀ + b
+        projectVectors(columnsOf(p.attn_w, Hd, 2 * He, nullptr), Hd, out.outputs, out.keys);
         out.keys.rowwise() += p.attn_b.transpose();
         break;
-    case ScoreKind::General:
-        out.keys.resize(S, Hd);
-        out.keys.noalias() = out.outputs * p.attn_W.transpose();  // (S, 2H_e)(2H_e, H_d)
+    case ScoreKind::General:  // (S, H_d) = (S, 2H_e) · W_aᵀ
+        projectVectors(columnsOf(p.attn_W, 0, 2 * He, nullptr), Hd, out.outputs, out.keys);
         break;
     case ScoreKind::Dot:
     case ScoreKind::ScaledDot:

@@ -154,7 +154,7 @@ void gemvJobs(std::span<const GemvJob> jobs) {
 
 // Columns j.. of out for rows r..r+3, J at a time while J of them are left; returns the first column not done.
 template <int J>
-Index projectFour(const GemvTerm& block, Index r, const Mat& H, Index j, Mat& out) {
+Index projectFour(const GemvTerm& block, Index r, const Eigen::Ref<const Mat>& H, Index j, Mat& out) {
     for (; j + J <= H.rows(); j += J) {
         const float* xs[J];
         for (int k = 0; k < J; ++k) xs[k] = H.row(j + k).data();
@@ -168,7 +168,7 @@ Index projectFour(const GemvTerm& block, Index r, const Mat& H, Index j, Mat& ou
 
 Index paddedColumns(Index n) { return (n + kLanes - 1) / kLanes * kLanes; }
 
-void projectRows(const GemvTerm& block, Index rows, const Mat& H, Mat& out) {
+void projectRows(const GemvTerm& block, Index rows, const Eigen::Ref<const Mat>& H, Mat& out) {
     eigen_assert(H.cols() == block.cols);
     const Index S = H.rows();
     out.setZero(rows, paddedColumns(S));
@@ -188,6 +188,12 @@ void projectRows(const GemvTerm& block, Index rows, const Mat& H, Mat& out) {
             }
     };
     splitRows(rows, bytesRead({&block, 1}, rows), work);
+}
+
+void projectVectors(const GemvTerm& block, Index rows, const Eigen::Ref<const Mat>& H, Mat& out) {
+    Mat by_row;  // (rows, S')
+    projectRows(block, rows, H, by_row);
+    out = by_row.leftCols(H.rows()).transpose();
 }
 
 } // namespace attnviz

@@ -47,6 +47,11 @@ Eigen::Index paddedColumns(Eigen::Index n);
 // out (rows, paddedColumns(S)) row-major: columns [0, S) = block (rows, cols) · Hᵀ with H (S, cols) row-major, the
 // rest zeros. Each block row meets every h_j while it is in L1, so the block is read from memory once. `block.x` is
 // ignored. Split between cores like gemvTerms.
-void projectRows(const GemvTerm& block, Eigen::Index rows, const Mat& H, Mat& out);
+void projectRows(const GemvTerm& block, Eigen::Index rows, const Eigen::Ref<const Mat>& H, Mat& out);
+
+// out (S, rows) = H (S, cols) · blockᵀ: projectRows for few vectors (a sentence's tokens) against a weight block,
+// in the layout of one output row per vector. Faster than Eigen's GEMM at these shapes, which first repacks the
+// whole weight block.
+void projectVectors(const GemvTerm& block, Eigen::Index rows, const Eigen::Ref<const Mat>& H, Mat& out);
 
 } // namespace attnviz

@@ -1,11 +1,11 @@
 #include "gru.h"
+#include "gemv_terms.h"
 #include "row_split.h"
 
 namespace attnviz {
 
 void gruProjectInputs(const GruParams& g, const Eigen::Ref<const Mat>& x, Mat& gi) {
-    gi.resize(x.rows(), g.w_ih.rows());
-    gi.noalias() = x * g.w_ih.transpose();  // (T, 3H)
+    projectVectors(columnsOf(g.w_ih, 0, g.w_ih.cols(), nullptr), g.w_ih.rows(), x, gi);  // (T, 3H)
     gi.rowwise() += g.b_ih.transpose();
 }
 
