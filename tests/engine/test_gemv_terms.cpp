@@ -109,7 +109,8 @@ void TestGemvTerms::projectMatchesDoubleAndPads_data() {
     QTest::addRow("2001 rows, S = 13 (split)") << 2001 << 13;
 }
 
-// out = W[:, 100:100+300] · Hᵀ in columns [0, S), zeros after, against double; split or not, the same bits.
+// out = W[:, 100:100+300] · Hᵀ in columns [0, S), zeros after, against double; split or not, the same bits; and
+// projectVectors gives its transpose.
 void TestGemvTerms::projectMatchesDoubleAndPads() {
     QFETCH(int, rows);
     QFETCH(int, S);
@@ -132,6 +133,13 @@ void TestGemvTerms::projectMatchesDoubleAndPads() {
         for (Eigen::Index j = S; j < out.cols(); ++j) QCOMPARE(out(r, j), 0.0f);
     }
     QCOMPARE(out, one);
+
+    // projectVectors: the same numbers, one row per vector (the encoder's input projections and keys).
+    Mat by_vector;
+    projectVectors(block, rows, H, by_vector);
+    QCOMPARE(by_vector.rows(), Eigen::Index(S));
+    QCOMPARE(by_vector.cols(), Eigen::Index(rows));
+    QVERIFY(by_vector == out.leftCols(S).transpose());
 }
 
 void TestGemvTerms::shareChunksDoesEachOnce() {
