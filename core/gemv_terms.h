@@ -37,7 +37,7 @@ struct GemvJob {
 
 // Every job's product. When it pays, the rows of all jobs are cut into chunks of about 256 KB read, which both cores
 // take from a common counter (shareChunks in core/row_split.h), so small jobs of different shapes keep both cores
-// busy. Chunks start on multiples of 4 rows, so each row's sum is the same whoever computes it. At most 8 jobs.
+// busy. Chunks start on multiples of 4 rows, so each row's sum is the same whoever computes it.
 void gemvJobs(std::span<const GemvJob> jobs);
 
 // n rounded up to a whole number of SIMD packets (16 floats with AVX-512): a term of that many columns has no

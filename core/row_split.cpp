@@ -1,6 +1,7 @@
 #include "row_split.h"
 
 #include <atomic>
+#include <exception>
 #include <thread>
 
 namespace attnviz {
@@ -36,10 +37,15 @@ public:
         return true;  // busy_ stays set until wait()
     }
 
-    void wait() {
+    // Waits for the posted job; returns what it threw, if anything (the caller rethrows or, already unwinding,
+    // drops it).
+    std::exception_ptr wait() {
         const std::uint32_t job = posted_.load(std::memory_order_relaxed);
         waitFor(finished_, job);
+        std::exception_ptr error = std::move(error_);
+        error_ = nullptr;
         busy_.store(false, std::memory_order_release);
+        return error;
     }
 
     ~Helper() {
@@ -71,7 +77,11 @@ private:
             waitFor(posted_, done + 1);
             done += 1;
             if (quit_.load(std::memory_order_relaxed)) return;
-            work_(context_, begin_, end_);
+            try {
+                work_(context_, begin_, end_);
+            } catch (...) {  // (bad_alloc, an InputError...): handed to the caller, which rethrows it
+                error_ = std::current_exception();
+            }
             finished_.store(done, std::memory_order_release);
             finished_.notify_one();
         }
@@ -81,9 +91,32 @@ private:
     RowWork work_ = nullptr;
     void* context_ = nullptr;
     Eigen::Index begin_ = 0, end_ = 0;
+    std::exception_ptr error_;  // what the last job threw; written before `finished`, read after it
     std::atomic<std::uint32_t> posted_{0}, finished_{0};
     std::atomic<bool> quit_{false};
     std::thread thread_;  // last: started after every other member exists
+};
+
+// Posts `work` to the helper if it is free, and always waits for it before leaving scope, even when this thread's
+// own share throws (the helper's work refers to the caller's stack). join() rethrows what the helper threw.
+class HelperJob {
+public:
+    HelperJob(RowWork work, void* context, Eigen::Index begin, Eigen::Index end)
+        : posted_(rowSplitting() && Helper::instance().tryRun(work, context, begin, end)) {}
+    HelperJob(const HelperJob&) = delete;
+    HelperJob& operator=(const HelperJob&) = delete;
+    ~HelperJob() {
+        if (posted_) Helper::instance().wait();  // unwinding: this thread's exception wins
+    }
+    bool posted() const { return posted_; }
+    void join() {
+        if (!posted_) return;
+        posted_ = false;
+        if (std::exception_ptr error = Helper::instance().wait()) std::rethrow_exception(error);
+    }
+
+private:
+    bool posted_;
 };
 
 } // namespace
@@ -99,13 +132,13 @@ void splitRows(Eigen::Index rows, std::int64_t bytes, RowWork work, void* contex
         return;
     }
     const Eigen::Index half = rows / 2 / 16 * 16;  // same row blocking as unsplit
-    Helper& helper = Helper::instance();
-    if (!helper.tryRun(work, context, half, rows)) {
+    HelperJob helper(work, context, half, rows);
+    if (!helper.posted()) {
         work(context, 0, rows);
         return;
     }
     work(context, 0, half);
-    helper.wait();
+    helper.join();
 }
 
 void runBoth(Task mine, void* mine_context, Task other, void* other_context) {
@@ -114,13 +147,12 @@ void runBoth(Task mine, void* mine_context, Task other, void* other_context) {
         void* context;
     } o{other, other_context};
     auto run = [](void* c, Eigen::Index, Eigen::Index) { static_cast<Other*>(c)->task(static_cast<Other*>(c)->context); };
-    if (!rowSplitting() || !Helper::instance().tryRun(run, &o, 0, 0)) {
-        mine(mine_context);
-        other(other_context);
-        return;
-    }
+    HelperJob helper(run, &o, 0, 0);
     mine(mine_context);
-    Helper::instance().wait();
+    if (helper.posted())
+        helper.join();
+    else
+        other(other_context);
 }
 
 void shareChunks(Eigen::Index chunks, ChunkWork work, void* context) {

@@ -29,7 +29,8 @@ void splitRows(Eigen::Index rows, std::int64_t bytes, F& work) {
 bool splitPays(std::int64_t bytes);
 
 // Runs mine() on this thread and other() on the helper at the same time; returns when both are done. When the
-// helper is taken or splitting is off, runs both here, mine() first.
+// helper is taken or splitting is off, runs both here, mine() first. If either throws, the exception reaches the
+// caller once both have stopped (this thread's, when both throw). The same holds for splitRows and shareChunks.
 using Task = void (*)(void* context);
 void runBoth(Task mine, void* mine_context, Task other, void* other_context);
 

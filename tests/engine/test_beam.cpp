@@ -1,5 +1,7 @@
 // Beam search: width 1 is greedy, wider beams score at least as well, the tree is consistent, an exhaustive
-// beam finds the true best sequence (brute force over the reference model).
+// beam finds the true best sequence (brute force over the reference model). bahdanau runs with the context folded
+// (decoder.h: each hypothesis steps from its own state with the sentence's shared products) and without.
+#include "decoder.h"
 #include "decoding.h"
 #include "errors.h"
 #include "reference_model.h"
@@ -24,6 +26,7 @@ class TestBeam : public QObject {
     Q_OBJECT
 
 private slots:
+    void cleanup() { setContextFolding(ContextFolding::Auto); }
     void widthOneIsGreedy_data();
     void widthOneIsGreedy();
     void wideBeamTreeIsConsistent_data();
@@ -38,13 +41,19 @@ static void addVariants() {
     QTest::addColumn<int>("span");
     QTest::addColumn<bool>("input_feeding");
     QTest::addColumn<int>("seed");
+    QTest::addColumn<int>("folding");
     int seed = 100;
-    for (ScoreKind sc : {ScoreKind::Additive, ScoreKind::Dot, ScoreKind::ScaledDot, ScoreKind::General})
-        QTest::addRow("bahdanau/%s/global", toString(sc).data()) << int(DecoderKind::Bahdanau) << int(sc) << int(SpanKind::Global) << false << seed++;
-    QTest::newRow("luong/additive/global/no_if") << int(DecoderKind::Luong) << int(ScoreKind::Additive) << int(SpanKind::Global) << false << seed++;
-    QTest::newRow("luong/general/local_m/if") << int(DecoderKind::Luong) << int(ScoreKind::General) << int(SpanKind::LocalM) << true << seed++;
-    QTest::newRow("luong/dot/local_p/if") << int(DecoderKind::Luong) << int(ScoreKind::Dot) << int(SpanKind::LocalP) << true << seed++;
-    QTest::newRow("luong/scaled_dot/local_p/no_if") << int(DecoderKind::Luong) << int(ScoreKind::ScaledDot) << int(SpanKind::LocalP) << false << seed++;
+    for (ScoreKind sc : {ScoreKind::Additive, ScoreKind::Dot, ScoreKind::ScaledDot, ScoreKind::General}) {
+        QTest::addRow("bahdanau/%s/global", toString(sc).data())
+            << int(DecoderKind::Bahdanau) << int(sc) << int(SpanKind::Global) << false << seed << int(ContextFolding::Never);
+        QTest::addRow("bahdanau/%s/global/folded", toString(sc).data())
+            << int(DecoderKind::Bahdanau) << int(sc) << int(SpanKind::Global) << false << seed++ << int(ContextFolding::Always);
+    }
+    const int luong_folding = int(ContextFolding::Auto);  // (luong has no context to fold)
+    QTest::newRow("luong/additive/global/no_if") << int(DecoderKind::Luong) << int(ScoreKind::Additive) << int(SpanKind::Global) << false << seed++ << luong_folding;
+    QTest::newRow("luong/general/local_m/if") << int(DecoderKind::Luong) << int(ScoreKind::General) << int(SpanKind::LocalM) << true << seed++ << luong_folding;
+    QTest::newRow("luong/dot/local_p/if") << int(DecoderKind::Luong) << int(ScoreKind::Dot) << int(SpanKind::LocalP) << true << seed++ << luong_folding;
+    QTest::newRow("luong/scaled_dot/local_p/no_if") << int(DecoderKind::Luong) << int(ScoreKind::ScaledDot) << int(SpanKind::LocalP) << false << seed++ << luong_folding;
 }
 
 static Model fetchModel(float eos_bias = 0.0f) {
@@ -53,6 +62,8 @@ static Model fetchModel(float eos_bias = 0.0f) {
     QFETCH(int, span);
     QFETCH(bool, input_feeding);
     QFETCH(int, seed);
+    QFETCH(int, folding);
+    setContextFolding(ContextFolding(folding));  // cleanup() puts Auto back
     Model m = smallModel(smallConfig(DecoderKind(decoder), ScoreKind(score), SpanKind(span), input_feeding), uint64_t(seed), 2.5f);
     m.params.fc_out_b[kEos] += eos_bias;
     return m;

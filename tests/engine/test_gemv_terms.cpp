@@ -8,8 +8,11 @@
 
 #include <QtTest>
 #include <atomic>
+#include <chrono>
 #include <cmath>
 #include <mutex>
+#include <stdexcept>
+#include <thread>
 
 using namespace attnviz;
 using attnviz::testing::SplittingGuard;
@@ -33,14 +36,16 @@ private slots:
     void projectMatchesDoubleAndPads();
     void shareChunksDoesEachOnce();
     void runBothRunsBothAndNests();
+    void exceptionsReachTheCaller();
 };
 
 void TestGemvTerms::termsMatchDouble_data() {
     QTest::addColumn<int>("rows");
     QTest::addColumn<bool>("split");
+    // With splitting on, products from 1 MB read are shared between the cores: here from 2,946 rows (89 columns).
     for (int rows : {1, 3, 4, 7, 33, 2049})
-        for (bool split : {false, true}) QTest::addRow("%d rows%s", rows, split ? " split" : "") << rows << split;
-    QTest::addRow("6001 rows split (6 MB: both cores)") << 6001 << true;
+        for (bool split : {false, true}) QTest::addRow("%d rows%s", rows, split ? ", splitting on" : "") << rows << split;
+    QTest::addRow("6001 rows (2.1 MB read: both cores)") << 6001 << true;
 }
 
 // y = W[:, 0:37]·a + W[:, 50:83]·b + P·c: two blocks of a wider matrix (the columns between them must not count)
@@ -63,7 +68,7 @@ void TestGemvTerms::termsMatchDouble() {
     for (int r = 0; r < rows; ++r)
         QVERIFY2(close(y[r], expect[r]), qPrintable(QString("row %1: %2, expected %3").arg(r).arg(y[r]).arg(expect[r])));
 
-    if (rows == 6001) {  // shared between the cores: the same bits as one core
+    if (split) {  // shared between the cores (or not): the same bits as one core
         Vec one(rows);
         setRowSplitting(false);
         gemvTerms(terms, rows, one.data());
@@ -76,7 +81,7 @@ void TestGemvTerms::jobsMatchTermsBitForBit() {
     SplittingGuard guard;
     setRowSplitting(true);
     std::srand(3);
-    const Mat A = Mat::Random(1537, 512), B = Mat::Random(1537, 300), C = Mat::Random(513, 517);  // 5.3 MB in all
+    const Mat A = Mat::Random(1537, 512), B = Mat::Random(1537, 300), C = Mat::Random(513, 517);  // 5.8 MB read
     const Vec a = Vec::Random(512), b = Vec::Random(256), c = Vec::Random(517);
     const GemvTerm ta = columnsOf(A, 0, 512, a.data()), tb = columnsOf(B, 44, 256, b.data()),
                    tc = columnsOf(C, 0, 517, c.data());
@@ -104,7 +109,7 @@ void TestGemvTerms::jobsMatchTermsBitForBit() {
 void TestGemvTerms::projectMatchesDoubleAndPads_data() {
     QTest::addColumn<int>("rows");
     QTest::addColumn<int>("S");
-    // S = 13: two blocks of 6 vectors and one left over; 5: one block of 3 and two of 1; 40 rows past 1 MB: split.
+    // S = 13: two blocks of 6 vectors and one left over; 5: one block of 3 and two of 1; 2001 rows read 2.4 MB: split.
     for (int S : {1, 5, 12, 13}) QTest::addRow("7 rows, S = %d", S) << 7 << S;
     QTest::addRow("2001 rows, S = 13 (split)") << 2001 << 13;
 }
@@ -181,6 +186,41 @@ void TestGemvTerms::runBothRunsBothAndNests() {
         QCOMPARE(other.load(), 1);
         for (int seen : rows_seen) QCOMPARE(seen, 2);
     }
+}
+
+// A task that throws (bad_alloc on a long sentence, say) reaches the caller as an exception once the other side has
+// finished with the caller's stack, whichever side threw; the helper stays usable.
+void TestGemvTerms::exceptionsReachTheCaller() {
+    SplittingGuard guard;
+    setRowSplitting(true);
+    std::atomic<int> finished{0};
+    auto slow = [&] {
+        std::this_thread::sleep_for(std::chrono::milliseconds(20));
+        finished += 1;
+    };
+    auto fails = [] { throw std::runtime_error("task failed"); };
+    for (int repeat = 0; repeat < 3; ++repeat) {
+        finished = 0;
+        QVERIFY_THROWS_EXCEPTION(std::runtime_error, runBoth(fails, slow));  // this thread's task throws
+        QCOMPARE(finished.load(), 1);  // the helper's task ran to its end before runBoth returned
+        finished = 0;
+        QVERIFY_THROWS_EXCEPTION(std::runtime_error, runBoth(slow, fails));  // the helper's task throws
+        QCOMPARE(finished.load(), 1);
+    }
+    // splitRows: the half that throws, on either thread.
+    for (Eigen::Index bad_row : {Eigen::Index(0), Eigen::Index(999)}) {
+        auto work = [&](Eigen::Index b, Eigen::Index e) {
+            if (bad_row >= b && bad_row < e) throw std::runtime_error("row failed");
+        };
+        QVERIFY_THROWS_EXCEPTION(std::runtime_error, splitRows(1000, std::int64_t(64) << 20, work));
+    }
+    // Still works afterwards.
+    std::vector<int> seen(1000, 0);
+    auto count = [&](Eigen::Index b, Eigen::Index e) {
+        for (Eigen::Index i = b; i < e; ++i) seen[size_t(i)] += 1;
+    };
+    splitRows(1000, std::int64_t(64) << 20, count);
+    for (int v : seen) QCOMPARE(v, 1);
 }
 
 QTEST_GUILESS_MAIN(TestGemvTerms)
