@@ -26,26 +26,21 @@ void encode(const Model& model, const std::vector<int>& ids, EncoderState& out) 
     out.outputs.resize(S, 2 * He);
 
     // The two directions are independent: on two cores when their weights are large enough to pay for it.
-    // Forward writes f_j into columns [0, H_e) of row j, reading f_{j-1} in place.
-    auto forward = [&] {
-        Mat gi;  // (S, 3H_e) input projections, one GEMM
-        gruProjectInputs(p.enc_fwd, x, gi);
+    // Forward writes f_j into columns [0, H_e) of row j (reading f_{j-1} in place); backward, from the sentence's own
+    // last token, writes b_j into columns [H_e, 2H_e).
+    auto direction = [&](const GruParams& g, bool reverse) {
+        Mat gi;  // (S, 3H_e) input projections, one product for the sentence
+        gruProjectInputs(g, x, gi);
         Vec zero = Vec::Zero(He), gh(3 * He);
-        for (int j = 0; j < S; ++j) {
-            const float* prev = j == 0 ? zero.data() : out.outputs.row(j - 1).data();
-            gruCell(p.enc_fwd, gi.row(j).data(), prev, out.outputs.row(j).data(), gh.data());
+        const int column = reverse ? He : 0, step = reverse ? -1 : 1;
+        for (int k = 0; k < S; ++k) {
+            const int j = reverse ? S - 1 - k : k;
+            const float* prev = k == 0 ? zero.data() : out.outputs.row(j - step).data() + column;
+            gruCell(g, gi.row(j).data(), prev, out.outputs.row(j).data() + column, gh.data());
         }
     };
-    // Backward from the sentence's own last token into columns [H_e, 2H_e).
-    auto backward = [&] {
-        Mat gi;
-        gruProjectInputs(p.enc_bwd, x, gi);
-        Vec zero = Vec::Zero(He), gh(3 * He);
-        for (int j = S - 1; j >= 0; --j) {
-            const float* prev = j == S - 1 ? zero.data() : out.outputs.row(j + 1).data() + He;
-            gruCell(p.enc_bwd, gi.row(j).data(), prev, out.outputs.row(j).data() + He, gh.data());
-        }
-    };
+    auto forward = [&] { direction(p.enc_fwd, false); };
+    auto backward = [&] { direction(p.enc_bwd, true); };
     const std::int64_t direction_bytes = (p.enc_fwd.w_ih.size() + p.enc_fwd.w_hh.size()) * std::int64_t(sizeof(float));
     if (S > 1 && splitPays(direction_bytes)) {
         runBoth(backward, forward);
