@@ -165,17 +165,19 @@ void Decoder::stepFolded(const EncoderState& enc, int y_prev, int t, const Decod
     const int E = c.emb_dim, He2 = 2 * c.enc_hid_dim, Hd = c.dec_hid_dim;
     const Mat& fc = p.fc_out_w;  // (V, H_d + 2H_e + E), columns [s ; c ; x]
     checkTargetId(p, y_prev);
-    if (!fold_fc_ready_) {
-        projectRows(columnsOf(fc, Hd, He2, nullptr), fc.rows(), enc.outputs, fold_fc_);
-        fold_fc_ready_ = true;
-    }
     foldedState(enc, y_prev, t, prev, next, out.attn);
     next.htilde.resize(0);
 
     const GemvTerm terms[] = {columnsOf(fc, 0, Hd, next.s.data()),
                               columnsOf(fc, Hd + He2, E, p.dec_embedding.row(y_prev).data()),
                               {fold_fc_.data(), fold_fc_.outerStride(), fold_fc_.cols(), weights_.data()}};
-    gemvTerms(terms, fc.rows(), out.log_probs.data());
+    if (fold_fc_ready_) {
+        gemvTerms(terms, fc.rows(), out.log_probs.data());
+    } else {  // the first step reads fc_out's context columns once, to fold them, in the same pass as its logits
+        gemvTermsProjecting({terms, 2}, columnsOf(fc, Hd, He2, nullptr), enc.outputs, weights_.data(), fc.rows(),
+                            fold_fc_, out.log_probs.data());
+        fold_fc_ready_ = true;
+    }
     out.log_probs += p.fc_out_b;
     logSoftmaxInPlace(out.log_probs);
 }

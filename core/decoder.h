@@ -71,7 +71,7 @@ private:
     Vec cat_;  // bahdanau fc_out input [s ; c ; x] (H_d + 2H_e + E); luong combine input [c ; s] (2H_e + H_d)
     Vec feat_; // luong fc_out input h̃ (H_d)
     bool fold_ = false;           // bahdanau: the context is folded for this sentence
-    bool fold_fc_ready_ = false;  // fold_fc_ is computed at the first step() (forced decoding never needs it)
+    bool fold_fc_ready_ = false;  // fold_fc_ is computed in the first step()'s output pass (forced decoding never needs it)
     Mat fold_ih_;   // (3H_d, S') W_ih's context columns times each h_j; S' = paddedColumns(S), zeros past S
     Mat fold_fc_;   // (V, S') fc_out's context columns times each h_j
     Vec weights_;   // (S') this step's attention row a, zeros past S

@@ -3,6 +3,7 @@
 #include "row_split.h"
 
 #include <algorithm>
+#include <stdexcept>
 
 namespace attnviz {
 namespace {
@@ -172,26 +173,55 @@ Index projectFour(const GemvTerm& block, Index r, const Eigen::Ref<const Mat>& H
 
 Index paddedColumns(Index n) { return (n + kLanes - 1) / kLanes * kLanes; }
 
+// Rows r..r+3 of out = block · Hᵀ: the four rows stay in L1 while every h_j passes.
+void projectFourRows(const GemvTerm& block, Index r, const Eigen::Ref<const Mat>& H, Mat& out) {
+    Index j = 0;
+    j = projectFour<6>(block, r, H, j, out);  // 24 accumulators: most of AVX-512's 32 registers
+    j = projectFour<3>(block, r, H, j, out);
+    projectFour<1>(block, r, H, j, out);
+}
+
+void projectOneRow(const GemvTerm& block, Index r, const Eigen::Ref<const Mat>& H, Mat& out) {
+    GemvTerm t = block;
+    for (Index j = 0; j < H.rows(); ++j) {
+        t.x = H.row(j).data();
+        out(r, j) = oneRow({&t, 1}, r);
+    }
+}
+
 void projectRows(const GemvTerm& block, Index rows, const Eigen::Ref<const Mat>& H, Mat& out) {
     eigen_assert(H.cols() == block.cols);
-    const Index S = H.rows();
-    out.setZero(rows, paddedColumns(S));
+    out.setZero(rows, paddedColumns(H.rows()));
     auto work = [&](Index begin, Index end) {
         Index r = begin;
-        for (; r + 4 <= end; r += 4) {  // the four rows stay in L1 while every h_j passes
-            Index j = 0;
-            j = projectFour<6>(block, r, H, j, out);  // 24 accumulators: most of AVX-512's 32 registers
-            j = projectFour<3>(block, r, H, j, out);
-            projectFour<1>(block, r, H, j, out);
-        }
-        GemvTerm t = block;
-        for (; r < end; ++r)
-            for (Index j = 0; j < S; ++j) {
-                t.x = H.row(j).data();
-                out(r, j) = oneRow({&t, 1}, r);
-            }
+        for (; r + 4 <= end; r += 4) projectFourRows(block, r, H, out);
+        for (; r < end; ++r) projectOneRow(block, r, H, out);
     };
     splitRows(rows, bytesRead({&block, 1}, rows), work);
+}
+
+void gemvTermsProjecting(std::span<const GemvTerm> terms, const GemvTerm& block, const Eigen::Ref<const Mat>& H,
+                         const float* a, Index rows, Mat& projection, float* y) {
+    eigen_assert(H.cols() == block.cols);
+    constexpr size_t kMaxTerms = 7;
+    if (terms.size() > kMaxTerms) throw std::invalid_argument("gemvTermsProjecting: more than 7 terms");
+    projection.setZero(rows, paddedColumns(H.rows()));
+    GemvTerm all[kMaxTerms + 1];
+    std::copy(terms.begin(), terms.end(), all);
+    all[terms.size()] = {projection.data(), projection.outerStride(), projection.cols(), a};
+    const std::span<const GemvTerm> with_projection(all, terms.size() + 1);
+    auto work = [&](Index begin, Index end) {
+        Index r = begin;
+        for (; r + 4 <= end; r += 4) {  // the projection's rows are still in L1 when the sum reads them
+            projectFourRows(block, r, H, projection);
+            fourRows(with_projection, r, y + r);
+        }
+        for (; r < end; ++r) {
+            projectOneRow(block, r, H, projection);
+            y[r] = oneRow(with_projection, r);
+        }
+    };
+    splitRows(rows, bytesRead(terms, rows) + bytesRead({&block, 1}, rows), work);
 }
 
 void projectVectors(const GemvTerm& block, Index rows, const Eigen::Ref<const Mat>& H, Mat& out) {

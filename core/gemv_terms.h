@@ -49,6 +49,13 @@ Eigen::Index paddedColumns(Eigen::Index n);
 // ignored. Split between cores like gemvTerms.
 void projectRows(const GemvTerm& block, Eigen::Index rows, const Eigen::Ref<const Mat>& H, Mat& out);
 
+// The first step's output layer and the projection it needs, in one pass over the rows: projection (rows, S') =
+// block · Hᵀ as projectRows writes it, and y = Σ terms + projection · a (a: S' floats, zeros past S), summed exactly
+// as gemvTerms sums the terms followed by {projection, a}. One pass rather than projectRows then gemvTerms, so the
+// projection's arithmetic runs while the terms' columns stream in. At most 7 terms.
+void gemvTermsProjecting(std::span<const GemvTerm> terms, const GemvTerm& block, const Eigen::Ref<const Mat>& H,
+                         const float* a, Eigen::Index rows, Mat& projection, float* y);
+
 // out (S, rows) = H (S, cols) · blockᵀ: projectRows for few vectors (a sentence's tokens) against a weight block,
 // in the layout of one output row per vector. Faster than Eigen's GEMM at these shapes, which first repacks the
 // whole weight block.

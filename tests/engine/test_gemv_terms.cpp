@@ -34,6 +34,8 @@ private slots:
     void jobsMatchTermsBitForBit();
     void projectMatchesDoubleAndPads_data();
     void projectMatchesDoubleAndPads();
+    void projectingPassEqualsTwoPasses_data();
+    void projectingPassEqualsTwoPasses();
     void shareChunksDoesEachOnce();
     void runBothRunsBothAndNests();
     void exceptionsReachTheCaller();
@@ -145,6 +147,50 @@ void TestGemvTerms::projectMatchesDoubleAndPads() {
     QCOMPARE(by_vector.rows(), Eigen::Index(S));
     QCOMPARE(by_vector.cols(), Eigen::Index(rows));
     QVERIFY(by_vector == out.leftCols(S).transpose());
+}
+
+void TestGemvTerms::projectingPassEqualsTwoPasses_data() {
+    QTest::addColumn<int>("rows");
+    QTest::addColumn<bool>("split");
+    for (int rows : {1, 6, 37})
+        for (bool split : {false, true}) QTest::addRow("%d rows%s", rows, split ? ", splitting on" : "") << rows << split;
+    QTest::addRow("1999 rows (4.6 MB read: both cores)") << 1999 << true;
+}
+
+// The first bahdanau step's fused pass (gemvTermsProjecting): W = [s | c | x] columns like fc_out. The projection
+// is projectRows' W_c · Hᵀ and the sum is gemvTerms over [s, x, {projection, a}], bit for bit, and both match double.
+void TestGemvTerms::projectingPassEqualsTwoPasses() {
+    QFETCH(int, rows);
+    QFETCH(bool, split);
+    SplittingGuard guard;
+    setRowSplitting(split);
+    std::srand(rows + 7);
+    constexpr int S = 13, kS = 70, kC = 300, kX = 45;  // c is not a multiple of a packet: scalar tails everywhere
+    const Mat W = Mat::Random(rows, kS + kC + kX), H = Mat::Random(S, kC);
+    const Vec s = Vec::Random(kS), x = Vec::Random(kX);
+    Vec a = Vec::Zero(paddedColumns(S));
+    a.head(S) = Vec::Random(S).cwiseAbs();
+    const GemvTerm block = columnsOf(W, kS, kC, nullptr);
+    const GemvTerm sx[] = {columnsOf(W, 0, kS, s.data()), columnsOf(W, kS + kC, kX, x.data())};
+
+    Mat projection;
+    Vec y(rows);
+    gemvTermsProjecting(sx, block, H, a.data(), rows, projection, y.data());
+
+    Mat expected_projection;
+    projectRows(block, rows, H, expected_projection);
+    QCOMPARE(projection, expected_projection);
+    const GemvTerm three[] = {sx[0], sx[1], {projection.data(), projection.outerStride(), projection.cols(), a.data()}};
+    Vec expected(rows);
+    gemvTerms(three, rows, expected.data());
+    QCOMPARE(y, expected);
+
+    // y = W_s s + W_x x + W_c (Hᵀ a), the unfolded sum, in double.
+    const Eigen::MatrixXd Wd = exactRowMajor(W);
+    const Eigen::VectorXd c = H.cast<double>().transpose() * a.head(S).cast<double>();
+    const Eigen::VectorXd exact = Wd.leftCols(kS) * s.cast<double>() + Wd.middleCols(kS, kC) * c +
+                                  Wd.rightCols(kX) * x.cast<double>();
+    for (int r = 0; r < rows; ++r) QVERIFY2(close(y[r], exact[r]), qPrintable(QString("row %1").arg(r)));
 }
 
 void TestGemvTerms::shareChunksDoesEachOnce() {
