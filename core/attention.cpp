@@ -24,7 +24,10 @@ GemvTerm Attention::queryTerm(const float* s) const {
 }
 
 void Attention::compute(const EncoderState& enc, const float* s, int t, AttentionStep& out) {
-    if (hasQuery()) query_.noalias() = model_->params.attn_w.leftCols(query_.size()) * ConstVecMap(s, query_.size());
+    if (hasQuery()) {  // the same kernel as the callers of queryTerm() use, so both ways give the same query
+        const GemvTerm query = queryTerm(s);
+        gemvTerms({&query, 1}, query_.size(), query_.data());
+    }
     finish(enc, s, t, out);
 }
 
