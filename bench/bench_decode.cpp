@@ -6,11 +6,13 @@
 #include "bench_vocab.h"
 #include "decoder.h"
 #include "decoding.h"
+#include "gemv_terms.h"
 #include "model.h"
 #include "row_split.h"
 
 #include <algorithm>
 #include <benchmark/benchmark.h>
+#include <cstdint>
 #include <memory>
 #include <string>
 #include <vector>
@@ -129,6 +131,38 @@ void fcOutFloor(benchmark::State& state, Sizes z, DecoderKind d, ScoreKind s) {
     state.counters["MB_per_sentence"] = 11.0 * double(w.size()) * 4 / 1e6;
 }
 
+// The floor of the folded bahdanau decode (decoder.h) on this machine: the bytes that a greedy decode of the large
+// model must read, streamed as products of contiguous matrices on both cores, with no other arithmetic and no phases:
+//   per sentence: the encoder's weights, enc_fc, the additive keys' block of attn.weight, W_ih's context columns;
+//   step 1: all of fc_out (its context columns are folded then) and the state's products (W_hh, W_ih's x columns,
+//   the query W_s);
+//   steps 2..11: fc_out's s and x columns, W_c Hᵀ (V, 16) and the state's products.
+// The later steps stream a prefix of the first step's matrix, so the working set is the decoder's (about 55 MB).
+// greedy / foldedFloor in the same run is how far the decoder is from streaming its bytes at full speed.
+void foldedFloor(benchmark::State& state, Sizes z, DecoderKind, ScoreKind) {
+    constexpr Eigen::Index kCols = 1024;
+    const std::int64_t E = z.E, He = z.He, Hd = z.Hd, V = z.V, padded_source = 16;
+    const std::int64_t per_sentence = 2 * (3 * He * E + 3 * He * He) + 2 * Hd * 2 * He + 3 * Hd * 2 * He;
+    const std::int64_t state_products = 3 * Hd * Hd + 3 * Hd * E + Hd * Hd;
+    const std::int64_t first = V * (Hd + 2 * He + E) + state_products;
+    const std::int64_t later = V * (Hd + E) + V * padded_source + state_products;
+    auto rowsFor = [](std::int64_t floats) { return Eigen::Index((floats + kCols - 1) / kCols); };
+    const Mat sentence = Mat::Random(rowsFor(per_sentence), kCols), steps = Mat::Random(rowsFor(first), kCols);
+    Vec x = Vec::Random(kCols), y(steps.rows());
+    auto stream = [&](const Mat& w, Eigen::Index rows) {
+        const GemvTerm all{w.data(), kCols, kCols, x.data()};
+        gemvTerms({&all, 1}, rows, y.data());
+        x[0] = y[0];  // a dependency between steps, as in decoding
+    };
+    for (auto _ : state) {
+        stream(sentence, sentence.rows());
+        stream(steps, steps.rows());
+        for (int t = 1; t < 11; ++t) stream(steps, rowsFor(later));
+        benchmark::DoNotOptimize(y.data());
+    }
+    state.counters["MB_per_sentence"] = double(per_sentence + first + 10 * later) * 4 / 1e6;
+}
+
 } // namespace
 
 #define ATTNVIZ_BENCH(fn, size, dec, score)                                                                 \
@@ -153,6 +187,7 @@ ATTNVIZ_BENCH(forced, Large, Bahdanau, Additive);
 ATTNVIZ_BENCH(forced, Large, Luong, General);
 ATTNVIZ_BENCH(beam4, Large, Bahdanau, Additive);
 ATTNVIZ_BENCH(fcOutFloor, Large, Bahdanau, Additive);
+ATTNVIZ_BENCH(foldedFloor, Large, Bahdanau, Additive);
 ATTNVIZ_BENCH(fcOutFloor, Large, Luong, General);
 
 BENCHMARK_MAIN();
