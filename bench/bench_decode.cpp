@@ -136,12 +136,13 @@ void fcOutFloor(benchmark::State& state, Sizes z, DecoderKind d, ScoreKind s) {
 //   per sentence: the encoder's weights, enc_fc, the additive keys' block of attn.weight, W_ih's context columns;
 //   step 1: all of fc_out (its context columns are folded then) and the state's products (W_hh, W_ih's x columns,
 //   the query W_s);
-//   steps 2..11: fc_out's s and x columns, W_c Hᵀ (V, 16) and the state's products.
+//   steps 2..11: fc_out's s and x columns, W_c Hᵀ (V, S padded) and the state's products.
 // The later steps stream a prefix of the first step's matrix, so the working set is the decoder's (about 55 MB).
 // greedy / foldedFloor in the same run is how far the decoder is from streaming its bytes at full speed.
 void foldedFloor(benchmark::State& state, Sizes z, DecoderKind, ScoreKind) {
     constexpr Eigen::Index kCols = 1024;
-    const std::int64_t E = z.E, He = z.He, Hd = z.Hd, V = z.V, padded_source = 16;
+    const std::int64_t E = z.E, He = z.He, Hd = z.Hd, V = z.V;
+    const std::int64_t padded_source = paddedColumns(Eigen::Index(source(z.V).ids.size()));  // W_c Hᵀ's width
     const std::int64_t per_sentence = 2 * (3 * He * E + 3 * He * He) + 2 * Hd * 2 * He + 3 * Hd * 2 * He;
     const std::int64_t state_products = 3 * Hd * Hd + 3 * Hd * E + Hd * Hd;
     const std::int64_t first = V * (Hd + 2 * He + E) + state_products;
