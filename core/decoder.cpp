@@ -67,7 +67,10 @@ void Decoder::begin(const EncoderState& enc, DecoderState& initial, StepOutput& 
             (mode == ContextFolding::Always ||
              (mode == ContextFolding::Auto && 4 * enc.S <= He2 && fc_bytes >= kFoldMinBytes));
     fold_fc_ready_ = false;
+    chain_until_ = 0;
+    carried_ = false;
     if (fold_) {
+        carried_s_.resize(c.dec_hid_dim);
         const Mat& w_ih = model_->params.dec_rnn.w_ih;  // (3H_d, E + 2H_e), columns [x ; c]
         projectRows(columnsOf(w_ih, c.emb_dim, He2, nullptr), w_ih.rows(), enc.outputs, fold_ih_);
         weights_.setZero(fold_ih_.cols());  // a, padded with zeros to whole SIMD packets like fold_ih_'s rows
@@ -139,15 +142,15 @@ void Decoder::foldedState(const EncoderState& enc, int y_prev, int t, const Deco
     const int E = c.emb_dim, Hd = c.dec_hid_dim;
     const Mat& w_ih = p.dec_rnn.w_ih;  // (3H_d, E + 2H_e), columns [x ; c]
     eigen_assert(weights_.size() >= enc.S && fold_ih_.cols() == weights_.size());
-    const GemvTerm hh = columnsOf(p.dec_rnn.w_hh, 0, Hd, prev.s.data()),
-                   ih_x = columnsOf(w_ih, 0, E, p.dec_embedding.row(y_prev).data());
-    GemvTerm query;
-    GemvJob jobs[3] = {{{&hh, 1}, w_ih.rows(), gh_.data()}, {{&ih_x, 1}, w_ih.rows(), gi_.data()}, {}};
-    size_t n_jobs = 2;
-    if (attention_.hasQuery()) {
-        query = attention_.queryTerm(prev.s.data());
-        jobs[n_jobs++] = {{&query, 1}, Hd, attention_.queryOutput()};
-    }
+    const GemvTerm ih_x = columnsOf(w_ih, 0, E, p.dec_embedding.row(y_prev).data());
+    GemvJob jobs[3] = {{{&ih_x, 1}, w_ih.rows(), gi_.data()}};
+    size_t n_jobs = 1;
+    // The products of s_prev alone are in gh_ and the query already when the last step's output pass computed them
+    // for this very state (a session recomputing from an earlier step passes another).
+    const bool carried = carried_ && prev.s == carried_s_;
+    carried_ = false;
+    GemvTerm hh, query;
+    if (!carried) n_jobs += stateJobs(prev.s, hh, query, jobs + 1);
     gemvJobs({jobs, n_jobs});
     attention_.computeWithQuery(enc, prev.s.data(), t, attn);
 
@@ -156,6 +159,16 @@ void Decoder::foldedState(const EncoderState& enc, int y_prev, int t, const Deco
     gi_ += p.dec_rnn.b_ih;
     next.s.resize(Hd);
     gruGates(p.dec_rnn, gi_.data(), gh_.data(), prev.s.data(), next.s.data());
+}
+
+size_t Decoder::stateJobs(const Vec& s, GemvTerm& hh, GemvTerm& query, GemvJob* jobs) {
+    const ModelParams& p = model_->params;
+    hh = columnsOf(p.dec_rnn.w_hh, 0, p.dec_rnn.w_hh.cols(), s.data());
+    jobs[0] = {{&hh, 1}, p.dec_rnn.w_hh.rows(), gh_.data()};
+    if (!attention_.hasQuery()) return 1;
+    query = attention_.queryTerm(s.data());
+    jobs[1] = {{&query, 1}, model_->config.dec_hid_dim, attention_.queryOutput()};
+    return 2;
 }
 
 void Decoder::stepFolded(const EncoderState& enc, int y_prev, int t, const DecoderState& prev, DecoderState& next,
@@ -172,7 +185,18 @@ void Decoder::stepFolded(const EncoderState& enc, int y_prev, int t, const Decod
                               columnsOf(fc, Hd + He2, E, p.dec_embedding.row(y_prev).data()),
                               {fold_fc_.data(), fold_fc_.outerStride(), fold_fc_.cols(), weights_.data()}};
     if (fold_fc_ready_) {
-        gemvTerms(terms, fc.rows(), out.log_probs.data());
+        // The output pass also computes the next step's products of s (stateJobs), while fc_out streams; each core
+        // starts where it stopped last step (cursor_), on rows still in its L2.
+        GemvJob jobs[3] = {{terms, fc.rows(), out.log_probs.data()}};
+        size_t n_jobs = 1;
+        GemvTerm hh, query;
+        const bool carry = t < chain_until_;
+        if (carry) {
+            n_jobs += stateJobs(next.s, hh, query, jobs + 1);
+            carried_s_ = next.s;
+        }
+        gemvJobs({jobs, n_jobs}, &cursor_);
+        carried_ = carry;
     } else {  // the first step reads fc_out's context columns once, to fold them, in the same pass as its logits
         gemvTermsProjecting({terms, 2}, columnsOf(fc, Hd, He2, nullptr), enc.outputs, weights_.data(), fc.rows(),
                             fold_fc_, out.log_probs.data());

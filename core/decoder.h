@@ -6,6 +6,7 @@
 #pragma once
 #include "attention.h"
 #include "encoder.h"
+#include "gemv_terms.h"
 #include "model.h"
 #include "tensor.h"
 
@@ -43,6 +44,11 @@ public:
     // Sizes the buffers for this sentence and writes the state before the first step (s_0, h̃ = 0). Every later
     // call must pass the same `enc`.
     void begin(const EncoderState& enc, DecoderState& initial, StepOutput& out);
+    // Tells step() that until step `last_t`, the next step will most likely continue from the state it returns
+    // (greedy decoding and the session do; beam search steps several states in turn and does not call this). A
+    // folded step t < last_t then also computes the next step's products of its new state while fc_out streams.
+    // Only speed depends on it: a step from any other state computes them itself. begin() resets it.
+    void chainSteps(int last_t) { chain_until_ = last_t; }
     // One step: previous token y_prev (<sos> first), `t` the target position of the token produced (1 first).
     // `next` must not alias `prev`.
     void step(const EncoderState& enc, int y_prev, int t, const DecoderState& prev, DecoderState& next, StepOutput& out);
@@ -63,6 +69,9 @@ private:
     void stepFolded(const EncoderState& enc, int y_prev, int t, const DecoderState& prev, DecoderState& next,
                     StepOutput& out);
 
+    // The jobs that compute W_hh s into gh_ and the attention's query W_s s (when it has one); returns how many.
+    size_t stateJobs(const Vec& s, GemvTerm& hh, GemvTerm& query, GemvJob* jobs);
+
     const Model* model_;
     Attention attention_;
     Vec in_;   // GRU input: bahdanau [x ; c] (E + 2H_e); luong [x ; h̃_prev] or x
@@ -75,6 +84,13 @@ private:
     Mat fold_ih_;   // (3H_d, S') W_ih's context columns times each h_j; S' = paddedColumns(S), zeros past S
     Mat fold_fc_;   // (V, S') fc_out's context columns times each h_j
     Vec weights_;   // (S') this step's attention row a, zeros past S
+    // A folded step t < chain_until_ computes W_hh s and the attention's query for its new state s in its output
+    // pass, so that they stream with fc_out rather than in a phase of their own; carried_: gh_ and the query hold
+    // them, for the state carried_s_. cursor_: where the two cores met in the last output pass (shareChunks).
+    int chain_until_ = 0;
+    bool carried_ = false;
+    Vec carried_s_;  // (H_d)
+    ChunkCursor cursor_;
 };
 
 // Log-softmax in place over a logit vector (max-shifted).

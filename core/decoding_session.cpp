@@ -99,6 +99,7 @@ struct DecodingSession::Impl {
         encode(*model, source.ids, enc);
         states.resize(1);
         decoder.begin(enc, states[0], work);
+        decoder.chainSteps(max_len);
     }
 
     bool complete() const {

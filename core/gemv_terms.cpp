@@ -122,12 +122,12 @@ void gemvTerms(std::span<const GemvTerm> terms, Index rows, float* y) {
     splitRows(rows, bytesRead(terms, rows), work);
 }
 
-void gemvJobs(std::span<const GemvJob> jobs) {
+void gemvJobs(std::span<const GemvJob> jobs, ChunkCursor* cursor) {
     constexpr std::int64_t kChunkBytes = 256 << 10;
     constexpr size_t kMaxJobs = 8;
     if (jobs.size() > kMaxJobs) {  // (no caller has more; the plan below has room for 8)
-        gemvJobs(jobs.first(kMaxJobs));
-        gemvJobs(jobs.subspan(kMaxJobs));
+        gemvJobs(jobs.first(kMaxJobs), cursor);
+        gemvJobs(jobs.subspan(kMaxJobs), cursor);
         return;
     }
     std::int64_t total = 0;
@@ -154,7 +154,10 @@ void gemvJobs(std::span<const GemvJob> jobs) {
         const Index begin = (chunk - p.start[k]) * p.step[k];
         gemvRows(j.terms, begin, std::min(j.rows, begin + p.step[k]), j.y);
     };
-    shareChunks(plan.start[jobs.size()], work, &plan);
+    if (cursor)
+        shareChunks(plan.start[jobs.size()], work, &plan, *cursor);
+    else
+        shareChunks(plan.start[jobs.size()], work, &plan);
 }
 
 // Columns j.. of out for rows r..r+3, J at a time while J of them are left; returns the first column not done.

@@ -4,6 +4,7 @@
 // computed once per sentence (Decoder). These kernels read a column block of a row-major matrix without touching
 // the columns it skips, and sum several blocks into one result per row.
 #pragma once
+#include "row_split.h"
 #include "tensor.h"
 
 #include <cstdint>
@@ -38,7 +39,9 @@ struct GemvJob {
 // Every job's product. When it pays, the rows of all jobs are cut into chunks of about 256 KB read, which both cores
 // take from a common counter (shareChunks in core/row_split.h), so small jobs of different shapes keep both cores
 // busy. Chunks start on multiples of 4 rows, so each row's sum is the same whoever computes it.
-void gemvJobs(std::span<const GemvJob> jobs);
+// With a cursor, the chunks are shared as shareChunks(..., cursor) does, so a product repeated over the same weights
+// finds part of them still in each core's L2.
+void gemvJobs(std::span<const GemvJob> jobs, ChunkCursor* cursor = nullptr);
 
 // n rounded up to a whole number of SIMD packets (16 floats with AVX-512): a term of that many columns has no
 // scalar tail.

@@ -45,6 +45,20 @@ void runBoth(A& mine, B& other) {
 using ChunkWork = void (*)(void* context, Eigen::Index chunk);
 void shareChunks(Eigen::Index chunks, ChunkWork work, void* context);
 
+// Where the last shareChunks(..., cursor) over the same chunks stopped: the chunk where the two cores met, and which
+// way each went.
+struct ChunkCursor {
+    Eigen::Index pivot = 0;
+    bool caller_forward = true;
+};
+
+// shareChunks for work that reads the same data call after call (a greedy decoder's steps): the chunks form a ring,
+// one core takes them forwards from cursor.pivot and the other backwards from the chunk before, until they meet.
+// The next call reverses both directions from the meeting point, so each core starts on the chunks it read last,
+// which are still in its L2 (2 MB per core here); with plain shareChunks those are the ones read first next time,
+// long evicted. Chunk i's work must not depend on which thread runs it.
+void shareChunks(Eigen::Index chunks, ChunkWork work, void* context, ChunkCursor& cursor);
+
 // Off for callers that already keep every core busy (a file decoded sentence-parallel); on by default on machines
 // with more than one core. Process-wide.
 void setRowSplitting(bool enabled);

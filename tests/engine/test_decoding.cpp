@@ -49,6 +49,8 @@ private slots:
     void forcedKeepsUnknownSpelling();
     void forcedOnGreedyOutputAgrees_data();
     void forcedOnGreedyOutputAgrees();
+    void recomputingFromAnEarlierStep_data();
+    void recomputingFromAnEarlierStep();
     void rejectsBadIds();
 };
 
@@ -296,6 +298,43 @@ void TestDecoding::forcedOnGreedyOutputAgrees() {
     QCOMPARE(f.attention, g.attention);  // the same step code: identical rows
     for (size_t i = 0; i < g.log_probs.size(); ++i) QVERIFY(close(f.log_probs[i], g.log_probs[i], 1e-6));
     QVERIFY(close(f.total_log_prob, g.total_log_prob, 1e-6));
+}
+
+void TestDecoding::recomputingFromAnEarlierStep_data() {
+    QTest::addColumn<int>("score");
+    for (ScoreKind sc : {ScoreKind::Additive, ScoreKind::Dot, ScoreKind::ScaledDot, ScoreKind::General})
+        QTest::addRow("%s", toString(sc).data()) << int(sc);
+}
+
+// The folded step prepares the next step's products of its new state (Decoder::chainSteps). A session that forces an
+// earlier step continues from another state than the one prepared for: every step must still be the reference's.
+void TestDecoding::recomputingFromAnEarlierStep() {
+    QFETCH(int, score);
+    setContextFolding(ContextFolding::Always);
+    Model m = smallModel(smallConfig(DecoderKind::Bahdanau, ScoreKind(score)), 17, 3.0f);
+    m.params.fc_out_b[kEos] = -100.0f;  // every run takes max_len steps
+    auto model = std::make_shared<const Model>(std::move(m));
+    const TokenizedText src = sourceOf(*model, kSentence);
+    DecodeOptions opt;
+    opt.max_len = 8;
+    opt.top_k = 3;
+    DecodingSession session(model, src, opt);
+    for (int i = 0; i < 5; ++i) QVERIFY(session.forward());  // step 5 prepared step 6's products
+    const int alt = session.steps()[1].top_k[1].id;
+    session.force(1, alt);  // continues from the state after step 1
+    session.runToEnd();
+
+    std::vector<int> tokens;
+    for (const StepRecord& r : session.steps()) tokens.push_back(r.token);
+    QCOMPARE(int(tokens.size()), opt.max_len);
+    QCOMPARE(tokens[1], alt);
+    const RefDecode ref = referenceForced(*model, src.ids, tokens);
+    for (size_t i = 0; i < tokens.size(); ++i) {
+        const StepRecord& r = session.steps()[i];
+        for (size_t j = 0; j < src.ids.size(); ++j)
+            QVERIFY2(close(r.attention[j], ref.steps[i].attention[j]), qPrintable(QString("step %1 a_%2").arg(i).arg(j)));
+        QVERIFY2(close(r.log_prob, ref.steps[i].log_probs[size_t(r.token)]), qPrintable(QString("step %1").arg(i)));
+    }
 }
 
 void TestDecoding::rejectsBadIds() {

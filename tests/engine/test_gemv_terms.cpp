@@ -10,6 +10,7 @@
 #include <atomic>
 #include <chrono>
 #include <cmath>
+#include <map>
 #include <mutex>
 #include <stdexcept>
 #include <thread>
@@ -37,6 +38,7 @@ private slots:
     void projectingPassEqualsTwoPasses_data();
     void projectingPassEqualsTwoPasses();
     void shareChunksDoesEachOnce();
+    void cursorStartsEachCoreWhereItStopped();
     void runBothRunsBothAndNests();
     void exceptionsReachTheCaller();
 };
@@ -203,6 +205,56 @@ void TestGemvTerms::shareChunksDoesEachOnce() {
             shareChunks(chunks, work, &done);
         }
         for (Eigen::Index i = 0; i < chunks; ++i) QCOMPARE(done[size_t(i)].load(), 30);
+    }
+}
+
+// shareChunks with a cursor, call after call: every chunk once per call; each thread takes a run of neighbours on the
+// ring, one way; and a thread that took chunks in two calls in a row starts the second on the chunk it took last
+// (which is what keeps that chunk's data in its L2). With splitting off, one thread goes back and forth.
+void TestGemvTerms::cursorStartsEachCoreWhereItStopped() {
+    SplittingGuard guard;
+    for (bool split : {true, false}) {
+        setRowSplitting(split);
+        for (Eigen::Index chunks : {0, 1, 2, 3, 100, 1001}) {
+            struct Log {
+                std::mutex m;
+                std::map<std::thread::id, std::vector<Eigen::Index>> taken;  // per thread, in order
+            };
+            ChunkCursor cursor;
+            std::map<std::thread::id, Eigen::Index> last;  // the last chunk each thread took in the previous call
+            int resumed = 0;
+            for (int call = 0; call < 30; ++call) {
+                Log log;
+                auto work = [](void* c, Eigen::Index i) {
+                    Log& l = *static_cast<Log*>(c);
+                    std::lock_guard lock(l.m);
+                    l.taken[std::this_thread::get_id()].push_back(i);
+                };
+                shareChunks(chunks, work, &log, cursor);
+                std::vector<int> done(size_t(chunks), 0);
+                for (const auto& [thread, seq] : log.taken) {
+                    for (size_t k = 0; k < seq.size(); ++k) {
+                        QVERIFY(seq[k] >= 0 && seq[k] < chunks);
+                        done[size_t(seq[k])] += 1;
+                    }
+                    for (size_t k = 2; k < seq.size(); ++k)  // one direction: the same step around the ring
+                        QCOMPARE((seq[k] - seq[k - 1] + chunks) % chunks, (seq[1] - seq[0] + chunks) % chunks);
+                    if (seq.size() >= 2) {
+                        const Eigen::Index step = (seq[1] - seq[0] + chunks) % chunks;
+                        QVERIFY2(step == 1 || step == chunks - 1, qPrintable(QString("step %1 of %2").arg(step).arg(chunks)));
+                    }
+                    if (auto it = last.find(thread); it != last.end() && chunks > 1) {
+                        QCOMPARE(seq.front(), it->second);
+                        ++resumed;
+                    }
+                }
+                for (Eigen::Index i = 0; i < chunks; ++i) QCOMPARE(done[size_t(i)], 1);
+                last.clear();
+                for (const auto& [thread, seq] : log.taken)
+                    if (!seq.empty()) last[thread] = seq.back();
+            }
+            if (chunks > 1) QVERIFY(resumed >= 29);  // the check above ran at least once per call
+        }
     }
 }
 
