@@ -1,5 +1,7 @@
 #include "params.h"
 
+#include "huge_pages.h"
+
 namespace attnviz {
 namespace {
 
@@ -69,7 +71,7 @@ void resizeParams(ModelParams& p, const ModelConfig& c, int source_vocab, int ta
     p = ModelParams{};
     for (ParamRef& r : listRefs(p, c, source_vocab, target_vocab)) {
         if (r.is_matrix)
-            r.mat->setZero(r.shape[0], r.shape[1]);
+            zeroOnHugePages(*r.mat, r.shape[0], r.shape[1]);
         else
             r.vec->setZero(r.shape.size() == 2 ? r.shape[1] : r.shape[0]);
     }
