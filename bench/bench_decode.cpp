@@ -7,6 +7,7 @@
 #include "decoder.h"
 #include "decoding.h"
 #include "gemv_terms.h"
+#include "huge_pages.h"
 #include "model.h"
 #include "row_split.h"
 
@@ -138,6 +139,7 @@ void fcOutFloor(benchmark::State& state, Sizes z, DecoderKind d, ScoreKind s) {
 //   the query W_s);
 //   steps 2..11: fc_out's s and x columns, W_c Hᵀ (V, S padded) and the state's products.
 // The later steps stream a prefix of the first step's matrix, so the working set is the decoder's (about 55 MB).
+// Both matrices are on huge pages, like the model's weights.
 // greedy / foldedFloor in the same run is how far the decoder is from streaming its bytes at full speed.
 void foldedFloor(benchmark::State& state, Sizes z, DecoderKind, ScoreKind) {
     constexpr Eigen::Index kCols = 1024;
@@ -148,7 +150,11 @@ void foldedFloor(benchmark::State& state, Sizes z, DecoderKind, ScoreKind) {
     const std::int64_t first = V * (Hd + 2 * He + E) + state_products;
     const std::int64_t later = V * (Hd + E) + V * padded_source + state_products;
     auto rowsFor = [](std::int64_t floats) { return Eigen::Index((floats + kCols - 1) / kCols); };
-    const Mat sentence = Mat::Random(rowsFor(per_sentence), kCols), steps = Mat::Random(rowsFor(first), kCols);
+    Mat sentence, steps;  // on huge pages, as the model's weights are (core/huge_pages.h)
+    zeroOnHugePages(sentence, rowsFor(per_sentence), kCols);
+    zeroOnHugePages(steps, rowsFor(first), kCols);
+    sentence.setRandom();
+    steps.setRandom();
     Vec x = Vec::Random(kCols), y(steps.rows());
     auto stream = [&](const Mat& w, Eigen::Index rows) {
         const GemvTerm all{w.data(), kCols, kCols, x.data()};
