@@ -156,24 +156,8 @@ void runBoth(Task mine, void* mine_context, Task other, void* other_context) {
 }
 
 void shareChunks(Eigen::Index chunks, ChunkWork work, void* context) {
-    std::atomic<Eigen::Index> next{0};
-    struct Shared {
-        std::atomic<Eigen::Index>* next;
-        Eigen::Index chunks;
-        ChunkWork work;
-        void* context;
-        void drain() const {
-            for (Eigen::Index i = next->fetch_add(1, std::memory_order_relaxed); i < chunks;
-                 i = next->fetch_add(1, std::memory_order_relaxed))
-                work(context, i);
-        }
-    } shared{&next, chunks, work, context};
-    auto drain = [&] { shared.drain(); };
-    if (chunks < 2) {
-        drain();
-        return;
-    }
-    runBoth(drain, drain);
+    ChunkCursor from_the_start;  // this thread forwards from chunk 0, the helper backwards from the last
+    shareChunks(chunks, work, context, from_the_start);
 }
 
 void shareChunks(Eigen::Index chunks, ChunkWork work, void* context, ChunkCursor& cursor) {

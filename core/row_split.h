@@ -39,9 +39,9 @@ void runBoth(A& mine, B& other) {
     runBoth([](void* c) { (*static_cast<A*>(c))(); }, &mine, [](void* c) { (*static_cast<B*>(c))(); }, &other);
 }
 
-// work(i) for every chunk i in [0, chunks), shared between this thread and the helper through a common counter:
-// whichever core is free takes the next chunk, so neither waits on the other for long, whatever else the
-// machine is doing. Chunk i's work must not depend on which thread runs it.
+// work(i) for every chunk i in [0, chunks), shared between this thread and the helper: this thread takes them from
+// the first onwards and the helper from the last backwards, one at a time, until they meet, so neither waits on the
+// other for long, whatever else the machine is doing. Chunk i's work must not depend on which thread runs it.
 using ChunkWork = void (*)(void* context, Eigen::Index chunk);
 void shareChunks(Eigen::Index chunks, ChunkWork work, void* context);
 
@@ -53,7 +53,8 @@ struct ChunkCursor {
 };
 
 // shareChunks for work that reads the same data call after call (a greedy decoder's steps): the chunks form a ring,
-// one core takes them forwards from cursor.pivot and the other backwards from the chunk before, until they meet.
+// one core takes them forwards from cursor.pivot and the other backwards from the chunk before, until they meet
+// (a fresh cursor: as above).
 // The next call reverses both directions from the meeting point, so each core starts on the chunks it read last,
 // which are still in its L2 (2 MB per core here); with plain shareChunks those are the ones read first next time,
 // long evicted. Chunk i's work must not depend on which thread runs it.
