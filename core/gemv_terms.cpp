@@ -126,8 +126,8 @@ void gemvJobs(std::span<const GemvJob> jobs, ChunkCursor* cursor) {
     constexpr std::int64_t kChunkBytes = 256 << 10;
     constexpr size_t kMaxJobs = 8;
     if (jobs.size() > kMaxJobs) {  // (no caller has more; the plan below has room for 8)
-        gemvJobs(jobs.first(kMaxJobs), cursor);
-        gemvJobs(jobs.subspan(kMaxJobs), cursor);
+        gemvJobs(jobs.first(kMaxJobs));  // (a cursor belongs to one list of chunks, not to its pieces)
+        gemvJobs(jobs.subspan(kMaxJobs));
         return;
     }
     std::int64_t total = 0;
@@ -154,10 +154,8 @@ void gemvJobs(std::span<const GemvJob> jobs, ChunkCursor* cursor) {
         const Index begin = (chunk - p.start[k]) * p.step[k];
         gemvRows(j.terms, begin, std::min(j.rows, begin + p.step[k]), j.y);
     };
-    if (cursor)
-        shareChunks(plan.start[jobs.size()], work, &plan, *cursor);
-    else
-        shareChunks(plan.start[jobs.size()], work, &plan);
+    ChunkCursor from_the_start;
+    shareChunks(plan.start[jobs.size()], work, &plan, cursor ? *cursor : from_the_start);
 }
 
 // Columns j.. of out for rows r..r+3, J at a time while J of them are left; returns the first column not done.
