@@ -102,11 +102,18 @@ float oneRow(std::span<const GemvTerm> terms, Index r) {
     return predux(a) + t;
 }
 
-// Rows [begin, end) where begin is a multiple of 4 (splitRows splits on multiples of 16).
-void gemvRows(std::span<const GemvTerm> terms, Index begin, Index end, float* y) {
+// Rows [begin, end) where begin is a multiple of 4 (splitRows splits on multiples of 16); apart_y as in GemvJob.
+void gemvRows(std::span<const GemvTerm> terms, Index begin, Index end, float* y, std::span<const GemvTerm> apart = {},
+              float* apart_y = nullptr) {
     Index r = begin;
-    for (; r + 4 <= end; r += 4) fourRows(terms, r, y + r);
-    for (; r < end; ++r) y[r] = oneRow(terms, r);
+    for (; r + 4 <= end; r += 4) {
+        fourRows(terms, r, y + r);
+        if (!apart.empty()) fourRows(apart, r, apart_y + r);
+    }
+    for (; r < end; ++r) {
+        y[r] = oneRow(terms, r);
+        if (!apart.empty()) apart_y[r] = oneRow(apart, r);
+    }
 }
 
 std::int64_t bytesRead(std::span<const GemvTerm> terms, Index rows) {
@@ -130,10 +137,11 @@ void gemvJobs(std::span<const GemvJob> jobs, ChunkCursor* cursor) {
         gemvJobs(jobs.subspan(kMaxJobs));
         return;
     }
+    auto jobBytes = [](const GemvJob& j, Index rows) { return bytesRead(j.terms, rows) + bytesRead(j.apart, rows); };
     std::int64_t total = 0;
-    for (const GemvJob& j : jobs) total += bytesRead(j.terms, j.rows);
+    for (const GemvJob& j : jobs) total += jobBytes(j, j.rows);
     if (!splitPays(total)) {
-        for (const GemvJob& j : jobs) gemvRows(j.terms, 0, j.rows, j.y);
+        for (const GemvJob& j : jobs) gemvRows(j.terms, 0, j.rows, j.y, j.apart, j.apart_y);
         return;
     }
     // Chunk c of the whole list is chunk c - start[k] of job k, rows [(c - start[k]) * step[k], ...).
@@ -142,7 +150,7 @@ void gemvJobs(std::span<const GemvJob> jobs, ChunkCursor* cursor) {
         Index step[kMaxJobs], start[kMaxJobs + 1];
     } plan{jobs, {}, {}};
     for (size_t k = 0; k < jobs.size(); ++k) {
-        const std::int64_t row_bytes = std::max<std::int64_t>(1, bytesRead(jobs[k].terms, 1));
+        const std::int64_t row_bytes = std::max<std::int64_t>(1, jobBytes(jobs[k], 1));
         plan.step[k] = std::max<Index>(16, kChunkBytes / row_bytes / 4 * 4);
         plan.start[k + 1] = plan.start[k] + (jobs[k].rows + plan.step[k] - 1) / plan.step[k];
     }
@@ -152,10 +160,29 @@ void gemvJobs(std::span<const GemvJob> jobs, ChunkCursor* cursor) {
         while (chunk >= p.start[k + 1]) ++k;
         const GemvJob& j = p.jobs[k];
         const Index begin = (chunk - p.start[k]) * p.step[k];
-        gemvRows(j.terms, begin, std::min(j.rows, begin + p.step[k]), j.y);
+        gemvRows(j.terms, begin, std::min(j.rows, begin + p.step[k]), j.y, j.apart, j.apart_y);
     };
     ChunkCursor from_the_start;
     shareChunks(plan.start[jobs.size()], work, &plan, cursor ? *cursor : from_the_start);
+}
+
+void gemvMany(const GemvTerm& block, Index rows, const Eigen::Ref<const Mat>& X, float* out, Index out_stride) {
+    eigen_assert(X.cols() == block.cols);
+    // 32 rows of a 256-column block (32 KB) stay in L1 while 512 vectors (512 KB) pass from L2. Row blocks start on
+    // multiples of 4, so gemvRows groups the rows as gemvTerms does.
+    constexpr Index kRowBlock = 32, kVectorBlock = 512;
+    auto work = [&](Index begin, Index end) {
+        GemvTerm term = block;
+        for (Index v0 = begin; v0 < end; v0 += kVectorBlock) {
+            const Index v1 = std::min(end, v0 + kVectorBlock);
+            for (Index r0 = 0; r0 < rows; r0 += kRowBlock)
+                for (Index k = v0; k < v1; ++k) {
+                    term.x = X.row(k).data();
+                    gemvRows({&term, 1}, r0, std::min(rows, r0 + kRowBlock), out + k * out_stride);
+                }
+        }
+    };
+    splitRows(X.rows(), bytesRead({&block, 1}, rows) * X.rows(), work);
 }
 
 // Columns j.. of out for rows r..r+3, J at a time while J of them are left; returns the first column not done.
@@ -202,7 +229,8 @@ void projectRows(const GemvTerm& block, Index rows, const Eigen::Ref<const Mat>&
 }
 
 void gemvTermsProjecting(std::span<const GemvTerm> terms, const GemvTerm& block, const Eigen::Ref<const Mat>& H,
-                         const float* a, Index rows, Mat& projection, float* y) {
+                         const float* a, Index rows, Mat& projection, float* y, std::span<const GemvTerm> apart,
+                         float* apart_y) {
     eigen_assert(H.cols() == block.cols);
     constexpr size_t kMaxTerms = 7;
     if (terms.size() > kMaxTerms) throw std::invalid_argument("gemvTermsProjecting: more than 7 terms");
@@ -216,13 +244,15 @@ void gemvTermsProjecting(std::span<const GemvTerm> terms, const GemvTerm& block,
         for (; r + 4 <= end; r += 4) {  // the projection's rows are still in L1 when the sum reads them
             projectFourRows(block, r, H, projection);
             fourRows(with_projection, r, y + r);
+            if (!apart.empty()) fourRows(apart, r, apart_y + r);
         }
         for (; r < end; ++r) {
             projectOneRow(block, r, H, projection);
             y[r] = oneRow(with_projection, r);
+            if (!apart.empty()) apart_y[r] = oneRow(apart, r);
         }
     };
-    splitRows(rows, bytesRead(terms, rows) + bytesRead({&block, 1}, rows), work);
+    splitRows(rows, bytesRead(terms, rows) + bytesRead({&block, 1}, rows) + bytesRead(apart, rows), work);
 }
 
 void projectVectors(const GemvTerm& block, Index rows, const Eigen::Ref<const Mat>& H, Mat& out) {

@@ -29,11 +29,15 @@ inline GemvTerm columnsOf(const Mat& W, Eigen::Index first, Eigen::Index count, 
 // cores as gemvJobs does when the terms read 1 MB or more; the result does not depend on who computes which rows.
 void gemvTerms(std::span<const GemvTerm> terms, Eigen::Index rows, float* y);
 
-// One of several independent products for gemvJobs: y (rows) = Σ terms.
+// One of several independent products for gemvJobs: y (rows) = Σ terms. With `apart`, also apart_y (rows) = Σ apart,
+// read in the same pass over the rows (a row's blocks together) but summed on its own, bit for bit as a job of its
+// own: a product kept apart from y (a token table's row).
 struct GemvJob {
     std::span<const GemvTerm> terms;
     Eigen::Index rows = 0;
     float* y = nullptr;
+    std::span<const GemvTerm> apart = {};
+    float* apart_y = nullptr;
 };
 
 // Every job's product. When it pays, the rows of all jobs are cut into chunks of about 256 KB read, which both cores
@@ -42,6 +46,13 @@ struct GemvJob {
 // With a cursor, the chunks are shared as shareChunks(..., cursor) does, so a product repeated over the same weights
 // finds part of them still in each core's L2.
 void gemvJobs(std::span<const GemvJob> jobs, ChunkCursor* cursor = nullptr);
+
+// out (n, rows), row k at out + k · out_stride: block · X.row(k) for every row k of X (n, block.cols), each value summed
+// exactly as gemvTerms sums the lone term {block, X.row(k)}, so products computed here for many vectors at once are
+// bit for bit those a decoder step computes for one (TokenTables). `block.x` is ignored. Split between cores by
+// vectors; each core keeps a few rows of the block in L1 while its vectors pass.
+void gemvMany(const GemvTerm& block, Eigen::Index rows, const Eigen::Ref<const Mat>& X, float* out,
+              Eigen::Index out_stride);
 
 // n rounded up to a whole number of SIMD packets (16 floats with AVX-512): a term of that many columns has no
 // scalar tail.
@@ -55,9 +66,11 @@ void projectRows(const GemvTerm& block, Eigen::Index rows, const Eigen::Ref<cons
 // The first step's output layer and the projection it needs, in one pass over the rows: projection (rows, S') =
 // block · Hᵀ as projectRows writes it, and y = Σ terms + projection · a (a: S' floats, zeros past S), summed exactly
 // as gemvTerms sums the terms followed by {projection, a}. One pass rather than projectRows then gemvTerms, so the
-// projection's arithmetic runs while the terms' columns stream in. At most 7 terms.
+// projection's arithmetic runs while the terms' columns stream in. At most 7 terms. `apart` and `apart_y` as in
+// GemvJob.
 void gemvTermsProjecting(std::span<const GemvTerm> terms, const GemvTerm& block, const Eigen::Ref<const Mat>& H,
-                         const float* a, Eigen::Index rows, Mat& projection, float* y);
+                         const float* a, Eigen::Index rows, Mat& projection, float* y,
+                         std::span<const GemvTerm> apart = {}, float* apart_y = nullptr);
 
 // out (S, rows) = H (S, cols) · blockᵀ: projectRows for few vectors (a sentence's tokens) against a weight block,
 // in the layout of one output row per vector. Faster than Eigen's GEMM at these shapes, which first repacks the

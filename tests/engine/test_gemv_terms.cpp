@@ -33,6 +33,10 @@ private slots:
     void termsMatchDouble_data();
     void termsMatchDouble();
     void jobsMatchTermsBitForBit();
+    void apartIsSummedOnItsOwn_data();
+    void apartIsSummedOnItsOwn();
+    void manyEqualsLoneTermsBitForBit_data();
+    void manyEqualsLoneTermsBitForBit();
     void projectMatchesDoubleAndPads_data();
     void projectMatchesDoubleAndPads();
     void projectingPassEqualsTwoPasses_data();
@@ -108,6 +112,91 @@ void TestGemvTerms::jobsMatchTermsBitForBit() {
     }
     const Eigen::VectorXd exact = exactRowMajor(B).middleCols(44, 256) * b.cast<double>();
     for (int r = 0; r < B.rows(); ++r) QVERIFY(close(yb[r], exact[r]));
+}
+
+void TestGemvTerms::apartIsSummedOnItsOwn_data() {
+    QTest::addColumn<bool>("split");
+    QTest::addRow("one core") << false;
+    QTest::addRow("splitting on") << true;
+}
+
+// A job's `apart` terms are read in the same pass as its terms (a token table's row computed with the logits): each
+// of the two sums must be bit for bit what a product of its own gives, in gemvJobs and in gemvTermsProjecting.
+void TestGemvTerms::apartIsSummedOnItsOwn() {
+    QFETCH(bool, split);
+    SplittingGuard guard;
+    std::srand(17);
+    constexpr int rows = 3001, S = 13, kS = 70, kX = 45, kC = 300;  // 3001: a row past the last four; 5 MB read
+    const Mat W = Mat::Random(rows, kS + kC + kX), H = Mat::Random(S, kC);
+    const Vec s = Vec::Random(kS), x = Vec::Random(kX);
+    Vec a = Vec::Zero(paddedColumns(S));
+    a.head(S) = Vec::Random(S).cwiseAbs();
+    const GemvTerm sc[] = {columnsOf(W, 0, kS, s.data()), columnsOf(W, kS, kC, nullptr)};
+    const GemvTerm apart = columnsOf(W, kS + kC, kX, x.data());
+    Mat projection;
+    projectRows(sc[1], rows, H, projection);
+    const GemvTerm terms[] = {sc[0], {projection.data(), projection.outerStride(), projection.cols(), a.data()}};
+
+    setRowSplitting(false);
+    Vec expected(rows), expected_apart(rows);
+    gemvTerms(terms, rows, expected.data());
+    gemvTerms({&apart, 1}, rows, expected_apart.data());
+    const Eigen::VectorXd exact = exactRowMajor(W).rightCols(kX) * x.cast<double>();
+    for (int r = 0; r < rows; ++r) QVERIFY(close(expected_apart[r], exact[r]));
+
+    setRowSplitting(split);
+    Vec y(rows), y_apart(rows);
+    const GemvJob job{terms, rows, y.data(), {&apart, 1}, y_apart.data()};
+    ChunkCursor cursor;
+    for (int repeat = 0; repeat < 10; ++repeat) {
+        y.setConstant(std::nanf(""));
+        y_apart.setConstant(std::nanf(""));
+        gemvJobs({&job, 1}, &cursor);
+        QCOMPARE(y, expected);
+        QCOMPARE(y_apart, expected_apart);
+    }
+    // The first step's pass: the projection and the logits, with the apart term.
+    Mat projected;
+    y_apart.setConstant(std::nanf(""));
+    gemvTermsProjecting({sc, 1}, sc[1], H, a.data(), rows, projected, y.data(), {&apart, 1}, y_apart.data());
+    QCOMPARE(projected, projection);
+    QCOMPARE(y, expected);
+    QCOMPARE(y_apart, expected_apart);
+}
+
+void TestGemvTerms::manyEqualsLoneTermsBitForBit_data() {
+    QTest::addColumn<int>("rows");
+    QTest::addColumn<bool>("split");
+    QTest::addRow("7 rows") << 7 << false;
+    QTest::addRow("1001 rows, one core") << 1001 << false;
+    QTest::addRow("1001 rows, splitting on (7.8 MB read)") << 1001 << true;
+}
+
+// gemvMany (TokenTables::computeAll) must give, for each vector, the bits gemvTerms gives for it alone: a table row
+// filled in advance and one a decoder step computed must be the same.
+void TestGemvTerms::manyEqualsLoneTermsBitForBit() {
+    QFETCH(int, rows);
+    QFETCH(bool, split);
+    SplittingGuard guard;
+    setRowSplitting(split);
+    std::srand(rows + 11);
+    constexpr int kCols = 53;  // one double packet, one packet and a scalar tail with AVX-512
+    const Mat W = Mat::Random(rows, 20 + kCols + 9), X = Mat::Random(37, kCols);
+    const GemvTerm block = columnsOf(W, 20, kCols, nullptr);
+    Mat out = Mat::Constant(X.rows(), rows + 3, std::nanf(""));  // a wider stride: the last 3 columns stay NaN
+    gemvMany(block, rows, X, out.data(), out.outerStride());
+    const Eigen::MatrixXd exact = exactRowMajor(W).middleCols(20, kCols) * X.cast<double>().transpose();  // (rows, 37)
+    setRowSplitting(false);
+    for (int k = 0; k < X.rows(); ++k) {
+        GemvTerm lone = block;
+        lone.x = X.row(k).data();
+        Vec expected(rows);
+        gemvTerms({&lone, 1}, rows, expected.data());
+        const Vec got = out.row(k).head(rows).transpose();
+        QCOMPARE(got, expected);
+        for (int r = 0; r < rows; ++r) QVERIFY(close(got[r], exact(r, k)));
+        for (int c = rows; c < rows + 3; ++c) QVERIFY(std::isnan(out(k, c)));
+    }
 }
 
 void TestGemvTerms::projectMatchesDoubleAndPads_data() {
