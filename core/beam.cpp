@@ -29,7 +29,7 @@ BeamResult beamSearch(const Model& model, const TokenizedText& source_in, int be
 
     EncoderState enc;
     encode(model, source.ids, enc);
-    Decoder decoder(model);
+    Decoder decoder(model, options.token_tables.get());
     StepOutput out;
     std::vector<DecoderState> states(1);  // states[k]: the state after an expanded step (0: before the first)
     decoder.begin(enc, states[0], out);

@@ -30,7 +30,10 @@ void logSoftmaxInPlace(Vec& v) {
     v.array() -= lse;
 }
 
-Decoder::Decoder(const Model& model) : model_(&model), attention_(model) {
+Decoder::Decoder(const Model& model, TokenTables* tables) : model_(&model), attention_(model) {
+    if (tables && &tables->model() != &model)
+        throw InputError("decode options: the token tables belong to another model object");
+    if (tables && tables->enabled()) tables_ = tables;
     const ModelConfig& c = model.config;
     const int E = c.emb_dim, He = c.enc_hid_dim, Hd = c.dec_hid_dim;
     gi_.resize(3 * Hd);
@@ -74,6 +77,8 @@ void Decoder::begin(const EncoderState& enc, DecoderState& initial, StepOutput& 
         const Mat& w_ih = model_->params.dec_rnn.w_ih;  // (3H_d, E + 2H_e), columns [x ; c]
         projectRows(columnsOf(w_ih, c.emb_dim, He2, nullptr), w_ih.rows(), enc.outputs, fold_ih_);
         weights_.setZero(fold_ih_.cols());  // a, padded with zeros to whole SIMD packets like fold_ih_'s rows
+        x_rows_[TokenTables::Output].resize(model_->params.fc_out_w.rows());
+        x_rows_[TokenTables::Input].resize(w_ih.rows());
     }
 }
 
@@ -129,32 +134,40 @@ void Decoder::step(const EncoderState& enc, int y_prev, int t, const DecoderStat
 }
 
 // bahdanau with the context folded (W_c c = (W_c Hᵀ) a), one step in three phases:
-//   1. both cores: the products that need only s_prev and y_prev: W_hh s_prev, W_ih's x columns times x, and the
-//      additive attention's query W_s s_prev; then (this thread) the rest of the attention;
+//   1. both cores: the products that need only s_prev and y_prev and are not at hand: W_hh s_prev and the additive
+//      attention's query W_s s_prev (unless carried from the last step), W_ih's x columns times x (unless kept in
+//      the token tables); then (this thread) the rest of the attention;
 //   2. this thread: gi = W_x x + (W_c Hᵀ) a + b_ih and the GRU gates;
-//   3. both cores: logits = fc_out's s columns · s + its x columns · x + (W_c Hᵀ) a + b, one pass over fc_out's rows
-//      (reading each row's s and x columns together is faster than in two passes).
+//   3. both cores: logits = fc_out's s columns · s + (W_c Hᵀ) a, one pass over fc_out's rows, + its x columns · x
+//      (kept, or computed apart in the same pass) + b.
 // foldedState() is phases 1 and 2, shared with teacher forcing (stepFeatures), so both give the same rows.
 void Decoder::foldedState(const EncoderState& enc, int y_prev, int t, const DecoderState& prev, DecoderState& next,
                           AttentionStep& attn) {
-    const ModelConfig& c = model_->config;
     const ModelParams& p = model_->params;
-    const int E = c.emb_dim, Hd = c.dec_hid_dim;
+    const int Hd = model_->config.dec_hid_dim;
     const Mat& w_ih = p.dec_rnn.w_ih;  // (3H_d, E + 2H_e), columns [x ; c]
     eigen_assert(weights_.size() >= enc.S && fold_ih_.cols() == weights_.size());
-    const GemvTerm ih_x = columnsOf(w_ih, 0, E, p.dec_embedding.row(y_prev).data());
-    GemvJob jobs[3] = {{{&ih_x, 1}, w_ih.rows(), gi_.data()}};
-    size_t n_jobs = 1;
-    // The products of s_prev alone are in gh_ and the query already when the last step's output pass computed them
-    // for this very state (a session recomputing from an earlier step passes another).
+    // W_ih's x columns · x (kept per token), and the products of s_prev alone: those are in gh_ and the query already
+    // when the last step's output pass computed them for this very state (a session recomputing from an earlier step
+    // passes another).
+    const float* ih_x = tokenRow(TokenTables::Input, y_prev);
+    const GemvTerm ih_x_term = TokenTables::block(*model_, TokenTables::Input, p.dec_embedding.row(y_prev).data());
+    GemvJob jobs[3];
+    size_t n_jobs = 0;
+    if (!ih_x) jobs[n_jobs++] = {{&ih_x_term, 1}, w_ih.rows(), x_rows_[TokenTables::Input].data()};
     const bool carried = carried_ && prev.s == carried_s_;
     carried_ = false;
     GemvTerm hh, query;
-    if (!carried) n_jobs += stateJobs(prev.s, hh, query, jobs + 1);
-    gemvJobs({jobs, n_jobs});
+    if (!carried) n_jobs += stateJobs(prev.s, hh, query, jobs + n_jobs);
+    if (n_jobs > 0) gemvJobs({jobs, n_jobs});
+    if (!ih_x) {
+        keepRow(TokenTables::Input, y_prev);
+        ih_x = x_rows_[TokenTables::Input].data();
+    }
     attention_.computeWithQuery(enc, prev.s.data(), t, attn);
 
     weights_.head(enc.S) = attn.weights;
+    gi_ = ConstVecMap(ih_x, w_ih.rows());
     gi_.noalias() += fold_ih_ * weights_;  // (3H_d, S') (S')
     gi_ += p.dec_rnn.b_ih;
     next.s.resize(Hd);
@@ -175,19 +188,24 @@ void Decoder::stepFolded(const EncoderState& enc, int y_prev, int t, const Decod
                          StepOutput& out) {
     const ModelConfig& c = model_->config;
     const ModelParams& p = model_->params;
-    const int E = c.emb_dim, He2 = 2 * c.enc_hid_dim, Hd = c.dec_hid_dim;
+    const int He2 = 2 * c.enc_hid_dim, Hd = c.dec_hid_dim;
     const Mat& fc = p.fc_out_w;  // (V, H_d + 2H_e + E), columns [s ; c ; x]
     checkTargetId(p, y_prev);
     foldedState(enc, y_prev, t, prev, next, out.attn);
     next.htilde.resize(0);
 
+    // logits = fc_out's s columns · s + (W_c Hᵀ) a, then + fc_out's x columns · x (kept per token) + b.
     const GemvTerm terms[] = {columnsOf(fc, 0, Hd, next.s.data()),
-                              columnsOf(fc, Hd + He2, E, p.dec_embedding.row(y_prev).data()),
                               {fold_fc_.data(), fold_fc_.outerStride(), fold_fc_.cols(), weights_.data()}};
+    const float* fc_x = tokenRow(TokenTables::Output, y_prev);
+    // Not kept: computed apart from the logits in the same pass (each row's x columns with its s columns).
+    const GemvTerm fc_x_term = TokenTables::block(*model_, TokenTables::Output, p.dec_embedding.row(y_prev).data());
+    const std::span<const GemvTerm> fc_x_apart = fc_x ? std::span<const GemvTerm>() : std::span(&fc_x_term, 1);
+    float* const fc_x_out = x_rows_[TokenTables::Output].data();
     if (fold_fc_ready_) {
         // The output pass also computes the next step's products of s (stateJobs), while fc_out streams; each core
         // starts where it stopped last step (cursor_), on rows still in its L2.
-        GemvJob jobs[3] = {{terms, fc.rows(), out.log_probs.data()}};
+        GemvJob jobs[3] = {{terms, fc.rows(), out.log_probs.data(), fc_x_apart, fc_x_out}};
         size_t n_jobs = 1;
         GemvTerm hh, query;
         const bool carry = t < chain_until_;
@@ -198,12 +216,25 @@ void Decoder::stepFolded(const EncoderState& enc, int y_prev, int t, const Decod
         gemvJobs({jobs, n_jobs}, &cursor_);
         carried_ = carry;
     } else {  // the first step reads fc_out's context columns once, to fold them, in the same pass as its logits
-        gemvTermsProjecting({terms, 2}, columnsOf(fc, Hd, He2, nullptr), enc.outputs, weights_.data(), fc.rows(),
-                            fold_fc_, out.log_probs.data());
+        gemvTermsProjecting({terms, 1}, columnsOf(fc, Hd, He2, nullptr), enc.outputs, weights_.data(), fc.rows(),
+                            fold_fc_, out.log_probs.data(), fc_x_apart, fc_x_out);
         fold_fc_ready_ = true;
     }
+    if (!fc_x) {
+        keepRow(TokenTables::Output, y_prev);
+        fc_x = x_rows_[TokenTables::Output].data();
+    }
+    out.log_probs += ConstVecMap(fc_x, fc.rows());
     out.log_probs += p.fc_out_b;
     logSoftmaxInPlace(out.log_probs);
+}
+
+const float* Decoder::tokenRow(TokenTables::Part part, int y) const {
+    return tables_ ? tables_->find(part, y) : nullptr;
+}
+
+void Decoder::keepRow(TokenTables::Part part, int y) {
+    if (tables_) tables_->keep(part, y, x_rows_[part].data());
 }
 
 void Decoder::logProbs(const Mat& features, Mat& log_probs) const {

@@ -9,6 +9,7 @@
 #include "gemv_terms.h"
 #include "model.h"
 #include "tensor.h"
+#include "token_tables.h"
 
 namespace attnviz {
 
@@ -35,10 +36,13 @@ ContextFolding contextFolding();
 // bahdanau, folded: the context c = Hᵀa enters the GRU input and the output layer through the context columns W_c
 // of decoder.rnn.weight_ih and fc_out: W_c c = (W_c Hᵀ) a. W_c Hᵀ is computed once per sentence, so a step reads the
 // (V, S) product instead of fc_out's (V, 2H_e) context columns: 24.6 of fc_out's 41 MB per step for the large model.
-// The same sums in another order: equal to float32 round-off.
+// The same sums in another order: equal to float32 round-off. The products of the previous token's embedding (with
+// fc_out's and W_ih's x columns) are separate products, kept per token when the decoder has TokenTables.
 class Decoder {
 public:
-    explicit Decoder(const Model& model);
+    // `tables` (optional, for this very model object; InputError otherwise) keep the folded steps' per-token products
+    // across steps and sentences. Only speed depends on them.
+    explicit Decoder(const Model& model, TokenTables* tables = nullptr);
     const Model& model() const { return *model_; }
 
     // Sizes the buffers for this sentence and writes the state before the first step (s_0, h̃ = 0). Every later
@@ -72,7 +76,12 @@ private:
     // The jobs that compute W_hh s into gh_ and the attention's query W_s s (when it has one); returns how many.
     size_t stateJobs(const Vec& s, GemvTerm& hh, GemvTerm& query, GemvJob* jobs);
 
+    // The per-token products of y_prev (TokenTables): the kept row, or computed into x_rows_[part] (and kept).
+    const float* tokenRow(TokenTables::Part part, int y) const;
+    void keepRow(TokenTables::Part part, int y);
+
     const Model* model_;
+    TokenTables* tables_ = nullptr;  // nullptr, or enabled tables of *model_
     Attention attention_;
     Vec in_;   // GRU input: bahdanau [x ; c] (E + 2H_e); luong [x ; h̃_prev] or x
     Vec gi_;   // (3H_d) W_ih in + b_ih
@@ -84,6 +93,7 @@ private:
     Mat fold_ih_;   // (3H_d, S') W_ih's context columns times each h_j; S' = paddedColumns(S), zeros past S
     Mat fold_fc_;   // (V, S') fc_out's context columns times each h_j
     Vec weights_;   // (S') this step's attention row a, zeros past S
+    Vec x_rows_[2]; // folded: y_prev's products when not kept, (V) fc_out's x columns · x, (3H_d) W_ih's · x
     // A folded step t < chain_until_ computes W_hh s and the attention's query for its new state s in its output
     // pass, so that they stream with fc_out rather than in a phase of their own; carried_: gh_ and the query hold
     // them, for the state carried_s_. cursor_: where the two cores met in the last output pass (shareChunks).

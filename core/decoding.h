@@ -33,9 +33,13 @@ struct StepRecord {
     bool forced = false;             // token chosen by the user / the reference, not the argmax
 };
 
+class TokenTables;
+
 struct DecodeOptions {
     int max_len = 0;  // at most this many target tokens (<eos> included); 0 = 2 * S + 10
     int top_k = 5;    // candidates kept per step
+    // Optional memo of per-token products for this model object (token_tables.h): speed only, the same numbers.
+    std::shared_ptr<TokenTables> token_tables;
 };
 
 // Encodes once, then produces target tokens one step at a time. Steps already computed are kept: moving back and

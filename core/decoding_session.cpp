@@ -90,7 +90,7 @@ struct DecodingSession::Impl {
     int computed = 0;
 
     Impl(std::shared_ptr<const Model> m, TokenizedText src, DecodeOptions opt)
-        : model(std::move(m)), source(std::move(src)), options(opt), decoder(*model) {
+        : model(std::move(m)), source(std::move(src)), options(opt), decoder(*model, options.token_tables.get()) {
         detail::checkSource(*model, source);
         if (source.tokens.empty())
             for (int id : source.ids) source.tokens.push_back(model->source_vocab.token(id));

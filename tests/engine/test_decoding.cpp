@@ -6,6 +6,7 @@
 #include "errors.h"
 #include "reference_model.h"
 #include "test_models.h"
+#include "token_tables.h"
 
 #include <QtTest>
 #include <cmath>
@@ -61,16 +62,32 @@ static void addAllVariants() {
     QTest::addColumn<int>("span");
     QTest::addColumn<bool>("input_feeding");
     QTest::addColumn<int>("folding");
+    QTest::addColumn<bool>("tables");  // greedy decodes with token tables filled in advance (token_tables.h)
     const ScoreKind scores[] = {ScoreKind::Additive, ScoreKind::Dot, ScoreKind::ScaledDot, ScoreKind::General};
-    for (ScoreKind sc : scores)
-        for (ContextFolding f : {ContextFolding::Never, ContextFolding::Always})
-            QTest::addRow("bahdanau/%s/global/%s", toString(sc).data(), f == ContextFolding::Always ? "folded" : "unfolded")
-                << int(DecoderKind::Bahdanau) << int(sc) << int(SpanKind::Global) << false << int(f);
+    for (ScoreKind sc : scores) {
+        QTest::addRow("bahdanau/%s/global/unfolded", toString(sc).data())
+            << int(DecoderKind::Bahdanau) << int(sc) << int(SpanKind::Global) << false << int(ContextFolding::Never) << false;
+        for (bool tables : {false, true})
+            QTest::addRow("bahdanau/%s/global/folded%s", toString(sc).data(), tables ? "/tables" : "")
+                << int(DecoderKind::Bahdanau) << int(sc) << int(SpanKind::Global) << false << int(ContextFolding::Always)
+                << tables;
+    }
     for (ScoreKind sc : scores)
         for (SpanKind sp : {SpanKind::Global, SpanKind::LocalM, SpanKind::LocalP})
             for (bool inf : {false, true})
                 QTest::addRow("luong/%s/%s/%s", toString(sc).data(), toString(sp).data(), inf ? "if" : "no_if")
-                    << int(DecoderKind::Luong) << int(sc) << int(sp) << inf << int(ContextFolding::Auto);
+                    << int(DecoderKind::Luong) << int(sc) << int(sp) << inf << int(ContextFolding::Auto) << false;
+}
+
+// The row's decode options: with token tables for `model`, every row computed, when the row says so.
+static DecodeOptions fetchOptions(const std::shared_ptr<const Model>& model) {
+    QFETCH(bool, tables);
+    DecodeOptions opt;
+    if (tables) {
+        opt.token_tables = std::make_shared<TokenTables>(model);
+        opt.token_tables->computeAll();
+    }
+    return opt;
 }
 
 // The row's config; also sets the row's context folding (cleanup() puts Auto back).
@@ -94,7 +111,7 @@ void TestDecoding::matchesReference() {
         const TokenizedText src = sourceOf(*model, kSentence);
         const int S = int(src.ids.size());
         const int max_len = 12;
-        DecodeOptions opt;
+        DecodeOptions opt = fetchOptions(model);
         opt.max_len = max_len;
         opt.top_k = 4;
         DecodingSession session(model, src, opt);
@@ -284,10 +301,13 @@ void TestDecoding::forcedKeepsUnknownSpelling() {
 void TestDecoding::forcedOnGreedyOutputAgrees_data() { addAllVariants(); }
 
 // Forced decoding batches the output layer (one GEMM); fed the greedy output it must give the greedy numbers.
+// With token tables, greedy reads W_ih's x-column products from them and forced decoding computes them: the
+// attention rows must still be identical.
 void TestDecoding::forcedOnGreedyOutputAgrees() {
-    const Model model = smallModel(fetchConfig(), 31, 3.0f);
+    const auto shared = std::make_shared<const Model>(smallModel(fetchConfig(), 31, 3.0f));
+    const Model& model = *shared;
     const TokenizedText src = sourceOf(model, {"i", "ate", "an", "apple", "yesterday"});
-    DecodeOptions opt;
+    DecodeOptions opt = fetchOptions(shared);
     opt.max_len = 7;
     const DecodeResult g = greedyDecode(model, src, opt);
     TokenizedText ref;
@@ -302,8 +322,10 @@ void TestDecoding::forcedOnGreedyOutputAgrees() {
 
 void TestDecoding::recomputingFromAnEarlierStep_data() {
     QTest::addColumn<int>("score");
+    QTest::addColumn<bool>("tables");  // empty token tables, filled by the steps themselves
     for (ScoreKind sc : {ScoreKind::Additive, ScoreKind::Dot, ScoreKind::ScaledDot, ScoreKind::General})
-        QTest::addRow("%s", toString(sc).data()) << int(sc);
+        for (bool tables : {false, true})
+            QTest::addRow("%s%s", toString(sc).data(), tables ? "/tables" : "") << int(sc) << tables;
 }
 
 // The folded step prepares the next step's products of its new state (Decoder::chainSteps). A session that forces an
@@ -315,7 +337,9 @@ void TestDecoding::recomputingFromAnEarlierStep() {
     m.params.fc_out_b[kEos] = -100.0f;  // every run takes max_len steps
     auto model = std::make_shared<const Model>(std::move(m));
     const TokenizedText src = sourceOf(*model, kSentence);
+    QFETCH(bool, tables);
     DecodeOptions opt;
+    if (tables) opt.token_tables = std::make_shared<TokenTables>(model);
     opt.max_len = 8;
     opt.top_k = 3;
     DecodingSession session(model, src, opt);
@@ -328,6 +352,7 @@ void TestDecoding::recomputingFromAnEarlierStep() {
     for (const StepRecord& r : session.steps()) tokens.push_back(r.token);
     QCOMPARE(int(tokens.size()), opt.max_len);
     QCOMPARE(tokens[1], alt);
+    if (tables) QVERIFY(opt.token_tables->kept(TokenTables::Output) > 0);
     const RefDecode ref = referenceForced(*model, src.ids, tokens);
     for (size_t i = 0; i < tokens.size(); ++i) {
         const StepRecord& r = session.steps()[i];
