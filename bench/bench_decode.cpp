@@ -1,6 +1,8 @@
 // Decoding speed, one sentence at a time: S = 12 (10 words + <sos>/<eos>), 11 target steps.
 // Greedy runs with max_len 11 on a random model whose <eos> logit is pushed down (so every run takes 11 steps);
-// forced decoding scores an 11-token reference (10 words + <eos>).
+// forced decoding scores an 11-token reference (10 words + <eos>). greedy, session and beam4 decode with token tables
+// filled in advance (core/token_tables.h: as after TokenTables::computeAll, any sentence runs at this speed);
+// greedyNoTables without them, as a decode from tokens never stepped from before.
 // Issue targets: small (E=64, H_e=64, H_d=128, V=500) ≤ 0.3 ms; large (E=256, H_e=256, H_d=512, V=8000) ≤ 8 ms.
 // Compare with bench/pytorch_decode.py (the same sizes in eager PyTorch).
 #include "bench_vocab.h"
@@ -10,6 +12,7 @@
 #include "huge_pages.h"
 #include "model.h"
 #include "row_split.h"
+#include "token_tables.h"
 
 #include <algorithm>
 #include <benchmark/benchmark.h>
@@ -60,10 +63,16 @@ TokenizedText reference(int V) {
     return t;
 }
 
-void greedy(benchmark::State& state, Sizes z, DecoderKind d, ScoreKind s) {
-    auto m = makeModel(z, d, s);
-    const TokenizedText src = source(z.V);
+// Options with token tables for m, every row computed (outside the timed loop).
+DecodeOptions withTables(const std::shared_ptr<const Model>& m) {
     DecodeOptions opt;
+    opt.token_tables = std::make_shared<TokenTables>(m);
+    opt.token_tables->computeAll();
+    return opt;
+}
+
+void greedyWith(benchmark::State& state, const std::shared_ptr<const Model>& m, const TokenizedText& src,
+                DecodeOptions opt) {
     opt.max_len = 11;
     for (auto _ : state) {
         DecodeResult r = greedyDecode(*m, src, opt);
@@ -71,6 +80,28 @@ void greedy(benchmark::State& state, Sizes z, DecoderKind d, ScoreKind s) {
         benchmark::DoNotOptimize(r);
     }
     state.SetLabel("per sentence, 11 steps");
+}
+
+void greedy(benchmark::State& state, Sizes z, DecoderKind d, ScoreKind s) {
+    auto m = makeModel(z, d, s);
+    greedyWith(state, m, source(z.V), withTables(m));
+}
+
+void greedyNoTables(benchmark::State& state, Sizes z, DecoderKind d, ScoreKind s) {
+    auto m = makeModel(z, d, s);
+    greedyWith(state, m, source(z.V), {});
+}
+
+// Filling a model's token tables in full (TokenTables::computeAll).
+void tokenTables(benchmark::State& state, Sizes z, DecoderKind d, ScoreKind s) {
+    auto m = makeModel(z, d, s);
+    std::int64_t bytes = 0;
+    for (auto _ : state) {
+        TokenTables tables(m);
+        tables.computeAll();
+        bytes = tables.bytesKept();
+    }
+    state.counters["MB"] = double(bytes) / 1e6;
 }
 
 void forced(benchmark::State& state, Sizes z, DecoderKind d, ScoreKind s) {
@@ -94,7 +125,7 @@ void greedyUnfolded(benchmark::State& state, Sizes z, DecoderKind d, ScoreKind s
 void session(benchmark::State& state, Sizes z, DecoderKind d, ScoreKind s) {
     auto m = makeModel(z, d, s);
     const TokenizedText src = source(z.V);
-    DecodeOptions opt;
+    DecodeOptions opt = withTables(m);
     opt.max_len = 11;
     for (auto _ : state) {
         DecodingSession sess(m, src, opt);
@@ -106,7 +137,7 @@ void session(benchmark::State& state, Sizes z, DecoderKind d, ScoreKind s) {
 void beam4(benchmark::State& state, Sizes z, DecoderKind d, ScoreKind s) {
     auto m = makeModel(z, d, s);
     const TokenizedText src = source(z.V);
-    DecodeOptions opt;
+    DecodeOptions opt = withTables(m);
     opt.max_len = 11;
     for (auto _ : state) {
         BeamResult r = beamSearch(*m, src, 4, opt);
@@ -132,12 +163,13 @@ void fcOutFloor(benchmark::State& state, Sizes z, DecoderKind d, ScoreKind s) {
     state.counters["MB_per_sentence"] = 11.0 * double(w.size()) * 4 / 1e6;
 }
 
-// The floor of the folded bahdanau decode (decoder.h) on this machine: the bytes that a greedy decode of the large
-// model must read, streamed as products of contiguous matrices on both cores, with no other arithmetic and no phases:
+// The floor of the folded bahdanau decode (decoder.h) with token tables on this machine: the bytes that a greedy
+// decode of the large model must read, streamed as products of contiguous matrices on both cores, with no other
+// arithmetic and no phases:
 //   per sentence: the encoder's weights, enc_fc, the additive keys' block of attn.weight, W_ih's context columns;
-//   step 1: all of fc_out (its context columns are folded then) and the state's products (W_hh, W_ih's x columns,
-//   the query W_s);
-//   steps 2..11: fc_out's s and x columns, W_c Hᵀ (V, S padded) and the state's products.
+//   step 1: fc_out's s and context columns (those are folded then) and the state's products (W_hh, the query W_s);
+//   steps 2..11: fc_out's s columns, W_c Hᵀ (V, S padded) and the state's products.
+// (The token tables' rows, 38 KB a step, are left out.)
 // The later steps stream a prefix of the first step's matrix, so the working set is the decoder's (about 55 MB).
 // Both matrices are on huge pages, like the model's weights.
 // greedy / foldedFloor in the same run is how far the decoder is from streaming its bytes at full speed.
@@ -146,9 +178,9 @@ void foldedFloor(benchmark::State& state, Sizes z, DecoderKind, ScoreKind) {
     const std::int64_t E = z.E, He = z.He, Hd = z.Hd, V = z.V;
     const std::int64_t padded_source = paddedColumns(Eigen::Index(source(z.V).ids.size()));  // W_c Hᵀ's width
     const std::int64_t per_sentence = 2 * (3 * He * E + 3 * He * He) + 2 * Hd * 2 * He + 3 * Hd * 2 * He;
-    const std::int64_t state_products = 3 * Hd * Hd + 3 * Hd * E + Hd * Hd;
-    const std::int64_t first = V * (Hd + 2 * He + E) + state_products;
-    const std::int64_t later = V * (Hd + E) + V * padded_source + state_products;
+    const std::int64_t state_products = 3 * Hd * Hd + Hd * Hd;
+    const std::int64_t first = V * (Hd + 2 * He) + state_products;
+    const std::int64_t later = V * Hd + V * padded_source + state_products;
     auto rowsFor = [](std::int64_t floats) { return Eigen::Index((floats + kCols - 1) / kCols); };
     Mat sentence, steps;  // on huge pages, as the model's weights are (core/huge_pages.h)
     zeroOnHugePages(sentence, rowsFor(per_sentence), kCols);
@@ -188,6 +220,7 @@ ATTNVIZ_BENCH(session, Small, Bahdanau, Additive);
 ATTNVIZ_BENCH(beam4, Small, Bahdanau, Additive);
 ATTNVIZ_BENCH(fcOutFloor, Small, Bahdanau, Additive);
 ATTNVIZ_BENCH(greedy, Large, Bahdanau, Additive);
+ATTNVIZ_BENCH(greedyNoTables, Large, Bahdanau, Additive);
 ATTNVIZ_BENCH(greedyUnfolded, Large, Bahdanau, Additive);
 ATTNVIZ_BENCH(greedy, Large, Luong, General);
 ATTNVIZ_BENCH(forced, Large, Bahdanau, Additive);
@@ -196,5 +229,10 @@ ATTNVIZ_BENCH(beam4, Large, Bahdanau, Additive);
 ATTNVIZ_BENCH(fcOutFloor, Large, Bahdanau, Additive);
 ATTNVIZ_BENCH(foldedFloor, Large, Bahdanau, Additive);
 ATTNVIZ_BENCH(fcOutFloor, Large, Luong, General);
+BENCHMARK_CAPTURE(tokenTables, Large_Bahdanau_Additive, kLarge, DecoderKind::Bahdanau, ScoreKind::Additive)
+    ->Unit(benchmark::kMillisecond)
+    ->Iterations(3)
+    ->Repetitions(3)
+    ->ReportAggregatesOnly(true);
 
 BENCHMARK_MAIN();
