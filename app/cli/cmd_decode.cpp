@@ -6,6 +6,7 @@
 #include "decode_json.h"
 #include "decoding.h"
 #include "errors.h"
+#include "token_tables.h"
 #include "tokenizer.h"
 
 #include <cmath>
@@ -18,6 +19,7 @@ struct DecodeSettings {
     int beam = 1;
     int max_len = 0;  // 0 = the spec's default 2 * S + 10
     bool json = false;
+    std::shared_ptr<TokenTables> tables;  // the model's per-token products, shared by every line and thread
 };
 
 enum class Mode { Greedy, Beam, Forced };
@@ -28,6 +30,7 @@ DecodeResult decodeOne(const Model& model, const std::string& source, const std:
     if (reference) return forcedDecode(model, src, tokenizeTarget(model, *reference));
     DecodeOptions o;
     o.max_len = s.max_len;
+    o.token_tables = s.tables;
     if (s.beam > 1) return beamSearch(model, src, s.beam, o).best;
     return greedyDecode(model, src, o);
 }
@@ -157,6 +160,7 @@ int runDecode(const std::vector<std::string>& args) {
         if (!score.empty()) score_kind = parseScoreKind(score);
         const LoadedModel loaded = loadModelForCli(model_path, score_kind);
         const Model& model = *loaded.model;
+        s.tables = std::make_shared<TokenTables>(loaded.model);
 
         if (p.seen("--input")) return decodeFile(input, model, s, threadCount(threads));
 
@@ -183,6 +187,7 @@ int runDecode(const std::vector<std::string>& args) {
         } else {
             DecodeOptions o;
             o.max_len = s.max_len;
+            o.token_tables = s.tables;
             if (s.beam > 1) {
                 r = beamSearch(model, src, s.beam, o).best;
                 mode = Mode::Beam;

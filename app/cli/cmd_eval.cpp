@@ -7,6 +7,7 @@
 #include "decoding.h"
 #include "errors.h"
 #include "metrics.h"
+#include "token_tables.h"
 #include "tokenizer.h"
 
 #include <nlohmann/json.hpp>
@@ -61,6 +62,7 @@ int runEval(const std::vector<std::string>& args) {
         const auto t0 = std::chrono::steady_clock::now();
         DecodeOptions options;
         options.max_len = max_len;
+        options.token_tables = std::make_shared<TokenTables>(loaded.model);  // shared by every line and thread
         // Blocks of lines on every core; between blocks, progress on stderr when it is a terminal.
         const size_t n = corpus.examples.size();
         const bool progress = isatty(STDERR_FILENO) != 0 && n > 256;

@@ -1,5 +1,6 @@
 // The main window driven as a user would: typing, stepping, the scoring toggle, "what if?" forcing, the reference
 // field, settings across restarts, bad input. Numbers are compared with the engine called directly.
+#include "decoder.h"
 #include "decoding.h"
 #include "heatmap_view.h"
 #include "main_window.h"
@@ -18,6 +19,7 @@
 #include <QFileInfo>
 #include <QLineEdit>
 #include <QMimeData>
+#include <QScopeGuard>
 #include <QSettings>
 #include <QSignalSpy>
 #include <QStandardPaths>
@@ -61,6 +63,7 @@ private slots:
     void playRunsToTheEnd();
     void scoreToggleLoadsSiblingKeepingSentenceAndStep();
     void scoreToggleKeepsTheWhatIf();
+    void decodesShareTheModelsTokenTables();
     void scoreWithoutSiblingIsDisabledWithReason();
     void forcedCandidateChangesTheRest();
     void referenceSwitchesToForcedDecoding();
@@ -359,6 +362,32 @@ void TestMainWindow::scoreToggleLoadsSiblingKeepingSentenceAndStep() {
     QCOMPARE(w_->outcome()->result.attention, expected.attention);
     QVERIFY(w_->outcome()->result.attention != additive_weights);
     QCOMPARE(w_->heatmapView()->cellValue(0, 1), double(expected.attention[0][1]));
+}
+
+// The worker keeps one set of token tables per open model: the tokens of each sentence stay for the next, the numbers
+// stay the engine's without tables, and another model gets tables of its own. (The test models fold only when told.)
+void TestMainWindow::decodesShareTheModelsTokenTables() {
+    setContextFolding(ContextFolding::Always);
+    const auto restore = qScopeGuard([] { setContextFolding(ContextFolding::Auto); });
+    QVERIFY(typeAndWait(QStringLiteral("i love the cat")));
+    const std::shared_ptr<TokenTables> tables = w_->outcome()->request.token_tables;
+    QVERIFY(tables);
+    QCOMPARE(&tables->model(), w_->model().get());
+    const int kept = tables->kept(TokenTables::Output);
+    QVERIFY(kept > 0);
+    QVERIFY(typeAndWait(QStringLiteral("the cat ate an apple yesterday")));
+    QCOMPARE(w_->outcome()->request.token_tables, tables);
+    QVERIFY(tables->kept(TokenTables::Output) >= kept);
+    QCOMPARE(w_->outcome()->result.attention,
+             greedyDecode(*w_->model(), "the cat ate an apple yesterday").attention);
+
+    QSignalSpy spy(w_.get(), &MainWindow::decodeFinished);
+    w_->scoreAction(ScoreKind::Dot)->trigger();
+    QVERIFY(waitDecode(spy));
+    const std::shared_ptr<TokenTables> dot_tables = w_->outcome()->request.token_tables;
+    QVERIFY(dot_tables && dot_tables != tables);
+    QCOMPARE(&dot_tables->model(), w_->model().get());
+    QVERIFY(dot_tables->kept(TokenTables::Output) > 0);
 }
 
 void TestMainWindow::scoreToggleKeepsTheWhatIf() {
