@@ -2,6 +2,7 @@
 
 #include <algorithm>
 #include <cstring>
+#include <new>
 
 namespace attnviz {
 namespace {
@@ -22,12 +23,20 @@ TokenTables::TokenTables(std::shared_ptr<const Model> model, std::int64_t max_by
     width_[Input] = m.params.dec_rnn.w_ih.rows();
     const std::int64_t full = std::int64_t(V) * (width_[Output] + width_[Input]) * std::int64_t(sizeof(float));
     if (full > max_bytes) return;
-    enabled_ = true;
-    for (int p = 0; p < 2; ++p) {
-        rows_[p].reset(new float[size_t(V) * size_t(width_[p])]);  // not value-initialised: untouched pages stay free
-        state_[p].reset(new std::atomic<std::uint8_t>[size_t(V)]);
-        for (Eigen::Index y = 0; y < V; ++y) state_[p][size_t(y)].store(kEmpty, std::memory_order_relaxed);
+    try {
+        for (int p = 0; p < 2; ++p) {
+            rows_[p].reset(new float[size_t(V) * size_t(width_[p])]);  // not value-initialised: untouched pages stay free
+            state_[p].reset(new std::atomic<std::uint8_t>[size_t(V)]);
+            for (Eigen::Index y = 0; y < V; ++y) state_[p][size_t(y)].store(kEmpty, std::memory_order_relaxed);
+        }
+    } catch (const std::bad_alloc&) {  // a system that refuses the address space (no overcommit): decode without
+        for (int p = 0; p < 2; ++p) {
+            rows_[p].reset();
+            state_[p].reset();
+        }
+        return;
     }
+    enabled_ = true;
 }
 
 TokenTables::~TokenTables() = default;
