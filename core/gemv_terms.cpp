@@ -102,18 +102,22 @@ float oneRow(std::span<const GemvTerm> terms, Index r) {
     return predux(a) + t;
 }
 
+// Four rows from r (a multiple of 4), or one row r: y = Σ terms and, with `apart`, apart_y = Σ apart, summed on its own.
+void sumFour(std::span<const GemvTerm> terms, std::span<const GemvTerm> apart, Index r, float* y, float* apart_y) {
+    fourRows(terms, r, y + r);
+    if (!apart.empty()) fourRows(apart, r, apart_y + r);
+}
+void sumOne(std::span<const GemvTerm> terms, std::span<const GemvTerm> apart, Index r, float* y, float* apart_y) {
+    y[r] = oneRow(terms, r);
+    if (!apart.empty()) apart_y[r] = oneRow(apart, r);
+}
+
 // Rows [begin, end) where begin is a multiple of 4 (splitRows splits on multiples of 16); apart_y as in GemvJob.
 void gemvRows(std::span<const GemvTerm> terms, Index begin, Index end, float* y, std::span<const GemvTerm> apart = {},
               float* apart_y = nullptr) {
     Index r = begin;
-    for (; r + 4 <= end; r += 4) {
-        fourRows(terms, r, y + r);
-        if (!apart.empty()) fourRows(apart, r, apart_y + r);
-    }
-    for (; r < end; ++r) {
-        y[r] = oneRow(terms, r);
-        if (!apart.empty()) apart_y[r] = oneRow(apart, r);
-    }
+    for (; r + 4 <= end; r += 4) sumFour(terms, apart, r, y, apart_y);
+    for (; r < end; ++r) sumOne(terms, apart, r, y, apart_y);
 }
 
 std::int64_t bytesRead(std::span<const GemvTerm> terms, Index rows) {
@@ -150,7 +154,9 @@ void gemvJobs(std::span<const GemvJob> jobs, ChunkCursor* cursor) {
         Index step[kMaxJobs], start[kMaxJobs + 1];
     } plan{jobs, {}, {}};
     for (size_t k = 0; k < jobs.size(); ++k) {
-        const std::int64_t row_bytes = std::max<std::int64_t>(1, jobBytes(jobs[k], 1));
+        // (Sized by the terms alone: a job whose `apart` comes and goes between calls keeps its chunks, so a cursor
+        // still points at the same rows.)
+        const std::int64_t row_bytes = std::max<std::int64_t>(1, bytesRead(jobs[k].terms, 1));
         plan.step[k] = std::max<Index>(16, kChunkBytes / row_bytes / 4 * 4);
         plan.start[k + 1] = plan.start[k] + (jobs[k].rows + plan.step[k] - 1) / plan.step[k];
     }
@@ -243,13 +249,11 @@ void gemvTermsProjecting(std::span<const GemvTerm> terms, const GemvTerm& block,
         Index r = begin;
         for (; r + 4 <= end; r += 4) {  // the projection's rows are still in L1 when the sum reads them
             projectFourRows(block, r, H, projection);
-            fourRows(with_projection, r, y + r);
-            if (!apart.empty()) fourRows(apart, r, apart_y + r);
+            sumFour(with_projection, apart, r, y, apart_y);
         }
         for (; r < end; ++r) {
             projectOneRow(block, r, H, projection);
-            y[r] = oneRow(with_projection, r);
-            if (!apart.empty()) apart_y[r] = oneRow(apart, r);
+            sumOne(with_projection, apart, r, y, apart_y);
         }
     };
     splitRows(rows, bytesRead(terms, rows) + bytesRead({&block, 1}, rows) + bytesRead(apart, rows), work);

@@ -1,5 +1,7 @@
 #include "token_tables.h"
 
+#include "errors.h"
+
 #include <algorithm>
 #include <cstring>
 #include <new>
@@ -16,6 +18,7 @@ GemvTerm TokenTables::block(const Model& m, Part part, const float* x) {
 }
 
 TokenTables::TokenTables(std::shared_ptr<const Model> model, std::int64_t max_bytes) : model_(std::move(model)) {
+    if (!model_) throw InputError("token tables: no model");
     const Model& m = *model_;
     if (m.config.decoder != DecoderKind::Bahdanau) return;
     const Eigen::Index V = m.params.fc_out_w.rows();
@@ -42,11 +45,13 @@ TokenTables::TokenTables(std::shared_ptr<const Model> model, std::int64_t max_by
 TokenTables::~TokenTables() = default;
 
 const float* TokenTables::find(Part part, int y) const {
+    eigen_assert(y >= 0 && y < model_->params.fc_out_w.rows());
     if (!enabled_ || state_[part][size_t(y)].load(std::memory_order_acquire) != kReady) return nullptr;
     return rows_[part].get() + size_t(y) * size_t(width_[part]);
 }
 
 void TokenTables::keep(Part part, int y, const float* row) {
+    eigen_assert(y >= 0 && y < model_->params.fc_out_w.rows());
     if (!enabled_) return;
     std::uint8_t expected = kEmpty;
     if (!state_[part][size_t(y)].compare_exchange_strong(expected, kWriting, std::memory_order_acq_rel)) return;

@@ -6,8 +6,9 @@
 // per token: a later step from the same token reads 32 + 6 KB instead of 8.2 + 1.6 MB (large model: E = 256,
 // H_d = 512, V = 8,000). Every row is the product a step computes (gemvTerms' order; computeAll uses gemvMany, which
 // sums the same way), so results are bit for bit the same with tables, without them, and whoever filled a row.
-// Memory grows with the distinct tokens a model is stepped from, up to V · (V + 3H_d) floats (305 MB for the large
-// model); a model whose full tables exceed the budget gets none (enabled() is false) and computes every step.
+// Only the folded path uses them (bahdanau, a source short enough to fold: decoder.h). Memory grows with the distinct
+// tokens a model is stepped from (38 KB each for the large model, with 4 KB pages), up to V · (V + 3H_d) floats
+// (305 MB); a model whose full tables exceed the budget gets none (enabled() is false) and computes every step.
 // Thread-safe: decoders on several threads may share one.
 #pragma once
 #include "gemv_terms.h"
@@ -25,7 +26,7 @@ public:
 
     enum Part { Output = 0, Input = 1 };
 
-    // The weights must not change while the tables exist (the model is shared as const).
+    // The weights must not change while the tables exist (the model is shared as const). InputError without a model.
     explicit TokenTables(std::shared_ptr<const Model> model, std::int64_t max_bytes = kDefaultMaxBytes);
     ~TokenTables();
     TokenTables(const TokenTables&) = delete;
@@ -44,8 +45,8 @@ public:
     // Keeps a copy of `row` (width(part) floats) as token y's; does nothing if it is kept already or the tables
     // are off. The row must be the product described above: nothing checks it.
     void keep(Part part, int y, const float* row);
-    // Fills every row not kept yet, on both cores (~0.2 s for the large model); for benchmarks and for callers
-    // that want every sentence to be fast from the first.
+    // Computes every row on both cores and keeps those not kept yet (0.5 s for the large model here); for benchmarks
+    // and for callers that want every sentence to be fast from the first.
     void computeAll();
     // Rows kept, and the bytes they take.
     int kept(Part part) const { return kept_[part].load(std::memory_order_relaxed); }

@@ -49,8 +49,7 @@ DecodeOutcome DecodeWorker::run(const DecodeRequest& request, const std::atomic<
         }
         DecodeOptions options;
         options.top_k = request.top_k;
-        if (request.token_tables && &request.token_tables->model() == request.model.get())
-            options.token_tables = request.token_tables;
+        options.token_tables = request.token_tables;  // another model's would be an InputError, shown as `error`
         const int S = int(out.source.tokens.size());
         options.max_len = std::max(2 * S + 10, int(prefix.size()));
 

@@ -6,6 +6,7 @@
 #include "row_split.h"
 #include "splitting_guard.h"
 #include "test_models.h"
+#include "token_tables.h"
 
 #include <QtTest>
 #include <cmath>
@@ -94,7 +95,8 @@ void TestRowSplit::largeModelDecodeMatchesReference() {
     for (int i = 0; i < 2000; ++i) words.push_back("w" + std::to_string(i));
     const Vocabulary vocab = vocabWith(words);
     ModelConfig cfg = smallConfig(DecoderKind::Bahdanau, ScoreKind::Additive, SpanKind::Global, false, E, He, Hd);
-    const Model model = makeRandomModel(cfg, vocab, vocab, 5);
+    const auto shared = std::make_shared<const Model>(makeRandomModel(cfg, vocab, vocab, 5));
+    const Model& model = *shared;
     QVERIFY(model.params.fc_out_w.size() * 4 > (std::int64_t(4) << 20));
     DecodeOptions opt;
     opt.max_len = 8;
@@ -107,6 +109,22 @@ void TestRowSplit::largeModelDecodeMatchesReference() {
     QCOMPARE(split.target_ids, whole.target_ids);
     QCOMPARE(split.log_probs, whole.log_probs);
     QCOMPARE(split.attention, whole.attention);
+
+    // With token tables on both cores: another sentence first keeps some rows, so this decode mixes kept rows with
+    // rows computed in the output pass (job lists that change from step to step under one chunk cursor), then a
+    // decode with every row kept. The same bits each time.
+    setRowSplitting(true);
+    DecodeOptions with = opt;
+    with.token_tables = std::make_shared<TokenTables>(shared);
+    greedyDecode(model, "w7 w333 w22 w5", with);
+    const int kept_before = with.token_tables->kept(TokenTables::Output);
+    for (int round = 0; round < 2; ++round) {
+        const DecodeResult t = greedyDecode(model, sentence, with);
+        QCOMPARE(t.target_ids, whole.target_ids);
+        QCOMPARE(t.log_probs, whole.log_probs);
+        QCOMPARE(t.attention, whole.attention);
+    }
+    QVERIFY(kept_before > 0 && with.token_tables->kept(TokenTables::Output) >= kept_before);
 
     const RefDecode ref = referenceGreedy(model, split.source_ids, opt.max_len);
     QCOMPARE(split.target_ids, ref.tokens);
