@@ -1,5 +1,5 @@
 // attnviz-cli: dispatches to the subcommands of spec/cli.md.
-#include "commands.h"
+#include "cli/commands.h"
 
 #include <cstdio>
 #include <cstring>
@@ -16,18 +16,21 @@ struct Subcommand {
 
 const Subcommand kSubcommands[] = {
     {"info", "print a model's config, vocabulary sizes, parameter count, siblings and tensors", attnviz::cli::runInfo},
-    {"decode", "decode a sentence (greedy, beam or forced) and print tokens, attention and log-probs", attnviz::cli::runDecode},
+    {"decode", "decode a sentence (greedy, beam or forced) and print tokens, attention and log-probs",
+     attnviz::cli::runDecode},
     {"render", "write the attention heatmap as PNG, SVG, PDF, CSV or JSON", attnviz::cli::runRender},
     {"train", "train a model on a TSV corpus", attnviz::cli::runTrain},
-    {"eval", "report exact match, token accuracy, BLEU, attention entropy and AER on a TSV corpus", attnviz::cli::runEval},
+    {"eval", "report exact match, token accuracy, BLEU, attention entropy and AER on a TSV corpus",
+     attnviz::cli::runEval},
 };
 
 void printUsage(FILE* out) {
-    std::fprintf(out, "usage: attnviz-cli COMMAND [options]   (attnviz-cli COMMAND --help for its options)\n\ncommands:\n");
+    std::fprintf(out,
+                 "usage: attnviz-cli COMMAND [options]   (attnviz-cli COMMAND --help for its options)\n\ncommands:\n");
     for (const Subcommand& s : kSubcommands) std::fprintf(out, "  %-8s %s\n", s.name, s.summary);
 }
 
-} // namespace
+}  // namespace
 
 int main(int argc, char** argv) {
     if (argc < 2) {
@@ -46,6 +49,7 @@ int main(int argc, char** argv) {
     for (const Subcommand& s : kSubcommands) {
         if (name == s.name) return s.run(std::vector<std::string>(argv + 2, argv + argc));
     }
-    std::fprintf(stderr, "attnviz-cli: unknown command '%s' (expected info, decode, render, train or eval)\n", name.c_str());
+    std::fprintf(stderr, "attnviz-cli: unknown command '%s' (expected info, decode, render, train or eval)\n",
+                 name.c_str());
     return 2;
 }

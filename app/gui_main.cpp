@@ -1,6 +1,6 @@
 // attnviz: the desktop app. `attnviz [MODEL]` opens MODEL, else the last model, else the default sample model, with
 // a sentence already decoded. `--screenshot FILE` saves the window (QWidget::grab) after the first decode and quits.
-#include "main_window.h"
+#include "window/main_window.h"
 
 #include <QApplication>
 #include <QCommandLineParser>
@@ -24,10 +24,11 @@ int main(int argc, char* argv[]) {
     const QCommandLineOption sentence({QStringLiteral("s"), QStringLiteral("sentence")},
                                       QStringLiteral("Decode this sentence first."), QStringLiteral("text"));
     const QCommandLineOption step(QStringLiteral("step"),
-                                  QStringLiteral("Show the decoder at this step (default: the end)."), QStringLiteral("n"));
-    const QCommandLineOption screenshot(QStringLiteral("screenshot"),
-                                        QStringLiteral("Save the window to this PNG after the first decode, then quit."),
-                                        QStringLiteral("file"));
+                                  QStringLiteral("Show the decoder at this step (default: the end)."),
+                                  QStringLiteral("n"));
+    const QCommandLineOption screenshot(
+        QStringLiteral("screenshot"), QStringLiteral("Save the window to this PNG after the first decode, then quit."),
+        QStringLiteral("file"));
     parser.addOption(sentence);
     parser.addOption(step);
     parser.addOption(screenshot);
@@ -55,15 +56,17 @@ int main(int argc, char* argv[]) {
                 QApplication::exit(ok && decoded ? 0 : 1);
             });
         };
-        QObject::connect(&window, &attnviz::ui::MainWindow::decodeFinished, &window, [save] { save(true); },
-                         Qt::SingleShotConnection);
+        QObject::connect(
+            &window, &attnviz::ui::MainWindow::decodeFinished, &window, [save] { save(true); },
+            Qt::SingleShotConnection);
         QTimer::singleShot(20000, &window, [save] {
             std::fprintf(stderr, "attnviz: no decode within 20 s; saving the window as it is\n");
             save(false);
         });
     } else if (parser.isSet(step)) {
-        QObject::connect(&window, &attnviz::ui::MainWindow::decodeFinished, &window,
-                         [&window, n = parser.value(step).toInt()] { window.setCursorStep(n); }, Qt::SingleShotConnection);
+        QObject::connect(
+            &window, &attnviz::ui::MainWindow::decodeFinished, &window,
+            [&window, n = parser.value(step).toInt()] { window.setCursorStep(n); }, Qt::SingleShotConnection);
     }
     return QApplication::exec();
 }

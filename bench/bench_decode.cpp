@@ -6,16 +6,16 @@
 // Issue targets: small (E=64, H_e=64, H_d=128, V=500) ≤ 0.3 ms; large (E=256, H_e=256, H_d=512, V=8000) ≤ 8 ms.
 // Compare with bench/pytorch_decode.py (the same sizes in eager PyTorch).
 #include "bench_vocab.h"
-#include "decoder.h"
-#include "decoding.h"
-#include "gemv_terms.h"
-#include "huge_pages.h"
-#include "model.h"
-#include "row_split.h"
-#include "token_tables.h"
+#include "decode/decoding.h"
+#include "fast/token_tables.h"
+#include "kernels/gemv_terms.h"
+#include "kernels/huge_pages.h"
+#include "kernels/row_split.h"
+#include "model/model.h"
+#include "nn/decoder.h"
 
-#include <algorithm>
 #include <benchmark/benchmark.h>
+#include <algorithm>
 #include <cstdint>
 #include <memory>
 #include <string>
@@ -202,13 +202,13 @@ void foldedFloor(benchmark::State& state, Sizes z, DecoderKind, ScoreKind) {
     state.counters["MB_per_sentence"] = double(per_sentence + first + 10 * later) * 4 / 1e6;
 }
 
-} // namespace
+}  // namespace
 
-#define ATTNVIZ_BENCH(fn, size, dec, score)                                                                 \
-    BENCHMARK_CAPTURE(fn, size##_##dec##_##score, k##size, DecoderKind::dec, ScoreKind::score)             \
-        ->Unit(benchmark::kMicrosecond)                                                                      \
-        ->Repetitions(5)                                                                                     \
-        ->ReportAggregatesOnly(true)                                                                         \
+#define ATTNVIZ_BENCH(fn, size, dec, score)                                                    \
+    BENCHMARK_CAPTURE(fn, size##_##dec##_##score, k##size, DecoderKind::dec, ScoreKind::score) \
+        ->Unit(benchmark::kMicrosecond)                                                        \
+        ->Repetitions(5)                                                                       \
+        ->ReportAggregatesOnly(true)                                                           \
         ->ComputeStatistics("min", [](const std::vector<double>& v) { return *std::min_element(v.begin(), v.end()); })
 
 ATTNVIZ_BENCH(greedy, Small, Bahdanau, Additive);

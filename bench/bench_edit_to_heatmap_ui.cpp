@@ -3,13 +3,14 @@
 // (which replots). Targets: median <= 16 ms for 20 words, <= 50 ms for 200 words.
 // Model: the default sample model when there is one (a trained model stops at <eos>, T ~ S), else a random model
 // of sample size (E 64, H_e 64, H_d 128, 2,000-word vocabularies) whose output runs to the length limit.
-#include "decode_worker.h"
-#include "heatmap_view.h"
-#include "model_library.h"
+#include "dialogs/model_library.h"
+#include "heatmap/heatmap_view.h"
+#include "io/model_file.h"
+#include "window/decode_worker.h"
 
-#include <QApplication>
 #include <benchmark/benchmark.h>
 #include <qcustomplot.h>
+#include <QApplication>
 
 #include <cstdio>
 #include <memory>
@@ -26,7 +27,8 @@ std::shared_ptr<const Model> benchModel() {
         QString path = defaultSampleModel();
         for (const QString& dir : sampleModelDirs())
             for (const ModelInfo& m : scanModelDir(dir))
-                if (m.error.isEmpty() && m.config.tokenizer.source != TokenizerKind::Char && path == defaultSampleModel())
+                if (m.error.isEmpty() && m.config.tokenizer.source != TokenizerKind::Char &&
+                    path == defaultSampleModel())
                     path = m.path;
         if (!path.isEmpty()) {
             try {
@@ -91,7 +93,12 @@ void BM_EditToHeatmap(benchmark::State& state) {
     state.counters["T"] = rows / double(state.iterations());
 }
 // Repetitions give the median (of the per-repetition means) in the aggregates.
-BENCHMARK(BM_EditToHeatmap)->Arg(20)->Arg(200)->Unit(benchmark::kMillisecond)->Repetitions(5)->ReportAggregatesOnly(true);
+BENCHMARK(BM_EditToHeatmap)
+    ->Arg(20)
+    ->Arg(200)
+    ->Unit(benchmark::kMillisecond)
+    ->Repetitions(5)
+    ->ReportAggregatesOnly(true);
 
 // The decode alone, to see how the time splits.
 void BM_DecodeOnly(benchmark::State& state) {

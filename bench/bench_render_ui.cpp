@@ -1,13 +1,13 @@
 // Heatmap rendering costs: a 1600x1200 PNG export of a 20x20 heatmap (target: <= 200 ms median) and the widget's
 // setData + replot for a 20-word and a 200-word sentence. Runs offscreen.
 //   bench_render_ui --benchmark_repetitions=5 --benchmark_report_aggregates_only=true
-#include "heatmap_export.h"
-#include "heatmap_view.h"
+#include "heatmap/heatmap_export.h"
+#include "heatmap/heatmap_view.h"
 
-#include <QApplication>
-#include <QTemporaryDir>
 #include <benchmark/benchmark.h>
 #include <qcustomplot.h>
+#include <QApplication>
+#include <QTemporaryDir>
 
 using namespace attnviz;
 using namespace attnviz::ui;
@@ -53,7 +53,12 @@ void BM_ExportPng1600x1200(benchmark::State& state) {
     for (auto _ : state)
         if (!exportHeatmap(d, r, ModelConfig{}, path, o, &error)) state.SkipWithError(error.toStdString().c_str());
 }
-BENCHMARK(BM_ExportPng1600x1200)->Args({20, 0})->Args({20, 1})->ArgNames({"n", "annotate"})->Unit(benchmark::kMillisecond)->UseRealTime();
+BENCHMARK(BM_ExportPng1600x1200)
+    ->Args({20, 0})
+    ->Args({20, 1})
+    ->ArgNames({"n", "annotate"})
+    ->Unit(benchmark::kMillisecond)
+    ->UseRealTime();
 
 void BM_RenderImage1600x1200(benchmark::State& state) {
     const HeatmapData d = makeData(int(state.range(0)) - 2);
@@ -76,7 +81,7 @@ void BM_ViewSetDataReplot(benchmark::State& state) {
 }
 BENCHMARK(BM_ViewSetDataReplot)->Arg(20)->Arg(200)->ArgName("words")->Unit(benchmark::kMillisecond)->UseRealTime();
 
-} // namespace
+}  // namespace
 
 int main(int argc, char** argv) {
     if (qEnvironmentVariableIsEmpty("QT_QPA_PLATFORM")) qputenv("QT_QPA_PLATFORM", "offscreen");

@@ -2,9 +2,9 @@
 // on a batch of 64 examples of 12 tokens (10 words + <sos>/<eos> on both sides: 11 target positions each),
 // E=64, H_e=64, H_d=128, 500-word vocabularies. Issue target: ≥ 20,000 target tokens/s with bahdanau + additive on
 // this 2-core machine, ≥ 2× PyTorch (bench/pytorch_train.py; bench/compare_train.sh runs both).
-#include "model.h"
-#include "optimizer.h"
-#include "seq2seq_train.h"
+#include "model/model.h"
+#include "train/optimizer.h"
+#include "train/seq2seq_loss.h"
 
 #include "bench_vocab.h"
 
@@ -77,7 +77,7 @@ void BM_TrainLuongLocalPFeed(benchmark::State& st) {
     trainStep(st, DecoderKind::Luong, ScoreKind::Additive, SpanKind::LocalP, true);
 }
 
-} // namespace
+}  // namespace
 
 BENCHMARK(BM_TrainBahdanauAdditive)->Arg(1)->Arg(2)->ArgName("threads")->UseRealTime()->Unit(benchmark::kMillisecond);
 BENCHMARK(BM_TrainBahdanauDot)->Arg(2)->ArgName("threads")->UseRealTime()->Unit(benchmark::kMillisecond);

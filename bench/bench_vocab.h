@@ -1,6 +1,6 @@
 // Synthetic vocabularies for the benchmarks: the four specials, then prefix4, prefix5, ... up to `size` entries.
 #pragma once
-#include "vocab.h"
+#include "model/vocab.h"
 
 #include <string>
 #include <vector>
@@ -13,4 +13,4 @@ inline Vocabulary numberedVocab(int size, const char* prefix) {
     return Vocabulary(std::move(t));
 }
 
-} // namespace attnviz::bench
+}  // namespace attnviz::bench

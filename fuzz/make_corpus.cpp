@@ -1,7 +1,8 @@
 // Writes the seed corpus of fuzz_model_loader: tiny valid model files (E = 2, H_e = 1, H_d = 2, vocabularies of
 // five or six tokens), one per decoder/score/span family, a few hundred bytes to 2 KB each.
 //   fuzz_make_corpus fuzz/corpus/model_loader
-#include "model.h"
+#include "io/model_file.h"
+#include "model/model.h"
 
 #include <cstdio>
 #include <string>

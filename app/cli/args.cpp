@@ -1,9 +1,9 @@
 #include "args.h"
 
-#include <charconv>
-#include <cstdio>
 #include <algorithm>
+#include <charconv>
 #include <cmath>
+#include <cstdio>
 
 namespace attnviz::cli {
 namespace {
@@ -19,9 +19,9 @@ T parseInteger(const std::string& name, const std::string& value, T min, T max) 
     const auto [ptr, ec] = std::from_chars(first, last, x);
     const std::string range = (min == std::numeric_limits<T>::min() && max == std::numeric_limits<T>::max())
                                   ? std::string("an integer")
-                                  : max == std::numeric_limits<T>::max()
-                                        ? "an integer of at least " + std::to_string(min)
-                                        : "an integer from " + std::to_string(min) + " to " + std::to_string(max);
+                              : max == std::numeric_limits<T>::max()
+                                  ? "an integer of at least " + std::to_string(min)
+                                  : "an integer from " + std::to_string(min) + " to " + std::to_string(max);
     if (value.empty() || ec != std::errc() || ptr != last || x < min || x > max)
         throw UsageError(name + ": expected " + range + ", got " + quote(value));
     return x;
@@ -33,7 +33,7 @@ std::string formatNumber(double x) {
     return buf;
 }
 
-} // namespace
+}  // namespace
 
 ArgParser::ArgParser(std::string command, std::string synopsis, std::string description)
     : command_(std::move(command)), synopsis_(std::move(synopsis)), description_(std::move(description)) {}
@@ -66,13 +66,15 @@ ArgParser::Handle ArgParser::option(std::string name, std::string* out, std::str
     return add(std::move(s));
 }
 
-ArgParser::Handle ArgParser::option(std::string name, int* out, std::string metavar, std::string help, int min, int max) {
+ArgParser::Handle ArgParser::option(std::string name, int* out, std::string metavar, std::string help, int min,
+                                    int max) {
     Spec s{name, std::move(metavar), std::move(help), true, false, false, {}};
     s.set = [out, name, min, max](const std::string& v) { *out = parseInteger<int>(name, v, min, max); };
     return add(std::move(s));
 }
 
-ArgParser::Handle ArgParser::option(std::string name, int64_t* out, std::string metavar, std::string help, int64_t min, int64_t max) {
+ArgParser::Handle ArgParser::option(std::string name, int64_t* out, std::string metavar, std::string help, int64_t min,
+                                    int64_t max) {
     Spec s{name, std::move(metavar), std::move(help), true, false, false, {}};
     s.set = [out, name, min, max](const std::string& v) { *out = parseInteger<int64_t>(name, v, min, max); };
     return add(std::move(s));
@@ -87,7 +89,8 @@ ArgParser::Handle ArgParser::option(std::string name, uint64_t* out, std::string
     return add(std::move(s));
 }
 
-ArgParser::Handle ArgParser::option(std::string name, double* out, std::string metavar, std::string help, double min, double max) {
+ArgParser::Handle ArgParser::option(std::string name, double* out, std::string metavar, std::string help, double min,
+                                    double max) {
     Spec s{name, std::move(metavar), std::move(help), true, false, false, {}};
     s.set = [out, name, min, max](const std::string& v) {
         double x = 0;
@@ -98,9 +101,9 @@ ArgParser::Handle ArgParser::option(std::string name, double* out, std::string m
         if (v.empty() || ec != std::errc() || ptr != last || !std::isfinite(x))
             throw UsageError(name + ": expected a number, got " + quote(v));
         if (x < min || x > max) {
-            std::string range = std::isinf(max) ? "at least " + formatNumber(min)
-                              : std::isinf(min) ? "at most " + formatNumber(max)
-                                                : "from " + formatNumber(min) + " to " + formatNumber(max);
+            std::string range = std::isinf(max)   ? "at least " + formatNumber(min)
+                                : std::isinf(min) ? "at most " + formatNumber(max)
+                                                  : "from " + formatNumber(min) + " to " + formatNumber(max);
             throw UsageError(name + ": expected a number " + range + ", got " + quote(v));
         }
         *out = x;
@@ -108,7 +111,8 @@ ArgParser::Handle ArgParser::option(std::string name, double* out, std::string m
     return add(std::move(s));
 }
 
-ArgParser::Handle ArgParser::choice(std::string name, std::string* out, std::vector<std::string> choices, std::string help) {
+ArgParser::Handle ArgParser::choice(std::string name, std::string* out, std::vector<std::string> choices,
+                                    std::string help) {
     std::string metavar;
     for (const std::string& c : choices) metavar += (metavar.empty() ? "" : "|") + c;
     Spec s{name, metavar, std::move(help), true, false, false, {}};
@@ -123,7 +127,8 @@ ArgParser::Handle ArgParser::choice(std::string name, std::string* out, std::vec
     return add(std::move(s));
 }
 
-void ArgParser::positionals(std::vector<std::string>* out, std::string metavar, std::string help, int min_count, int max_count) {
+void ArgParser::positionals(std::vector<std::string>* out, std::string metavar, std::string help, int min_count,
+                            int max_count) {
     positionals_ = out;
     positional_metavar_ = std::move(metavar);
     positional_help_ = std::move(help);
@@ -133,7 +138,8 @@ void ArgParser::positionals(std::vector<std::string>* out, std::string metavar, 
 
 bool ArgParser::parse(const std::vector<std::string>& args) {
     for (const std::string& a : args)
-        if (a == "--") break;
+        if (a == "--")
+            break;
         else if (a == "--help" || a == "-h") {
             std::fputs(helpText().c_str(), stdout);
             return false;
@@ -187,7 +193,9 @@ bool ArgParser::seen(std::string_view name) const {
     return false;
 }
 
-std::string ArgParser::usageLine() const { return "usage: attnviz-cli " + command_ + (synopsis_.empty() ? "" : " " + synopsis_); }
+std::string ArgParser::usageLine() const {
+    return "usage: attnviz-cli " + command_ + (synopsis_.empty() ? "" : " " + synopsis_);
+}
 
 std::string ArgParser::helpText() const {
     std::string out = usageLine() + "\n";
@@ -197,7 +205,9 @@ std::string ArgParser::helpText() const {
     };
     std::vector<Row> rows;
     if (positionals_) rows.push_back({positional_metavar_, positional_help_});
-    for (const Spec& s : specs_) rows.push_back({s.name + (s.metavar.empty() ? "" : " " + s.metavar), s.help + (s.required ? " (required)" : "")});
+    for (const Spec& s : specs_)
+        rows.push_back(
+            {s.name + (s.metavar.empty() ? "" : " " + s.metavar), s.help + (s.required ? " (required)" : "")});
     rows.push_back({"-h, --help", "show this help and exit"});
     size_t width = 0;
     for (const Row& r : rows) width = std::max(width, r.left.size());
@@ -205,14 +215,17 @@ std::string ArgParser::helpText() const {
     out += "\noptions:\n";
     for (const Row& r : rows) {
         out += "  " + r.left;
-        if (r.left.size() > width) out += "\n" + std::string(width + 2, ' ');
-        else out += std::string(width - r.left.size(), ' ');
+        if (r.left.size() > width)
+            out += "\n" + std::string(width + 2, ' ');
+        else
+            out += std::string(width - r.left.size(), ' ');
         // Multi-line help is indented to the help column.
         std::string help = r.help;
-        for (size_t p = 0; (p = help.find('\n', p)) != std::string::npos; p += width + 5) help.insert(p + 1, std::string(width + 4, ' '));
+        for (size_t p = 0; (p = help.find('\n', p)) != std::string::npos; p += width + 5)
+            help.insert(p + 1, std::string(width + 4, ' '));
         out += "  " + help + "\n";
     }
     return out;
 }
 
-} // namespace attnviz::cli
+}  // namespace attnviz::cli

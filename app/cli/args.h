@@ -60,11 +60,13 @@ public:
                   int64_t min = std::numeric_limits<int64_t>::min(), int64_t max = std::numeric_limits<int64_t>::max());
     Handle option(std::string name, uint64_t* out, std::string metavar, std::string help);
     Handle option(std::string name, double* out, std::string metavar, std::string help,
-                  double min = -std::numeric_limits<double>::infinity(), double max = std::numeric_limits<double>::infinity());
+                  double min = -std::numeric_limits<double>::infinity(),
+                  double max = std::numeric_limits<double>::infinity());
     // A value from a fixed list ("--score additive|dot|scaled_dot|general"); anything else is a UsageError listing them.
     Handle choice(std::string name, std::string* out, std::vector<std::string> choices, std::string help);
     // Positional arguments collected in order; parse() checks min_count / max_count (max_count < 0 = unlimited).
-    void positionals(std::vector<std::string>* out, std::string metavar, std::string help, int min_count = 0, int max_count = -1);
+    void positionals(std::vector<std::string>* out, std::string metavar, std::string help, int min_count = 0,
+                     int max_count = -1);
 
     // Parses the arguments after the subcommand name. Returns false if --help / -h was given (the help text has been
     // printed to stdout; nothing else is checked), true otherwise. Throws UsageError.
@@ -96,4 +98,4 @@ private:
     int positional_min_ = 0, positional_max_ = -1;
 };
 
-} // namespace attnviz::cli
+}  // namespace attnviz::cli

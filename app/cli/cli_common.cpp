@@ -1,7 +1,8 @@
 #include "cli_common.h"
 
-#include "errors.h"
-#include "row_split.h"
+#include "base/errors.h"
+#include "io/model_file.h"
+#include "kernels/row_split.h"
 
 #include <cstdio>
 #include <filesystem>
@@ -56,7 +57,7 @@ Model loadNamed(const std::string& path) {
     }
 }
 
-} // namespace
+}  // namespace
 
 LoadedModel loadModelForCli(const std::string& path, const std::optional<ScoreKind>& score) {
     auto model = std::make_shared<Model>(loadNamed(path));
@@ -66,8 +67,9 @@ LoadedModel loadModelForCli(const std::string& path, const std::optional<ScoreKi
     const Sibling* pick = nullptr;
     // Prefer a sibling that differs only in the score (same decoder and span), else the first with that score.
     for (const Sibling& s : siblings)
-        if (s.config.score == *score && (!pick || (s.config.decoder == model->config.decoder && s.config.span == model->config.span &&
-                                                   !(pick->config.decoder == model->config.decoder && pick->config.span == model->config.span))))
+        if (s.config.score == *score &&
+            (!pick || (s.config.decoder == model->config.decoder && s.config.span == model->config.span &&
+                       !(pick->config.decoder == model->config.decoder && pick->config.span == model->config.span))))
             pick = &s;
     if (!pick) {
         std::string found;
@@ -76,9 +78,12 @@ LoadedModel loadModelForCli(const std::string& path, const std::optional<ScoreKi
             found += (found.empty() ? "" : ", ") + s.path + " (" + std::string(toString(s.config.score)) + ")";
         }
         std::string msg = path + ": no sibling model trained with score \"" + std::string(toString(*score)) + "\"";
-        if (!found.empty()) msg += " (siblings found: " + found + ")";
-        else if (model->task.empty()) msg += " (the model has no \"task\" metadata, so it has no siblings)";
-        else msg += " (no other model in its folder has task \"" + model->task + "\" and the same vocabularies)";
+        if (!found.empty())
+            msg += " (siblings found: " + found + ")";
+        else if (model->task.empty())
+            msg += " (the model has no \"task\" metadata, so it has no siblings)";
+        else
+            msg += " (no other model in its folder has task \"" + model->task + "\" and the same vocabularies)";
         throw ModelError(msg);
     }
     auto sibling = std::make_shared<Model>(loadNamed(pick->path));
@@ -157,7 +162,8 @@ char32_t nextCodePoint(std::string_view s, size_t& i) {
 
 int codePointWidth(char32_t cp) {
     if (cp == 0) return 0;
-    if ((cp >= 0x0300 && cp <= 0x036F) || (cp >= 0x200B && cp <= 0x200F) || cp == 0xFE0F) return 0;  // combining, zero-width
+    if ((cp >= 0x0300 && cp <= 0x036F) || (cp >= 0x200B && cp <= 0x200F) || cp == 0xFE0F)
+        return 0;  // combining, zero-width
     if ((cp >= 0x1100 && cp <= 0x115F) || (cp >= 0x2E80 && cp <= 0x303E) || (cp >= 0x3041 && cp <= 0x33FF) ||
         (cp >= 0x3400 && cp <= 0x4DBF) || (cp >= 0x4E00 && cp <= 0x9FFF) || (cp >= 0xA000 && cp <= 0xA4CF) ||
         (cp >= 0xAC00 && cp <= 0xD7A3) || (cp >= 0xF900 && cp <= 0xFAFF) || (cp >= 0xFE30 && cp <= 0xFE4F) ||
@@ -167,7 +173,7 @@ int codePointWidth(char32_t cp) {
     return 1;
 }
 
-} // namespace
+}  // namespace
 
 int displayWidth(std::string_view text) {
     int w = 0;
@@ -185,4 +191,4 @@ std::string padLeft(std::string_view text, int width) {
     return std::string(static_cast<size_t>(std::max(0, width - w)), ' ') + std::string(text);
 }
 
-} // namespace attnviz::cli
+}  // namespace attnviz::cli

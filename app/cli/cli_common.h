@@ -2,9 +2,10 @@
 // switching, reading --input / --data files, and running per-line work on every core in input order.
 #pragma once
 #include "args.h"
-#include "config.h"
-#include "corpus.h"
-#include "model.h"
+#include "io/corpus.h"
+#include "io/model_file.h"
+#include "model/config.h"
+#include "model/model.h"
 
 #include <algorithm>
 #include <cstddef>
@@ -60,4 +61,4 @@ int displayWidth(std::string_view text);
 std::string padRight(std::string_view text, int width);
 std::string padLeft(std::string_view text, int width);
 
-} // namespace attnviz::cli
+}  // namespace attnviz::cli

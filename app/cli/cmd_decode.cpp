@@ -3,11 +3,12 @@
 #include "cli_common.h"
 #include "commands.h"
 
-#include "decode_json.h"
-#include "decoding.h"
-#include "errors.h"
-#include "token_tables.h"
-#include "tokenizer.h"
+#include "base/errors.h"
+#include "decode/decoding.h"
+#include "fast/token_tables.h"
+#include "io/decode_json.h"
+#include "io/model_file.h"
+#include "text/tokenizer.h"
 
 #include <cmath>
 #include <cstdio>
@@ -25,7 +26,8 @@ struct DecodeSettings {
 enum class Mode { Greedy, Beam, Forced };
 
 // Decodes one source (and optional reference: forced decoding). InputErrors name `what` (the flag or line).
-DecodeResult decodeOne(const Model& model, const std::string& source, const std::string* reference, const DecodeSettings& s) {
+DecodeResult decodeOne(const Model& model, const std::string& source, const std::string* reference,
+                       const DecodeSettings& s) {
     const TokenizedText src = tokenizeSource(model, source);
     if (reference) return forcedDecode(model, src, tokenizeTarget(model, *reference));
     DecodeOptions o;
@@ -58,7 +60,10 @@ std::string decodeTable(const DecodeResult& r, const Model& model, Mode mode, in
     for (size_t j = 0; j < r.source_tokens.size(); ++j)
         out += (j ? " " : "") + std::to_string(j) + ":" + r.source_tokens[j] + (r.source_ids[j] == kUnk ? "(unk)" : "");
     out += "\noutput   " + detokenize(r.target_tokens, model.config.tokenizer.target) + "\n";
-    out += "decoding " + std::string(mode == Mode::Forced ? "forced on the reference" : mode == Mode::Beam ? "beam search, width " + std::to_string(beam) : "greedy") +
+    out += "decoding " +
+           std::string(mode == Mode::Forced ? "forced on the reference"
+                       : mode == Mode::Beam ? "beam search, width " + std::to_string(beam)
+                                            : "greedy") +
            ", " + std::to_string(r.target_tokens.size()) + " tokens, total log p " + fixed(r.total_log_prob, 4) + "\n";
     if (r.source_tokens.size() == 2) out += "(empty source: only <sos> and <eos>)\n";
 
@@ -67,16 +72,18 @@ std::string decodeTable(const DecodeResult& r, const Model& model, Mode mode, in
     for (const std::string& t : r.source_tokens) src_w = std::max(src_w, displayWidth(t) + 9);
     tok_w = std::min(tok_w, 24);
     src_w = std::min(src_w, 32);
-    out += padLeft("t", 4) + "  " + padRight("token", tok_w) + "  " + padLeft("log p", 9) + "  " + padRight("attends to", src_w) + "  |attention|\n";
+    out += padLeft("t", 4) + "  " + padRight("token", tok_w) + "  " + padLeft("log p", 9) + "  " +
+           padRight("attends to", src_w) + "  |attention|\n";
     for (size_t t = 0; t < r.target_tokens.size(); ++t) {
         const std::vector<float>& row = t < r.attention.size() ? r.attention[t] : std::vector<float>{};
         size_t best = 0;
         for (size_t j = 1; j < row.size(); ++j)
             if (row[j] > row[best]) best = j;
         std::string top = row.empty() ? "-" : r.source_tokens[best] + " (" + fixed(row[best], 3) + ")";
-        const std::string tok = r.target_tokens[t] + (r.target_ids[t] == kUnk && r.target_tokens[t] != "<unk>" ? "(unk)" : "");
-        out += padLeft(std::to_string(t + 1), 4) + "  " + padRight(tok, tok_w) + "  " + padLeft(fixed(r.log_probs[t], 4), 9) + "  " +
-               padRight(top, src_w) + "  |" + heatBar(row) + "|\n";
+        const std::string tok =
+            r.target_tokens[t] + (r.target_ids[t] == kUnk && r.target_tokens[t] != "<unk>" ? "(unk)" : "");
+        out += padLeft(std::to_string(t + 1), 4) + "  " + padRight(tok, tok_w) + "  " +
+               padLeft(fixed(r.log_probs[t], 4), 9) + "  " + padRight(top, src_w) + "  |" + heatBar(row) + "|\n";
     }
     return out;
 }
@@ -106,7 +113,8 @@ int decodeFile(const std::string& path, const Model& model, const DecodeSettings
                         out[i - begin] = jsonLine(r, model.config, ex.line) + "\n";
                     } else {
                         const Mode mode = ex.has_target ? Mode::Forced : s.beam > 1 ? Mode::Beam : Mode::Greedy;
-                        out[i - begin] = (i ? "\n" : "") + std::string("line ") + std::to_string(ex.line) + "\n" + decodeTable(r, model, mode, s.beam);
+                        out[i - begin] = (i ? "\n" : "") + std::string("line ") + std::to_string(ex.line) + "\n" +
+                                         decodeTable(r, model, mode, s.beam);
                     }
                 } catch (const std::exception& e) {
                     throw InputError(atLine(path, ex.line, e));
@@ -126,15 +134,16 @@ int decodeFile(const std::string& path, const Model& model, const DecodeSettings
     return 0;
 }
 
-} // namespace
+}  // namespace
 
 int runDecode(const std::vector<std::string>& args) {
     return runCommand("decode", [&] {
-        ArgParser p("decode", "--model MODEL [options] SENTENCE",
-                    "Decode a sentence (greedy, beam search or forced on a reference) and print the source and target\n"
-                    "tokens, the attention matrix and the log-probabilities. An empty sentence is decoded as <sos> <eos>\n"
-                    "with a warning. With --input, blank lines are skipped, lines with a reference are forced (--beam\n"
-                    "applies to the others) and each JSON line carries its input \"line\" number.");
+        ArgParser p(
+            "decode", "--model MODEL [options] SENTENCE",
+            "Decode a sentence (greedy, beam search or forced on a reference) and print the source and target\n"
+            "tokens, the attention matrix and the log-probabilities. An empty sentence is decoded as <sos> <eos>\n"
+            "with a warning. With --input, blank lines are skipped, lines with a reference are forced (--beam\n"
+            "applies to the others) and each JSON line carries its input \"line\" number.");
         std::string model_path, target, input, score;
         DecodeSettings s;
         int threads = 0;
@@ -142,7 +151,8 @@ int runDecode(const std::vector<std::string>& args) {
         p.option("--model", &model_path, "MODEL", "the model file (.safetensors)").required();
         p.flag("--json", &s.json, "print the decode object as JSON (one line; JSON Lines with --input)");
         p.option("--beam", &s.beam, "K", "beam search of width K (default 1 = greedy)", 1, 1000);
-        p.option("--max-len", &s.max_len, "N", "at most N target tokens, <eos> included (default 2*S+10); ignored with --target", 1, 1000000);
+        p.option("--max-len", &s.max_len, "N",
+                 "at most N target tokens, <eos> included (default 2*S+10); ignored with --target", 1, 1000000);
         p.option("--target", &target, "TEXT", "forced decoding: score this reference translation (<eos> is appended)");
         p.option("--input", &input, "FILE", "decode every line of FILE: `source` or `source<TAB>reference` (forced)");
         p.choice("--score", &score, scoreChoices(), "use the sibling model trained with this score");
@@ -151,9 +161,11 @@ int runDecode(const std::vector<std::string>& args) {
         if (!p.parse(args)) return 0;
 
         const bool forced = p.seen("--target");
-        if (forced && p.seen("--beam")) throw UsageError("--beam and --target cannot be used together (forced decoding does not search)");
+        if (forced && p.seen("--beam"))
+            throw UsageError("--beam and --target cannot be used together (forced decoding does not search)");
         if (p.seen("--input") && !words.empty()) throw UsageError("give either SENTENCE or --input FILE, not both");
-        if (p.seen("--input") && forced) throw UsageError("--target cannot be used with --input (put the reference after a tab on each line)");
+        if (p.seen("--input") && forced)
+            throw UsageError("--target cannot be used with --input (put the reference after a tab on each line)");
         if (!p.seen("--input") && words.empty()) throw UsageError("missing SENTENCE (or --input FILE)");
 
         std::optional<ScoreKind> score_kind;
@@ -195,10 +207,12 @@ int runDecode(const std::vector<std::string>& args) {
                 r = greedyDecode(model, src, o);
             }
         }
-        if (s.json) std::printf("%s\n", decodeToJsonText(r, model.config).c_str());
-        else std::fputs(decodeTable(r, model, mode, s.beam).c_str(), stdout);
+        if (s.json)
+            std::printf("%s\n", decodeToJsonText(r, model.config).c_str());
+        else
+            std::fputs(decodeTable(r, model, mode, s.beam).c_str(), stdout);
         return 0;
     });
 }
 
-} // namespace attnviz::cli
+}  // namespace attnviz::cli

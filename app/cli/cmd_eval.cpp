@@ -4,11 +4,12 @@
 #include "cli_common.h"
 #include "commands.h"
 
-#include "decoding.h"
-#include "errors.h"
-#include "metrics.h"
-#include "token_tables.h"
-#include "tokenizer.h"
+#include "base/errors.h"
+#include "decode/decoding.h"
+#include "eval/metrics.h"
+#include "fast/token_tables.h"
+#include "io/model_file.h"
+#include "text/tokenizer.h"
 
 #include <nlohmann/json.hpp>
 
@@ -29,21 +30,23 @@ EvalCounts evalLine(const Model& model, const CorpusExample& ex, const DecodeOpt
     return evalExample(greedy, ref.tokens, &forced, &ex.alignment);
 }
 
-} // namespace
+}  // namespace
 
 int runEval(const std::vector<std::string>& args) {
     return runCommand("eval", [&] {
-        ArgParser p("eval", "--model MODEL --data FILE [--json]",
-                    "Greedy-decode every source line of FILE (UTF-8 TSV: source<TAB>target[<TAB>alignment]) and report\n"
-                    "exact_match and token_accuracy (shares, 0..1), corpus BLEU-4 (%), mean attention entropy (nats) and,\n"
-                    "where lines have Pharaoh alignments, the AER of the attention (forced onto the reference).");
+        ArgParser p(
+            "eval", "--model MODEL --data FILE [--json]",
+            "Greedy-decode every source line of FILE (UTF-8 TSV: source<TAB>target[<TAB>alignment]) and report\n"
+            "exact_match and token_accuracy (shares, 0..1), corpus BLEU-4 (%), mean attention entropy (nats) and,\n"
+            "where lines have Pharaoh alignments, the AER of the attention (forced onto the reference).");
         std::string model_path, data_path, score;
         bool json = false;
         int max_len = 0, threads = 0;
         p.option("--model", &model_path, "MODEL", "the model file (.safetensors)").required();
         p.option("--data", &data_path, "FILE", "the evaluation corpus").required();
         p.flag("--json", &json, "print one JSON object");
-        p.option("--max-len", &max_len, "N", "at most N output tokens per line, <eos> included (default 2*S+10)", 1, 1000000);
+        p.option("--max-len", &max_len, "N", "at most N output tokens per line, <eos> included (default 2*S+10)", 1,
+                 1000000);
         p.choice("--score", &score, scoreChoices(), "evaluate the sibling model trained with this score");
         p.option("--threads", &threads, "N", "worker threads (default: every core)", 1, 256);
         if (!p.parse(args)) return 0;
@@ -106,20 +109,25 @@ int runEval(const std::vector<std::string>& args) {
             return 0;
         }
         std::printf("model           %s\n", loaded.path.c_str());
-        std::printf("data            %s: %lld lines (%lld with alignments), %lld reference tokens, %lld output tokens (<eos> included)\n",
-                    data_path.c_str(), static_cast<long long>(total.lines), static_cast<long long>(total.aligned_lines),
-                    static_cast<long long>(total.tokens.positions), static_cast<long long>(total.output_tokens));
-        std::printf("exact_match     %.4f   (%lld of %lld lines)\n", r.exact_match, static_cast<long long>(total.exact), static_cast<long long>(total.lines));
-        std::printf("token_accuracy  %.4f   (%lld of %lld reference positions)\n", r.token_accuracy, static_cast<long long>(total.tokens.correct),
-                    static_cast<long long>(total.tokens.positions));
+        std::printf(
+            "data            %s: %lld lines (%lld with alignments), %lld reference tokens, %lld output tokens (<eos> "
+            "included)\n",
+            data_path.c_str(), static_cast<long long>(total.lines), static_cast<long long>(total.aligned_lines),
+            static_cast<long long>(total.tokens.positions), static_cast<long long>(total.output_tokens));
+        std::printf("exact_match     %.4f   (%lld of %lld lines)\n", r.exact_match, static_cast<long long>(total.exact),
+                    static_cast<long long>(total.lines));
+        std::printf("token_accuracy  %.4f   (%lld of %lld reference positions)\n", r.token_accuracy,
+                    static_cast<long long>(total.tokens.correct), static_cast<long long>(total.tokens.positions));
         std::printf("bleu            %.2f    (corpus BLEU-4, %%)\n", r.bleu);
-        std::printf("mean_entropy    %.4f   nats over %lld attention rows\n", r.mean_entropy, static_cast<long long>(total.attention_rows));
+        std::printf("mean_entropy    %.4f   nats over %lld attention rows\n", r.mean_entropy,
+                    static_cast<long long>(total.attention_rows));
         if (r.aer)
-            std::printf("aer             %.4f   (%lld predicted links, %lld gold, %lld in both)\n", *r.aer, static_cast<long long>(total.alignment.predicted),
-                        static_cast<long long>(total.alignment.gold), static_cast<long long>(total.alignment.overlap));
+            std::printf("aer             %.4f   (%lld predicted links, %lld gold, %lld in both)\n", *r.aer,
+                        static_cast<long long>(total.alignment.predicted), static_cast<long long>(total.alignment.gold),
+                        static_cast<long long>(total.alignment.overlap));
         std::printf("time            %.2f s\n", seconds);
         return 0;
     });
 }
 
-} // namespace attnviz::cli
+}  // namespace attnviz::cli

@@ -2,7 +2,8 @@
 #include "cli_common.h"
 #include "commands.h"
 
-#include "errors.h"
+#include "base/errors.h"
+#include "io/model_file.h"
 
 #include <nlohmann/json.hpp>
 
@@ -22,9 +23,12 @@ std::string withThousands(int64_t n) {
 
 std::string byteSize(uint64_t b) {
     char buf[32];
-    if (b < 1024) std::snprintf(buf, sizeof buf, "%llu bytes", static_cast<unsigned long long>(b));
-    else if (b < 1024 * 1024) std::snprintf(buf, sizeof buf, "%.1f KiB", static_cast<double>(b) / 1024.0);
-    else std::snprintf(buf, sizeof buf, "%.1f MiB", static_cast<double>(b) / (1024.0 * 1024.0));
+    if (b < 1024)
+        std::snprintf(buf, sizeof buf, "%llu bytes", static_cast<unsigned long long>(b));
+    else if (b < 1024 * 1024)
+        std::snprintf(buf, sizeof buf, "%.1f KiB", static_cast<double>(b) / 1024.0);
+    else
+        std::snprintf(buf, sizeof buf, "%.1f MiB", static_cast<double>(b) / (1024.0 * 1024.0));
     return buf;
 }
 
@@ -68,7 +72,8 @@ nlohmann::ordered_json infoJson(const std::string& path, const Model& model, con
                        {"self", s.path == path}});
     j["siblings"] = std::move(sib);
     nlohmann::ordered_json tensors = nlohmann::ordered_json::array();
-    for (const TensorEntry& t : header.tensors) tensors.push_back({{"name", t.name}, {"shape", t.shape}, {"dtype", t.dtype}});
+    for (const TensorEntry& t : header.tensors)
+        tensors.push_back({{"name", t.name}, {"shape", t.shape}, {"dtype", t.dtype}});
     j["tensors"] = std::move(tensors);
     if (with_vocab) {
         j["source_vocab"] = model.source_vocab.tokens();
@@ -77,46 +82,53 @@ nlohmann::ordered_json infoJson(const std::string& path, const Model& model, con
     return j;
 }
 
-void printInfoText(const std::string& path, const Model& model, const ModelHeader& header, const std::vector<Sibling>& siblings,
-                   bool with_vocab) {
+void printInfoText(const std::string& path, const Model& model, const ModelHeader& header,
+                   const std::vector<Sibling>& siblings, bool with_vocab) {
     const ModelConfig& c = model.config;
     std::printf("file         %s (%s)\n", path.c_str(), byteSize(header.file_size).c_str());
     std::printf("task         %s\n", model.task.empty() ? "(none)" : model.task.c_str());
     if (!model.description.empty()) std::printf("description  %s\n", model.description.c_str());
-    std::printf("decoder      %s, score %s, span %s", std::string(toString(c.decoder)).c_str(), std::string(toString(c.score)).c_str(),
-                std::string(toString(c.span)).c_str());
+    std::printf("decoder      %s, score %s, span %s", std::string(toString(c.decoder)).c_str(),
+                std::string(toString(c.score)).c_str(), std::string(toString(c.span)).c_str());
     if (c.span != SpanKind::Global) std::printf(" (window %d)", c.window);
     if (c.decoder == DecoderKind::Luong) std::printf(", input feeding %s", c.input_feeding ? "on" : "off");
     std::printf("\nsizes        emb_dim %d, enc_hid_dim %d, dec_hid_dim %d\n", c.emb_dim, c.enc_hid_dim, c.dec_hid_dim);
     std::printf("tokenizer    source %s, target %s, lowercase %s\n", std::string(toString(c.tokenizer.source)).c_str(),
                 std::string(toString(c.tokenizer.target)).c_str(), c.tokenizer.lowercase ? "yes" : "no");
-    std::printf("vocabulary   source %d tokens, target %d tokens\n", model.source_vocab.size(), model.target_vocab.size());
+    std::printf("vocabulary   source %d tokens, target %d tokens\n", model.source_vocab.size(),
+                model.target_vocab.size());
     std::printf("parameters   %s\n", withThousands(model.parameterCount()).c_str());
     if (!model.training.empty()) std::printf("training     %s\n", model.training.c_str());
     for (const auto& [k, v] : model.extra_metadata) std::printf("metadata     %s = %s\n", k.c_str(), v.c_str());
-    std::printf("siblings     %d model%s with this task and vocabularies\n", static_cast<int>(siblings.size()), siblings.size() == 1 ? "" : "s");
+    std::printf("siblings     %d model%s with this task and vocabularies\n", static_cast<int>(siblings.size()),
+                siblings.size() == 1 ? "" : "s");
     for (const Sibling& s : siblings)
-        std::printf("  %s %s%s\n", padRight(toString(s.config.score), 11).c_str(), s.path.c_str(), s.path == path ? "  (this file)" : "");
+        std::printf("  %s %s%s\n", padRight(toString(s.config.score), 11).c_str(), s.path.c_str(),
+                    s.path == path ? "  (this file)" : "");
     std::printf("tensors      %d\n", static_cast<int>(header.tensors.size()));
     size_t width = 0;
     for (const TensorEntry& t : header.tensors) width = std::max(width, t.name.size());
     for (const TensorEntry& t : header.tensors)
-        std::printf("  %s  %s %s\n", padRight(t.name, static_cast<int>(width)).c_str(), padRight(shapeText(t.shape), 14).c_str(), t.dtype.c_str());
+        std::printf("  %s  %s %s\n", padRight(t.name, static_cast<int>(width)).c_str(),
+                    padRight(shapeText(t.shape), 14).c_str(), t.dtype.c_str());
     if (with_vocab) {
         std::printf("source vocabulary\n");
-        for (int i = 0; i < model.source_vocab.size(); ++i) std::printf("  %6d  %s\n", i, model.source_vocab.token(i).c_str());
+        for (int i = 0; i < model.source_vocab.size(); ++i)
+            std::printf("  %6d  %s\n", i, model.source_vocab.token(i).c_str());
         std::printf("target vocabulary\n");
-        for (int i = 0; i < model.target_vocab.size(); ++i) std::printf("  %6d  %s\n", i, model.target_vocab.token(i).c_str());
+        for (int i = 0; i < model.target_vocab.size(); ++i)
+            std::printf("  %6d  %s\n", i, model.target_vocab.token(i).c_str());
     }
 }
 
-} // namespace
+}  // namespace
 
 int runInfo(const std::vector<std::string>& args) {
     return runCommand("info", [&] {
-        ArgParser p("info", "MODEL [--json] [--vocab]",
-                    "Print a model's config, vocabulary sizes, parameter count, metadata, siblings (models in the same\n"
-                    "folder with the same task and vocabularies) and tensor list.");
+        ArgParser p(
+            "info", "MODEL [--json] [--vocab]",
+            "Print a model's config, vocabulary sizes, parameter count, metadata, siblings (models in the same\n"
+            "folder with the same task and vocabularies) and tensor list.");
         bool json = false, vocab = false;
         std::vector<std::string> positional;
         p.positionals(&positional, "MODEL", "the model file (.safetensors)", 1, 1);
@@ -128,10 +140,14 @@ int runInfo(const std::vector<std::string>& args) {
         const LoadedModel loaded = loadModelForCli(path);  // validates everything, weights included
         const ModelHeader header = readModelHeader(path);  // dtypes and file order of the tensors
         const std::vector<Sibling> siblings = findSiblings(path, *loaded.model);
-        if (json) std::printf("%s\n", infoJson(path, *loaded.model, header, siblings, vocab).dump(-1, ' ', false, nlohmann::json::error_handler_t::replace).c_str());
-        else printInfoText(path, *loaded.model, header, siblings, vocab);
+        if (json)
+            std::printf("%s\n", infoJson(path, *loaded.model, header, siblings, vocab)
+                                    .dump(-1, ' ', false, nlohmann::json::error_handler_t::replace)
+                                    .c_str());
+        else
+            printInfoText(path, *loaded.model, header, siblings, vocab);
         return 0;
     });
 }
 
-} // namespace attnviz::cli
+}  // namespace attnviz::cli

@@ -4,12 +4,13 @@
 #include "commands.h"
 
 #ifdef ATTNVIZ_HAVE_RENDER
+#include "base/errors.h"
 #include "cli_common.h"
-#include "colormaps.h"
-#include "decoding.h"
-#include "errors.h"
-#include "heatmap_export.h"
-#include "tokenizer.h"
+#include "decode/decoding.h"
+#include "heatmap/colormaps.h"
+#include "heatmap/heatmap_export.h"
+#include "io/model_file.h"
+#include "text/tokenizer.h"
 
 #include <QApplication>
 #include <QDir>
@@ -75,7 +76,7 @@ void writeOne(const DecodeResult& r, const ModelConfig& config, const QString& p
     std::printf("%s\n", QDir::toNativeSeparators(path).toStdString().c_str());
 }
 
-} // namespace
+}  // namespace
 
 int runRender(const std::vector<std::string>& args) {
     return runCommand("render", [&] {
@@ -104,26 +105,32 @@ int runRender(const std::vector<std::string>& args) {
         p.choice("--score", &score, scoreChoices(), "use the sibling model trained with this score");
         p.option("--width", &s.exp.width, "PX", "image width in pixels (default 1600)", 16, 20000);
         p.option("--height", &s.exp.height, "PX", "image height in pixels (default 1200)", 16, 20000);
-        p.option("--dpi", &s.exp.dpi, "DPI", "resolution: text size and the PDF/SVG page size follow it (default 144)", 10, 2400);
-        p.choice("--colormap", &colormap, colormaps, "colour map (default viridis; cividis is colour-blind safe, gray "
-                                                     "is black = 0 / white = 1, greys the reverse for print)");
+        p.option("--dpi", &s.exp.dpi, "DPI", "resolution: text size and the PDF/SVG page size follow it (default 144)",
+                 10, 2400);
+        p.choice("--colormap", &colormap, colormaps,
+                 "colour map (default viridis; cividis is colour-blind safe, gray "
+                 "is black = 0 / white = 1, greys the reverse for print)");
         p.flag("--annotate", &annotate, "write the weight (2 decimals) in each cell");
         p.option("--title", &title, "TEXT", "a title above the matrix");
         p.flag("--hide-specials", &hide_specials, "leave out the <sos>/<eos> columns and the <eos> row (images only)");
         p.flag("--fit-range", &fit_range, "colours span 0 to the largest weight instead of 0 to 1");
         p.option("--input", &input, "FILE", "render every line of FILE (`source` or `source<TAB>reference`)");
-        p.option("--out-dir", &out_dir, "DIR", "with --input: the folder for 0001.EXT, 0002.EXT, ... (created if missing)");
+        p.option("--out-dir", &out_dir, "DIR",
+                 "with --input: the folder for 0001.EXT, 0002.EXT, ... (created if missing)");
         p.choice("--format", &format, formats, "with --input: the format of every file (default png)");
         p.positionals(&words, "SENTENCE", "the source sentence (several arguments are joined with spaces)");
         if (!p.parse(args)) return 0;
 
         const bool batch = p.seen("--input");
-        if (p.seen("--target") && p.seen("--beam")) throw UsageError("--beam and --target cannot be used together (forced decoding does not search)");
+        if (p.seen("--target") && p.seen("--beam"))
+            throw UsageError("--beam and --target cannot be used together (forced decoding does not search)");
         if (batch) {
             if (!words.empty()) throw UsageError("give either SENTENCE or --input FILE, not both");
-            if (p.seen("--out")) throw UsageError("--out names one file; with --input use --out-dir DIR (and --format EXT)");
+            if (p.seen("--out"))
+                throw UsageError("--out names one file; with --input use --out-dir DIR (and --format EXT)");
             if (!p.seen("--out-dir")) throw UsageError("--input needs --out-dir DIR");
-            if (p.seen("--target")) throw UsageError("--target cannot be used with --input (put the reference after a tab on each line)");
+            if (p.seen("--target"))
+                throw UsageError("--target cannot be used with --input (put the reference after a tab on each line)");
         } else {
             if (p.seen("--out-dir")) throw UsageError("--out-dir is for --input; for one sentence use --out FILE");
             if (!p.seen("--out")) throw UsageError("missing required option --out FILE");
@@ -137,7 +144,8 @@ int runRender(const std::vector<std::string>& args) {
         if (!batch) {
             s.exp.format = QString::fromStdString(format);
             if (ui::exportFormatFor(QString::fromStdString(out), s.exp).isEmpty())
-                throw UsageError("--out: cannot tell the format of \"" + out + "\" (use a .png, .svg, .pdf, .csv or .json file, or --format)");
+                throw UsageError("--out: cannot tell the format of \"" + out +
+                                 "\" (use a .png, .svg, .pdf, .csv or .json file, or --format)");
         } else {
             s.exp.format = format.empty() ? QStringLiteral("png") : QString::fromStdString(format);
         }
@@ -177,7 +185,7 @@ int runRender(const std::vector<std::string>& args) {
     });
 }
 
-} // namespace attnviz::cli
+}  // namespace attnviz::cli
 
 #else  // built without the GUI libraries (ATTNVIZ_BUILD_GUI=OFF)
 
@@ -190,5 +198,5 @@ int runRender(const std::vector<std::string>&) {
     return 1;
 }
 
-} // namespace attnviz::cli
+}  // namespace attnviz::cli
 #endif

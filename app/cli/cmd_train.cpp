@@ -4,19 +4,20 @@
 #include "cli_common.h"
 #include "commands.h"
 
-#include "errors.h"
-#include "trainer.h"
+#include "base/errors.h"
+#include "io/model_file.h"
+#include "train/trainer.h"
 
 #include <nlohmann/json.hpp>
 
+#include <unistd.h>
 #include <atomic>
+#include <cerrno>
 #include <cmath>
 #include <csignal>
-#include <cerrno>
 #include <cstdio>
 #include <cstring>
 #include <filesystem>
-#include <unistd.h>
 
 namespace attnviz::cli {
 namespace {
@@ -28,9 +29,7 @@ extern "C" void onSigint(int) {
     std::signal(SIGINT, SIG_DFL);  // a second Ctrl-C ends the process at once
 }
 
-std::string fileName(const std::string& path) {
-    return std::filesystem::path(path).filename().string();
-}
+std::string fileName(const std::string& path) { return std::filesystem::path(path).filename().string(); }
 
 std::string clockText(double seconds) {
     if (!std::isfinite(seconds) || seconds < 0) return "?";
@@ -60,27 +59,29 @@ std::vector<TrainExample> toExamples(const Model& model, const Corpus& corpus, b
     return out;
 }
 
-nlohmann::json number(double v) {
-    return std::isfinite(v) ? nlohmann::json(v) : nlohmann::json(nullptr);
-}
+nlohmann::json number(double v) { return std::isfinite(v) ? nlohmann::json(v) : nlohmann::json(nullptr); }
 
 std::string_view statusName(TrainStatus s) {
     switch (s) {
-    case TrainStatus::Completed: return "completed";
-    case TrainStatus::Cancelled: return "interrupted";
-    case TrainStatus::NonFinite: return "non_finite";
+    case TrainStatus::Completed:
+        return "completed";
+    case TrainStatus::Cancelled:
+        return "interrupted";
+    case TrainStatus::NonFinite:
+        return "non_finite";
     }
     return "?";
 }
 
-} // namespace
+}  // namespace
 
 int runTrain(const std::vector<std::string>& args) {
     return runCommand("train", [&]() -> int {
-        ArgParser p("train", "--data FILE (--init MODEL | --config FILE) --out MODEL [options]",
-                    "Train a seq2seq model with teacher forcing on FILE (UTF-8 TSV: source<TAB>target[<TAB>alignment]).\n"
-                    "With --config, vocabularies are built from --data. Progress goes to stderr; Ctrl-C stops after the\n"
-                    "current step and writes the last good model to --out.");
+        ArgParser p(
+            "train", "--data FILE (--init MODEL | --config FILE) --out MODEL [options]",
+            "Train a seq2seq model with teacher forcing on FILE (UTF-8 TSV: source<TAB>target[<TAB>alignment]).\n"
+            "With --config, vocabularies are built from --data. Progress goes to stderr; Ctrl-C stops after the\n"
+            "current step and writes the last good model to --out.");
         std::string data, init, config_path, out, optimizer = "adam", valid, task, description;
         double lr = 1e-3, clip = 0, dropout = 0, align_weight = 0;
         int batch = 32, epochs = 10, threads = 0, min_freq = 1;
@@ -145,8 +146,9 @@ int runTrain(const std::vector<std::string>& args) {
         if (align_weight > 0 && corpus.alignedCount() == 0)
             throw UsageError("--align-weight: " + data + " has no alignment column (source<TAB>target<TAB>i-j ...)");
         if (align_weight > 0 && model.config.span != SpanKind::Global && !quiet)
-            std::fprintf(stderr, "train: note: --align-weight has no effect with a local span (guided alignment is "
-                                 "for global attention)\n");
+            std::fprintf(stderr,
+                         "train: note: --align-weight has no effect with a local span (guided alignment is "
+                         "for global attention)\n");
         const std::vector<TrainExample> train = toExamples(model, corpus, align_weight > 0);
         std::vector<TrainExample> valid_set;
         if (!valid.empty()) {
@@ -191,7 +193,8 @@ int runTrain(const std::vector<std::string>& args) {
                     char align[48] = "";
                     if (align_weight > 0)  // the alignment cross-entropy per token, separate from the NLL
                         std::snprintf(align, sizeof align, "  align %.4f", pr.align_loss);
-                    std::fprintf(stderr, "%sstep %lld/%lld  epoch %d  loss %.4f (epoch avg %.4f)%s  %.0f tok/s  ETA %s%s",
+                    std::fprintf(stderr,
+                                 "%sstep %lld/%lld  epoch %d  loss %.4f (epoch avg %.4f)%s  %.0f tok/s  ETA %s%s",
                                  tty ? "\r" : "", static_cast<long long>(pr.step),
                                  static_cast<long long>(pr.total_steps), pr.epoch, pr.loss, pr.avg_loss, align,
                                  pr.tokens_per_second, clockText(pr.eta_seconds).c_str(), tty ? "   " : "\n");
@@ -259,17 +262,19 @@ int runTrain(const std::vector<std::string>& args) {
         if (rep.status == TrainStatus::NonFinite)
             return fail("train", rep.message + "; wrote the last good model to " + out);
         if (rep.status == TrainStatus::Cancelled)
-            return fail("train", "interrupted at step " + std::to_string(rep.steps) + "; wrote the last good model to " + out);
+            return fail("train",
+                        "interrupted at step " + std::to_string(rep.steps) + "; wrote the last good model to " + out);
         if (!quiet) {
             std::fprintf(stderr, "trained %lld steps (%.2f epochs) in %s, %.0f target tokens/s; train loss %.4f",
                          static_cast<long long>(rep.steps), rep.epochs, clockText(rep.seconds).c_str(),
                          rep.tokens_per_second, rep.train_loss);
-            if (std::isfinite(rep.valid_loss)) std::fprintf(stderr, ", best valid loss %.4f (step %lld)", rep.valid_loss,
-                                                            static_cast<long long>(rep.best_step));
+            if (std::isfinite(rep.valid_loss))
+                std::fprintf(stderr, ", best valid loss %.4f (step %lld)", rep.valid_loss,
+                             static_cast<long long>(rep.best_step));
             std::fprintf(stderr, "; wrote %s\n", out.c_str());
         }
         return 0;
     });
 }
 
-} // namespace attnviz::cli
+}  // namespace attnviz::cli

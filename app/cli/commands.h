@@ -12,4 +12,4 @@ int runRender(const std::vector<std::string>& args);  // cmd_render.cpp
 int runTrain(const std::vector<std::string>& args);   // cmd_train.cpp
 int runEval(const std::vector<std::string>& args);    // cmd_eval.cpp
 
-} // namespace attnviz::cli
+}  // namespace attnviz::cli

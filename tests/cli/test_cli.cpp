@@ -1,11 +1,12 @@
 // attnviz-cli info / decode / eval, driven as a user would: the built binary (ATTNVIZ_CLI_PATH) run with QProcess on
 // small models saved into a temporary folder. Values are compared with the engine called directly.
-#include "decode_json.h"
-#include "decoding.h"
-#include "errors.h"
-#include "metrics.h"
+#include "base/errors.h"
+#include "decode/decoding.h"
+#include "eval/metrics.h"
+#include "io/decode_json.h"
+#include "io/model_file.h"
 #include "test_models.h"
-#include "tokenizer.h"
+#include "text/tokenizer.h"
 
 #include <QProcess>
 #include <QRegularExpression>
@@ -71,15 +72,17 @@ void compareDecode(const json& j, const DecodeResult& want, const ModelConfig& c
     QCOMPARE(att.size(), want.attention.size());
     for (size_t t = 0; t < want.attention.size(); ++t) {
         QCOMPARE(att[t].size(), want.attention[t].size());
-        for (size_t s = 0; s < want.attention[t].size(); ++s) QCOMPARE(static_cast<float>(att[t][s].get<double>()), want.attention[t][s]);
+        for (size_t s = 0; s < want.attention[t].size(); ++s)
+            QCOMPARE(static_cast<float>(att[t][s].get<double>()), want.attention[t][s]);
     }
     QCOMPARE(j.at("log_probs").size(), want.log_probs.size());
-    for (size_t t = 0; t < want.log_probs.size(); ++t) QCOMPARE(static_cast<float>(j.at("log_probs")[t].get<double>()), want.log_probs[t]);
+    for (size_t t = 0; t < want.log_probs.size(); ++t)
+        QCOMPARE(static_cast<float>(j.at("log_probs")[t].get<double>()), want.log_probs[t]);
     QCOMPARE(j.at("total_log_prob").get<double>(), want.total_log_prob);
     QCOMPARE(j.at("config"), configToJson(config));
 }
 
-} // namespace
+}  // namespace
 
 class TestCli : public QObject {
     Q_OBJECT
@@ -118,7 +121,7 @@ private slots:
     void evalBadData();
 
 private:
-    QTemporaryDir dir_;         // siblings: additive + dot (same task and vocabularies), and a luong local_p model
+    QTemporaryDir dir_;  // siblings: additive + dot (same task and vocabularies), and a luong local_p model
     QString additive_, dot_, local_p_, luong_general_;
     Model additive_model_, dot_model_, local_p_model_, luong_general_model_;
 };
@@ -133,7 +136,8 @@ void TestCli::initTestCase() {
     local_p_model_ = smallModel(smallConfig(DecoderKind::Luong, ScoreKind::General, SpanKind::LocalP), 13, 2.0f);
     local_p_model_.task = "other-task";
     local_p_ = saveInto(local_p_model_, dir_, "luong_local_p.safetensors");
-    luong_general_model_ = smallModel(smallConfig(DecoderKind::Luong, ScoreKind::ScaledDot, SpanKind::LocalM, true), 14, 2.0f);
+    luong_general_model_ =
+        smallModel(smallConfig(DecoderKind::Luong, ScoreKind::ScaledDot, SpanKind::LocalM, true), 14, 2.0f);
     luong_general_model_.task = "third-task";
     luong_general_ = saveInto(luong_general_model_, dir_, "luong_local_m_feed.safetensors");
     // Reload as the CLI does, so that the engine sees the same floats.
@@ -146,22 +150,33 @@ void TestCli::initTestCase() {
 void TestCli::decodeJsonMatchesEngine_data() {
     QTest::addColumn<QString>("which");
     QTest::addColumn<QString>("sentence");
-    QTest::newRow("bahdanau additive") << "additive" << "i love you .";
-    QTest::newRow("bahdanau dot") << "dot" << "the cat sat on the mat";
-    QTest::newRow("luong local_p rows sum below 1") << "local_p" << "the cat ate an apple yesterday";
-    QTest::newRow("luong scaled_dot local_m input feeding") << "local_m" << "I LOVE you";
+    QTest::newRow("bahdanau additive") << "additive"
+                                       << "i love you .";
+    QTest::newRow("bahdanau dot") << "dot"
+                                  << "the cat sat on the mat";
+    QTest::newRow("luong local_p rows sum below 1") << "local_p"
+                                                    << "the cat ate an apple yesterday";
+    QTest::newRow("luong scaled_dot local_m input feeding") << "local_m"
+                                                            << "I LOVE you";
 }
 
 void TestCli::decodeJsonMatchesEngine() {
     QFETCH(QString, which);
     QFETCH(QString, sentence);
-    const QString path = which == "additive" ? additive_ : which == "dot" ? dot_ : which == "local_p" ? local_p_ : luong_general_;
-    const Model& model = which == "additive" ? additive_model_ : which == "dot" ? dot_model_ : which == "local_p" ? local_p_model_ : luong_general_model_;
+    const QString path = which == "additive"  ? additive_
+                         : which == "dot"     ? dot_
+                         : which == "local_p" ? local_p_
+                                              : luong_general_;
+    const Model& model = which == "additive"  ? additive_model_
+                         : which == "dot"     ? dot_model_
+                         : which == "local_p" ? local_p_model_
+                                              : luong_general_model_;
     const Run r = cli({"decode", "--model", path, "--json", sentence});
     QVERIFY2(r.code == 0, qPrintable(r.errText()));
     QVERIFY(r.err.isEmpty());
     const json j = parseJson(r.out);
-    for (const char* key : {"source_tokens", "source_ids", "target_tokens", "target_ids", "attention", "log_probs", "total_log_prob", "config"})
+    for (const char* key : {"source_tokens", "source_ids", "target_tokens", "target_ids", "attention", "log_probs",
+                            "total_log_prob", "config"})
         QVERIFY2(j.contains(key), key);
     const size_t S = j["source_tokens"].size(), T = j["target_tokens"].size();
     QCOMPARE(j["source_tokens"].front().get<std::string>(), std::string("<sos>"));
@@ -175,8 +190,10 @@ void TestCli::decodeJsonMatchesEngine() {
             QVERIFY(a.get<double>() >= 0);
             sum += a.get<double>();
         }
-        if (which == "local_p") QVERIFY2(sum <= 1.0 + 1e-5 && sum > 0, qPrintable(QString::number(sum)));
-        else QVERIFY2(std::abs(sum - 1.0) < 1e-5, qPrintable(QString::number(sum)));
+        if (which == "local_p")
+            QVERIFY2(sum <= 1.0 + 1e-5 && sum > 0, qPrintable(QString::number(sum)));
+        else
+            QVERIFY2(std::abs(sum - 1.0) < 1e-5, qPrintable(QString::number(sum)));
         total += j["log_probs"][t].get<double>();
     }
     QVERIFY(std::abs(total - j["total_log_prob"].get<double>()) < 1e-5);
@@ -195,7 +212,8 @@ void TestCli::decodeFloatsHaveNineDigits() {
     size_t digits = 0;
     for (char c : first) digits += (c >= '0' && c <= '9') ? 1 : 0;
     const float v = std::stof(first);
-    if (v != 0.5f && v != 0.25f && v != 1.0f && v != 0.0f) QVERIFY2(digits >= 10, first.c_str());  // "0." + 9 digits at least
+    if (v != 0.5f && v != 0.25f && v != 1.0f && v != 0.0f)
+        QVERIFY2(digits >= 10, first.c_str());  // "0." + 9 digits at least
 }
 
 void TestCli::decodeUnknownWordKeepsSpelling() {
@@ -233,7 +251,8 @@ void TestCli::decodeForcedTarget() {
     QCOMPARE(j["target_ids"][3].get<int>(), kEos);
     compareDecode(j, forcedDecode(additive_model_, "i love zebras", "我 爱 斑马"), additive_model_.config);
     // --max-len is ignored with --target.
-    const Run m = cli({"decode", "--model", additive_, "--json", "--max-len", "1", "--target", "我 爱 斑马", "i love zebras"});
+    const Run m =
+        cli({"decode", "--model", additive_, "--json", "--max-len", "1", "--target", "我 爱 斑马", "i love zebras"});
     QCOMPARE(m.code, 0);
     QCOMPARE(m.out, r.out);
 }
@@ -281,7 +300,8 @@ void TestCli::decodeInputJsonLines() {
     for (int k = 0; k < 4; ++k) {
         const json j = parseJson(lines[k]);
         QCOMPARE(j["line"].get<int>(), numbers[size_t(k)]);
-        const DecodeResult want = k == 2 ? forcedDecode(additive_model_, "the cat", "猫 坐") : greedyDecode(additive_model_, sources[size_t(k)]);
+        const DecodeResult want = k == 2 ? forcedDecode(additive_model_, "the cat", "猫 坐")
+                                         : greedyDecode(additive_model_, sources[size_t(k)]);
         compareDecode(j, want, additive_model_.config);
     }
 }
@@ -334,7 +354,8 @@ void TestCli::decodeScoreWithoutSiblingNamesSiblings() {
     const Run r = cli({"decode", "--model", additive_, "--json", "--score", "general", "i love you"});
     QCOMPARE(r.code, 1);
     const QString err = r.errText();
-    QVERIFY2(err.startsWith("attnviz-cli decode: " + additive_ + ": no sibling model trained with score \"general\""), qPrintable(err));
+    QVERIFY2(err.startsWith("attnviz-cli decode: " + additive_ + ": no sibling model trained with score \"general\""),
+             qPrintable(err));
     QVERIFY2(err.contains(dot_ + " (dot)"), qPrintable(err));
     QVERIFY2(!err.contains("luong"), qPrintable(err));  // other tasks are not siblings
     QCOMPARE(r.err.count('\n'), 1);
@@ -348,15 +369,19 @@ void TestCli::usageErrors_data() {
     QTest::newRow("unknown flag") << QStringList{"decode", "--model", m, "--bogus", "x"} << "unknown option --bogus";
     QTest::newRow("missing --model") << QStringList{"decode", "i love you"} << "--model";
     QTest::newRow("missing value at end") << QStringList{"decode", "i love you", "--model"} << "--model: missing value";
-    QTest::newRow("beam not a number") << QStringList{"decode", "--model", m, "--beam", "x", "hi"} << "--beam: expected an integer";
+    QTest::newRow("beam not a number") << QStringList{"decode", "--model", m, "--beam", "x", "hi"}
+                                       << "--beam: expected an integer";
     QTest::newRow("beam zero") << QStringList{"decode", "--model", m, "--beam", "0", "hi"} << "--beam";
     QTest::newRow("beam trailing junk") << QStringList{"decode", "--model", m, "--beam=2x", "hi"} << "--beam";
     QTest::newRow("max-len negative") << QStringList{"decode", "--model", m, "--max-len", "-3", "hi"} << "--max-len";
-    QTest::newRow("beam with target") << QStringList{"decode", "--model", m, "--beam", "2", "--target", "我", "hi"} << "--beam and --target";
+    QTest::newRow("beam with target") << QStringList{"decode", "--model", m, "--beam", "2", "--target", "我", "hi"}
+                                      << "--beam and --target";
     QTest::newRow("no sentence") << QStringList{"decode", "--model", m} << "missing SENTENCE";
     QTest::newRow("sentence and input") << QStringList{"decode", "--model", m, "--input", "x.txt", "hi"} << "--input";
-    QTest::newRow("bad score") << QStringList{"decode", "--model", m, "--score", "cosine", "hi"} << "--score: unknown value \"cosine\"";
-    QTest::newRow("flag with value") << QStringList{"decode", "--model", m, "--json=yes", "hi"} << "--json takes no value";
+    QTest::newRow("bad score") << QStringList{"decode", "--model", m, "--score", "cosine", "hi"}
+                               << "--score: unknown value \"cosine\"";
+    QTest::newRow("flag with value") << QStringList{"decode", "--model", m, "--json=yes", "hi"}
+                                     << "--json takes no value";
     QTest::newRow("info without model") << QStringList{"info"} << "missing MODEL";
     QTest::newRow("info two models") << QStringList{"info", m, m} << "unexpected argument";
     QTest::newRow("eval without data") << QStringList{"eval", "--model", m} << "--data";
@@ -397,9 +422,9 @@ void TestCli::badModelFiles() {
     }
     const QString data = tmp.filePath("data.tsv");
     writeFile(data, "i love you\t我 爱 你\n");
-    QStringList args = subcommand == "info" ? QStringList{"info", path}
-                     : subcommand == "eval" ? QStringList{"eval", "--model", path, "--data", data}
-                                            : QStringList{"decode", "--model", path, "i love you"};
+    QStringList args = subcommand == "info"   ? QStringList{"info", path}
+                       : subcommand == "eval" ? QStringList{"eval", "--model", path, "--data", data}
+                                              : QStringList{"decode", "--model", path, "i love you"};
     const Run r = cli(args);
     QCOMPARE(r.code, 1);
     QVERIFY2(r.errText().startsWith("attnviz-cli " + subcommand + ": " + path + ": "), qPrintable(r.errText()));
@@ -412,7 +437,8 @@ void TestCli::helpExitsZero_data() {
     QTest::newRow("decode --help") << QStringList{"decode", "--help"} << "usage: attnviz-cli decode --model MODEL";
     QTest::newRow("decode -h with other flags") << QStringList{"decode", "--bogus", "-h"} << "--max-len N";
     QTest::newRow("info --help") << QStringList{"info", "--help"} << "usage: attnviz-cli info MODEL";
-    QTest::newRow("eval --help") << QStringList{"eval", "--help"} << "usage: attnviz-cli eval --model MODEL --data FILE";
+    QTest::newRow("eval --help") << QStringList{"eval", "--help"}
+                                 << "usage: attnviz-cli eval --model MODEL --data FILE";
     QTest::newRow("top-level --help") << QStringList{"--help"} << "decode";
 }
 
@@ -478,7 +504,8 @@ void TestCli::evalMatchesIndependentComputation() {
     // carry gold alignments.
     const std::vector<std::string> sources = {"i love you", "the cat sat on the mat", "an apple", "you ate the cat"};
     std::vector<std::string> refs;
-    for (int k = 0; k < 2; ++k) refs.push_back(joined(withoutEos(greedyDecode(additive_model_, sources[size_t(k)]).target_tokens)));
+    for (int k = 0; k < 2; ++k)
+        refs.push_back(joined(withoutEos(greedyDecode(additive_model_, sources[size_t(k)]).target_tokens)));
     refs.push_back("一个 苹果");
     refs.push_back("你 吃 了 猫");
     QVERIFY(!refs[0].empty() && !refs[1].empty());
@@ -546,7 +573,8 @@ void TestCli::evalMatchesIndependentComputation() {
     // The readable report names every metric; --threads 1 gives the same numbers.
     const Run t = cli({"eval", "--model", additive_, "--data", data});
     QCOMPARE(t.code, 0);
-    for (const char* key : {"exact_match", "token_accuracy", "bleu", "mean_entropy", "aer"}) QVERIFY(QString::fromUtf8(t.out).contains(key));
+    for (const char* key : {"exact_match", "token_accuracy", "bleu", "mean_entropy", "aer"})
+        QVERIFY(QString::fromUtf8(t.out).contains(key));
     const Run one = cli({"eval", "--model", additive_, "--data", data, "--json", "--threads", "1"});
     QCOMPARE(parseJson(one.out)["token_accuracy"], j["token_accuracy"]);
     QCOMPARE(parseJson(one.out)["aer"], j["aer"]);
@@ -585,8 +613,10 @@ void TestCli::evalPerfectAlignmentAndSelfReference() {
 void TestCli::evalBadData_data() {
     QTest::addColumn<QByteArray>("text");
     QTest::addColumn<QString>("mentions");  // after "attnviz-cli eval: DATA"
-    QTest::newRow("bad alignment token") << QByteArray("i love you\t我 爱 你\t0-0\nthe cat\t猫\t1-x\n") << ":2: bad alignment link \"1-x\"";
-    QTest::newRow("alignment source index out of range") << QByteArray("i love you\t我 爱 你\t3-0\n") << ":1: alignment link 3-0: source word 3";
+    QTest::newRow("bad alignment token") << QByteArray("i love you\t我 爱 你\t0-0\nthe cat\t猫\t1-x\n")
+                                         << ":2: bad alignment link \"1-x\"";
+    QTest::newRow("alignment source index out of range")
+        << QByteArray("i love you\t我 爱 你\t3-0\n") << ":1: alignment link 3-0: source word 3";
     QTest::newRow("missing tab") << QByteArray("i love you\t我\nthe cat\n") << ":2: no tab";
     QTest::newRow("empty file") << QByteArray("\n\n") << ": no examples";
 }

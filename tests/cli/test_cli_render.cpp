@@ -1,6 +1,6 @@
 // `attnviz-cli render`: each extension writes a valid file of the asked size, --input/--out-dir numbering, exit codes
 // (2 bad usage, 1 unwritable output), headless without a display, numbers equal to the engine's.
-#include "decoding.h"
+#include "decode/decoding.h"
 #include "test_models.h"
 
 #include <QDir>
@@ -41,7 +41,8 @@ QByteArray readAll(const QString& path) {
 }
 
 quint32 be32(const QByteArray& b, int at) {
-    return (quint32(uchar(b[at])) << 24) | (quint32(uchar(b[at + 1])) << 16) | (quint32(uchar(b[at + 2])) << 8) | quint32(uchar(b[at + 3]));
+    return (quint32(uchar(b[at])) << 24) | (quint32(uchar(b[at + 1])) << 16) | (quint32(uchar(b[at + 2])) << 8) |
+           quint32(uchar(b[at + 3]));
 }
 
 // PNG: IHDR width/height and the pHYs pixels per metre (x), or -1 without pHYs.
@@ -58,7 +59,7 @@ bool pngInfo(const QByteArray& png, int* w, int* h, int* dpm) {
     return true;
 }
 
-} // namespace
+}  // namespace
 
 class TestCliRender : public QObject {
     Q_OBJECT
@@ -89,9 +90,12 @@ void TestCliRender::writesEachFormat_data() {
     QTest::addColumn<QString>("ext");
     QTest::addColumn<QStringList>("extra");
     QTest::newRow("png 800x600 @96") << "png" << QStringList{"--width", "800", "--height", "600", "--dpi", "96"};
-    QTest::newRow("png annotated, title, cividis") << "png" << QStringList{"--width", "800", "--height", "600", "--dpi", "96", "--annotate", "--title", "猫", "--colormap", "cividis"};
+    QTest::newRow("png annotated, title, cividis")
+        << "png" << QStringList{"--width",    "800",     "--height", "600",        "--dpi",  "96",
+                                "--annotate", "--title", "猫",       "--colormap", "cividis"};
     QTest::newRow("svg 800x600 @96") << "svg" << QStringList{"--width", "800", "--height", "600", "--dpi", "96"};
-    QTest::newRow("pdf 800x600 @96 = 600x450 pt") << "pdf" << QStringList{"--width", "800", "--height", "600", "--dpi", "96"};
+    QTest::newRow("pdf 800x600 @96 = 600x450 pt")
+        << "pdf" << QStringList{"--width", "800", "--height", "600", "--dpi", "96"};
     QTest::newRow("csv") << "csv" << QStringList{};
     QTest::newRow("json, beam 3") << "json" << QStringList{"--beam", "3"};
 }
@@ -121,9 +125,11 @@ void TestCliRender::writesEachFormat() {
         QCOMPARE(viewBox.split(' ', Qt::SkipEmptyParts), (QStringList{"0", "0", "800", "600"}));
     } else if (ext == "pdf") {
         QVERIFY(bytes.startsWith("%PDF-"));
-        const auto m = QRegularExpression(QStringLiteral("/MediaBox\\s*\\[\\s*0\\s+0\\s+([0-9.]+)\\s+([0-9.]+)")).match(QString::fromLatin1(bytes));
+        const auto m = QRegularExpression(QStringLiteral("/MediaBox\\s*\\[\\s*0\\s+0\\s+([0-9.]+)\\s+([0-9.]+)"))
+                           .match(QString::fromLatin1(bytes));
         QVERIFY(m.hasMatch());
-        QVERIFY2(std::abs(m.captured(1).toDouble() - 600) < 1 && std::abs(m.captured(2).toDouble() - 450) < 1, qPrintable(m.captured(0)));
+        QVERIFY2(std::abs(m.captured(1).toDouble() - 600) < 1 && std::abs(m.captured(2).toDouble() - 450) < 1,
+                 qPrintable(m.captured(0)));
     } else if (ext == "csv") {
         const QStringList lines = QString::fromUtf8(bytes).split('\n', Qt::SkipEmptyParts);
         QVERIFY(lines.size() >= 2);
@@ -138,7 +144,8 @@ void TestCliRender::writesEachFormat() {
 
 void TestCliRender::numbersEqualTheEngine() {
     const QString out = dir_.filePath("forced.json");
-    const Run r = cli({"--model", model_, "--out", out, "--target", "猫 坐 在 垫子 上", "the", "cat", "sat", "on", "the", "mat"});
+    const Run r =
+        cli({"--model", model_, "--out", out, "--target", "猫 坐 在 垫子 上", "the", "cat", "sat", "on", "the", "mat"});
     QVERIFY2(r.code == 0, qPrintable(r.err));
     const auto j = nlohmann::json::parse(readAll(out).toStdString());
     const DecodeResult want = forcedDecode(*engine_, "the cat sat on the mat", "猫 坐 在 垫子 上");
@@ -157,7 +164,8 @@ void TestCliRender::inputRendersEveryLineNumbered() {
         f.write("i love you\n\nthe cat sat\t猫 坐\nan apple .\n");
     }
     const QString outDir = dir_.filePath("batch/nested");
-    const Run r = cli({"--model", model_, "--input", input, "--out-dir", outDir, "--format", "svg", "--width", "400", "--height", "300"});
+    const Run r = cli({"--model", model_, "--input", input, "--out-dir", outDir, "--format", "svg", "--width", "400",
+                       "--height", "300"});
     QVERIFY2(r.code == 0, qPrintable(r.err));
     QCOMPARE(QDir(outDir).entryList(QDir::Files), (QStringList{"0001.svg", "0002.svg", "0003.svg"}));
     QCOMPARE(r.out.split('\n', Qt::SkipEmptyParts).size(), 3);
@@ -181,7 +189,8 @@ void TestCliRender::badUsageExitsTwo_data() {
     QTest::newRow("missing --out") << QStringList{"hi"} << "--out";
     QTest::newRow("missing sentence") << QStringList{"--out", "x.png"} << "SENTENCE";
     QTest::newRow("--input without --out-dir") << QStringList{"--input", "x.txt"} << "--out-dir";
-    QTest::newRow("--beam with --target") << QStringList{"--out", "x.png", "--beam", "2", "--target", "a", "hi"} << "--beam";
+    QTest::newRow("--beam with --target")
+        << QStringList{"--out", "x.png", "--beam", "2", "--target", "a", "hi"} << "--beam";
 }
 
 void TestCliRender::badUsageExitsTwo() {

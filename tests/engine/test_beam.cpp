@@ -1,9 +1,9 @@
 // Beam search: width 1 is greedy, wider beams score at least as well, the tree is consistent, an exhaustive
 // beam finds the true best sequence (brute force over the reference model). bahdanau runs with the context folded
 // (decoder.h: each hypothesis steps from its own state with the sentence's shared products) and without.
-#include "decoder.h"
-#include "decoding.h"
-#include "errors.h"
+#include "base/errors.h"
+#include "decode/decoding.h"
+#include "nn/decoder.h"
 #include "reference_model.h"
 #include "test_models.h"
 
@@ -20,7 +20,7 @@ TokenizedText catSentence() {
     return TokenizedText{{"<sos>", "the", "cat", "ate", "an", "apple", "<eos>"}, {kSos, 7, 8, 12, 13, 14, kEos}};
 }
 
-} // namespace
+}  // namespace
 
 class TestBeam : public QObject {
     Q_OBJECT
@@ -45,15 +45,21 @@ static void addVariants() {
     int seed = 100;
     for (ScoreKind sc : {ScoreKind::Additive, ScoreKind::Dot, ScoreKind::ScaledDot, ScoreKind::General}) {
         QTest::addRow("bahdanau/%s/global", toString(sc).data())
-            << int(DecoderKind::Bahdanau) << int(sc) << int(SpanKind::Global) << false << seed << int(ContextFolding::Never);
+            << int(DecoderKind::Bahdanau) << int(sc) << int(SpanKind::Global) << false << seed
+            << int(ContextFolding::Never);
         QTest::addRow("bahdanau/%s/global/folded", toString(sc).data())
-            << int(DecoderKind::Bahdanau) << int(sc) << int(SpanKind::Global) << false << seed++ << int(ContextFolding::Always);
+            << int(DecoderKind::Bahdanau) << int(sc) << int(SpanKind::Global) << false << seed++
+            << int(ContextFolding::Always);
     }
     const int luong_folding = int(ContextFolding::Auto);  // (luong has no context to fold)
-    QTest::newRow("luong/additive/global/no_if") << int(DecoderKind::Luong) << int(ScoreKind::Additive) << int(SpanKind::Global) << false << seed++ << luong_folding;
-    QTest::newRow("luong/general/local_m/if") << int(DecoderKind::Luong) << int(ScoreKind::General) << int(SpanKind::LocalM) << true << seed++ << luong_folding;
-    QTest::newRow("luong/dot/local_p/if") << int(DecoderKind::Luong) << int(ScoreKind::Dot) << int(SpanKind::LocalP) << true << seed++ << luong_folding;
-    QTest::newRow("luong/scaled_dot/local_p/no_if") << int(DecoderKind::Luong) << int(ScoreKind::ScaledDot) << int(SpanKind::LocalP) << false << seed++ << luong_folding;
+    QTest::newRow("luong/additive/global/no_if") << int(DecoderKind::Luong) << int(ScoreKind::Additive)
+                                                 << int(SpanKind::Global) << false << seed++ << luong_folding;
+    QTest::newRow("luong/general/local_m/if") << int(DecoderKind::Luong) << int(ScoreKind::General)
+                                              << int(SpanKind::LocalM) << true << seed++ << luong_folding;
+    QTest::newRow("luong/dot/local_p/if")
+        << int(DecoderKind::Luong) << int(ScoreKind::Dot) << int(SpanKind::LocalP) << true << seed++ << luong_folding;
+    QTest::newRow("luong/scaled_dot/local_p/no_if") << int(DecoderKind::Luong) << int(ScoreKind::ScaledDot)
+                                                    << int(SpanKind::LocalP) << false << seed++ << luong_folding;
 }
 
 static Model fetchModel(float eos_bias = 0.0f) {
@@ -64,7 +70,8 @@ static Model fetchModel(float eos_bias = 0.0f) {
     QFETCH(int, seed);
     QFETCH(int, folding);
     setContextFolding(ContextFolding(folding));  // cleanup() puts Auto back
-    Model m = smallModel(smallConfig(DecoderKind(decoder), ScoreKind(score), SpanKind(span), input_feeding), uint64_t(seed), 2.5f);
+    Model m = smallModel(smallConfig(DecoderKind(decoder), ScoreKind(score), SpanKind(span), input_feeding),
+                         uint64_t(seed), 2.5f);
     m.params.fc_out_b[kEos] += eos_bias;
     return m;
 }
@@ -87,7 +94,8 @@ void TestBeam::widthOneIsGreedy() {
         QCOMPARE(b.finished.size(), size_t(1));
         for (size_t i = 0; i < g.scores.size(); ++i)
             for (size_t j = 0; j < g.scores[i].size(); ++j)
-                QVERIFY(g.scores[i][j] == b.best.scores[i][j] || (std::isnan(g.scores[i][j]) && std::isnan(b.best.scores[i][j])));
+                QVERIFY(g.scores[i][j] == b.best.scores[i][j] ||
+                        (std::isnan(g.scores[i][j]) && std::isnan(b.best.scores[i][j])));
     }
 }
 
@@ -125,7 +133,8 @@ void TestBeam::wideBeamTreeIsConsistent() {
         // Siblings share the row of the step that produced them.
         QCOMPARE(n.attention, b.nodes[size_t(p.children.front())].attention);
     }
-    for (auto [step, count] : in_beam_per_step) QVERIFY2(count <= K, qPrintable(QString("step %1 keeps %2").arg(step).arg(count)));
+    for (auto [step, count] : in_beam_per_step)
+        QVERIFY2(count <= K, qPrintable(QString("step %1 keeps %2").arg(step).arg(count)));
     QVERIFY(!b.finished.empty());
     for (size_t i = 1; i < b.finished.size(); ++i)
         QVERIFY(b.nodes[size_t(b.finished[i - 1])].total_log_prob >= b.nodes[size_t(b.finished[i])].total_log_prob);

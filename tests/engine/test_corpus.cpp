@@ -1,6 +1,6 @@
 // core/corpus: the TSV reader of train/eval/decode --input. Every bad line is reported with its line number.
-#include "corpus.h"
-#include "errors.h"
+#include "base/errors.h"
+#include "io/corpus.h"
 
 #include <QTemporaryDir>
 #include <QtTest>
@@ -33,14 +33,18 @@ static CorpusOptions withWordTokenizer() {
 void TestCorpus::goodFiles_data() {
     QTest::addColumn<QByteArray>("text");
     QTest::addColumn<int>("count");
-    QTest::addColumn<int>("lastLine");     // line number of the last example
+    QTest::addColumn<int>("lastLine");  // line number of the last example
     QTest::addColumn<QString>("lastTarget");
     QTest::newRow("two lines LF") << QByteArray("a b\tx y\nc\tz\n") << 2 << 2 << "z";
     QTest::newRow("no final newline") << QByteArray("a b\tx y\nc\tz") << 2 << 2 << "z";
     QTest::newRow("CRLF stripped") << QByteArray("a b\tx y\r\nc\tz\r\n") << 2 << 2 << "z";
     QTest::newRow("blank lines skipped, numbering kept") << QByteArray("\na\tx\n   \n\r\nb\ty\n\n") << 2 << 5 << "y";
-    QTest::newRow("byte-order mark dropped") << QByteArray("\xEF\xBB\xBF" "a\tx\n") << 1 << 1 << "x";
-    QTest::newRow("utf-8 chinese target") << QByteArray("i love you\t我 爱 你\n") << 1 << 1 << QString::fromUtf8("我 爱 你");
+    QTest::newRow("byte-order mark dropped") << QByteArray(
+                                                    "\xEF\xBB\xBF"
+                                                    "a\tx\n")
+                                             << 1 << 1 << "x";
+    QTest::newRow("utf-8 chinese target")
+        << QByteArray("i love you\t我 爱 你\n") << 1 << 1 << QString::fromUtf8("我 爱 你");
     QTest::newRow("empty alignment field is zero links") << QByteArray("a\tx\t\n") << 1 << 1 << "x";
     QTest::newRow("empty file") << QByteArray("") << 0 << 0 << "";
 }
@@ -64,19 +68,28 @@ void TestCorpus::badFiles_data() {
     QTest::addColumn<bool>("tokenize");
     QTest::addColumn<QString>("expected");  // substring of the message, which always starts with "data.tsv:LINE: "
     QTest::newRow("missing tab on line 2") << QByteArray("a\tx\nno tab here\n") << false << "data.tsv:2: no tab";
-    QTest::newRow("invalid utf-8 stray continuation") << QByteArray("a\tx\nb\t\x80y\n") << false << "data.tsv:2: invalid UTF-8 at byte 3";
-    QTest::newRow("invalid utf-8 truncated at end") << QByteArray("a\tx\xE6\x88\n") << false << "data.tsv:1: invalid UTF-8";
+    QTest::newRow("invalid utf-8 stray continuation")
+        << QByteArray("a\tx\nb\t\x80y\n") << false << "data.tsv:2: invalid UTF-8 at byte 3";
+    QTest::newRow("invalid utf-8 truncated at end")
+        << QByteArray("a\tx\xE6\x88\n") << false << "data.tsv:1: invalid UTF-8";
     QTest::newRow("invalid utf-8 surrogate") << QByteArray("\xED\xA0\x80\tx\n") << false << "data.tsv:1: invalid UTF-8";
     QTest::newRow("invalid utf-8 overlong") << QByteArray("\xC0\xAF\tx\n") << false << "data.tsv:1: invalid UTF-8";
-    QTest::newRow("alignment 3-x") << QByteArray("a b c d\tw x y z\t0-0 3-x\n") << false << "data.tsv:1: bad alignment link \"3-x\"";
-    QTest::newRow("alignment without dash") << QByteArray("a\tx\t0-0\nb\ty\t3\n") << false << "data.tsv:2: bad alignment link \"3\"";
+    QTest::newRow("alignment 3-x") << QByteArray("a b c d\tw x y z\t0-0 3-x\n") << false
+                                   << "data.tsv:1: bad alignment link \"3-x\"";
+    QTest::newRow("alignment without dash")
+        << QByteArray("a\tx\t0-0\nb\ty\t3\n") << false << "data.tsv:2: bad alignment link \"3\"";
     QTest::newRow("alignment negative") << QByteArray("a\tx\t-1-0\n") << false << "bad alignment link \"-1-0\"";
-    QTest::newRow("alignment source out of range") << QByteArray("a b\tx y\t0-0 2-1\n") << true << "data.tsv:1: alignment link 2-1: source word 2 does not exist (the source has 2 words";
-    QTest::newRow("alignment target out of range") << QByteArray("a b\tx y\n\na b\tx y\t0-0 1-2\n") << true << "data.tsv:3: alignment link 1-2: target word 2 does not exist";
-    QTest::newRow("four fields") << QByteArray("a\tx\t0-0\textra\n") << false << "data.tsv:1: found 4 tab-separated fields";
+    QTest::newRow("alignment source out of range")
+        << QByteArray("a b\tx y\t0-0 2-1\n") << true
+        << "data.tsv:1: alignment link 2-1: source word 2 does not exist (the source has 2 words";
+    QTest::newRow("alignment target out of range") << QByteArray("a b\tx y\n\na b\tx y\t0-0 1-2\n") << true
+                                                   << "data.tsv:3: alignment link 1-2: target word 2 does not exist";
+    QTest::newRow("four fields") << QByteArray("a\tx\t0-0\textra\n") << false
+                                 << "data.tsv:1: found 4 tab-separated fields";
     QTest::newRow("empty source") << QByteArray("a\tx\n \ty\n") << false << "data.tsv:2: empty source";
     QTest::newRow("empty target") << QByteArray("a\t \n") << false << "data.tsv:1: empty target";
-    QTest::newRow("target of only U+3000 has no tokens") << QByteArray("a\t\xE3\x80\x80\n") << true << "data.tsv:1: the target sentence has no tokens";
+    QTest::newRow("target of only U+3000 has no tokens")
+        << QByteArray("a\t\xE3\x80\x80\n") << true << "data.tsv:1: the target sentence has no tokens";
 }
 
 void TestCorpus::badFiles() {
@@ -150,7 +163,10 @@ void TestCorpus::utf8Validator_data() {
     QTest::newRow("max code point U+10FFFF") << QByteArray("\xF4\x8F\xBF\xBF") << -1;
     QTest::newRow("above U+10FFFF") << QByteArray("a\xF4\x90\x80\x80") << 1;
     QTest::newRow("overlong 3-byte") << QByteArray("ab\xE0\x80\xAF") << 2;
-    QTest::newRow("lone lead byte then ascii") << QByteArray("\xE6" "ab") << 0;
+    QTest::newRow("lone lead byte then ascii") << QByteArray(
+                                                      "\xE6"
+                                                      "ab")
+                                               << 0;
     QTest::newRow("0xFF") << QByteArray("ok\xFF") << 2;
 }
 

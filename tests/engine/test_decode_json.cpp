@@ -1,6 +1,6 @@
 // core/decode_json: the decode object of spec/cli.md as JSON (lossless for float32) and the attention CSV.
-#include "decode_json.h"
-#include "errors.h"
+#include "base/errors.h"
+#include "io/decode_json.h"
 
 #include <QtTest>
 
@@ -44,7 +44,7 @@ DecodeResult awkward() {
 
 bool sameBits(float a, float b) { return std::memcmp(&a, &b, sizeof a) == 0; }
 
-} // namespace
+}  // namespace
 
 class TestDecodeJson : public QObject {
     Q_OBJECT
@@ -72,7 +72,8 @@ void TestDecodeJson::roundTripIsBitExact() {
     QCOMPARE(back.target_ids, r.target_ids);
     for (size_t t = 0; t < r.attention.size(); ++t)
         for (size_t s = 0; s < r.attention[t].size(); ++s)
-            QVERIFY2(sameBits(back.attention[t][s], r.attention[t][s]), qPrintable(QString("row %1 col %2").arg(t).arg(s)));
+            QVERIFY2(sameBits(back.attention[t][s], r.attention[t][s]),
+                     qPrintable(QString("row %1 col %2").arg(t).arg(s)));
     for (size_t t = 0; t < r.log_probs.size(); ++t) QVERIFY(sameBits(back.log_probs[t], r.log_probs[t]));
     QCOMPARE(back.total_log_prob, r.total_log_prob);
     // The json form and the text form carry the same values.
@@ -82,8 +83,8 @@ void TestDecodeJson::roundTripIsBitExact() {
 void TestDecodeJson::keysAndOrder() {
     const std::string text = decodeToJsonText(awkward(), luongConfig());
     // The spec's keys in the spec's order, config last with every default written.
-    const char* keys[] = {"\"source_tokens\"", "\"source_ids\"", "\"target_tokens\"", "\"target_ids\"", "\"attention\"",
-                          "\"log_probs\"", "\"total_log_prob\"", "\"config\""};
+    const char* keys[] = {"\"source_tokens\"", "\"source_ids\"", "\"target_tokens\"",  "\"target_ids\"",
+                          "\"attention\"",     "\"log_probs\"",  "\"total_log_prob\"", "\"config\""};
     size_t last = 0;
     for (const char* k : keys) {
         const size_t at = text.find(k);
@@ -94,7 +95,8 @@ void TestDecodeJson::keysAndOrder() {
     QCOMPARE(j.size(), size_t(8));
     QCOMPARE(j["config"], configToJson(luongConfig()));
     QCOMPARE(j["config"]["tokenizer"]["target"].get<std::string>(), std::string("char"));
-    QVERIFY(text.find("\"config\":{\"decoder\":\"luong\",\"score\":\"general\",\"span\":\"local_p\"") != std::string::npos);
+    QVERIFY(text.find("\"config\":{\"decoder\":\"luong\",\"score\":\"general\",\"span\":\"local_p\"") !=
+            std::string::npos);
     QVERIFY(text.find("我") != std::string::npos);  // UTF-8 as is, not \u escapes
 }
 
@@ -129,13 +131,20 @@ void TestDecodeJson::nonFiniteIsNull() {
 void TestDecodeJson::badObjects_data() {
     QTest::addColumn<QString>("edit");  // what to break
     QTest::addColumn<QString>("mentions");
-    QTest::newRow("missing attention") << "drop attention" << "missing key \"attention\"";
-    QTest::newRow("fewer ids than tokens") << "short source_ids" << "\"source_ids\" has 4 entries but \"source_tokens\" has 5";
-    QTest::newRow("short attention row") << "short row" << "\"attention\" row 1 must have one value per source token (5)";
-    QTest::newRow("extra log prob") << "long log_probs" << "\"log_probs\" must have one value per target token (3)";
-    QTest::newRow("string in attention") << "string value" << "\"attention\" must hold numbers";
-    QTest::newRow("negative id") << "negative id" << "\"target_ids\" must be an array of non-negative integers";
-    QTest::newRow("bad config") << "bad config" << "decode object: config: unknown score";
+    QTest::newRow("missing attention") << "drop attention"
+                                       << "missing key \"attention\"";
+    QTest::newRow("fewer ids than tokens") << "short source_ids"
+                                           << "\"source_ids\" has 4 entries but \"source_tokens\" has 5";
+    QTest::newRow("short attention row") << "short row"
+                                         << "\"attention\" row 1 must have one value per source token (5)";
+    QTest::newRow("extra log prob") << "long log_probs"
+                                    << "\"log_probs\" must have one value per target token (3)";
+    QTest::newRow("string in attention") << "string value"
+                                         << "\"attention\" must hold numbers";
+    QTest::newRow("negative id") << "negative id"
+                                 << "\"target_ids\" must be an array of non-negative integers";
+    QTest::newRow("bad config") << "bad config"
+                                << "decode object: config: unknown score";
 }
 
 void TestDecodeJson::badObjects() {

@@ -1,12 +1,12 @@
 // The engine's forward pass against an independent double-precision reference (tests/support/reference_model.h)
 // for every decoder × score × span × input-feeding combination the spec allows, plus a hand-worked case.
 // bahdanau runs twice: with the context folded into per-sentence products (decoder.h) and without.
-#include "decoder.h"
-#include "decoding.h"
-#include "errors.h"
+#include "base/errors.h"
+#include "decode/decoding.h"
+#include "fast/token_tables.h"
+#include "nn/decoder.h"
 #include "reference_model.h"
 #include "test_models.h"
-#include "token_tables.h"
 
 #include <QtTest>
 #include <cmath>
@@ -34,7 +34,7 @@ TokenizedText sourceOf(const Model& m, const std::vector<std::string>& words) {
 
 const std::vector<std::string> kSentence = {"the", "cat", "sat", "on", "the", "mat", "."};  // S = 9
 
-} // namespace
+}  // namespace
 
 class TestDecoding : public QObject {
     Q_OBJECT
@@ -66,11 +66,12 @@ static void addAllVariants() {
     const ScoreKind scores[] = {ScoreKind::Additive, ScoreKind::Dot, ScoreKind::ScaledDot, ScoreKind::General};
     for (ScoreKind sc : scores) {
         QTest::addRow("bahdanau/%s/global/unfolded", toString(sc).data())
-            << int(DecoderKind::Bahdanau) << int(sc) << int(SpanKind::Global) << false << int(ContextFolding::Never) << false;
+            << int(DecoderKind::Bahdanau) << int(sc) << int(SpanKind::Global) << false << int(ContextFolding::Never)
+            << false;
         for (bool tables : {false, true})
             QTest::addRow("bahdanau/%s/global/folded%s", toString(sc).data(), tables ? "/tables" : "")
-                << int(DecoderKind::Bahdanau) << int(sc) << int(SpanKind::Global) << false << int(ContextFolding::Always)
-                << tables;
+                << int(DecoderKind::Bahdanau) << int(sc) << int(SpanKind::Global) << false
+                << int(ContextFolding::Always) << tables;
     }
     for (ScoreKind sc : scores)
         for (SpanKind sp : {SpanKind::Global, SpanKind::LocalM, SpanKind::LocalP})
@@ -135,13 +136,21 @@ void TestDecoding::matchesReference() {
             for (int j = 0; j < S; ++j) {
                 const bool inside = j >= e.lo && j <= e.hi;
                 if (!inside) {
-                    QVERIFY2(r.attention[j] == 0.0f, qPrintable(QString("step %1 pos %2 outside the window").arg(i).arg(j)));
+                    QVERIFY2(r.attention[j] == 0.0f,
+                             qPrintable(QString("step %1 pos %2 outside the window").arg(i).arg(j)));
                     QVERIFY(std::isnan(r.scores[j]));
                 } else {
                     QVERIFY2(close(r.attention[j], e.attention[j]),
-                             qPrintable(QString("step %1 a_%2 = %3, reference %4").arg(i).arg(j).arg(r.attention[j]).arg(e.attention[j])));
-                    QVERIFY2(close(r.scores[j], e.scores[j]),
-                             qPrintable(QString("step %1 e_%2 = %3, reference %4").arg(i).arg(j).arg(r.scores[j]).arg(e.scores[j])));
+                             qPrintable(QString("step %1 a_%2 = %3, reference %4")
+                                            .arg(i)
+                                            .arg(j)
+                                            .arg(r.attention[j])
+                                            .arg(e.attention[j])));
+                    QVERIFY2(close(r.scores[j], e.scores[j]), qPrintable(QString("step %1 e_%2 = %3, reference %4")
+                                                                             .arg(i)
+                                                                             .arg(j)
+                                                                             .arg(r.scores[j])
+                                                                             .arg(e.scores[j])));
                     amax = std::max(amax, double(r.attention[j]));
                     amin = std::min(amin, double(r.attention[j]));
                 }
@@ -151,7 +160,10 @@ void TestDecoding::matchesReference() {
             for (size_t k = 0; k < r.context.size(); ++k)
                 QVERIFY2(close(r.context[k], e.context[k]), qPrintable(QString("step %1 c_%2").arg(i).arg(k)));
             QVERIFY2(close(r.log_prob, e.log_probs[size_t(r.token)]),
-                     qPrintable(QString("step %1 log p = %2, reference %3").arg(i).arg(r.log_prob).arg(e.log_probs[size_t(r.token)])));
+                     qPrintable(QString("step %1 log p = %2, reference %3")
+                                    .arg(i)
+                                    .arg(r.log_prob)
+                                    .arg(e.log_probs[size_t(r.token)])));
             // top-k: descending, log-probs as the reference, never <pad>/<sos>.
             QCOMPARE(int(r.top_k.size()), 4);
             QCOMPARE(r.top_k[0].id, r.token);
@@ -169,7 +181,8 @@ void TestDecoding::matchesReference() {
             switch (cfg.span) {
             case SpanKind::Global:
                 QVERIFY(std::isnan(r.center));
-                QVERIFY2(std::abs(sum - 1.0) < 1e-6, qPrintable(QString("row %1 sums to %2").arg(i).arg(sum, 0, 'g', 10)));
+                QVERIFY2(std::abs(sum - 1.0) < 1e-6,
+                         qPrintable(QString("row %1 sums to %2").arg(i).arg(sum, 0, 'g', 10)));
                 break;
             case SpanKind::LocalM:
                 QCOMPARE(r.center, float(std::min(int(i) + 1, S - 1)));
@@ -242,7 +255,8 @@ void TestDecoding::handWorkedBahdanauAdditive() {
     const double a[3] = {0.21524436, 0.40739262, 0.37736301};
     const double e[3] = {0.17129543, 0.80929888, 0.73272910};
     for (int j = 0; j < 3; ++j) {
-        QVERIFY2(close(r.attention[j], a[j], 1e-6), qPrintable(QString("a_%1 = %2").arg(j).arg(r.attention[j], 0, 'g', 9)));
+        QVERIFY2(close(r.attention[j], a[j], 1e-6),
+                 qPrintable(QString("a_%1 = %2").arg(j).arg(r.attention[j], 0, 'g', 9)));
         QVERIFY(close(r.scores[j], e[j], 1e-6));
     }
     QVERIFY(close(r.context[0], 0.22698329, 1e-6));
@@ -274,7 +288,8 @@ void TestDecoding::forcedMatchesReference() {
     QCOMPARE(r.source_ids, src.ids);
     QCOMPARE(r.attention.size(), ref.ids.size());
     for (size_t i = 0; i < ref.ids.size(); ++i) {
-        QVERIFY2(close(r.log_probs[i], e.steps[i].log_probs[size_t(ref.ids[i])]), qPrintable(QString("step %1").arg(i)));
+        QVERIFY2(close(r.log_probs[i], e.steps[i].log_probs[size_t(ref.ids[i])]),
+                 qPrintable(QString("step %1").arg(i)));
         for (size_t j = 0; j < src.ids.size(); ++j) {
             QVERIFY(close(r.attention[i][j], e.steps[i].attention[j]));
             if (std::isnan(e.steps[i].scores[j]))
@@ -290,7 +305,8 @@ void TestDecoding::forcedMatchesReference() {
 void TestDecoding::forcedKeepsUnknownSpelling() {
     const Model model = smallModel(smallConfig(DecoderKind::Luong, ScoreKind::General), 5, 2.0f);
     const TokenizedText src = sourceOf(model, {"i", "love", "you"});
-    const TokenizedText ref{{"我", "喜欢", "你", "<eos>"}, {model.target_vocab.id("我"), kUnk, model.target_vocab.id("你"), kEos}};
+    const TokenizedText ref{{"我", "喜欢", "你", "<eos>"},
+                            {model.target_vocab.id("我"), kUnk, model.target_vocab.id("你"), kEos}};
     const DecodeResult r = forcedDecode(model, src, ref);
     QCOMPARE(r.target_tokens, ref.tokens);
     QCOMPARE(r.target_ids[1], kUnk);
@@ -357,7 +373,8 @@ void TestDecoding::recomputingFromAnEarlierStep() {
     for (size_t i = 0; i < tokens.size(); ++i) {
         const StepRecord& r = session.steps()[i];
         for (size_t j = 0; j < src.ids.size(); ++j)
-            QVERIFY2(close(r.attention[j], ref.steps[i].attention[j]), qPrintable(QString("step %1 a_%2").arg(i).arg(j)));
+            QVERIFY2(close(r.attention[j], ref.steps[i].attention[j]),
+                     qPrintable(QString("step %1 a_%2").arg(i).arg(j)));
         QVERIFY2(close(r.log_prob, ref.steps[i].log_probs[size_t(r.token)]), qPrintable(QString("step %1").arg(i)));
     }
 }
@@ -366,7 +383,8 @@ void TestDecoding::rejectsBadIds() {
     auto model = std::make_shared<const Model>(smallModel(smallConfig(DecoderKind::Bahdanau, ScoreKind::Dot), 3));
     QVERIFY_THROWS_EXCEPTION(InputError, DecodingSession(model, TokenizedText{{}, {kSos, 999, kEos}}));
     QVERIFY_THROWS_EXCEPTION(InputError, DecodingSession(model, TokenizedText{{}, {}}));
-    QVERIFY_THROWS_EXCEPTION(InputError, forcedDecode(*model, TokenizedText{{}, {kSos, kEos}}, TokenizedText{{}, {-1}}));
+    QVERIFY_THROWS_EXCEPTION(InputError,
+                             forcedDecode(*model, TokenizedText{{}, {kSos, kEos}}, TokenizedText{{}, {-1}}));
 }
 
 QTEST_GUILESS_MAIN(TestDecoding)

@@ -2,8 +2,8 @@
 // products against double precision for sizes that leave every kind of tail (rows not a multiple of 4, columns not a
 // multiple of a SIMD packet, blocks inside a wider matrix), the same bits whichever core computed which rows, and
 // every chunk of shared work done exactly once.
-#include "gemv_terms.h"
-#include "row_split.h"
+#include "kernels/gemv_terms.h"
+#include "kernels/row_split.h"
 #include "splitting_guard.h"
 
 #include <QtTest>
@@ -24,7 +24,7 @@ Eigen::MatrixXd exactRowMajor(const Mat& m) { return m.cast<double>(); }
 
 bool close(double a, double b) { return std::abs(a - b) <= 1e-4 * (1.0 + std::abs(b)); }
 
-} // namespace
+}  // namespace
 
 class TestGemvTerms : public QObject {
     Q_OBJECT
@@ -52,7 +52,8 @@ void TestGemvTerms::termsMatchDouble_data() {
     QTest::addColumn<bool>("split");
     // With splitting on, products from 1 MB read are shared between the cores: here from 2,946 rows (89 columns).
     for (int rows : {1, 3, 4, 7, 33, 2049})
-        for (bool split : {false, true}) QTest::addRow("%d rows%s", rows, split ? ", splitting on" : "") << rows << split;
+        for (bool split : {false, true})
+            QTest::addRow("%d rows%s", rows, split ? ", splitting on" : "") << rows << split;
     QTest::addRow("6001 rows (2.1 MB read: both cores)") << 6001 << true;
 }
 
@@ -71,10 +72,11 @@ void TestGemvTerms::termsMatchDouble() {
     Vec y = Vec::Constant(rows, std::nanf(""));
     gemvTerms(terms, rows, y.data());
     const Eigen::MatrixXd w = exactRowMajor(W), p = exactRowMajor(P);
-    const Eigen::VectorXd expect = w.middleCols(0, 37) * a.cast<double>() + w.middleCols(50, 33) * b.cast<double>() +
-                                   p * c.cast<double>();
+    const Eigen::VectorXd expect =
+        w.middleCols(0, 37) * a.cast<double>() + w.middleCols(50, 33) * b.cast<double>() + p * c.cast<double>();
     for (int r = 0; r < rows; ++r)
-        QVERIFY2(close(y[r], expect[r]), qPrintable(QString("row %1: %2, expected %3").arg(r).arg(y[r]).arg(expect[r])));
+        QVERIFY2(close(y[r], expect[r]),
+                 qPrintable(QString("row %1: %2, expected %3").arg(r).arg(y[r]).arg(expect[r])));
 
     if (split) {  // shared between the cores (or not): the same bits as one core
         Vec one(rows);
@@ -94,7 +96,8 @@ void TestGemvTerms::jobsMatchTermsBitForBit() {
     const GemvTerm ta = columnsOf(A, 0, 512, a.data()), tb = columnsOf(B, 44, 256, b.data()),
                    tc = columnsOf(C, 0, 517, c.data());
     Vec ya(A.rows()), yb(B.rows()), yc(C.rows());
-    const GemvJob jobs[] = {{{&ta, 1}, A.rows(), ya.data()}, {{&tb, 1}, B.rows(), yb.data()}, {{&tc, 1}, C.rows(), yc.data()}};
+    const GemvJob jobs[] = {
+        {{&ta, 1}, A.rows(), ya.data()}, {{&tb, 1}, B.rows(), yb.data()}, {{&tc, 1}, C.rows(), yc.data()}};
     for (int repeat = 0; repeat < 20; ++repeat) {  // whichever core takes which chunk, each time
         ya.setConstant(std::nanf(""));
         yb.setConstant(std::nanf(""));
@@ -244,7 +247,8 @@ void TestGemvTerms::projectingPassEqualsTwoPasses_data() {
     QTest::addColumn<int>("rows");
     QTest::addColumn<bool>("split");
     for (int rows : {1, 6, 37})
-        for (bool split : {false, true}) QTest::addRow("%d rows%s", rows, split ? ", splitting on" : "") << rows << split;
+        for (bool split : {false, true})
+            QTest::addRow("%d rows%s", rows, split ? ", splitting on" : "") << rows << split;
     QTest::addRow("1999 rows (4.6 MB read: both cores)") << 1999 << true;
 }
 
@@ -279,8 +283,8 @@ void TestGemvTerms::projectingPassEqualsTwoPasses() {
     // y = W_s s + W_x x + W_c (Hᵀ a), the unfolded sum, in double.
     const Eigen::MatrixXd Wd = exactRowMajor(W);
     const Eigen::VectorXd c = H.cast<double>().transpose() * a.head(S).cast<double>();
-    const Eigen::VectorXd exact = Wd.leftCols(kS) * s.cast<double>() + Wd.middleCols(kS, kC) * c +
-                                  Wd.rightCols(kX) * x.cast<double>();
+    const Eigen::VectorXd exact =
+        Wd.leftCols(kS) * s.cast<double>() + Wd.middleCols(kS, kC) * c + Wd.rightCols(kX) * x.cast<double>();
     for (int r = 0; r < rows; ++r) QVERIFY2(close(y[r], exact[r]), qPrintable(QString("row %1").arg(r)));
 }
 
@@ -290,7 +294,9 @@ void TestGemvTerms::shareChunksDoesEachOnce() {
     for (Eigen::Index chunks : {0, 1, 2, 3, 100, 1001}) {
         std::vector<std::atomic<int>> done(static_cast<size_t>(chunks));
         for (int repeat = 0; repeat < 30; ++repeat) {
-            auto work = [](void* c, Eigen::Index i) { (*static_cast<std::vector<std::atomic<int>>*>(c))[size_t(i)] += 1; };
+            auto work = [](void* c, Eigen::Index i) {
+                (*static_cast<std::vector<std::atomic<int>>*>(c))[size_t(i)] += 1;
+            };
             shareChunks(chunks, work, &done);
         }
         for (Eigen::Index i = 0; i < chunks; ++i) QCOMPARE(done[size_t(i)].load(), 30);
@@ -330,7 +336,8 @@ void TestGemvTerms::cursorStartsEachCoreWhereItStopped() {
                         QCOMPARE((seq[k] - seq[k - 1] + chunks) % chunks, (seq[1] - seq[0] + chunks) % chunks);
                     if (seq.size() >= 2) {
                         const Eigen::Index step = (seq[1] - seq[0] + chunks) % chunks;
-                        QVERIFY2(step == 1 || step == chunks - 1, qPrintable(QString("step %1 of %2").arg(step).arg(chunks)));
+                        QVERIFY2(step == 1 || step == chunks - 1,
+                                 qPrintable(QString("step %1 of %2").arg(step).arg(chunks)));
                     }
                     if (auto it = last.find(thread); it != last.end() && chunks > 1) {
                         QCOMPARE(seq.front(), it->second);

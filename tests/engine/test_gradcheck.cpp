@@ -1,9 +1,9 @@
 // Finite-difference gradient checks of the training code (core/gru_train, core/attention_train, core/seq2seq_train):
 // central differences on the double instantiation, at random indices of every tensor, for each layer (GRU cell over
 // a masked sequence in both directions, attention for every score and span) and for the whole model in every variant.
-#include "decoding.h"
-#include "seq2seq_train.h"
+#include "decode/decoding.h"
 #include "test_models.h"
+#include "train/seq2seq_loss.h"
 
 #include <QTest>
 
@@ -46,7 +46,10 @@ void checkTensor(const std::string& name, double* x, const double* analytic, Eig
 QString describe(const std::vector<Failure>& fs) {
     QString s;
     for (size_t i = 0; i < fs.size() && i < 6; ++i)
-        s += QString("%1: analytic %2 numeric %3; ").arg(QString::fromStdString(fs[i].what)).arg(fs[i].analytic, 0, 'g', 10).arg(fs[i].numeric, 0, 'g', 10);
+        s += QString("%1: analytic %2 numeric %3; ")
+                 .arg(QString::fromStdString(fs[i].what))
+                 .arg(fs[i].analytic, 0, 'g', 10)
+                 .arg(fs[i].numeric, 0, 'g', 10);
     return s;
 }
 
@@ -89,13 +92,14 @@ void addRandomAlignment(std::vector<TrainExample>& data, std::mt19937_64& rng) {
 
 ModelConfig configFor(const QString& variant, int window) {
     const QStringList parts = variant.split('/');  // decoder/score/span[/feed]
-    ModelConfig c = testing::smallConfig(parseDecoderKind(parts[0].toStdString()), parseScoreKind(parts[1].toStdString()),
-                                         parseSpanKind(parts[2].toStdString()), parts.size() > 3 && parts[3] == "feed");
+    ModelConfig c =
+        testing::smallConfig(parseDecoderKind(parts[0].toStdString()), parseScoreKind(parts[1].toStdString()),
+                             parseSpanKind(parts[2].toStdString()), parts.size() > 3 && parts[3] == "feed");
     c.window = window;
     return c;
 }
 
-} // namespace
+}  // namespace
 
 class TestGradcheck : public QObject {
     Q_OBJECT
@@ -264,24 +268,25 @@ void TestGradcheck::wholeModel_data() {
     for (const char* v : {"luong/additive/global/feed", "luong/dot/local_m/feed", "luong/general/local_p/feed",
                           "luong/scaled_dot/global/feed"})
         QTest::newRow(v) << QString(v) << 3 << 7 << 6 << 0.0 << 23 << 1e-6 << 0.0;
-    QTest::newRow("decoder step: bahdanau, one target step") << QString("bahdanau/additive/global") << 2 << 5 << 2
-                                                               << 0.0 << 24 << 1e-6 << 0.0;
-    QTest::newRow("decoder step: luong feed, one target step") << QString("luong/general/local_p/feed") << 2 << 5 << 2
-                                                                 << 0.0 << 25 << 1e-6 << 0.0;
-    QTest::newRow("single example, no padding") << QString("bahdanau/general/global") << 1 << 6 << 5 << 0.0 << 26
-                                                << 1e-6 << 0.0;
-    QTest::newRow("with embedding dropout 0.3 (fixed mask)") << QString("bahdanau/additive/global") << 3 << 6 << 5
-                                                             << 0.3 << 27 << 1e-6 << 0.0;
-    QTest::newRow("luong feed with dropout") << QString("luong/dot/local_p/feed") << 3 << 6 << 5 << 0.3 << 28 << 1e-6 << 0.0;
+    QTest::newRow("decoder step: bahdanau, one target step")
+        << QString("bahdanau/additive/global") << 2 << 5 << 2 << 0.0 << 24 << 1e-6 << 0.0;
+    QTest::newRow("decoder step: luong feed, one target step")
+        << QString("luong/general/local_p/feed") << 2 << 5 << 2 << 0.0 << 25 << 1e-6 << 0.0;
+    QTest::newRow("single example, no padding")
+        << QString("bahdanau/general/global") << 1 << 6 << 5 << 0.0 << 26 << 1e-6 << 0.0;
+    QTest::newRow("with embedding dropout 0.3 (fixed mask)")
+        << QString("bahdanau/additive/global") << 3 << 6 << 5 << 0.3 << 27 << 1e-6 << 0.0;
+    QTest::newRow("luong feed with dropout")
+        << QString("luong/dot/local_p/feed") << 3 << 6 << 5 << 0.3 << 28 << 1e-6 << 0.0;
     // guided alignment: the checked objective is NLL + λ·Σ CE(G, a)
-    QTest::newRow("guided alignment: bahdanau additive") << QString("bahdanau/additive/global") << 3 << 7 << 6 << 0.0
-                                                         << 41 << 1e-6 << 0.7;
-    QTest::newRow("guided alignment: bahdanau general") << QString("bahdanau/general/global") << 3 << 7 << 6 << 0.0
-                                                        << 42 << 1e-6 << 1.3;
-    QTest::newRow("guided alignment: luong dot feed") << QString("luong/dot/global/feed") << 3 << 7 << 6 << 0.0 << 43
-                                                      << 1e-6 << 0.9;
-    QTest::newRow("guided alignment: luong additive, dropout") << QString("luong/additive/global") << 3 << 6 << 5
-                                                               << 0.3 << 44 << 1e-6 << 2.0;
+    QTest::newRow("guided alignment: bahdanau additive")
+        << QString("bahdanau/additive/global") << 3 << 7 << 6 << 0.0 << 41 << 1e-6 << 0.7;
+    QTest::newRow("guided alignment: bahdanau general")
+        << QString("bahdanau/general/global") << 3 << 7 << 6 << 0.0 << 42 << 1e-6 << 1.3;
+    QTest::newRow("guided alignment: luong dot feed")
+        << QString("luong/dot/global/feed") << 3 << 7 << 6 << 0.0 << 43 << 1e-6 << 0.9;
+    QTest::newRow("guided alignment: luong additive, dropout")
+        << QString("luong/additive/global") << 3 << 6 << 5 << 0.3 << 44 << 1e-6 << 2.0;
 }
 
 void TestGradcheck::wholeModel() {
@@ -341,7 +346,8 @@ void TestGradcheck::wholeModel() {
         const LossSum l = seq2seqLossAndGrad<double>(c, p, ptrs.data(), batch, drop, 0.0, nullptr, ws, alignWeight);
         return l.sum + alignWeight * l.align_sum;
     };
-    QCOMPARE(f(), first.sum + alignWeight * first.align_sum);  // the forward does not depend on whether gradients are taken
+    QCOMPARE(f(),
+             first.sum + alignWeight * first.align_sum);  // the forward does not depend on whether gradients are taken
     std::vector<Failure> fails;
     int checked = 0, tensors = 0;
     visitTensors(p, [&](const char* name, auto& pt) {

@@ -1,7 +1,7 @@
 // Large weight matrices on 2 MB pages (core/huge_pages.h): the kernel's own account of the process's memory
 // (/proc/self/smaps) must show huge pages inside a large model's fc_out, when the machine offers them at all.
-#include "huge_pages.h"
-#include "model.h"
+#include "kernels/huge_pages.h"
+#include "model/model.h"
 #include "test_models.h"
 
 #include <QtTest>
@@ -43,7 +43,7 @@ std::int64_t hugeKbIn(const void* begin_p, std::size_t bytes) {
     return kb;
 }
 
-} // namespace
+}  // namespace
 
 class TestHugePages : public QObject {
     Q_OBJECT
@@ -72,7 +72,8 @@ void TestHugePages::largeWeightsOnHugePages() {
     std::vector<std::string> words;
     for (int i = 0; i < 2000; ++i) words.push_back("w" + std::to_string(i));
     const Vocabulary vocab = vocabWith(words);
-    const ModelConfig cfg = smallConfig(DecoderKind::Bahdanau, ScoreKind::Additive, SpanKind::Global, false, 256, 128, 512);
+    const ModelConfig cfg =
+        smallConfig(DecoderKind::Bahdanau, ScoreKind::Additive, SpanKind::Global, false, 256, 128, 512);
     const Model m = makeRandomModel(cfg, vocab, vocab, 3);
     const Mat& w = m.params.fc_out_w;
     QVERIFY(w.size() * 4 > (std::int64_t(6) << 20));

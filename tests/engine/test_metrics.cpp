@@ -1,5 +1,5 @@
 // core/metrics: BLEU, token accuracy, exact match, attention entropy and AER against hand-worked examples.
-#include "metrics.h"
+#include "eval/metrics.h"
 
 #include <QtTest>
 
@@ -34,7 +34,7 @@ DecodeResult forcedWith(const std::vector<std::string>& src_words, const std::ve
     return r;
 }
 
-} // namespace
+}  // namespace
 
 class TestMetrics : public QObject {
     Q_OBJECT
@@ -58,18 +58,24 @@ void TestMetrics::bleuSentence_data() {
     QTest::addColumn<QString>("ref");
     QTest::addColumn<double>("bleu");
     // Identical, long enough for 4-grams: every p_n = 1, c = r: 100.
-    QTest::newRow("identical") << "a b c d e" << "a b c d e" << 100.0;
+    QTest::newRow("identical") << "a b c d e"
+                               << "a b c d e" << 100.0;
     // Hypothesis a prefix of 4 of 6 reference words: p_n = 1/1 for all n (4/4, 3/3, 2/2, 1/1);
     // BP = exp(1 - 6/4) = exp(-0.5): BLEU = 60.653066.
-    QTest::newRow("brevity penalty short prefix") << "a b c d" << "a b c d e f" << 100.0 * std::exp(-0.5);
+    QTest::newRow("brevity penalty short prefix") << "a b c d"
+                                                  << "a b c d e f" << 100.0 * std::exp(-0.5);
     // Longer than the reference: no brevity penalty, but p_n < 1. hyp "a b c d e x" vs ref "a b c d e":
     // p1 = 5/6, p2 = 4/5, p3 = 3/4, p4 = 2/3; product = 1/3; BLEU = 100 * (1/3)^(1/4) = 75.983569.
-    QTest::newRow("longer hypothesis no penalty") << "a b c d e x" << "a b c d e" << 100.0 * std::pow(1.0 / 3.0, 0.25);
+    QTest::newRow("longer hypothesis no penalty") << "a b c d e x"
+                                                  << "a b c d e" << 100.0 * std::pow(1.0 / 3.0, 0.25);
     // Fewer than 4 words: no 4-grams in the hypothesis, p4 undefined, no smoothing: 0.
-    QTest::newRow("three words is zero") << "i love you" << "i love you" << 0.0;
+    QTest::newRow("three words is zero") << "i love you"
+                                         << "i love you" << 0.0;
     // The classic: "the" x7 against "the cat is on the mat": p1 = 2/7 (clipped), p2 = 0/6: BLEU 0.
-    QTest::newRow("the x7 no bigram match") << "the the the the the the the" << "the cat is on the mat" << 0.0;
-    QTest::newRow("empty hypothesis") << "" << "a b c d" << 0.0;
+    QTest::newRow("the x7 no bigram match") << "the the the the the the the"
+                                            << "the cat is on the mat" << 0.0;
+    QTest::newRow("empty hypothesis") << ""
+                                      << "a b c d" << 0.0;
 }
 
 void TestMetrics::bleuSentence() {
@@ -77,7 +83,8 @@ void TestMetrics::bleuSentence() {
     QFETCH(QString, ref);
     QFETCH(double, bleu);
     const double got = corpusBleu({words(hyp.toUtf8().constData())}, {words(ref.toUtf8().constData())});
-    QVERIFY2(std::abs(got - bleu) < 1e-9, qPrintable(QString("got %1, want %2").arg(got, 0, 'g', 12).arg(bleu, 0, 'g', 12)));
+    QVERIFY2(std::abs(got - bleu) < 1e-9,
+             qPrintable(QString("got %1, want %2").arg(got, 0, 'g', 12).arg(bleu, 0, 'g', 12)));
 }
 
 void TestMetrics::bleuClippedCounts() {
@@ -119,14 +126,19 @@ void TestMetrics::tokenAccuracy_data() {
     QTest::addColumn<QString>("reference");
     QTest::addColumn<int>("correct");
     QTest::addColumn<int>("positions");
-    QTest::newRow("equal") << "a b c <eos>" << "a b c <eos>" << 4 << 4;
+    QTest::newRow("equal") << "a b c <eos>"
+                           << "a b c <eos>" << 4 << 4;
     // Shorter output: positions 0 (a) right, 1 (c vs b) and 2 (<eos> vs c) wrong, 3 missing.
-    QTest::newRow("shorter output loses missing positions") << "a c <eos>" << "a b c <eos>" << 1 << 4;
+    QTest::newRow("shorter output loses missing positions") << "a c <eos>"
+                                                            << "a b c <eos>" << 1 << 4;
     // Longer output: the extra token takes the place of <eos>: 3 of 4.
-    QTest::newRow("longer output") << "a b c d <eos>" << "a b c <eos>" << 3 << 4;
+    QTest::newRow("longer output") << "a b c d <eos>"
+                                   << "a b c <eos>" << 3 << 4;
     // Hit the length limit without <eos>: the <eos> position is wrong.
-    QTest::newRow("no eos at the limit") << "a b c" << "a b c <eos>" << 3 << 4;
-    QTest::newRow("unknown spelled differently") << "<unk> b <eos>" << "foo b <eos>" << 2 << 3;
+    QTest::newRow("no eos at the limit") << "a b c"
+                                         << "a b c <eos>" << 3 << 4;
+    QTest::newRow("unknown spelled differently") << "<unk> b <eos>"
+                                                 << "foo b <eos>" << 2 << 3;
 }
 
 void TestMetrics::tokenAccuracy() {
@@ -167,16 +179,18 @@ void TestMetrics::attentionAlignmentExcludesSpecials() {
     // Source <sos> a b c <eos>; targets x y <eos>.
     // Row x: <sos> has the most weight but is excluded; among a b c the max is b (0.3): link 1-0.
     // Row y: <eos> excluded; a and b tie at 0.2: the lower index wins: link 0-1. The <eos> row links nothing.
-    const DecodeResult f = forcedWith(words("a b c"), words("x y"),
-                                      {{0.5f, 0.1f, 0.3f, 0.05f, 0.05f}, {0.0f, 0.2f, 0.2f, 0.1f, 0.5f}, {0.1f, 0.1f, 0.1f, 0.6f, 0.1f}});
+    const DecodeResult f =
+        forcedWith(words("a b c"), words("x y"),
+                   {{0.5f, 0.1f, 0.3f, 0.05f, 0.05f}, {0.0f, 0.2f, 0.2f, 0.1f, 0.5f}, {0.1f, 0.1f, 0.1f, 0.6f, 0.1f}});
     const std::vector<AlignmentLink> want = {{0, 1}, {1, 0}};
     QCOMPARE(attentionAlignment(f), want);
 }
 
 void TestMetrics::aerWorkedExample() {
     // Sentence 1: A = {1-0, 0-1} (as above), G = {1-0, 2-1, 2-0}: |A∩G| = 1, AER = 1 - 2/(2+3) = 0.6.
-    const DecodeResult f1 = forcedWith(words("a b c"), words("x y"),
-                                       {{0.5f, 0.1f, 0.3f, 0.05f, 0.05f}, {0.0f, 0.2f, 0.2f, 0.1f, 0.5f}, {0.2f, 0.2f, 0.2f, 0.2f, 0.2f}});
+    const DecodeResult f1 =
+        forcedWith(words("a b c"), words("x y"),
+                   {{0.5f, 0.1f, 0.3f, 0.05f, 0.05f}, {0.0f, 0.2f, 0.2f, 0.1f, 0.5f}, {0.2f, 0.2f, 0.2f, 0.2f, 0.2f}});
     const std::vector<AlignmentLink> g1 = {{1, 0}, {2, 1}, {2, 0}};
     const AerCounts c1 = aerCounts(attentionAlignment(f1), g1);
     QCOMPARE(c1.predicted, int64_t(2));
@@ -205,7 +219,7 @@ void TestMetrics::evalReportAveragesOverRows() {
     const EvalReport r = evalReport(c);
     QVERIFY(std::abs(r.mean_entropy - std::log(2.0)) < 1e-7);
     QCOMPARE(r.lines, int64_t(2));
-    QVERIFY(std::abs(r.exact_match - 0.5) < 1e-12);          // line 1 exact, line 2 "<eos>" vs "y <eos>" not
+    QVERIFY(std::abs(r.exact_match - 0.5) < 1e-12);           // line 1 exact, line 2 "<eos>" vs "y <eos>" not
     QVERIFY(std::abs(r.token_accuracy - 2.0 / 4.0) < 1e-12);  // x,<eos> right; y wrong, <eos> at position 1 missing
     QVERIFY(!r.aer.has_value());
     QCOMPARE(r.counts.output_tokens, int64_t(3));

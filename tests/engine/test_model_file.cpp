@@ -1,8 +1,9 @@
 // The model file reader and writer (core/model_file.cpp, core/safetensors.cpp): bit-exact round trips for every
 // variant, F16/BF16/F64 conversion from hand-encoded bytes, a file laid out byte for byte as Python's safetensors
 // writes it, and one row per kind of broken file. Saving and siblings are in test_model_file_io.cpp.
-#include "errors.h"
-#include "model.h"
+#include "base/errors.h"
+#include "io/model_file.h"
+#include "model/model.h"
 #include "test_models.h"
 
 #include <QtTest>
@@ -75,7 +76,7 @@ void writeBytes(const QString& path, const Bytes& b) {
 
 const char* kBadName = "bad.safetensors";
 
-} // namespace
+}  // namespace
 
 Q_DECLARE_METATYPE(Mutator)
 Q_DECLARE_METATYPE(DecoderKind)
@@ -107,7 +108,8 @@ void TestModelFile::roundTrip_data() {
     for (ScoreKind s : scores)
         for (SpanKind sp : {SpanKind::Global, SpanKind::LocalM, SpanKind::LocalP})
             for (bool feed : {false, true})
-                QTest::addRow("luong/%s/%s/%s", toString(s).data(), toString(sp).data(), feed ? "feeding" : "no-feeding")
+                QTest::addRow("luong/%s/%s/%s", toString(s).data(), toString(sp).data(),
+                              feed ? "feeding" : "no-feeding")
                     << DecoderKind::Luong << s << sp << feed;
 }
 
@@ -253,7 +255,10 @@ void TestModelFile::convertedDtypes() {
     for (const ParamRef& ref : paramRefs(rp, r.config, r.source_vocab.size(), r.target_vocab.size()))
         for (int64_t i = 0; i < ref.size; ++i, ++checked)
             if (!sameBits(ref.data[i], expected[int(i % k)]))
-                QFAIL(qPrintable(QString("%1[%2] = %3, expected %4").arg(ref.name.c_str()).arg(i).arg(double(ref.data[i]), 0, 'g', 17)
+                QFAIL(qPrintable(QString("%1[%2] = %3, expected %4")
+                                     .arg(ref.name.c_str())
+                                     .arg(i)
+                                     .arg(double(ref.data[i]), 0, 'g', 17)
                                      .arg(double(expected[int(i % k)]), 0, 'g', 17)));
     QVERIFY(checked > 1000);
 }
@@ -264,13 +269,25 @@ void TestModelFile::convertedDtypes() {
 void TestModelFile::pythonLayoutFile() {
     // luong / dot, E = 2, H_e = 1, H_d = 2, V_s = V_t = 5.
     const std::vector<std::pair<std::string, std::vector<int>>> tensors = {
-        {"decoder.combine.weight", {2, 4}},          {"decoder.embedding.weight", {5, 2}}, {"decoder.fc_out.bias", {5}},
-        {"decoder.fc_out.weight", {5, 2}},           {"decoder.rnn.bias_hh_l0", {6}},       {"decoder.rnn.bias_ih_l0", {6}},
-        {"decoder.rnn.weight_hh_l0", {6, 2}},        {"decoder.rnn.weight_ih_l0", {6, 2}},  {"encoder.embedding.weight", {5, 2}},
-        {"encoder.fc.bias", {2}},                    {"encoder.fc.weight", {2, 2}},         {"encoder.rnn.bias_hh_l0", {3}},
-        {"encoder.rnn.bias_hh_l0_reverse", {3}},     {"encoder.rnn.bias_ih_l0", {3}},       {"encoder.rnn.bias_ih_l0_reverse", {3}},
-        {"encoder.rnn.weight_hh_l0", {3, 1}},        {"encoder.rnn.weight_hh_l0_reverse", {3, 1}},
-        {"encoder.rnn.weight_ih_l0", {3, 2}},        {"encoder.rnn.weight_ih_l0_reverse", {3, 2}},
+        {"decoder.combine.weight", {2, 4}},
+        {"decoder.embedding.weight", {5, 2}},
+        {"decoder.fc_out.bias", {5}},
+        {"decoder.fc_out.weight", {5, 2}},
+        {"decoder.rnn.bias_hh_l0", {6}},
+        {"decoder.rnn.bias_ih_l0", {6}},
+        {"decoder.rnn.weight_hh_l0", {6, 2}},
+        {"decoder.rnn.weight_ih_l0", {6, 2}},
+        {"encoder.embedding.weight", {5, 2}},
+        {"encoder.fc.bias", {2}},
+        {"encoder.fc.weight", {2, 2}},
+        {"encoder.rnn.bias_hh_l0", {3}},
+        {"encoder.rnn.bias_hh_l0_reverse", {3}},
+        {"encoder.rnn.bias_ih_l0", {3}},
+        {"encoder.rnn.bias_ih_l0_reverse", {3}},
+        {"encoder.rnn.weight_hh_l0", {3, 1}},
+        {"encoder.rnn.weight_hh_l0_reverse", {3, 1}},
+        {"encoder.rnn.weight_ih_l0", {3, 2}},
+        {"encoder.rnn.weight_ih_l0_reverse", {3, 2}},
     };
     std::string header =
         R"({"__metadata__":{"task":"demo","config":"{\"decoder\": \"luong\", \"score\": \"dot\", \"emb_dim\": 2, \"enc_hid_dim\": 1, \"dec_hid_dim\": 2}",)"
@@ -285,8 +302,8 @@ void TestModelFile::pythonLayoutFile() {
             n *= d;
             dims += (dims.empty() ? "" : ",") + std::to_string(d);
         }
-        header += ",\"" + name + "\":{\"dtype\":\"F32\",\"shape\":[" + dims + "],\"data_offsets\":[" + std::to_string(buffer.size()) + "," +
-                  std::to_string(buffer.size() + size_t(n) * 4) + "]}";
+        header += ",\"" + name + "\":{\"dtype\":\"F32\",\"shape\":[" + dims + "],\"data_offsets\":[" +
+                  std::to_string(buffer.size()) + "," + std::to_string(buffer.size() + size_t(n) * 4) + "]}";
         for (int i = 0; i < n; ++i) {
             const float x = float(k) + float(i) / 64.0f;  // tensor k, element i: exact in binary
             const auto* c = reinterpret_cast<const uint8_t*>(&x);
@@ -339,7 +356,9 @@ void TestModelFile::badFile_data() {
         QTest::newRow(name) << m << k << header_level;
     };
     auto setLength = [](uint64_t n) {
-        return [n](Bytes& b) { for (int i = 0; i < 8; ++i) b[size_t(i)] = uint8_t(n >> (8 * i)); };
+        return [n](Bytes& b) {
+            for (int i = 0; i < 8; ++i) b[size_t(i)] = uint8_t(n >> (8 * i));
+        };
     };
     auto header = [](std::string text) { return [text](Bytes& b) { b = rawFile(text, split(b).buffer); }; };
     auto tensor = [](const char* name, std::function<void(ojson&)> f) {
@@ -351,94 +370,148 @@ void TestModelFile::badFile_data() {
     row("7 bytes", [](Bytes& b) { b.resize(7); }, {"truncated"});
     row("header length past end of file", [=](Bytes& b) { setLength(b.size())(b); }, {"truncated", "header length"});
     row("absurd header length", setLength(uint64_t(1) << 62), {"absurd", "4611686018427387904"});
-    row("file cut in the data", [](Bytes& b) { b.resize(b.size() - 3); }, {"truncated", "decoder.fc_out.bias", "past the end"});
-    row("header not UTF-8", [](Bytes& b) {
-        Parts p = split(b);
-        std::string text = p.header.dump();
-        text.insert(text.find("<unk>") + 2, "\xff");  // a raw byte no UTF-8 sequence starts with, inside a token
-        b = rawFile(text, p.buffer);
-    }, {"header", "UTF-8"});
+    row("file cut in the data", [](Bytes& b) { b.resize(b.size() - 3); },
+        {"truncated", "decoder.fc_out.bias", "past the end"});
+    row("header not UTF-8",
+        [](Bytes& b) {
+            Parts p = split(b);
+            std::string text = p.header.dump();
+            text.insert(text.find("<unk>") + 2, "\xff");  // a raw byte no UTF-8 sequence starts with, inside a token
+            b = rawFile(text, p.buffer);
+        },
+        {"header", "UTF-8"});
     row("header not JSON", header("{\"a\": [1, 2"), {"not valid JSON"});
     row("header is an array", header("[1, 2, 3]   "), {"not a JSON object", "array"});
     row("header nested too deeply", header(std::string(40, '[') + std::string(40, ']')), {"nested too deeply"});
-    row("duplicate tensor name", [=](Bytes& b) {
-        Parts p = split(b);
-        std::string text = p.header.dump();
-        text.insert(1, "\"encoder.fc.bias\":" + p.header[fcb].dump() + ",");
-        b = rawFile(text, p.buffer);
-    }, {"encoder.fc.bias", "twice"});
+    row("duplicate tensor name",
+        [=](Bytes& b) {
+            Parts p = split(b);
+            std::string text = p.header.dump();
+            text.insert(1, "\"encoder.fc.bias\":" + p.header[fcb].dump() + ",");
+            b = rawFile(text, p.buffer);
+        },
+        {"encoder.fc.bias", "twice"});
     row("__metadata__ not an object", edit([](Parts& p) { p.header["__metadata__"] = 5; }), {"__metadata__", "object"});
-    row("__metadata__ value not a string", editMeta("task", [](ojson& v) { v = 3; }), {"__metadata__", "task", "string"});
+    row("__metadata__ value not a string", editMeta("task", [](ojson& v) { v = 3; }),
+        {"__metadata__", "task", "string"});
     // tensor entries
     row("entry not an object", tensor(fcb, [](ojson& e) { e = 5; }), {fcb, "object"});
     row("missing dtype", tensor(fcb, [](ojson& e) { e.erase("dtype"); }), {fcb, "missing", "dtype"});
     row("missing shape", tensor(fcb, [](ojson& e) { e.erase("shape"); }), {fcb, "missing", "shape"});
-    row("missing data_offsets", tensor(fcb, [](ojson& e) { e.erase("data_offsets"); }), {fcb, "missing", "data_offsets"});
+    row("missing data_offsets", tensor(fcb, [](ojson& e) { e.erase("data_offsets"); }),
+        {fcb, "missing", "data_offsets"});
     row("dtype not a string", tensor(fcb, [](ojson& e) { e["dtype"] = 32; }), {fcb, "dtype", "string"});
     row("unknown dtype", tensor(fcb, [](ojson& e) { e["dtype"] = "I8"; }), {fcb, "dtype", "I8"});
     row("shape not an array", tensor(fcb, [](ojson& e) { e["shape"] = "8"; }), {fcb, "shape", "array"});
     row("shape with a fraction", tensor(fcb, [](ojson& e) { e["shape"] = {8.5}; }), {fcb, "shape", "integer"});
     row("negative shape", tensor(fcb, [](ojson& e) { e["shape"] = {-8}; }), {fcb, "negative"});
-    row("overflowing shape", tensor(fcb, [](ojson& e) { e["shape"] = {int64_t(1) << 40, int64_t(1) << 40}; }), {fcb, "overflows"});
+    row("overflowing shape",
+        tensor(fcb,
+               [](ojson& e) {
+                   e["shape"] = {int64_t(1) << 40, int64_t(1) << 40};
+               }),
+        {fcb, "overflows"});
     row("data_offsets not a pair", tensor(fcb, [](ojson& e) { e["data_offsets"] = {0}; }), {fcb, "data_offsets"});
-    row("data_offsets begin > end", tensor(fcb, [](ojson& e) { e["data_offsets"] = {e["data_offsets"][1], e["data_offsets"][0]}; }), {fcb, "begin > end"});
+    row("data_offsets begin > end",
+        tensor(fcb,
+               [](ojson& e) {
+                   e["data_offsets"] = {e["data_offsets"][1], e["data_offsets"][0]};
+               }),
+        {fcb, "begin > end"});
     row("data_offsets negative", tensor(fcb, [](ojson& e) { e["data_offsets"][0] = -4; }), {fcb, "negative"});
-    row("data_offsets past the buffer", tensor(fcb, [](ojson& e) { e["data_offsets"] = {1u << 30, (1u << 30) + 32}; }), {fcb, "past the end", "truncated"});
-    row("size does not match shape", tensor(fcb, [](ojson& e) { e["data_offsets"][1] = e["data_offsets"][1].get<int>() - 4; }),
+    row("data_offsets past the buffer",
+        tensor(fcb,
+               [](ojson& e) {
+                   e["data_offsets"] = {1u << 30, (1u << 30) + 32};
+               }),
+        {fcb, "past the end", "truncated"});
+    row("size does not match shape",
+        tensor(fcb, [](ojson& e) { e["data_offsets"][1] = e["data_offsets"][1].get<int>() - 4; }),
         {fcb, "28 bytes", "needs 32"});
-    row("overlapping tensors", edit([](Parts& p) { p.header["encoder.rnn.bias_hh_l0"]["data_offsets"] = p.header["encoder.rnn.bias_ih_l0"]["data_offsets"]; }),
+    row("overlapping tensors", edit([](Parts& p) {
+            p.header["encoder.rnn.bias_hh_l0"]["data_offsets"] = p.header["encoder.rnn.bias_ih_l0"]["data_offsets"];
+        }),
         {"overlap", "encoder.rnn.bias_hh_l0", "encoder.rnn.bias_ih_l0"});
     // tensors against the config
-    row("missing tensor", edit([](Parts& p) { p.header.erase("decoder.attention.v.weight"); }), {"missing tensor", "decoder.attention.v.weight", "[1, 8]"});
+    row("missing tensor", edit([](Parts& p) { p.header.erase("decoder.attention.v.weight"); }),
+        {"missing tensor", "decoder.attention.v.weight", "[1, 8]"});
     row("unexpected tensor", edit([](Parts& p) {
-        p.header["decoder.attention.W.weight"] = {{"dtype", "F32"}, {"shape", {8, 8}}, {"data_offsets", {p.buffer.size(), p.buffer.size() + 256}}};
-        p.buffer.resize(p.buffer.size() + 256);
-    }), {"unexpected tensor", "decoder.attention.W.weight", "additive"});
+            p.header["decoder.attention.W.weight"] = {
+                {"dtype", "F32"}, {"shape", {8, 8}}, {"data_offsets", {p.buffer.size(), p.buffer.size() + 256}}};
+            p.buffer.resize(p.buffer.size() + 256);
+        }),
+        {"unexpected tensor", "decoder.attention.W.weight", "additive"});
     row("vector stored without its leading 1", tensor("decoder.attention.v.weight", [](ojson& e) { e["shape"] = {8}; }),
         {"decoder.attention.v.weight", "shape [8]", "needs [1, 8]"});
-    row("transposed matrix", tensor("decoder.rnn.weight_hh_l0", [](ojson& e) { e["shape"] = {8, 24}; }), {"decoder.rnn.weight_hh_l0", "[8, 24]", "[24, 8]"});
-    row("config sizes disagree with tensors", editMeta("config", [](ojson& v) {
-        auto c = nlohmann::json::parse(v.get<std::string>());
-        c["emb_dim"] = 7;
-        v = c.dump();
-    }), {"encoder.embedding.weight", "[18, 6]", "needs [18, 7]"});
-    row("one more target token than the embedding has", editVocab("target_vocab", [](nlohmann::json& v) { v.push_back("新"); }),
+    row("transposed matrix",
+        tensor("decoder.rnn.weight_hh_l0",
+               [](ojson& e) {
+                   e["shape"] = {8, 24};
+               }),
+        {"decoder.rnn.weight_hh_l0", "[8, 24]", "[24, 8]"});
+    row("config sizes disagree with tensors",
+        editMeta("config",
+                 [](ojson& v) {
+                     auto c = nlohmann::json::parse(v.get<std::string>());
+                     c["emb_dim"] = 7;
+                     v = c.dump();
+                 }),
+        {"encoder.embedding.weight", "[18, 6]", "needs [18, 7]"});
+    row("one more target token than the embedding has",
+        editVocab("target_vocab", [](nlohmann::json& v) { v.push_back("新"); }),
         {"decoder.embedding.weight", "[18, 6]", "[19, 6]"});
     // metadata
-    row("no __metadata__", edit([](Parts& p) { p.header.erase("__metadata__"); }), {"__metadata__", "not an attnviz model"});
+    row("no __metadata__", edit([](Parts& p) { p.header.erase("__metadata__"); }),
+        {"__metadata__", "not an attnviz model"});
     row("missing format", edit([](Parts& p) { p.header["__metadata__"].erase("format"); }), {"format", "missing"});
-    row("wrong format", editMeta("format", [](ojson& v) { v = "pytorch"; }), {"format", "\"pytorch\"", "attnviz.seq2seq"});
-    row("format_version 2", editMeta("format_version", [](ojson& v) { v = "2"; }), {"format_version", "\"2\"", "not supported"});
-    row("missing format_version", edit([](Parts& p) { p.header["__metadata__"].erase("format_version"); }), {"format_version", "missing"});
+    row("wrong format", editMeta("format", [](ojson& v) { v = "pytorch"; }),
+        {"format", "\"pytorch\"", "attnviz.seq2seq"});
+    row("format_version 2", editMeta("format_version", [](ojson& v) { v = "2"; }),
+        {"format_version", "\"2\"", "not supported"});
+    row("missing format_version", edit([](Parts& p) { p.header["__metadata__"].erase("format_version"); }),
+        {"format_version", "missing"});
     row("missing config", edit([](Parts& p) { p.header["__metadata__"].erase("config"); }), {"config", "missing"});
     row("config not JSON", editMeta("config", [](ojson& v) { v = "{decoder: luong}"; }), {"config", "JSON"});
-    row("config with an unknown score", editMeta("config", [](ojson& v) {
-        auto c = nlohmann::json::parse(v.get<std::string>());
-        c["score"] = "cosine";
-        v = c.dump();
-    }), {"config", "score", "\"cosine\""});
-    row("missing source_vocab", edit([](Parts& p) { p.header["__metadata__"].erase("source_vocab"); }), {"source_vocab", "missing"});
-    row("vocabulary not an array", editMeta("target_vocab", [](ojson& v) { v = "{\"a\": 1}"; }), {"target_vocab", "array"});
-    row("vocabulary entry not a string", editVocab("target_vocab", [](nlohmann::json& v) { v[5] = 5; }), {"target_vocab", "entry 5", "string"});
-    row("vocabulary without <eos>", editVocab("target_vocab", [](nlohmann::json& v) { v[3] = "eos"; }), {"target_vocab", "<eos>"});
-    row("vocabulary with a duplicate", editVocab("source_vocab", [](nlohmann::json& v) { v[6] = v[5]; }), {"source_vocab", "twice"});
-    row("vocabulary with an empty token", editVocab("source_vocab", [](nlohmann::json& v) { v[6] = ""; }), {"source_vocab", "empty"});
+    row("config with an unknown score",
+        editMeta("config",
+                 [](ojson& v) {
+                     auto c = nlohmann::json::parse(v.get<std::string>());
+                     c["score"] = "cosine";
+                     v = c.dump();
+                 }),
+        {"config", "score", "\"cosine\""});
+    row("missing source_vocab", edit([](Parts& p) { p.header["__metadata__"].erase("source_vocab"); }),
+        {"source_vocab", "missing"});
+    row("vocabulary not an array", editMeta("target_vocab", [](ojson& v) { v = "{\"a\": 1}"; }),
+        {"target_vocab", "array"});
+    row("vocabulary entry not a string", editVocab("target_vocab", [](nlohmann::json& v) { v[5] = 5; }),
+        {"target_vocab", "entry 5", "string"});
+    row("vocabulary without <eos>", editVocab("target_vocab", [](nlohmann::json& v) { v[3] = "eos"; }),
+        {"target_vocab", "<eos>"});
+    row("vocabulary with a duplicate", editVocab("source_vocab", [](nlohmann::json& v) { v[6] = v[5]; }),
+        {"source_vocab", "twice"});
+    row("vocabulary with an empty token", editVocab("source_vocab", [](nlohmann::json& v) { v[6] = ""; }),
+        {"source_vocab", "empty"});
     // weights
     auto weight = [](const char* name, int64_t index, float x) {
-        return edit([=](Parts& p) { putFloat(p.buffer, p.header[name]["data_offsets"][0].get<uint64_t>() + uint64_t(index) * 4, x); });
+        return edit([=](Parts& p) {
+            putFloat(p.buffer, p.header[name]["data_offsets"][0].get<uint64_t>() + uint64_t(index) * 4, x);
+        });
     };
-    row("NaN weight", weight("decoder.fc_out.weight", 47, NAN), {"decoder.fc_out.weight", "NaN", "index 47", "row 2, column 3"}, false);
+    row("NaN weight", weight("decoder.fc_out.weight", 47, NAN),
+        {"decoder.fc_out.weight", "NaN", "index 47", "row 2, column 3"}, false);
     row("Inf weight", weight("encoder.fc.bias", 2, -INFINITY), {"encoder.fc.bias", "-Inf", "index 2"}, false);
     row("F64 weight outside float range", edit([](Parts& p) {
-        ojson& e = p.header["encoder.fc.bias"];  // 8 values as F64 appended to the buffer
-        e["dtype"] = "F64";
-        e["data_offsets"] = {p.buffer.size(), p.buffer.size() + 64};
-        for (int i = 0; i < 8; ++i) {
-            const double d = i == 4 ? 1e300 : 0.5;
-            const auto* c = reinterpret_cast<const uint8_t*>(&d);
-            p.buffer.insert(p.buffer.end(), c, c + 8);
-        }
-    }), {"encoder.fc.bias", "outside the float range", "index 4"}, false);
+            ojson& e = p.header["encoder.fc.bias"];  // 8 values as F64 appended to the buffer
+            e["dtype"] = "F64";
+            e["data_offsets"] = {p.buffer.size(), p.buffer.size() + 64};
+            for (int i = 0; i < 8; ++i) {
+                const double d = i == 4 ? 1e300 : 0.5;
+                const auto* c = reinterpret_cast<const uint8_t*>(&d);
+                p.buffer.insert(p.buffer.end(), c, c + 8);
+            }
+        }),
+        {"encoder.fc.bias", "outside the float range", "index 4"}, false);
 }
 
 void TestModelFile::badFile() {

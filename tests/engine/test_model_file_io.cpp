@@ -1,7 +1,8 @@
 // Model files on disk: atomic saving (failures leave neither a partial file nor a temp file, and an old file intact),
 // readModelHeader, siblings (spec "Siblings"), and the time to save and load a 50 MB model.
-#include "errors.h"
-#include "model.h"
+#include "base/errors.h"
+#include "io/model_file.h"
+#include "model/model.h"
 #include "test_models.h"
 
 #include <QtTest>
@@ -30,7 +31,8 @@ Bytes readBytes(const QString& path) {
 // Every entry under `dir`, hidden ones included, as paths relative to it.
 QStringList listAll(const QString& dir) {
     QStringList out;
-    QDirIterator it(dir, QDir::AllEntries | QDir::Hidden | QDir::System | QDir::NoDotAndDotDot, QDirIterator::Subdirectories);
+    QDirIterator it(dir, QDir::AllEntries | QDir::Hidden | QDir::System | QDir::NoDotAndDotDot,
+                    QDirIterator::Subdirectories);
     while (it.hasNext()) out << QDir(dir).relativeFilePath(it.next());
     out.sort();
     return out;
@@ -55,7 +57,7 @@ Model modelWith(ScoreKind score, SpanKind span, const std::string& task, uint64_
     return m;
 }
 
-} // namespace
+}  // namespace
 
 class TestModelFileIo : public QObject {
     Q_OBJECT
@@ -76,9 +78,12 @@ void TestModelFileIo::saveFailure_data() {
     QTest::addColumn<QString>("target");  // relative to a fresh temp dir
     QTest::addColumn<QString>("setup");   // what exists before saving
     QTest::addColumn<QStringList>("keywords");
-    QTest::newRow("folder does not exist") << "no/such/folder/m.safetensors" << "" << QStringList{"cannot save", "No such file"};
-    QTest::newRow("parent is a file") << "plain.txt/m.safetensors" << "file plain.txt" << QStringList{"cannot save", "Not a directory"};
-    QTest::newRow("target is a folder") << "m.safetensors" << "folder m.safetensors" << QStringList{"cannot save", "cannot replace"};
+    QTest::newRow("folder does not exist") << "no/such/folder/m.safetensors"
+                                           << "" << QStringList{"cannot save", "No such file"};
+    QTest::newRow("parent is a file") << "plain.txt/m.safetensors"
+                                      << "file plain.txt" << QStringList{"cannot save", "Not a directory"};
+    QTest::newRow("target is a folder") << "m.safetensors"
+                                        << "folder m.safetensors" << QStringList{"cannot save", "cannot replace"};
 }
 
 void TestModelFileIo::saveFailure() {
@@ -108,7 +113,8 @@ void TestModelFileIo::saveFailsMidWriteKeepsOldFile() {
     saveModel(small, path.toStdString());
     const Bytes old_bytes = readBytes(path);
 
-    const Model big = smallModel(smallConfig(DecoderKind::Bahdanau, ScoreKind::Additive, SpanKind::Global, false, 64, 64, 128), 2);
+    const Model big =
+        smallModel(smallConfig(DecoderKind::Bahdanau, ScoreKind::Additive, SpanKind::Global, false, 64, 64, 128), 2);
     QVERIFY(serializeModel(big).size() > 4 * old_bytes.size());
     rlimit saved{};
     QVERIFY(getrlimit(RLIMIT_FSIZE, &saved) == 0);
@@ -133,7 +139,8 @@ void TestModelFileIo::saveFailsMidWriteKeepsOldFile() {
 void TestModelFileIo::saveReplacesExistingFile() {
     QTemporaryDir dir;
     const QString path = dir.filePath("m.safetensors");
-    const Model big = smallModel(smallConfig(DecoderKind::Luong, ScoreKind::General, SpanKind::LocalP, true, 16, 16, 32), 5);
+    const Model big =
+        smallModel(smallConfig(DecoderKind::Luong, ScoreKind::General, SpanKind::LocalP, true, 16, 16, 32), 5);
     const Model small = smallModel(smallConfig(DecoderKind::Bahdanau, ScoreKind::Dot), 6);
     saveModel(big, path.toStdString());
     QVERIFY(::chmod(path.toLocal8Bit().constData(), 0640) == 0);
@@ -154,7 +161,8 @@ void TestModelFileIo::saveRefusesNaN() {
     const QString path = dir.filePath("m.safetensors");
     Model m = smallModel(smallConfig(DecoderKind::Bahdanau, ScoreKind::Additive), 1);
     m.params.attn_w(2, 3) = std::numeric_limits<float>::quiet_NaN();
-    expectModelError([&] { saveModel(m, path.toStdString()); }, path, {"decoder.attention.attn.weight", "NaN", "row 2, column 3"});
+    expectModelError([&] { saveModel(m, path.toStdString()); }, path,
+                     {"decoder.attention.attn.weight", "NaN", "row 2, column 3"});
     QCOMPARE(listAll(dir.path()), QStringList{});
 }
 
@@ -197,26 +205,34 @@ void TestModelFileIo::readHeaderOnly() {
         f.write(reinterpret_cast<const char*>(full.data()), std::streamsize(8 + n));
     }
     expectModelError([&] { readModelHeader(cut.toStdString()); }, cut, {"truncated"});
-    expectModelError([&] { readModelHeader(dir.filePath("none.safetensors").toStdString()); }, dir.filePath("none.safetensors"),
-                     {"cannot open", "No such file"});
+    expectModelError([&] { readModelHeader(dir.filePath("none.safetensors").toStdString()); },
+                     dir.filePath("none.safetensors"), {"cannot open", "No such file"});
 }
 
 void TestModelFileIo::siblings() {
     QTemporaryDir dir;
     const Model additive = modelWith(ScoreKind::Additive, SpanKind::Global, "toy", 1);
     const QString a = attnviz::testing::saveInto(additive, dir, "zz_additive.safetensors");
-    const QString g = attnviz::testing::saveInto(modelWith(ScoreKind::General, SpanKind::Global, "toy", 2), dir, "a_general.safetensors");
-    const QString d1 = attnviz::testing::saveInto(modelWith(ScoreKind::Dot, SpanKind::Global, "toy", 3), dir, "dot_global.safetensors");
-    const QString d2 = attnviz::testing::saveInto(modelWith(ScoreKind::Dot, SpanKind::LocalM, "toy", 4), dir, "dot_local.safetensors");
-    const QString s = attnviz::testing::saveInto(modelWith(ScoreKind::ScaledDot, SpanKind::Global, "toy", 5), dir, "scaled.safetensors");
+    const QString g = attnviz::testing::saveInto(modelWith(ScoreKind::General, SpanKind::Global, "toy", 2), dir,
+                                                 "a_general.safetensors");
+    const QString d1 = attnviz::testing::saveInto(modelWith(ScoreKind::Dot, SpanKind::Global, "toy", 3), dir,
+                                                  "dot_global.safetensors");
+    const QString d2 =
+        attnviz::testing::saveInto(modelWith(ScoreKind::Dot, SpanKind::LocalM, "toy", 4), dir, "dot_local.safetensors");
+    const QString s = attnviz::testing::saveInto(modelWith(ScoreKind::ScaledDot, SpanKind::Global, "toy", 5), dir,
+                                                 "scaled.safetensors");
     // not siblings
-    attnviz::testing::saveInto(modelWith(ScoreKind::Dot, SpanKind::Global, "other task", 6), dir, "other_task.safetensors");
+    attnviz::testing::saveInto(modelWith(ScoreKind::Dot, SpanKind::Global, "other task", 6), dir,
+                               "other_task.safetensors");
     Model other_vocab = modelWith(ScoreKind::General, SpanKind::Global, "toy", 7);
     other_vocab = makeRandomModel(other_vocab.config, attnviz::testing::smallSourceVocab(),
-                                  attnviz::testing::vocabWith({"我", "爱", "你", "猫", "坐", "在", "垫子", "上", "吃", "了", "一个", "苹果", "昨天", "！"}), 7);
+                                  attnviz::testing::vocabWith({"我", "爱", "你", "猫", "坐", "在", "垫子", "上", "吃",
+                                                               "了", "一个", "苹果", "昨天", "！"}),
+                                  7);
     other_vocab.task = "toy";
     attnviz::testing::saveInto(other_vocab, dir, "other_vocab.safetensors");
-    Model swapped = makeRandomModel(additive.config, additive.target_vocab, additive.source_vocab, 8);  // same vocabularies, swapped roles
+    Model swapped = makeRandomModel(additive.config, additive.target_vocab, additive.source_vocab,
+                                    8);  // same vocabularies, swapped roles
     swapped.task = "toy";
     attnviz::testing::saveInto(swapped, dir, "swapped.safetensors");
     {
@@ -229,7 +245,8 @@ void TestModelFileIo::siblings() {
 
     const std::vector<Sibling> sib = findSiblings(a.toStdString(), additive);
     QStringList got;
-    for (const Sibling& x : sib) got << QString::fromStdString(x.path) + " " + QString::fromUtf8(toString(x.config.score).data());
+    for (const Sibling& x : sib)
+        got << QString::fromStdString(x.path) + " " + QString::fromUtf8(toString(x.config.score).data());
     const QStringList want = {a + " additive", d1 + " dot", d2 + " dot", s + " scaled_dot", g + " general"};
     QCOMPARE(got, want);
     QVERIFY(sib[2].config.span == SpanKind::LocalM);
@@ -254,7 +271,8 @@ void TestModelFileIo::fiftyMegabyteModel() {
     std::vector<std::string> words;
     for (int i = 0; i < 4996; ++i) words.push_back("w" + std::to_string(i));
     const Vocabulary vocab = attnviz::testing::vocabWith(words);
-    const ModelConfig c = smallConfig(DecoderKind::Bahdanau, ScoreKind::Additive, SpanKind::Global, false, 256, 256, 512);
+    const ModelConfig c =
+        smallConfig(DecoderKind::Bahdanau, ScoreKind::Additive, SpanKind::Global, false, 256, 256, 512);
     Model m = makeRandomModel(c, vocab, vocab, 11);
     m.task = "big";
     QTemporaryDir dir;
@@ -268,7 +286,8 @@ void TestModelFileIo::fiftyMegabyteModel() {
     const ModelHeader h = readModelHeader(path);
     const auto t3 = clock::now();
     auto ms = [](auto d) { return std::chrono::duration<double, std::milli>(d).count(); };
-    qInfo("%.1f MB: save %.0f ms, load %.0f ms, header %.1f ms", double(h.file_size) / 1e6, ms(t1 - t0), ms(t2 - t1), ms(t3 - t2));
+    qInfo("%.1f MB: save %.0f ms, load %.0f ms, header %.1f ms", double(h.file_size) / 1e6, ms(t1 - t0), ms(t2 - t1),
+          ms(t3 - t2));
     QVERIFY(h.file_size > 50'000'000);
     QVERIFY(r.params.fc_out_w == m.params.fc_out_w);
     QVERIFY(r.params.enc_embedding == m.params.enc_embedding);

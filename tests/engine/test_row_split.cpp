@@ -1,12 +1,12 @@
 // Splitting large matrix-vector products between two threads (core/row_split.h): every row computed once, the same
 // numbers as one thread, and a decode on a model whose fc_out is large enough to be split agrees with the
 // double-precision reference and with the unsplit decode.
-#include "decoding.h"
+#include "decode/decoding.h"
+#include "fast/token_tables.h"
+#include "kernels/row_split.h"
 #include "reference_model.h"
-#include "row_split.h"
 #include "splitting_guard.h"
 #include "test_models.h"
-#include "token_tables.h"
 
 #include <QtTest>
 #include <cmath>
@@ -19,7 +19,7 @@ namespace {
 
 constexpr std::int64_t kLarge = std::int64_t(64) << 20;  // bytes: always above the split threshold
 
-} // namespace
+}  // namespace
 
 class TestRowSplit : public QObject {
     Q_OBJECT

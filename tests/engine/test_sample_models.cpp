@@ -2,8 +2,9 @@
 // (the GUI's scoring toggle), the test metrics recorded in each model meet the targets of sample_models/README.md,
 // and typed sentences, not only the generator's templates, get the translations checked by eye when the models were
 // trained. A retrained model that regresses fails here.
-#include "decoding.h"
-#include "model.h"
+#include "decode/decoding.h"
+#include "io/model_file.h"
+#include "model/model.h"
 
 #include <QDir>
 #include <QtTest>
@@ -18,7 +19,7 @@ QString samplePath(const QString& name) {
     return QDir(QStringLiteral(ATTNVIZ_SOURCE_DIR "/sample_models")).filePath(name + QStringLiteral(".safetensors"));
 }
 
-} // namespace
+}  // namespace
 
 class TestSampleModels : public QObject {
     Q_OBJECT
@@ -78,19 +79,31 @@ void TestSampleModels::typedSentences_data() {
     QTest::addColumn<QString>("source");
     QTest::addColumn<QString>("expected");
     const char* fr = "en_fr-bahdanau-additive";
-    QTest::newRow("seed example") << fr << "the cat sat on the mat ." << "le chat s'est assis sur le tapis .";
-    QTest::newRow("ne ... pas, du") << "en_fr-luong-general-feed" << "we did not see the small dog near the bridge ."
+    QTest::newRow("seed example") << fr << "the cat sat on the mat ."
+                                  << "le chat s'est assis sur le tapis .";
+    QTest::newRow("ne ... pas, du") << "en_fr-luong-general-feed"
+                                    << "we did not see the small dog near the bridge ."
                                     << "nous n' avons pas vu le petit chien près du pont .";
     QTest::newRow("adjective after") << fr << "i will not eat the red apple tomorrow ."
                                      << "je ne mangerai pas la pomme rouge demain .";
-    QTest::newRow("local_p") << "en_fr-luong-general-local_p" << "the old king gave a book to the queen ."
+    QTest::newRow("local_p") << "en_fr-luong-general-local_p"
+                             << "the old king gave a book to the queen ."
                              << "le vieux roi a donné un livre à la reine .";
-    QTest::newRow("i love you") << "en_zh-bahdanau-dot" << "i love you" << "我 爱 你";
-    QTest::newRow("time word first") << "en_zh-bahdanau-additive" << "i ate an apple yesterday"
+    QTest::newRow("i love you") << "en_zh-bahdanau-dot"
+                                << "i love you"
+                                << "我 爱 你";
+    QTest::newRow("time word first") << "en_zh-bahdanau-additive"
+                                     << "i ate an apple yesterday"
                                      << "我 昨天 吃 了 一个 苹果";
-    QTest::newRow("date words") << "dates-bahdanau-additive" << "saturday 9 may 2018" << "2018-05-09";
-    QTest::newRow("date slashes") << "dates-bahdanau-general" << "5/9/18" << "2018-05-09";
-    QTest::newRow("date ordinal") << "dates-bahdanau-dot" << "May 9th, 2018" << "2018-05-09";
+    QTest::newRow("date words") << "dates-bahdanau-additive"
+                                << "saturday 9 may 2018"
+                                << "2018-05-09";
+    QTest::newRow("date slashes") << "dates-bahdanau-general"
+                                  << "5/9/18"
+                                  << "2018-05-09";
+    QTest::newRow("date ordinal") << "dates-bahdanau-dot"
+                                  << "May 9th, 2018"
+                                  << "2018-05-09";
 }
 
 void TestSampleModels::typedSentences() {

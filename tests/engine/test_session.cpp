@@ -1,7 +1,7 @@
 // DecodingSession semantics: moving the cursor never recomputes, force() replaces a step and what follows,
 // runToEnd() stops at <eos> or the length limit; plus the text entry points.
-#include "decoding.h"
-#include "errors.h"
+#include "base/errors.h"
+#include "decode/decoding.h"
 #include "reference_model.h"
 #include "test_models.h"
 
@@ -31,7 +31,7 @@ int argmaxProducible(const DVec& lp) {
     return best;
 }
 
-} // namespace
+}  // namespace
 
 class TestSession : public QObject {
     Q_OBJECT

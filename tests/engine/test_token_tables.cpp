@@ -1,12 +1,12 @@
 // The token tables (core/token_tables.h): their rows are the products of the spec's maths, decoders read them, and
 // decoding gives the same bits with tables filled in advance, filled by the steps themselves, shared between
 // threads, or none at all.
-#include "decoder.h"
-#include "decoding.h"
-#include "errors.h"
+#include "base/errors.h"
+#include "decode/decoding.h"
+#include "fast/token_tables.h"
+#include "nn/decoder.h"
 #include "splitting_guard.h"
 #include "test_models.h"
-#include "token_tables.h"
 
 #include <QtTest>
 #include <atomic>
@@ -50,7 +50,7 @@ void compareExactly(const DecodeResult& got, const DecodeResult& expected) {
     QCOMPARE(got.log_probs, expected.log_probs);
 }
 
-} // namespace
+}  // namespace
 
 class TestTokenTables : public QObject {
     Q_OBJECT
@@ -85,13 +85,15 @@ void TestTokenTables::rowsAreTheProducts() {
     const int E = model->config.emb_dim, x_col = Hd + 2 * model->config.enc_hid_dim;  // fc_out: [s ; c ; x]
     const Eigen::MatrixXd emb = p.dec_embedding.cast<double>();
     const Eigen::MatrixXd out = emb * p.fc_out_w.cast<double>().middleCols(x_col, E).transpose();  // (V, V)
-    const Eigen::MatrixXd in = emb * p.dec_rnn.w_ih.cast<double>().leftCols(E).transpose();       // (V, 3H_d)
+    const Eigen::MatrixXd in = emb * p.dec_rnn.w_ih.cast<double>().leftCols(E).transpose();        // (V, 3H_d)
     for (int y = 0; y < V; ++y) {
         const float* o = tables.find(TokenTables::Output, y);
         const float* i = tables.find(TokenTables::Input, y);
         QVERIFY(o && i);
-        for (int r = 0; r < V; ++r) QVERIFY2(close(o[r], out(y, r)), qPrintable(QString("output row %1 [%2]").arg(y).arg(r)));
-        for (int r = 0; r < 3 * Hd; ++r) QVERIFY2(close(i[r], in(y, r)), qPrintable(QString("input row %1 [%2]").arg(y).arg(r)));
+        for (int r = 0; r < V; ++r)
+            QVERIFY2(close(o[r], out(y, r)), qPrintable(QString("output row %1 [%2]").arg(y).arg(r)));
+        for (int r = 0; r < 3 * Hd; ++r)
+            QVERIFY2(close(i[r], in(y, r)), qPrintable(QString("input row %1 [%2]").arg(y).arg(r)));
     }
 }
 

@@ -1,10 +1,10 @@
 // The three tokenizers (spec/model-format.md "Tokenizers"), lower-casing, UTF-8 validation, ids with <unk>,
 // specials typed by a user, detokenize. Every expected value is written out by hand from the Unicode tables
 // (White_Space, general categories, simple lower-case mappings), never computed by the code under test.
-#include "errors.h"
-#include "model.h"
-#include "tokenizer.h"
-#include "vocab.h"
+#include "base/errors.h"
+#include "model/model.h"
+#include "model/vocab.h"
+#include "text/tokenizer.h"
 
 #include <QStringList>
 #include <QTest>
@@ -47,12 +47,13 @@ QList<int> toIds(const std::vector<int>& v) { return QList<int>(v.begin(), v.end
 Model makeModel(TokenizerKind source, TokenizerKind target, bool lowercase) {
     Model m;
     m.config.tokenizer = {source, target, lowercase};
-    m.source_vocab = Vocabulary({"<pad>", "<unk>", "<sos>", "<eos>", "the", "cat", "sat", ".", "don", "'", "t"}, "source_vocab");
+    m.source_vocab =
+        Vocabulary({"<pad>", "<unk>", "<sos>", "<eos>", "the", "cat", "sat", ".", "don", "'", "t"}, "source_vocab");
     m.target_vocab = Vocabulary({"<pad>", "<unk>", "<sos>", "<eos>", "我", "爱", "你", MARK}, "target_vocab");
     return m;
 }
 
-} // namespace
+}  // namespace
 
 class TestTokenizer : public QObject {
     Q_OBJECT
@@ -79,70 +80,103 @@ void TestTokenizer::tokenizeText_data() {
 
     // whitespace: split on White_Space only, nothing else changes
     QTest::addRow("ws: ascii") << QByteArray("the cat sat") << WS << false << list({"the", "cat", "sat"});
-    QTest::addRow("ws: runs of spaces, tabs, newlines, CRLF") << QByteArray("  a \t\tb\n\r\nc  ") << WS << false << list({"a", "b", "c"});
-    QTest::addRow("ws: U+3000 ideographic space splits") << QByteArray("我" IDEO_SPACE "爱 你") << WS << false << list({"我", "爱", "你"});
+    QTest::addRow("ws: runs of spaces, tabs, newlines, CRLF")
+        << QByteArray("  a \t\tb\n\r\nc  ") << WS << false << list({"a", "b", "c"});
+    QTest::addRow("ws: U+3000 ideographic space splits")
+        << QByteArray("我" IDEO_SPACE "爱 你") << WS << false << list({"我", "爱", "你"});
     QTest::addRow("ws: NBSP splits") << QByteArray("a" NBSP "b") << WS << false << list({"a", "b"});
-    QTest::addRow("ws: em space, line separator, NEL split") << QByteArray("a\u2003b\u2028c\u0085d") << WS << false << list({"a", "b", "c", "d"});
-    QTest::addRow("ws: zero-width space U+200B is not whitespace") << QByteArray("a\u200Bb") << WS << false << list({"a\u200Bb"});
-    QTest::addRow("ws: BOM U+FEFF is not whitespace (stays on the first word)") << QByteArray("\uFEFFa b") << WS << false << list({"\uFEFFa", "b"});
-    QTest::addRow("ws: U+001F unit separator is not whitespace") << QByteArray("a\x1F" "b") << WS << false << list({"a\x1F" "b"});
-    QTest::addRow("ws: punctuation stays attached") << QByteArray("hello, world!") << WS << false << list({"hello,", "world!"});
+    QTest::addRow("ws: em space, line separator, NEL split")
+        << QByteArray("a\u2003b\u2028c\u0085d") << WS << false << list({"a", "b", "c", "d"});
+    QTest::addRow("ws: zero-width space U+200B is not whitespace")
+        << QByteArray("a\u200Bb") << WS << false << list({"a\u200Bb"});
+    QTest::addRow("ws: BOM U+FEFF is not whitespace (stays on the first word)")
+        << QByteArray("\uFEFFa b") << WS << false << list({"\uFEFFa", "b"});
+    QTest::addRow("ws: U+001F unit separator is not whitespace") << QByteArray(
+                                                                        "a\x1F"
+                                                                        "b")
+                                                                 << WS << false
+                                                                 << list({"a\x1F"
+                                                                          "b"});
+    QTest::addRow("ws: punctuation stays attached")
+        << QByteArray("hello, world!") << WS << false << list({"hello,", "world!"});
     QTest::addRow("ws: CJK spaced") << QByteArray("我 爱 你") << WS << false << list({"我", "爱", "你"});
     QTest::addRow("ws: CJK unspaced is one token") << QByteArray("我爱你") << WS << false << list({"我爱你"});
-    QTest::addRow("ws: Arabic in logical order") << QByteArray("مرحبا بالعالم") << WS << false << list({"مرحبا", "بالعالم"});
+    QTest::addRow("ws: Arabic in logical order")
+        << QByteArray("مرحبا بالعالم") << WS << false << list({"مرحبا", "بالعالم"});
     QTest::addRow("ws: Hebrew in logical order") << QByteArray("שלום עולם") << WS << false << list({"שלום", "עולם"});
-    QTest::addRow("ws: case kept without lowercase") << QByteArray("Hello WORLD") << WS << false << list({"Hello", "WORLD"});
-    QTest::addRow("ws: special spelled by user is a plain token") << QByteArray("a <eos> b") << WS << false << list({"a", "<eos>", "b"});
+    QTest::addRow("ws: case kept without lowercase")
+        << QByteArray("Hello WORLD") << WS << false << list({"Hello", "WORLD"});
+    QTest::addRow("ws: special spelled by user is a plain token")
+        << QByteArray("a <eos> b") << WS << false << list({"a", "<eos>", "b"});
     QTest::addRow("ws: empty") << QByteArray("") << WS << false << QStringList();
     QTest::addRow("ws: whitespace only") << QByteArray(" \t\n" IDEO_SPACE NBSP) << WS << false << QStringList();
 
     // lowercase: simple one-to-one mapping, no locale, no context
     QTest::addRow("lc: ascii") << QByteArray("Hello WORLD") << WS << true << list({"hello", "world"});
     QTest::addRow("lc: accented capitals") << QByteArray("ÀÉÎ Ñ") << WS << true << list({"àéî", "ñ"});
-    QTest::addRow("lc: Turkish İ maps to plain i (simple mapping)") << QByteArray("İstanbul") << WS << true << list({"istanbul"});
-    QTest::addRow("lc: I maps to i, dotless ı kept (no Turkish locale)") << QByteArray("I ı") << WS << true << list({"i", "ı"});
+    QTest::addRow("lc: Turkish İ maps to plain i (simple mapping)")
+        << QByteArray("İstanbul") << WS << true << list({"istanbul"});
+    QTest::addRow("lc: I maps to i, dotless ı kept (no Turkish locale)")
+        << QByteArray("I ı") << WS << true << list({"i", "ı"});
     QTest::addRow("lc: Greek final Σ becomes σ, not ς") << QByteArray("ΟΔΟΣ") << WS << true << list({"οδοσ"});
     QTest::addRow("lc: capital sharp s ẞ to ß") << QByteArray("STRAẞE") << WS << true << list({"straße"});
     QTest::addRow("lc: Cyrillic") << QByteArray("ПРИВЕТ Мир") << WS << true << list({"привет", "мир"});
     QTest::addRow("lc: byte length changes (Ⱥ 2 bytes to ⱥ 3 bytes)") << QByteArray("ȺB") << WS << true << list({"ⱥb"});
-    QTest::addRow("lc: CJK and Arabic unchanged") << QByteArray("我爱你 سلام") << WS << true << list({"我爱你", "سلام"});
+    QTest::addRow("lc: CJK and Arabic unchanged")
+        << QByteArray("我爱你 سلام") << WS << true << list({"我爱你", "سلام"});
 
     // word: every P* / S* code point a token of its own
     QTest::addRow("word: apostrophe splits") << QByteArray("don't") << WORD << false << list({"don", "'", "t"});
-    QTest::addRow("word: comma and full stop detach") << QByteArray("hello, world.") << WORD << false << list({"hello", ",", "world", "."});
-    QTest::addRow("word: run of punctuation, one token each") << QByteArray("wait...!") << WORD << false << list({"wait", ".", ".", ".", "!"});
+    QTest::addRow("word: comma and full stop detach")
+        << QByteArray("hello, world.") << WORD << false << list({"hello", ",", "world", "."});
+    QTest::addRow("word: run of punctuation, one token each")
+        << QByteArray("wait...!") << WORD << false << list({"wait", ".", ".", ".", "!"});
     QTest::addRow("word: currency symbol Sc") << QByteArray("$5") << WORD << false << list({"$", "5"});
     QTest::addRow("word: math symbols Sm") << QByteArray("a+b=c") << WORD << false << list({"a", "+", "b", "=", "c"});
-    QTest::addRow("word: underscore is Pc") << QByteArray("snake_case") << WORD << false << list({"snake", "_", "case"});
-    QTest::addRow("word: decimal point splits numbers") << QByteArray("3.14") << WORD << false << list({"3", ".", "14"});
+    QTest::addRow("word: underscore is Pc")
+        << QByteArray("snake_case") << WORD << false << list({"snake", "_", "case"});
+    QTest::addRow("word: decimal point splits numbers")
+        << QByteArray("3.14") << WORD << false << list({"3", ".", "14"});
     QTest::addRow("word: guillemets") << QByteArray("«Bonjour»") << WORD << false << list({"«", "Bonjour", "»"});
-    QTest::addRow("word: CJK fullwidth comma and full stop") << QByteArray("你好，世界。") << WORD << false << list({"你好", "，", "世界", "。"});
-    QTest::addRow("word: Arabic comma and question mark") << QByteArray("مرحبا، عالم؟") << WORD << false << list({"مرحبا", "،", "عالم", "؟"});
+    QTest::addRow("word: CJK fullwidth comma and full stop")
+        << QByteArray("你好，世界。") << WORD << false << list({"你好", "，", "世界", "。"});
+    QTest::addRow("word: Arabic comma and question mark")
+        << QByteArray("مرحبا، عالم؟") << WORD << false << list({"مرحبا", "،", "عالم", "؟"});
     QTest::addRow("word: Hebrew maqaf is Pd") << QByteArray("בית־ספר") << WORD << false << list({"בית", "־", "ספר"});
     QTest::addRow("word: emoji So inside a word") << QByteArray("I❤you") << WORD << false << list({"I", "❤", "you"});
     QTest::addRow("word: supplementary-plane emoji") << QByteArray("ok👍👍") << WORD << false << list({"ok", "👍", "👍"});
     // ZWJ is Cf (neither P/S nor whitespace), so it forms its own "word" between the So pieces.
-    QTest::addRow("word: ZWJ family emoji") << QByteArray("👨" ZWJ "👩" ZWJ "👧") << WORD << false << list({"👨", ZWJ, "👩", ZWJ, "👧"});
+    QTest::addRow("word: ZWJ family emoji")
+        << QByteArray("👨" ZWJ "👩" ZWJ "👧") << WORD << false << list({"👨", ZWJ, "👩", ZWJ, "👧"});
     // Skin-tone modifiers are Sk: a token of their own too.
     QTest::addRow("word: skin-tone modifier Sk") << QByteArray("👋🏽") << WORD << false << list({"👋", "🏽"});
-    QTest::addRow("word: combining acute (Mn) stays in its word") << QByteArray("e\u0301te") << WORD << false << list({"e\u0301te"});
-    QTest::addRow("word: special spelled by user splits at < and >") << QByteArray("<eos>") << WORD << false << list({"<", "eos", ">"});
+    QTest::addRow("word: combining acute (Mn) stays in its word")
+        << QByteArray("e\u0301te") << WORD << false << list({"e\u0301te"});
+    QTest::addRow("word: special spelled by user splits at < and >")
+        << QByteArray("<eos>") << WORD << false << list({"<", "eos", ">"});
     QTest::addRow("word: lowercase then split") << QByteArray("DON'T!") << WORD << true << list({"don", "'", "t", "!"});
     QTest::addRow("word: whitespace only") << QByteArray("  \n ") << WORD << false << QStringList();
 
     // char: every code point a token, whitespace runs one ▁, leading/trailing runs dropped
     QTest::addRow("char: ascii with one space") << QByteArray("ab c") << CHAR << false << list({"a", "b", MARK, "c"});
-    QTest::addRow("char: a run of mixed whitespace is one mark") << QByteArray("a  \t\n b") << CHAR << false << list({"a", MARK, "b"});
-    QTest::addRow("char: leading and trailing whitespace dropped") << QByteArray(" \t ab \n") << CHAR << false << list({"a", "b"});
+    QTest::addRow("char: a run of mixed whitespace is one mark")
+        << QByteArray("a  \t\n b") << CHAR << false << list({"a", MARK, "b"});
+    QTest::addRow("char: leading and trailing whitespace dropped")
+        << QByteArray(" \t ab \n") << CHAR << false << list({"a", "b"});
     QTest::addRow("char: CJK unspaced") << QByteArray("我爱你") << CHAR << false << list({"我", "爱", "你"});
-    QTest::addRow("char: U+3000 and NBSP become marks") << QByteArray("我" IDEO_SPACE "爱" NBSP "你") << CHAR << false << list({"我", MARK, "爱", MARK, "你"});
-    QTest::addRow("char: combining mark is its own token") << QByteArray("e\u0301") << CHAR << false << list({"e", "\u0301"});
-    QTest::addRow("char: ZWJ emoji per code point") << QByteArray("👨" ZWJ "👩" ZWJ "👧") << CHAR << false << list({"👨", ZWJ, "👩", ZWJ, "👧"});
+    QTest::addRow("char: U+3000 and NBSP become marks")
+        << QByteArray("我" IDEO_SPACE "爱" NBSP "你") << CHAR << false << list({"我", MARK, "爱", MARK, "你"});
+    QTest::addRow("char: combining mark is its own token")
+        << QByteArray("e\u0301") << CHAR << false << list({"e", "\u0301"});
+    QTest::addRow("char: ZWJ emoji per code point")
+        << QByteArray("👨" ZWJ "👩" ZWJ "👧") << CHAR << false << list({"👨", ZWJ, "👩", ZWJ, "👧"});
     QTest::addRow("char: punctuation per code point") << QByteArray("a,b") << CHAR << false << list({"a", ",", "b"});
-    QTest::addRow("char: Arabic letters in logical order") << QByteArray("سلام") << CHAR << false << list({"س", "ل", "ا", "م"});
+    QTest::addRow("char: Arabic letters in logical order")
+        << QByteArray("سلام") << CHAR << false << list({"س", "ل", "ا", "م"});
     QTest::addRow("char: lowercase") << QByteArray("AbÇ") << CHAR << true << list({"a", "b", "ç"});
     // A literal ▁ typed in the text cannot be told apart from a whitespace run (as in SentencePiece).
-    QTest::addRow("char: literal U+2581 in text") << QByteArray("a" MARK "b") << CHAR << false << list({"a", MARK, "b"});
+    QTest::addRow("char: literal U+2581 in text")
+        << QByteArray("a" MARK "b") << CHAR << false << list({"a", MARK, "b"});
     QTest::addRow("char: empty") << QByteArray("") << CHAR << false << QStringList();
     QTest::addRow("char: whitespace only") << QByteArray("   " IDEO_SPACE) << CHAR << false << QStringList();
 }
@@ -159,10 +193,16 @@ void TestTokenizer::invalidUtf8_data() {
     QTest::addColumn<QByteArray>("text");
     QTest::addColumn<int>("byte");  // 0-based offset of the first byte of the bad sequence
 
-    QTest::addRow("lone continuation byte") << QByteArray("ab\x80" "c") << 2;
+    QTest::addRow("lone continuation byte") << QByteArray(
+                                                   "ab\x80"
+                                                   "c")
+                                            << 2;
     QTest::addRow("continuation byte at start") << QByteArray("\xBF") << 0;
     QTest::addRow("truncated 3-byte sequence at end") << QByteArray("a\xE4\xBD") << 1;
-    QTest::addRow("truncated 3-byte sequence before ascii") << QByteArray("\xE4\xBD" "x") << 0;
+    QTest::addRow("truncated 3-byte sequence before ascii") << QByteArray(
+                                                                   "\xE4\xBD"
+                                                                   "x")
+                                                            << 0;
     QTest::addRow("truncated 4-byte sequence before space") << QByteArray("ok\xF0\x9F\x91 ") << 2;
     QTest::addRow("overlong 2-byte '/' (C0 AF)") << QByteArray("\xC0\xAF") << 0;
     QTest::addRow("overlong 3-byte (E0 80 AF)") << QByteArray("x\xE0\x80\xAF") << 1;
@@ -193,10 +233,14 @@ void TestTokenizer::invalidUtf8() {
 
 void TestTokenizer::invalidUtf8Message() {
     try {
-        tokenize("ab\x80" "c", WORD, false);
+        tokenize(
+            "ab\x80"
+            "c",
+            WORD, false);
         QFAIL("no InputError");
     } catch (const InputError& e) {
-        QCOMPARE(QString(e.what()), QString("input text: invalid UTF-8 at byte 2 (0x80: continuation byte without a lead byte)"));
+        QCOMPARE(QString(e.what()),
+                 QString("input text: invalid UTF-8 at byte 2 (0x80: continuation byte without a lead byte)"));
     }
     try {
         tokenize("x\xE4\xBD", CHAR, false);
@@ -216,32 +260,42 @@ void TestTokenizer::withIds_data() {
     QTest::addColumn<QList<int>>("ids");
 
     // source vocab: the 4, cat 5, sat 6, . 7, don 8, ' 9, t 10; target vocab: 我 4, 爱 5, 你 6, ▁ 7
-    QTest::addRow("source: known words framed by <sos> <eos>") << true << WS << CHAR << false << QByteArray("the cat sat")
-        << list({"<sos>", "the", "cat", "sat", "<eos>"}) << QList<int>{2, 4, 5, 6, 3};
-    QTest::addRow("source: unknown word keeps its spelling, id 1") << true << WS << CHAR << false << QByteArray("the Dog sat")
-        << list({"<sos>", "the", "Dog", "sat", "<eos>"}) << QList<int>{2, 4, 1, 6, 3};
-    QTest::addRow("source: case matters without lowercase") << true << WS << CHAR << false << QByteArray("The CAT")
-        << list({"<sos>", "The", "CAT", "<eos>"}) << QList<int>{2, 1, 1, 3};
-    QTest::addRow("source: lowercase makes them known") << true << WS << CHAR << true << QByteArray("The CAT")
-        << list({"<sos>", "the", "cat", "<eos>"}) << QList<int>{2, 4, 5, 3};
-    QTest::addRow("source: typed <eos> is <unk>, spelling kept") << true << WS << CHAR << false << QByteArray("the <eos> cat")
-        << list({"<sos>", "the", "<eos>", "cat", "<eos>"}) << QList<int>{2, 4, 1, 5, 3};
-    QTest::addRow("source: typed <sos> <pad> <unk> are <unk>") << true << WS << CHAR << false << QByteArray("<sos> <pad> <unk>")
+    QTest::addRow("source: known words framed by <sos> <eos>")
+        << true << WS << CHAR << false << QByteArray("the cat sat") << list({"<sos>", "the", "cat", "sat", "<eos>"})
+        << QList<int>{2, 4, 5, 6, 3};
+    QTest::addRow("source: unknown word keeps its spelling, id 1")
+        << true << WS << CHAR << false << QByteArray("the Dog sat") << list({"<sos>", "the", "Dog", "sat", "<eos>"})
+        << QList<int>{2, 4, 1, 6, 3};
+    QTest::addRow("source: case matters without lowercase")
+        << true << WS << CHAR << false << QByteArray("The CAT") << list({"<sos>", "The", "CAT", "<eos>"})
+        << QList<int>{2, 1, 1, 3};
+    QTest::addRow("source: lowercase makes them known")
+        << true << WS << CHAR << true << QByteArray("The CAT") << list({"<sos>", "the", "cat", "<eos>"})
+        << QList<int>{2, 4, 5, 3};
+    QTest::addRow("source: typed <eos> is <unk>, spelling kept")
+        << true << WS << CHAR << false << QByteArray("the <eos> cat") << list({"<sos>", "the", "<eos>", "cat", "<eos>"})
+        << QList<int>{2, 4, 1, 5, 3};
+    QTest::addRow("source: typed <sos> <pad> <unk> are <unk>")
+        << true << WS << CHAR << false << QByteArray("<sos> <pad> <unk>")
         << list({"<sos>", "<sos>", "<pad>", "<unk>", "<eos>"}) << QList<int>{2, 1, 1, 1, 3};
-    QTest::addRow("source: word tokenizer") << true << WORD << CHAR << false << QByteArray("don't.")
-        << list({"<sos>", "don", "'", "t", ".", "<eos>"}) << QList<int>{2, 8, 9, 10, 7, 3};
-    QTest::addRow("source: empty text is <sos> <eos>") << true << WS << CHAR << false << QByteArray("  ")
-        << list({"<sos>", "<eos>"}) << QList<int>{2, 3};
+    QTest::addRow("source: word tokenizer")
+        << true << WORD << CHAR << false << QByteArray("don't.") << list({"<sos>", "don", "'", "t", ".", "<eos>"})
+        << QList<int>{2, 8, 9, 10, 7, 3};
+    QTest::addRow("source: empty text is <sos> <eos>")
+        << true << WS << CHAR << false << QByteArray("  ") << list({"<sos>", "<eos>"}) << QList<int>{2, 3};
     QTest::addRow("target: char, no <sos>") << false << WS << CHAR << false << QByteArray("我爱你")
-        << list({"我", "爱", "你", "<eos>"}) << QList<int>{4, 5, 6, 3};
-    QTest::addRow("target: char marks and an unknown") << false << WS << CHAR << false << QByteArray(" 我 爱  他 ")
-        << list({"我", MARK, "爱", MARK, "他", "<eos>"}) << QList<int>{4, 7, 5, 7, 1, 3};
-    QTest::addRow("target: uses the target tokenizer, not the source's") << false << CHAR << WS << false << QByteArray("我 爱你")
-        << list({"我", "爱你", "<eos>"}) << QList<int>{4, 1, 3};
-    QTest::addRow("target: typed <eos> in whitespace mode is <unk>") << false << WS << WS << false << QByteArray("我 <eos>")
-        << list({"我", "<eos>", "<eos>"}) << QList<int>{4, 1, 3};
-    QTest::addRow("target: empty text is <eos>") << false << WS << CHAR << false << QByteArray("")
-        << list({"<eos>"}) << QList<int>{3};
+                                            << list({"我", "爱", "你", "<eos>"}) << QList<int>{4, 5, 6, 3};
+    QTest::addRow("target: char marks and an unknown")
+        << false << WS << CHAR << false << QByteArray(" 我 爱  他 ") << list({"我", MARK, "爱", MARK, "他", "<eos>"})
+        << QList<int>{4, 7, 5, 7, 1, 3};
+    QTest::addRow("target: uses the target tokenizer, not the source's")
+        << false << CHAR << WS << false << QByteArray("我 爱你") << list({"我", "爱你", "<eos>"})
+        << QList<int>{4, 1, 3};
+    QTest::addRow("target: typed <eos> in whitespace mode is <unk>")
+        << false << WS << WS << false << QByteArray("我 <eos>") << list({"我", "<eos>", "<eos>"})
+        << QList<int>{4, 1, 3};
+    QTest::addRow("target: empty text is <eos>")
+        << false << WS << CHAR << false << QByteArray("") << list({"<eos>"}) << QList<int>{3};
 }
 
 void TestTokenizer::withIds() {
@@ -265,14 +319,16 @@ void TestTokenizer::detokenizeTokens_data() {
     QTest::addColumn<QString>("expected");
 
     QTest::addRow("ws: joined with single spaces") << list({"the", "cat", "sat"}) << WS << QString("the cat sat");
-    QTest::addRow("ws: <sos> <pad> <eos> left out") << list({"<sos>", "the", "<pad>", "cat", "<eos>"}) << WS << QString("the cat");
+    QTest::addRow("ws: <sos> <pad> <eos> left out")
+        << list({"<sos>", "the", "<pad>", "cat", "<eos>"}) << WS << QString("the cat");
     QTest::addRow("ws: <unk> is shown") << list({"the", "<unk>", "cat"}) << WS << QString("the <unk> cat");
     QTest::addRow("ws: leading special does not leave a space") << list({"<pad>", "a"}) << WS << QString("a");
     QTest::addRow("word: joined with spaces too") << list({"don", "'", "t"}) << WORD << QString("don ' t");
     QTest::addRow("char: concatenated") << list({"我", "爱", "你", "<eos>"}) << CHAR << QString::fromUtf8("我爱你");
     QTest::addRow("char: mark becomes a space") << list({"a", "b", MARK, "c"}) << CHAR << QString("ab c");
     QTest::addRow("char: marks inside longer tokens") << list({MARK "the", MARK "cat"}) << CHAR << QString(" the cat");
-    QTest::addRow("char: specials left out") << list({"<sos>", "a", "<pad>", MARK, "b", "<eos>"}) << CHAR << QString("a b");
+    QTest::addRow("char: specials left out")
+        << list({"<sos>", "a", "<pad>", MARK, "b", "<eos>"}) << CHAR << QString("a b");
     QTest::addRow("empty") << QStringList() << WS << QString();
     QTest::addRow("only specials") << list({"<sos>", "<eos>"}) << CHAR << QString();
 }
@@ -292,7 +348,8 @@ void TestTokenizer::roundTrip_data() {
     QTest::addColumn<QString>("expected");  // the text with whitespace runs normalised to one space, ends trimmed
 
     QTest::addRow("ws: whitespace normalised") << QByteArray(" the\t\tcat\n sat ") << WS << QString("the cat sat");
-    QTest::addRow("char: CJK with spaces") << QByteArray("  我 爱" IDEO_SPACE "\t你  ") << CHAR << QString::fromUtf8("我 爱 你");
+    QTest::addRow("char: CJK with spaces")
+        << QByteArray("  我 爱" IDEO_SPACE "\t你  ") << CHAR << QString::fromUtf8("我 爱 你");
     QTest::addRow("char: Latin sentence") << QByteArray("Hello,  world!") << CHAR << QString("Hello, world!");
     QTest::addRow("char: Hebrew") << QByteArray("שלום עולם") << CHAR << QString::fromUtf8("שלום עולם");
 }

@@ -1,11 +1,12 @@
 // Training behaviour: padded batches equal their examples, 1 vs 2 threads, the loss equals the inference engine's
 // forced decoding and the double reference, Adam / SGD / clipping against hand-worked numbers, a real training run
 // that must learn to reverse sequences, cancel and NaN handling, vocabulary order, and `attnviz-cli train`.
-#include "decoding.h"
-#include "errors.h"
+#include "base/errors.h"
+#include "decode/decoding.h"
+#include "io/model_file.h"
 #include "reference_model.h"
 #include "test_models.h"
-#include "trainer.h"
+#include "train/trainer.h"
 
 #include <QJsonDocument>
 #include <QJsonObject>
@@ -25,8 +26,9 @@ namespace {
 
 ModelConfig configFor(const QString& variant) {
     const QStringList parts = variant.split('/');  // decoder/score/span[/feed]
-    ModelConfig c = testing::smallConfig(parseDecoderKind(parts[0].toStdString()), parseScoreKind(parts[1].toStdString()),
-                                         parseSpanKind(parts[2].toStdString()), parts.size() > 3 && parts[3] == "feed");
+    ModelConfig c =
+        testing::smallConfig(parseDecoderKind(parts[0].toStdString()), parseScoreKind(parts[1].toStdString()),
+                             parseSpanKind(parts[2].toStdString()), parts.size() > 3 && parts[3] == "feed");
     return c;
 }
 
@@ -119,11 +121,9 @@ QString writeReverseTaskAndInit(const QTemporaryDir& dir, int n, uint64_t data_s
     return testing::saveInto(init, dir, "init.safetensors");
 }
 
-QString cliPath() {
-    return QString::fromUtf8(ATTNVIZ_CLI_PATH);
-}
+QString cliPath() { return QString::fromUtf8(ATTNVIZ_CLI_PATH); }
 
-} // namespace
+}  // namespace
 
 class TestTraining : public QObject {
     Q_OBJECT
@@ -357,9 +357,7 @@ void TestTraining::learnsToReverse() {
 
 // Reverse-task gold links in a convention the data alone does not suggest (as 个 → the numeral, not the noun):
 // target word j (= source word L−1−j) is linked to the source word BEFORE its own, max(0, L−2−j).
-static int shiftedGold(int len, int j) {
-    return std::max(0, len - 2 - j);
-}
+static int shiftedGold(int len, int j) { return std::max(0, len - 2 - j); }
 static std::vector<std::pair<int, int>> shiftedReverseLinks(const std::string& source) {
     const int len = int(std::count(source.begin(), source.end(), ' ')) + 1;
     std::vector<std::pair<int, int>> links;
@@ -542,9 +540,30 @@ void TestTraining::cliTrainWritesModelAndMetrics() {
     }
     const QString out = dir.filePath("m.safetensors");
     QProcess proc;
-    proc.start(cliPath(), {"train", "--data", dir.filePath("train.tsv"), "--valid", dir.filePath("valid.tsv"), "--config",
-                           dir.filePath("cfg.json"), "--out", out, "--steps", "25", "--batch-size", "16", "--seed", "4",
-                           "--threads", "2", "--dropout", "0.1", "--json", "--task", "reverse", "--description", "test"});
+    proc.start(cliPath(), {"train",
+                           "--data",
+                           dir.filePath("train.tsv"),
+                           "--valid",
+                           dir.filePath("valid.tsv"),
+                           "--config",
+                           dir.filePath("cfg.json"),
+                           "--out",
+                           out,
+                           "--steps",
+                           "25",
+                           "--batch-size",
+                           "16",
+                           "--seed",
+                           "4",
+                           "--threads",
+                           "2",
+                           "--dropout",
+                           "0.1",
+                           "--json",
+                           "--task",
+                           "reverse",
+                           "--description",
+                           "test"});
     QVERIFY(proc.waitForFinished(120000));
     QCOMPARE(proc.exitCode(), 0);
     const QByteArray stdout_ = proc.readAllStandardOutput().trimmed();
@@ -567,9 +586,26 @@ void TestTraining::cliTrainWritesModelAndMetrics() {
     QVERIFY(t["valid_loss"].isDouble());
     // the same seed gives the same model, whatever the thread count
     const QString out2 = dir.filePath("m2.safetensors");
-    proc.start(cliPath(), {"train", "--data", dir.filePath("train.tsv"), "--valid", dir.filePath("valid.tsv"), "--config",
-                           dir.filePath("cfg.json"), "--out", out2, "--steps", "25", "--batch-size", "16", "--seed", "4",
-                           "--threads", "1", "--dropout", "0.1", "--quiet"});
+    proc.start(cliPath(), {"train",
+                           "--data",
+                           dir.filePath("train.tsv"),
+                           "--valid",
+                           dir.filePath("valid.tsv"),
+                           "--config",
+                           dir.filePath("cfg.json"),
+                           "--out",
+                           out2,
+                           "--steps",
+                           "25",
+                           "--batch-size",
+                           "16",
+                           "--seed",
+                           "4",
+                           "--threads",
+                           "1",
+                           "--dropout",
+                           "0.1",
+                           "--quiet"});
     QVERIFY(proc.waitForFinished(120000));
     QCOMPARE(proc.exitCode(), 0);
     Model m2 = loadModel(out2.toStdString());
@@ -602,8 +638,9 @@ void TestTraining::cliAlignWeight() {
     }
     const QString out = dir.filePath("m.safetensors");
     QProcess proc;
-    proc.start(cliPath(), {"train", "--data", dir.filePath("aligned.tsv"), "--config", dir.filePath("cfg.json"), "--out",
-                           out, "--steps", "8", "--batch-size", "16", "--align-weight", "0.5", "--json", "--quiet"});
+    proc.start(cliPath(),
+               {"train", "--data", dir.filePath("aligned.tsv"), "--config", dir.filePath("cfg.json"), "--out", out,
+                "--steps", "8", "--batch-size", "16", "--align-weight", "0.5", "--json", "--quiet"});
     QVERIFY(proc.waitForFinished(120000));
     QVERIFY2(proc.exitCode() == 0, proc.readAllStandardError().constData());
     const QJsonObject j = QJsonDocument::fromJson(proc.readAllStandardOutput().trimmed()).object();
@@ -613,12 +650,14 @@ void TestTraining::cliAlignWeight() {
     QCOMPARE(t["align_weight"].toDouble(), 0.5);
     QVERIFY(t["train_align_loss"].toDouble() > 0);
     // off by default: recorded as 0
-    proc.start(cliPath(), {"train", "--data", dir.filePath("aligned.tsv"), "--config", dir.filePath("cfg.json"), "--out",
-                           out, "--steps", "2", "--quiet"});
+    proc.start(cliPath(), {"train", "--data", dir.filePath("aligned.tsv"), "--config", dir.filePath("cfg.json"),
+                           "--out", out, "--steps", "2", "--quiet"});
     QVERIFY(proc.waitForFinished(120000));
     QCOMPARE(proc.exitCode(), 0);
     QCOMPARE(QJsonDocument::fromJson(QByteArray::fromStdString(loadModel(out.toStdString()).training))
-                 .object()["align_weight"].toDouble(-1), 0.0);
+                 .object()["align_weight"]
+                 .toDouble(-1),
+             0.0);
     // usage errors: exit 2 naming the flag
     const QStringList bad[] = {
         {"train", "--data", dir.filePath("plain.tsv"), "--config", dir.filePath("cfg.json"), "--out", out,

@@ -98,9 +98,15 @@ RefStep attend(const Model& m, const RefEncoding& enc, const DVec& s, int t) {
             for (int k = 0; k < Hd; ++k) e += double(p.attn_v[k]) * std::tanh(u[size_t(k)]);
             break;
         }
-        case ScoreKind::Dot: e = dot(s, hj); break;
-        case ScoreKind::ScaledDot: e = dot(s, hj) / std::sqrt(double(Hd)); break;
-        case ScoreKind::General: e = dot(s, matvec(p.attn_W, hj)); break;
+        case ScoreKind::Dot:
+            e = dot(s, hj);
+            break;
+        case ScoreKind::ScaledDot:
+            e = dot(s, hj) / std::sqrt(double(Hd));
+            break;
+        case ScoreKind::General:
+            e = dot(s, matvec(p.attn_W, hj));
+            break;
         }
         st.scores[size_t(j)] = e;
     }
@@ -172,7 +178,7 @@ DecState initialState(const Model& m, const RefEncoding& enc) {
     return st;
 }
 
-} // namespace
+}  // namespace
 
 RefEncoding referenceEncode(const Model& m, const std::vector<int>& ids) {
     const ModelParams& p = m.params;
@@ -227,4 +233,4 @@ double referenceLoss(const Model& m, const std::vector<int>& source_ids, const s
     return target_ids.empty() ? 0.0 : -r.total_log_prob / double(target_ids.size());
 }
 
-} // namespace attnviz::testing
+}  // namespace attnviz::testing

@@ -3,7 +3,7 @@
 // It shares nothing with core/ but the ModelParams it reads: tests and the trainer's checks compare against it.
 // Legend: S source length with <sos>/<eos>, T target steps, V target vocabulary size.
 #pragma once
-#include "model.h"
+#include "model/model.h"
 
 #include <vector>
 
@@ -26,9 +26,9 @@ struct RefStep {
 };
 
 struct RefDecode {
-    std::vector<int> tokens;     // the produced (greedy) or fed (forced) tokens, one per step
+    std::vector<int> tokens;  // the produced (greedy) or fed (forced) tokens, one per step
     std::vector<RefStep> steps;
-    double total_log_prob = 0;   // Σ log p(tokens[i])
+    double total_log_prob = 0;  // Σ log p(tokens[i])
 };
 
 RefEncoding referenceEncode(const Model& model, const std::vector<int>& source_ids);
@@ -39,4 +39,4 @@ RefDecode referenceGreedy(const Model& model, const std::vector<int>& source_ids
 // The training objective for one example: mean over target positions of −log p (target without <sos>, <eos> included).
 double referenceLoss(const Model& model, const std::vector<int>& source_ids, const std::vector<int>& target_ids);
 
-} // namespace attnviz::testing
+}  // namespace attnviz::testing

@@ -1,6 +1,6 @@
 // Restores the process-wide two-core switch (core/row_split.h) whatever a test does with it.
 #pragma once
-#include "row_split.h"
+#include "kernels/row_split.h"
 
 namespace attnviz::testing {
 
@@ -9,4 +9,4 @@ struct SplittingGuard {
     ~SplittingGuard() { setRowSplitting(was); }
 };
 
-} // namespace attnviz::testing
+}  // namespace attnviz::testing

@@ -1,8 +1,10 @@
 #include "test_models.h"
+#include "io/model_file.h"
 
 namespace attnviz::testing {
 
-ModelConfig smallConfig(DecoderKind decoder, ScoreKind score, SpanKind span, bool input_feeding, int emb, int enc_hid, int dec_hid) {
+ModelConfig smallConfig(DecoderKind decoder, ScoreKind score, SpanKind span, bool input_feeding, int emb, int enc_hid,
+                        int dec_hid) {
     ModelConfig c;
     c.decoder = decoder;
     c.score = score;
@@ -23,7 +25,8 @@ Vocabulary vocabWith(const std::vector<std::string>& words) {
 }
 
 Vocabulary smallSourceVocab() {
-    return vocabWith({"i", "love", "you", "the", "cat", "sat", "on", "mat", "ate", "an", "apple", "yesterday", ".", ","});
+    return vocabWith(
+        {"i", "love", "you", "the", "cat", "sat", "on", "mat", "ate", "an", "apple", "yesterday", ".", ","});
 }
 
 Vocabulary smallTargetVocab() {
@@ -45,4 +48,4 @@ QString saveInto(const Model& model, const QTemporaryDir& dir, const QString& fi
     return path;
 }
 
-} // namespace attnviz::testing
+}  // namespace attnviz::testing

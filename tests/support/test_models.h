@@ -1,6 +1,6 @@
 // Small models and vocabularies for tests, made in memory from a seed.
 #pragma once
-#include "model.h"
+#include "model/model.h"
 
 #include <QString>
 #include <QTemporaryDir>
@@ -23,4 +23,4 @@ Model smallModel(const ModelConfig& config, uint64_t seed, float scale = 1.0f);
 // Saves into dir and returns the path.
 QString saveInto(const Model& model, const QTemporaryDir& dir, const QString& file_name);
 
-} // namespace attnviz::testing
+}  // namespace attnviz::testing

@@ -1,13 +1,14 @@
 // exportHeatmap: every format writes a valid file of the asked size (PNG pixels + DPI, SVG viewBox and size, PDF page
 // box), CSV/JSON read back to the engine's numbers, failures name the path and leave nothing behind.
-#include "decode_json.h"
-#include "decoding.h"
-#include "colormaps.h"
-#include "heatmap_export.h"
-#include "heatmap_renderer.h"
-#include "heatmap_scene.h"
+#include "decode/decoding.h"
+#include "heatmap/colormaps.h"
+#include "heatmap/heatmap_export.h"
+#include "heatmap/heatmap_renderer.h"
+#include "heatmap/heatmap_scene.h"
+#include "io/decode_json.h"
 #include "test_models.h"
 
+#include <unistd.h>
 #include <QDir>
 #include <QFile>
 #include <QImage>
@@ -17,7 +18,6 @@
 #include <QTest>
 #include <QXmlStreamReader>
 #include <cmath>
-#include <unistd.h>
 
 using namespace attnviz;
 using namespace attnviz::ui;
@@ -26,7 +26,8 @@ namespace {
 
 const Model& model() {
     // Never destroyed: see test_heatmap_view.cpp (Eigen buffers freed across the -march=native boundary).
-    static const Model* m = new Model(testing::smallModel(testing::smallConfig(DecoderKind::Bahdanau, ScoreKind::Additive), 11, 3.0f));
+    static const Model* m =
+        new Model(testing::smallModel(testing::smallConfig(DecoderKind::Bahdanau, ScoreKind::Additive), 11, 3.0f));
     return *m;
 }
 
@@ -45,12 +46,18 @@ QStringList csvFields(const QString& line) {
     for (int i = 0; i < line.size(); ++i) {
         const QChar ch = line[i];
         if (quoted) {
-            if (ch == '"' && i + 1 < line.size() && line[i + 1] == '"') cur += '"', ++i;
-            else if (ch == '"') quoted = false;
-            else cur += ch;
-        } else if (ch == '"') quoted = true;
-        else if (ch == ',') out << cur, cur.clear();
-        else cur += ch;
+            if (ch == '"' && i + 1 < line.size() && line[i + 1] == '"')
+                cur += '"', ++i;
+            else if (ch == '"')
+                quoted = false;
+            else
+                cur += ch;
+        } else if (ch == '"')
+            quoted = true;
+        else if (ch == ',')
+            out << cur, cur.clear();
+        else
+            cur += ch;
     }
     out << cur;
     return out;
@@ -64,7 +71,7 @@ ExportOptions sized(int width, int height, double dpi) {
     return o;
 }
 
-} // namespace
+}  // namespace
 
 class TestHeatmapExport : public QObject {
     Q_OBJECT
@@ -176,7 +183,8 @@ void TestHeatmapExport::svgHasTheAskedSizeAndTextAsText() {
             const double v = data.weights[size_t(row)][size_t(col)];
             QRgb rgb = 0;
             gradient.colorize(&v, QCPRange(0, 1), &rgb, 1);
-            QVERIFY2(fills.contains(QColor(rgb).name()), qPrintable(QString("cell %1,%2 colour %3").arg(row).arg(col).arg(QColor(rgb).name())));
+            QVERIFY2(fills.contains(QColor(rgb).name()),
+                     qPrintable(QString("cell %1,%2 colour %3").arg(row).arg(col).arg(QColor(rgb).name())));
         }
 }
 
@@ -214,12 +222,14 @@ void TestHeatmapExport::csvReadsBackToTheWeights() {
     const QString path = dir.filePath("h.csv");
     const DecodeResult r = chineseResult();
     QString error;
-    QVERIFY2(exportHeatmap(HeatmapData::fromDecode(r), r, model().config, path, ExportOptions{}, &error), qPrintable(error));
+    QVERIFY2(exportHeatmap(HeatmapData::fromDecode(r), r, model().config, path, ExportOptions{}, &error),
+             qPrintable(error));
     const QStringList lines = QString::fromUtf8(readAll(path)).split('\n', Qt::SkipEmptyParts);
     QCOMPARE(lines.size(), int(r.target_tokens.size()) + 1);
     const QStringList header = csvFields(lines[0]);
     QCOMPARE(header.size(), int(r.source_tokens.size()) + 1);
-    for (int j = 0; j < int(r.source_tokens.size()); ++j) QCOMPARE(header[j + 1], QString::fromStdString(r.source_tokens[j]));
+    for (int j = 0; j < int(r.source_tokens.size()); ++j)
+        QCOMPARE(header[j + 1], QString::fromStdString(r.source_tokens[j]));
     for (int t = 0; t < int(r.target_tokens.size()); ++t) {
         const QStringList f = csvFields(lines[t + 1]);
         QCOMPARE(f[0], QString::fromStdString(r.target_tokens[t]));
@@ -232,7 +242,8 @@ void TestHeatmapExport::jsonReadsBackToTheDecodeObject() {
     const QString path = dir.filePath("h.json");
     const DecodeResult r = chineseResult();
     QString error;
-    QVERIFY2(exportHeatmap(HeatmapData::fromDecode(r), r, model().config, path, ExportOptions{}, &error), qPrintable(error));
+    QVERIFY2(exportHeatmap(HeatmapData::fromDecode(r), r, model().config, path, ExportOptions{}, &error),
+             qPrintable(error));
     const nlohmann::json j = nlohmann::json::parse(readAll(path).toStdString());
     ModelConfig cfg;
     const DecodeResult back = decodeFromJson(j, &cfg);
@@ -248,11 +259,21 @@ void TestHeatmapExport::formatFromExtensionOrOption_data() {
     QTest::addColumn<QString>("path");
     QTest::addColumn<QString>("format");
     QTest::addColumn<QString>("expected");
-    QTest::newRow("png by extension") << "a/b.png" << "" << "png";
-    QTest::newRow("upper-case extension") << "a/b.PDF" << "" << "pdf";
-    QTest::newRow("option wins") << "a/b.dat" << "svg" << "svg";
-    QTest::newRow("unknown extension") << "a/b.jpg" << "" << "";
-    QTest::newRow("no extension") << "a/b" << "" << "";
+    QTest::newRow("png by extension") << "a/b.png"
+                                      << ""
+                                      << "png";
+    QTest::newRow("upper-case extension") << "a/b.PDF"
+                                          << ""
+                                          << "pdf";
+    QTest::newRow("option wins") << "a/b.dat"
+                                 << "svg"
+                                 << "svg";
+    QTest::newRow("unknown extension") << "a/b.jpg"
+                                       << ""
+                                       << "";
+    QTest::newRow("no extension") << "a/b"
+                                  << ""
+                                  << "";
 }
 
 void TestHeatmapExport::formatFromExtensionOrOption() {
@@ -268,8 +289,10 @@ void TestHeatmapExport::unwritableTargetFailsNamingThePath_data() {
     QTest::addColumn<QString>("relative");
     QTest::addColumn<bool>("makeParentAFile");
     for (const char* ext : {"png", "svg", "pdf", "csv", "json"}) {
-        QTest::newRow(qPrintable(QStringLiteral("missing folder, %1").arg(ext))) << QStringLiteral("no/such/dir/h.%1").arg(ext) << false;
-        QTest::newRow(qPrintable(QStringLiteral("parent is a file, %1").arg(ext))) << QStringLiteral("file.txt/h.%1").arg(ext) << true;
+        QTest::newRow(qPrintable(QStringLiteral("missing folder, %1").arg(ext)))
+            << QStringLiteral("no/such/dir/h.%1").arg(ext) << false;
+        QTest::newRow(qPrintable(QStringLiteral("parent is a file, %1").arg(ext)))
+            << QStringLiteral("file.txt/h.%1").arg(ext) << true;
     }
     QTest::newRow("unknown format") << "h.jpg" << false;
 }
@@ -312,7 +335,9 @@ void TestHeatmapExport::rendererShowsTheWholeMatrixWithAllLabels() {
     d.source_tokens << "<sos>";
     for (int i = 1; i < 59; ++i) d.source_tokens << QStringLiteral("w%1").arg(i);
     d.source_tokens << "<eos>";
-    d.target_tokens << "a" << "b" << "<eos>";
+    d.target_tokens << "a"
+                    << "b"
+                    << "<eos>";
     d.weights.assign(3, std::vector<float>(60, 1.0f / 60));
     HeatmapRenderer renderer(d, HeatmapStyle{});
     const QImage img = renderer.toImage(QSize(1600, 1200), 144);

@@ -1,14 +1,14 @@
 // HeatmapView: the colour map holds exactly the engine's weights, cells are crisp and where the tokens say,
 // hidden specials only hide, hover/click report the cell under the mouse, long sentences stay usable.
-#include "colormaps.h"
-#include "decoding.h"
-#include "heatmap_view.h"
+#include "decode/decoding.h"
+#include "heatmap/colormaps.h"
+#include "heatmap/heatmap_view.h"
 #include "test_models.h"
 
+#include <qcustomplot.h>
 #include <QSignalSpy>
 #include <QTest>
 #include <cmath>
-#include <qcustomplot.h>
 
 using namespace attnviz;
 using namespace attnviz::ui;
@@ -18,7 +18,8 @@ namespace {
 const Model& model() {
     // Never destroyed: core is built with -march=native and frees Eigen buffers with its own allocator; a Model
     // destroyed in this (non-native) translation unit at exit aborts with "double free" (see the report).
-    static const Model* m = new Model(testing::smallModel(testing::smallConfig(DecoderKind::Bahdanau, ScoreKind::Additive), 7, 3.0f));
+    static const Model* m =
+        new Model(testing::smallModel(testing::smallConfig(DecoderKind::Bahdanau, ScoreKind::Additive), 7, 3.0f));
     return *m;
 }
 
@@ -33,7 +34,8 @@ HeatmapData synthetic(int rows, int cols) {
     d.source_tokens << "<sos>";
     for (int c = 1; c + 1 < cols; ++c) d.source_tokens << QStringLiteral("w%1").arg(c);
     d.source_tokens << "<eos>";
-    for (int r = 0; r < rows; ++r) d.target_tokens << (r + 1 == rows ? QStringLiteral("<eos>") : QStringLiteral("t%1").arg(r));
+    for (int r = 0; r < rows; ++r)
+        d.target_tokens << (r + 1 == rows ? QStringLiteral("<eos>") : QStringLiteral("t%1").arg(r));
     for (int r = 0; r < rows; ++r) {
         std::vector<float> w(cols);
         double sum = 0;
@@ -51,7 +53,7 @@ QColor gradientColor(const QString& map, double v) {
     return QColor(rgb);
 }
 
-} // namespace
+}  // namespace
 
 class TestHeatmapView : public QObject {
     Q_OBJECT
@@ -82,11 +84,15 @@ void TestHeatmapView::colormaps_data() {
     QTest::addColumn<QColor>("mid");
     QTest::addColumn<QColor>("high");
     // Published end points (matplotlib tables: viridis #440154 .. #fde725, cividis #00224e .. #fee838, magma).
-    QTest::newRow("viridis ends and middle") << "viridis" << QColor(68, 1, 84) << QColor(33, 145, 140) << QColor(253, 231, 37);
+    QTest::newRow("viridis ends and middle")
+        << "viridis" << QColor(68, 1, 84) << QColor(33, 145, 140) << QColor(253, 231, 37);
     QTest::newRow("magma ends") << "magma" << QColor(0, 0, 4) << QColor(183, 55, 121) << QColor(252, 253, 191);
-    QTest::newRow("cividis ends (colour-blind safe)") << "cividis" << QColor(0, 34, 78) << QColor(125, 124, 120) << QColor(254, 232, 56);
-    QTest::newRow("gray: white is high (Bahdanau fig. 3)") << "gray" << QColor(0, 0, 0) << QColor(128, 128, 128) << QColor(255, 255, 255);
-    QTest::newRow("greys: black is high (print)") << "greys" << QColor(255, 255, 255) << QColor(128, 128, 128) << QColor(0, 0, 0);
+    QTest::newRow("cividis ends (colour-blind safe)")
+        << "cividis" << QColor(0, 34, 78) << QColor(125, 124, 120) << QColor(254, 232, 56);
+    QTest::newRow("gray: white is high (Bahdanau fig. 3)")
+        << "gray" << QColor(0, 0, 0) << QColor(128, 128, 128) << QColor(255, 255, 255);
+    QTest::newRow("greys: black is high (print)")
+        << "greys" << QColor(255, 255, 255) << QColor(128, 128, 128) << QColor(0, 0, 0);
     QTest::newRow("blues ends") << "blues" << QColor(247, 251, 255) << QColor(107, 174, 214) << QColor(8, 48, 107);
 }
 
@@ -98,7 +104,8 @@ void TestHeatmapView::colormaps() {
     QVERIFY(colormapNames().contains(name));
     QVERIFY(isColormap(name));
     auto close = [](QColor a, QColor b) {
-        return std::abs(a.red() - b.red()) <= 2 && std::abs(a.green() - b.green()) <= 2 && std::abs(a.blue() - b.blue()) <= 2;
+        return std::abs(a.red() - b.red()) <= 2 && std::abs(a.green() - b.green()) <= 2 &&
+               std::abs(a.blue() - b.blue()) <= 2;
     };
     QVERIFY2(close(gradientColor(name, 0.0), low), qPrintable(gradientColor(name, 0.0).name()));
     QVERIFY2(close(gradientColor(name, 0.5), mid), qPrintable(gradientColor(name, 0.5).name()));
@@ -115,7 +122,7 @@ void TestHeatmapView::unknownColormapIsViridis() {
 }
 
 void TestHeatmapView::textContrast() {
-    QCOMPARE(contrastingTextColor(QColor(68, 1, 84)), QColor(Qt::white));    // viridis low
+    QCOMPARE(contrastingTextColor(QColor(68, 1, 84)), QColor(Qt::white));     // viridis low
     QCOMPARE(contrastingTextColor(QColor(253, 231, 37)), QColor(Qt::black));  // viridis high
     QCOMPARE(contrastingTextColor(QColor(0, 0, 0)), QColor(Qt::white));
     QCOMPARE(contrastingTextColor(QColor(255, 255, 255)), QColor(Qt::black));
@@ -125,11 +132,16 @@ void TestHeatmapView::matrixHoldsEngineWeights_data() {
     QTest::addColumn<QString>("source");
     QTest::addColumn<QString>("reference");
     QTest::addColumn<bool>("hide");
-    QTest::newRow("greedy, specials shown") << "i love you" << "" << false;
-    QTest::newRow("forced chinese, specials shown") << "the cat sat on the mat ." << "猫 坐 在 垫子 上 。" << false;
-    QTest::newRow("forced, specials hidden: values unchanged") << "the cat sat on the mat ." << "猫 坐 在 垫子 上 。" << true;
-    QTest::newRow("unknown words keep their columns") << "i love zebras" << "我 爱 斑马" << true;
-    QTest::newRow("one word, specials hidden") << "cat" << "猫" << true;
+    QTest::newRow("greedy, specials shown") << "i love you"
+                                            << "" << false;
+    QTest::newRow("forced chinese, specials shown") << "the cat sat on the mat ."
+                                                    << "猫 坐 在 垫子 上 。" << false;
+    QTest::newRow("forced, specials hidden: values unchanged") << "the cat sat on the mat ."
+                                                               << "猫 坐 在 垫子 上 。" << true;
+    QTest::newRow("unknown words keep their columns") << "i love zebras"
+                                                      << "我 爱 斑马" << true;
+    QTest::newRow("one word, specials hidden") << "cat"
+                                               << "猫" << true;
 }
 
 void TestHeatmapView::matrixHoldsEngineWeights() {
@@ -151,7 +163,9 @@ void TestHeatmapView::matrixHoldsEngineWeights() {
         for (int col = 0; col < view.matrixSize().width(); ++col) {
             const int dr = view.dataRow(row), dc = view.dataColumn(col);
             QVERIFY(dr >= 0 && dc >= 0);
-            if (hide) QVERIFY(r.source_tokens[dc] != "<sos>" && r.source_tokens[dc] != "<eos>" && r.target_tokens[dr] != "<eos>");
+            if (hide)
+                QVERIFY(r.source_tokens[dc] != "<sos>" && r.source_tokens[dc] != "<eos>" &&
+                        r.target_tokens[dr] != "<eos>");
             // Exactly the engine's float, not a recomputation or a rounded copy.
             QCOMPARE(view.cellValue(row, col), double(r.attention[dr][dc]));
         }
@@ -180,7 +194,8 @@ void TestHeatmapView::fitRangeUsesMaxWeight() {
     view.setStyle(s);
     view.setData(d);
     double mx = 0;
-    for (const auto& row : d.weights) for (float w : row) mx = std::max(mx, double(w));
+    for (const auto& row : d.weights)
+        for (float w : row) mx = std::max(mx, double(w));
     auto* map = qobject_cast<QCPColorMap*>(view.plot()->plottable(0));
     QCOMPARE(map->dataRange(), QCPRange(0, mx));
 }
@@ -266,7 +281,8 @@ void TestHeatmapView::hoverAndClickReportTheCell() {
     // The pixel centre of the cell from the axes themselves.
     QCustomPlot* plot = view.plot();
     const int displayRow = row, displayCol = hide ? col - 1 : col;  // only the <sos> column is hidden before it
-    const QPoint p(int(std::lround(plot->xAxis2->coordToPixel(displayCol))), int(std::lround(plot->yAxis->coordToPixel(displayRow))));
+    const QPoint p(int(std::lround(plot->xAxis2->coordToPixel(displayCol))),
+                   int(std::lround(plot->yAxis->coordToPixel(displayRow))));
     QCOMPARE(p, view.cellCenter(row, col));
     QTest::mouseMove(plot, p);
     QTRY_VERIFY(!hovered.isEmpty());

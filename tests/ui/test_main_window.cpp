@@ -1,23 +1,25 @@
 // The main window driven as a user would: typing, stepping, the scoring toggle, "what if?" forcing, the reference
 // field, settings across restarts, bad input. Numbers are compared with the engine called directly.
-#include "decoder.h"
-#include "decoding.h"
-#include "heatmap_view.h"
-#include "main_window.h"
-#include "model_library.h"
-#include "source_editor.h"
-#include "step_panel.h"
+#include "decode/decoding.h"
+#include "dialogs/model_library.h"
+#include "heatmap/heatmap_view.h"
+#include "io/model_file.h"
+#include "nn/decoder.h"
 #include "test_models.h"
+#include "window/main_window.h"
+#include "window/source_editor.h"
+#include "window/step_panel.h"
 
+#include <qcustomplot.h>
 #include <QAction>
 #include <QApplication>
 #include <QClipboard>
-#include <QImage>
-#include <QLocale>
 #include <QDir>
 #include <QFile>
 #include <QFileInfo>
+#include <QImage>
 #include <QLineEdit>
+#include <QLocale>
 #include <QMimeData>
 #include <QScopeGuard>
 #include <QSettings>
@@ -30,7 +32,6 @@
 #include <QTreeWidget>
 #include <QUrl>
 #include <nlohmann/json.hpp>
-#include <qcustomplot.h>
 
 #include <cmath>
 #include <memory>
@@ -227,17 +228,17 @@ void TestMainWindow::staleResultsAreDropped() {
 
 void TestMainWindow::longPasteIsCappedAndStaysResponsive() {
     QStringList words;
-    const QStringList pool = {QStringLiteral("the"), QStringLiteral("cat"), QStringLiteral("sat"), QStringLiteral("on"),
-                              QStringLiteral("mat"), QStringLiteral("zebra")};
+    const QStringList pool = {QStringLiteral("the"), QStringLiteral("cat"), QStringLiteral("sat"),
+                              QStringLiteral("on"),  QStringLiteral("mat"), QStringLiteral("zebra")};
     for (int i = 0; i < 10000; ++i) words << pool[i % pool.size()];
     QSignalSpy spy(w_.get(), &MainWindow::decodeFinished);
     w_->setSourceText(words.join(u' '));  // like a paste: marking runs here, decoding does not
-    QVERIFY(w_->worker()->isBusy());  // the decode is pending or running off the UI thread
+    QVERIFY(w_->worker()->isBusy());      // the decode is pending or running off the UI thread
     QVERIFY(waitDecode(spy));
     QCOMPARE(w_->heatmapView()->data().cols(), kMaxSourceTokens + 2);
     QCOMPARE(w_->outcome()->source_tokens_cut, 10000 - kMaxSourceTokens);
     QVERIFY(w_->noticeText().contains(QLocale().toString(kMaxSourceTokens)));  // "1,000" in English
-    QVERIFY(w_->stepCount() <= 2 * (kMaxSourceTokens + 2) + 10);  // the default max_len bounds the output
+    QVERIFY(w_->stepCount() <= 2 * (kMaxSourceTokens + 2) + 10);               // the default max_len bounds the output
 }
 
 // ------------------------------------------------------------------------------------------------ stepping
@@ -308,7 +309,8 @@ void TestMainWindow::stepPanelShowsCurrentStep() {
     auto* bars = qobject_cast<QCPBars*>(w_->stepPanel()->barChart()->plottable(0));
     QVERIFY(bars);
     QCOMPARE(bars->data()->size(), int(step.attention.size()));
-    for (int j = 0; j < bars->data()->size(); ++j) QCOMPARE(bars->data()->at(j)->value, double(step.attention[size_t(j)]));
+    for (int j = 0; j < bars->data()->size(); ++j)
+        QCOMPARE(bars->data()->at(j)->value, double(step.attention[size_t(j)]));
 }
 
 void TestMainWindow::hideSpecialsHidesTheirBarsToo() {
@@ -381,8 +383,7 @@ void TestMainWindow::decodesShareTheModelsTokenTables() {
     for (size_t i = 0; i + 1 < ids.size(); ++i)  // every token a step was taken from has its rows now
         QVERIFY2(tables->find(TokenTables::Output, ids[i]) && tables->find(TokenTables::Input, ids[i]),
                  qPrintable(QString::number(ids[i])));
-    QCOMPARE(w_->outcome()->result.attention,
-             greedyDecode(*w_->model(), "the cat ate an apple yesterday").attention);
+    QCOMPARE(w_->outcome()->result.attention, greedyDecode(*w_->model(), "the cat ate an apple yesterday").attention);
 
     QSignalSpy spy(w_.get(), &MainWindow::decodeFinished);
     w_->scoreAction(ScoreKind::Dot)->trigger();
@@ -465,17 +466,20 @@ void TestMainWindow::referenceSwitchesToForcedDecoding() {
     QVERIFY(typeAndWait(QStringLiteral("i love you")));
     QSignalSpy spy(w_.get(), &MainWindow::decodeFinished);
     w_->referenceEdit()->setFocus();
-    w_->referenceEdit()->insert(QStringLiteral("我 爱 斑马"));  // as an input method commits it (keyClicks is ASCII only)
+    w_->referenceEdit()->insert(
+        QStringLiteral("我 爱 斑马"));  // as an input method commits it (keyClicks is ASCII only)
     QVERIFY(waitDecode(spy));
     const DecodeResult expected = forcedDecode(*w_->model(), "i love you", "我 爱 斑马");
-    const QStringList want = {QStringLiteral("我"), QStringLiteral("爱"), QStringLiteral("斑马"), QStringLiteral("<eos>")};
+    const QStringList want = {QStringLiteral("我"), QStringLiteral("爱"), QStringLiteral("斑马"),
+                              QStringLiteral("<eos>")};
     QCOMPARE(w_->heatmapView()->data().target_tokens, want);  // the unknown word keeps its spelling
     QCOMPARE(w_->outcome()->result.target_ids, expected.target_ids);
     QCOMPARE(w_->outcome()->result.attention, expected.attention);
     // The engine's step-wise and whole-sequence paths agree to float round-off on log p.
     QCOMPARE(w_->outcome()->result.log_probs.size(), expected.log_probs.size());
     for (size_t i = 0; i < expected.log_probs.size(); ++i)
-        QVERIFY(std::abs(w_->outcome()->result.log_probs[i] - expected.log_probs[i]) <= 1e-5f * (1 + std::abs(expected.log_probs[i])));
+        QVERIFY(std::abs(w_->outcome()->result.log_probs[i] - expected.log_probs[i]) <=
+                1e-5f * (1 + std::abs(expected.log_probs[i])));
 
     spy.clear();
     w_->referenceEdit()->clear();  // back to the model's own output
@@ -603,17 +607,18 @@ void TestMainWindow::exportToUnwritableFolderNamesPathAndLeavesNothing() {
     QVERIFY(typeAndWait(QStringLiteral("i love you")));
     QTemporaryDir dir;
     QFile blocker(dir.filePath(QStringLiteral("not-a-folder")));  // a file where the folder should be: even root
-    QVERIFY(blocker.open(QIODevice::WriteOnly));                   // cannot write below it
+    QVERIFY(blocker.open(QIODevice::WriteOnly));                  // cannot write below it
     blocker.close();
     const QString path = dir.filePath(QStringLiteral("not-a-folder/out.png"));
     QSignalSpy errors(w_.get(), &MainWindow::errorReported);
     QVERIFY(!w_->exportTo(path, w_->exportOptions()));
     QCOMPARE(errors.count(), 1);
-    QVERIFY2(errors.at(0).at(0).toString().contains(QDir::toNativeSeparators(path)), qPrintable(errors.at(0).at(0).toString()));
+    QVERIFY2(errors.at(0).at(0).toString().contains(QDir::toNativeSeparators(path)),
+             qPrintable(errors.at(0).at(0).toString()));
     QVERIFY(!QFileInfo::exists(path));
     QCOMPARE(QDir(dir.path()).entryList(QDir::NoDotAndDotDot | QDir::AllEntries),
              QStringList{QStringLiteral("not-a-folder")});  // no temporary file left either
-    QVERIFY(w_->heatmapView()->data().rows() > 0);           // the state is kept
+    QVERIFY(w_->heatmapView()->data().rows() > 0);          // the state is kept
 }
 
 void TestMainWindow::copyImagePutsTheFigureOnTheClipboard() {

@@ -1,0 +1,129 @@
+// Inference: a step-wise decoding session (the API the GUI drives), greedy, forced and beam decoding.
+// Legend: S source length with <sos>/<eos>, T target length, V = V_t, H_e, H_d as in params.h.
+#pragma once
+#include "model/model.h"
+#include "text/tokenizer.h"
+
+#include <limits>
+#include <memory>
+#include <optional>
+#include <string>
+#include <string_view>
+#include <vector>
+
+namespace attnviz {
+
+struct Candidate {
+    int id = 0;
+    float prob = 0;  // from the full softmax
+    float log_prob = 0;
+};
+
+// Everything one decoder step computed; the row of the heatmap for the token it produced.
+struct StepRecord {
+    int token = 0;                 // the produced (or forced) target id
+    std::string token_text;        // its spelling (the reference's spelling when forced with an unknown word)
+    float log_prob = 0;            // log p(token) from the full softmax
+    std::vector<float> attention;  // (S) a_j; exact zeros outside a local window
+    std::vector<float> scores;     // (S) raw e_j before the softmax; NaN outside a local window
+    std::vector<float> context;    // (2H_e) c = sum_j a_j h_j
+    std::vector<Candidate> top_k;  // most probable next tokens, descending (ties: lower id first)
+    float entropy = 0;             // -sum a log a over the row, nats
+    float center = std::numeric_limits<float>::quiet_NaN();  // p of a local span; NaN for global
+    bool forced = false;                                     // token chosen by the user / the reference, not the argmax
+};
+
+class TokenTables;
+
+struct DecodeOptions {
+    int max_len = 0;  // at most this many target tokens (<eos> included); 0 = 2 * S + 10
+    int top_k = 5;    // candidates kept per step
+    // Optional memo of per-token products for this model object (token_tables.h): speed only, the same numbers.
+    std::shared_ptr<TokenTables> token_tables;
+};
+
+// Encodes once, then produces target tokens one step at a time. Steps already computed are kept: moving back and
+// forward again does not recompute. `cursor()` is the number of steps shown (0..steps().size()).
+class DecodingSession {
+public:
+    DecodingSession(std::shared_ptr<const Model> model, std::string_view source_text, DecodeOptions options = {});
+    DecodingSession(std::shared_ptr<const Model> model, TokenizedText source, DecodeOptions options = {});
+    ~DecodingSession();
+    DecodingSession(DecodingSession&&) noexcept;
+    DecodingSession& operator=(DecodingSession&&) noexcept;
+
+    const Model& model() const;
+    const std::shared_ptr<const Model>& modelPtr() const;
+    const TokenizedText& source() const;
+    const std::vector<StepRecord>& steps() const;
+    int cursor() const;
+    int maxLength() const;
+    // True when the last computed step produced <eos> or the length limit is reached.
+    bool complete() const;
+
+    // Moves the cursor one step forward, computing the next step greedily if it is not computed yet.
+    // Returns false (and does nothing) when the cursor is already after the final step.
+    bool forward();
+    bool back();            // cursor - 1; false at 0
+    void seek(int cursor);  // 0..steps().size(), clamped
+    // Replaces step `index` (0-based; index <= steps().size()) by one that outputs `token`, drops every later step,
+    // and leaves the cursor after it. The attention of that step is unchanged (it does not depend on its own
+    // output); the steps after it will follow from the forced token. Throws InputError for an invalid id.
+    void force(int index, int token);
+    // Computes greedily until complete; cursor moves to the end.
+    void runToEnd();
+    // Number of decoder steps computed since construction (a test hook: moving the cursor computes nothing).
+    int computedStepCount() const;
+
+private:
+    struct Impl;
+    std::unique_ptr<Impl> impl_;
+};
+
+// The decode object of spec/cli.md.
+struct DecodeResult {
+    std::vector<std::string> source_tokens;
+    std::vector<int> source_ids;
+    std::vector<std::string> target_tokens;
+    std::vector<int> target_ids;
+    std::vector<std::vector<float>> attention;  // (T, S)
+    std::vector<std::vector<float>> scores;     // (T, S) raw e_j (NaN outside a local window)
+    std::vector<float> log_probs;               // (T)
+    double total_log_prob = 0;
+};
+
+DecodeResult resultFromSession(const DecodingSession& session);  // the steps up to the cursor
+DecodeResult greedyDecode(const Model& model, std::string_view source_text, const DecodeOptions& options = {});
+// Teacher forcing on a reference (target tokenizer, <eos> appended); the rows are the model's attention on it.
+DecodeResult forcedDecode(const Model& model, std::string_view source_text, std::string_view reference_text);
+// The same on already tokenized text: `source` with <sos>/<eos> (as tokenizeSource gives it), `reference` the
+// target tokens with <eos> (as tokenizeTarget gives it; id 1 keeps the reference's spelling). Ids are checked
+// against the vocabularies (InputError).
+DecodeResult greedyDecode(const Model& model, const TokenizedText& source, const DecodeOptions& options = {});
+DecodeResult forcedDecode(const Model& model, const TokenizedText& source, const TokenizedText& reference);
+
+// Beam search of width K keeping the whole tree: node 0 is the root (<sos>); every expanded node lists its children.
+struct BeamNode {
+    int parent = -1;
+    int token = kSos;
+    int step = 0;                  // target position (1 for the first produced token)
+    float log_prob = 0;            // of this token given its parent
+    double total_log_prob = 0;     // sum along the path
+    std::vector<float> attention;  // (S) the row of the step that produced this token
+    bool finished = false;         // token is <eos> or the length limit was reached
+    bool in_beam = true;           // kept among the K best at its step
+    std::vector<int> children;
+};
+struct BeamResult {
+    std::vector<BeamNode> nodes;
+    std::vector<int> finished;  // leaf nodes of finished hypotheses, best first
+    DecodeResult best;          // the best finished hypothesis as a decode object
+};
+// No length normalisation: `best` is the finished hypothesis with the highest total log-probability. Width 1 gives
+// exactly greedyDecode's result. Throws InputError for a width < 1.
+BeamResult beamSearch(const Model& model, std::string_view source_text, int beam_width,
+                      const DecodeOptions& options = {});
+BeamResult beamSearch(const Model& model, const TokenizedText& source, int beam_width,
+                      const DecodeOptions& options = {});
+
+}  // namespace attnviz

@@ -1,0 +1,26 @@
+// Helpers shared by the decoding session, forced decoding and beam search (not part of the public API).
+// Legend: S source length with <sos>/<eos>, V target vocabulary size.
+#pragma once
+#include "decode/decoding.h"
+#include "nn/decoder.h"
+
+#include <vector>
+
+namespace attnviz::detail {
+
+// A token decoding may produce: anything but <pad> and <sos>.
+inline bool producible(int id) { return id != kPad && id != kSos; }
+// The most probable producible token; ties go to the lowest id.
+int bestToken(const Vec& log_probs);
+// The k most probable producible tokens, descending, ties lower id first. `out` is overwritten.
+void topCandidates(const Vec& log_probs, int k, std::vector<Candidate>& out);
+// −Σ a log a (0 log 0 = 0), nats.
+float attentionEntropy(const Vec& weights);
+// The row of a step: everything but token/token_text/log_prob/forced.
+void fillRecord(const StepOutput& out, int top_k, StepRecord& rec);
+// max_len of the options for a source of length S (0 = 2S + 10); throws InputError if negative.
+int resolveMaxLength(const DecodeOptions& options, int S);
+// Checks source ids against the source vocabulary and that the sentence is not empty (InputError).
+void checkSource(const Model& model, const TokenizedText& source);
+
+}  // namespace attnviz::detail

@@ -1,0 +1,219 @@
+#include "io/corpus.h"
+
+#include "base/errors.h"
+#include "text/tokenizer.h"
+
+#include <algorithm>
+#include <cerrno>
+#include <cstdio>
+#include <cstring>
+#include <filesystem>
+#include <fstream>
+#include <sstream>
+
+namespace attnviz {
+namespace {
+
+bool isAsciiSpace(char c) { return c == ' ' || c == '\t' || c == '\r' || c == '\n' || c == '\f' || c == '\v'; }
+
+bool isBlank(std::string_view s) { return std::all_of(s.begin(), s.end(), isAsciiSpace); }
+
+// Whether text has something besides whitespace; used when no tokenizer is given (Unicode spaces such as
+// U+3000 count as content then; the tokenizer-aware check below is exact).
+bool hasContent(std::string_view s) { return !isBlank(s); }
+
+std::string where(const std::string& name, int line) { return name + ":" + std::to_string(line) + ": "; }
+
+std::string quoted(std::string_view s) {
+    std::string out = "\"";
+    const size_t n = std::min<size_t>(s.size(), 40);
+    out.append(s.substr(0, n));
+    if (n < s.size()) out += "...";
+    return out + "\"";
+}
+
+}  // namespace
+
+int Corpus::alignedCount() const {
+    return static_cast<int>(
+        std::count_if(examples.begin(), examples.end(), [](const CorpusExample& e) { return e.has_alignment; }));
+}
+
+size_t firstInvalidUtf8(std::string_view s) {
+    size_t i = 0;
+    const size_t n = s.size();
+    while (i < n) {
+        const auto c = static_cast<unsigned char>(s[i]);
+        if (c < 0x80) {
+            ++i;
+            continue;
+        }
+        int more;
+        unsigned char lo = 0x80, hi = 0xBF;  // allowed range of the first continuation byte
+        if (c >= 0xC2 && c <= 0xDF)
+            more = 1;
+        else if (c == 0xE0) {
+            more = 2;
+            lo = 0xA0;
+        } else if (c >= 0xE1 && c <= 0xEC)
+            more = 2;
+        else if (c == 0xED) {
+            more = 2;
+            hi = 0x9F;
+        }  // no surrogates
+        else if (c >= 0xEE && c <= 0xEF)
+            more = 2;
+        else if (c == 0xF0) {
+            more = 3;
+            lo = 0x90;
+        } else if (c >= 0xF1 && c <= 0xF3)
+            more = 3;
+        else if (c == 0xF4) {
+            more = 3;
+            hi = 0x8F;
+        }  // nothing above U+10FFFF
+        else
+            return i;
+        if (i + static_cast<size_t>(more) >= n) return i;  // truncated sequence
+        for (int k = 1; k <= more; ++k) {
+            const auto cc = static_cast<unsigned char>(s[i + static_cast<size_t>(k)]);
+            const unsigned char klo = k == 1 ? lo : 0x80, khi = k == 1 ? hi : 0xBF;
+            if (cc < klo || cc > khi) return i;
+        }
+        i += static_cast<size_t>(more) + 1;
+    }
+    return std::string_view::npos;
+}
+
+std::vector<AlignmentLink> parseAlignment(std::string_view field) {
+    std::vector<AlignmentLink> links;
+    size_t i = 0;
+    while (i < field.size()) {
+        while (i < field.size() && isAsciiSpace(field[i])) ++i;
+        if (i >= field.size()) break;
+        size_t end = i;
+        while (end < field.size() && !isAsciiSpace(field[end])) ++end;
+        const std::string_view tok = field.substr(i, end - i);
+        i = end;
+        // i-j: 1 to 9 digits, '-', 1 to 9 digits.
+        const size_t dash = tok.find('-');
+        auto digits = [](std::string_view d) {
+            return !d.empty() && d.size() <= 9 &&
+                   std::all_of(d.begin(), d.end(), [](char c) { return c >= '0' && c <= '9'; });
+        };
+        if (dash == std::string_view::npos || !digits(tok.substr(0, dash)) || !digits(tok.substr(dash + 1)))
+            throw InputError("bad alignment link " + quoted(tok) +
+                             " (expected i-j, two 0-based word indices, e.g. \"0-1\")");
+        links.emplace_back(std::stoi(std::string(tok.substr(0, dash))), std::stoi(std::string(tok.substr(dash + 1))));
+    }
+    std::sort(links.begin(), links.end());
+    links.erase(std::unique(links.begin(), links.end()), links.end());
+    return links;
+}
+
+Corpus parseCorpus(std::string_view text, const std::string& name, const CorpusOptions& options) {
+    Corpus corpus;
+    corpus.name = name;
+    if (text.substr(0, 3) == "\xEF\xBB\xBF") text.remove_prefix(3);  // byte-order mark
+
+    size_t pos = 0;
+    int line_no = 0;
+    while (pos < text.size()) {
+        size_t eol = text.find('\n', pos);
+        if (eol == std::string_view::npos) eol = text.size();
+        std::string_view line = text.substr(pos, eol - pos);
+        pos = eol + 1;
+        ++line_no;
+        if (!line.empty() && line.back() == '\r') line.remove_suffix(1);
+
+        if (const size_t bad = firstInvalidUtf8(line); bad != std::string_view::npos) {
+            char hex[8];
+            std::snprintf(hex, sizeof hex, "0x%02X", static_cast<unsigned char>(line[bad]));
+            throw InputError(where(name, line_no) + "invalid UTF-8 at byte " + std::to_string(bad + 1) +
+                             " of the line (" + hex + ")");
+        }
+        if (isBlank(line)) continue;
+
+        // Split into at most three tab-separated fields.
+        std::vector<std::string_view> fields;
+        size_t start = 0;
+        while (true) {
+            const size_t tab = line.find('\t', start);
+            fields.push_back(line.substr(start, tab == std::string_view::npos ? std::string_view::npos : tab - start));
+            if (tab == std::string_view::npos) break;
+            start = tab + 1;
+        }
+        if (fields.size() > 3)
+            throw InputError(where(name, line_no) + "found " + std::to_string(fields.size()) +
+                             " tab-separated fields; expected source<TAB>target[<TAB>alignment]");
+
+        CorpusExample ex;
+        ex.line = line_no;
+        ex.source = std::string(fields[0]);
+        if (!hasContent(ex.source))
+            throw InputError(where(name, line_no) + "empty source sentence (the text before the first tab)");
+        if (fields.size() >= 2) {
+            ex.has_target = true;
+            ex.target = std::string(fields[1]);
+            if (!hasContent(ex.target))
+                throw InputError(where(name, line_no) + "empty target sentence (the text after the first tab)");
+        } else if (options.require_target) {
+            throw InputError(where(name, line_no) + "no tab: expected source<TAB>target[<TAB>alignment]");
+        }
+        if (fields.size() == 3) {
+            ex.has_alignment = true;
+            try {
+                ex.alignment = parseAlignment(fields[2]);
+            } catch (const InputError& e) {
+                throw InputError(where(name, line_no) + e.what());
+            }
+        }
+
+        if (options.tokenizer) {
+            const TokenizerConfig& t = *options.tokenizer;
+            try {
+                ex.source_tokens = tokenize(ex.source, t.source, t.lowercase);
+                if (ex.has_target) ex.target_tokens = tokenize(ex.target, t.target, t.lowercase);
+            } catch (const InputError& e) {
+                throw InputError(where(name, line_no) + e.what());
+            }
+            if (ex.source_tokens.empty()) throw InputError(where(name, line_no) + "the source sentence has no tokens");
+            if (ex.has_target && ex.target_tokens.empty())
+                throw InputError(where(name, line_no) + "the target sentence has no tokens");
+            const int ns = static_cast<int>(ex.source_tokens.size());
+            const int nt = static_cast<int>(ex.target_tokens.size());
+            for (const auto& [i, j] : ex.alignment) {
+                if (i >= ns)
+                    throw InputError(where(name, line_no) + "alignment link " + std::to_string(i) + "-" +
+                                     std::to_string(j) + ": source word " + std::to_string(i) +
+                                     " does not exist (the source has " + std::to_string(ns) +
+                                     " words, 0-based, specials not counted)");
+                if (j >= nt)
+                    throw InputError(where(name, line_no) + "alignment link " + std::to_string(i) + "-" +
+                                     std::to_string(j) + ": target word " + std::to_string(j) +
+                                     " does not exist (the target has " + std::to_string(nt) +
+                                     " words, 0-based, <eos> not counted)");
+            }
+        }
+        corpus.examples.push_back(std::move(ex));
+    }
+    return corpus;
+}
+
+std::string readTextFile(const std::string& path) {
+    std::error_code ec;
+    if (std::filesystem::is_directory(path, ec)) throw InputError(path + ": is a directory, not a file");
+    std::ifstream in(path, std::ios::binary);
+    if (!in) throw InputError(path + ": cannot open (" + std::strerror(errno) + ")");
+    std::ostringstream ss;
+    ss << in.rdbuf();
+    if (in.bad()) throw InputError(path + ": read error");
+    return std::move(ss).str();
+}
+
+Corpus readCorpus(const std::string& path, const CorpusOptions& options) {
+    const std::string text = readTextFile(path);
+    return parseCorpus(text, path, options);
+}
+
+}  // namespace attnviz

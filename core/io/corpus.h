@@ -1,0 +1,65 @@
+// Parallel corpora: UTF-8 TSV files of `source<TAB>target[<TAB>alignment]` lines (spec/cli.md, `train --data`,
+// `eval --data`, `decode --input`). The alignment is Pharaoh format: space-separated `i-j` links, 0-based, source
+// word i to target word j, specials (<sos>, <eos>) not counted.
+//
+// Reading rules (every problem is an InputError "PATH:LINE: what", LINE 1-based):
+// - the file must be valid UTF-8 (a leading byte-order mark is dropped); CRLF line ends are accepted;
+// - blank (whitespace-only) lines are skipped; every example keeps its own line number;
+// - at most three tab-separated fields; an empty source or target is an error;
+// - an alignment token that is not `i-j` with two non-negative integers ("3-x", "3", "-1-2") is an error;
+// - with a tokenizer given, links whose source or target index is past the sentence's word count are errors,
+//   and the tokens are kept in the example (the trainer builds vocabularies from them).
+#pragma once
+#include "model/config.h"
+
+#include <optional>
+#include <string>
+#include <string_view>
+#include <utility>
+#include <vector>
+
+namespace attnviz {
+
+// One gold link: (source word i, target word j), both 0-based, specials not counted.
+using AlignmentLink = std::pair<int, int>;
+
+struct CorpusExample {
+    int line = 0;        // 1-based line number in the file
+    std::string source;  // the raw text of the first field (no tab, no CR)
+    std::string target;  // the second field; "" when absent and CorpusOptions::require_target is false
+    bool has_target = false;
+    bool has_alignment = false;            // a third field was present (it may hold zero links)
+    std::vector<AlignmentLink> alignment;  // sorted, duplicates removed
+    // Filled only when CorpusOptions::tokenizer is set: the words without specials.
+    std::vector<std::string> source_tokens;
+    std::vector<std::string> target_tokens;
+};
+
+struct CorpusOptions {
+    // false: a line may be just `source` (decode --input); true: the tab and target are required (train, eval).
+    bool require_target = true;
+    // When set, both sides are tokenized with it (source with .source, target with .target), empty-after-
+    // tokenization sides are errors and alignment indices are checked against the word counts.
+    std::optional<TokenizerConfig> tokenizer;
+};
+
+struct Corpus {
+    std::string name;  // the path (or the name given to parseCorpus)
+    std::vector<CorpusExample> examples;
+    int alignedCount() const;  // examples with an alignment field
+};
+
+// Parses TSV text; `name` stands for the path in messages. Throws InputError on the first bad line.
+Corpus parseCorpus(std::string_view text, const std::string& name, const CorpusOptions& options = {});
+// Reads and parses a file. Throws InputError "PATH: cannot open (reason)" if it cannot be read, else as parseCorpus.
+Corpus readCorpus(const std::string& path, const CorpusOptions& options = {});
+
+// Parses a Pharaoh alignment field ("0-0 1-2 2-1"); throws InputError naming the bad token (no position prefix).
+std::vector<AlignmentLink> parseAlignment(std::string_view field);
+// The offset of the first byte that breaks UTF-8 (RFC 3629), or npos if `s` is valid.
+size_t firstInvalidUtf8(std::string_view s);
+
+// Reads a whole file into memory; throws InputError "PATH: cannot open (reason)" / "PATH: read error".
+std::string readTextFile(const std::string& path);
+
+}  // namespace attnviz

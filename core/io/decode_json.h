@@ -1,0 +1,35 @@
+// The decode object of spec/cli.md as JSON and the attention matrix as CSV: what `attnviz-cli decode --json`,
+// `render --out x.json / x.csv` and the GUI's export write.
+//
+// JSON keys (exactly cli.md): source_tokens, source_ids, target_tokens, target_ids, attention (T rows of S),
+// log_probs (T), total_log_prob, config (every default filled in). Floats are written as the double equal to the
+// float (nlohmann prints the shortest text that reads back to that double: up to 17 significant digits, "0.5" for
+// 0.5), so a float32 reader gets every value back bit for bit. A value that is not finite is written as null.
+//
+// CSV (RFC 4180, "\n" line ends): a header row `target\source,<sos>,tok1,...,<eos>` then one row per target token:
+// its spelling, then its attention weights. Fields holding a comma, quote, CR or LF are quoted ("," -> `","`,
+// `"` -> `""""`). Numbers as in the JSON.
+#pragma once
+#include "decode/decoding.h"
+#include "model/config.h"
+
+#include <nlohmann/json.hpp>
+#include <string>
+
+namespace attnviz {
+
+nlohmann::json decodeToJson(const DecodeResult& result, const ModelConfig& config);
+// One line, no trailing newline (a JSON Lines record); `indent` >= 0 pretty-prints.
+std::string decodeToJsonText(const DecodeResult& result, const ModelConfig& config, int indent = -1);
+
+// Reads a decode object back (the GUI's import, tests). Checks the shapes: as many ids as tokens, T attention rows
+// of S values, T log-probs. Throws InputError naming the key at fault. `config` receives the object's config if
+// non-null (the key is then required). null attention values read as NaN.
+DecodeResult decodeFromJson(const nlohmann::json& j, ModelConfig* config = nullptr);
+
+std::string decodeToCsv(const DecodeResult& result);
+
+// The text of a float as written in the JSON and CSV (shortest round-trip text of the equal double).
+std::string formatFloat(double value);
+
+}  // namespace attnviz

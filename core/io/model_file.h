@@ -1,0 +1,51 @@
+// Model files: reading, validating and writing the safetensors files of docs/model-format.md.
+#pragma once
+#include "model/model.h"
+
+#include <cstdint>
+#include <map>
+#include <string>
+#include <vector>
+
+namespace attnviz {
+
+// Reads and validates a model file (model_file.cpp). Every problem is a ModelError whose message starts with
+// the path: "PATH: tensor decoder.fc_out.weight has shape [10, 20]; the config needs [12, 20]".
+Model loadModel(const std::string& path);
+// The same from bytes in memory (the fuzzer's entry point); `name` stands for the path in messages.
+Model loadModelFromBytes(const uint8_t* data, size_t size, const std::string& name);
+// Writes atomically (temp file in the same folder + rename); throws ModelError naming the path on failure.
+void saveModel(const Model& model, const std::string& path);
+// The bytes saveModel writes.
+std::vector<uint8_t> serializeModel(const Model& model);
+
+// What the header of a model file says, read without loading the weights (readModelHeader).
+struct TensorEntry {
+    std::string name;
+    std::string dtype;            // "F32", "F16", "BF16" or "F64"
+    std::vector<int64_t> shape;   // as written in the file
+    uint64_t begin = 0, end = 0;  // byte offsets into the data buffer
+};
+struct ModelHeader {
+    ModelConfig config;
+    Vocabulary source_vocab;
+    Vocabulary target_vocab;
+    std::string task, description, training;
+    std::map<std::string, std::string> extra_metadata;
+    std::vector<TensorEntry> tensors;  // in the order of their data in the file
+    uint64_t file_size = 0;
+    int64_t parameterCount() const;
+};
+// Reads only the first 8 + N bytes and checks everything loadModel checks except the weights' values (for
+// `attnviz-cli info`, the sample-model browser and sibling scans). Throws ModelError("PATH: ...").
+ModelHeader readModelHeader(const std::string& path);
+
+// Model files in the same folder with the same task and vocabularies (spec "Siblings"), `path` included,
+// as (path, score) pairs sorted by score then path. Unreadable files are skipped.
+struct Sibling {
+    std::string path;
+    ModelConfig config;
+};
+std::vector<Sibling> findSiblings(const std::string& path, const Model& model);
+
+}  // namespace attnviz

@@ -1,0 +1,454 @@
+// safetensors reader and writer. Everything in the header is checked before any tensor byte is looked at, so a
+// hostile file can neither crash the reader nor make it allocate more than the file's own size.
+#include "io/safetensors.h"
+#include "base/errors.h"
+#include "model/vocab.h"  // isValidUtf8
+
+#include <nlohmann/json.hpp>
+
+#include <algorithm>
+#include <bit>
+#include <cerrno>
+#include <cfloat>
+#include <cmath>
+#include <cstring>
+#include <filesystem>
+#include <new>
+#include <random>
+#include <set>
+
+#include <fcntl.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+namespace attnviz::safetensors {
+
+// The byte buffer is little-endian; the tensor data are copied straight into float storage.
+static_assert(std::endian::native == std::endian::little, "attnviz reads safetensors on little-endian hosts only");
+
+namespace {
+
+using json = nlohmann::json;
+
+[[noreturn]] void fail(const std::string& name, const std::string& what) { throw ModelError(name + ": " + what); }
+
+std::string shapeText(const std::vector<int64_t>& shape) {
+    std::string s = "[";
+    for (size_t i = 0; i < shape.size(); ++i) s += (i ? ", " : "") + std::to_string(shape[i]);
+    return s + "]";
+}
+
+std::string jsonTypeName(const json& j) { return j.type_name(); }
+
+bool parseDType(std::string_view s, DType& out) {
+    if (s == "F32")
+        out = DType::F32;
+    else if (s == "F16")
+        out = DType::F16;
+    else if (s == "BF16")
+        out = DType::BF16;
+    else if (s == "F64")
+        out = DType::F64;
+    else
+        return false;
+    return true;
+}
+
+// A non-negative integer of the header (shape entry or offset); throws naming `what`.
+uint64_t headerUInt(const json& v, const std::string& name, const std::string& what) {
+    if (v.is_number_unsigned()) return v.get<uint64_t>();
+    if (v.is_number_integer()) {
+        const auto x = v.get<int64_t>();
+        if (x >= 0) return static_cast<uint64_t>(x);
+        fail(name, what + " is negative (" + std::to_string(x) + ")");
+    }
+    fail(name, what + " must be a non-negative integer, not " +
+                   (v.is_number() ? "a fraction or a huge number" : jsonTypeName(v)));
+}
+
+TensorInfo parseTensorEntry(const std::string& key, const json& entry, uint64_t buffer_size, const std::string& name) {
+    const std::string where = "tensor \"" + key + "\"";
+    if (!entry.is_object())
+        fail(name, where + ": entry must be an object with dtype, shape and data_offsets, not " + jsonTypeName(entry));
+    TensorInfo t;
+    t.name = key;
+
+    auto dt = entry.find("dtype");
+    if (dt == entry.end()) fail(name, where + ": missing \"dtype\"");
+    if (!dt->is_string()) fail(name, where + ": \"dtype\" must be a string, not " + jsonTypeName(*dt));
+    const std::string& dts = dt->get_ref<const std::string&>();
+    if (!parseDType(dts, t.dtype))
+        fail(name, where + ": unsupported dtype \"" + dts + "\" (supported: F32, F16, BF16, F64)");
+
+    auto sh = entry.find("shape");
+    if (sh == entry.end()) fail(name, where + ": missing \"shape\"");
+    if (!sh->is_array()) fail(name, where + ": \"shape\" must be an array, not " + jsonTypeName(*sh));
+    if (sh->size() > 8)
+        fail(name, where + ": shape has " + std::to_string(sh->size()) + " dimensions (at most 8 supported)");
+    int64_t numel = 1;
+    bool overflow = false;
+    for (const json& d : *sh) {
+        const uint64_t x = headerUInt(d, name, where + ": shape entry");
+        if (x > uint64_t(INT64_MAX)) {
+            overflow = true;
+            break;
+        }
+        t.shape.push_back(static_cast<int64_t>(x));
+    }
+    for (int64_t d : t.shape)
+        if (__builtin_mul_overflow(numel, d, &numel)) overflow = true;
+    int64_t bytes = 0;
+    if (overflow || __builtin_mul_overflow(numel, int64_t(dtypeSize(t.dtype)), &bytes))
+        fail(name, where + ": shape product overflows (shape " + sh->dump() + ")");
+    t.numel = numel;
+
+    auto off = entry.find("data_offsets");
+    if (off == entry.end()) fail(name, where + ": missing \"data_offsets\"");
+    if (!off->is_array() || off->size() != 2)
+        fail(name, where + ": \"data_offsets\" must be an array [begin, end], not " +
+                       (off->is_array() ? "an array of " + std::to_string(off->size()) : jsonTypeName(*off)));
+    t.begin = headerUInt((*off)[0], name, where + ": data_offsets begin");
+    t.end = headerUInt((*off)[1], name, where + ": data_offsets end");
+    const std::string offs = "data_offsets [" + std::to_string(t.begin) + ", " + std::to_string(t.end) + "]";
+    if (t.begin > t.end) fail(name, where + ": " + offs + " has begin > end");
+    if (t.end > buffer_size)
+        fail(name, where + ": " + offs + " ends past the end of the data (" + std::to_string(buffer_size) +
+                       " bytes): file truncated?");
+    if (t.end - t.begin != static_cast<uint64_t>(bytes))
+        fail(name, where + ": " + offs + " hold " + std::to_string(t.end - t.begin) + " bytes but shape " +
+                       shapeText(t.shape) + " of " + std::string(dtypeName(t.dtype)) + " needs " +
+                       std::to_string(bytes));
+    return t;
+}
+
+float halfToFloat(uint16_t h) {
+    const uint32_t sign = uint32_t(h & 0x8000u) << 16;
+    const uint32_t exp = (h >> 10) & 0x1Fu;
+    const uint32_t mant = h & 0x3FFu;
+    if (exp == 0) {  // zero or subnormal: mant * 2^-24, exact in float
+        const float f = float(mant) * 0x1p-24f;
+        return sign ? -f : f;
+    }
+    const uint32_t bits =
+        exp == 31 ? (sign | 0x7F800000u | (mant << 13)) : (sign | ((exp + 112u) << 23) | (mant << 13));
+    return std::bit_cast<float>(bits);
+}
+
+template <typename Raw, typename Conv>
+void convertLoop(const uint8_t* src, float* out, int64_t n, Conv conv) {
+    for (int64_t i = 0; i < n; ++i) {
+        Raw r;
+        std::memcpy(&r, src + i * int64_t(sizeof(Raw)), sizeof(Raw));
+        out[i] = conv(r);
+    }
+}
+
+int64_t firstNonFinite(const float* x, int64_t n) {
+    // Exponent bits all ones = Inf or NaN; a branch-free scan the compiler vectorises, then locate.
+    auto bad = [](float f) { return (std::bit_cast<uint32_t>(f) & 0x7F800000u) == 0x7F800000u; };
+    uint32_t any = 0;
+    for (int64_t i = 0; i < n; ++i) any |= uint32_t(bad(x[i]));
+    if (!any) return -1;
+    for (int64_t i = 0; i < n; ++i)
+        if (bad(x[i])) return i;
+    return -1;
+}
+
+json parseHeaderJson(std::string_view text, const std::string& name) {
+    // A callback parse: refuses duplicate tensor names and absurd nesting (a safetensors header is 3 levels deep).
+    std::set<std::string> keys;
+    json::parser_callback_t cb = [&](int depth, json::parse_event_t event, json& parsed) {
+        if (depth > 16) fail(name, "header JSON is nested too deeply");
+        if (event == json::parse_event_t::key && depth == 1 && !keys.insert(parsed.get<std::string>()).second)
+            fail(name, "header has the key \"" + parsed.get<std::string>() + "\" twice");
+        return true;
+    };
+    try {
+        return json::parse(text.begin(), text.end(), cb);
+    } catch (const json::exception& e) {
+        fail(name, std::string("header is not valid JSON (") + e.what() + ")");
+    }
+}
+
+}  // namespace
+
+std::string_view dtypeName(DType d) {
+    switch (d) {
+    case DType::F32:
+        return "F32";
+    case DType::F16:
+        return "F16";
+    case DType::BF16:
+        return "BF16";
+    case DType::F64:
+        return "F64";
+    }
+    return "?";
+}
+
+int dtypeSize(DType d) {
+    switch (d) {
+    case DType::F32:
+        return 4;
+    case DType::F16:
+        return 2;
+    case DType::BF16:
+        return 2;
+    case DType::F64:
+        return 8;
+    }
+    return 0;
+}
+
+uint64_t readHeaderLength(const uint8_t* first, size_t available, uint64_t file_size, const std::string& name) {
+    if (file_size < 8 || available < 8)
+        fail(name, "file truncated: " + std::to_string(file_size) +
+                       " bytes, but a safetensors file starts with an 8-byte header length");
+    uint64_t n = 0;
+    for (int i = 7; i >= 0; --i) n = (n << 8) | first[i];
+    if (n > kMaxHeaderSize)
+        fail(name, "header length " + std::to_string(n) + " is absurd (more than " + std::to_string(kMaxHeaderSize) +
+                       " bytes): not a safetensors file?");
+    if (n > file_size - 8)
+        fail(name, "file truncated: header length " + std::to_string(n) + " runs past the end of the file (" +
+                       std::to_string(file_size) + " bytes)");
+    if (n < 2) fail(name, "header length " + std::to_string(n) + " is too small for a JSON object");
+    return n;
+}
+
+Header parseHeader(std::string_view text, uint64_t buffer_size, const std::string& name) {
+    if (!isValidUtf8(text)) fail(name, "header is not valid UTF-8");
+    const json root = parseHeaderJson(text, name);
+    if (!root.is_object()) fail(name, "header is not a JSON object (found " + jsonTypeName(root) + ")");
+
+    Header h;
+    h.header_size = text.size();
+    h.buffer_size = buffer_size;
+    for (const auto& [key, value] : root.items()) {
+        if (key == "__metadata__") {
+            if (!value.is_object()) fail(name, "__metadata__ must be an object of strings, not " + jsonTypeName(value));
+            h.has_metadata = true;
+            for (const auto& [mk, mv] : value.items()) {
+                if (!mv.is_string())
+                    fail(name, "__metadata__ value of \"" + mk + "\" must be a string, not " + jsonTypeName(mv));
+                h.metadata.emplace(mk, mv.get<std::string>());
+            }
+            continue;
+        }
+        h.tensors.push_back(parseTensorEntry(key, value, buffer_size, name));
+    }
+
+    std::sort(h.tensors.begin(), h.tensors.end(), [](const TensorInfo& a, const TensorInfo& b) {
+        return a.begin != b.begin ? a.begin < b.begin : a.end < b.end;
+    });
+    const TensorInfo* prev = nullptr;  // the non-empty tensor reaching furthest so far
+    for (const TensorInfo& t : h.tensors) {
+        if (t.begin == t.end) continue;
+        if (prev && t.begin < prev->end)
+            fail(name, "tensors \"" + prev->name + "\" [" + std::to_string(prev->begin) + ", " +
+                           std::to_string(prev->end) + ") and \"" + t.name + "\" [" + std::to_string(t.begin) + ", " +
+                           std::to_string(t.end) + ") overlap");
+        if (!prev || t.end > prev->end) prev = &t;
+    }
+    return h;
+}
+
+Header parseFile(const uint8_t* data, size_t size, const std::string& name) {
+    const uint64_t n = readHeaderLength(data, size, size, name);
+    return parseHeader(std::string_view(reinterpret_cast<const char*>(data) + 8, n), size - 8 - n, name);
+}
+
+int64_t toFloat(const TensorInfo& t, const uint8_t* buffer, float* out) {
+    const uint8_t* src = buffer + t.begin;
+    const int64_t n = t.numel;
+    switch (t.dtype) {
+    case DType::F32:
+        if (n > 0) std::memcpy(out, src, size_t(n) * 4);
+        break;
+    case DType::F16:
+        convertLoop<uint16_t>(src, out, n, halfToFloat);
+        break;
+    case DType::BF16:
+        convertLoop<uint16_t>(src, out, n, [](uint16_t b) { return std::bit_cast<float>(uint32_t(b) << 16); });
+        break;
+    case DType::F64:
+        convertLoop<double>(src, out, n, [](double d) {
+            // a double outside float range must not be cast (undefined behaviour); it becomes Inf, reported below
+            if (std::isnan(d)) return NAN;
+            if (!(std::fabs(d) <= double(FLT_MAX))) return d > 0 ? INFINITY : -INFINITY;
+            return static_cast<float>(d);
+        });
+        break;
+    }
+    return firstNonFinite(out, n);
+}
+
+std::vector<uint8_t> serialize(const std::map<std::string, std::string>& metadata,
+                               const std::vector<TensorView>& tensors) {
+    nlohmann::ordered_json head = nlohmann::ordered_json::object();
+    if (!metadata.empty()) {
+        nlohmann::ordered_json meta = nlohmann::ordered_json::object();
+        for (const auto& [k, v] : metadata) {
+            if (!isValidUtf8(k) || !isValidUtf8(v)) throw ModelError("metadata \"" + k + "\" is not valid UTF-8");
+            meta[k] = v;
+        }
+        head["__metadata__"] = std::move(meta);
+    }
+    uint64_t offset = 0;
+    for (const TensorView& t : tensors) {
+        if (t.name == "__metadata__" || head.contains(t.name))
+            throw ModelError("tensor name \"" + t.name + "\" is used twice");
+        if (!isValidUtf8(t.name)) throw ModelError("tensor name \"" + t.name + "\" is not valid UTF-8");
+        int64_t numel = 1;
+        for (int64_t d : t.shape) numel *= d;
+        const uint64_t bytes = uint64_t(numel) * 4;
+        head[t.name] = {{"dtype", "F32"}, {"shape", t.shape}, {"data_offsets", {offset, offset + bytes}}};
+        offset += bytes;
+    }
+    std::string text = head.dump();
+    text.append((8 - text.size() % 8) % 8, ' ');  // the Python library pads so that the data start 8-aligned
+
+    std::vector<uint8_t> out(8 + text.size() + offset);
+    const uint64_t n = text.size();
+    for (int i = 0; i < 8; ++i) out[size_t(i)] = uint8_t(n >> (8 * i));
+    std::memcpy(out.data() + 8, text.data(), text.size());
+    uint8_t* dst = out.data() + 8 + text.size();
+    for (const TensorView& t : tensors) {
+        int64_t numel = 1;
+        for (int64_t d : t.shape) numel *= d;
+        if (numel > 0) std::memcpy(dst, t.data, size_t(numel) * 4);
+        dst += numel * 4;
+    }
+    return out;
+}
+
+namespace {
+
+std::string errnoText(int e) { return std::strerror(e); }
+
+// Closes fd on scope exit.
+struct Fd {
+    int fd = -1;
+    ~Fd() {
+        if (fd >= 0) ::close(fd);
+    }
+    int release() {
+        int f = fd;
+        fd = -1;
+        return f;
+    }
+};
+
+bool readAll(int fd, uint8_t* dst, size_t n, size_t& got) {
+    got = 0;
+    while (got < n) {
+        const ssize_t r = ::read(fd, dst + got, n - got);
+        if (r < 0) {
+            if (errno == EINTR) continue;
+            return false;
+        }
+        if (r == 0) break;  // shorter than fstat said (file changed underneath)
+        got += size_t(r);
+    }
+    return true;
+}
+
+int openForReading(const std::string& path, uint64_t& size) {
+    Fd f{::open(path.c_str(), O_RDONLY | O_CLOEXEC)};
+    if (f.fd < 0) fail(path, "cannot open: " + errnoText(errno));
+    struct stat st {};
+    if (::fstat(f.fd, &st) != 0) fail(path, "cannot stat: " + errnoText(errno));
+    if (!S_ISREG(st.st_mode)) fail(path, "not a regular file");
+    size = uint64_t(st.st_size);
+    return f.release();
+}
+
+}  // namespace
+
+std::vector<uint8_t> readFile(const std::string& path) {
+    uint64_t size = 0;
+    Fd f{openForReading(path, size)};
+    std::vector<uint8_t> bytes;
+    try {
+        bytes.resize(size);
+    } catch (const std::bad_alloc&) {
+        fail(path, "not enough memory to read " + std::to_string(size) + " bytes");
+    }
+    size_t got = 0;
+    if (!readAll(f.fd, bytes.data(), bytes.size(), got)) fail(path, "cannot read: " + errnoText(errno));
+    bytes.resize(got);
+    return bytes;
+}
+
+Header readFileHeader(const std::string& path) {
+    uint64_t size = 0;
+    Fd f{openForReading(path, size)};
+    uint8_t first[8];
+    size_t got = 0;
+    if (!readAll(f.fd, first, 8, got)) fail(path, "cannot read: " + errnoText(errno));
+    const uint64_t n = readHeaderLength(first, got, size, path);
+    std::string text(n, '\0');
+    if (!readAll(f.fd, reinterpret_cast<uint8_t*>(text.data()), n, got)) fail(path, "cannot read: " + errnoText(errno));
+    if (got != n) fail(path, "file truncated while reading the header");
+    return parseHeader(text, size - 8 - n, path);
+}
+
+void writeFileAtomically(const std::string& path, const uint8_t* data, size_t size) {
+    namespace fs = std::filesystem;
+    const fs::path target(path);
+    const fs::path dir = target.has_parent_path() ? target.parent_path() : fs::path(".");
+    if (!target.has_filename()) fail(path, "cannot save: not a file name");
+
+    // A hidden, unique name in the same folder, so that rename() is atomic and never crosses file systems.
+    std::random_device rd;
+    const uint64_t tag = (uint64_t(rd()) << 32) ^ rd() ^ uint64_t(::getpid());
+    char suffix[32];
+    Fd f;
+    std::string temp;
+    for (int attempt = 0; attempt < 16 && f.fd < 0; ++attempt) {
+        std::snprintf(suffix, sizeof suffix, ".tmp-%016llx", static_cast<unsigned long long>(tag + uint64_t(attempt)));
+        std::string hidden(".");  // (built by appends: GCC 12 gives a false -Wrestrict for "." + string)
+        hidden += target.filename().string();
+        hidden += suffix;
+        temp = (dir / hidden).string();
+        f.fd = ::open(temp.c_str(), O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0666);
+        if (f.fd < 0 && errno != EEXIST) break;
+    }
+    if (f.fd < 0)
+        fail(path, "cannot save: cannot create a temporary file in " + dir.string() + ": " + errnoText(errno));
+
+    auto abandon = [&](const std::string& what, int e) {
+        ::close(f.release());
+        ::unlink(temp.c_str());
+        fail(path, "cannot save: " + what + ": " + errnoText(e));
+    };
+    // Keep the permissions of a file we replace.
+    struct stat st {};
+    if (::stat(path.c_str(), &st) == 0 && S_ISREG(st.st_mode)) (void)::fchmod(f.fd, st.st_mode & 07777);
+
+    size_t done = 0;
+    while (done < size) {
+        const ssize_t w = ::write(f.fd, data + done, size - done);
+        if (w < 0) {
+            if (errno == EINTR) continue;
+            abandon("write failed", errno);
+        }
+        done += size_t(w);
+    }
+    if (::fsync(f.fd) != 0) abandon("fsync failed", errno);
+    if (::close(f.release()) != 0) {
+        const int e = errno;
+        ::unlink(temp.c_str());
+        fail(path, "cannot save: close failed: " + errnoText(e));
+    }
+    if (::rename(temp.c_str(), path.c_str()) != 0) {
+        const int e = errno;
+        ::unlink(temp.c_str());
+        fail(path, "cannot save: cannot replace the file: " + errnoText(e));
+    }
+    // Make the rename itself durable; failure here does not undo the save.
+    Fd d{::open(dir.c_str(), O_RDONLY | O_DIRECTORY | O_CLOEXEC)};
+    if (d.fd >= 0) (void)::fsync(d.fd);
+}
+
+}  // namespace attnviz::safetensors

@@ -1,0 +1,72 @@
+// The safetensors container (spec/model-format.md "Container"), without any knowledge of models:
+//   8 bytes   little-endian u64 N, the header length
+//   N bytes   UTF-8 JSON object: "__metadata__" (string -> string) and one entry per tensor
+//             {"dtype": "F32", "shape": [..], "data_offsets": [begin, end]}, offsets relative to the byte buffer
+//   the byte buffer, tensors row-major (C order), little-endian.
+// Every error is a ModelError whose message starts with the file name it was given.
+#pragma once
+#include <cstddef>
+#include <cstdint>
+#include <map>
+#include <string>
+#include <string_view>
+#include <vector>
+
+namespace attnviz::safetensors {
+
+enum class DType { F32, F16, BF16, F64 };
+std::string_view dtypeName(DType d);
+int dtypeSize(DType d);  // bytes per element
+
+// The Python library refuses headers above 100 MB; so do we (a vocabulary of a million tokens fits easily).
+inline constexpr uint64_t kMaxHeaderSize = 100'000'000;
+
+struct TensorInfo {
+    std::string name;
+    DType dtype = DType::F32;
+    std::vector<int64_t> shape;
+    uint64_t begin = 0;  // byte offsets into the buffer
+    uint64_t end = 0;
+    int64_t numel = 0;  // product of shape
+};
+
+struct Header {
+    bool has_metadata = false;
+    std::map<std::string, std::string> metadata;
+    std::vector<TensorInfo> tensors;  // sorted by begin offset (file order of the data)
+    uint64_t header_size = 0;         // N
+    uint64_t buffer_size = 0;         // bytes after the header
+    uint64_t dataStart() const { return 8 + header_size; }
+};
+
+// Reads N from the first 8 bytes and checks it against the file size. `available` is how many bytes `first` holds.
+uint64_t readHeaderLength(const uint8_t* first, size_t available, uint64_t file_size, const std::string& name);
+// Parses and checks the whole header: JSON shape, dtypes, shapes, offsets inside the buffer, sizes, no overlaps.
+Header parseHeader(std::string_view json_text, uint64_t buffer_size, const std::string& name);
+// Parses a whole file held in memory (header checked; data not touched).
+Header parseFile(const uint8_t* data, size_t size, const std::string& name);
+
+// Converts tensor `t` to float32: `buffer` is the start of the byte buffer, `out` holds t.numel floats.
+// Returns the index of the first value that is not finite (NaN, ±Inf, or an F64 outside float range), or -1.
+int64_t toFloat(const TensorInfo& t, const uint8_t* buffer, float* out);
+
+// A tensor to write (always as F32).
+struct TensorView {
+    std::string name;
+    std::vector<int64_t> shape;
+    const float* data;
+};
+// The bytes of a file: header in the Python library's layout (`__metadata__` first, compact JSON, padded with
+// spaces to a multiple of 8), tensors in the order given, data_offsets contiguous. Throws ModelError (no file name)
+// if a metadata string is not valid UTF-8 or a name repeats.
+std::vector<uint8_t> serialize(const std::map<std::string, std::string>& metadata,
+                               const std::vector<TensorView>& tensors);
+
+// Whole-file I/O. All throw ModelError("PATH: ...").
+std::vector<uint8_t> readFile(const std::string& path);
+// Reads only the first 8 + N bytes of a file and parses the header (offsets checked against the file size).
+Header readFileHeader(const std::string& path);
+// Temp file in the same folder + fsync + rename; on failure the temp file is removed and an old file stays intact.
+void writeFileAtomically(const std::string& path, const uint8_t* data, size_t size);
+
+}  // namespace attnviz::safetensors

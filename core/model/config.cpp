@@ -1,0 +1,151 @@
+#include "model/config.h"
+#include "base/errors.h"
+
+#include <array>
+#include <utility>
+
+namespace attnviz {
+namespace {
+
+template <typename E, size_t N>
+E parseEnum(std::string_view what, std::string_view s, const std::array<std::pair<std::string_view, E>, N>& table) {
+    std::string accepted;
+    for (const auto& [name, value] : table) {
+        if (name == s) return value;
+        accepted += accepted.empty() ? "" : ", ";
+        accepted += '"' + std::string(name) + '"';
+    }
+    throw ModelError("config: unknown " + std::string(what) + " \"" + std::string(s) + "\" (expected one of " +
+                     accepted + ")");
+}
+
+constexpr std::array<std::pair<std::string_view, DecoderKind>, 2> kDecoders{
+    {{"bahdanau", DecoderKind::Bahdanau}, {"luong", DecoderKind::Luong}}};
+constexpr std::array<std::pair<std::string_view, ScoreKind>, 4> kScores{{{"additive", ScoreKind::Additive},
+                                                                         {"dot", ScoreKind::Dot},
+                                                                         {"scaled_dot", ScoreKind::ScaledDot},
+                                                                         {"general", ScoreKind::General}}};
+constexpr std::array<std::pair<std::string_view, SpanKind>, 3> kSpans{
+    {{"global", SpanKind::Global}, {"local_m", SpanKind::LocalM}, {"local_p", SpanKind::LocalP}}};
+constexpr std::array<std::pair<std::string_view, TokenizerKind>, 3> kTokenizers{
+    {{"whitespace", TokenizerKind::Whitespace}, {"word", TokenizerKind::Word}, {"char", TokenizerKind::Char}}};
+
+template <typename E, size_t N>
+std::string_view nameOf(E v, const std::array<std::pair<std::string_view, E>, N>& table) {
+    for (const auto& [name, value] : table)
+        if (value == v) return name;
+    return "?";
+}
+
+const nlohmann::json* field(const nlohmann::json& j, const char* key) {
+    auto it = j.find(key);
+    return it == j.end() ? nullptr : &*it;
+}
+
+std::string stringField(const nlohmann::json& j, const char* key, const char* fallback) {
+    const nlohmann::json* v = field(j, key);
+    if (!v) {
+        if (!fallback) throw ModelError(std::string("config: missing required key \"") + key + "\"");
+        return fallback;
+    }
+    if (!v->is_string()) throw ModelError(std::string("config: \"") + key + "\" must be a string");
+    return v->get<std::string>();
+}
+
+int intField(const nlohmann::json& j, const char* key, const int* fallback, int min_value) {
+    const nlohmann::json* v = field(j, key);
+    if (!v) {
+        if (!fallback) throw ModelError(std::string("config: missing required key \"") + key + "\"");
+        return *fallback;
+    }
+    if (!v->is_number_integer()) throw ModelError(std::string("config: \"") + key + "\" must be an integer");
+    const auto x = v->get<long long>();
+    if (x < min_value || x > (1 << 20))
+        throw ModelError(std::string("config: \"") + key + "\" = " + std::to_string(x) + " is out of range (" +
+                         std::to_string(min_value) + " to " + std::to_string(1 << 20) + ")");
+    return static_cast<int>(x);
+}
+
+bool boolField(const nlohmann::json& j, const char* key, bool fallback) {
+    const nlohmann::json* v = field(j, key);
+    if (!v) return fallback;
+    if (!v->is_boolean()) throw ModelError(std::string("config: \"") + key + "\" must be true or false");
+    return v->get<bool>();
+}
+
+}  // namespace
+
+std::string_view toString(DecoderKind v) { return nameOf(v, kDecoders); }
+std::string_view toString(ScoreKind v) { return nameOf(v, kScores); }
+std::string_view toString(SpanKind v) { return nameOf(v, kSpans); }
+std::string_view toString(TokenizerKind v) { return nameOf(v, kTokenizers); }
+DecoderKind parseDecoderKind(std::string_view s) { return parseEnum("decoder", s, kDecoders); }
+ScoreKind parseScoreKind(std::string_view s) { return parseEnum("score", s, kScores); }
+SpanKind parseSpanKind(std::string_view s) { return parseEnum("span", s, kSpans); }
+TokenizerKind parseTokenizerKind(std::string_view s) { return parseEnum("tokenizer", s, kTokenizers); }
+
+ModelConfig configFromJson(const nlohmann::json& j) {
+    if (!j.is_object()) throw ModelError("config: must be a JSON object");
+    ModelConfig c;
+    c.decoder = parseDecoderKind(stringField(j, "decoder", nullptr));
+    c.score = parseScoreKind(stringField(j, "score", nullptr));
+    c.span = parseSpanKind(stringField(j, "span", "global"));
+    const int default_window = 5;
+    c.window = intField(j, "window", &default_window, 1);
+    c.input_feeding = boolField(j, "input_feeding", false);
+    c.emb_dim = intField(j, "emb_dim", nullptr, 1);
+    c.enc_hid_dim = intField(j, "enc_hid_dim", nullptr, 1);
+    c.dec_hid_dim = intField(j, "dec_hid_dim", nullptr, 1);
+    if (const nlohmann::json* t = field(j, "tokenizer")) {
+        if (!t->is_object()) throw ModelError("config: \"tokenizer\" must be an object");
+        c.tokenizer.source = parseTokenizerKind(stringField(*t, "source", "whitespace"));
+        c.tokenizer.target = parseTokenizerKind(stringField(*t, "target", "whitespace"));
+        c.tokenizer.lowercase = boolField(*t, "lowercase", false);
+    }
+    validateConfig(c);
+    return c;
+}
+
+ModelConfig configFromJsonText(std::string_view text) {
+    nlohmann::json j;
+    try {
+        j = nlohmann::json::parse(text);
+    } catch (const nlohmann::json::exception& e) {
+        throw ModelError(std::string("config: not valid JSON: ") + e.what());
+    }
+    return configFromJson(j);
+}
+
+nlohmann::json configToJson(const ModelConfig& c) {
+    return nlohmann::json{
+        {"decoder", toString(c.decoder)},
+        {"score", toString(c.score)},
+        {"span", toString(c.span)},
+        {"window", c.window},
+        {"input_feeding", c.input_feeding},
+        {"emb_dim", c.emb_dim},
+        {"enc_hid_dim", c.enc_hid_dim},
+        {"dec_hid_dim", c.dec_hid_dim},
+        {"tokenizer",
+         {{"source", toString(c.tokenizer.source)},
+          {"target", toString(c.tokenizer.target)},
+          {"lowercase", c.tokenizer.lowercase}}},
+    };
+}
+
+void validateConfig(const ModelConfig& c) {
+    if (c.emb_dim < 1 || c.enc_hid_dim < 1 || c.dec_hid_dim < 1)
+        throw ModelError("config: emb_dim, enc_hid_dim and dec_hid_dim must be positive");
+    if (c.window < 1) throw ModelError("config: \"window\" must be at least 1");
+    if (c.decoder == DecoderKind::Bahdanau && c.span != SpanKind::Global)
+        throw ModelError("config: span \"" + std::string(toString(c.span)) +
+                         "\" needs decoder \"luong\" (bahdanau attends globally)");
+    if (c.decoder == DecoderKind::Bahdanau && c.input_feeding)
+        throw ModelError("config: input_feeding needs decoder \"luong\"");
+    if ((c.score == ScoreKind::Dot || c.score == ScoreKind::ScaledDot) && c.dec_hid_dim != 2 * c.enc_hid_dim)
+        throw ModelError("config: score \"" + std::string(toString(c.score)) +
+                         "\" needs dec_hid_dim == 2 * enc_hid_dim (got " + std::to_string(c.dec_hid_dim) + " and " +
+                         std::to_string(c.enc_hid_dim) + ")");
+}
+
+}  // namespace attnviz

@@ -1,0 +1,54 @@
+// The model config of spec/model-format.md ("config" metadata), parsed and validated.
+#pragma once
+#include <nlohmann/json.hpp>
+#include <string>
+#include <string_view>
+
+namespace attnviz {
+
+enum class DecoderKind { Bahdanau, Luong };
+enum class ScoreKind { Additive, Dot, ScaledDot, General };
+enum class SpanKind { Global, LocalM, LocalP };
+enum class TokenizerKind { Whitespace, Word, Char };
+
+struct TokenizerConfig {
+    TokenizerKind source = TokenizerKind::Whitespace;
+    TokenizerKind target = TokenizerKind::Whitespace;
+    bool lowercase = false;
+    bool operator==(const TokenizerConfig&) const = default;
+};
+
+struct ModelConfig {
+    DecoderKind decoder = DecoderKind::Bahdanau;
+    ScoreKind score = ScoreKind::Additive;
+    SpanKind span = SpanKind::Global;
+    int window = 5;              // D, half-width of a local window
+    bool input_feeding = false;  // luong only
+    int emb_dim = 0;             // E
+    int enc_hid_dim = 0;         // H_e
+    int dec_hid_dim = 0;         // H_d
+    TokenizerConfig tokenizer;
+    bool operator==(const ModelConfig&) const = default;
+};
+
+// Names exactly as written in the file ("bahdanau", "scaled_dot", "local_p", "word", ...).
+std::string_view toString(DecoderKind);
+std::string_view toString(ScoreKind);
+std::string_view toString(SpanKind);
+std::string_view toString(TokenizerKind);
+// Parsers throw ModelError naming the bad value and the accepted ones.
+DecoderKind parseDecoderKind(std::string_view);
+ScoreKind parseScoreKind(std::string_view);
+SpanKind parseSpanKind(std::string_view);
+TokenizerKind parseTokenizerKind(std::string_view);
+
+// Parses the config object; defaults filled in; throws ModelError on a missing/invalid key or a
+// combination the spec forbids (local spans or input feeding with bahdanau, dot sizes, ...).
+ModelConfig configFromJson(const nlohmann::json& j);
+ModelConfig configFromJsonText(std::string_view text);
+// Every key written, defaults included (the "config" of cli.md's decode object).
+nlohmann::json configToJson(const ModelConfig& c);
+// Throws ModelError if the config breaks a rule of the spec.
+void validateConfig(const ModelConfig& c);
+
+}  // namespace attnviz

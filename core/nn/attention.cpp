@@ -1,0 +1,108 @@
+#include "nn/attention.h"
+
+#include <algorithm>
+#include <cmath>
+
+namespace attnviz {
+
+Attention::Attention(const Model& model) : model_(&model) {
+    ws_.resize(model.config.dec_hid_dim);
+    query_.resize(model.config.dec_hid_dim);
+    row_.resize(model.config.dec_hid_dim);
+}
+
+void Attention::prepare(int S, AttentionStep& out) {
+    out.scores.resize(S);
+    out.weights.resize(S);
+    out.context.resize(2 * model_->config.enc_hid_dim);
+}
+
+bool Attention::hasQuery() const { return model_->config.score == ScoreKind::Additive; }
+
+GemvTerm Attention::queryTerm(const float* s) const {
+    return columnsOf(model_->params.attn_w, 0, model_->config.dec_hid_dim, s);  // W_s: (H_d, H_d) of attn.weight
+}
+
+void Attention::compute(const EncoderState& enc, const float* s, int t, AttentionStep& out) {
+    if (hasQuery()) {  // the same kernel as the callers of queryTerm() use, so both ways give the same query
+        const GemvTerm query = queryTerm(s);
+        gemvTerms({&query, 1}, query_.size(), query_.data());
+    }
+    finish(enc, s, t, out);
+}
+
+void Attention::computeWithQuery(const EncoderState& enc, const float* s, int t, AttentionStep& out) {
+    finish(enc, s, t, out);  // (no query to compute for scores other than additive)
+}
+
+void Attention::finish(const EncoderState& enc, const float* s_ptr, int t, AttentionStep& out) {
+    const ModelConfig& c = model_->config;
+    const ModelParams& p = model_->params;
+    const int S = enc.S, Hd = c.dec_hid_dim, D = c.window;
+    ConstVecMap s(s_ptr, Hd);
+
+    // The window [lo, hi] and its centre.
+    int lo = 0, hi = S - 1;
+    float center = std::numeric_limits<float>::quiet_NaN();
+    if (c.span == SpanKind::LocalM) {
+        const int pm = std::min(t, S - 1);
+        center = float(pm);
+        lo = std::max(0, pm - D);
+        hi = std::min(S - 1, pm + D);
+    } else if (c.span == SpanKind::LocalP) {
+        ws_.noalias() = p.attn_Wp * s;  // (H_d)
+        const float a = p.attn_vp.dot(ws_.array().tanh().matrix());
+        center = float(S) / (1.0f + std::exp(-a));  // S · sigmoid(a), in (0, S)
+        lo = std::max(0, int(std::ceil(center - float(D))));
+        hi = std::min(S - 1, int(std::floor(center + float(D))));
+    }
+    const int n = hi - lo + 1;
+    out.center = center;
+    out.lo = lo;
+    out.hi = hi;
+
+    auto e = out.scores.segment(lo, n);
+    switch (c.score) {
+    case ScoreKind::Additive: {
+        // query_ = W_s s (H_d) from compute() or the caller; the key side U h_j + b is precomputed
+        // Row by row over contiguous rows, so that tanh runs on SIMD packets (the broadcast expression does not).
+        for (int j = lo; j <= hi; ++j) {
+            row_ = enc.keys.row(j).transpose() + query_;
+            row_ = row_.array().tanh().matrix();
+            out.scores[j] = row_.dot(p.attn_v);
+        }
+        break;
+    }
+    case ScoreKind::Dot:
+        e.noalias() = enc.outputs.middleRows(lo, n) * s;
+        break;
+    case ScoreKind::ScaledDot:
+        e.noalias() = enc.outputs.middleRows(lo, n) * s;
+        e *= 1.0f / std::sqrt(float(Hd));
+        break;
+    case ScoreKind::General:
+        e.noalias() = enc.keys.middleRows(lo, n) * s;
+        break;
+    }
+
+    // Softmax over the window; zeros (and NaN scores) elsewhere.
+    auto w = out.weights.segment(lo, n);
+    const float mx = e.maxCoeff();
+    w = (e.array() - mx).exp().matrix();
+    w /= w.sum();
+    if (c.span == SpanKind::LocalP) {
+        const float sigma = float(D) / 2.0f;
+        for (int j = lo; j <= hi; ++j) {
+            const float d = float(j) - center;
+            out.weights[j] *= std::exp(-(d * d) / (2.0f * sigma * sigma));
+        }
+    }
+    if (n < S) {
+        const float nan = std::numeric_limits<float>::quiet_NaN();
+        for (int j = 0; j < lo; ++j) out.scores[j] = nan, out.weights[j] = 0.0f;
+        for (int j = hi + 1; j < S; ++j) out.scores[j] = nan, out.weights[j] = 0.0f;
+    }
+    out.context.noalias() = enc.outputs.middleRows(lo, n).transpose() * w;  // (2H_e)
+}
+
+}  // namespace attnviz

@@ -1,0 +1,49 @@
+// Attention scores, spans and context of spec/model-format.md for one decoder state.
+// Legend: S source length with <sos>/<eos>, H_e enc_hid_dim, H_d dec_hid_dim, D window half-width.
+#pragma once
+#include "base/tensor.h"
+#include "kernels/gemv_terms.h"
+#include "model/model.h"
+#include "nn/encoder.h"
+
+#include <limits>
+
+namespace attnviz {
+
+// The attention of one decoder step.
+struct AttentionStep {
+    Vec scores;                                              // (S) raw e_j; NaN outside a local window
+    Vec weights;                                             // (S) a_j; exactly 0 outside a local window
+    Vec context;                                             // (2H_e) c = Σ_j a_j h_j
+    float center = std::numeric_limits<float>::quiet_NaN();  // p of a local span; NaN for global
+    int lo = 0, hi = -1;                                     // the window, inclusive (0 .. S-1 for global)
+};
+
+// Computes e_j, a and c from a decoder state. Owns its per-step scratch: call prepare(S) once per sentence,
+// then compute() allocates nothing.
+class Attention {
+public:
+    explicit Attention(const Model& model);
+    void prepare(int S, AttentionStep& out);
+    // `s` is the state the score is taken from (H_d); `t` the target position of the token being produced
+    // (1 for the first), used by local_m.
+    void compute(const EncoderState& enc, const float* s, int t, AttentionStep& out);
+
+    // The additive score's query W_s s (H_d; 1 MB of weights for the large model) as a product a caller can run
+    // on both cores with others (the bahdanau step), into queryOutput(); computeWithQuery() then does the rest.
+    // Other scores have no such product (hasQuery() false): computeWithQuery() is compute() for them.
+    bool hasQuery() const;
+    GemvTerm queryTerm(const float* s) const;
+    float* queryOutput() { return query_.data(); }
+    void computeWithQuery(const EncoderState& enc, const float* s, int t, AttentionStep& out);
+
+private:
+    void finish(const EncoderState& enc, const float* s, int t, AttentionStep& out);
+
+    const Model* model_;
+    Vec query_;  // (H_d) additive: W_s s
+    Vec ws_;     // (H_d) local_p: W_p s
+    Vec row_;    // (H_d) additive: tanh(W_s s + U h_j + b) for one j
+};
+
+}  // namespace attnviz

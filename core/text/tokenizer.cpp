@@ -1,0 +1,227 @@
+// The three tokenizers of spec/model-format.md ("Tokenizers"): whitespace, word and char, with optional simple
+// lower-casing first. A small hand-written UTF-8 decoder (exact byte offsets in errors) and ICU's character
+// properties: u_isUWhiteSpace (the Unicode White_Space property), the general category for P* / S*, u_tolower.
+// ASCII takes a fast path that needs no ICU call; there is no regex and no per-code-point allocation beyond the
+// tokens themselves (short tokens stay in std::string's small buffer).
+#include "text/tokenizer.h"
+
+#include "base/errors.h"
+#include "model/model.h"
+#include "model/vocab.h"
+
+#include <unicode/uchar.h>
+
+#include <array>
+#include <cstdio>
+
+namespace attnviz {
+
+namespace {
+
+constexpr std::string_view kSpaceMark = "\xE2\x96\x81";  // "▁" U+2581, the char tokenizer's whitespace token
+
+[[noreturn]] void throwBadUtf8(size_t offset, unsigned char byte, const char* what) {
+    char hex[8];
+    std::snprintf(hex, sizeof hex, "0x%02X", byte);
+    throw InputError("input text: invalid UTF-8 at byte " + std::to_string(offset) + " (" + hex + ": " + what + ")");
+}
+
+// Decodes the code point starting at s[i] and moves i past it. Rejects what RFC 3629 forbids: stray continuation
+// bytes, truncated sequences, overlong forms, surrogates and values above U+10FFFF. The offset reported is that
+// of the first byte of the bad sequence (0-based).
+char32_t decodeNext(std::string_view s, size_t& i) {
+    const auto c = static_cast<unsigned char>(s[i]);
+    if (c < 0x80) {
+        ++i;
+        return c;
+    }
+    int n;  // continuation bytes that follow
+    char32_t cp;
+    if (c >= 0xC2 && c <= 0xDF) {
+        n = 1;
+        cp = c & 0x1F;
+    } else if (c >= 0xE0 && c <= 0xEF) {
+        n = 2;
+        cp = c & 0x0F;
+    } else if (c >= 0xF0 && c <= 0xF4) {
+        n = 3;
+        cp = c & 0x07;
+    } else if (c >= 0x80 && c <= 0xBF)
+        throwBadUtf8(i, c, "continuation byte without a lead byte");
+    else if (c == 0xC0 || c == 0xC1)
+        throwBadUtf8(i, c, "overlong encoding");
+    else
+        throwBadUtf8(i, c, "byte never used in UTF-8");
+    static constexpr const char* kTruncated[4] = {"", "truncated 2-byte sequence", "truncated 3-byte sequence",
+                                                  "truncated 4-byte sequence"};
+    for (int k = 1; k <= n; ++k) {
+        const size_t at = i + static_cast<size_t>(k);
+        // end of text, or a byte that is not a continuation byte, before the sequence is complete
+        if (at >= s.size() || (static_cast<unsigned char>(s[at]) & 0xC0) != 0x80) throwBadUtf8(i, c, kTruncated[n]);
+        cp = (cp << 6) | (static_cast<unsigned char>(s[at]) & 0x3F);
+    }
+    if ((n == 2 && cp < 0x800) || (n == 3 && cp < 0x10000)) throwBadUtf8(i, c, "overlong encoding");
+    if (cp >= 0xD800 && cp <= 0xDFFF) throwBadUtf8(i, c, "encodes a UTF-16 surrogate");
+    if (cp > 0x10FFFF) throwBadUtf8(i, c, "code point above U+10FFFF");
+    i += static_cast<size_t>(n) + 1;
+    return cp;
+}
+
+void appendUtf8(std::string& out, char32_t cp) {
+    if (cp < 0x80) {
+        out.push_back(static_cast<char>(cp));
+    } else if (cp < 0x800) {
+        out.push_back(static_cast<char>(0xC0 | (cp >> 6)));
+        out.push_back(static_cast<char>(0x80 | (cp & 0x3F)));
+    } else if (cp < 0x10000) {
+        out.push_back(static_cast<char>(0xE0 | (cp >> 12)));
+        out.push_back(static_cast<char>(0x80 | ((cp >> 6) & 0x3F)));
+        out.push_back(static_cast<char>(0x80 | (cp & 0x3F)));
+    } else {
+        out.push_back(static_cast<char>(0xF0 | (cp >> 18)));
+        out.push_back(static_cast<char>(0x80 | ((cp >> 12) & 0x3F)));
+        out.push_back(static_cast<char>(0x80 | ((cp >> 6) & 0x3F)));
+        out.push_back(static_cast<char>(0x80 | (cp & 0x3F)));
+    }
+}
+
+// ASCII classes, precomputed. Every printable ASCII character that is not a letter or digit is in P* or S*.
+enum : unsigned char { kAsciiOther = 0, kAsciiSpace = 1, kAsciiPunct = 2 };
+constexpr std::array<unsigned char, 128> makeAsciiClass() {
+    std::array<unsigned char, 128> t{};
+    for (int c = 0x09; c <= 0x0D; ++c) t[c] = kAsciiSpace;  // TAB LF VT FF CR (White_Space)
+    t[0x20] = kAsciiSpace;
+    for (int c = 0x21; c <= 0x7E; ++c)
+        if (!((c >= '0' && c <= '9') || (c >= 'A' && c <= 'Z') || (c >= 'a' && c <= 'z'))) t[c] = kAsciiPunct;
+    return t;
+}
+constexpr auto kAsciiClass = makeAsciiClass();
+
+bool isSpace(char32_t c) {
+    if (c < 0x80) return kAsciiClass[c] == kAsciiSpace;
+    return u_isUWhiteSpace(static_cast<UChar32>(c));  // NBSP, U+3000, U+2000..U+200A, U+2028, U+0085, ...
+}
+
+bool isPunctOrSymbol(char32_t c) {
+    if (c < 0x80) return kAsciiClass[c] == kAsciiPunct;
+    return (U_GET_GC_MASK(static_cast<UChar32>(c)) & (U_GC_P_MASK | U_GC_S_MASK)) != 0;
+}
+
+char32_t toLower(char32_t c) {
+    if (c < 0x80) return (c >= 'A' && c <= 'Z') ? c + 32 : c;
+    return static_cast<char32_t>(u_tolower(static_cast<UChar32>(c)));  // simple (one-to-one) mapping
+}
+
+bool isSpecialSpelling(std::string_view t) {
+    for (const char* s : kSpecialTokens)
+        if (t == s) return true;
+    return false;
+}
+
+TokenizedText withIds(std::vector<std::string> tokens, const Vocabulary& vocab, bool add_sos) {
+    TokenizedText out;
+    out.tokens.reserve(tokens.size() + 2);
+    out.ids.reserve(tokens.size() + 2);
+    if (add_sos) {
+        out.tokens.emplace_back(kSpecialTokens[kSos]);
+        out.ids.push_back(kSos);
+    }
+    for (auto& t : tokens) {
+        // A special typed by the user ("<eos>" in whitespace mode) must not act as one: it is unknown text.
+        out.ids.push_back(isSpecialSpelling(t) ? kUnk : vocab.id(t));
+        out.tokens.push_back(std::move(t));
+    }
+    out.tokens.emplace_back(kSpecialTokens[kEos]);
+    out.ids.push_back(kEos);
+    return out;
+}
+
+}  // namespace
+
+std::vector<std::string> tokenize(std::string_view text, TokenizerKind kind, bool lowercase) {
+    std::vector<std::string> tokens;
+    tokens.reserve(kind == TokenizerKind::Char ? text.size() : text.size() / 4 + 1);
+    std::string current;         // the word being built (whitespace / word)
+    bool pending_space = false;  // char: a whitespace run seen since the last token
+    auto flush = [&] {
+        if (!current.empty()) {
+            tokens.push_back(std::move(current));
+            current.clear();
+        }
+    };
+    size_t i = 0;
+    while (i < text.size()) {
+        const size_t start = i;
+        char32_t cp = decodeNext(text, i);
+        if (lowercase) cp = toLower(cp);  // before any splitting decision
+        // Appends the (possibly lower-cased) code point: raw bytes when unchanged, re-encoded otherwise.
+        auto append = [&](std::string& out) {
+            if (!lowercase)
+                out.append(text.data() + start, i - start);
+            else
+                appendUtf8(out, cp);
+        };
+        if (isSpace(cp)) {
+            if (kind == TokenizerKind::Char)
+                pending_space = true;
+            else
+                flush();
+            continue;
+        }
+        switch (kind) {
+        case TokenizerKind::Whitespace:
+            append(current);
+            break;
+        case TokenizerKind::Word:
+            if (isPunctOrSymbol(cp)) {
+                flush();
+                append(tokens.emplace_back());
+            } else {
+                append(current);
+            }
+            break;
+        case TokenizerKind::Char:
+            if (pending_space && !tokens.empty()) tokens.emplace_back(kSpaceMark);  // leading runs dropped
+            pending_space = false;                                                  // trailing: never emitted
+            append(tokens.emplace_back());
+            break;
+        }
+    }
+    flush();
+    return tokens;
+}
+
+TokenizedText tokenizeSource(const Model& model, std::string_view text) {
+    const TokenizerConfig& tc = model.config.tokenizer;
+    return withIds(tokenize(text, tc.source, tc.lowercase), model.source_vocab, true);
+}
+
+TokenizedText tokenizeTarget(const Model& model, std::string_view text) {
+    const TokenizerConfig& tc = model.config.tokenizer;
+    return withIds(tokenize(text, tc.target, tc.lowercase), model.target_vocab, false);
+}
+
+std::string detokenize(const std::vector<std::string>& tokens, TokenizerKind kind) {
+    std::string out;
+    size_t bytes = 0;
+    for (const auto& t : tokens) bytes += t.size() + 1;
+    out.reserve(bytes);
+    for (const auto& t : tokens) {
+        if (t == kSpecialTokens[kPad] || t == kSpecialTokens[kSos] || t == kSpecialTokens[kEos]) continue;
+        if (kind == TokenizerKind::Char) {
+            // Every "▁" becomes a space (also inside a longer token, as in SentencePiece-style vocabularies).
+            size_t pos = 0;
+            for (size_t hit; (hit = t.find(kSpaceMark, pos)) != std::string::npos; pos = hit + kSpaceMark.size()) {
+                out.append(t, pos, hit - pos);
+                out.push_back(' ');
+            }
+            out.append(t, pos, std::string::npos);
+        } else {
+            if (!out.empty()) out.push_back(' ');
+            out += t;
+        }
+    }
+    return out;
+}
+
+}  // namespace attnviz

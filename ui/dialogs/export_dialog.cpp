@@ -1,0 +1,127 @@
+#include "dialogs/export_dialog.h"
+
+#include <QComboBox>
+#include <QDialogButtonBox>
+#include <QDir>
+#include <QDoubleSpinBox>
+#include <QFileDialog>
+#include <QFileInfo>
+#include <QFormLayout>
+#include <QHBoxLayout>
+#include <QLabel>
+#include <QLineEdit>
+#include <QPushButton>
+#include <QSpinBox>
+
+namespace attnviz::ui {
+
+namespace {
+QString describe(const QString& format) {
+    if (format == QLatin1String("png")) return QObject::tr("PNG image (*.png)");
+    if (format == QLatin1String("svg")) return QObject::tr("SVG vector image (*.svg)");
+    if (format == QLatin1String("pdf")) return QObject::tr("PDF document (*.pdf)");
+    if (format == QLatin1String("csv")) return QObject::tr("CSV attention matrix (*.csv)");
+    if (format == QLatin1String("json")) return QObject::tr("JSON decode object (*.json)");
+    return format;
+}
+}  // namespace
+
+ExportDialog::ExportDialog(const QString& path, const ExportOptions& options, QWidget* parent)
+    : QDialog(parent), base_(options) {
+    setWindowTitle(tr("Export heatmap"));
+    format_ = new QComboBox(this);
+    for (const QString& f : exportFormats()) format_->addItem(describe(f), f);
+    path_ = new QLineEdit(path, this);
+    auto* browse = new QPushButton(tr("Browse…"), this);
+    auto* file_row = new QHBoxLayout;
+    file_row->addWidget(path_, 1);
+    file_row->addWidget(browse);
+    width_ = new QSpinBox(this);
+    width_->setRange(16, 20000);
+    width_->setValue(options.width);
+    width_->setSuffix(tr(" px"));
+    height_ = new QSpinBox(this);
+    height_->setRange(16, 20000);
+    height_->setValue(options.height);
+    height_->setSuffix(tr(" px"));
+    dpi_ = new QDoubleSpinBox(this);
+    dpi_->setRange(10, 2400);
+    dpi_->setDecimals(0);
+    dpi_->setValue(options.dpi);
+    dpi_->setToolTip(tr("PNG: written into the file; SVG/PDF: the page is width/DPI × height/DPI inches"));
+    title_ = new QLineEdit(options.style.title, this);
+    title_->setPlaceholderText(tr("Optional title above the matrix"));
+    problem_ = new QLabel(this);
+    problem_->setStyleSheet(QStringLiteral("color: #b00020;"));
+    buttons_ = new QDialogButtonBox(QDialogButtonBox::Save | QDialogButtonBox::Cancel, this);
+
+    auto* form = new QFormLayout(this);
+    form->addRow(tr("&Format:"), format_);
+    form->addRow(tr("F&ile:"), file_row);
+    form->addRow(tr("&Width:"), width_);
+    form->addRow(tr("&Height:"), height_);
+    form->addRow(tr("&DPI:"), dpi_);
+    form->addRow(tr("&Title:"), title_);
+    form->addRow(problem_);
+    form->addRow(buttons_);
+    resize(560, sizeHint().height());
+
+    const QString initial = exportFormatFor(path, {});
+    const int i = format_->findData(initial.isEmpty() ? QStringLiteral("png") : initial);
+    format_->setCurrentIndex(std::max(i, 0));
+    connect(format_, &QComboBox::currentIndexChanged, this, &ExportDialog::formatChanged);
+    connect(browse, &QPushButton::clicked, this, &ExportDialog::browse);
+    connect(path_, &QLineEdit::textChanged, this, &ExportDialog::validate);
+    connect(buttons_, &QDialogButtonBox::accepted, this, &QDialog::accept);
+    connect(buttons_, &QDialogButtonBox::rejected, this, &QDialog::reject);
+    formatChanged();
+}
+
+void ExportDialog::formatChanged() {
+    const QString f = format_->currentData().toString();
+    const bool picture = f == QLatin1String("png") || f == QLatin1String("svg") || f == QLatin1String("pdf");
+    for (QWidget* w : {static_cast<QWidget*>(width_), static_cast<QWidget*>(height_), static_cast<QWidget*>(dpi_),
+                       static_cast<QWidget*>(title_)})
+        w->setEnabled(picture);
+    // Keep the file name, change its extension.
+    QString p = path_->text();
+    if (!p.isEmpty()) {
+        const QFileInfo fi(p);
+        p = QDir(fi.path()).filePath(fi.completeBaseName() + u'.' + f);
+        path_->setText(QDir::toNativeSeparators(p));
+    }
+    validate();
+}
+
+void ExportDialog::browse() {
+    const QString f = format_->currentData().toString();
+    const QString p = QFileDialog::getSaveFileName(this, tr("Export heatmap"), path_->text(), describe(f));
+    if (!p.isEmpty()) path_->setText(QDir::toNativeSeparators(p));
+}
+
+void ExportDialog::validate() {
+    QString problem;
+    if (path_->text().trimmed().isEmpty())
+        problem = tr("Choose a file.");
+    else if (exportFormatFor(path(), options()).isEmpty())
+        problem = tr("Unknown format.");
+    else
+        problem = validateExportOptions(options());
+    problem_->setText(problem);
+    problem_->setVisible(!problem.isEmpty());
+    buttons_->button(QDialogButtonBox::Save)->setEnabled(problem.isEmpty());
+}
+
+QString ExportDialog::path() const { return QDir::fromNativeSeparators(path_->text().trimmed()); }
+
+ExportOptions ExportDialog::options() const {
+    ExportOptions o = base_;
+    o.format = format_->currentData().toString();
+    o.width = width_->value();
+    o.height = height_->value();
+    o.dpi = dpi_->value();
+    o.style.title = title_->text();
+    return o;
+}
+
+}  // namespace attnviz::ui

@@ -1,0 +1,42 @@
+// The export dialog: format (PNG with size and DPI, SVG, PDF, CSV, JSON), file, size, title. It only gathers the
+// choice; MainWindow writes the file with exportHeatmap().
+#pragma once
+#include "heatmap/heatmap_export.h"
+
+#include <QDialog>
+
+class QComboBox;
+class QDialogButtonBox;
+class QDoubleSpinBox;
+class QLabel;
+class QLineEdit;
+class QSpinBox;
+
+namespace attnviz::ui {
+
+class ExportDialog : public QDialog {
+    Q_OBJECT
+public:
+    // `path` suggests the file (its extension picks the format); `options` the sizes and DPI.
+    ExportDialog(const QString& path, const ExportOptions& options, QWidget* parent = nullptr);
+
+    QString path() const;
+    ExportOptions options() const;  // format, sizes, dpi and title (style.title); the rest of the style as given
+
+private:
+    void formatChanged();
+    void browse();
+    void validate();
+
+    ExportOptions base_;
+    QComboBox* format_;
+    QLineEdit* path_;
+    QSpinBox* width_;
+    QSpinBox* height_;
+    QDoubleSpinBox* dpi_;
+    QLineEdit* title_;
+    QLabel* problem_;
+    QDialogButtonBox* buttons_;
+};
+
+}  // namespace attnviz::ui

@@ -1,0 +1,182 @@
+#include "dialogs/model_library.h"
+
+#include "io/model_file.h"
+#include "model/model.h"
+
+#include <QCoreApplication>
+#include <QDialogButtonBox>
+#include <QDir>
+#include <QFileInfo>
+#include <QHeaderView>
+#include <QLabel>
+#include <QPushButton>
+#include <QTreeWidget>
+#include <QVBoxLayout>
+
+#include <algorithm>
+#include <map>
+
+namespace attnviz::ui {
+
+ModelInfo readModelInfo(const QString& path) {
+    ModelInfo info;
+    info.path = path;
+    try {
+        const ModelHeader h = readModelHeader(path.toStdString());
+        info.config = h.config;
+        info.task = QString::fromStdString(h.task);
+        info.description = QString::fromStdString(h.description);
+        const auto ex = h.extra_metadata.find("example");
+        if (ex != h.extra_metadata.end()) info.example = QString::fromStdString(ex->second);
+        info.source_vocab_size = h.source_vocab.size();
+        info.target_vocab_size = h.target_vocab.size();
+    } catch (const std::exception& e) {
+        info.error = QString::fromStdString(e.what());
+    }
+    return info;
+}
+
+QStringList sampleModelDirs() {
+    QStringList candidates;
+    const QString env = qEnvironmentVariable("ATTNVIZ_SAMPLE_MODELS");
+    if (!env.isEmpty()) candidates << env;
+    if (QCoreApplication::instance())
+        candidates << QDir(QCoreApplication::applicationDirPath()).filePath("../share/attnviz/sample_models");
+#ifdef ATTNVIZ_SOURCE_SAMPLE_MODELS
+    candidates << QStringLiteral(ATTNVIZ_SOURCE_SAMPLE_MODELS);
+#endif
+    QStringList dirs;
+    for (const QString& c : candidates) {
+        const QFileInfo fi(c);
+        if (fi.isDir() && !dirs.contains(fi.canonicalFilePath())) dirs << fi.canonicalFilePath();
+    }
+    return dirs;
+}
+
+std::vector<ModelInfo> scanModelDir(const QString& dir) {
+    std::vector<ModelInfo> out;
+    const QFileInfoList files = QDir(dir).entryInfoList({QStringLiteral("*.safetensors")}, QDir::Files, QDir::Name);
+    for (const QFileInfo& f : files) out.push_back(readModelInfo(f.absoluteFilePath()));
+    std::stable_sort(out.begin(), out.end(), [](const ModelInfo& a, const ModelInfo& b) {
+        if (a.task.isEmpty() != b.task.isEmpty()) return !a.task.isEmpty();
+        return a.task < b.task;
+    });
+    return out;
+}
+
+QString defaultSampleModel() {
+    // The first folder with a readable model wins; in it, the English -> Chinese additive model (reordering and CJK
+    // at once) if present, else its first model.
+    const QString preferred = QStringLiteral("en_zh-bahdanau-additive.safetensors");
+    for (const QString& dir : sampleModelDirs()) {
+        QString first;
+        for (const ModelInfo& m : scanModelDir(dir)) {
+            if (!m.error.isEmpty()) continue;
+            if (QFileInfo(m.path).fileName() == preferred) return m.path;
+            if (first.isEmpty()) first = m.path;
+        }
+        if (!first.isEmpty()) return first;
+    }
+    return {};
+}
+
+QString exampleSentence(const QString& task, const QString& metadataExample) {
+    if (!metadataExample.trimmed().isEmpty()) return metadataExample.trimmed();
+    // Sentences in the style of the sample corpora (sample_models/corpora), not copied from their training splits.
+    static const std::map<QString, QString> builtIn = {
+        {QStringLiteral("en_zh"), QStringLiteral("last year , they gave an apple to the famous teacher .")},
+        {QStringLiteral("en_fr"), QStringLiteral("the cat sat on the mat .")},
+        {QStringLiteral("dates"), QStringLiteral("9/24/75")},
+        {QStringLiteral("test-task"), QStringLiteral("i love you")},
+    };
+    const auto it = builtIn.find(task);
+    return it == builtIn.end() ? QString() : it->second;
+}
+
+// ---------------------------------------------------------------------------------------------------------------
+
+ModelLibraryDialog::ModelLibraryDialog(QWidget* parent) : QDialog(parent) {
+    setWindowTitle(tr("Sample models"));
+    tree_ = new QTreeWidget(this);
+    tree_->setColumnCount(4);
+    tree_->setHeaderLabels({tr("Task / model"), tr("Decoder"), tr("Score"), tr("Sizes")});
+    tree_->header()->setSectionResizeMode(0, QHeaderView::Stretch);
+    tree_->header()->setStretchLastSection(false);
+    details_ = new QLabel(this);
+    details_->setWordWrap(true);
+    details_->setTextInteractionFlags(Qt::TextSelectableByMouse);
+    details_->setMinimumHeight(details_->fontMetrics().lineSpacing() * 3);
+    buttons_ = new QDialogButtonBox(QDialogButtonBox::Open | QDialogButtonBox::Cancel, this);
+    buttons_->button(QDialogButtonBox::Open)->setEnabled(false);
+
+    auto* layout = new QVBoxLayout(this);
+    layout->addWidget(tree_);
+    layout->addWidget(details_);
+    layout->addWidget(buttons_);
+    resize(720, 460);
+
+    connect(tree_, &QTreeWidget::currentItemChanged, this, [this](QTreeWidgetItem* item) {
+        const QString path = item ? item->data(0, Qt::UserRole).toString() : QString();
+        buttons_->button(QDialogButtonBox::Open)->setEnabled(!path.isEmpty());
+        details_->setText(item ? item->toolTip(0) : QString());
+    });
+    connect(tree_, &QTreeWidget::itemDoubleClicked, this, [this](QTreeWidgetItem* item) {
+        if (!item->data(0, Qt::UserRole).toString().isEmpty()) accept();
+    });
+    connect(buttons_, &QDialogButtonBox::accepted, this, &QDialog::accept);
+    connect(buttons_, &QDialogButtonBox::rejected, this, &QDialog::reject);
+    connect(this, &QDialog::accepted, this, [this] {
+        if (!selectedPath().isEmpty()) emit modelChosen(selectedPath());
+    });
+    populate(sampleModelDirs());
+}
+
+void ModelLibraryDialog::populate(const QStringList& dirs) {
+    tree_->clear();
+    for (const QString& dir : dirs) {
+        auto* folder = new QTreeWidgetItem(tree_, {QDir::toNativeSeparators(dir)});
+        folder->setFirstColumnSpanned(true);
+        std::map<QString, QTreeWidgetItem*> tasks;
+        for (const ModelInfo& m : scanModelDir(dir)) {
+            const QString name = QFileInfo(m.path).fileName();
+            if (!m.error.isEmpty()) {
+                auto* bad = new QTreeWidgetItem(folder, {name, tr("unreadable")});
+                bad->setToolTip(0, m.error);
+                bad->setDisabled(true);
+                continue;
+            }
+            const QString task = m.task.isEmpty() ? tr("(no task)") : m.task;
+            QTreeWidgetItem*& parent = tasks[task];
+            if (!parent) {
+                parent = new QTreeWidgetItem(folder, {task});
+                parent->setFirstColumnSpanned(true);
+                QFont f = parent->font(0);
+                f.setBold(true);
+                parent->setFont(0, f);
+            }
+            const ModelConfig& c = m.config;
+            auto* item = new QTreeWidgetItem(parent, {name, QString::fromUtf8(toString(c.decoder).data()),
+                                                      QString::fromUtf8(toString(c.score).data()),
+                                                      tr("E %1, H %2/%3, V %4/%5")
+                                                          .arg(c.emb_dim)
+                                                          .arg(c.enc_hid_dim)
+                                                          .arg(c.dec_hid_dim)
+                                                          .arg(m.source_vocab_size)
+                                                          .arg(m.target_vocab_size)});
+            item->setData(0, Qt::UserRole, m.path);
+            item->setToolTip(0, m.description.isEmpty() ? m.path : m.path + QStringLiteral("\n") + m.description);
+        }
+        if (folder->childCount() == 0) new QTreeWidgetItem(folder, {tr("(no models here)")});
+    }
+    if (dirs.isEmpty())
+        new QTreeWidgetItem(tree_, {tr("No sample model folder found (set ATTNVIZ_SAMPLE_MODELS to one).")});
+    tree_->expandAll();
+    for (int i = 0; i < 4; ++i) tree_->resizeColumnToContents(i);
+}
+
+QString ModelLibraryDialog::selectedPath() const {
+    const QTreeWidgetItem* item = tree_->currentItem();
+    return item ? item->data(0, Qt::UserRole).toString() : QString();
+}
+
+}  // namespace attnviz::ui

@@ -1,0 +1,42 @@
+// What a heatmap shows: tokens and the engine's numbers, copied from a DecodeResult (never recomputed here).
+#pragma once
+#include "decode/decoding.h"
+
+#include <QString>
+#include <QStringList>
+#include <vector>
+
+namespace attnviz::ui {
+
+struct HeatmapData {
+    QStringList source_tokens;                // columns, <sos> ... <eos>
+    QStringList target_tokens;                // rows, one per produced token (<eos> included)
+    std::vector<std::vector<float>> weights;  // (T, S) attention a, as the engine computed it
+    std::vector<std::vector<float>> scores;   // (T, S) raw e_j (NaN outside a local window); may be empty
+
+    int rows() const { return int(target_tokens.size()); }
+    int cols() const { return int(source_tokens.size()); }
+    bool isEmpty() const { return target_tokens.isEmpty() || source_tokens.isEmpty(); }
+
+    static HeatmapData fromDecode(const DecodeResult& r) {
+        HeatmapData d;
+        for (const auto& t : r.source_tokens) d.source_tokens << QString::fromStdString(t);
+        for (const auto& t : r.target_tokens) d.target_tokens << QString::fromStdString(t);
+        d.weights = r.attention;
+        d.scores = r.scores;
+        return d;
+    }
+};
+
+// How it is drawn; shared by the widget and every export so that both look the same.
+struct HeatmapStyle {
+    QString colormap = QStringLiteral("viridis");  // see colormaps.h
+    bool annotate = false;                         // write the weight in each cell
+    bool hide_specials = false;                    // hide <sos>/<eos> columns and the <eos> row
+    QString title;                                 // drawn above the matrix when not empty
+    bool fit_range = false;                        // colour scale [0, max shown weight] instead of the fixed [0, 1]
+    int current_row = -1;                          // marked row while stepping (-1: none)
+    int selected_row = -1, selected_col = -1;
+};
+
+}  // namespace attnviz::ui

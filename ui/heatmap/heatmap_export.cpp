@@ -1,0 +1,171 @@
+#include "heatmap/heatmap_export.h"
+
+#include "heatmap/heatmap_renderer.h"
+#include "heatmap/heatmap_scene.h"
+#include "io/decode_json.h"
+
+#include <QBuffer>
+#include <QFileInfo>
+#include <QImageWriter>
+#include <QPageSize>
+#include <QPdfWriter>
+#include <QRegularExpression>
+#include <QSaveFile>
+#include <QSvgGenerator>
+#include <cmath>
+
+namespace attnviz::ui {
+
+namespace {
+
+QString describe(const HeatmapData& data, const ExportOptions& options) {
+    return QStringLiteral("attention heatmap: %1 target x %2 source tokens, colour map %3")
+        .arg(data.rows())
+        .arg(data.cols())
+        .arg(options.style.colormap);
+}
+
+bool writeImage(QSaveFile& file, const HeatmapData& data, const ExportOptions& options, QString* what) {
+    QImage image = renderHeatmapImage(data, options);
+    image.setText(QStringLiteral("Software"), QStringLiteral("attnviz"));
+    image.setText(QStringLiteral("Description"), describe(data, options));
+    if (!options.style.title.isEmpty()) image.setText(QStringLiteral("Title"), options.style.title);
+    QImageWriter writer(&file, "png");
+    if (!writer.write(image)) {
+        *what = QStringLiteral("cannot encode the PNG: ") + writer.errorString();
+        return false;
+    }
+    return true;
+}
+
+// QSvgGenerator names only a font's first family: a viewer without it (or without its CJK glyphs) would draw boxes.
+// Every font-family attribute gets the whole fallback list, ending in the generic sans-serif.
+QByteArray withFontFallbacks(QByteArray svg) {
+    QByteArray fallbacks;
+    for (const QString& family : heatmapFontFamilies()) fallbacks += ", '" + family.toUtf8() + "'";
+    fallbacks += ", sans-serif";
+    static const QRegularExpression attribute(QStringLiteral("font-family=\"([^\"]*)\""));
+    QString text = QString::fromUtf8(svg);
+    text.replace(attribute, QStringLiteral("font-family=\"'\\1'%1\"").arg(QString::fromUtf8(fallbacks)));
+    return text.toUtf8();
+}
+
+bool writeSvg(QSaveFile& file, const HeatmapData& data, const ExportOptions& options, QString* what) {
+    const QSize pixels(options.width, options.height);
+    QBuffer buffer;
+    buffer.open(QIODevice::WriteOnly);
+    {
+        QSvgGenerator svg;
+        svg.setOutputDevice(&buffer);
+        svg.setSize(pixels);
+        svg.setViewBox(QRect(QPoint(0, 0), pixels));
+        svg.setResolution(int(std::lround(options.dpi)));
+        // QSvgGenerator writes these verbatim into <title>/<desc>: escape them ("cat & mat" would break the XML).
+        svg.setTitle((options.style.title.isEmpty() ? QStringLiteral("attention heatmap") : options.style.title)
+                         .toHtmlEscaped());
+        svg.setDescription(describe(data, options).toHtmlEscaped());
+        HeatmapRenderer renderer(data, options.style);
+        renderer.paint(&svg, pixels, options.dpi, true);
+    }  // the generator finishes the document when it goes
+    const QByteArray text = withFontFallbacks(buffer.data());
+    if (file.write(text) != text.size()) {
+        *what = QStringLiteral("cannot write: ") + file.errorString();
+        return false;
+    }
+    return true;
+}
+
+bool writePdf(QSaveFile& file, const HeatmapData& data, const ExportOptions& options, QString* what) {
+    QPdfWriter pdf(&file);
+    pdf.setCreator(QStringLiteral("attnviz"));
+    pdf.setTitle(options.style.title.isEmpty() ? QStringLiteral("attention heatmap") : options.style.title);
+    pdf.setResolution(int(std::lround(options.dpi)));
+    // The page is the figure: width/dpi x height/dpi inches, no margins.
+    const QSizeF points(options.width * 72.0 / options.dpi, options.height * 72.0 / options.dpi);
+    if (!pdf.setPageSize(QPageSize(points, QPageSize::Point, QString(), QPageSize::ExactMatch))) {
+        *what = QStringLiteral("cannot make a PDF page of %1 x %2 points").arg(points.width()).arg(points.height());
+        return false;
+    }
+    pdf.setPageMargins(QMarginsF(0, 0, 0, 0), QPageLayout::Point);
+    HeatmapRenderer renderer(data, options.style);
+    // The device's pixel size at the page resolution (within a pixel of width x height).
+    renderer.paint(&pdf, QSize(pdf.width(), pdf.height()), options.dpi, true);
+    return true;
+}
+
+}  // namespace
+
+QStringList exportFormats() {
+    return {QStringLiteral("png"), QStringLiteral("svg"), QStringLiteral("pdf"), QStringLiteral("csv"),
+            QStringLiteral("json")};
+}
+
+QString exportFormatFor(const QString& path, const ExportOptions& options) {
+    const QString f = (options.format.isEmpty() ? QFileInfo(path).suffix() : options.format).toLower();
+    return exportFormats().contains(f) ? f : QString();
+}
+
+QString validateExportOptions(const ExportOptions& o) {
+    if (o.width < 16 || o.width > 20000)
+        return QStringLiteral("width %1 is out of range (16 to 20000 pixels)").arg(o.width);
+    if (o.height < 16 || o.height > 20000)
+        return QStringLiteral("height %1 is out of range (16 to 20000 pixels)").arg(o.height);
+    if (!(o.dpi >= 10 && o.dpi <= 2400)) return QStringLiteral("dpi %1 is out of range (10 to 2400)").arg(o.dpi);
+    return {};
+}
+
+QImage renderHeatmapImage(const HeatmapData& data, const ExportOptions& options) {
+    HeatmapRenderer renderer(data, options.style);
+    return renderer.toImage(QSize(options.width, options.height), options.dpi);
+}
+
+bool exportHeatmap(const HeatmapData& data, const DecodeResult& result, const ModelConfig& config, const QString& path,
+                   const ExportOptions& options, QString* error) {
+    auto fail = [&](const QString& what) {
+        if (error) *error = QStringLiteral("%1: %2").arg(path, what);
+        return false;
+    };
+    const QString format = exportFormatFor(path, options);
+    if (format.isEmpty())
+        return fail(QStringLiteral("unknown format \"%1\" (expected %2)")
+                        .arg(options.format.isEmpty() ? QFileInfo(path).suffix() : options.format,
+                             exportFormats().join(QStringLiteral(", "))));
+    if (const QString bad = validateExportOptions(options); !bad.isEmpty()) return fail(bad);
+    const bool image =
+        format == QLatin1String("png") || format == QLatin1String("svg") || format == QLatin1String("pdf");
+    if (image && data.isEmpty()) return fail(QStringLiteral("nothing to draw (no target or no source tokens)"));
+
+    QSaveFile file(path);
+    if (!file.open(QIODevice::WriteOnly)) return fail(QStringLiteral("cannot write: ") + file.errorString());
+    QString what;
+    bool ok = true;
+    if (format == QLatin1String("png")) {
+        ok = writeImage(file, data, options, &what);
+    } else if (format == QLatin1String("svg")) {
+        ok = writeSvg(file, data, options, &what);
+    } else if (format == QLatin1String("pdf")) {
+        ok = writePdf(file, data, options, &what);
+    } else {
+        try {
+            const std::string text =
+                format == QLatin1String("csv") ? decodeToCsv(result) : decodeToJsonText(result, config, 2) + "\n";
+            ok = file.write(text.data(), qint64(text.size())) == qint64(text.size());
+            if (!ok) what = QStringLiteral("cannot write: ") + file.errorString();
+        } catch (const std::exception& e) {
+            ok = false;
+            what = QString::fromStdString(e.what());
+        }
+    }
+    if (ok && file.error() != QFileDevice::NoError) {
+        ok = false;
+        what = QStringLiteral("cannot write: ") + file.errorString();
+    }
+    if (!ok) {
+        file.cancelWriting();
+        return fail(what);
+    }
+    if (!file.commit()) return fail(QStringLiteral("cannot write: ") + file.errorString());
+    return true;
+}
+
+}  // namespace attnviz::ui

@@ -1,0 +1,38 @@
+// Writing the heatmap to a file: PNG (exact pixel size, DPI metadata), SVG and PDF (vector, text as text, same
+// size), CSV and JSON (the numbers, via core/decode_json.h). Shared by the GUI's export and `attnviz-cli render`.
+// Every file is written atomically (QSaveFile): on failure nothing, not even a partial file, is left at the path,
+// and the error names the path.
+#pragma once
+#include "decode/decoding.h"
+#include "heatmap/heatmap_data.h"
+#include "model/config.h"
+
+#include <QImage>
+#include <QString>
+#include <QStringList>
+
+namespace attnviz::ui {
+
+struct ExportOptions {
+    QString format;    // png svg pdf csv json; empty: from the path's extension
+    int width = 1600;  // pixels (SVG/PDF: the page is width/dpi x height/dpi inches)
+    int height = 1200;
+    double dpi = 144;
+    HeatmapStyle style;
+};
+
+QStringList exportFormats();  // png svg pdf csv json
+// The format for `path` (its extension, lower case) or `options.format` when set; empty if not one we write.
+QString exportFormatFor(const QString& path, const ExportOptions& options);
+// Checks the sizes: width/height 16..20000 pixels, dpi 10..2400. Returns "" or the problem ("--width"-neutral).
+QString validateExportOptions(const ExportOptions& options);
+
+// Writes `data` drawn with options.style (png/svg/pdf) or `result` as numbers (csv: the attention matrix,
+// json: the decode object of spec/cli.md with `config`). Returns false and sets *error ("PATH: what") on failure.
+bool exportHeatmap(const HeatmapData& data, const DecodeResult& result, const ModelConfig& config, const QString& path,
+                   const ExportOptions& options, QString* error);
+
+// The figure as an image of options.width x options.height with the DPI set (the GUI's "copy image").
+QImage renderHeatmapImage(const HeatmapData& data, const ExportOptions& options);
+
+}  // namespace attnviz::ui

@@ -1,0 +1,44 @@
+// The heatmap as a figure: an offscreen QCustomPlot built by the same HeatmapScene as the widget, showing the WHOLE
+// matrix with every token label, the colour scale and the optional title, painted at a chosen pixel size and DPI
+// (not a screenshot of the widget). Used by heatmap_export.h, the GUI's "copy image" and `attnviz-cli render`.
+//
+// Size model: the figure is `pixels` device pixels at `dpi`; it is laid out at 96 dpi logical pixels
+// (pixels * 96 / dpi) and painted scaled by dpi / 96, so that a higher DPI gives larger text and lines at the same
+// pixel size, like a figure printed at that resolution. Fonts are given in pixels, so the result does not depend
+// on the screen.
+#pragma once
+#include "heatmap/heatmap_data.h"
+
+#include <QImage>
+#include <QSize>
+#include <memory>
+
+class QCustomPlot;
+class QPaintDevice;
+
+namespace attnviz::ui {
+
+class HeatmapScene;
+
+class HeatmapRenderer {
+public:
+    // Needs a QGuiApplication (QCustomPlot is a QWidget): attnviz-cli creates one on the offscreen platform.
+    HeatmapRenderer(const HeatmapData& data, const HeatmapStyle& style);
+    ~HeatmapRenderer();
+
+    // Paints the figure onto `device` (an image, QSvgGenerator, QPdfWriter ...; no painter may be active on it)
+    // filling `pixels` device pixels. `vector` keeps text as text and lines as lines (SVG, PDF); the colour cells
+    // are then an embedded image without smoothing.
+    void paint(QPaintDevice* device, const QSize& pixels, double dpi, bool vector);
+    // The figure as an ARGB32 image of exactly `pixels`, white background, with the DPI in its metadata.
+    QImage toImage(const QSize& pixels, double dpi);
+
+    QCustomPlot* plot();  // for tests
+    HeatmapScene& scene();
+
+private:
+    std::unique_ptr<QCustomPlot> plot_;
+    std::unique_ptr<HeatmapScene> scene_;
+};
+
+}  // namespace attnviz::ui

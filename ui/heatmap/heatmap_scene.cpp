@@ -1,0 +1,364 @@
+#include "heatmap/heatmap_scene.h"
+
+#include "heatmap/colormaps.h"
+
+#include <QFontMetricsF>
+#include <cmath>
+#include <limits>
+
+namespace attnviz::ui {
+
+namespace {
+
+constexpr double kNaN = std::numeric_limits<double>::quiet_NaN();
+const QString kMarksLayer = QStringLiteral("heatmap-marks");
+constexpr int kMaxLabelChars = 24;
+
+}  // namespace
+
+QStringList heatmapFontFamilies() {
+    // A Latin face first, then a Simplified Chinese one so that Han characters get SC glyph forms (fontconfig's own
+    // fallback may pick the JP variant); further scripts fall back through fontconfig.
+    return {QStringLiteral("DejaVu Sans"), QStringLiteral("Noto Sans CJK SC"), QStringLiteral("Droid Sans Fallback")};
+}
+
+namespace {
+
+QFont baseFont(double px) {
+    QFont f;
+    f.setFamilies(heatmapFontFamilies());
+    f.setPixelSize(std::max(1, int(std::lround(px))));
+    f.setStyleStrategy(QFont::PreferAntialias);
+    return f;
+}
+
+}  // namespace
+
+bool isSpecialToken(const QString& t) {
+    return t == QLatin1String("<sos>") || t == QLatin1String("<eos>") || t == QLatin1String("<pad>") ||
+           t == QLatin1String("<unk>");
+}
+
+HeatmapLayout HeatmapLayout::make(const HeatmapData& data, bool hideSpecials) {
+    HeatmapLayout l;
+    // Only <sos>/<eos> are hidden: an <unk> the model produced is information, not decoration.
+    auto hidden = [&](const QString& t) {
+        return hideSpecials && (t == QLatin1String("<sos>") || t == QLatin1String("<eos>"));
+    };
+    for (int c = 0; c < data.cols(); ++c)
+        if (!hidden(data.source_tokens[c])) l.cols << c;
+    for (int r = 0; r < data.rows(); ++r)
+        if (!hidden(data.target_tokens[r])) l.rows << r;
+    return l;
+}
+
+// Draws what QCustomPlot has no element for: values in the cells, the current row, the selected and hovered cell.
+class HeatmapOverlay : public QCPLayerable {
+public:
+    HeatmapOverlay(QCustomPlot* plot, HeatmapScene* scene) : QCPLayerable(plot, kMarksLayer), scene_(scene) {}
+
+protected:
+    void applyDefaultAntialiasingHint(QCPPainter* painter) const override {
+        applyAntialiasingHint(painter, true, QCP::aeOther);
+    }
+    QRect clipRect() const override { return scene_->axisRect()->rect().adjusted(-4, -4, 4, 4); }
+    void draw(QCPPainter* painter) override;
+
+private:
+    void outline(QCPPainter* painter, const QRectF& r, const QColor& inner, double width) const;
+    HeatmapScene* scene_;
+};
+
+void HeatmapOverlay::outline(QCPPainter* painter, const QRectF& r, const QColor& inner, double width) const {
+    // A dark rim under a light line: visible on every colour map, dark or light cells.
+    painter->setBrush(Qt::NoBrush);
+    painter->setPen(QPen(QColor(0, 0, 0, 220), width + 2.0, Qt::SolidLine, Qt::SquareCap, Qt::MiterJoin));
+    painter->drawRect(r);
+    painter->setPen(QPen(inner, width, Qt::SolidLine, Qt::SquareCap, Qt::MiterJoin));
+    painter->drawRect(r);
+}
+
+void HeatmapOverlay::draw(QCPPainter* painter) {
+    const HeatmapScene& s = *scene_;
+    const HeatmapLayout& l = s.layout_;
+    const int C = int(l.cols.size()), R = int(l.rows.size());
+    if (C == 0 || R == 0) return;
+    const QCPRange kr = s.keyAxis()->range(), vr = s.valueAxis()->range();
+    const int c0 = std::max(0, int(std::ceil(kr.lower - 0.5))), c1 = std::min(C - 1, int(std::floor(kr.upper + 0.5)));
+    const int r0 = std::max(0, int(std::ceil(vr.lower - 0.5))), r1 = std::min(R - 1, int(std::floor(vr.upper + 0.5)));
+
+    if (s.vector_cells_) {
+        // Vector figures (SVG, PDF): one filled rectangle per cell instead of the colour map's bitmap, each widened by
+        // a hair so that viewers' antialiasing leaves no seams between neighbours.
+        QCPColorGradient g = s.map_->gradient();
+        const QCPRange range = s.map_->dataRange();
+        painter->setPen(Qt::NoPen);
+        for (int r = r0; r <= r1; ++r)
+            for (int c = c0; c <= c1; ++c) {
+                const double v = s.displayValue(r, c);
+                if (!std::isfinite(v)) continue;
+                QRgb rgb = 0;
+                g.colorize(&v, range, &rgb, 1);
+                painter->setBrush(QColor(rgb));
+                painter->drawRect(s.displayCellRect(r, c).normalized().adjusted(0, 0, 0.25, 0.25));
+            }
+    }
+
+    if (s.style_.annotate && s.annotate_px_ >= 5) {
+        QCPColorGradient g = s.map_->gradient();
+        const QCPRange range = s.map_->dataRange();
+        QFont f = baseFont(s.annotate_px_);
+        painter->setFont(f);
+        const QFontMetricsF fm(f);
+        const double need = fm.horizontalAdvance(QStringLiteral("0.00")) + 2;
+        for (int r = r0; r <= r1; ++r)
+            for (int c = c0; c <= c1; ++c) {
+                const double v = s.displayValue(r, c);
+                if (!std::isfinite(v)) continue;
+                const QRectF cell = s.displayCellRect(r, c);
+                if (cell.width() < need || cell.height() < fm.height() * 0.9) continue;
+                QRgb rgb = 0;
+                g.colorize(&v, range, &rgb, 1);
+                painter->setPen(contrastingTextColor(QColor(rgb)));
+                painter->drawText(cell, Qt::AlignCenter, QString::number(v, 'f', 2));
+            }
+    }
+
+    const int cur = l.displayRow(s.style_.current_row);
+    if (cur >= 0)
+        outline(painter, s.displayCellRect(cur, 0).united(s.displayCellRect(cur, C - 1)), QColor(255, 255, 255), 1.6);
+    const int sr = l.displayRow(s.style_.selected_row), sc = l.displayCol(s.style_.selected_col);
+    if (sr >= 0 && sc >= 0) outline(painter, s.displayCellRect(sr, sc), QColor(255, 64, 54), 2.0);
+    const int hr = l.displayRow(s.hover_row_), hc = l.displayCol(s.hover_col_);
+    if (s.mode_ == HeatmapScene::Mode::Interactive && hr >= 0 && hc >= 0 && !(hr == sr && hc == sc)) {
+        painter->setBrush(Qt::NoBrush);
+        painter->setPen(QPen(QColor(255, 255, 255, 200), 1.0));
+        painter->drawRect(s.displayCellRect(hr, hc).adjusted(0.5, 0.5, -0.5, -0.5));
+    }
+}
+
+HeatmapScene::HeatmapScene(QCustomPlot* plot, Mode mode) : plot_(plot), mode_(mode) {
+    plot_->setBackground(Qt::white);
+    plot_->plotLayout()->setMargins(QMargins(8, 6, 8, 6));  // keeps the outermost labels off the figure's edge
+    QCPAxisRect* rect = plot_->axisRect();
+    rect->setBackground(QColor(238, 238, 238));  // what undecoded (NaN) rows show
+    plot_->xAxis->setVisible(false);
+    plot_->yAxis2->setVisible(false);
+    plot_->xAxis2->setVisible(true);
+    key_ticker_ = QSharedPointer<QCPAxisTickerText>::create();
+    value_ticker_ = QSharedPointer<QCPAxisTickerText>::create();
+    for (QCPAxis* ax : {keyAxis(), valueAxis()}) {
+        ax->setTicker(ax == keyAxis() ? key_ticker_ : value_ticker_);
+        ax->setSubTicks(false);
+        ax->setTickLength(0, 4);
+        ax->setBasePen(Qt::NoPen);
+        ax->setTickPen(QPen(QColor(90, 90, 90), 1));
+        ax->setTickLabelColor(QColor(20, 20, 20));
+        ax->grid()->setVisible(false);
+        ax->setPadding(2);
+    }
+    valueAxis()->setRangeReversed(true);
+
+    map_ = new QCPColorMap(keyAxis(), valueAxis());
+    map_->setInterpolate(false);
+    map_->setTightBoundary(false);
+    map_->setAntialiased(false);
+
+    scale_ = new QCPColorScale(plot_);
+    plot_->plotLayout()->addElement(0, 1, scale_);
+    scale_->setType(QCPAxis::atRight);
+    scale_->setBarWidth(14);
+    scale_->axis()->setLabel(QStringLiteral("attention weight"));
+    scale_->axis()->setSubTicks(false);
+    map_->setColorScale(scale_);
+    margins_ = new QCPMarginGroup(plot_);
+    rect->setMarginGroup(QCP::msTop | QCP::msBottom, margins_);
+    scale_->setMarginGroup(QCP::msTop | QCP::msBottom, margins_);
+
+    plot_->addLayer(kMarksLayer, plot_->layer(QStringLiteral("axes")), QCustomPlot::limAbove);
+    if (mode_ == Mode::Interactive) plot_->layer(kMarksLayer)->setMode(QCPLayer::lmBuffered);
+    overlay_ = new HeatmapOverlay(plot_, this);
+    applyFonts();
+}
+
+HeatmapScene::~HeatmapScene() = default;  // the plot owns its elements
+
+QCPAxisRect* HeatmapScene::axisRect() const { return plot_->axisRect(); }
+QCPAxis* HeatmapScene::keyAxis() const { return plot_->xAxis2; }
+QCPAxis* HeatmapScene::valueAxis() const { return plot_->yAxis; }
+QCPRange HeatmapScene::fullKeyRange() const { return QCPRange(-0.5, std::max<int>(1, layout_.cols.size()) - 0.5); }
+QCPRange HeatmapScene::fullValueRange() const { return QCPRange(-0.5, std::max<int>(1, layout_.rows.size()) - 0.5); }
+
+void HeatmapScene::setFontPixelSize(double px) {
+    font_px_ = px;
+    label_px_ = value_label_px_ = px;
+    annotate_px_ = px * 0.85;
+    applyFonts();
+}
+
+void HeatmapScene::applyFonts() {
+    const QFont base = baseFont(font_px_);
+    keyAxis()->setTickLabelFont(baseFont(label_px_));
+    valueAxis()->setTickLabelFont(baseFont(value_label_px_));
+    for (QCPAxis* ax : {keyAxis(), valueAxis()}) ax->setLabelFont(base);
+    QFont small = baseFont(font_px_ * 0.9);
+    scale_->axis()->setTickLabelFont(small);
+    scale_->axis()->setLabelFont(small);
+    if (title_) {
+        QFont t = baseFont(font_px_ * 1.25);
+        t.setBold(true);
+        title_->setFont(t);
+    }
+}
+
+QString HeatmapScene::tokenLabel(const QString& token) const {
+    if (token.size() <= kMaxLabelChars) return token;
+    return token.left(kMaxLabelChars - 1) + QChar(0x2026);
+}
+
+void HeatmapScene::setContent(const HeatmapData& data, const HeatmapStyle& style, int visibleRows) {
+    data_ = data;
+    style_ = style;
+    visible_rows_ = visibleRows;
+    layout_ = HeatmapLayout::make(data_, style_.hide_specials);
+    const int C = int(layout_.cols.size()), R = int(layout_.rows.size());
+
+    QCPColorMapData* d = map_->data();
+    d->setSize(C, R);
+    // Cell c is centred on c. A single cell has no spacing to go by: give it the range of one cell directly.
+    d->setRange(C > 1 ? QCPRange(0, C - 1) : QCPRange(-0.5, 0.5), R > 1 ? QCPRange(0, R - 1) : QCPRange(-0.5, 0.5));
+    double maxShown = 0;
+    for (int r = 0; r < R; ++r) {
+        const int dr = layout_.rows[r];
+        const bool decoded = visible_rows_ < 0 || dr < visible_rows_;
+        const std::vector<float>* row = dr < int(data_.weights.size()) ? &data_.weights[dr] : nullptr;
+        for (int c = 0; c < C; ++c) {
+            const int dc = layout_.cols[c];
+            const double v = decoded && row && dc < int(row->size()) ? double((*row)[dc]) : kNaN;
+            d->setCell(c, r, v);
+            if (std::isfinite(v)) maxShown = std::max(maxShown, v);
+        }
+    }
+    map_->setVisible(C > 0 && R > 0);
+    map_->setGradient(colormapGradient(style_.colormap));
+    map_->setDataRange(style_.fit_range && maxShown > 0 ? QCPRange(0, maxShown) : QCPRange(0, 1));
+
+    // Title row above the matrix, only when there is a title.
+    if (!style_.title.isEmpty() && !title_) {
+        plot_->plotLayout()->insertRow(0);
+        title_ = new QCPTextElement(plot_, style_.title);
+        plot_->plotLayout()->addElement(0, 0, title_);
+        applyFonts();
+    } else if (style_.title.isEmpty() && title_) {
+        plot_->plotLayout()->remove(title_);
+        plot_->plotLayout()->simplify();
+        title_ = nullptr;
+    }
+    if (title_) title_->setText(style_.title);
+    updateTicks();
+}
+
+void HeatmapScene::setMarks(const HeatmapStyle& style) {
+    style_.current_row = style.current_row;
+    style_.selected_row = style.selected_row;
+    style_.selected_col = style.selected_col;
+}
+
+void HeatmapScene::setHover(int dataRow, int dataCol) {
+    hover_row_ = dataRow;
+    hover_col_ = dataCol;
+}
+
+void HeatmapScene::updateTicks() {
+    const int C = int(layout_.cols.size()), R = int(layout_.rows.size());
+    const QFontMetricsF fm(keyAxis()->tickLabelFont()), fmValue(valueAxis()->tickLabelFont());
+    const QCPAxisRect* rect = axisRect();
+    const double pxKey = rect->width() / std::max(1e-9, keyAxis()->range().size());
+    const double pxValue = rect->height() / std::max(1e-9, valueAxis()->range().size());
+
+    QStringList keyLabels, valueLabels;
+    double widest = 0;
+    for (int c = 0; c < C; ++c) {
+        keyLabels << tokenLabel(data_.source_tokens[layout_.cols[c]]);
+        widest = std::max(widest, fm.horizontalAdvance(keyLabels.back()));
+    }
+    for (int r = 0; r < R; ++r) {
+        const int dr = layout_.rows[r];
+        valueLabels << ((visible_rows_ < 0 || dr < visible_rows_) ? tokenLabel(data_.target_tokens[dr]) : QString());
+    }
+    // Source labels across the cells when they fit, otherwise vertical (reading upwards), as in the classic figures.
+    const bool rotate = widest + 6 > pxKey;
+    keyAxis()->setTickLabelRotation(rotate ? -90 : 0);
+    const double keyFootprint = rotate ? fm.height() : widest + 6;
+    // Every k-th label when they would overlap: zoomed out in the window, or an export whose cells are smaller
+    // than the smallest legible font (fitForExport shrinks the font first, so exports usually keep every label).
+    const int keyStride = std::max(1, int(std::ceil(keyFootprint * 1.05 / std::max(1e-9, pxKey))));
+    const int valueStride = std::max(1, int(std::ceil(fmValue.height() * 1.05 / std::max(1e-9, pxValue))));
+    QMap<double, QString> kt, vt;
+    for (int c = 0; c < C; c += keyStride) kt.insert(c, keyLabels[c]);
+    for (int r = 0; r < R; r += valueStride)
+        if (!valueLabels[r].isEmpty()) vt.insert(r, valueLabels[r]);  // undecoded rows: no label, no tick
+    key_ticker_->setTicks(kt);
+    value_ticker_->setTicks(vt);
+}
+
+void HeatmapScene::fitForExport(const QSize& logical) {
+    const int C = std::max<int>(1, layout_.cols.size()), R = std::max<int>(1, layout_.rows.size());
+    keyAxis()->setRange(fullKeyRange());
+    valueAxis()->setRange(fullValueRange());
+    // Lay out at the final size, read the cell size, shrink the label font if labels would overlap, twice (the
+    // label widths change the margins).
+    label_px_ = value_label_px_ = font_px_;
+    for (int pass = 0; pass < 3; ++pass) {
+        applyFonts();
+        updateTicks();
+        layoutNow(QRect(QPoint(0, 0), logical));
+        const double cellW = axisRect()->width() / double(C), cellH = axisRect()->height() / double(R);
+        // A line of text is ~1.17 font px high, plus a gap: source labels stand in the cell width (rotated) or
+        // fit across it, target labels in the cell height.
+        const double keyPx = std::clamp(cellW / 1.3, 6.0, font_px_), valuePx = std::clamp(cellH / 1.3, 6.0, font_px_);
+        annotate_px_ = std::clamp(std::min({font_px_ * 0.85, cellH * 0.42, cellW / 2.6}), 0.0, font_px_);
+        if (std::abs(keyPx - label_px_) < 0.5 && std::abs(valuePx - value_label_px_) < 0.5) break;
+        label_px_ = keyPx;
+        value_label_px_ = valuePx;
+    }
+    applyFonts();
+    updateTicks();
+}
+
+void HeatmapScene::setVectorCells(bool on) {
+    vector_cells_ = on;
+    map_->setVisible(!on);
+}
+
+void HeatmapScene::layoutNow(const QRect& viewport) {
+    plot_->plotLayout()->setOuterRect(viewport);
+    plot_->plotLayout()->update(QCPLayoutElement::upPreparation);
+    plot_->plotLayout()->update(QCPLayoutElement::upMargins);
+    plot_->plotLayout()->update(QCPLayoutElement::upLayout);
+}
+
+QPoint HeatmapScene::cellAt(const QPointF& pixel) const {
+    const int C = int(layout_.cols.size()), R = int(layout_.rows.size());
+    if (C == 0 || R == 0 || !axisRect()->rect().contains(pixel.toPoint())) return {-1, -1};
+    const int c = int(std::lround(keyAxis()->pixelToCoord(pixel.x())));
+    const int r = int(std::lround(valueAxis()->pixelToCoord(pixel.y())));
+    if (c < 0 || c >= C || r < 0 || r >= R) return {-1, -1};
+    const int dr = layout_.rows[r];
+    if (visible_rows_ >= 0 && dr >= visible_rows_) return {-1, -1};
+    return {layout_.cols[c], dr};
+}
+
+QRectF HeatmapScene::displayCellRect(int displayRow, int displayCol) const {
+    const double x0 = keyAxis()->coordToPixel(displayCol - 0.5), x1 = keyAxis()->coordToPixel(displayCol + 0.5);
+    const double y0 = valueAxis()->coordToPixel(displayRow - 0.5), y1 = valueAxis()->coordToPixel(displayRow + 0.5);
+    return QRectF(QPointF(std::min(x0, x1), std::min(y0, y1)), QPointF(std::max(x0, x1), std::max(y0, y1)));
+}
+
+double HeatmapScene::displayValue(int displayRow, int displayCol) const {
+    QCPColorMapData* d = map_->data();  // cell() is not const in QCustomPlot 2.1
+    if (displayCol < 0 || displayRow < 0 || displayCol >= d->keySize() || displayRow >= d->valueSize()) return kNaN;
+    return d->cell(displayCol, displayRow);
+}
+
+}  // namespace attnviz::ui

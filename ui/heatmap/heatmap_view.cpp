@@ -1,0 +1,325 @@
+#include "heatmap/heatmap_view.h"
+
+#include "heatmap/heatmap_scene.h"
+
+#include <qcustomplot.h>
+#include <QGridLayout>
+#include <QMouseEvent>
+#include <QScrollBar>
+#include <QToolTip>
+#include <cmath>
+
+namespace attnviz::ui {
+
+namespace {
+constexpr double kBarUnits = 10;  // scroll bar steps per cell
+}
+
+HeatmapView::HeatmapView(QWidget* parent) : QWidget(parent) {
+    plot_ = new QCustomPlot(this);
+    plot_->setMouseTracking(true);
+    plot_->setMinimumSize(160, 120);
+    plot_->setNoAntialiasingOnDrag(true);
+    hbar_ = new QScrollBar(Qt::Horizontal, this);
+    vbar_ = new QScrollBar(Qt::Vertical, this);
+    hbar_->hide();
+    vbar_->hide();
+    auto* grid = new QGridLayout(this);
+    grid->setContentsMargins(0, 0, 0, 0);
+    grid->setSpacing(0);
+    grid->addWidget(plot_, 0, 0);
+    grid->addWidget(vbar_, 0, 1);
+    grid->addWidget(hbar_, 1, 0);
+
+    scene_ = std::make_unique<HeatmapScene>(plot_, HeatmapScene::Mode::Interactive);
+    QCPAxisRect* rect = scene_->axisRect();
+    plot_->setInteractions(QCP::iRangeDrag | QCP::iRangeZoom);
+    rect->setRangeDragAxes(scene_->keyAxis(), scene_->valueAxis());
+    rect->setRangeZoomAxes(scene_->keyAxis(), scene_->valueAxis());
+    rect->setRangeZoomFactor(0.85);
+
+    auto onRange = [this] {
+        if (syncing_) return;
+        user_view_ = true;
+        clampRanges();
+        scene_->updateTicks();
+        updateScrollBars();
+    };
+    connect(scene_->keyAxis(), qOverload<const QCPRange&>(&QCPAxis::rangeChanged), this, onRange);
+    connect(scene_->valueAxis(), qOverload<const QCPRange&>(&QCPAxis::rangeChanged), this, onRange);
+    connect(plot_, &QCustomPlot::mouseWheel, this, [this](QWheelEvent* e) {
+        // Ctrl + wheel zooms the source axis only (a long source sentence, few target rows).
+        scene_->axisRect()->setRangeZoom(e->modifiers() & Qt::ControlModifier ? Qt::Horizontal
+                                                                              : Qt::Horizontal | Qt::Vertical);
+    });
+    connect(plot_, &QCustomPlot::mouseMove, this, [this](QMouseEvent* e) { hover(e->pos()); });
+    connect(plot_, &QCustomPlot::mousePress, this, [this](QMouseEvent* e) {
+        pressed_ = e->button() == Qt::LeftButton;
+        press_pos_ = e->pos();
+    });
+    connect(plot_, &QCustomPlot::mouseRelease, this, [this](QMouseEvent* e) {
+        if (!pressed_ || e->button() != Qt::LeftButton) return;
+        pressed_ = false;
+        if ((e->pos() - press_pos_).manhattanLength() > 3) return;  // that was a drag
+        const QPoint cell = scene_->cellAt(e->pos());
+        if (cell.x() < 0) return;
+        setSelectedCell(cell.y(), cell.x());
+        emit cellClicked(cell.y(), cell.x());
+    });
+    connect(plot_, &QCustomPlot::mouseDoubleClick, this, [this](QMouseEvent*) {
+        const bool all = scene_->keyAxis()->range() == scene_->fullKeyRange() &&
+                         scene_->valueAxis()->range() == scene_->fullValueRange();
+        all ? resetView() : fitAll();
+    });
+    auto onBar = [this] {
+        if (syncing_) return;
+        syncing_ = true;
+        const QCPRange fk = scene_->fullKeyRange(), fv = scene_->fullValueRange();
+        const double kw = scene_->keyAxis()->range().size(), vh = scene_->valueAxis()->range().size();
+        scene_->keyAxis()->setRange(fk.lower + hbar_->value() / kBarUnits, fk.lower + hbar_->value() / kBarUnits + kw);
+        scene_->valueAxis()->setRange(fv.lower + vbar_->value() / kBarUnits,
+                                      fv.lower + vbar_->value() / kBarUnits + vh);
+        syncing_ = false;
+        user_view_ = true;
+        scene_->updateTicks();
+        plot_->replot();
+    };
+    connect(hbar_, &QScrollBar::valueChanged, this, onBar);
+    connect(vbar_, &QScrollBar::valueChanged, this, onBar);
+    plot_->installEventFilter(this);
+    rebuild();
+    resetView();
+}
+
+HeatmapView::~HeatmapView() = default;
+
+void HeatmapView::rebuild() { scene_->setContent(data_, style_, visible_rows_); }
+
+// After new data or style: keep the user's zoom and scroll unless the matrix changed shape.
+void HeatmapView::refresh(bool reshaped) {
+    rebuild();
+    if (reshaped) user_view_ = false;
+    if (user_view_) {
+        clampRanges();
+        scene_->updateTicks();
+        updateScrollBars();
+        plot_->replot();
+    } else {
+        resetView();
+    }
+}
+
+void HeatmapView::setData(const HeatmapData& data) {
+    const bool newSentence = data.source_tokens != data_.source_tokens;
+    data_ = data;
+    refresh(newSentence);
+}
+
+void HeatmapView::setData(const HeatmapData& data, int visibleRows, int currentRow) {
+    visible_rows_ = visibleRows < 0 ? -1 : visibleRows;
+    style_.current_row = currentRow;
+    setData(data);
+}
+
+void HeatmapView::setStyle(const HeatmapStyle& style) {
+    const bool reshaped = style.hide_specials != style_.hide_specials;
+    style_ = style;
+    refresh(reshaped);
+}
+
+const HeatmapData& HeatmapView::data() const { return data_; }
+const HeatmapStyle& HeatmapView::style() const { return style_; }
+
+void HeatmapView::setVisibleRows(int n) {
+    visible_rows_ = n < 0 ? -1 : n;
+    rebuild();
+    plot_->replot();
+}
+
+int HeatmapView::visibleRows() const { return visible_rows_; }
+
+void HeatmapView::setColormap(const QString& name) {
+    HeatmapStyle s = style_;
+    s.colormap = name;
+    setStyle(s);
+}
+
+void HeatmapView::setAnnotate(bool on) {
+    HeatmapStyle s = style_;
+    s.annotate = on;
+    setStyle(s);
+}
+
+void HeatmapView::setHideSpecials(bool on) {
+    HeatmapStyle s = style_;
+    s.hide_specials = on;
+    setStyle(s);
+}
+
+void HeatmapView::setCurrentRow(int row) {
+    style_.current_row = row;
+    scene_->setMarks(style_);
+    plot_->replot();
+}
+
+void HeatmapView::setSelectedCell(int row, int col) {
+    style_.selected_row = row;
+    style_.selected_col = col;
+    scene_->setMarks(style_);
+    plot_->replot();
+}
+
+QCustomPlot* HeatmapView::plot() { return plot_; }
+
+double HeatmapView::cellValue(int row, int col) const { return scene_->displayValue(row, col); }
+
+QSize HeatmapView::matrixSize() const {
+    const QCPColorMapData* d = scene_->colorMap()->data();
+    return QSize(d->keySize(), d->valueSize());
+}
+
+int HeatmapView::dataRow(int displayRow) const {
+    const auto& rows = scene_->layout().rows;
+    return displayRow >= 0 && displayRow < rows.size() ? rows[displayRow] : -1;
+}
+
+int HeatmapView::dataColumn(int displayCol) const {
+    const auto& cols = scene_->layout().cols;
+    return displayCol >= 0 && displayCol < cols.size() ? cols[displayCol] : -1;
+}
+
+QPoint HeatmapView::cellCenter(int row, int col) const {
+    const int r = scene_->layout().displayRow(row), c = scene_->layout().displayCol(col);
+    if (r < 0 || c < 0) return {-1, -1};
+    return scene_->displayCellRect(r, c).center().toPoint();
+}
+
+void HeatmapView::setMinimumCellSize(int pixels) {
+    min_cell_ = std::max(4, pixels);
+    if (!user_view_) resetView();
+}
+
+int HeatmapView::minimumCellSize() const { return min_cell_; }
+
+void HeatmapView::fitAll() {
+    syncing_ = true;
+    scene_->keyAxis()->setRange(scene_->fullKeyRange());
+    scene_->valueAxis()->setRange(scene_->fullValueRange());
+    syncing_ = false;
+    user_view_ = true;
+    scene_->layoutNow(plot_->rect());
+    scene_->updateTicks();
+    updateScrollBars();
+    plot_->replot();
+}
+
+void HeatmapView::resetView() {
+    syncing_ = true;
+    const QCPRange fk = scene_->fullKeyRange(), fv = scene_->fullValueRange();
+    scene_->keyAxis()->setRange(fk);
+    scene_->valueAxis()->setRange(fv);
+    // Two layout passes: the tick labels (and so the margins) depend on the cell size.
+    for (int pass = 0; pass < 2; ++pass) {
+        scene_->updateTicks();
+        scene_->layoutNow(plot_->rect());
+        const int fitCols = std::max(1, scene_->axisRect()->width() / min_cell_);
+        const int fitRows = std::max(1, scene_->axisRect()->height() / min_cell_);
+        scene_->keyAxis()->setRange(fk.size() > fitCols ? QCPRange(-0.5, fitCols - 0.5) : fk);
+        scene_->valueAxis()->setRange(fv.size() > fitRows ? QCPRange(-0.5, fitRows - 0.5) : fv);
+    }
+    syncing_ = false;
+    user_view_ = false;
+    scene_->updateTicks();
+    updateScrollBars();
+    plot_->replot();
+}
+
+void HeatmapView::clampRanges() {
+    const bool was = syncing_;
+    syncing_ = true;
+    for (auto [axis, full] : {std::pair{scene_->keyAxis(), scene_->fullKeyRange()},
+                              std::pair{scene_->valueAxis(), scene_->fullValueRange()}}) {
+        QCPRange r = axis->range();
+        if (r.size() > full.size()) r = full;
+        if (r.size() < 1.0) r = QCPRange(r.center() - 0.5, r.center() + 0.5);  // at most one cell across
+        if (r.lower < full.lower) r += full.lower - r.lower;
+        if (r.upper > full.upper) r -= r.upper - full.upper;
+        if (r != axis->range()) axis->setRange(r);
+    }
+    syncing_ = was;
+}
+
+void HeatmapView::updateScrollBars() {
+    const bool was = syncing_;
+    syncing_ = true;
+    auto sync = [](QScrollBar* bar, const QCPRange& r, const QCPRange& full) {
+        const int maximum = int(std::lround((full.size() - r.size()) * kBarUnits));
+        bar->setVisible(maximum > 0);
+        bar->setRange(0, std::max(0, maximum));
+        bar->setPageStep(std::max(1, int(std::lround(r.size() * kBarUnits))));
+        bar->setSingleStep(int(kBarUnits));
+        bar->setValue(int(std::lround((r.lower - full.lower) * kBarUnits)));
+    };
+    sync(hbar_, scene_->keyAxis()->range(), scene_->fullKeyRange());
+    sync(vbar_, scene_->valueAxis()->range(), scene_->fullValueRange());
+    syncing_ = was;
+}
+
+void HeatmapView::hover(const QPoint& pos) {
+    const QPoint cell = scene_->cellAt(pos);
+    const int row = cell.y(), col = cell.x();
+    if (row == hover_row_ && col == hover_col_) return;
+    hover_row_ = row;
+    hover_col_ = col;
+    scene_->setHover(row, col);
+    plot_->layer(QStringLiteral("heatmap-marks"))->replot();
+    emit cellHovered(row, col);
+    if (row < 0) {
+        QToolTip::hideText();
+        return;
+    }
+    if (row >= int(data_.weights.size()) || col >= int(data_.weights[row].size())) return;
+    const float w = data_.weights[row][col];
+    QString text = QStringLiteral("<b>%1</b> \u2190 <b>%2</b><br>weight %3")
+                       .arg(data_.target_tokens[row].toHtmlEscaped(), data_.source_tokens[col].toHtmlEscaped())
+                       .arg(double(w), 0, 'f', 4);
+    if (row < int(data_.scores.size()) && col < int(data_.scores[row].size())) {
+        const float e = data_.scores[row][col];
+        text += std::isfinite(e) ? QStringLiteral("<br>score %1").arg(double(e), 0, 'g', 5)
+                                 : QStringLiteral("<br>score \u2014 (outside the window)");
+    }
+    text += QStringLiteral("<br><span style='color:gray'>target %1, source %2</span>").arg(row).arg(col);
+    QToolTip::showText(plot_->mapToGlobal(pos), text, plot_);
+}
+
+void HeatmapView::resizeEvent(QResizeEvent* event) { QWidget::resizeEvent(event); }
+
+bool HeatmapView::eventFilter(QObject* watched, QEvent* event) {
+    if (watched == plot_) {
+        if (event->type() == QEvent::Leave && hover_row_ >= 0) {
+            hover_row_ = hover_col_ = -1;
+            scene_->setHover(-1, -1);
+            plot_->replot();
+            emit cellHovered(-1, -1);
+        } else if (event->type() == QEvent::Resize) {
+            const QSize size = static_cast<QResizeEvent*>(event)->size();
+            plot_->setViewport(QRect(QPoint(0, 0), size));
+            if (user_view_) {
+                scene_->layoutNow(QRect(QPoint(0, 0), size));
+                scene_->updateTicks();
+                updateScrollBars();
+            } else {
+                // The initial view depends on the size: recompute it once QCustomPlot has taken the new size.
+                QMetaObject::invokeMethod(
+                    this,
+                    [this] {
+                        if (!user_view_) resetView();
+                    },
+                    Qt::QueuedConnection);
+            }
+        }
+    }
+    return QWidget::eventFilter(watched, event);
+}
+
+}  // namespace attnviz::ui

@@ -1,0 +1,97 @@
+// The attention heatmap widget: a QCustomPlot with one crisp cell per (target token, source token), token labels,
+// a colour scale, the current row and the selected cell outlined, optional values in the cells and a tooltip.
+//
+// Coordinates: `row`/`col` in signals, HeatmapStyle::current_row/selected_* and setVisibleRows are DATA indices
+// (into HeatmapData: row = target position, col = source position, specials included). cellValue()/matrixSize()
+// speak of the colour map itself (DISPLAY indices), which lacks the hidden special rows/columns when
+// HeatmapStyle::hide_specials is on; dataRow()/dataColumn() map one to the other.
+//
+// Long sentences: the initial view keeps cells at least minimumCellSize() pixels wide/high and shows the first
+// ones; the mouse wheel zooms (both axes around the cursor; Ctrl: source axis only), dragging pans, the scroll
+// bars move, a double click fits the whole matrix.
+#pragma once
+#include "heatmap/heatmap_data.h"
+
+#include <QSize>
+#include <QWidget>
+#include <memory>
+
+class QCustomPlot;
+class QScrollBar;
+
+namespace attnviz::ui {
+
+class HeatmapScene;
+
+class HeatmapView : public QWidget {
+    Q_OBJECT
+public:
+    explicit HeatmapView(QWidget* parent = nullptr);
+    ~HeatmapView() override;
+
+    void setData(const HeatmapData& data);  // replots at once; keeps the style
+    // New data with its rows shown and marked row (as setVisibleRows/setCurrentRow), in one replot.
+    void setData(const HeatmapData& data, int visibleRows, int currentRow);
+    void setStyle(const HeatmapStyle& style);
+    const HeatmapData& data() const;
+    const HeatmapStyle& style() const;
+
+    // Rows decoded so far while stepping (-1: all). Rows at or after n are drawn empty and unlabelled; the matrix
+    // keeps its size so that the picture does not jump while stepping.
+    void setVisibleRows(int n);
+    int visibleRows() const;
+
+    // Convenience setters that change one field of the style.
+    void setColormap(const QString& name);
+    void setAnnotate(bool on);
+    void setHideSpecials(bool on);
+    void setCurrentRow(int row);             // data index, -1: none
+    void setSelectedCell(int row, int col);  // data indices, -1,-1: none
+
+    QCustomPlot* plot();  // for tests
+    // What the colour map holds at DISPLAY cell (row, col); NaN outside or for rows not decoded yet.
+    double cellValue(int row, int col) const;
+    QSize matrixSize() const;           // (cols, rows) of the QCPColorMap data
+    int dataRow(int displayRow) const;  // -1 if out of range
+    int dataColumn(int displayCol) const;
+    // Pixel centre (in plot() coordinates) of DATA cell (row, col); (-1,-1) if hidden.
+    QPoint cellCenter(int row, int col) const;
+
+    void setMinimumCellSize(int pixels);  // default 18
+    int minimumCellSize() const;
+    void fitAll();     // whole matrix in view (cells may get small)
+    void resetView();  // the initial view (minimum cell size, first rows/columns)
+
+    // The picture as exported (whole matrix, not a screenshot) is made by heatmap_export.h.
+
+signals:
+    void cellHovered(int row, int col);  // data indices; -1,-1 when leaving the matrix
+    void cellClicked(int row, int col);  // data indices (left button, without dragging)
+
+protected:
+    void resizeEvent(QResizeEvent* event) override;
+    bool eventFilter(QObject* watched, QEvent* event) override;
+
+private:
+    void rebuild();
+    void refresh(bool reshaped);
+    void updateScrollBars();
+    void clampRanges();
+    void hover(const QPoint& pos);
+
+    QCustomPlot* plot_ = nullptr;
+    QScrollBar* hbar_ = nullptr;
+    QScrollBar* vbar_ = nullptr;
+    std::unique_ptr<HeatmapScene> scene_;
+    HeatmapData data_;
+    HeatmapStyle style_;
+    int visible_rows_ = -1;
+    int min_cell_ = 18;
+    bool user_view_ = false;  // the user zoomed/panned: keep the view on resize
+    bool syncing_ = false;    // guards against scroll bar <-> range feedback
+    int hover_row_ = -1, hover_col_ = -1;
+    QPoint press_pos_;
+    bool pressed_ = false;
+};
+
+}  // namespace attnviz::ui

@@ -1,0 +1,87 @@
+// Decoding off the UI thread: a request (model, sentence, optional reference / forced prefix) becomes an outcome
+// (every step of a DecodingSession plus the decode object), computed on a private one-thread pool.
+// Each request gets a generation number; only the newest one is delivered, older ones stop at their next step.
+#pragma once
+#include "decode/decoding.h"
+#include "fast/token_tables.h"
+
+#include <QObject>
+#include <QString>
+#include <QThreadPool>
+#include <QTimer>
+
+#include <atomic>
+#include <memory>
+#include <string>
+#include <vector>
+
+namespace attnviz::ui {
+
+// Longer sources are cut to this many tokens (without <sos>/<eos>) so that a 10,000-word paste stays responsive.
+inline constexpr int kMaxSourceTokens = 1000;
+
+struct DecodeRequest {
+    std::shared_ptr<const Model> model;
+    std::shared_ptr<TokenTables> token_tables;  // for `model` (the worker fills this in); nullptr: none
+    std::string source;                         // UTF-8 sentence
+    std::string reference;                      // not empty: forced decoding of this translation (+ <eos>)
+    std::vector<int> forced_prefix;  // "what if": these target ids at steps 0.. (overrides the reference), then greedy
+    int cursor = -1;                 // where the window wants its step cursor afterwards (-1: at the end)
+    int max_source_tokens = kMaxSourceTokens;
+    int top_k = 5;
+};
+
+struct DecodeOutcome {
+    quint64 generation = 0;
+    DecodeRequest request;
+    TokenizedText source;           // what was decoded: <sos> tokens <eos>, after the cap
+    int source_tokens_cut = 0;      // tokens dropped by the cap (0: none)
+    std::vector<StepRecord> steps;  // every step, to the end
+    DecodeResult result;            // every step as a decode object; target tokens spelt as shown
+    QString error;                  // not empty: nothing was decoded (e.g. invalid UTF-8)
+    bool cancelled = false;         // a newer request came in first
+    double milliseconds = 0;        // wall time of the decode
+};
+
+class DecodeWorker : public QObject {
+    Q_OBJECT
+public:
+    explicit DecodeWorker(QObject* parent = nullptr);
+    ~DecodeWorker() override;
+
+    // The synchronous path (benchmarks, tests): decodes `request` on the calling thread. With `latest` given, stops
+    // early (cancelled = true) as soon as *latest != generation.
+    static DecodeOutcome run(const DecodeRequest& request, const std::atomic<quint64>* latest = nullptr,
+                             quint64 generation = 0);
+
+    // Starts decoding now on the worker thread; returns the request's generation.
+    quint64 submit(DecodeRequest request);
+    // Starts decoding after `debounceMs` of quiet (each call restarts the wait); returns the request's generation.
+    quint64 schedule(DecodeRequest request);
+    // Drops whatever is pending or running (e.g. the sentence became empty).
+    void cancelAll();
+    bool isBusy() const { return pending_ > 0 || debounce_.isActive(); }
+    quint64 generation() const { return latest_->load(); }
+    void setDebounceMs(int ms) { debounce_.setInterval(ms); }
+    int debounceMs() const { return debounce_.interval(); }
+    // Blocks until the running job (if any) is done; used on shutdown and by tests.
+    void waitForDone() { pool_.waitForDone(); }
+
+signals:
+    // Only the newest request's outcome arrives; stale ones are dropped.
+    void finished(std::shared_ptr<const attnviz::ui::DecodeOutcome> outcome);
+
+private:
+    void start(quint64 generation, DecodeRequest request);
+
+    QThreadPool pool_;
+    QTimer debounce_;
+    DecodeRequest scheduled_;
+    std::shared_ptr<std::atomic<quint64>> latest_ = std::make_shared<std::atomic<quint64>>(0);
+    int pending_ = 0;
+    // The token tables of the last model decoded (UI thread only): kept across requests, so that the tokens of
+    // every sentence typed make later decodes with this model faster; replaced when the model changes.
+    std::shared_ptr<TokenTables> tables_;
+};
+
+}  // namespace attnviz::ui

@@ -1,0 +1,170 @@
+// The attnviz main window: a source sentence decoded as you type (off the UI thread), the attention heatmap, the
+// decoder stepped token by token with the current step's details beside it, "what if?" forcing, the scoring toggle
+// among sibling models, exports. Built like Qt's application example (createActions / createMenus / readSettings).
+//
+// Keyboard: Left/Right/Home/End step and Space plays/pauses while the heatmap or the step panel has focus (in the
+// text fields these keys edit text); Alt+Left/Right/Home/End and Alt+P work everywhere.
+#pragma once
+#include "heatmap/heatmap_data.h"
+#include "heatmap/heatmap_export.h"
+#include "window/decode_worker.h"
+
+#include <QMainWindow>
+#include <QPointer>
+
+#include <map>
+#include <memory>
+
+class QAction;
+class QActionGroup;
+class QComboBox;
+class QDoubleSpinBox;
+class QLabel;
+class QLineEdit;
+class QMenu;
+class QTimer;
+
+namespace attnviz::ui {
+
+class HeatmapView;
+class ModelLibraryDialog;
+class SourceEditor;
+class StepPanel;
+
+class MainWindow : public QMainWindow {
+    Q_OBJECT
+public:
+    enum class Step { First, Back, Forward, Last };
+
+    explicit MainWindow(QWidget* parent = nullptr);
+    ~MainWindow() override;
+
+    // Opens `path` (command line), else the last model of the previous session, else the default sample model,
+    // and decodes the last sentence (same model) or the model's example sentence at once.
+    void openStartupModel(const QString& path = {});
+    // Loads a model and decodes the current sentence with it. On failure: a message naming the file and the
+    // loader's message; the previous model, sentence and heatmap stay. Returns whether it loaded.
+    bool openModel(const QString& path);
+    // Switches to the sibling model trained with `score`, keeping sentence and step. False if there is none.
+    bool switchScore(ScoreKind score);
+
+    void setSourceText(const QString& text);  // decodes after the debounce, like typing
+    QString sourceText() const;
+    void setReferenceText(const QString& text);
+    void decodeNow();  // skips the debounce
+
+    int cursorStep() const { return cursor_; }  // steps shown, 0..stepCount()
+    int stepCount() const;
+    void setCursorStep(int cursor);
+    void step(Step which);
+    void setPlaying(bool on);
+    bool isPlaying() const;
+    // "What if?": forces `token` at the current step (cursor - 1) and decodes on from there.
+    void forceCandidate(int token);
+
+    // Writes the heatmap (all decoded rows) to `path`; on failure a message naming the path, nothing left behind.
+    bool exportTo(const QString& path, const ExportOptions& options);
+    ExportOptions exportOptions() const;  // the default sizes with the window's colour map / toggles
+
+    // When false, errors are reported by errorReported() and the status bar only, never a modal dialog (tests).
+    void setInteractive(bool on) { interactive_ = on; }
+
+    // For tests and the screenshot option.
+    const DecodeOutcome* outcome() const { return outcome_.get(); }
+    std::shared_ptr<const Model> model() const { return model_; }
+    QString modelPath() const { return model_path_; }
+    HeatmapView* heatmapView() const { return heatmap_; }
+    StepPanel* stepPanel() const { return step_panel_; }
+    SourceEditor* sourceEditor() const { return source_; }
+    QLineEdit* referenceEdit() const { return reference_; }
+    QAction* stepAction(Step which) const;
+    QAction* playAction() const { return play_act_; }
+    QAction* copyImageAction() const { return copy_act_; }
+    QAction* hideSpecialsAction() const { return hide_specials_act_; }
+    QAction* scoreAction(ScoreKind score) const;
+    QString noticeText() const;
+    QString colormap() const { return style_.colormap; }
+    void setColormap(const QString& name);
+    DecodeWorker* worker() const { return worker_; }
+
+signals:
+    void decodeFinished();  // a decode was shown (also: the sentence became empty)
+    void errorReported(const QString& text);
+
+protected:
+    void closeEvent(QCloseEvent* event) override;
+    void dragEnterEvent(QDragEnterEvent* event) override;
+    void dropEvent(QDropEvent* event) override;
+    bool eventFilter(QObject* watched, QEvent* event) override;
+
+private:
+    // main_window_actions.cpp: the shell (actions, menus, toolbars, settings, recent files).
+    void createActions();
+    void createMenus();
+    void createToolBars();
+    void readSettings();
+    void writeSettings();
+    void addRecentFile(const QString& path);
+    void updateRecentMenu();
+    void open();
+    void showLibrary();
+    void showExportDialog();
+    void copyImage();
+    void showShortcuts();
+    void about();
+
+    // main_window.cpp: the model, the decode and the step.
+    void createCentralWidgets();
+    void setModel(std::shared_ptr<const Model> model, const QString& path);
+    void updateScoreActions();
+    void updateStatus();
+    void sourceChanged();
+    DecodeRequest makeRequest() const;
+    void showOutcome(std::shared_ptr<const DecodeOutcome> outcome);
+    void clearDecode(const QString& hint);
+    void applyCursor();
+    void updateOutputLine();
+    void setNotice(const QString& text, bool warning = false);
+    void reportError(const QString& title, const QString& text);
+    void applyStyle();
+
+    std::shared_ptr<const Model> model_;
+    QString model_path_;
+    std::map<ScoreKind, QString> siblings_;  // a sibling per score (the current model for its own)
+    std::shared_ptr<const DecodeOutcome> outcome_;
+    int cursor_ = 0;
+    HeatmapStyle style_;
+    bool interactive_ = true;
+
+    DecodeWorker* worker_;
+    SourceEditor* source_ = nullptr;
+    QLineEdit* reference_ = nullptr;
+    QLabel* notice_ = nullptr;
+    QLabel* output_ = nullptr;
+    HeatmapView* heatmap_ = nullptr;
+    StepPanel* step_panel_ = nullptr;
+    QLabel* model_label_ = nullptr;
+    QLabel* time_label_ = nullptr;
+    QTimer* play_timer_ = nullptr;
+    QDoubleSpinBox* speed_ = nullptr;
+    QComboBox* colormap_box_ = nullptr;
+    QPointer<ModelLibraryDialog> library_;
+
+    QMenu* recent_menu_ = nullptr;
+    QAction* open_act_ = nullptr;
+    QAction* library_act_ = nullptr;
+    QAction* export_act_ = nullptr;
+    QAction* copy_act_ = nullptr;
+    QAction* quit_act_ = nullptr;
+    QAction* annotate_act_ = nullptr;
+    QAction* hide_specials_act_ = nullptr;
+    QAction* first_act_ = nullptr;
+    QAction* back_act_ = nullptr;
+    QAction* forward_act_ = nullptr;
+    QAction* last_act_ = nullptr;
+    QAction* play_act_ = nullptr;
+    QActionGroup* score_group_ = nullptr;
+    std::map<ScoreKind, QAction*> score_acts_;
+};
+
+}  // namespace attnviz::ui

@@ -1,0 +1,380 @@
+// MainWindow's shell: actions with standard shortcuts and status tips, menus, toolbars, settings, recent files,
+// drag and drop. The model/decode/step logic is in main_window.cpp.
+#include "window/main_window.h"
+
+#include "dialogs/export_dialog.h"
+#include "dialogs/model_library.h"
+#include "heatmap/colormaps.h"
+#include "heatmap/heatmap_view.h"
+#include "window/source_editor.h"
+
+#include <QAction>
+#include <QActionGroup>
+#include <QApplication>
+#include <QClipboard>
+#include <QCloseEvent>
+#include <QComboBox>
+#include <QDir>
+#include <QDoubleSpinBox>
+#include <QDragEnterEvent>
+#include <QFileDialog>
+#include <QFileInfo>
+#include <QLabel>
+#include <QMenuBar>
+#include <QMessageBox>
+#include <QMimeData>
+#include <QSettings>
+#include <QStandardPaths>
+#include <QStatusBar>
+#include <QTimer>
+#include <QToolBar>
+
+namespace attnviz::ui {
+
+namespace {
+constexpr int kMaxRecentFiles = 8;
+
+QIcon icon(const char* theme, const char* resource) {
+    return QIcon::fromTheme(QString::fromLatin1(theme),
+                            QIcon(QStringLiteral(":/icons/%1.svg").arg(QLatin1String(resource))));
+}
+
+QAction* makeAction(QObject* parent, const QIcon& ic, const QString& text, const QKeySequence& key,
+                    const QString& tip) {
+    auto* a = new QAction(ic, text, parent);
+    a->setShortcut(key);
+    a->setStatusTip(tip);
+    a->setToolTip(key.isEmpty() ? tip : QStringLiteral("%1 (%2)").arg(tip, key.toString(QKeySequence::NativeText)));
+    return a;
+}
+
+bool isModelFile(const QMimeData* mime, QString* path) {
+    if (!mime || !mime->hasUrls() || mime->urls().isEmpty()) return false;
+    const QString p = mime->urls().first().toLocalFile();
+    if (!p.endsWith(QStringLiteral(".safetensors"), Qt::CaseInsensitive)) return false;
+    if (path) *path = p;
+    return true;
+}
+}  // namespace
+
+void MainWindow::createActions() {
+    open_act_ = makeAction(this, icon("document-open", "open"), tr("&Open model…"), QKeySequence::Open,
+                           tr("Open a model file (.safetensors)"));
+    connect(open_act_, &QAction::triggered, this, &MainWindow::open);
+    library_act_ = makeAction(this, icon("folder-open", "library"), tr("&Sample models…"), QKeySequence(tr("Ctrl+L")),
+                              tr("Browse the shipped sample models by task"));
+    connect(library_act_, &QAction::triggered, this, &MainWindow::showLibrary);
+    export_act_ = makeAction(this, icon("document-save-as", "export"), tr("&Export heatmap…"), QKeySequence::Save,
+                             tr("Save the heatmap as PNG, SVG, PDF, CSV or JSON"));
+    connect(export_act_, &QAction::triggered, this, &MainWindow::showExportDialog);
+    copy_act_ = makeAction(this, icon("edit-copy", "copy"), tr("&Copy image"), QKeySequence(tr("Ctrl+Shift+C")),
+                           tr("Copy the heatmap picture to the clipboard"));
+    connect(copy_act_, &QAction::triggered, this, &MainWindow::copyImage);
+    quit_act_ = makeAction(this, icon("application-exit", "quit"), tr("&Quit"), QKeySequence::Quit, tr("Quit attnviz"));
+    connect(quit_act_, &QAction::triggered, this, &QWidget::close);
+
+    annotate_act_ = makeAction(this, icon("", "annotate"), tr("&Values in cells"), QKeySequence(tr("Ctrl+Shift+A")),
+                               tr("Write each attention weight in its cell"));
+    annotate_act_->setCheckable(true);
+    connect(annotate_act_, &QAction::toggled, this, &MainWindow::applyStyle);
+    hide_specials_act_ =
+        makeAction(this, icon("", "specials"), tr("&Hide <sos>/<eos>"), QKeySequence(tr("Ctrl+Shift+H")),
+                   tr("Hide the <sos>/<eos> columns and the <eos> row"));
+    hide_specials_act_->setCheckable(true);
+    connect(hide_specials_act_, &QAction::toggled, this, &MainWindow::applyStyle);
+
+    first_act_ = makeAction(this, icon("go-first", "first"), tr("&First step"), QKeySequence(tr("Alt+Home")),
+                            tr("Back to before the first decoder step (Home in the heatmap)"));
+    connect(first_act_, &QAction::triggered, this, [this] { step(Step::First); });
+    back_act_ = makeAction(this, icon("go-previous", "back"), tr("Step &back"), QKeySequence(tr("Alt+Left")),
+                           tr("One decoder step back (← in the heatmap)"));
+    connect(back_act_, &QAction::triggered, this, [this] { step(Step::Back); });
+    forward_act_ = makeAction(this, icon("go-next", "forward"), tr("Step &forward"), QKeySequence(tr("Alt+Right")),
+                              tr("One decoder step forward (→ in the heatmap)"));
+    connect(forward_act_, &QAction::triggered, this, [this] { step(Step::Forward); });
+    last_act_ = makeAction(this, icon("go-last", "last"), tr("&Last step"), QKeySequence(tr("Alt+End")),
+                           tr("To the end of the output (End in the heatmap)"));
+    connect(last_act_, &QAction::triggered, this, [this] { step(Step::Last); });
+    play_act_ = makeAction(this, icon("media-playback-start", "play"), tr("&Play"), QKeySequence(tr("Alt+P")),
+                           tr("Play the decoder step by step at the chosen speed (Space in the heatmap)"));
+    play_act_->setCheckable(true);
+    connect(play_act_, &QAction::triggered, this, [this](bool on) { setPlaying(on); });
+
+    score_group_ = new QActionGroup(this);
+    score_group_->setExclusive(true);
+    const std::pair<ScoreKind, QString> scores[] = {{ScoreKind::Additive, tr("Additive")},
+                                                    {ScoreKind::Dot, tr("Dot")},
+                                                    {ScoreKind::ScaledDot, tr("Scaled dot")},
+                                                    {ScoreKind::General, tr("General")}};
+    int n = 1;
+    for (const auto& [score, name] : scores) {
+        auto* a = new QAction(name, score_group_);
+        a->setCheckable(true);
+        a->setShortcut(QKeySequence(tr("Ctrl+%1").arg(n++)));
+        const ScoreKind kind = score;
+        connect(a, &QAction::triggered, this, [this, kind] {
+            if (!switchScore(kind)) updateScoreActions();
+        });
+        score_acts_[score] = a;
+    }
+}
+
+void MainWindow::createMenus() {
+    QMenu* file = menuBar()->addMenu(tr("&File"));
+    file->addAction(open_act_);
+    recent_menu_ = file->addMenu(tr("Open &recent"));
+    connect(recent_menu_, &QMenu::aboutToShow, this, &MainWindow::updateRecentMenu);
+    file->addAction(library_act_);
+    file->addSeparator();
+    file->addAction(export_act_);
+    file->addSeparator();
+    file->addAction(quit_act_);
+
+    QMenu* edit = menuBar()->addMenu(tr("&Edit"));
+    edit->addAction(copy_act_);
+
+    QMenu* view = menuBar()->addMenu(tr("&View"));
+    view->addAction(annotate_act_);
+    view->addAction(hide_specials_act_);
+    QMenu* colormaps = view->addMenu(tr("&Colour map"));
+    for (const QString& name : colormapNames()) {
+        QAction* a = colormaps->addAction(colormapDisplayName(name));
+        connect(a, &QAction::triggered, this, [this, name] { setColormap(name); });
+    }
+
+    QMenu* decode = menuBar()->addMenu(tr("&Decoder"));
+    for (QAction* a : {first_act_, back_act_, forward_act_, last_act_, play_act_}) decode->addAction(a);
+    decode->addSeparator();
+    QMenu* scoring = decode->addMenu(tr("&Scoring function"));
+    scoring->setToolTipsVisible(true);
+    scoring->addActions(score_group_->actions());
+
+    QMenu* help = menuBar()->addMenu(tr("&Help"));
+    help->addAction(tr("&Keyboard…"), this, &MainWindow::showShortcuts)->setStatusTip(tr("The stepping keys"));
+    help->addAction(tr("&About attnviz"), this, &MainWindow::about)->setStatusTip(tr("What attnviz is"));
+    help->addAction(tr("About &Qt"), qApp, &QApplication::aboutQt)->setStatusTip(tr("The Qt library's about box"));
+}
+
+void MainWindow::createToolBars() {
+    QToolBar* file = addToolBar(tr("File"));
+    file->setObjectName(QStringLiteral("FileToolBar"));
+    file->addAction(open_act_);
+    file->addAction(library_act_);
+    file->addAction(export_act_);
+    file->addAction(copy_act_);
+
+    QToolBar* steps = addToolBar(tr("Stepping"));
+    steps->setObjectName(QStringLiteral("StepToolBar"));
+    for (QAction* a : {first_act_, back_act_, play_act_, forward_act_, last_act_}) steps->addAction(a);
+    speed_ = new QDoubleSpinBox(this);
+    speed_->setRange(0.5, 20.0);
+    speed_->setSingleStep(0.5);
+    speed_->setValue(2.0);
+    speed_->setSuffix(tr(" steps/s"));
+    speed_->setToolTip(tr("Playing speed"));
+    speed_->setStatusTip(speed_->toolTip());
+    connect(speed_, &QDoubleSpinBox::valueChanged, this, [this](double v) {
+        if (play_timer_->isActive()) play_timer_->setInterval(int(1000.0 / v));
+    });
+    steps->addWidget(speed_);
+
+    QToolBar* scoring = addToolBar(tr("Scoring"));
+    scoring->setObjectName(QStringLiteral("ScoreToolBar"));
+    scoring->addWidget(new QLabel(tr(" Scoring: "), this));
+    scoring->addActions(score_group_->actions());
+
+    QToolBar* view = addToolBar(tr("View"));
+    view->setObjectName(QStringLiteral("ViewToolBar"));
+    colormap_box_ = new QComboBox(this);
+    for (const QString& name : colormapNames()) colormap_box_->addItem(colormapDisplayName(name), name);
+    colormap_box_->setToolTip(tr("Colour map"));
+    colormap_box_->setStatusTip(tr("The colours of the heatmap"));
+    connect(colormap_box_, &QComboBox::activated, this,
+            [this](int i) { setColormap(colormap_box_->itemData(i).toString()); });
+    view->addWidget(colormap_box_);
+    view->addAction(annotate_act_);
+    view->addAction(hide_specials_act_);
+}
+
+QAction* MainWindow::stepAction(Step which) const {
+    switch (which) {
+    case Step::First:
+        return first_act_;
+    case Step::Back:
+        return back_act_;
+    case Step::Forward:
+        return forward_act_;
+    case Step::Last:
+        return last_act_;
+    }
+    return nullptr;
+}
+
+QAction* MainWindow::scoreAction(ScoreKind score) const {
+    const auto it = score_acts_.find(score);
+    return it == score_acts_.end() ? nullptr : it->second;
+}
+
+// ------------------------------------------------------------------------------------------------ settings
+
+void MainWindow::readSettings() {
+    QSettings s;
+    const QByteArray geometry = s.value(QStringLiteral("MainWindow/geometry"), QByteArray()).toByteArray();
+    if (geometry.isEmpty())
+        resize(1400, 860);
+    else
+        restoreGeometry(geometry);
+    restoreState(s.value(QStringLiteral("MainWindow/state"), QByteArray()).toByteArray());
+    const QString cmap = s.value(QStringLiteral("View/colormap"), defaultColormap()).toString();
+    style_.colormap = isColormap(cmap) ? cmap.toLower() : defaultColormap();
+    annotate_act_->setChecked(s.value(QStringLiteral("View/annotate"), false).toBool());
+    hide_specials_act_->setChecked(s.value(QStringLiteral("View/hideSpecials"), false).toBool());
+    speed_->setValue(s.value(QStringLiteral("View/playSpeed"), 2.0).toDouble());
+}
+
+void MainWindow::writeSettings() {
+    QSettings s;
+    s.setValue(QStringLiteral("MainWindow/geometry"), saveGeometry());
+    s.setValue(QStringLiteral("MainWindow/state"), saveState());
+    s.setValue(QStringLiteral("View/colormap"), style_.colormap);
+    s.setValue(QStringLiteral("View/annotate"), annotate_act_->isChecked());
+    s.setValue(QStringLiteral("View/hideSpecials"), hide_specials_act_->isChecked());
+    s.setValue(QStringLiteral("View/playSpeed"), speed_->value());
+    if (!model_path_.isEmpty()) s.setValue(QStringLiteral("Session/lastModel"), model_path_);
+    s.setValue(QStringLiteral("Session/lastSentence"), sourceText());
+}
+
+void MainWindow::closeEvent(QCloseEvent* event) {
+    setPlaying(false);
+    writeSettings();
+    event->accept();
+}
+
+void MainWindow::addRecentFile(const QString& path) {
+    QSettings s;
+    QStringList files = s.value(QStringLiteral("Files/recent"), QStringList()).toStringList();
+    const QString abs = QFileInfo(path).absoluteFilePath();
+    files.removeAll(abs);
+    files.prepend(abs);
+    while (files.size() > kMaxRecentFiles) files.removeLast();
+    s.setValue(QStringLiteral("Files/recent"), files);
+}
+
+void MainWindow::updateRecentMenu() {
+    recent_menu_->clear();
+    const QStringList files = QSettings().value(QStringLiteral("Files/recent"), QStringList()).toStringList();
+    int n = 1;
+    for (const QString& f : files) {
+        QAction* a = recent_menu_->addAction(QStringLiteral("&%1 %2").arg(n++).arg(QFileInfo(f).fileName()));
+        a->setStatusTip(QDir::toNativeSeparators(f));
+        a->setEnabled(QFileInfo::exists(f));
+        connect(a, &QAction::triggered, this, [this, f] { openModel(f); });
+    }
+    if (files.isEmpty()) recent_menu_->addAction(tr("(none)"))->setEnabled(false);
+    recent_menu_->addSeparator();
+    recent_menu_->addAction(tr("&Clear list"), this, [] { QSettings().remove(QStringLiteral("Files/recent")); });
+}
+
+// ------------------------------------------------------------------------------------------------ files
+
+void MainWindow::open() {
+    const QString dir = model_path_.isEmpty() ? QDir::homePath() : QFileInfo(model_path_).path();
+    const QString path =
+        QFileDialog::getOpenFileName(this, tr("Open model"), dir, tr("attnviz models (*.safetensors);;All files (*)"));
+    if (!path.isEmpty()) openModel(path);
+}
+
+void MainWindow::showLibrary() {
+    if (!library_) {
+        library_ = new ModelLibraryDialog(this);
+        connect(library_, &ModelLibraryDialog::modelChosen, this, [this](const QString& p) { openModel(p); });
+    } else {
+        library_->populate(sampleModelDirs());
+    }
+    library_->show();
+    library_->raise();
+    library_->activateWindow();
+}
+
+void MainWindow::dragEnterEvent(QDragEnterEvent* event) {
+    if (isModelFile(event->mimeData(), nullptr)) event->acceptProposedAction();
+}
+
+void MainWindow::dropEvent(QDropEvent* event) {
+    QString path;
+    if (!isModelFile(event->mimeData(), &path)) return;
+    event->acceptProposedAction();
+    QTimer::singleShot(0, this, [this, path] { openModel(path); });  // not inside the drag's event loop
+}
+
+// ------------------------------------------------------------------------------------------------ export
+
+ExportOptions MainWindow::exportOptions() const {
+    ExportOptions o;
+    o.style = style_;
+    o.style.current_row = -1;  // a figure, not the stepping state
+    o.style.selected_row = o.style.selected_col = -1;
+    return o;
+}
+
+bool MainWindow::exportTo(const QString& path, const ExportOptions& options) {
+    if (!outcome_) {
+        reportError(tr("Nothing to export"), tr("Type a sentence first: there is no heatmap to export."));
+        return false;
+    }
+    QString error;
+    if (!exportHeatmap(heatmap_->data(), outcome_->result, outcome_->request.model->config, path, options, &error)) {
+        reportError(tr("Export failed"), tr("Could not write %1.\n\n%2").arg(QDir::toNativeSeparators(path), error));
+        return false;
+    }
+    statusBar()->showMessage(tr("Wrote %1").arg(QDir::toNativeSeparators(path)), 5000);
+    return true;
+}
+
+void MainWindow::showExportDialog() {
+    if (!outcome_) {
+        reportError(tr("Nothing to export"), tr("Type a sentence first: there is no heatmap to export."));
+        return;
+    }
+    QSettings s;
+    ExportOptions o = exportOptions();
+    o.width = s.value(QStringLiteral("Export/width"), o.width).toInt();
+    o.height = s.value(QStringLiteral("Export/height"), o.height).toInt();
+    o.dpi = s.value(QStringLiteral("Export/dpi"), o.dpi).toDouble();
+    const QString suggested = QDir(QStandardPaths::writableLocation(QStandardPaths::PicturesLocation))
+                                  .filePath(QStringLiteral("attention.png"));
+    ExportDialog dialog(s.value(QStringLiteral("Export/lastPath"), suggested).toString(), o, this);
+    if (dialog.exec() != QDialog::Accepted) return;
+    const ExportOptions chosen = dialog.options();
+    if (!exportTo(dialog.path(), chosen)) return;
+    s.setValue(QStringLiteral("Export/lastPath"), dialog.path());
+    s.setValue(QStringLiteral("Export/width"), chosen.width);
+    s.setValue(QStringLiteral("Export/height"), chosen.height);
+    s.setValue(QStringLiteral("Export/dpi"), chosen.dpi);
+}
+
+void MainWindow::copyImage() {
+    if (!outcome_) return;
+    QApplication::clipboard()->setImage(renderHeatmapImage(heatmap_->data(), exportOptions()));
+    statusBar()->showMessage(tr("Heatmap copied to the clipboard"), 3000);
+}
+
+void MainWindow::showShortcuts() {
+    QMessageBox::information(
+        this, tr("Keyboard"),
+        tr("<p>In the heatmap or the step panel (click it first):</p>"
+           "<ul><li>← / → : one decoder step back / forward</li><li>Home / End : before the first / after the last "
+           "step</li>"
+           "<li>Space : play / pause</li></ul>"
+           "<p>Everywhere (the text fields keep their own arrow keys): Alt+← / Alt+→, Alt+Home / Alt+End, Alt+P.</p>"
+           "<p>Scoring function: Ctrl+1 additive, Ctrl+2 dot, Ctrl+3 scaled dot, Ctrl+4 general.</p>"
+           "<p>In the source field, Tab moves on; when completions show, Enter or Tab takes one.</p>"));
+}
+
+void MainWindow::about() {
+    QMessageBox::about(this, tr("About attnviz"),
+                       tr("<p><b>attnviz</b> shows where a sequence-to-sequence model looks while it translates: "
+                          "the attention weights of each output token over the source tokens.</p>"));
+}
+
+}  // namespace attnviz::ui

@@ -1,0 +1,71 @@
+// The source sentence editor: words the model does not know are underlined (wavy red) with a tooltip saying they
+// become <unk>, and a completer offers vocabulary words for the word being typed.
+#pragma once
+#include "model/model.h"
+
+#include <QPlainTextEdit>
+#include <QSyntaxHighlighter>
+
+#include <memory>
+#include <vector>
+
+class QCompleter;
+class QStringListModel;
+
+namespace attnviz::ui {
+
+// A token of the text as the model's source tokenizer sees it, with where it is in the text (UTF-16 positions).
+struct TokenSpan {
+    int start = 0;
+    int length = 0;
+    QString token;  // as tokenized (lower-cased when the tokenizer does)
+    bool known = true;
+};
+
+// Tokens of `text` with their positions, in order. Tokens that cannot be found back in the text (rare case
+// mappings) are left out; the char tokenizer's "▁" is never reported.
+std::vector<TokenSpan> locateTokens(const Model& model, const QString& text);
+
+class UnknownWordHighlighter : public QSyntaxHighlighter {
+    Q_OBJECT
+public:
+    explicit UnknownWordHighlighter(QTextDocument* document);
+    void setModel(std::shared_ptr<const Model> model);
+
+protected:
+    void highlightBlock(const QString& text) override;
+
+private:
+    std::shared_ptr<const Model> model_;
+};
+
+class SourceEditor : public QPlainTextEdit {
+    Q_OBJECT
+public:
+    explicit SourceEditor(QWidget* parent = nullptr);
+    // The vocabulary for marking and completion (the model stays alive while held here).
+    void setModel(std::shared_ptr<const Model> model);
+    QString text() const { return toPlainText(); }
+    void setText(const QString& text) { setPlainText(text); }
+    // The unknown words of the whole text (for the notice line and tests).
+    QStringList unknownWords() const;
+    QCompleter* completer() const { return completer_; }
+    QSize sizeHint() const override;
+
+protected:
+    bool event(QEvent* e) override;  // tooltips over unknown words
+    void keyPressEvent(QKeyEvent* e) override;
+    void focusInEvent(QFocusEvent* e) override;
+
+private:
+    void insertCompletion(const QString& completion);
+    QString wordUnderCursor() const;
+    void updateCompleterPopup();
+
+    std::shared_ptr<const Model> model_;
+    UnknownWordHighlighter* highlighter_;
+    QCompleter* completer_;
+    QStringListModel* words_;
+};
+
+}  // namespace attnviz::ui

@@ -1,0 +1,132 @@
+#include "window/step_panel.h"
+
+#include "heatmap/heatmap_scene.h"
+
+#include <qcustomplot.h>
+#include <QHeaderView>
+#include <QLabel>
+#include <QTreeWidget>
+#include <QVBoxLayout>
+
+#include <cmath>
+
+namespace attnviz::ui {
+
+StepPanel::StepPanel(QWidget* parent) : QWidget(parent) {
+    title_ = new QLabel(this);
+    title_->setWordWrap(true);
+    title_->setTextFormat(Qt::RichText);
+
+    plot_ = new QCustomPlot(this);
+    plot_->setMinimumHeight(180);
+    plot_->setFocusPolicy(Qt::StrongFocus);  // so that the stepping keys work after a click on the chart
+    bars_ = new QCPBars(plot_->xAxis, plot_->yAxis);
+    bars_->setWidthType(QCPBars::wtPlotCoords);
+    bars_->setWidth(0.8);
+    bars_->setPen(Qt::NoPen);
+    bars_->setBrush(QColor(59, 82, 139));  // viridis' blue
+    plot_->yAxis->setRange(0, 1);
+    plot_->yAxis->setLabel(tr("attention"));
+    plot_->xAxis->setTickLabelRotation(60);
+    plot_->xAxis->grid()->setVisible(false);
+    plot_->axisRect()->setAutoMargins(QCP::msAll);
+
+    candidates_ = new QTreeWidget(this);
+    candidates_->setColumnCount(2);
+    candidates_->setHeaderLabels({tr("Next token"), tr("Probability")});
+    candidates_->setRootIsDecorated(false);
+    candidates_->setUniformRowHeights(true);
+    candidates_->header()->setSectionResizeMode(0, QHeaderView::Stretch);
+    candidates_->header()->setSectionResizeMode(1, QHeaderView::ResizeToContents);
+    candidates_->setToolTip(tr("Click a candidate to force it at this step and decode on from there (\"what if?\")"));
+    candidates_->setMinimumHeight(120);
+    candidates_->setStyleSheet(QStringLiteral("QTreeWidget::item { padding: 3px 2px; }"));  // rows not cramped
+    connect(candidates_, &QTreeWidget::itemClicked, this, &StepPanel::onItemClicked);
+
+    entropy_ = new QLabel(this);
+    entropy_->setToolTip(
+        tr("-Σ a log a over the row: 0 when all attention is on one source token, "
+           "ln S when it is spread evenly"));
+
+    auto* layout = new QVBoxLayout(this);
+    layout->setContentsMargins(4, 4, 4, 4);
+    layout->addWidget(title_);
+    layout->addWidget(plot_, 3);
+    layout->addWidget(new QLabel(tr("Candidates (click to force):"), this));
+    layout->addWidget(candidates_, 2);
+    layout->addWidget(entropy_);
+    clear(tr("No step yet."));
+}
+
+void StepPanel::clear(const QString& hint) {
+    current_token_ = -1;
+    title_->setText(hint.toHtmlEscaped());
+    bars_->data()->clear();
+    plot_->xAxis->setTicker(QSharedPointer<QCPAxisTicker>(new QCPAxisTicker));
+    plot_->xAxis->setRange(0, 1);
+    plot_->replot();
+    candidates_->clear();
+    entropy_->clear();
+}
+
+void StepPanel::setStep(const StepRecord& step, int index, int total, const QStringList& source_tokens,
+                        const Vocabulary& target_vocab, const QString& shown) {
+    current_token_ = step.token;
+    title_->setText(tr("<b>Step %1 of %2</b>: “%3”, p = %4%5")
+                        .arg(index + 1)
+                        .arg(total)
+                        .arg(shown.toHtmlEscaped())
+                        .arg(std::exp(double(step.log_prob)), 0, 'f', 3)
+                        .arg(step.forced ? tr(" <i>(forced)</i>") : QString()));
+
+    // Bars: one per shown source token, centred on its position.
+    const int S = int(step.attention.size());
+    QVector<double> keys, values;
+    QStringList labels;
+    for (int j = 0; j < S; ++j) {
+        const QString token = j < source_tokens.size() ? source_tokens[j] : QString();
+        if (hide_specials_ && isSpecialToken(token)) continue;
+        keys << double(keys.size());
+        values << double(step.attention[size_t(j)]);
+        labels << token;
+    }
+    auto ticker = QSharedPointer<QCPAxisTickerText>::create();
+    const int shownCount = int(keys.size());
+    const int every = std::max(1, shownCount / 40);  // a label for every token while they fit
+    for (int k = 0; k < shownCount; k += every) ticker->addTick(k, labels[k]);
+    bars_->setData(keys, values, true);
+    plot_->xAxis->setTicker(ticker);
+    plot_->xAxis->setRange(-0.6, shownCount - 0.4);
+    plot_->replot();
+
+    candidates_->clear();
+    for (const Candidate& c : step.top_k) {
+        auto* item = new QTreeWidgetItem(candidates_);
+        item->setText(0, c.id == step.token ? shown : QString::fromStdString(target_vocab.token(c.id)));
+        item->setText(1, QString::number(double(c.prob), 'f', 4));
+        item->setTextAlignment(1, Qt::AlignRight | Qt::AlignVCenter);
+        item->setData(0, Qt::UserRole, c.id);
+        if (c.id == step.token) {
+            QFont f = item->font(0);
+            f.setBold(true);
+            item->setFont(0, f);
+            item->setFont(1, f);
+            item->setToolTip(0, tr("The token produced at this step"));
+        } else {
+            item->setToolTip(0, tr("Force this token here and decode on from it"));
+        }
+    }
+    const double max_entropy = S > 0 ? std::log(double(S)) : 0.0;
+    entropy_->setText(
+        tr("Entropy: %1 nats (uniform: %2)").arg(double(step.entropy), 0, 'f', 3).arg(max_entropy, 0, 'f', 3));
+}
+
+QString StepPanel::entropyText() const { return entropy_->text(); }
+
+void StepPanel::onItemClicked(QTreeWidgetItem* item) {
+    if (!item) return;
+    const int token = item->data(0, Qt::UserRole).toInt();
+    if (token != current_token_) emit candidateChosen(token);
+}
+
+}  // namespace attnviz::ui

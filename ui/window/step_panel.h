@@ -1,0 +1,51 @@
+// Beside the heatmap: the current decoder step. A bar chart of its attention over the source tokens, the most
+// probable next tokens with their probabilities (click one to force it: "what if?") and the row's entropy.
+#pragma once
+#include "decode/decoding.h"
+
+#include <QWidget>
+
+class QCustomPlot;
+class QCPBars;
+class QLabel;
+class QTreeWidget;
+class QTreeWidgetItem;
+
+namespace attnviz::ui {
+
+class StepPanel : public QWidget {
+    Q_OBJECT
+public:
+    explicit StepPanel(QWidget* parent = nullptr);
+
+    // Shows step `index` (0-based) of `total`; `shown` is the token as the heatmap spells it.
+    void setStep(const StepRecord& step, int index, int total, const QStringList& source_tokens,
+                 const Vocabulary& target_vocab, const QString& shown);
+    // Like the heatmap: without bars for <sos>/<eos> (the weights are the engine's, not renormalised). Takes effect
+    // at the next setStep().
+    void setHideSpecials(bool hide) { hide_specials_ = hide; }
+    bool hideSpecials() const { return hide_specials_; }
+    // No current step (cursor before the first step, or nothing decoded): empty chart, `hint` in the title.
+    void clear(const QString& hint);
+
+    QCustomPlot* barChart() const { return plot_; }
+    QTreeWidget* candidateList() const { return candidates_; }
+    QString entropyText() const;
+    QSize sizeHint() const override { return {340, 520}; }
+
+signals:
+    void candidateChosen(int token);  // a candidate other than the current token was clicked
+
+private:
+    void onItemClicked(QTreeWidgetItem* item);
+
+    QLabel* title_;
+    QCustomPlot* plot_;
+    QCPBars* bars_;
+    QTreeWidget* candidates_;
+    QLabel* entropy_;
+    int current_token_ = -1;
+    bool hide_specials_ = false;
+};
+
+}  // namespace attnviz::ui
