@@ -41,8 +41,8 @@ std::shared_ptr<const Model> benchModel() {
         }
         std::vector<std::string> src = {"<pad>", "<unk>", "<sos>", "<eos>"}, tgt = src;
         for (int i = 0; i < 2000; ++i) {
-            src.push_back("w" + std::to_string(i));
-            tgt.push_back("t" + std::to_string(i));
+            src.push_back(std::string("w").append(std::to_string(i)));
+            tgt.push_back(std::string("t").append(std::to_string(i)));
         }
         ModelConfig c;
         c.emb_dim = 64;
