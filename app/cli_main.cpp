@@ -1,4 +1,5 @@
 // attnviz-cli: dispatches to the subcommands of spec/cli.md.
+#include "attnviz_version.h"
 #include "cli/commands.h"
 
 #include <cstdio>
@@ -43,7 +44,7 @@ int main(int argc, char** argv) {
         return 0;
     }
     if (name == "--version") {
-        std::printf("attnviz-cli 0.1.0\n");
+        std::printf("attnviz-cli %s\n", ATTNVIZ_VERSION);
         return 0;
     }
     for (const Subcommand& s : kSubcommands) {

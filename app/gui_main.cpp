@@ -1,5 +1,7 @@
 // attnviz: the desktop app. `attnviz [MODEL]` opens MODEL, else the last model, else the default sample model, with
 // a sentence already decoded. `--screenshot FILE` saves the window (QWidget::grab) after the first decode and quits.
+// `--help` and `--version` work without a display.
+#include "attnviz_version.h"
 #include "window/main_window.h"
 
 #include <QApplication>
@@ -7,32 +9,73 @@
 #include <QTimer>
 
 #include <cstdio>
+#include <string_view>
+
+namespace {
+
+struct Options {
+    QCommandLineOption sentence{{QStringLiteral("s"), QStringLiteral("sentence")},
+                                QStringLiteral("Decode this sentence first."),
+                                QStringLiteral("text")};
+    QCommandLineOption step{QStringLiteral("step"), QStringLiteral("Show the decoder at this step (default: the end)."),
+                            QStringLiteral("n")};
+    QCommandLineOption screenshot{QStringLiteral("screenshot"),
+                                  QStringLiteral("Save the window to this PNG after the first decode, then quit."),
+                                  QStringLiteral("file")};
+};
+
+void setUpParser(QCommandLineParser& parser, const Options& options) {
+    parser.setApplicationDescription(QStringLiteral("Watch attention work inside a seq2seq model."));
+    parser.addHelpOption();
+    parser.addVersionOption();
+    parser.addPositionalArgument(QStringLiteral("model"), QStringLiteral("A model file (.safetensors) to open."),
+                                 QStringLiteral("[model]"));
+    parser.addOption(options.sentence);
+    parser.addOption(options.step);
+    parser.addOption(options.screenshot);
+}
+
+void setNames() {
+    QCoreApplication::setApplicationName(QStringLiteral("attnviz"));
+    QCoreApplication::setOrganizationName(QStringLiteral("attnviz"));
+    QCoreApplication::setApplicationVersion(QStringLiteral(ATTNVIZ_VERSION));
+}
+
+// --help and --version answer without a display: they need no QApplication (which would open one).
+bool asksForTextOnly(int argc, char* argv[]) {
+    for (int i = 1; i < argc; ++i) {
+        const std::string_view a = argv[i];
+        if (a == "--") return false;
+        if (a == "-h" || a == "--help" || a == "--help-all" || a == "-?" || a == "-v" || a == "--version") return true;
+    }
+    return false;
+}
+
+}  // namespace
 
 int main(int argc, char* argv[]) {
+    if (asksForTextOnly(argc, argv)) {
+        QCoreApplication core(argc, argv);
+        setNames();
+        const Options options;
+        QCommandLineParser parser;
+        setUpParser(parser, options);
+        parser.process(core);  // prints the help or the version and exits
+        return 0;
+    }
     Q_INIT_RESOURCE(attnviz);
     QApplication app(argc, argv);
-    QApplication::setApplicationName(QStringLiteral("attnviz"));
-    QApplication::setOrganizationName(QStringLiteral("attnviz"));
+    setNames();
     QApplication::setApplicationDisplayName(QStringLiteral("attnviz"));
     QApplication::setWindowIcon(QIcon(QStringLiteral(":/icons/attnviz.svg")));
 
+    const Options options;
     QCommandLineParser parser;
-    parser.setApplicationDescription(QStringLiteral("Watch attention work inside a seq2seq model."));
-    parser.addHelpOption();
-    parser.addPositionalArgument(QStringLiteral("model"), QStringLiteral("A model file (.safetensors) to open."),
-                                 QStringLiteral("[model]"));
-    const QCommandLineOption sentence({QStringLiteral("s"), QStringLiteral("sentence")},
-                                      QStringLiteral("Decode this sentence first."), QStringLiteral("text"));
-    const QCommandLineOption step(QStringLiteral("step"),
-                                  QStringLiteral("Show the decoder at this step (default: the end)."),
-                                  QStringLiteral("n"));
-    const QCommandLineOption screenshot(
-        QStringLiteral("screenshot"), QStringLiteral("Save the window to this PNG after the first decode, then quit."),
-        QStringLiteral("file"));
-    parser.addOption(sentence);
-    parser.addOption(step);
-    parser.addOption(screenshot);
+    setUpParser(parser, options);
     parser.process(app);
+    const QCommandLineOption& sentence = options.sentence;
+    const QCommandLineOption& step = options.step;
+    const QCommandLineOption& screenshot = options.screenshot;
 
     attnviz::ui::MainWindow window;
     const QStringList args = parser.positionalArguments();
