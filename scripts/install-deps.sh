@@ -6,7 +6,7 @@ packages=(
   qt6-base-dev qt6-svg-dev libqcustomplot-dev libqt6svg6 qt6-qpa-plugins
   libeigen3-dev nlohmann-json3-dev libicu-dev libbenchmark-dev
   fonts-noto-cjk fonts-dejavu-core
-  xvfb xauth imagemagick clang-format
+  xvfb xauth imagemagick clang-format appstream desktop-file-utils
 )
 missing=()
 for p in "${packages[@]}"; do
