@@ -6,6 +6,8 @@ set -euo pipefail
 cd "$(dirname "$0")/.."
 ./scripts/install-deps.sh
 jobs=$(nproc)
+# With ccache (developers' machines), paths relative to the checkout let clones in other folders share the cache.
+export CCACHE_BASEDIR="${CCACHE_BASEDIR:-$PWD}"
 # Benchmarks are not tests: they are built by the dev preset for developers, not here.
 cmake --preset dev -DATTNVIZ_BUILD_BENCH=OFF >/dev/null
 cmake --build --preset dev -j "$jobs"
