@@ -23,6 +23,7 @@ const Subcommand kSubcommands[] = {
     {"train", "train a model on a TSV corpus", attnviz::cli::runTrain},
     {"eval", "report exact match, token accuracy, BLEU, attention entropy and AER on a TSV corpus",
      attnviz::cli::runEval},
+    {"convert", "rewrite a model with its weights as f32, f16 or bf16", attnviz::cli::runConvert},
 };
 
 void printUsage(FILE* out) {
@@ -50,7 +51,7 @@ int main(int argc, char** argv) {
     for (const Subcommand& s : kSubcommands) {
         if (name == s.name) return s.run(std::vector<std::string>(argv + 2, argv + argc));
     }
-    std::fprintf(stderr, "attnviz-cli: unknown command '%s' (expected info, decode, render, train or eval)\n",
+    std::fprintf(stderr, "attnviz-cli: unknown command '%s' (expected info, decode, render, train, eval or convert)\n",
                  name.c_str());
     return 2;
 }

@@ -45,6 +45,9 @@ LoadedModel loadModelForCli(const std::string& path, const std::optional<ScoreKi
 // Errors are InputError "FILE:LINE: what".
 Corpus readInputLines(const std::string& path);
 
+// The --dtype values f32, f16, bf16 as the weight type models are written in (cmd_convert.cpp).
+safetensors::DType weightTypeFromFlag(const std::string& name);
+
 // Worker threads to use: `requested` if > 0, else every core (std::thread::hardware_concurrency, at least 1).
 int threadCount(int requested);
 

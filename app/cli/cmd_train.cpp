@@ -82,7 +82,7 @@ int runTrain(const std::vector<std::string>& args) {
             "Train a seq2seq model with teacher forcing on FILE (UTF-8 TSV: source<TAB>target[<TAB>alignment]).\n"
             "With --config, vocabularies are built from --data. Progress goes to stderr; Ctrl-C stops after the\n"
             "current step and writes the last good model to --out.");
-        std::string data, init, config_path, out, optimizer = "adam", valid, task, description;
+        std::string data, init, config_path, out, optimizer = "adam", valid, task, description, dtype = "f32";
         double lr = 1e-3, clip = 0, dropout = 0, align_weight = 0;
         int batch = 32, epochs = 10, threads = 0, min_freq = 1;
         int64_t steps = 0;
@@ -111,6 +111,7 @@ int runTrain(const std::vector<std::string>& args) {
                  1000000000);
         p.option("--task", &task, "NAME", "the task name written to the model (siblings share it)");
         p.option("--description", &description, "TEXT", "a description written to the model");
+        p.choice("--dtype", &dtype, {"f32", "f16", "bf16"}, "weight type of --out (default f32; see convert --help)");
         p.flag("--json", &json, "print a final JSON line of metrics on stdout");
         p.flag("--quiet", &quiet, "no progress on stderr");
         if (!p.parse(args)) return 0;
@@ -236,7 +237,7 @@ int runTrain(const std::vector<std::string>& args) {
         meta["valid_loss"] = number(rep.valid_loss);
         meta["status"] = statusName(rep.status);
         model.training = meta.dump();
-        saveModel(model, out);
+        saveModel(model, out, weightTypeFromFlag(dtype));
 
         if (json) {
             nlohmann::ordered_json j;

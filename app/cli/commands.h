@@ -6,10 +6,11 @@
 
 namespace attnviz::cli {
 
-int runInfo(const std::vector<std::string>& args);    // cmd_info.cpp
-int runDecode(const std::vector<std::string>& args);  // cmd_decode.cpp
-int runRender(const std::vector<std::string>& args);  // cmd_render.cpp
-int runTrain(const std::vector<std::string>& args);   // cmd_train.cpp
-int runEval(const std::vector<std::string>& args);    // cmd_eval.cpp
+int runInfo(const std::vector<std::string>& args);     // cmd_info.cpp
+int runDecode(const std::vector<std::string>& args);   // cmd_decode.cpp
+int runRender(const std::vector<std::string>& args);   // cmd_render.cpp
+int runTrain(const std::vector<std::string>& args);    // cmd_train.cpp
+int runEval(const std::vector<std::string>& args);     // cmd_eval.cpp
+int runConvert(const std::vector<std::string>& args);  // cmd_convert.cpp
 
 }  // namespace attnviz::cli

@@ -195,7 +195,7 @@ ModelHeader readModelHeader(const std::string& path) {
     return m;
 }
 
-std::vector<uint8_t> serializeModel(const Model& model) {
+std::vector<uint8_t> serializeModel(const Model& model, st::DType dtype) {
     validateConfig(model.config);
     if (model.source_vocab.size() < 4 || model.target_vocab.size() < 4)
         throw ModelError("cannot save a model without vocabularies (each needs at least <pad> <unk> <sos> <eos>)");
@@ -227,13 +227,13 @@ std::vector<uint8_t> serializeModel(const Model& model) {
                                  positionText(r.shape, i) + " (a file with it could not be loaded)");
         views.push_back({r.name, r.shape, r.data});
     }
-    return st::serialize(meta, views);
+    return st::serialize(meta, views, dtype);
 }
 
-void saveModel(const Model& model, const std::string& path) {
+void saveModel(const Model& model, const std::string& path, st::DType dtype) {
     std::vector<uint8_t> bytes;
     try {
-        bytes = serializeModel(model);
+        bytes = serializeModel(model, dtype);
     } catch (const ModelError& e) {
         fail(path, std::string("cannot save: ") + e.what());
     }

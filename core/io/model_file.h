@@ -1,5 +1,6 @@
 // Model files: reading, validating and writing the safetensors files of docs/model-format.md.
 #pragma once
+#include "io/safetensors.h"
 #include "model/model.h"
 
 #include <cstdint>
@@ -14,10 +15,11 @@ namespace attnviz {
 Model loadModel(const std::string& path);
 // The same from bytes in memory (the fuzzer's entry point); `name` stands for the path in messages.
 Model loadModelFromBytes(const uint8_t* data, size_t size, const std::string& name);
-// Writes atomically (temp file in the same folder + rename); throws ModelError naming the path on failure.
-void saveModel(const Model& model, const std::string& path);
+// Writes atomically (temp file in the same folder + rename); throws ModelError naming the path on failure. The
+// weights are stored as `dtype` (F32, F16 or BF16, rounded to nearest even; loading widens them back to float32).
+void saveModel(const Model& model, const std::string& path, safetensors::DType dtype = safetensors::DType::F32);
 // The bytes saveModel writes.
-std::vector<uint8_t> serializeModel(const Model& model);
+std::vector<uint8_t> serializeModel(const Model& model, safetensors::DType dtype = safetensors::DType::F32);
 
 // What the header of a model file says, read without loading the weights (readModelHeader).
 struct TensorEntry {

@@ -4,6 +4,7 @@
 #include "base/errors.h"
 #include "model/vocab.h"  // isValidUtf8
 
+#include <Eigen/Core>
 #include <nlohmann/json.hpp>
 
 #include <algorithm>
@@ -11,6 +12,7 @@
 #include <cerrno>
 #include <cfloat>
 #include <cmath>
+#include <cstdio>
 #include <cstring>
 #include <filesystem>
 #include <new>
@@ -283,8 +285,38 @@ int64_t toFloat(const TensorInfo& t, const uint8_t* buffer, float* out) {
     return firstNonFinite(out, n);
 }
 
+uint16_t floatToHalf(float f) { return Eigen::numext::bit_cast<uint16_t>(Eigen::half(f)); }
+
+uint16_t floatToBFloat16(float f) { return Eigen::numext::bit_cast<uint16_t>(Eigen::bfloat16(f)); }
+
+namespace {
+
+// Writes t's values as `dtype` at dst; a finite value that the narrowing makes infinite is an error.
+void writeValues(const TensorView& t, int64_t numel, DType dtype, uint8_t* dst) {
+    if (dtype == DType::F32) {
+        if (numel > 0) std::memcpy(dst, t.data, size_t(numel) * 4);
+        return;
+    }
+    const bool half = dtype == DType::F16;
+    for (int64_t i = 0; i < numel; ++i) {
+        const float x = t.data[i];
+        const uint16_t v = half ? floatToHalf(x) : floatToBFloat16(x);
+        if ((v & 0x7FFFu) == (half ? 0x7C00u : 0x7F80u) && std::isfinite(x)) {
+            char value[32];
+            std::snprintf(value, sizeof value, "%.9g", double(x));
+            throw ModelError("tensor \"" + t.name + "\" holds " + value + " at index " + std::to_string(i) +
+                             ", beyond the range of " + std::string(dtypeName(dtype)));
+        }
+        std::memcpy(dst + 2 * i, &v, 2);
+    }
+}
+
+}  // namespace
+
 std::vector<uint8_t> serialize(const std::map<std::string, std::string>& metadata,
-                               const std::vector<TensorView>& tensors) {
+                               const std::vector<TensorView>& tensors, DType dtype) {
+    if (dtype == DType::F64) throw ModelError("writing F64 tensors is not supported (F32, F16 or BF16)");
+    const int width = dtypeSize(dtype);
     nlohmann::ordered_json head = nlohmann::ordered_json::object();
     if (!metadata.empty()) {
         nlohmann::ordered_json meta = nlohmann::ordered_json::object();
@@ -301,8 +333,9 @@ std::vector<uint8_t> serialize(const std::map<std::string, std::string>& metadat
         if (!isValidUtf8(t.name)) throw ModelError("tensor name \"" + t.name + "\" is not valid UTF-8");
         int64_t numel = 1;
         for (int64_t d : t.shape) numel *= d;
-        const uint64_t bytes = uint64_t(numel) * 4;
-        head[t.name] = {{"dtype", "F32"}, {"shape", t.shape}, {"data_offsets", {offset, offset + bytes}}};
+        const uint64_t bytes = uint64_t(numel) * uint64_t(width);
+        head[t.name] = {
+            {"dtype", std::string(dtypeName(dtype))}, {"shape", t.shape}, {"data_offsets", {offset, offset + bytes}}};
         offset += bytes;
     }
     std::string text = head.dump();
@@ -316,8 +349,8 @@ std::vector<uint8_t> serialize(const std::map<std::string, std::string>& metadat
     for (const TensorView& t : tensors) {
         int64_t numel = 1;
         for (int64_t d : t.shape) numel *= d;
-        if (numel > 0) std::memcpy(dst, t.data, size_t(numel) * 4);
-        dst += numel * 4;
+        writeValues(t, numel, dtype, dst);
+        dst += numel * width;
     }
     return out;
 }

@@ -50,17 +50,23 @@ Header parseFile(const uint8_t* data, size_t size, const std::string& name);
 // Returns the index of the first value that is not finite (NaN, ±Inf, or an F64 outside float range), or -1.
 int64_t toFloat(const TensorInfo& t, const uint8_t* buffer, float* out);
 
-// A tensor to write (always as F32).
+// float32 narrowed for writing (Eigen's conversions): round to nearest, ties to even, as torch's .half() and
+// .bfloat16(). Beyond the type's range gives ±Inf (F16: |x| >= 65520), NaN stays NaN, F16 keeps its subnormals.
+uint16_t floatToHalf(float f);
+uint16_t floatToBFloat16(float f);
+
+// A tensor to write: float32 values, stored in the file as serialize's `dtype`.
 struct TensorView {
     std::string name;
     std::vector<int64_t> shape;
     const float* data;
 };
 // The bytes of a file: header in the Python library's layout (`__metadata__` first, compact JSON, padded with
-// spaces to a multiple of 8), tensors in the order given, data_offsets contiguous. Throws ModelError (no file name)
-// if a metadata string is not valid UTF-8 or a name repeats.
+// spaces to a multiple of 8), tensors in the order given, data_offsets contiguous, every tensor stored as `dtype`
+// (F32, F16 or BF16). Throws ModelError (no file name) if a metadata string is not valid UTF-8, a name repeats,
+// `dtype` is F64, or a finite value becomes infinite in `dtype` (naming the tensor and value).
 std::vector<uint8_t> serialize(const std::map<std::string, std::string>& metadata,
-                               const std::vector<TensorView>& tensors);
+                               const std::vector<TensorView>& tensors, DType dtype = DType::F32);
 
 // Whole-file I/O. All throw ModelError("PATH: ...").
 std::vector<uint8_t> readFile(const std::string& path);

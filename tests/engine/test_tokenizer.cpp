@@ -155,6 +155,13 @@ void TestTokenizer::tokenizeText_data() {
     QTest::addRow("word: special spelled by user splits at < and >")
         << QByteArray("<eos>") << WORD << false << list({"<", "eos", ">"});
     QTest::addRow("word: lowercase then split") << QByteArray("DON'T!") << WORD << true << list({"don", "'", "t", "!"});
+    // The Tatoeba models' tokenizers (sample_models/README.md): contractions split at the apostrophe, lower-cased;
+    // Chinese one code point a token, full-width punctuation included.
+    QTest::addRow("word: Tatoeba English")
+        << QByteArray("I'm Tom's friend, don't go!") << WORD << true
+        << list({"i", "'", "m", "tom", "'", "s", "friend", ",", "don", "'", "t", "go", "!"});
+    QTest::addRow("char: Tatoeba Chinese") << QByteArray("你好，Tom。你是谁？") << CHAR << true
+                                           << list({"你", "好", "，", "t", "o", "m", "。", "你", "是", "谁", "？"});
     QTest::addRow("word: whitespace only") << QByteArray("  \n ") << WORD << false << QStringList();
 
     // char: every code point a token, whitespace runs one ▁, leading/trailing runs dropped

@@ -1,0 +1,39 @@
+// attnviz-cli convert: rewrites a model file with its weights in another floating-point type (F32, F16 or BF16),
+// everything else (config, vocabularies, metadata) unchanged. Narrowing rounds to nearest, ties to even.
+#include "cli_common.h"
+#include "commands.h"
+
+#include "io/model_file.h"
+
+#include <cstdio>
+
+namespace attnviz::cli {
+
+safetensors::DType weightTypeFromFlag(const std::string& name) {
+    if (name == "f16") return safetensors::DType::F16;
+    if (name == "bf16") return safetensors::DType::BF16;
+    return safetensors::DType::F32;
+}
+
+int runConvert(const std::vector<std::string>& args) {
+    return runCommand("convert", [&] {
+        ArgParser p("convert", "--dtype f32|f16|bf16 IN OUT",
+                    "Write model IN to OUT with its weights stored as f32, f16 (IEEE half) or bf16 (bfloat16),\n"
+                    "rounded to nearest, ties to even; config, vocabularies and metadata are kept. Loading widens\n"
+                    "the weights back to float32. A weight beyond f16's range (|x| > 65504) is an error.");
+        std::string dtype;
+        std::vector<std::string> paths;
+        p.choice("--dtype", &dtype, {"f32", "f16", "bf16"}, "the weight type of OUT").required();
+        p.positionals(&paths, "IN OUT", "the model to read and the file to write (atomically: OUT may be IN)", 2, 2);
+        if (!p.parse(args)) return 0;
+
+        const std::string &in = paths[0], &out = paths[1];
+        const Model model = loadModel(in);
+        saveModel(model, out, weightTypeFromFlag(dtype));
+        std::fprintf(stderr, "%s: %lld weights written as %s\n", out.c_str(),
+                     static_cast<long long>(model.parameterCount()), dtype.c_str());
+        return 0;
+    });
+}
+
+}  // namespace attnviz::cli
