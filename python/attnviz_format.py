@@ -96,6 +96,7 @@ def write_safetensors(path, tensors, metadata=None):
     folder = os.path.dirname(os.path.abspath(path))
     fd, tmp = tempfile.mkstemp(prefix=".attnviz-", suffix=".tmp", dir=folder)
     try:
+        os.fchmod(fd, _file_mode(path))  # mkstemp's file is private (0600); a model file is an ordinary one
         with os.fdopen(fd, "wb") as f:
             f.write(struct.pack("<Q", len(text)) + text)
             for blob in blobs:
@@ -104,6 +105,16 @@ def write_safetensors(path, tensors, metadata=None):
     except BaseException:
         os.unlink(tmp)
         raise
+
+
+def _file_mode(path):
+    """The mode of the file being replaced, else 0666 less the umask."""
+    try:
+        return os.stat(path).st_mode & 0o777
+    except FileNotFoundError:
+        umask = os.umask(0)
+        os.umask(umask)
+        return 0o666 & ~umask
 
 
 def read_safetensors(path):
@@ -148,7 +159,9 @@ def decode_values(t):
 
 def complete_config(config):
     """The config with every default filled in, after the checks a Python user needs before the engine's own."""
-    c = {**CONFIG_DEFAULTS, **config, "tokenizer": {**CONFIG_DEFAULTS["tokenizer"], **config.get("tokenizer", {})}}
+    c = {**config, "tokenizer": {**CONFIG_DEFAULTS["tokenizer"], **config.get("tokenizer", {})}}
+    for key, value in CONFIG_DEFAULTS.items():
+        c.setdefault(key, value)
     if c.get("decoder") == "transformer":
         raise NotImplementedError("decoder 'transformer' (spec transformer.md, nn.Transformer tutorial models) is "
                                   "not supported: the attnviz engine has no transformer kind yet")

@@ -272,7 +272,7 @@ def _infer_config(sd, given):
         raise ValueError("a local_p model: pass config={'span': 'local_p', 'window': D}")
     if c["decoder"] == "luong" and "input_feeding" not in c:
         c["input_feeding"] = sd["decoder.rnn.weight_ih_l0"].shape[1] != c["emb_dim"]
-    return {k: int(v) if isinstance(v, int) else v for k, v in c.items()}
+    return c
 
 
 def save(model, path, src_vocab, trg_vocab, config=None, task=None, description=None, training=None,

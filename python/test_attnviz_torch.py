@@ -166,12 +166,12 @@ class WriterAgainstEngine(unittest.TestCase):
         for mine, theirs in zip(rows, got["attention"]):
             self.assertLess(max(abs(a - b) for a, b in zip(mine, theirs)), 1e-5)
         self.assertLess(max(abs(a - b) / (1 + abs(a)) for a, b in zip(lps, got["log_probs"])), 1e-5)
-        self.assertGreater(max(max(r) for r in rows), 0.5, "attention near uniform: a weak test")
+        self.assertGreater(max(max(r) - min(r) for r in rows), 0.3, "attention near uniform: a weak test")
 
     def test_bahdanau_additive_f32_word_tokenizer(self):
         self.decode_both({"decoder": "bahdanau", "score": "additive", "emb_dim": 6, "enc_hid_dim": 5,
                           "dec_hid_dim": 7, "tokenizer": {"source": "word", "lowercase": True}},
-                         "F32", "Hello, the CAT sat on the mat!", seed=1)
+                         "F32", "Hello, the CAT sat on the mat!", seed=4)
 
     def test_luong_general_input_feeding_f16(self):
         self.decode_both({"decoder": "luong", "score": "general", "input_feeding": True, "emb_dim": 6,
@@ -368,6 +368,20 @@ class TorchBridge(unittest.TestCase):
         with self.assertRaisesRegex(NotImplementedError, "transformer.md"):
             av.save(Seq2SeqTransformer(), path, VOCAB, VOCAB)
         self.assertFalse(os.path.exists(path))
+        config = {"decoder": "transformer", "d_model": 8, "nhead": 2, "num_encoder_layers": 1,
+                  "num_decoder_layers": 1, "dim_feedforward": 16}
+        write_safetensors(path, {}, model_metadata(config, VOCAB, VOCAB))
+        with self.assertRaisesRegex(NotImplementedError, "transformer.md"):
+            av.load(path)
+
+    def test_worked_example_trains_saves_and_checks(self):
+        import example_toy
+        losses = []
+        model, _ = example_toy.train(steps=6, batch_size=8, log=losses.append)
+        path = os.path.join(self.tmp.name, "toy.safetensors")
+        av.save(model, path, model.src_vocab, model.trg_vocab, task="toy")
+        self.assertEqual(len(losses), 1)
+        self.assertAgrees(path, "one two three four", av.load(path))
 
     def test_padding_never_changes_the_loss(self):
         m = self.model({"decoder": "luong", "score": "general", "span": "local_m", "window": 1, "emb_dim": 4,
