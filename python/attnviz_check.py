@@ -48,6 +48,7 @@ def check(model_path, sentence, cli=None, target=None, model=None):
     if first is None and len(ids) != len(got["target_ids"]):
         first = min(len(ids), len(got["target_ids"]))
     n = len(ids) if first is None else first + 1  # rows up to and including the first different token compare
+    n = min(n, len(rows), len(got["attention"]))
     att = max(((abs(x - y), i, j) for i in range(n) for j, (x, y) in enumerate(zip(rows[i], got["attention"][i]))),
               default=(0.0, 0, 0))
     lp = max(((abs(x - y) / (1 + abs(x)), i) for i, (x, y) in enumerate(zip(log_probs[:n], got["log_probs"]))),
@@ -64,18 +65,21 @@ def agrees(d, tol):
 
 def report(d, model, tol):
     vocab = model.trg_vocab
-    word = lambda i: vocab[i] if 0 <= i < len(vocab) else f"#{i}"  # noqa: E731
+
+    def word(ids, i):
+        return "(ended)" if i >= len(ids) else vocab[ids[i]] if 0 <= ids[i] < len(vocab) else f"#{ids[i]}"
+
     print(f"source ids   : {'same' if d['source_ids'] == d['python_source_ids'] else 'DIFFER'} "
           f"(attnviz {d['source_ids']}, Python tokenizer {d['python_source_ids']})")
     first = d["first_token_difference"]
     if first is None:
         print(f"target tokens: same ({len(d['torch_ids'])}: {' '.join(d['target_tokens'])})")
     else:
-        a, t = d["attnviz_ids"], d["torch_ids"]
-        print(f"target tokens: DIFFER at position {first}: attnviz "
-              f"{word(a[first]) if first < len(a) else '(ended)'}, PyTorch {word(t[first]) if first < len(t) else '(ended)'}")
-    print(f"attention    : largest difference {d['attention'][0]:.3g} (row {d['attention'][1]}, column {d['attention'][2]})")
-    print(f"log-probs    : largest difference {d['log_probs'][0]:.3g} (token {d['log_probs'][1]}; |diff| / (1 + |log p|))")
+        print(f"target tokens: DIFFER at position {first}: attnviz {word(d['attnviz_ids'], first)}, "
+              f"PyTorch {word(d['torch_ids'], first)}")
+    (att, row, col), (lp, token) = d["attention"], d["log_probs"]
+    print(f"attention    : largest difference {att:.3g} (row {row}, column {col})")
+    print(f"log-probs    : largest difference {lp:.3g} (token {token}; |diff| / (1 + |log p|))")
     ok = agrees(d, tol)
     print(f"{'agree' if ok else 'DISAGREE'} (tolerance {tol:g})")
     return ok

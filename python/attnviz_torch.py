@@ -244,7 +244,6 @@ def _additive_from_separate(sd, names):
                          f"{list(v.shape)} (pass attention_names in that order)")
     zero = torch.zeros(Hd, dtype=torch.float64)
     b = sd.pop(f"{p}{qn}.bias", zero).double() + sd.pop(f"{p}{kn}.bias", zero).double()
-    sd.pop(f"{p}{vn}.bias", None)  # a constant added to every score: the softmax does not change
     sd[f"{p}attn.weight"] = torch.cat((W, U), dim=1)
     sd[f"{p}attn.bias"] = b.float()
     sd[f"{p}v.weight"] = v
@@ -279,7 +278,8 @@ def save(model, path, src_vocab, trg_vocab, config=None, task=None, description=
          dtype="F32", attention_names=("W", "U", "v")):
     """Writes model (an nn.Module or a state_dict, layouts (a) and (b) of the module doc) to path. config: the
     model's (a Seq2Seq knows its own; otherwise inferred from the shapes, with config's keys winning).
-    dtype: F32 or F16. The tensors are checked against the spec before anything is written."""
+    dtype: F32 or F16. The tensors are checked against the spec before anything is written; an nn.Transformer
+    model raises NotImplementedError."""
     sd = model if isinstance(model, dict) else model.state_dict()
     if isinstance(model, nn.Transformer) or any(k.startswith(("transformer.", "src_tok_emb.")) for k in sd):
         raise NotImplementedError("nn.Transformer models (spec transformer.md, decoder 'transformer') cannot be "
@@ -287,6 +287,9 @@ def save(model, path, src_vocab, trg_vocab, config=None, task=None, description=
     sd = {k: v.detach().cpu() for k, v in sd.items()}
     if f"decoder.attention.{attention_names[1]}.weight" in sd:
         sd = _additive_from_separate(sd, attention_names)
+    # v's bias, in either layout: a constant added to every score leaves the softmax unchanged
+    sd.pop(f"decoder.attention.{attention_names[2]}.bias", None)
+    sd.pop("decoder.attention.v.bias", None)
     c = complete_config(_infer_config(sd, {**(getattr(model, "config", None) or {}), **(config or {})}))
     Vs, Vt = len(src_vocab), len(trg_vocab)
     want = expected_shapes(c, Vs, Vt)
@@ -300,13 +303,10 @@ def save(model, path, src_vocab, trg_vocab, config=None, task=None, description=
                              f"(source {Vs}, target {Vt} words) need {shape}")
     if dtype not in ("F32", "F16"):
         raise ValueError(f"dtype must be F32 or F16, not {dtype!r}")
-    tensors = {name: Tensor(shape, _tensor_bytes(sd[name], TORCH_DTYPES[dtype]), dtype)
+    # numpy comes with torch (Debian's python3-torch depends on python3-numpy)
+    tensors = {name: Tensor(shape, sd[name].to(TORCH_DTYPES[dtype]).contiguous().numpy().tobytes(), dtype)
                for name, shape in want.items()}
     write_safetensors(path, tensors, model_metadata(c, src_vocab, trg_vocab, task, description, training))
-
-
-def _tensor_bytes(t, dtype):
-    return t.to(dtype).contiguous().numpy().tobytes()  # numpy comes with torch (Debian: python3-numpy)
 
 
 def load(path, dropout=0.0):
@@ -315,8 +315,12 @@ def load(path, dropout=0.0):
     tensors, meta = read_safetensors(path)
     if meta.get("format") != "attnviz.seq2seq":
         raise ValueError(f"{path}: metadata format is {meta.get('format')!r}, not 'attnviz.seq2seq'")
-    config = json.loads(meta["config"])
-    src_vocab, trg_vocab = json.loads(meta["source_vocab"]), json.loads(meta["target_vocab"])
+    try:
+        config, src_vocab, trg_vocab = (json.loads(meta[k]) for k in ("config", "source_vocab", "target_vocab"))
+    except KeyError as e:
+        raise ValueError(f"{path}: the metadata has no {e}") from None
+    except json.JSONDecodeError as e:
+        raise ValueError(f"{path}: metadata config or vocabulary is not JSON ({e})") from None
     model = Seq2Seq(config, len(src_vocab), len(trg_vocab), dropout)
     sd = {}
     for name, t in tensors.items():

@@ -5,6 +5,8 @@ round trips of both layouts and `check` agreeing to 1e-5.
 
     ATTNVIZ_CLI=build/dev/app/attnviz-cli python3 -m unittest discover -s python -v
 """
+import contextlib
+import io
 import json
 import math
 import os
@@ -216,8 +218,8 @@ class WriterErrors(unittest.TestCase):
 
     def test_round_trip_and_alignment(self):
         meta = {"format": "attnviz.seq2seq", "note": "注意力"}
-        write_safetensors(self.path, {"a": Tensor([3], [0.5, -2.0, 7.25], "F16"), "b": Tensor([2, 2], [[1, 2], [3, 4]])},
-                          meta)
+        tensors = {"a": Tensor([3], [0.5, -2.0, 7.25], "F16"), "b": Tensor([2, 2], [[1, 2], [3, 4]])}
+        write_safetensors(self.path, tensors, meta)
         with open(self.path, "rb") as f:
             self.assertEqual(struct.unpack("<Q", f.read(8))[0] % 8, 0)
         tensors, got_meta = read_safetensors(self.path)
@@ -247,6 +249,7 @@ try:
 
     import attnviz_torch as av
     from attnviz_check import agrees, check
+    from attnviz_check import main as check_main
     NO_TORCH = None
 except ImportError as e:
     NO_TORCH = f"torch does not import ({e}): the PyTorch bridge tests need Debian's python3-torch"
@@ -308,6 +311,16 @@ class TorchBridge(unittest.TestCase):
         for name, t in m.state_dict().items():
             self.assertTrue(torch.equal(t.half().float(), back.state_dict()[name]), name)
         self.assertAgrees(path, SENTENCES[0], back)
+
+    def test_classic_layout_with_a_v_bias(self):
+        m = self.model({"decoder": "bahdanau", "score": "additive", "emb_dim": 4, "enc_hid_dim": 3,
+                        "dec_hid_dim": 5}, seed=9)
+        m.decoder.attention.v = nn.Linear(5, 1)  # the tutorial's v has no bias; a bias shifts every score alike
+        path = os.path.join(self.tmp.name, "vbias.safetensors")
+        av.save(m, path, VOCAB, VOCAB)
+        src = text_ids(SENTENCES[0], m.config, VOCAB)
+        self.assertEqual(m.decode(src)[0], av.load(path).decode(src)[0])
+        self.assertAgrees(path, SENTENCES[0], av.load(path))
 
     def separate_model(self, names, seed):
         """A bahdanau model whose attention is v . tanh(W s + b_W + U h + b_U) + b_v with its own names."""
@@ -382,6 +395,20 @@ class TorchBridge(unittest.TestCase):
         av.save(model, path, model.src_vocab, model.trg_vocab, task="toy")
         self.assertEqual(len(losses), 1)
         self.assertAgrees(path, "one two three four", av.load(path))
+        with contextlib.redirect_stdout(io.StringIO()) as out:
+            self.assertEqual(check_main(["check", path, "one two three", "--cli", self.cli]), 0)
+        self.assertIn("agree (tolerance 1e-05)", out.getvalue())
+
+    def test_check_sees_a_difference(self):
+        m = self.model({"decoder": "luong", "score": "general", "emb_dim": 4, "enc_hid_dim": 3, "dec_hid_dim": 5}, 10)
+        path = os.path.join(self.tmp.name, "differ.safetensors")
+        av.save(m, path, VOCAB, VOCAB)
+        with torch.no_grad():
+            m.decoder.attention.W.weight[0, 0] += 1e-3
+        m.src_vocab = m.trg_vocab = VOCAB
+        d = check(path, SENTENCES[0], cli=self.cli, model=m)
+        self.assertFalse(agrees(d, 1e-5))
+        self.assertGreater(max(d["attention"][0], d["log_probs"][0]), 1e-5)
 
     def test_padding_never_changes_the_loss(self):
         m = self.model({"decoder": "luong", "score": "general", "span": "local_m", "window": 1, "emb_dim": 4,
