@@ -240,6 +240,7 @@ class WriterErrors(unittest.TestCase):
     def test_tokenizers(self):
         self.assertEqual(tokenize("Hi,  you\u3000there!", "word", True), ["hi", ",", "you", "there", "!"])
         self.assertEqual(tokenize(" ab  c ", "char"), ["a", "b", "\u2581", "c"])
+        self.assertEqual(tokenize("\u0130STANBUL \u00c9T\u00c9", lowercase=True), ["istanbul", "\u00e9t\u00e9"])
         self.assertEqual(tokenize("a\x1cb c"), ["a\x1cb", "c"])  # U+001C is not Unicode White_Space
 
 
