@@ -22,7 +22,6 @@ Layouts `save` takes (any nn.Module or state_dict whose keys are these):
 
 Debian's python3-torch: run with /usr/bin/python3. The file writer itself (attnviz_format.py) needs no torch.
 """
-import argparse
 import json
 import math
 import os
