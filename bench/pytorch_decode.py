@@ -3,7 +3,7 @@
 
 Same sizes (small: E=64, H_e=64, H_d=128, V=500; large: E=256, H_e=256, H_d=512, V=8000), one sentence at a time,
 S = 12 source tokens, 11 target steps: greedy (argmax over the log-softmax, <pad>/<sos> masked, no early stop) and
-forced (teacher forcing on an 11-token reference). Modules are those of spec/model-format.md (state_dict keys match).
+forced (teacher forcing on an 11-token reference). The modules are python/attnviz_torch.py's (the spec's layout).
 Prints the median per-sentence time with 1 and 2 threads; with --attnviz FILE (the JSON of
 `bench_decode --benchmark_format=json`) also the ratio PyTorch / attnviz.
 
@@ -11,115 +11,50 @@ Prints the median per-sentence time with 1 and 2 threads; with --attnviz FILE (t
 """
 import argparse
 import json
+import os
 import statistics
+import sys
 import time
 
 import torch
-import torch.nn as nn
 import torch.nn.functional as F
+
+sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "python"))
+from attnviz_torch import Seq2Seq  # noqa: E402
 
 SIZES = {"Small": (64, 64, 128, 500), "Large": (256, 256, 512, 8000)}
 SOS, EOS = 2, 3
+KINDS = {"Bahdanau": ("bahdanau", "additive"), "Luong": ("luong", "general")}
 
 
-class Encoder(nn.Module):
-    def __init__(self, V, E, He, Hd):
-        super().__init__()
-        self.embedding = nn.Embedding(V, E)
-        self.rnn = nn.GRU(E, He, bidirectional=True)
-        self.fc = nn.Linear(2 * He, Hd)
-
-    def forward(self, src):  # src (S, 1)
-        out, h = self.rnn(self.embedding(src))  # out (S, 1, 2He); h (2, 1, He) = [f_{S-1}, b_0]
-        s0 = torch.tanh(self.fc(torch.cat((h[-2], h[-1]), dim=1)))
-        return out, s0
+def make_model(kind, V, E, He, Hd):
+    decoder, score = KINDS[kind]
+    config = {"decoder": decoder, "score": score, "emb_dim": E, "enc_hid_dim": He, "dec_hid_dim": Hd}
+    return Seq2Seq(config, V, V).eval()
 
 
-class Additive(nn.Module):
-    def __init__(self, He, Hd):
-        super().__init__()
-        self.attn = nn.Linear(Hd + 2 * He, Hd)
-        self.v = nn.Linear(Hd, 1, bias=False)
-
-    def forward(self, s, enc):  # s (1, Hd), enc (S, 1, 2He)
-        S = enc.shape[0]
-        e = self.v(torch.tanh(self.attn(torch.cat((s.unsqueeze(1).repeat(1, S, 1), enc.permute(1, 0, 2)), dim=2))))
-        return F.softmax(e.squeeze(2), dim=1)  # (1, S)
-
-
-class General(nn.Module):
-    def __init__(self, He, Hd):
-        super().__init__()
-        self.W = nn.Linear(2 * He, Hd, bias=False)
-
-    def forward(self, s, enc):
-        e = torch.bmm(self.W(enc.permute(1, 0, 2)), s.unsqueeze(2)).squeeze(2)
-        return F.softmax(e, dim=1)
+def greedy(model, src, steps):
+    """argmax over the log-softmax, <pad>/<sos> masked, no early stop."""
+    enc, s = model.encoder(src)
+    y, feed, out = torch.tensor([SOS]), None, []
+    for t in range(1, steps + 1):
+        logits, s, a, feed = model.decoder(y, s, enc, None, t, feed)
+        lp = F.log_softmax(logits, dim=1)
+        lp[:, 0] = float("-inf")  # never <pad> / <sos>
+        lp[:, SOS] = float("-inf")
+        y = lp.argmax(dim=1)
+        out.append((int(y), a))
+    return out
 
 
-class Bahdanau(nn.Module):
-    def __init__(self, V, E, He, Hd):
-        super().__init__()
-        self.attention = Additive(He, Hd)
-        self.embedding = nn.Embedding(V, E)
-        self.rnn = nn.GRU(E + 2 * He, Hd)
-        self.fc_out = nn.Linear(Hd + 2 * He + E, V)
-
-    def forward(self, y, s, enc, state):  # y (1,), s (1, Hd)
-        x = self.embedding(y)  # (1, E)
-        a = self.attention(s, enc)  # (1, S)
-        c = torch.bmm(a.unsqueeze(1), enc.permute(1, 0, 2)).squeeze(1)  # (1, 2He)
-        out, h = self.rnn(torch.cat((x, c), dim=1).unsqueeze(0), s.unsqueeze(0))
-        s = h.squeeze(0)
-        return F.log_softmax(self.fc_out(torch.cat((s, c, x), dim=1)), dim=1), s, a, state
-
-
-class Luong(nn.Module):
-    def __init__(self, V, E, He, Hd):
-        super().__init__()
-        self.attention = General(He, Hd)
-        self.embedding = nn.Embedding(V, E)
-        self.rnn = nn.GRU(E, Hd)
-        self.combine = nn.Linear(2 * He + Hd, Hd, bias=False)
-        self.fc_out = nn.Linear(Hd, V)
-
-    def forward(self, y, s, enc, state):
-        x = self.embedding(y)
-        out, h = self.rnn(x.unsqueeze(0), s.unsqueeze(0))
-        s = h.squeeze(0)
-        a = self.attention(s, enc)
-        c = torch.bmm(a.unsqueeze(1), enc.permute(1, 0, 2)).squeeze(1)
-        ht = torch.tanh(self.combine(torch.cat((c, s), dim=1)))
-        return F.log_softmax(self.fc_out(ht), dim=1), s, a, state
-
-
-class Seq2Seq(nn.Module):
-    def __init__(self, kind, V, E, He, Hd):
-        super().__init__()
-        self.encoder = Encoder(V, E, He, Hd)
-        self.decoder = (Bahdanau if kind == "Bahdanau" else Luong)(V, E, He, Hd)
-
-    def greedy(self, src, steps):
-        enc, s = self.encoder(src)
-        y = torch.tensor([SOS])
-        out = []
-        for _ in range(steps):
-            lp, s, a, _ = self.decoder(y, s, enc, None)
-            lp[:, 0] = float("-inf")  # never <pad> / <sos>
-            lp[:, SOS] = float("-inf")
-            y = lp.argmax(dim=1)
-            out.append((int(y), a))
-        return out
-
-    def forced(self, src, ref):
-        enc, s = self.encoder(src)
-        y = torch.tensor([SOS])
-        total = 0.0
-        for t in ref:
-            lp, s, a, _ = self.decoder(y, s, enc, None)
-            total += float(lp[0, t])
-            y = torch.tensor([t])
-        return total
+def forced(model, src, ref):
+    enc, s = model.encoder(src)
+    y, feed, total = torch.tensor([SOS]), None, 0.0
+    for t, token in enumerate(ref, start=1):
+        logits, s, a, feed = model.decoder(y, s, enc, None, t, feed)
+        total += float(F.log_softmax(logits, dim=1)[0, token])
+        y = torch.tensor([token])
+    return total
 
 
 def median_ms(fn, repeats):
@@ -159,13 +94,13 @@ def main():
     print(f"{'benchmark':34} {'pt 1 thr':>15} {'pt 2 thr':>15} {'attnviz':>15} {'pt1/ours':>13} {'pt2/ours':>13}")
     for size, (E, He, Hd, V) in SIZES.items():
         for kind, score in (("Bahdanau", "Additive"), ("Luong", "General")):
-            model = Seq2Seq(kind, V, E, He, Hd).eval()
+            model = make_model(kind, V, E, He, Hd)
             with torch.no_grad():
                 model.decoder.fc_out.bias[EOS] = -1e4  # as bench_decode.cpp: no early <eos>
             src = torch.tensor([SOS] + [4 + (i * 37) % (V - 4) for i in range(10)] + [EOS]).unsqueeze(1)
             ref = [4 + (i * 53 + 11) % (V - 4) for i in range(10)] + [EOS]
             for mode in ("greedy", "forced"):
-                fn = (lambda: model.greedy(src, 11)) if mode == "greedy" else (lambda: model.forced(src, ref))
+                fn = (lambda: greedy(model, src, 11)) if mode == "greedy" else (lambda: forced(model, src, ref))
                 row = []
                 for threads in (1, 2):
                     torch.set_num_threads(threads)
