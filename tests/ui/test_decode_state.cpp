@@ -12,6 +12,7 @@
 #include "window/source_editor.h"
 #include "window/step_panel.h"
 
+#include <qcustomplot.h>
 #include <QFileInfo>
 #include <QLabel>
 #include <QLineEdit>
@@ -238,6 +239,7 @@ void TestDecodeState::theWindowsFieldsAndTheStateFollowEachOther() {
 
     // What is typed is the state's; the reference field likewise.
     w.sourceEditor()->setFocus();
+    w.sourceEditor()->moveCursor(QTextCursor::End);
     QTest::keyClicks(w.sourceEditor(), QStringLiteral(" the cat"));
     QCOMPARE(w.state()->sourceText(), QStringLiteral("i love you the cat"));
     w.referenceEdit()->setText(QStringLiteral("我"));
