@@ -5,7 +5,6 @@
 #include <QMetaObject>
 #include <QtConcurrent/QtConcurrentRun>
 
-#include <algorithm>
 #include <chrono>
 
 namespace attnviz::ui {
@@ -28,52 +27,19 @@ DecodeOutcome DecodeWorker::run(const DecodeRequest& request, const std::atomic<
     DecodeOutcome out;
     out.generation = generation;
     out.request = request;
-    const auto stale = [&] { return latest && latest->load() != generation; };
     try {
         const Model& model = *request.model;
-        out.source = tokenizeSource(model, request.source);
-        const int words = int(out.source.tokens.size()) - 2;
-        if (request.max_source_tokens > 0 && words > request.max_source_tokens) {
-            // Keep <sos> + the first max tokens, then <eos>.
-            out.source_tokens_cut = words - request.max_source_tokens;
-            out.source.tokens.resize(size_t(request.max_source_tokens) + 1);
-            out.source.ids.resize(size_t(request.max_source_tokens) + 1);
-            out.source.tokens.push_back(kSpecialTokens[kEos]);
-            out.source.ids.push_back(kEos);
-        }
-        TokenizedText reference;
-        std::vector<int> prefix = request.forced_prefix;
-        if (!request.reference.empty()) {
-            reference = tokenizeTarget(model, request.reference);
-            if (prefix.empty()) prefix = reference.ids;
-        }
+        PrefixDecodeInput input;
+        input.source = tokenizeSource(model, request.source);
+        if (!request.reference.empty()) input.reference = tokenizeTarget(model, request.reference);
+        input.forced = request.forced_prefix;
+        input.max_source_tokens = request.max_source_tokens;
         DecodeOptions options;
         options.top_k = request.top_k;
         options.token_tables = request.token_tables;  // another model's would be an InputError, shown as `error`
-        const int S = int(out.source.tokens.size());
-        options.max_len = std::max(2 * S + 10, int(prefix.size()));
-
-        DecodingSession session(request.model, out.source, options);
-        for (size_t i = 0; i < prefix.size(); ++i) {
-            if (stale()) {
-                out.cancelled = true;
-                return out;
-            }
-            session.force(int(i), prefix[i]);
-            if (prefix[i] == kEos) break;
-        }
-        // Greedy from there (nothing to do when the prefix ended in <eos>).
-        while (session.forward())
-            if (stale()) {
-                out.cancelled = true;
-                return out;
-            }
-        session.seek(int(session.steps().size()));
-        out.steps = session.steps();
-        out.result = resultFromSession(session);
-        // Forced reference words keep the reference's spelling (an unknown word stays readable).
-        for (size_t i = 0; i < out.steps.size() && i < reference.ids.size(); ++i)
-            if (out.steps[i].token == reference.ids[i]) out.result.target_tokens[i] = reference.tokens[i];
+        input.options = options;
+        const auto stale = [&] { return latest && latest->load() != generation; };
+        static_cast<PrefixDecoding&>(out) = prefixDecode(request.model, std::move(input), stale);
     } catch (const std::exception& e) {  // InputError (invalid UTF-8, bad id) or anything the engine throws
         out.error = QString::fromStdString(e.what());
         out.steps.clear();
@@ -118,7 +84,7 @@ void DecodeWorker::start(quint64 generation, DecodeRequest request) {
             this,
             [this, outcome] {
                 --pending_;
-                if (outcome->cancelled || outcome->generation != latest_->load()) return;  // stale
+                if (outcome->stopped || outcome->generation != latest_->load()) return;  // stale
                 emit finished(outcome);
             },
             Qt::QueuedConnection);

@@ -1,8 +1,10 @@
 // Decoding off the UI thread: a request (model, sentence, optional reference / forced prefix) becomes an outcome
-// (every step of a DecodingSession plus the decode object), computed on a private one-thread pool.
+// (core's prefixDecode: every step plus the decode object), computed on a private one-thread pool. The worker only
+// schedules, debounces and cancels: what is decoded is decided in decode/prefix_decode.h.
 // Each request gets a generation number; only the newest one is delivered, older ones stop at their next step.
 #pragma once
 #include "decode/decoding.h"
+#include "decode/prefix_decode.h"
 #include "fast/token_tables.h"
 
 #include <QObject>
@@ -31,16 +33,13 @@ struct DecodeRequest {
     int top_k = 5;
 };
 
-struct DecodeOutcome {
+// What prefixDecode gave (source after the cap, source_tokens_cut, steps, result; `stopped`: a newer request came in
+// first) plus where it came from.
+struct DecodeOutcome : PrefixDecoding {
     quint64 generation = 0;
     DecodeRequest request;
-    TokenizedText source;           // what was decoded: <sos> tokens <eos>, after the cap
-    int source_tokens_cut = 0;      // tokens dropped by the cap (0: none)
-    std::vector<StepRecord> steps;  // every step, to the end
-    DecodeResult result;            // every step as a decode object; target tokens spelt as shown
-    QString error;                  // not empty: nothing was decoded (e.g. invalid UTF-8)
-    bool cancelled = false;         // a newer request came in first
-    double milliseconds = 0;        // wall time of the decode
+    QString error;            // not empty: nothing was decoded (e.g. invalid UTF-8)
+    double milliseconds = 0;  // wall time of the decode
 };
 
 class DecodeWorker : public QObject {
@@ -50,7 +49,7 @@ public:
     ~DecodeWorker() override;
 
     // The synchronous path (benchmarks, tests): decodes `request` on the calling thread. With `latest` given, stops
-    // early (cancelled = true) as soon as *latest != generation.
+    // early (stopped = true) as soon as *latest != generation.
     static DecodeOutcome run(const DecodeRequest& request, const std::atomic<quint64>* latest = nullptr,
                              quint64 generation = 0);
 

@@ -3,41 +3,56 @@
 #include "dialogs/model_library.h"
 #include "heatmap/heatmap_view.h"
 #include "io/model_file.h"
+#include "state/decode_state.h"
+#include "state/heatmap_binding.h"
 #include "text/tokenizer.h"
+#include "window/output_line.h"
 #include "window/source_editor.h"
 #include "window/step_panel.h"
 
 #include <qcustomplot.h>
 #include <QAction>
-#include <QActionGroup>
-#include <QComboBox>
 #include <QDir>
 #include <QDockWidget>
 #include <QDoubleSpinBox>
 #include <QFileInfo>
 #include <QFormLayout>
-#include <QKeyEvent>
 #include <QLabel>
 #include <QLineEdit>
 #include <QMessageBox>
 #include <QSettings>
 #include <QStatusBar>
 #include <QTimer>
-#include <QTreeWidget>
 #include <QVBoxLayout>
 
 namespace attnviz::ui {
 
 namespace {
 QString qs(std::string_view s) { return QString::fromUtf8(s.data(), qsizetype(s.size())); }
+
+// The notice line after a decode: what was left out, unknown words, forced decoding.
+QString decodeNotes(const DecodeOutcome& outcome) {
+    QStringList notes;
+    if (outcome.source_tokens_cut > 0)
+        notes << MainWindow::tr("The sentence is long: only its first %L1 tokens are decoded (%L2 more are left out).")
+                     .arg(outcome.request.max_source_tokens)
+                     .arg(outcome.source_tokens_cut);
+    int unknown = 0;
+    for (int id : outcome.source.ids) unknown += id == kUnk;
+    if (unknown > 0)
+        notes << MainWindow::tr("%n word(s) not in the model's vocabulary (underlined) become <unk>.", "", unknown);
+    if (!outcome.request.reference.empty()) notes << MainWindow::tr("Forced decoding of the reference translation.");
+    return notes.join(u' ');
+}
 }  // namespace
 
-MainWindow::MainWindow(QWidget* parent) : QMainWindow(parent), worker_(new DecodeWorker(this)) {
+MainWindow::MainWindow(QWidget* parent)
+    : QMainWindow(parent), state_(new DecodeState(this)), worker_(new DecodeWorker(this)) {
     setWindowIcon(QIcon(QStringLiteral(":/icons/attnviz.svg")));
     setAcceptDrops(true);
     play_timer_ = new QTimer(this);
     connect(play_timer_, &QTimer::timeout, this, [this] {
-        if (cursor_ >= stepCount())
+        if (cursorStep() >= stepCount())
             setPlaying(false);
         else
             step(Step::Forward);
@@ -48,6 +63,7 @@ MainWindow::MainWindow(QWidget* parent) : QMainWindow(parent), worker_(new Decod
     createActions();
     createMenus();
     createToolBars();
+    connectState();
     statusBar()->addPermanentWidget(model_label_ = new QLabel(this));
     statusBar()->addPermanentWidget(time_label_ = new QLabel(this));
     readSettings();
@@ -64,29 +80,20 @@ void MainWindow::createCentralWidgets() {
     source_->setToolTip(
         tr("The sentence to translate; the heatmap follows as you type. Words the model does not "
            "know are underlined."));
-    connect(source_, &QPlainTextEdit::textChanged, this, &MainWindow::sourceChanged);
     reference_ = new QLineEdit(this);
     reference_->setClearButtonEnabled(true);
     reference_->setPlaceholderText(tr("Optional: a translation to score instead of letting the model decode"));
     reference_->setToolTip(
         tr("When not empty, the model is forced onto this translation (teacher forcing) and the "
            "heatmap shows where it looks for each of its words."));
-    connect(reference_, &QLineEdit::textChanged, this, &MainWindow::sourceChanged);
     notice_ = new QLabel(this);
     notice_->setWordWrap(true);
-    output_ = new QLabel(this);
-    output_->setWordWrap(true);
-    output_->setTextFormat(Qt::RichText);
-    output_->setTextInteractionFlags(Qt::TextSelectableByMouse);
+    output_ = new OutputLine(this);
 
     heatmap_ = new HeatmapView(this);
     heatmap_->setFocusPolicy(Qt::StrongFocus);
     heatmap_->installEventFilter(this);
     if (heatmap_->plot()) heatmap_->plot()->installEventFilter(this);
-    connect(heatmap_, &HeatmapView::cellClicked, this, [this](int row, int) {
-        if (row >= 0) setCursorStep(row + 1);
-        heatmap_->setFocus();
-    });
 
     auto* form = new QFormLayout;
     form->addRow(tr("&Source:"), source_);
@@ -110,6 +117,32 @@ void MainWindow::createCentralWidgets() {
     addDockWidget(Qt::RightDockWidgetArea, dock);
 }
 
+// The views observe the state; the text fields and the state follow each other; edits of the request decode.
+void MainWindow::connectState() {
+    bindHeatmap(heatmap_, state_);
+    step_panel_->setDecodeState(state_);
+    output_->setDecodeState(state_);
+    connect(heatmap_, &HeatmapView::cellClicked, this, [this](int row, int) {
+        if (row >= 0) setCursorStep(row + 1);
+        heatmap_->setFocus();
+    });
+
+    connect(source_, &QPlainTextEdit::textChanged, this, [this] { state_->setSourceText(source_->text()); });
+    connect(state_, &DecodeState::sourceTextChanged, this, [this](const QString& text) {
+        if (source_->text() != text) source_->setText(text);
+    });
+    connect(reference_, &QLineEdit::textChanged, state_, &DecodeState::setReferenceText);
+    connect(state_, &DecodeState::referenceTextChanged, this, [this](const QString& text) {
+        if (reference_->text() != text) reference_->setText(text);
+    });
+    connect(state_, &DecodeState::sourceTextChanged, this, &MainWindow::requestChanged);
+    connect(state_, &DecodeState::referenceTextChanged, this, &MainWindow::requestChanged);
+
+    connect(state_, &DecodeState::modelChanged, this, &MainWindow::modelChanged);
+    connect(state_, &DecodeState::decodeChanged, this, &MainWindow::updateStepActions);
+    connect(state_, &DecodeState::cursorChanged, this, &MainWindow::updateStepActions);
+}
+
 // ------------------------------------------------------------------------------------------------ the model
 
 void MainWindow::openStartupModel(const QString& path) {
@@ -128,16 +161,16 @@ void MainWindow::openStartupModel(const QString& path) {
     if (chosen == last && !last_sentence.trimmed().isEmpty()) {
         sentence = last_sentence;
     } else {
-        const auto ex = model_->extra_metadata.find("example");
-        sentence = exampleSentence(qs(model_->task), ex == model_->extra_metadata.end() ? QString() : qs(ex->second));
+        const Model& m = *model();
+        const auto ex = m.extra_metadata.find("example");
+        sentence = exampleSentence(qs(m.task), ex == m.extra_metadata.end() ? QString() : qs(ex->second));
         if (sentence.isEmpty()) {  // a few words the model knows
             QStringList words;
-            for (int i = 4; i < model_->source_vocab.size() && words.size() < 5; ++i)
-                words << qs(model_->source_vocab.token(i));
+            for (int i = 4; i < m.source_vocab.size() && words.size() < 5; ++i) words << qs(m.source_vocab.token(i));
             sentence = words.join(u' ');
         }
     }
-    source_->setText(sentence);
+    setSourceText(sentence);
     decodeNow();
 }
 
@@ -157,28 +190,38 @@ bool MainWindow::openModel(const QString& path) {
 }
 
 void MainWindow::setModel(std::shared_ptr<const Model> model, const QString& path) {
-    model_ = std::move(model);
-    model_path_ = QFileInfo(path).absoluteFilePath();
-    source_->setModel(model_);
-    siblings_.clear();
-    for (const Sibling& s : findSiblings(model_path_.toStdString(), *model_)) {
-        // Among several siblings with one score prefer the one that differs from this model only in the score.
-        const QString p = qs(s.path);
-        const bool same_kind = s.config.decoder == model_->config.decoder && s.config.span == model_->config.span;
-        auto it = siblings_.find(s.config.score);
-        if (it == siblings_.end() || (same_kind && QFileInfo(it->second).absoluteFilePath() != model_path_))
-            siblings_[s.config.score] = p;
-    }
-    siblings_[model_->config.score] = model_path_;
-    setWindowTitle(tr("%1 — attnviz").arg(QFileInfo(path).fileName()));
-    setWindowFilePath(model_path_);
+    state_->setForcedTokens({});  // a "what if" belongs to the model it was asked of
+    state_->setModel(std::move(model), QFileInfo(path).absoluteFilePath());
+}
+
+void MainWindow::modelChanged() {
+    source_->setModel(model());
+    findSiblingModels();
+    setWindowTitle(tr("%1 — attnviz").arg(QFileInfo(modelPath()).fileName()));
+    setWindowFilePath(modelPath());
     updateScoreActions();
     updateStatus();
 }
 
+void MainWindow::findSiblingModels() {
+    siblings_.clear();
+    const std::shared_ptr<const Model> model = this->model();
+    if (!model) return;
+    const QString path = modelPath();
+    for (const Sibling& s : findSiblings(path.toStdString(), *model)) {
+        // Among several siblings with one score prefer the one that differs from this model only in the score.
+        const QString p = qs(s.path);
+        const bool same_kind = s.config.decoder == model->config.decoder && s.config.span == model->config.span;
+        auto it = siblings_.find(s.config.score);
+        if (it == siblings_.end() || (same_kind && QFileInfo(it->second).absoluteFilePath() != path))
+            siblings_[s.config.score] = p;
+    }
+    siblings_[model->config.score] = path;
+}
+
 bool MainWindow::switchScore(ScoreKind score) {
-    if (!model_) return false;
-    if (score == model_->config.score) return true;
+    if (!model()) return false;
+    if (score == model()->config.score) return true;
     const auto it = siblings_.find(score);
     if (it == siblings_.end()) return false;
     const QString path = it->second;  // a copy: setModel refills siblings_
@@ -191,35 +234,34 @@ bool MainWindow::switchScore(ScoreKind score) {
         updateScoreActions();  // the check goes back to the current model's score
         return false;
     }
-    const int keep = cursor_;
+    const int keep = cursorStep();
     // A "what if" carries over: the forced tokens, spelled the same in the sibling's vocabulary, up to the first
     // one the sibling does not know.
     std::vector<int> forced;
-    if (outcome_ && !outcome_->request.forced_prefix.empty()) {
-        const Vocabulary& from = outcome_->request.model->target_vocab;
-        for (int id : outcome_->request.forced_prefix) {
-            const int mapped = model->target_vocab.id(from.token(id));
-            if (mapped == kUnk && id != kUnk) break;
-            forced.push_back(mapped);
-        }
+    const Vocabulary& from = this->model()->target_vocab;
+    for (int id : state_->forcedTokens()) {
+        const int mapped = model->target_vocab.id(from.token(id));
+        if (mapped == kUnk && id != kUnk) break;
+        forced.push_back(mapped);
     }
     setModel(std::move(model), path);
+    state_->setForcedTokens(std::move(forced));
     DecodeRequest r = makeRequest();
     r.cursor = keep;  // same sentence, same step
-    r.forced_prefix = std::move(forced);
     if (!sourceText().trimmed().isEmpty()) worker_->submit(std::move(r));
     return true;
 }
 
 void MainWindow::updateScoreActions() {
-    const QString folder = model_path_.isEmpty() ? QString() : QDir::toNativeSeparators(QFileInfo(model_path_).path());
-    const QString task = model_ && !model_->task.empty() ? qs(model_->task) : tr("(none)");
+    const std::shared_ptr<const Model> model = this->model();
+    const QString folder = modelPath().isEmpty() ? QString() : QDir::toNativeSeparators(QFileInfo(modelPath()).path());
+    const QString task = model && !model->task.empty() ? qs(model->task) : tr("(none)");
     for (auto& [score, act] : score_acts_) {
         const bool has = siblings_.count(score) > 0;
         act->setEnabled(has);
-        act->setChecked(model_ && model_->config.score == score);
+        act->setChecked(model && model->config.score == score);
         const QString name = qs(toString(score));
-        if (!model_)
+        if (!model)
             act->setToolTip(tr("Open a model first"));
         else if (has)
             act->setToolTip(
@@ -231,39 +273,49 @@ void MainWindow::updateScoreActions() {
 }
 
 void MainWindow::updateStatus() {
-    if (!model_) {
+    if (!model()) {
         model_label_->setText(tr("No model"));
         return;
     }
-    const ModelConfig& c = model_->config;
-    model_label_->setText(tr("%1 · %2 · %3 · E %4, H %5/%6 · V %7→%8 · %9 k params")
-                              .arg(model_->task.empty() ? tr("(no task)") : qs(model_->task), qs(toString(c.decoder)),
-                                   qs(toString(c.score)))
-                              .arg(c.emb_dim)
-                              .arg(c.enc_hid_dim)
-                              .arg(c.dec_hid_dim)
-                              .arg(model_->source_vocab.size())
-                              .arg(model_->target_vocab.size())
-                              .arg(double(model_->parameterCount()) / 1000.0, 0, 'f', 1));
-    model_label_->setToolTip(QDir::toNativeSeparators(model_path_));
+    const Model& m = *model();
+    const ModelConfig& c = m.config;
+    model_label_->setText(
+        tr("%1 · %2 · %3 · E %4, H %5/%6 · V %7→%8 · %9 k params")
+            .arg(m.task.empty() ? tr("(no task)") : qs(m.task), qs(toString(c.decoder)), qs(toString(c.score)))
+            .arg(c.emb_dim)
+            .arg(c.enc_hid_dim)
+            .arg(c.dec_hid_dim)
+            .arg(m.source_vocab.size())
+            .arg(m.target_vocab.size())
+            .arg(double(m.parameterCount()) / 1000.0, 0, 'f', 1));
+    model_label_->setToolTip(QDir::toNativeSeparators(modelPath()));
 }
 
 // ------------------------------------------------------------------------------------------------ decoding
 
-QString MainWindow::sourceText() const { return source_->text(); }
-void MainWindow::setSourceText(const QString& text) { source_->setText(text); }
-void MainWindow::setReferenceText(const QString& text) { reference_->setText(text); }
+std::shared_ptr<const Model> MainWindow::model() const { return state_->model(); }
+QString MainWindow::modelPath() const { return state_->modelPath(); }
+QString MainWindow::sourceText() const { return state_->sourceText(); }
+void MainWindow::setSourceText(const QString& text) { state_->setSourceText(text); }
+void MainWindow::setReferenceText(const QString& text) { state_->setReferenceText(text); }
+
+const DecodeOutcome* MainWindow::outcome() const {
+    return shown_ && state_->decode() == shown_.get() ? shown_.get() : nullptr;
+}
 
 DecodeRequest MainWindow::makeRequest() const {
     DecodeRequest r;
-    r.model = model_;
+    r.model = model();
     r.source = sourceText().toStdString();
-    r.reference = reference_->text().trimmed().toStdString();
+    r.reference = state_->referenceText().trimmed().toStdString();
+    r.forced_prefix = state_->forcedTokens();
     return r;
 }
 
-void MainWindow::sourceChanged() {
-    if (!model_) return;
+// The sentence or the reference was edited: a new decode (without the previous "what if") after the debounce.
+void MainWindow::requestChanged() {
+    if (!model()) return;
+    state_->setForcedTokens({});
     if (sourceText().trimmed().isEmpty()) {
         worker_->cancelAll();
         clearDecode(tr("Type a sentence above to see where the model looks."));
@@ -274,73 +326,57 @@ void MainWindow::sourceChanged() {
 }
 
 void MainWindow::decodeNow() {
-    if (!model_) return;
+    if (!model()) return;
     if (sourceText().trimmed().isEmpty()) {
-        sourceChanged();
+        requestChanged();
         return;
     }
     worker_->submit(makeRequest());
 }
 
 void MainWindow::showOutcome(std::shared_ptr<const DecodeOutcome> outcome) {
-    if (outcome->request.model != model_) return;  // decoded with a model that is no longer open
+    if (outcome->request.model != model()) return;  // decoded with a model that is no longer open
     if (!outcome->error.isEmpty()) {
         setNotice(outcome->error, true);  // keep the last heatmap; the sentence is the user's to fix
         emit decodeFinished();
         return;
     }
-    outcome_ = std::move(outcome);
-    const int T = stepCount();
-    cursor_ = outcome_->request.cursor < 0 ? T : std::min(outcome_->request.cursor, T);
-    // One replot for the new matrix, its shown rows and its marked row; applyCursor() then finds them up to date.
-    heatmap_->setData(HeatmapData::fromDecode(outcome_->result), cursor_ >= T ? -1 : cursor_, cursor_ - 1);
-    applyCursor();
-    time_label_->setText(tr("decoded in %1 ms").arg(outcome_->milliseconds, 0, 'f', 1));
-
-    QStringList notes;
-    if (outcome_->source_tokens_cut > 0)
-        notes << tr("The sentence is long: only its first %L1 tokens are decoded (%L2 more are left out).")
-                     .arg(outcome_->request.max_source_tokens)
-                     .arg(outcome_->source_tokens_cut);
-    int unknown = 0;
-    for (int id : outcome_->source.ids) unknown += id == kUnk;
-    if (unknown > 0) notes << tr("%n word(s) not in the model's vocabulary (underlined) become <unk>.", "", unknown);
-    if (!outcome_->request.reference.empty()) notes << tr("Forced decoding of the reference translation.");
-    setNotice(notes.join(u' '), outcome_->source_tokens_cut > 0);
+    shown_ = outcome;
+    time_label_->setText(tr("decoded in %1 ms").arg(outcome->milliseconds, 0, 'f', 1));
+    setNotice(decodeNotes(*outcome), outcome->source_tokens_cut > 0);
+    state_->setDecode(outcome->request.model, outcome, outcome->request.cursor);
     emit decodeFinished();
 }
 
 void MainWindow::clearDecode(const QString& hint) {
     setPlaying(false);
-    outcome_.reset();
-    cursor_ = 0;
-    heatmap_->setData(HeatmapData{});
-    step_panel_->clear(hint);
-    output_->clear();
+    shown_.reset();
+    step_panel_->setEmptyHint(hint);
+    state_->clearDecode();
     time_label_->clear();
     setNotice(hint);
 }
 
 void MainWindow::forceCandidate(int token) {
-    if (!outcome_ || cursor_ < 1 || !model_) return;
-    const int index = cursor_ - 1;
+    const PrefixDecoding* shown = state_->decode();
+    if (!shown || cursorStep() < 1 || !model()) return;
+    const int index = cursorStep() - 1;
+    std::vector<int> forced;
+    for (int i = 0; i < index; ++i) forced.push_back(shown->steps[size_t(i)].token);
+    forced.push_back(token);
+    state_->setForcedTokens(std::move(forced));
     DecodeRequest r = makeRequest();
-    r.model = outcome_->request.model;
-    r.token_tables = outcome_->request.token_tables;  // that model's (the worker's may belong to a newer one)
-    for (int i = 0; i < index; ++i) r.forced_prefix.push_back(outcome_->steps[size_t(i)].token);
-    r.forced_prefix.push_back(token);
+    r.model = state_->decodedModel();
+    if (shown_) r.token_tables = shown_->request.token_tables;  // that model's (the worker's may belong to a newer one)
     r.cursor = index + 1;
     worker_->submit(std::move(r));
 }
 
 // ------------------------------------------------------------------------------------------------ stepping
 
-int MainWindow::stepCount() const { return outcome_ ? int(outcome_->steps.size()) : 0; }
-
-void MainWindow::setCursorStep(int cursor) {
-    cursor_ = std::clamp(cursor, 0, stepCount());
-    applyCursor();
-}
+int MainWindow::cursorStep() const { return state_->cursor(); }
+int MainWindow::stepCount() const { return state_->stepCount(); }
+void MainWindow::setCursorStep(int cursor) { state_->setCursor(cursor); }
 
 void MainWindow::step(Step which) {
     switch (which) {
@@ -348,10 +384,10 @@ void MainWindow::step(Step which) {
         setCursorStep(0);
         break;
     case Step::Back:
-        setCursorStep(cursor_ - 1);
+        setCursorStep(cursorStep() - 1);
         break;
     case Step::Forward:
-        setCursorStep(cursor_ + 1);
+        setCursorStep(cursorStep() + 1);
         break;
     case Step::Last:
         setCursorStep(stepCount());
@@ -360,8 +396,8 @@ void MainWindow::step(Step which) {
 }
 
 void MainWindow::setPlaying(bool on) {
-    if (on && outcome_) {
-        if (cursor_ >= stepCount()) setCursorStep(0);  // play again from the start
+    if (on && state_->hasDecode()) {
+        if (cursorStep() >= stepCount()) setCursorStep(0);  // play again from the start
         play_timer_->start(int(1000.0 / speed_->value()));
     } else {
         play_timer_->stop();
@@ -376,99 +412,16 @@ void MainWindow::setPlaying(bool on) {
 
 bool MainWindow::isPlaying() const { return play_timer_->isActive(); }
 
-void MainWindow::applyCursor() {
-    const int T = stepCount();
-    style_.current_row = cursor_ - 1;
-    // Each of these replots: skip what did not change (after a decode at the end only the marked row moves).
-    const int visible = cursor_ >= T ? -1 : cursor_;
-    if (heatmap_->visibleRows() != visible) heatmap_->setVisibleRows(visible);
-    if (heatmap_->style().current_row != cursor_ - 1) heatmap_->setCurrentRow(cursor_ - 1);
-    if (outcome_ && cursor_ > 0) {
-        const int i = cursor_ - 1;
-        step_panel_->setStep(outcome_->steps[size_t(i)], i, T, heatmap_->data().source_tokens,
-                             outcome_->request.model->target_vocab, heatmap_->data().target_tokens.value(i));
-    } else if (outcome_) {
-        step_panel_->clear(tr("Before the first step: press → (or Alt+→) to decode the first token."));
-    }
-    first_act_->setEnabled(cursor_ > 0);
-    back_act_->setEnabled(cursor_ > 0);
-    forward_act_->setEnabled(cursor_ < T);
-    last_act_->setEnabled(cursor_ < T);
+void MainWindow::updateStepActions() {
+    const int cursor = cursorStep(), T = stepCount();
+    first_act_->setEnabled(cursor > 0);
+    back_act_->setEnabled(cursor > 0);
+    forward_act_->setEnabled(cursor < T);
+    last_act_->setEnabled(cursor < T);
     play_act_->setEnabled(T > 0);
-    updateOutputLine();
 }
 
-void MainWindow::updateOutputLine() {
-    if (!outcome_) {
-        output_->clear();
-        return;
-    }
-    // The whole output; the steps shown so far in black, the current one underlined, the rest grey.
-    const auto& tokens = outcome_->result.target_tokens;
-    const bool chars = outcome_->request.model->config.tokenizer.target == TokenizerKind::Char;
-    QString html = tr("<b>Output:</b> ");
-    for (int i = 0; i < int(tokens.size()); ++i) {
-        QString t = qs(tokens[size_t(i)]).toHtmlEscaped();
-        if (chars && t == QStringLiteral("\u2581")) t = QStringLiteral("&nbsp;");
-        if (outcome_->steps[size_t(i)].forced) t = QStringLiteral("<i>%1</i>").arg(t);
-        if (i == cursor_ - 1)
-            t = QStringLiteral("<u><b>%1</b></u>").arg(t);
-        else if (i >= cursor_)
-            t = QStringLiteral("<span style='color:#999'>%1</span>").arg(t);
-        html += t;
-        if (!chars) html += u' ';
-    }
-    output_->setText(html);
-}
-
-bool MainWindow::eventFilter(QObject* watched, QEvent* event) {
-    // Stepping keys while the heatmap or the step panel has focus (text fields keep their own arrow keys).
-    if (event->type() == QEvent::KeyPress) {
-        const auto* key = static_cast<QKeyEvent*>(event);
-        if (key->modifiers() == Qt::NoModifier || key->modifiers() == Qt::KeypadModifier) {
-            switch (key->key()) {
-            case Qt::Key_Left:
-                step(Step::Back);
-                return true;
-            case Qt::Key_Right:
-                step(Step::Forward);
-                return true;
-            case Qt::Key_Home:
-                step(Step::First);
-                return true;
-            case Qt::Key_End:
-                step(Step::Last);
-                return true;
-            case Qt::Key_Space:
-                setPlaying(!isPlaying());
-                return true;
-            default:
-                break;
-            }
-        }
-    }
-    return QMainWindow::eventFilter(watched, event);
-}
-
-// ------------------------------------------------------------------------------------------------ view
-
-void MainWindow::setColormap(const QString& name) {
-    style_.colormap = name;
-    applyStyle();
-}
-
-void MainWindow::applyStyle() {
-    style_.annotate = annotate_act_->isChecked();
-    style_.hide_specials = hide_specials_act_->isChecked();
-    style_.current_row = cursor_ - 1;
-    heatmap_->setStyle(style_);
-    if (step_panel_->hideSpecials() != style_.hide_specials) {
-        step_panel_->setHideSpecials(style_.hide_specials);
-        applyCursor();  // redraws the step panel's bars
-    }
-    const int i = colormap_box_->findData(style_.colormap);
-    if (i >= 0 && i != colormap_box_->currentIndex()) colormap_box_->setCurrentIndex(i);
-}
+// ------------------------------------------------------------------------------------------------ messages
 
 void MainWindow::setNotice(const QString& text, bool warning) {
     notice_->setText(text);

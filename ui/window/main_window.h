@@ -2,6 +2,10 @@
 // decoder stepped token by token with the current step's details beside it, "what if?" forcing, the scoring toggle
 // among sibling models, exports. Built like Qt's application example (createActions / createMenus / readSettings).
 //
+// Model/view: the window's DecodeState (state()) holds the model, sentence, reference, forced tokens, the decode
+// shown, the cursor and the selection; the heatmap, the step panel and the output line observe it. MainWindow is the
+// controller: it turns edits of the state's request into decodes (DecodeWorker) and their outcomes into the state.
+//
 // Keyboard: Left/Right/Home/End step and Space plays/pauses while the heatmap or the step panel has focus (in the
 // text fields these keys edit text); Alt+Left/Right/Home/End and Alt+P work everywhere.
 #pragma once
@@ -26,8 +30,10 @@ class QTimer;
 
 namespace attnviz::ui {
 
+class DecodeState;
 class HeatmapView;
 class ModelLibraryDialog;
+class OutputLine;
 class SourceEditor;
 class StepPanel;
 
@@ -53,7 +59,7 @@ public:
     void setReferenceText(const QString& text);
     void decodeNow();  // skips the debounce
 
-    int cursorStep() const { return cursor_; }  // steps shown, 0..stepCount()
+    int cursorStep() const;  // steps shown, 0..stepCount()
     int stepCount() const;
     void setCursorStep(int cursor);
     void step(Step which);
@@ -69,10 +75,13 @@ public:
     // When false, errors are reported by errorReported() and the status bar only, never a modal dialog (tests).
     void setInteractive(bool on) { interactive_ = on; }
 
-    // For tests and the screenshot option.
-    const DecodeOutcome* outcome() const { return outcome_.get(); }
-    std::shared_ptr<const Model> model() const { return model_; }
-    QString modelPath() const { return model_path_; }
+    // The document the views observe.
+    DecodeState* state() const { return state_; }
+    // For tests and the screenshot option: the worker's outcome behind the decode shown (its request); nullptr when
+    // nothing is shown.
+    const DecodeOutcome* outcome() const;
+    std::shared_ptr<const Model> model() const;
+    QString modelPath() const;
     HeatmapView* heatmapView() const { return heatmap_; }
     StepPanel* stepPanel() const { return step_panel_; }
     SourceEditor* sourceEditor() const { return source_; }
@@ -98,7 +107,7 @@ protected:
     bool eventFilter(QObject* watched, QEvent* event) override;
 
 private:
-    // main_window_actions.cpp: the shell (actions, menus, toolbars, settings, recent files).
+    // main_window_actions.cpp: the shell (actions, menus, toolbars, view toggles, settings, recent files).
     void createActions();
     void createMenus();
     void createToolBars();
@@ -112,35 +121,36 @@ private:
     void copyImage();
     void showShortcuts();
     void about();
+    void applyStyle();
 
     // main_window.cpp: the model, the decode and the step.
     void createCentralWidgets();
+    void connectState();
     void setModel(std::shared_ptr<const Model> model, const QString& path);
+    void modelChanged();
+    void findSiblingModels();
     void updateScoreActions();
     void updateStatus();
-    void sourceChanged();
+    void requestChanged();
     DecodeRequest makeRequest() const;
     void showOutcome(std::shared_ptr<const DecodeOutcome> outcome);
     void clearDecode(const QString& hint);
-    void applyCursor();
-    void updateOutputLine();
+    void updateStepActions();
     void setNotice(const QString& text, bool warning = false);
     void reportError(const QString& title, const QString& text);
-    void applyStyle();
 
-    std::shared_ptr<const Model> model_;
-    QString model_path_;
+    DecodeState* state_;
     std::map<ScoreKind, QString> siblings_;  // a sibling per score (the current model for its own)
-    std::shared_ptr<const DecodeOutcome> outcome_;
-    int cursor_ = 0;
-    HeatmapStyle style_;
+    // The worker's outcome whose decode the state shows (the state holds it as a PrefixDecoding): its request.
+    std::shared_ptr<const DecodeOutcome> shown_;
+    HeatmapStyle style_;  // colour map and toggles (the view's own style also holds the current row and selection)
     bool interactive_ = true;
 
     DecodeWorker* worker_;
     SourceEditor* source_ = nullptr;
     QLineEdit* reference_ = nullptr;
     QLabel* notice_ = nullptr;
-    QLabel* output_ = nullptr;
+    OutputLine* output_ = nullptr;
     HeatmapView* heatmap_ = nullptr;
     StepPanel* step_panel_ = nullptr;
     QLabel* model_label_ = nullptr;

@@ -1,12 +1,14 @@
-// MainWindow's shell: actions with standard shortcuts and status tips, menus, toolbars, settings, recent files,
-// drag and drop. The model/decode/step logic is in main_window.cpp.
+// MainWindow's shell: actions with standard shortcuts and status tips, menus, toolbars, the view toggles, the
+// stepping keys, settings, recent files, drag and drop, export. The model/decode/step logic is in main_window.cpp.
 #include "window/main_window.h"
 
 #include "dialogs/export_dialog.h"
 #include "dialogs/model_library.h"
 #include "heatmap/colormaps.h"
 #include "heatmap/heatmap_view.h"
+#include "state/decode_state.h"
 #include "window/source_editor.h"
+#include "window/step_panel.h"
 
 #include <QAction>
 #include <QActionGroup>
@@ -19,6 +21,7 @@
 #include <QDragEnterEvent>
 #include <QFileDialog>
 #include <QFileInfo>
+#include <QKeyEvent>
 #include <QLabel>
 #include <QMenuBar>
 #include <QMessageBox>
@@ -215,6 +218,58 @@ QAction* MainWindow::scoreAction(ScoreKind score) const {
     return it == score_acts_.end() ? nullptr : it->second;
 }
 
+// ------------------------------------------------------------------------------------------------ view
+
+void MainWindow::setColormap(const QString& name) {
+    style_.colormap = name;
+    applyStyle();
+}
+
+void MainWindow::applyStyle() {
+    style_.annotate = annotate_act_->isChecked();
+    style_.hide_specials = hide_specials_act_->isChecked();
+    HeatmapStyle shown = heatmap_->style();  // keeps the view's current row and selected cell
+    shown.colormap = style_.colormap;
+    shown.annotate = style_.annotate;
+    shown.hide_specials = style_.hide_specials;
+    heatmap_->setStyle(shown);
+    if (step_panel_->hideSpecials() != style_.hide_specials)
+        step_panel_->setHideSpecials(style_.hide_specials);  // redraws its bars
+    const int i = colormap_box_->findData(style_.colormap);
+    if (i >= 0 && i != colormap_box_->currentIndex()) colormap_box_->setCurrentIndex(i);
+}
+
+// ------------------------------------------------------------------------------------------------ keyboard
+
+bool MainWindow::eventFilter(QObject* watched, QEvent* event) {
+    // Stepping keys while the heatmap or the step panel has focus (text fields keep their own arrow keys).
+    if (event->type() == QEvent::KeyPress) {
+        const auto* key = static_cast<QKeyEvent*>(event);
+        if (key->modifiers() == Qt::NoModifier || key->modifiers() == Qt::KeypadModifier) {
+            switch (key->key()) {
+            case Qt::Key_Left:
+                step(Step::Back);
+                return true;
+            case Qt::Key_Right:
+                step(Step::Forward);
+                return true;
+            case Qt::Key_Home:
+                step(Step::First);
+                return true;
+            case Qt::Key_End:
+                step(Step::Last);
+                return true;
+            case Qt::Key_Space:
+                setPlaying(!isPlaying());
+                return true;
+            default:
+                break;
+            }
+        }
+    }
+    return QMainWindow::eventFilter(watched, event);
+}
+
 // ------------------------------------------------------------------------------------------------ settings
 
 void MainWindow::readSettings() {
@@ -240,7 +295,7 @@ void MainWindow::writeSettings() {
     s.setValue(QStringLiteral("View/annotate"), annotate_act_->isChecked());
     s.setValue(QStringLiteral("View/hideSpecials"), hide_specials_act_->isChecked());
     s.setValue(QStringLiteral("View/playSpeed"), speed_->value());
-    if (!model_path_.isEmpty()) s.setValue(QStringLiteral("Session/lastModel"), model_path_);
+    if (!modelPath().isEmpty()) s.setValue(QStringLiteral("Session/lastModel"), modelPath());
     s.setValue(QStringLiteral("Session/lastSentence"), sourceText());
 }
 
@@ -278,7 +333,7 @@ void MainWindow::updateRecentMenu() {
 // ------------------------------------------------------------------------------------------------ files
 
 void MainWindow::open() {
-    const QString dir = model_path_.isEmpty() ? QDir::homePath() : QFileInfo(model_path_).path();
+    const QString dir = modelPath().isEmpty() ? QDir::homePath() : QFileInfo(modelPath()).path();
     const QString path =
         QFileDialog::getOpenFileName(this, tr("Open model"), dir, tr("attnviz models (*.safetensors);;All files (*)"));
     if (!path.isEmpty()) openModel(path);
@@ -318,12 +373,13 @@ ExportOptions MainWindow::exportOptions() const {
 }
 
 bool MainWindow::exportTo(const QString& path, const ExportOptions& options) {
-    if (!outcome_) {
+    if (!state_->hasDecode()) {
         reportError(tr("Nothing to export"), tr("Type a sentence first: there is no heatmap to export."));
         return false;
     }
     QString error;
-    if (!exportHeatmap(heatmap_->data(), outcome_->result, outcome_->request.model->config, path, options, &error)) {
+    const ModelConfig& config = state_->decodedModel()->config;
+    if (!exportHeatmap(heatmap_->data(), state_->decode()->result, config, path, options, &error)) {
         reportError(tr("Export failed"), tr("Could not write %1.\n\n%2").arg(QDir::toNativeSeparators(path), error));
         return false;
     }
@@ -332,7 +388,7 @@ bool MainWindow::exportTo(const QString& path, const ExportOptions& options) {
 }
 
 void MainWindow::showExportDialog() {
-    if (!outcome_) {
+    if (!state_->hasDecode()) {
         reportError(tr("Nothing to export"), tr("Type a sentence first: there is no heatmap to export."));
         return;
     }
@@ -354,7 +410,7 @@ void MainWindow::showExportDialog() {
 }
 
 void MainWindow::copyImage() {
-    if (!outcome_) return;
+    if (!state_->hasDecode()) return;
     QApplication::clipboard()->setImage(renderHeatmapImage(heatmap_->data(), exportOptions()));
     statusBar()->showMessage(tr("Heatmap copied to the clipboard"), 3000);
 }

@@ -1,6 +1,7 @@
 #include "window/step_panel.h"
 
 #include "heatmap/heatmap_scene.h"
+#include "state/decode_state.h"
 
 #include <qcustomplot.h>
 #include <QHeaderView>
@@ -55,7 +56,51 @@ StepPanel::StepPanel(QWidget* parent) : QWidget(parent) {
     layout->addWidget(new QLabel(tr("Candidates (click to force):"), this));
     layout->addWidget(candidates_, 2);
     layout->addWidget(entropy_);
-    clear(tr("No step yet."));
+    empty_hint_ = tr("No step yet.");
+    clear(empty_hint_);
+}
+
+void StepPanel::setDecodeState(DecodeState* state) {
+    if (state_) disconnect(state_, nullptr, this, nullptr);
+    state_ = state;
+    if (state_) {
+        connect(state_, &DecodeState::decodeChanged, this, &StepPanel::decodeChanged);
+        connect(state_, &DecodeState::cursorChanged, this, &StepPanel::refresh);
+    }
+    decodeChanged();
+}
+
+void StepPanel::setEmptyHint(const QString& hint) {
+    empty_hint_ = hint;
+    if (state_ && !state_->hasDecode()) clear(hint);
+}
+
+void StepPanel::setHideSpecials(bool hide) {
+    hide_specials_ = hide;
+    if (state_) refresh();
+}
+
+void StepPanel::decodeChanged() {
+    source_labels_.clear();
+    if (state_ && state_->hasDecode())
+        for (const std::string& t : state_->decode()->result.source_tokens) source_labels_ << QString::fromStdString(t);
+    refresh();
+}
+
+void StepPanel::refresh() {
+    if (!state_ || !state_->hasDecode()) {
+        clear(empty_hint_);
+        return;
+    }
+    const StepRecord* step = state_->currentStep();
+    if (!step) {
+        clear(tr("Before the first step: press → (or Alt+→) to decode the first token."));
+        return;
+    }
+    const int i = state_->cursor() - 1;
+    const auto& shown = state_->decode()->result.target_tokens;
+    setStep(*step, i, state_->stepCount(), source_labels_, state_->decodedModel()->target_vocab,
+            i < int(shown.size()) ? QString::fromStdString(shown[size_t(i)]) : QString());
 }
 
 void StepPanel::clear(const QString& hint) {

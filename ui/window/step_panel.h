@@ -1,8 +1,11 @@
 // Beside the heatmap: the current decoder step. A bar chart of its attention over the source tokens, the most
 // probable next tokens with their probabilities (click one to force it: "what if?") and the row's entropy.
+// Observes a DecodeState (setDecodeState): it shows the state's step at cursor - 1.
 #pragma once
 #include "decode/decoding.h"
 
+#include <QPointer>
+#include <QStringList>
 #include <QWidget>
 
 class QCustomPlot;
@@ -13,17 +16,24 @@ class QTreeWidgetItem;
 
 namespace attnviz::ui {
 
+class DecodeState;
+
 class StepPanel : public QWidget {
     Q_OBJECT
 public:
     explicit StepPanel(QWidget* parent = nullptr);
 
+    // Shows the current step of `state` now and after each change of its decode or cursor.
+    void setDecodeState(DecodeState* state);
+    // Shown in the title while the state holds no decode (e.g. why there is none).
+    void setEmptyHint(const QString& hint);
+
     // Shows step `index` (0-based) of `total`; `shown` is the token as the heatmap spells it.
     void setStep(const StepRecord& step, int index, int total, const QStringList& source_tokens,
                  const Vocabulary& target_vocab, const QString& shown);
-    // Like the heatmap: without bars for <sos>/<eos> (the weights are the engine's, not renormalised). Takes effect
-    // at the next setStep().
-    void setHideSpecials(bool hide) { hide_specials_ = hide; }
+    // Like the heatmap: without bars for <sos>/<eos> (the weights are the engine's, not renormalised). Redraws the
+    // state's step; without a state, takes effect at the next setStep().
+    void setHideSpecials(bool hide);
     bool hideSpecials() const { return hide_specials_; }
     // No current step (cursor before the first step, or nothing decoded): empty chart, `hint` in the title.
     void clear(const QString& hint);
@@ -38,6 +48,8 @@ signals:
 
 private:
     void onItemClicked(QTreeWidgetItem* item);
+    void refresh();        // the state's current step
+    void decodeChanged();  // caches the source labels, then refresh()
 
     QLabel* title_;
     QCustomPlot* plot_;
@@ -46,6 +58,9 @@ private:
     QLabel* entropy_;
     int current_token_ = -1;
     bool hide_specials_ = false;
+    QPointer<DecodeState> state_;
+    QStringList source_labels_;  // the state's source tokens
+    QString empty_hint_;
 };
 
 }  // namespace attnviz::ui

@@ -1,0 +1,65 @@
+#include "state/decode_state.h"
+
+#include <algorithm>
+#include <utility>
+
+namespace attnviz::ui {
+
+DecodeState::DecodeState(QObject* parent) : QObject(parent) {}
+
+void DecodeState::setModel(std::shared_ptr<const Model> model, const QString& path) {
+    if (model == model_ && path == model_path_) return;
+    model_ = std::move(model);
+    model_path_ = path;
+    emit modelChanged();
+}
+
+void DecodeState::setSourceText(const QString& text) {
+    if (text == source_text_) return;
+    source_text_ = text;
+    emit sourceTextChanged(text);
+}
+
+void DecodeState::setReferenceText(const QString& text) {
+    if (text == reference_text_) return;
+    reference_text_ = text;
+    emit referenceTextChanged(text);
+}
+
+void DecodeState::setForcedTokens(std::vector<int> tokens) {
+    if (tokens == forced_) return;
+    forced_ = std::move(tokens);
+    emit forcedTokensChanged();
+}
+
+void DecodeState::setDecode(std::shared_ptr<const Model> model, std::shared_ptr<const PrefixDecoding> decode,
+                            int cursor) {
+    decoded_model_ = decode ? std::move(model) : nullptr;
+    decode_ = std::move(decode);
+    const int T = stepCount();
+    cursor_ = cursor < 0 ? T : std::min(cursor, T);
+    emit decodeChanged();
+}
+
+void DecodeState::clearDecode() { setDecode(nullptr, nullptr, 0); }
+
+void DecodeState::setCursor(int cursor) {
+    cursor = std::clamp(cursor, 0, stepCount());
+    if (cursor == cursor_) return;
+    cursor_ = cursor;
+    emit cursorChanged(cursor_);
+}
+
+const StepRecord* DecodeState::currentStep() const {
+    return decode_ && cursor_ > 0 ? &decode_->steps[size_t(cursor_ - 1)] : nullptr;
+}
+
+void DecodeState::setSelection(int row, int col) {
+    if (row < 0 || col < 0) row = col = -1;
+    if (row == selected_row_ && col == selected_col_) return;
+    selected_row_ = row;
+    selected_col_ = col;
+    emit selectionChanged(row, col);
+}
+
+}  // namespace attnviz::ui

@@ -1,0 +1,81 @@
+// The window's document: what the user asked for (model, sentence, reference, forced tokens), the decode shown and
+// where the user is in it (cursor, selected cell). One object, observed by the views (heatmap, step panel, output
+// line; the comparison and the beam tree to come), changed by the window's controller (MainWindow) and by the views'
+// own gestures.
+//
+// Signals follow Qt's model/view habit: decodeChanged is a reset (a new decode and with it a new cursor: observers
+// redraw everything, cursorChanged is not sent as well); cursorChanged and selectionChanged are moves within the
+// same decode. Each setter emits only when the value changes.
+#pragma once
+#include "decode/prefix_decode.h"
+
+#include <QObject>
+#include <QString>
+
+#include <memory>
+#include <vector>
+
+namespace attnviz::ui {
+
+class DecodeState : public QObject {
+    Q_OBJECT
+public:
+    explicit DecodeState(QObject* parent = nullptr);
+
+    // ---- the request: what the next decode is made from
+    // The open model (the decode shown may still be an older model's: decodedModel()).
+    const std::shared_ptr<const Model>& model() const { return model_; }
+    const QString& modelPath() const { return model_path_; }
+    void setModel(std::shared_ptr<const Model> model, const QString& path);
+    // The sentence and the optional reference translation as typed.
+    const QString& sourceText() const { return source_text_; }
+    void setSourceText(const QString& text);
+    const QString& referenceText() const { return reference_text_; }
+    void setReferenceText(const QString& text);
+    // "What if?": target ids forced at steps 0, 1, ... before greedy decoding (empty: none; a reference is forced
+    // without being listed here). Ids of model().
+    const std::vector<int>& forcedTokens() const { return forced_; }
+    void setForcedTokens(std::vector<int> tokens);
+
+    // ---- the decode shown (it may lag behind the request while a newer decode is pending)
+    bool hasDecode() const { return decode_ != nullptr; }
+    const PrefixDecoding* decode() const { return decode_.get(); }                       // nullptr: nothing decoded
+    const std::shared_ptr<const Model>& decodedModel() const { return decoded_model_; }  // the model that made it
+    int stepCount() const { return decode_ ? int(decode_->steps.size()) : 0; }
+    // Shows `decode`, made by `model`, with the cursor at `cursor` (clamped; -1: after the last step).
+    void setDecode(std::shared_ptr<const Model> model, std::shared_ptr<const PrefixDecoding> decode, int cursor = -1);
+    void clearDecode();
+
+    // ---- where the user is
+    // Steps shown, 0..stepCount(): the heatmap shows rows < cursor, the step panel step cursor - 1.
+    int cursor() const { return cursor_; }
+    void setCursor(int cursor);             // clamped
+    const StepRecord* currentStep() const;  // step cursor - 1; nullptr before the first step or without a decode
+    // The selected heatmap cell in data indices (row = target position, column = source position; -1, -1: none).
+    // Kept across decodes, like the heatmap's own mark: a cell outside the decode shown selects nothing.
+    int selectedRow() const { return selected_row_; }
+    int selectedColumn() const { return selected_col_; }
+    void setSelection(int row, int col);
+
+signals:
+    void modelChanged();
+    void sourceTextChanged(const QString& text);
+    void referenceTextChanged(const QString& text);
+    void forcedTokensChanged();
+    void decodeChanged();
+    void cursorChanged(int cursor);
+    void selectionChanged(int row, int col);
+
+private:
+    std::shared_ptr<const Model> model_;
+    QString model_path_;
+    QString source_text_;
+    QString reference_text_;
+    std::vector<int> forced_;
+    std::shared_ptr<const Model> decoded_model_;
+    std::shared_ptr<const PrefixDecoding> decode_;
+    int cursor_ = 0;
+    int selected_row_ = -1, selected_col_ = -1;
+};
+
+}  // namespace attnviz::ui

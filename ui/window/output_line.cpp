@@ -1,0 +1,47 @@
+#include "window/output_line.h"
+
+#include "state/decode_state.h"
+
+namespace attnviz::ui {
+
+OutputLine::OutputLine(QWidget* parent) : QLabel(parent) {
+    setWordWrap(true);
+    setTextFormat(Qt::RichText);
+    setTextInteractionFlags(Qt::TextSelectableByMouse);
+}
+
+void OutputLine::setDecodeState(DecodeState* state) {
+    if (state_) disconnect(state_, nullptr, this, nullptr);
+    state_ = state;
+    if (state_) {
+        connect(state_, &DecodeState::decodeChanged, this, &OutputLine::refresh);
+        connect(state_, &DecodeState::cursorChanged, this, &OutputLine::refresh);
+    }
+    refresh();
+}
+
+void OutputLine::refresh() {
+    if (!state_ || !state_->hasDecode()) {
+        clear();
+        return;
+    }
+    const PrefixDecoding& decode = *state_->decode();
+    const auto& tokens = decode.result.target_tokens;
+    const bool chars = state_->decodedModel()->config.tokenizer.target == TokenizerKind::Char;
+    const int cursor = state_->cursor();
+    QString html = tr("<b>Output:</b> ");
+    for (int i = 0; i < int(tokens.size()); ++i) {
+        QString t = QString::fromStdString(tokens[size_t(i)]).toHtmlEscaped();
+        if (chars && t == QStringLiteral("\u2581")) t = QStringLiteral("&nbsp;");
+        if (decode.steps[size_t(i)].forced) t = QStringLiteral("<i>%1</i>").arg(t);
+        if (i == cursor - 1)
+            t = QStringLiteral("<u><b>%1</b></u>").arg(t);
+        else if (i >= cursor)
+            t = QStringLiteral("<span style='color:#999'>%1</span>").arg(t);
+        html += t;
+        if (!chars) html += u' ';
+    }
+    setText(html);
+}
+
+}  // namespace attnviz::ui
