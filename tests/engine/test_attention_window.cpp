@@ -76,8 +76,8 @@ void TestAttentionWindow::softmaxAndLogSoftmaxAreShiftInvariant() {
     big << 1000.0f, 1000.0f;
     QVERIFY(std::abs(logSumExp(big) - (1000.0f + std::log(2.0f))) < 1e-3f);
     logSoftmaxInPlace(big);
-    QVERIFY(std::abs(big[0] - std::log(0.5f)) < 1e-6f);
-    QVERIFY(std::abs(big[1] - std::log(0.5f)) < 1e-6f);
+    QVERIFY(std::abs(big[0] - std::log(0.5f)) < 1e-4f);  // float spacing near 1000 is 6e-5
+    QVERIFY(std::abs(big[1] - std::log(0.5f)) < 1e-4f);  // float spacing near 1000 is 6e-5
 }
 
 void TestAttentionWindow::divergedLocalPModelStepsWithoutCrashing() {
