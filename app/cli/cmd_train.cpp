@@ -1,4 +1,4 @@
-// attnviz-cli train: trains a model on a TSV corpus (spec/cli.md). The loop is core/trainer.h; this file reads the
+// attnviz-cli train: trains a model on a TSV corpus (spec/cli.md). The loop is core's train/trainer.h; this file reads the
 // data, builds the vocabularies / initial model, reports progress and writes the model atomically, also on Ctrl-C
 // and when the loss becomes NaN (the last good parameters).
 #include "cli_common.h"
@@ -18,6 +18,7 @@
 #include <cstdio>
 #include <cstring>
 #include <filesystem>
+#include <functional>
 
 namespace attnviz::cli {
 namespace {
@@ -73,208 +74,250 @@ std::string_view statusName(TrainStatus s) {
     return "?";
 }
 
+// The command line of `attnviz-cli train`.
+struct TrainArgs {
+    std::string data, init, config_path, out, optimizer = "adam", valid, task, description, dtype = "f32";
+    bool description_given = false;
+    double lr = 1e-3, clip = 0, dropout = 0, align_weight = 0;
+    int batch = 32, epochs = 10, threads = 0, min_freq = 1;
+    int64_t steps = 0;
+    uint64_t seed = 0;
+    bool no_shuffle = false, json = false, quiet = false;
+};
+
+// False when the help was printed. Throws UsageError on bad flags.
+bool parseTrainArgs(const std::vector<std::string>& args, TrainArgs& a) {
+    ArgParser p("train", "--data FILE (--init MODEL | --config FILE) --out MODEL [options]",
+                "Train a seq2seq model with teacher forcing on FILE (UTF-8 TSV: source<TAB>target[<TAB>alignment]).\n"
+                "With --config, vocabularies are built from --data. Progress goes to stderr; Ctrl-C stops after the\n"
+                "current step and writes the last good model to --out.");
+    p.option("--data", &a.data, "FILE", "training data, TSV").required();
+    p.option("--init", &a.init, "MODEL", "start from this model (its config and vocabularies)");
+    p.option("--config", &a.config_path, "FILE", "a JSON model config to start from scratch");
+    p.option("--out", &a.out, "MODEL", "where the trained model is written (atomically)").required();
+    p.choice("--optimizer", &a.optimizer, {"adam", "sgd"}, "adam (torch.optim.Adam) or sgd (plain); default adam");
+    p.option("--lr", &a.lr, "LR", "learning rate (default 0.001)", 0.0, 1e300);
+    p.option("--batch-size", &a.batch, "B", "examples per update (default 32)", 1, 1000000);
+    p.option("--epochs", &a.epochs, "N", "passes over the data (default 10)", 1, 1000000);
+    p.option("--steps", &a.steps, "N", "a fixed number of updates (overrides --epochs)", 1, int64_t(1) << 40);
+    p.option("--clip", &a.clip, "C", "total gradient-norm clipping (default 0 = off)", 0.0, 1e30);
+    p.option("--dropout", &a.dropout, "P", "dropout on both embeddings (default 0 = off)", 0.0, 0.99);
+    p.option("--align-weight", &a.align_weight, "W",
+             "guided alignment: W x the cross-entropy between the attention and the data's gold alignment\n"
+             "column (i-j links; lines without one get no guidance); global spans only (default 0 = off)",
+             0.0, 1e6);
+    p.option("--seed", &a.seed, "S", "seed of the initial weights, shuffling and dropout (default 0)");
+    p.flag("--no-shuffle", &a.no_shuffle, "batches in file order");
+    p.option("--valid", &a.valid, "FILE", "validation data (TSV): keep the model of the best validation loss");
+    p.option("--threads", &a.threads, "N", "threads (default: every core)", 1, 256);
+    p.option("--min-freq", &a.min_freq, "N", "with --config: keep tokens seen at least N times (default 1)", 1,
+             1000000000);
+    p.option("--task", &a.task, "NAME", "the task name written to the model (siblings share it)");
+    p.option("--description", &a.description, "TEXT", "a description written to the model");
+    p.choice("--dtype", &a.dtype, {"f32", "f16", "bf16"}, "weight type of --out (default f32; see convert --help)");
+    p.flag("--json", &a.json, "print a final JSON line of metrics on stdout");
+    p.flag("--quiet", &a.quiet, "no progress on stderr");
+    if (!p.parse(args)) return false;
+    a.description_given = p.seen("--description");
+    if (a.init.empty() == a.config_path.empty()) throw UsageError("give exactly one of --init MODEL or --config FILE");
+    if (!(a.lr > 0)) throw UsageError("--lr: must be greater than 0");
+    return true;
+}
+
+// The model training starts from (--init, or --config with vocabularies built from the data) and the data read
+// with its tokenizer.
+Model startingModel(const TrainArgs& a, Corpus& corpus) {
+    if (!a.init.empty()) {
+        Model model = loadModel(a.init);
+        corpus = readCorpus(a.data, CorpusOptions{true, model.config.tokenizer});
+        return model;
+    }
+    ModelConfig config;
+    try {
+        config = configFromJsonText(readTextFile(a.config_path));
+    } catch (const ModelError& e) {
+        throw InputError(a.config_path + ": " + e.what());
+    } catch (const nlohmann::json::exception& e) {
+        throw InputError(a.config_path + ": not a JSON config (" + e.what() + ")");
+    }
+    corpus = readCorpus(a.data, CorpusOptions{true, config.tokenizer});
+    std::vector<std::vector<std::string>> src, tgt;
+    for (const CorpusExample& ex : corpus.examples) {
+        src.push_back(ex.source_tokens);
+        tgt.push_back(ex.target_tokens);
+    }
+    return makeRandomModel(config, buildVocabulary(src, a.min_freq), buildVocabulary(tgt, a.min_freq), a.seed);
+}
+
+// Fails early if the output folder cannot be written (before minutes of training), without touching `out`.
+void checkWritable(const std::string& out) {
+    const std::string probe = out + ".attnviz-write-check";
+    std::FILE* f = std::fopen(probe.c_str(), "wb");
+    if (!f) throw InputError(out + ": cannot write here (" + std::strerror(errno) + ")");
+    std::fclose(f);
+    std::remove(probe.c_str());
+}
+
+TrainOptions trainOptions(const TrainArgs& a, bool tty) {
+    TrainOptions o;
+    o.optimizer = a.optimizer == "sgd" ? OptimizerKind::Sgd : OptimizerKind::Adam;
+    o.lr = a.lr;
+    o.batch_size = a.batch;
+    o.epochs = a.epochs;
+    o.steps = a.steps;
+    o.clip = a.clip;
+    o.dropout = float(a.dropout);
+    o.seed = a.seed;
+    o.shuffle = !a.no_shuffle;
+    o.threads = threadCount(a.threads);
+    o.align_weight = a.align_weight;
+    o.progress_interval = tty ? 0.5 : 5.0;
+    return o;
+}
+
+// Progress on stderr: a line rewritten in place on a terminal (one line per report otherwise), and one line kept
+// per epoch.
+std::function<void(const TrainProgress&)> progressPrinter(bool align, bool tty) {
+    return [align, tty](const TrainProgress& pr) {
+        if (pr.after_validation) {
+            std::fprintf(stderr, "%sepoch %d done at step %lld: train loss %.4f, valid loss %.4f%s\n", tty ? "\r" : "",
+                         pr.epoch, static_cast<long long>(pr.step), pr.avg_loss, pr.valid_loss,
+                         tty ? "                    " : "");
+        } else {
+            char align_text[48] = "";
+            if (align)  // the alignment cross-entropy per token, separate from the NLL
+                std::snprintf(align_text, sizeof align_text, "  align %.4f", pr.align_loss);
+            std::fprintf(stderr, "%sstep %lld/%lld  epoch %d  loss %.4f (epoch avg %.4f)%s  %.0f tok/s  ETA %s%s",
+                         tty ? "\r" : "", static_cast<long long>(pr.step), static_cast<long long>(pr.total_steps),
+                         pr.epoch, pr.loss, pr.avg_loss, align_text, pr.tokens_per_second,
+                         clockText(pr.eta_seconds).c_str(), tty ? "   " : "\n");
+        }
+        std::fflush(stderr);
+    };
+}
+
+// trainModel with Ctrl-C turned into a cancel (the current step finishes) for its duration.
+TrainReport trainInterruptibly(Model& model, const std::vector<TrainExample>& train,
+                               const std::vector<TrainExample>& valid, const TrainOptions& o, TrainCallbacks cb) {
+    g_interrupted.store(false);
+    cb.cancel = &g_interrupted;
+    auto previous = std::signal(SIGINT, onSigint);
+    TrainReport rep;
+    try {
+        rep = trainModel(model, train, valid, o, cb);
+    } catch (...) {
+        std::signal(SIGINT, previous);
+        throw;
+    }
+    std::signal(SIGINT, previous);
+    return rep;
+}
+
+// The "training" metadata written into the model.
+std::string trainingMetadata(const TrainArgs& a, size_t lines, size_t valid_lines, const TrainReport& rep) {
+    nlohmann::ordered_json meta;
+    meta["data"] = fileName(a.data);
+    meta["lines"] = lines;
+    if (!a.init.empty()) meta["init"] = fileName(a.init);
+    if (!a.valid.empty()) {
+        meta["valid"] = fileName(a.valid);
+        meta["valid_lines"] = valid_lines;
+    }
+    meta["optimizer"] = a.optimizer;
+    meta["lr"] = a.lr;
+    meta["batch_size"] = a.batch;
+    meta["steps"] = rep.steps;
+    meta["epochs"] = rep.epochs;
+    meta["clip"] = a.clip;
+    meta["dropout"] = a.dropout;
+    meta["seed"] = a.seed;
+    meta["shuffle"] = !a.no_shuffle;
+    meta["align_weight"] = a.align_weight;
+    if (a.align_weight > 0) meta["train_align_loss"] = number(rep.train_align_loss);
+    meta["train_loss"] = number(rep.train_loss);
+    meta["valid_loss"] = number(rep.valid_loss);
+    meta["status"] = statusName(rep.status);
+    return meta.dump();
+}
+
+// --json: the final metrics line on stdout.
+void printMetrics(const TrainArgs& a, const Model& model, size_t examples, const TrainReport& rep) {
+    nlohmann::ordered_json j;
+    j["status"] = statusName(rep.status);
+    j["out"] = a.out;
+    j["steps"] = rep.steps;
+    j["epochs"] = rep.epochs;
+    j["train_loss"] = number(rep.train_loss);
+    if (a.align_weight > 0) j["train_align_loss"] = number(rep.train_align_loss);
+    j["last_loss"] = number(rep.last_loss);
+    j["valid_loss"] = number(rep.valid_loss);
+    j["best_step"] = rep.best_step;
+    j["seconds"] = rep.seconds;
+    j["target_tokens"] = rep.target_tokens;
+    j["tokens_per_second"] = rep.tokens_per_second;
+    j["examples"] = examples;
+    j["source_vocab_size"] = model.source_vocab.size();
+    j["target_vocab_size"] = model.target_vocab.size();
+    j["parameter_count"] = model.parameterCount();
+    std::printf("%s\n", j.dump().c_str());
+    std::fflush(stdout);
+}
+
+// The last word on stderr and the exit code: 1 when training stopped early (the model was written anyway).
+int finalMessage(const TrainArgs& a, const TrainReport& rep) {
+    if (rep.status == TrainStatus::NonFinite)
+        return fail("train", rep.message + "; wrote the last good model to " + a.out + " (see --lr and --clip)");
+    if (rep.status == TrainStatus::Cancelled)
+        return fail("train",
+                    "interrupted at step " + std::to_string(rep.steps) + "; wrote the last good model to " + a.out);
+    if (!a.quiet) {
+        std::fprintf(stderr, "trained %lld steps (%.2f epochs) in %s, %.0f target tokens/s; train loss %.4f",
+                     static_cast<long long>(rep.steps), rep.epochs, clockText(rep.seconds).c_str(),
+                     rep.tokens_per_second, rep.train_loss);
+        if (std::isfinite(rep.valid_loss))
+            std::fprintf(stderr, ", best valid loss %.4f (step %lld)", rep.valid_loss,
+                         static_cast<long long>(rep.best_step));
+        std::fprintf(stderr, "; wrote %s\n", a.out.c_str());
+    }
+    return 0;
+}
+
 }  // namespace
 
 int runTrain(const std::vector<std::string>& args) {
     return runCommand("train", [&]() -> int {
-        ArgParser p(
-            "train", "--data FILE (--init MODEL | --config FILE) --out MODEL [options]",
-            "Train a seq2seq model with teacher forcing on FILE (UTF-8 TSV: source<TAB>target[<TAB>alignment]).\n"
-            "With --config, vocabularies are built from --data. Progress goes to stderr; Ctrl-C stops after the\n"
-            "current step and writes the last good model to --out.");
-        std::string data, init, config_path, out, optimizer = "adam", valid, task, description, dtype = "f32";
-        double lr = 1e-3, clip = 0, dropout = 0, align_weight = 0;
-        int batch = 32, epochs = 10, threads = 0, min_freq = 1;
-        int64_t steps = 0;
-        uint64_t seed = 0;
-        bool no_shuffle = false, json = false, quiet = false;
-        p.option("--data", &data, "FILE", "training data, TSV").required();
-        p.option("--init", &init, "MODEL", "start from this model (its config and vocabularies)");
-        p.option("--config", &config_path, "FILE", "a JSON model config to start from scratch");
-        p.option("--out", &out, "MODEL", "where the trained model is written (atomically)").required();
-        p.choice("--optimizer", &optimizer, {"adam", "sgd"}, "adam (torch.optim.Adam) or sgd (plain); default adam");
-        p.option("--lr", &lr, "LR", "learning rate (default 0.001)", 0.0, 1e300);
-        p.option("--batch-size", &batch, "B", "examples per update (default 32)", 1, 1000000);
-        p.option("--epochs", &epochs, "N", "passes over the data (default 10)", 1, 1000000);
-        p.option("--steps", &steps, "N", "a fixed number of updates (overrides --epochs)", 1, int64_t(1) << 40);
-        p.option("--clip", &clip, "C", "total gradient-norm clipping (default 0 = off)", 0.0, 1e30);
-        p.option("--dropout", &dropout, "P", "dropout on both embeddings (default 0 = off)", 0.0, 0.99);
-        p.option("--align-weight", &align_weight, "W",
-                 "guided alignment: W x the cross-entropy between the attention and the data's gold alignment\n"
-                 "column (i-j links; lines without one get no guidance); global spans only (default 0 = off)",
-                 0.0, 1e6);
-        p.option("--seed", &seed, "S", "seed of the initial weights, shuffling and dropout (default 0)");
-        p.flag("--no-shuffle", &no_shuffle, "batches in file order");
-        p.option("--valid", &valid, "FILE", "validation data (TSV): keep the model of the best validation loss");
-        p.option("--threads", &threads, "N", "threads (default: every core)", 1, 256);
-        p.option("--min-freq", &min_freq, "N", "with --config: keep tokens seen at least N times (default 1)", 1,
-                 1000000000);
-        p.option("--task", &task, "NAME", "the task name written to the model (siblings share it)");
-        p.option("--description", &description, "TEXT", "a description written to the model");
-        p.choice("--dtype", &dtype, {"f32", "f16", "bf16"}, "weight type of --out (default f32; see convert --help)");
-        p.flag("--json", &json, "print a final JSON line of metrics on stdout");
-        p.flag("--quiet", &quiet, "no progress on stderr");
-        if (!p.parse(args)) return 0;
-        if (init.empty() == config_path.empty()) throw UsageError("give exactly one of --init MODEL or --config FILE");
-        if (!(lr > 0)) throw UsageError("--lr: must be greater than 0");
-
-        // The starting model.
-        Model model;
+        TrainArgs a;
+        if (!parseTrainArgs(args, a)) return 0;
         Corpus corpus;
-        if (!init.empty()) {
-            model = loadModel(init);
-            corpus = readCorpus(data, CorpusOptions{true, model.config.tokenizer});
-        } else {
-            ModelConfig config;
-            try {
-                config = configFromJsonText(readTextFile(config_path));
-            } catch (const ModelError& e) {
-                throw InputError(config_path + ": " + e.what());
-            } catch (const nlohmann::json::exception& e) {
-                throw InputError(config_path + ": not a JSON config (" + e.what() + ")");
-            }
-            corpus = readCorpus(data, CorpusOptions{true, config.tokenizer});
-            std::vector<std::vector<std::string>> src, tgt;
-            for (const CorpusExample& ex : corpus.examples) {
-                src.push_back(ex.source_tokens);
-                tgt.push_back(ex.target_tokens);
-            }
-            model = makeRandomModel(config, buildVocabulary(src, min_freq), buildVocabulary(tgt, min_freq), seed);
-        }
-        if (corpus.examples.empty()) throw InputError(data + ": no training examples");
-        if (!task.empty()) model.task = task;
-        if (p.seen("--description")) model.description = description;
-        if (align_weight > 0 && corpus.alignedCount() == 0)
-            throw UsageError("--align-weight: " + data + " has no alignment column (source<TAB>target<TAB>i-j ...)");
-        if (align_weight > 0 && model.config.span != SpanKind::Global && !quiet)
+        Model model = startingModel(a, corpus);
+        if (corpus.examples.empty()) throw InputError(a.data + ": no training examples");
+        if (!a.task.empty()) model.task = a.task;
+        if (a.description_given) model.description = a.description;
+        if (a.align_weight > 0 && corpus.alignedCount() == 0)
+            throw UsageError("--align-weight: " + a.data + " has no alignment column (source<TAB>target<TAB>i-j ...)");
+        if (a.align_weight > 0 && model.config.span != SpanKind::Global && !a.quiet)
             std::fprintf(stderr,
                          "train: note: --align-weight has no effect with a local span (guided alignment is "
                          "for global attention)\n");
-        const std::vector<TrainExample> train = toExamples(model, corpus, align_weight > 0);
+        const std::vector<TrainExample> train = toExamples(model, corpus, a.align_weight > 0);
         std::vector<TrainExample> valid_set;
-        if (!valid.empty()) {
-            const Corpus vc = readCorpus(valid, CorpusOptions{true, model.config.tokenizer});
-            if (vc.examples.empty()) throw InputError(valid + ": no validation examples");
+        if (!a.valid.empty()) {
+            const Corpus vc = readCorpus(a.valid, CorpusOptions{true, model.config.tokenizer});
+            if (vc.examples.empty()) throw InputError(a.valid + ": no validation examples");
             valid_set = toExamples(model, vc);
         }
-        // Fail early if the output folder cannot be written (before minutes of training), without touching --out.
-        {
-            const std::string probe = out + ".attnviz-write-check";
-            std::FILE* f = std::fopen(probe.c_str(), "wb");
-            if (!f) throw InputError(out + ": cannot write here (" + std::strerror(errno) + ")");
-            std::fclose(f);
-            std::remove(probe.c_str());
-        }
+        checkWritable(a.out);
 
-        TrainOptions o;
-        o.optimizer = optimizer == "sgd" ? OptimizerKind::Sgd : OptimizerKind::Adam;
-        o.lr = lr;
-        o.batch_size = batch;
-        o.epochs = epochs;
-        o.steps = steps;
-        o.clip = clip;
-        o.dropout = float(dropout);
-        o.seed = seed;
-        o.shuffle = !no_shuffle;
-        o.threads = threadCount(threads);
-        o.align_weight = align_weight;
         const bool tty = isatty(STDERR_FILENO);
-        o.progress_interval = tty ? 0.5 : 5.0;
-
         TrainCallbacks cb;
-        g_interrupted.store(false);
-        cb.cancel = &g_interrupted;
-        if (!quiet) {
-            cb.progress = [&](const TrainProgress& pr) {
-                if (pr.after_validation) {  // one line per epoch, kept on screen
-                    std::fprintf(stderr, "%sepoch %d done at step %lld: train loss %.4f, valid loss %.4f%s\n",
-                                 tty ? "\r" : "", pr.epoch, static_cast<long long>(pr.step), pr.avg_loss, pr.valid_loss,
-                                 tty ? "                    " : "");
-                } else {
-                    char align[48] = "";
-                    if (align_weight > 0)  // the alignment cross-entropy per token, separate from the NLL
-                        std::snprintf(align, sizeof align, "  align %.4f", pr.align_loss);
-                    std::fprintf(stderr,
-                                 "%sstep %lld/%lld  epoch %d  loss %.4f (epoch avg %.4f)%s  %.0f tok/s  ETA %s%s",
-                                 tty ? "\r" : "", static_cast<long long>(pr.step),
-                                 static_cast<long long>(pr.total_steps), pr.epoch, pr.loss, pr.avg_loss, align,
-                                 pr.tokens_per_second, clockText(pr.eta_seconds).c_str(), tty ? "   " : "\n");
-                }
-                std::fflush(stderr);
-            };
-        }
-        auto previous = std::signal(SIGINT, onSigint);
-        TrainReport rep;
-        try {
-            rep = trainModel(model, train, valid_set, o, cb);
-        } catch (...) {
-            std::signal(SIGINT, previous);
-            throw;
-        }
-        std::signal(SIGINT, previous);
-        if (!quiet && tty) std::fprintf(stderr, "\n");
+        if (!a.quiet) cb.progress = progressPrinter(a.align_weight > 0, tty);
+        const TrainReport rep = trainInterruptibly(model, train, valid_set, trainOptions(a, tty), cb);
+        if (!a.quiet && tty) std::fprintf(stderr, "\n");
 
-        nlohmann::ordered_json meta;
-        meta["data"] = fileName(data);
-        meta["lines"] = train.size();
-        if (!init.empty()) meta["init"] = fileName(init);
-        if (!valid.empty()) {
-            meta["valid"] = fileName(valid);
-            meta["valid_lines"] = valid_set.size();
-        }
-        meta["optimizer"] = optimizer;
-        meta["lr"] = lr;
-        meta["batch_size"] = batch;
-        meta["steps"] = rep.steps;
-        meta["epochs"] = rep.epochs;
-        meta["clip"] = clip;
-        meta["dropout"] = dropout;
-        meta["seed"] = seed;
-        meta["shuffle"] = !no_shuffle;
-        meta["align_weight"] = align_weight;
-        if (align_weight > 0) meta["train_align_loss"] = number(rep.train_align_loss);
-        meta["train_loss"] = number(rep.train_loss);
-        meta["valid_loss"] = number(rep.valid_loss);
-        meta["status"] = statusName(rep.status);
-        model.training = meta.dump();
-        saveModel(model, out, weightTypeFromFlag(dtype));
-
-        if (json) {
-            nlohmann::ordered_json j;
-            j["status"] = statusName(rep.status);
-            j["out"] = out;
-            j["steps"] = rep.steps;
-            j["epochs"] = rep.epochs;
-            j["train_loss"] = number(rep.train_loss);
-            if (align_weight > 0) j["train_align_loss"] = number(rep.train_align_loss);
-            j["last_loss"] = number(rep.last_loss);
-            j["valid_loss"] = number(rep.valid_loss);
-            j["best_step"] = rep.best_step;
-            j["seconds"] = rep.seconds;
-            j["target_tokens"] = rep.target_tokens;
-            j["tokens_per_second"] = rep.tokens_per_second;
-            j["examples"] = train.size();
-            j["source_vocab_size"] = model.source_vocab.size();
-            j["target_vocab_size"] = model.target_vocab.size();
-            j["parameter_count"] = model.parameterCount();
-            std::printf("%s\n", j.dump().c_str());
-            std::fflush(stdout);
-        }
-        if (rep.status == TrainStatus::NonFinite)
-            return fail("train", rep.message + "; wrote the last good model to " + out);
-        if (rep.status == TrainStatus::Cancelled)
-            return fail("train",
-                        "interrupted at step " + std::to_string(rep.steps) + "; wrote the last good model to " + out);
-        if (!quiet) {
-            std::fprintf(stderr, "trained %lld steps (%.2f epochs) in %s, %.0f target tokens/s; train loss %.4f",
-                         static_cast<long long>(rep.steps), rep.epochs, clockText(rep.seconds).c_str(),
-                         rep.tokens_per_second, rep.train_loss);
-            if (std::isfinite(rep.valid_loss))
-                std::fprintf(stderr, ", best valid loss %.4f (step %lld)", rep.valid_loss,
-                             static_cast<long long>(rep.best_step));
-            std::fprintf(stderr, "; wrote %s\n", out.c_str());
-        }
-        return 0;
+        model.training = trainingMetadata(a, train.size(), valid_set.size(), rep);
+        saveModel(model, a.out, weightTypeFromFlag(a.dtype));
+        if (a.json) printMetrics(a, model, train.size(), rep);
+        return finalMessage(a, rep);
     });
 }
 

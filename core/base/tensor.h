@@ -5,8 +5,18 @@
 
 namespace attnviz {
 
-using Mat = Eigen::Matrix<float, Eigen::Dynamic, Eigen::Dynamic, Eigen::RowMajor>;
-using Vec = Eigen::VectorXf;  // column vector
+// The same in any scalar type: float for the engine, double for the finite-difference gradient checks.
+template <typename T>
+using MatT = Eigen::Matrix<T, Eigen::Dynamic, Eigen::Dynamic, Eigen::RowMajor>;
+template <typename T>
+using VecT = Eigen::Matrix<T, Eigen::Dynamic, 1>;  // column vector
+template <typename T>
+using MapT = Eigen::Map<MatT<T>>;
+template <typename T>
+using CMapT = Eigen::Map<const MatT<T>>;
+
+using Mat = MatT<float>;
+using Vec = VecT<float>;  // Eigen::VectorXf
 using RowVec = Eigen::RowVectorXf;
 using MatMap = Eigen::Map<Mat>;
 using ConstMatMap = Eigen::Map<const Mat>;

@@ -1,6 +1,7 @@
 #include "io/corpus.h"
 
 #include "base/errors.h"
+#include "base/utf8.h"
 #include "text/tokenizer.h"
 
 #include <algorithm>
@@ -37,52 +38,6 @@ std::string quoted(std::string_view s) {
 int Corpus::alignedCount() const {
     return static_cast<int>(
         std::count_if(examples.begin(), examples.end(), [](const CorpusExample& e) { return e.has_alignment; }));
-}
-
-size_t firstInvalidUtf8(std::string_view s) {
-    size_t i = 0;
-    const size_t n = s.size();
-    while (i < n) {
-        const auto c = static_cast<unsigned char>(s[i]);
-        if (c < 0x80) {
-            ++i;
-            continue;
-        }
-        int more;
-        unsigned char lo = 0x80, hi = 0xBF;  // allowed range of the first continuation byte
-        if (c >= 0xC2 && c <= 0xDF)
-            more = 1;
-        else if (c == 0xE0) {
-            more = 2;
-            lo = 0xA0;
-        } else if (c >= 0xE1 && c <= 0xEC)
-            more = 2;
-        else if (c == 0xED) {
-            more = 2;
-            hi = 0x9F;
-        }  // no surrogates
-        else if (c >= 0xEE && c <= 0xEF)
-            more = 2;
-        else if (c == 0xF0) {
-            more = 3;
-            lo = 0x90;
-        } else if (c >= 0xF1 && c <= 0xF3)
-            more = 3;
-        else if (c == 0xF4) {
-            more = 3;
-            hi = 0x8F;
-        }  // nothing above U+10FFFF
-        else
-            return i;
-        if (i + static_cast<size_t>(more) >= n) return i;  // truncated sequence
-        for (int k = 1; k <= more; ++k) {
-            const auto cc = static_cast<unsigned char>(s[i + static_cast<size_t>(k)]);
-            const unsigned char klo = k == 1 ? lo : 0x80, khi = k == 1 ? hi : 0xBF;
-            if (cc < klo || cc > khi) return i;
-        }
-        i += static_cast<size_t>(more) + 1;
-    }
-    return std::string_view::npos;
 }
 
 std::vector<AlignmentLink> parseAlignment(std::string_view field) {

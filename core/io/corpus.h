@@ -56,8 +56,6 @@ Corpus readCorpus(const std::string& path, const CorpusOptions& options = {});
 
 // Parses a Pharaoh alignment field ("0-0 1-2 2-1"); throws InputError naming the bad token (no position prefix).
 std::vector<AlignmentLink> parseAlignment(std::string_view field);
-// The offset of the first byte that breaks UTF-8 (RFC 3629), or npos if `s` is valid.
-size_t firstInvalidUtf8(std::string_view s);
 
 // Reads a whole file into memory; throws InputError "PATH: cannot open (reason)" / "PATH: read error".
 std::string readTextFile(const std::string& path);

@@ -2,7 +2,7 @@
 // hostile file can neither crash the reader nor make it allocate more than the file's own size.
 #include "io/safetensors.h"
 #include "base/errors.h"
-#include "model/vocab.h"  // isValidUtf8
+#include "base/utf8.h"
 
 #include <Eigen/Core>
 #include <nlohmann/json.hpp>

@@ -1,42 +1,8 @@
 #include "model/vocab.h"
 #include "base/errors.h"
+#include "base/utf8.h"
 
 namespace attnviz {
-
-bool isValidUtf8(std::string_view s) {
-    size_t i = 0;
-    while (i < s.size()) {
-        const auto c = static_cast<unsigned char>(s[i]);
-        int n;
-        char32_t cp;
-        if (c < 0x80) {
-            ++i;
-            continue;
-        }
-        if ((c & 0xE0) == 0xC0) {
-            n = 1;
-            cp = c & 0x1F;
-        } else if ((c & 0xF0) == 0xE0) {
-            n = 2;
-            cp = c & 0x0F;
-        } else if ((c & 0xF8) == 0xF0) {
-            n = 3;
-            cp = c & 0x07;
-        } else
-            return false;
-        if (i + static_cast<size_t>(n) >= s.size()) return false;  // truncated sequence
-        for (int k = 1; k <= n; ++k) {
-            const auto cc = static_cast<unsigned char>(s[i + k]);
-            if ((cc & 0xC0) != 0x80) return false;
-            cp = (cp << 6) | (cc & 0x3F);
-        }
-        // overlong forms, surrogates, beyond U+10FFFF
-        if ((n == 1 && cp < 0x80) || (n == 2 && cp < 0x800) || (n == 3 && cp < 0x10000)) return false;
-        if (cp > 0x10FFFF || (cp >= 0xD800 && cp <= 0xDFFF)) return false;
-        i += n + 1;
-    }
-    return true;
-}
 
 Vocabulary::Vocabulary(std::vector<std::string> tokens, std::string_view what) : tokens_(std::move(tokens)) {
     const std::string w(what);

@@ -33,6 +33,4 @@ private:
     std::unordered_map<std::string, int> index_;
 };
 
-bool isValidUtf8(std::string_view s);
-
 }  // namespace attnviz

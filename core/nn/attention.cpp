@@ -1,5 +1,8 @@
 #include "nn/attention.h"
 
+#include "nn/attention_window.h"
+#include "nn/softmax.h"
+
 #include <algorithm>
 #include <cmath>
 
@@ -42,22 +45,15 @@ void Attention::finish(const EncoderState& enc, const float* s_ptr, int t, Atten
     ConstVecMap s(s_ptr, Hd);
 
     // The window [lo, hi] and its centre.
-    int lo = 0, hi = S - 1;
-    float center = std::numeric_limits<float>::quiet_NaN();
+    AttentionWindow<float> win = globalWindow<float>(S);
     if (c.span == SpanKind::LocalM) {
-        const int pm = std::min(t, S - 1);
-        center = float(pm);
-        lo = std::max(0, pm - D);
-        hi = std::min(S - 1, pm + D);
+        win = monotonicWindow<float>(t, S, D);
     } else if (c.span == SpanKind::LocalP) {
         ws_.noalias() = p.attn_Wp * s;  // (H_d)
-        const float a = p.attn_vp.dot(ws_.array().tanh().matrix());
-        center = float(S) / (1.0f + std::exp(-a));  // S · sigmoid(a), in (0, S)
-        lo = std::max(0, int(std::ceil(center - float(D))));
-        hi = std::min(S - 1, int(std::floor(center + float(D))));
+        win = predictiveWindow(p.attn_vp.dot(ws_.array().tanh().matrix()), S, D);
     }
-    const int n = hi - lo + 1;
-    out.center = center;
+    const int lo = win.lo, hi = win.hi, n = win.size();
+    out.center = win.center;
     out.lo = lo;
     out.hi = hi;
 
@@ -87,16 +83,9 @@ void Attention::finish(const EncoderState& enc, const float* s_ptr, int t, Atten
 
     // Softmax over the window; zeros (and NaN scores) elsewhere.
     auto w = out.weights.segment(lo, n);
-    const float mx = e.maxCoeff();
-    w = (e.array() - mx).exp().matrix();
-    w /= w.sum();
-    if (c.span == SpanKind::LocalP) {
-        const float sigma = float(D) / 2.0f;
-        for (int j = lo; j <= hi; ++j) {
-            const float d = float(j) - center;
-            out.weights[j] *= std::exp(-(d * d) / (2.0f * sigma * sigma));
-        }
-    }
+    softmaxInto(e, w);
+    if (c.span == SpanKind::LocalP)
+        for (int j = lo; j <= hi; ++j) out.weights[j] *= gaussianFactor(j, win.center, D);
     if (n < S) {
         const float nan = std::numeric_limits<float>::quiet_NaN();
         for (int j = 0; j < lo; ++j) out.scores[j] = nan, out.weights[j] = 0.0f;

@@ -10,6 +10,9 @@
 //   general e_j = q · k_j, k_j = W h_j  → dq += Σ de_j k_j, dk_j += de_j q
 #include "nn/attention_grad.h"
 
+#include "nn/attention_window.h"
+#include "nn/softmax.h"
+
 #include <algorithm>
 #include <cmath>
 
@@ -54,14 +57,13 @@ void attentionResize(const ModelConfig& c, int B, int S, int K, bool backward, A
 
 template <typename T>
 void attentionPrepare(const ModelParamsT<T>& p, const ModelConfig& c, AttnEncoder<T>& enc) {
-    const int He2 = 2 * c.enc_hid_dim, Hd = c.dec_hid_dim;
+    const int He2 = 2 * c.enc_hid_dim;
     if (c.score == ScoreKind::Additive) {
         enc.keys.noalias() = enc.H * p.attn_w.rightCols(He2).transpose();  // (B*S, 2H_e) x (2H_e, H_d)
         enc.keys.rowwise() += p.attn_b.transpose();
     } else if (c.score == ScoreKind::General) {
         enc.keys.noalias() = enc.H * p.attn_W.transpose();
     }
-    (void)Hd;
 }
 
 template <typename T>
@@ -91,32 +93,21 @@ void attentionStepForward(const ModelParamsT<T>& p, const ModelConfig& c, const 
         pq.noalias() = Q * p.attn_Wp.transpose();
         pq = pq.array().tanh().matrix();
     }
-    const T sigma = T(D) / T(2);
     for (int b = 0; b < B; ++b) {
         const Eigen::Index row = base + b;
         const int Sb = enc.len[size_t(b)];
-        int lo = 0, hi = Sb - 1;
-        T center = T(0);
+        AttentionWindow<T> win = globalWindow<T>(Sb);
         if (c.span == SpanKind::LocalM) {
-            const int pm = std::min(k + 1, Sb - 1);
-            center = T(pm);
-            lo = std::max(0, pm - D);
-            hi = std::min(Sb - 1, pm + D);
+            win = monotonicWindow<T>(k + 1, Sb, D);
         } else if (c.span == SpanKind::LocalP) {
-            const T u = cache.pq.row(row).dot(p.attn_vp.transpose());
-            const T sg = T(1) / (T(1) + std::exp(-u));
-            cache.sig[row] = sg;
-            center = T(Sb) * sg;
-            if (std::isfinite(double(center))) {  // a NaN loss is reported by the caller; never index with NaN
-                lo = std::max(0, int(std::ceil(center - T(D))));
-                hi = std::min(Sb - 1, int(std::floor(center + T(D))));
-                if (lo > hi) lo = hi;
-            }
+            win = predictiveWindow<T>(cache.pq.row(row).dot(p.attn_vp.transpose()), Sb, D);
+            cache.sig[row] = win.sig;
         }
+        const int lo = win.lo, hi = win.hi, n = win.size();
+        const T center = win.center;
         cache.center[row] = center;
         cache.lo[size_t(row)] = lo;
         cache.hi[size_t(row)] = hi;
-        const int n = hi - lo + 1;
         const Eigen::Index r0 = Eigen::Index(b) * S + lo;
         const auto Hb = enc.H.middleRows(r0, n);  // (n, 2H_e)
         auto e = cache.e.head(n);
@@ -140,9 +131,7 @@ void attentionStepForward(const ModelParamsT<T>& p, const ModelConfig& c, const 
             e.noalias() = enc.keys.middleRows(r0, n) * Q.row(b).transpose();
             break;
         }
-        const T mx = e.maxCoeff();
-        e = (e.array() - mx).exp().matrix();
-        e /= e.sum();
+        softmaxInto(e, e);
         auto arow = cache.A.row(row);
         arow.setZero();
         arow.segment(lo, n) = e.transpose();
@@ -150,10 +139,7 @@ void attentionStepForward(const ModelParamsT<T>& p, const ModelConfig& c, const 
             auto al = cache.alpha.row(row);
             al.setZero();
             al.segment(lo, n) = e.transpose();
-            for (int j = lo; j <= hi; ++j) {
-                const T d = T(j) - center;
-                arow[j] *= std::exp(-(d * d) / (T(2) * sigma * sigma));
-            }
+            for (int j = lo; j <= hi; ++j) arow[j] *= gaussianFactor(j, center, D);
         }
         C.row(b).noalias() = arow.segment(lo, n) * Hb;  // (1, n) x (n, 2H_e)
     }
@@ -187,7 +173,7 @@ void attentionStepBackward(const ModelParamsT<T>& p, const ModelConfig& c, AttnE
             T dcenter = 0;
             for (int i = 0; i < n; ++i) {
                 const T d = T(lo + i) - center;
-                const T gj = std::exp(-(d * d) / (T(2) * sigma2));
+                const T gj = gaussianFactor(lo + i, center, D);
                 dcenter += da[i] * al[i] * gj * d / sigma2;
                 da[i] *= gj;
             }

@@ -4,7 +4,7 @@
 // D window, K decoder steps. Encoder buffers are batch-major: row b*S + j is h_j of example b (j < S_b valid).
 #pragma once
 #include "model/config.h"
-#include "model/train_params.h"
+#include "model/params_ops.h"
 
 #include <vector>
 

@@ -4,6 +4,7 @@
 #include "kernels/gemv_terms.h"
 #include "kernels/row_split.h"
 #include "nn/gru.h"
+#include "nn/softmax.h"
 
 #include <atomic>
 #include <cmath>
@@ -23,12 +24,6 @@ void checkTargetId(const ModelParams& p, int y) {
 
 void setContextFolding(ContextFolding mode) { g_folding.store(mode, std::memory_order_relaxed); }
 ContextFolding contextFolding() { return g_folding.load(std::memory_order_relaxed); }
-
-void logSoftmaxInPlace(Vec& v) {
-    const float mx = v.maxCoeff();
-    const float lse = mx + std::log((v.array() - mx).exp().sum());
-    v.array() -= lse;
-}
 
 Decoder::Decoder(const Model& model, TokenTables* tables) : model_(&model), attention_(model) {
     if (tables && &tables->model() != &model)
@@ -247,12 +242,7 @@ void Decoder::logProbs(const Mat& features, Mat& log_probs) const {
     };
     splitRows(p.fc_out_w.rows(), std::int64_t(p.fc_out_w.size()) * std::int64_t(sizeof(float)), columns);
     log_probs.rowwise() += p.fc_out_b.transpose();
-    for (Eigen::Index i = 0; i < log_probs.rows(); ++i) {
-        auto r = log_probs.row(i);
-        const float mx = r.maxCoeff();
-        const float lse = mx + std::log((r.array() - mx).exp().sum());
-        r.array() -= lse;
-    }
+    for (Eigen::Index i = 0; i < log_probs.rows(); ++i) logSoftmaxInPlace(log_probs.row(i));
 }
 
 }  // namespace attnviz

@@ -105,7 +105,4 @@ private:
     ChunkCursor cursor_;
 };
 
-// Log-softmax in place over a logit vector (max-shifted).
-void logSoftmaxInPlace(Vec& v);
-
 }  // namespace attnviz

@@ -5,7 +5,7 @@
 // cell; with a zero initial state this makes a padded example's backward direction start at its own last token,
 // and its forward direction carry f_{S_b-1} to the last step.
 #pragma once
-#include "model/train_params.h"
+#include "model/params_ops.h"
 
 #include <cstdint>
 

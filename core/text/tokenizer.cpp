@@ -1,11 +1,12 @@
 // The three tokenizers of spec/model-format.md ("Tokenizers"): whitespace, word and char, with optional simple
-// lower-casing first. A small hand-written UTF-8 decoder (exact byte offsets in errors) and ICU's character
+// lower-casing first. base/utf8.h's UTF-8 decoder (exact byte offsets in errors) and ICU's character
 // properties: u_isUWhiteSpace (the Unicode White_Space property), the general category for P* / S*, u_tolower.
 // ASCII takes a fast path that needs no ICU call; there is no regex and no per-code-point allocation beyond the
 // tokens themselves (short tokens stay in std::string's small buffer).
 #include "text/tokenizer.h"
 
 #include "base/errors.h"
+#include "base/utf8.h"
 #include "model/model.h"
 #include "model/vocab.h"
 
@@ -26,63 +27,13 @@ constexpr std::string_view kSpaceMark = "\xE2\x96\x81";  // "▁" U+2581, the ch
     throw InputError("input text: invalid UTF-8 at byte " + std::to_string(offset) + " (" + hex + ": " + what + ")");
 }
 
-// Decodes the code point starting at s[i] and moves i past it. Rejects what RFC 3629 forbids: stray continuation
-// bytes, truncated sequences, overlong forms, surrogates and values above U+10FFFF. The offset reported is that
-// of the first byte of the bad sequence (0-based).
+// Decodes the code point starting at s[i] and moves i past it; throws on invalid UTF-8 with the offset of the first
+// byte of the bad sequence (0-based).
 char32_t decodeNext(std::string_view s, size_t& i) {
-    const auto c = static_cast<unsigned char>(s[i]);
-    if (c < 0x80) {
-        ++i;
-        return c;
-    }
-    int n;  // continuation bytes that follow
-    char32_t cp;
-    if (c >= 0xC2 && c <= 0xDF) {
-        n = 1;
-        cp = c & 0x1F;
-    } else if (c >= 0xE0 && c <= 0xEF) {
-        n = 2;
-        cp = c & 0x0F;
-    } else if (c >= 0xF0 && c <= 0xF4) {
-        n = 3;
-        cp = c & 0x07;
-    } else if (c >= 0x80 && c <= 0xBF)
-        throwBadUtf8(i, c, "continuation byte without a lead byte");
-    else if (c == 0xC0 || c == 0xC1)
-        throwBadUtf8(i, c, "overlong encoding");
-    else
-        throwBadUtf8(i, c, "byte never used in UTF-8");
-    static constexpr const char* kTruncated[4] = {"", "truncated 2-byte sequence", "truncated 3-byte sequence",
-                                                  "truncated 4-byte sequence"};
-    for (int k = 1; k <= n; ++k) {
-        const size_t at = i + static_cast<size_t>(k);
-        // end of text, or a byte that is not a continuation byte, before the sequence is complete
-        if (at >= s.size() || (static_cast<unsigned char>(s[at]) & 0xC0) != 0x80) throwBadUtf8(i, c, kTruncated[n]);
-        cp = (cp << 6) | (static_cast<unsigned char>(s[at]) & 0x3F);
-    }
-    if ((n == 2 && cp < 0x800) || (n == 3 && cp < 0x10000)) throwBadUtf8(i, c, "overlong encoding");
-    if (cp >= 0xD800 && cp <= 0xDFFF) throwBadUtf8(i, c, "encodes a UTF-16 surrogate");
-    if (cp > 0x10FFFF) throwBadUtf8(i, c, "code point above U+10FFFF");
-    i += static_cast<size_t>(n) + 1;
-    return cp;
-}
-
-void appendUtf8(std::string& out, char32_t cp) {
-    if (cp < 0x80) {
-        out.push_back(static_cast<char>(cp));
-    } else if (cp < 0x800) {
-        out.push_back(static_cast<char>(0xC0 | (cp >> 6)));
-        out.push_back(static_cast<char>(0x80 | (cp & 0x3F)));
-    } else if (cp < 0x10000) {
-        out.push_back(static_cast<char>(0xE0 | (cp >> 12)));
-        out.push_back(static_cast<char>(0x80 | ((cp >> 6) & 0x3F)));
-        out.push_back(static_cast<char>(0x80 | (cp & 0x3F)));
-    } else {
-        out.push_back(static_cast<char>(0xF0 | (cp >> 18)));
-        out.push_back(static_cast<char>(0x80 | ((cp >> 12) & 0x3F)));
-        out.push_back(static_cast<char>(0x80 | ((cp >> 6) & 0x3F)));
-        out.push_back(static_cast<char>(0x80 | (cp & 0x3F)));
-    }
+    const Utf8Char ch = decodeUtf8(s, i);
+    if (ch.length == 0) throwBadUtf8(i, static_cast<unsigned char>(s[i]), ch.error);
+    i += ch.length;
+    return ch.cp;
 }
 
 // ASCII classes, precomputed. Every printable ASCII character that is not a letter or digit is in P* or S*.

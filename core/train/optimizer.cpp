@@ -6,7 +6,7 @@ namespace attnviz {
 
 double gradNorm(const ModelParams& grads) {
     double sq = 0;
-    visitTensors(const_cast<ModelParams&>(grads), [&](const char*, const auto& t) {
+    visitTensors(grads, [&](const char*, const auto& t) {
         if (t.size() > 0) sq += double(t.squaredNorm());  // per tensor in float (vectorised), summed in double
     });
     return std::sqrt(sq);
@@ -35,7 +35,7 @@ void Optimizer::step(ModelParams& params, const ModelParams& grads) {
     ++t_;
     if (kind_ == OptimizerKind::Sgd) {
         const float lr = float(lr_);
-        visitTensorPairs(params, const_cast<ModelParams&>(grads), [&](auto& p, const auto& g) { p -= lr * g; });
+        visitTensorPairs(params, grads, [&](auto& p, const auto& g) { p -= lr * g; });
         return;
     }
     // The order of operations of torch.optim.Adam's single-tensor path (torch 1.13, float32 tensors).
@@ -44,21 +44,16 @@ void Optimizer::step(ModelParams& params, const ModelParams& grads) {
     const float step_size = float(lr_ / bc1);
     const float bc2_sqrt = float(std::sqrt(bc2));
     const float b1 = float(beta1_), b2 = float(beta2_), eps = float(eps_);
-    std::vector<float*> ms, vs;
-    visitTensors(m_, [&](const char*, auto& t) { ms.push_back(t.data()); });
-    visitTensors(v_, [&](const char*, auto& t) { vs.push_back(t.data()); });
-    size_t k = 0;
-    visitTensorPairs(params, const_cast<ModelParams&>(grads), [&](auto& p, const auto& g) {
-        float* m = ms[k];
-        float* v = vs[k];
-        ++k;
-        const Eigen::Index n = p.size();
-        Eigen::Map<Eigen::ArrayXf> M(m, n), Vv(v, n), th(p.data(), n);
-        Eigen::Map<const Eigen::ArrayXf> G(g.data(), n);
-        M = M * b1 + (1.0f - b1) * G;
-        Vv = Vv * b2 + (1.0f - b2) * G * G;
-        th -= step_size * (M / (Vv.sqrt() / bc2_sqrt + eps));
-    });
+    visitTensorSets(
+        [&](auto& p, const auto& g, auto& m, auto& v) {
+            const Eigen::Index n = p.size();
+            Eigen::Map<Eigen::ArrayXf> M(m.data(), n), Vv(v.data(), n), th(p.data(), n);
+            Eigen::Map<const Eigen::ArrayXf> G(g.data(), n);
+            M = M * b1 + (1.0f - b1) * G;
+            Vv = Vv * b2 + (1.0f - b2) * G * G;
+            th -= step_size * (M / (Vv.sqrt() / bc2_sqrt + eps));
+        },
+        params, grads, m_, v_);
 }
 
 }  // namespace attnviz

@@ -1,7 +1,7 @@
 // Optimizers with PyTorch's semantics (torch.optim.SGD without momentum, torch.optim.Adam) and total-norm clipping
 // as torch.nn.utils.clip_grad_norm_. Parameters, gradients and moments are ModelParams of the same shapes.
 #pragma once
-#include "model/train_params.h"
+#include "model/params_ops.h"
 
 namespace attnviz {
 

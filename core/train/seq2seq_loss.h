@@ -1,84 +1,12 @@
-// Whole-model teacher-forced loss and gradient for a padded batch (spec/model-format.md "Training objective"),
-// templated on the scalar type, and the float, multi-threaded BatchGradient the trainer uses.
-// Legend: B examples, S the longest source (with <sos>/<eos>), T the longest target (with <sos>/<eos>),
-// N = T − 1 decoder steps, E, H_e, H_d, V = V_t. Step buffers are time-major: rows t*B .. t*B+B-1.
+// The float gradient of a batch's mean loss for the trainer, the batch split across threads; the maths is
+// nn/seq2seq_grad.h's seq2seqLossAndGrad.
 #pragma once
-#include "nn/attention_grad.h"
-#include "nn/gru_grad.h"
+#include "nn/seq2seq_grad.h"
 
 #include <cstdint>
-#include <utility>
 #include <vector>
 
 namespace attnviz {
-
-// One example as ids: source [<sos>, ..., <eos>] and target [<sos>, ..., <eos>] (both at least 2 long).
-struct TrainExample {
-    std::vector<int> source;
-    std::vector<int> target;
-    int line = 0;  // where it came from (messages)
-    // Gold alignment for guided alignment training: (source position j, decoder step k), j counted in `source`
-    // (1 = the first word), k the step that produces target[k + 1]. Empty: no guidance for this example.
-    std::vector<std::pair<int, int>> align;
-};
-
-// Pharaoh links (source word i, target word j; 0-based, specials not counted) → TrainExample::align entries
-// (i + 1, j), sorted, duplicates removed. Throws InputError naming ex.line if a link is past either sentence.
-void setAlignment(TrainExample& ex, const std::vector<std::pair<int, int>>& links);
-
-// Inverted dropout on both embeddings: each kept value is scaled by 1/(1 − p). The mask of an example depends only
-// on (seed, first_index + its position in the batch), so splitting a batch across threads changes nothing.
-struct DropoutSpec {
-    float p = 0;
-    uint64_t seed = 0;
-    int first_index = 0;
-};
-
-struct LossSum {
-    double sum = 0;      // Σ −log p(token) over the target positions 1..T_b−1 of every example
-    int64_t tokens = 0;  // the number of those positions
-    // Guided alignment (only computed with align_weight > 0): Σ over guided steps of −Σ_j G_kj log a_kj, not
-    // multiplied by the weight. The objective is sum + align_weight · align_sum; `sum` stays the pure NLL.
-    double align_sum = 0;
-};
-
-template <typename T>
-struct Seq2SeqWorkspace {
-    // encoder
-    MatT<T> xe;                     // (S*B, E) source embeddings (after dropout)
-    MatT<T> xe_mask;                // (S*B, E) dropout factors
-    std::vector<uint8_t> src_mask;  // (S*B) 1 where t < S_b
-    GruSeqCache<T> fwd, bwd;
-    MatT<T> fin;  // (B, 2H_e) [f_{S_b−1} ; b_0]
-    AttnEncoder<T> enc;
-    AttnCache<T> attn;
-    // decoder
-    MatT<T> xd, xd_mask;       // (N*B, E) target-input embeddings, dropout factors
-    std::vector<int> targets;  // (N*B) the token step t must produce, −1 past the example's end
-    MatT<T> gix;               // (N*B, 3H_d) the embedding part of W_ih x + b_ih
-    MatT<T> gi, gh;            // (B, 3H_d) step scratch
-    MatT<T> states;            // ((N+1)*B, H_d) s_0 .. s_N
-    MatT<T> gates, ghn;        // (N*B, 3H_d), (N*B, H_d)
-    MatT<T> ctx;               // (N*B, 2H_e)
-    MatT<T> htil;              // (N*B, H_d) luong: tanh(combine([c ; s]))
-    MatT<T> feat;              // (N*B, H_d + 2H_e + E) bahdanau: [s ; c ; x]
-    MatT<T> logits;            // (N*B, V); becomes dlogits in the backward
-    // backward
-    MatT<T> dfeat, dgi, dgh, dpre;  // (N*B, ·)
-    MatT<T> ds, ds2, dc, dcarry;    // (B, ·)
-    MatT<T> dxd, dxe, dxe2, dHf, dHr, dfin;
-};
-
-// Σ −log p over the batch (not divided). With g not null, ADDS grad_scale × the gradient of that sum into g
-// (g must have p's shapes). Throws InputError on an id outside the vocabularies.
-// Guided alignment (Chen et al. 2016): with align_weight λ > 0 and a global span, the objective becomes
-// Σ −log p + λ Σ_k CE(G_k, a_k), G_k uniform over the gold source positions of step k (examples' `align`; steps
-// without links add nothing); .align_sum reports Σ CE and the gradient (× grad_scale) is that of the whole
-// objective. Local spans (local_m, local_p) ignore λ: their windows need not contain the gold positions.
-template <typename T>
-LossSum seq2seqLossAndGrad(const ModelConfig& c, const ModelParamsT<T>& p, const TrainExample* const* batch, int B,
-                           const DropoutSpec& dropout, T grad_scale, ModelParamsT<T>* g, Seq2SeqWorkspace<T>& ws,
-                           T align_weight = T(0));
 
 // The float gradient of the mean loss of a batch, the batch split across threads (each with its own workspace and
 // gradient buffer, summed after in a fixed order).
@@ -86,7 +14,7 @@ class BatchGradient {
 public:
     BatchGradient(const ModelConfig& config, const ModelParams& like, int threads);
     // Loss = (Σ −log p + align_weight · Σ CE_align) / tokens; grads (shaped like the params) is overwritten with
-    // its gradient. The returned .sum is the pure NLL, .align_sum the alignment cross-entropy (see above).
+    // its gradient. The returned .sum is the pure NLL, .align_sum the alignment cross-entropy (see seq2seqLossAndGrad).
     LossSum compute(const ModelParams& p, const std::vector<const TrainExample*>& batch, float dropout, uint64_t seed,
                     ModelParams& grads, float align_weight = 0.0f);
     // Forward only (no dropout); the Σ and the count.

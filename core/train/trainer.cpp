@@ -44,160 +44,206 @@ double evaluateLoss(const Model& model, const std::vector<TrainExample>& example
     return total.tokens > 0 ? total.sum / double(total.tokens) : std::numeric_limits<double>::quiet_NaN();
 }
 
+namespace {
+
+// Throws InputError saying which option value is wrong and why; the caller (CLI, GUI) names its own flag or field.
+void checkOptions(const TrainOptions& o) {
+    if (o.batch_size < 1)
+        throw InputError("training options: the batch size must be at least 1 (got " + std::to_string(o.batch_size) +
+                         ")");
+    if (!(o.lr > 0) || !std::isfinite(o.lr))
+        throw InputError("training options: the learning rate must be a positive number");
+    if (o.dropout < 0 || o.dropout >= 1) throw InputError("training options: the dropout must be in [0, 1)");
+    if (o.steps <= 0 && o.epochs < 1)
+        throw InputError("training options: the number of epochs must be at least 1 when no step count is given");
+    if (!(o.align_weight >= 0) || !std::isfinite(o.align_weight))
+        throw InputError("training options: the alignment weight must be a number >= 0");
+}
+
+// One call of trainModel: epochs of shuffled batches, each step a gradient, clipping and an optimizer update, with
+// validation after every full epoch. Stops early on cancel or a non-finite loss / gradient.
+class TrainingRun {
+public:
+    TrainingRun(Model& model, const std::vector<TrainExample>& train, const std::vector<TrainExample>& valid,
+                const TrainOptions& o, const TrainCallbacks& cb)
+        : model_(model),
+          params_(model.params),
+          train_(train),
+          valid_(valid),
+          o_(o),
+          cb_(cb),
+          per_epoch_((int64_t(train.size()) + o.batch_size - 1) / o.batch_size),
+          total_(o.steps > 0 ? o.steps : per_epoch_ * o.epochs),
+          bg_(model.config, model.params, o.threads),
+          opt_(o.optimizer, o.lr, model.params),
+          rng_(o.seed) {
+        zerosLike(grads_, params_);
+        prev_ = params_;
+        order_.resize(train.size());
+        for (size_t i = 0; i < order_.size(); ++i) order_[i] = int(i);
+        batch_.reserve(size_t(o.batch_size));
+    }
+
+    TrainReport run() {
+        t0_ = Clock::now();
+        while (step_ < total_ && !stop_) runEpoch();
+        return finish();
+    }
+
+private:
+    void runEpoch() {
+        if (o_.shuffle) shuffleOrder(order_, rng_);
+        ++epoch_;
+        epoch_sum_ = 0;
+        epoch_align_ = 0;
+        epoch_tokens_ = 0;
+        epoch_steps_ = 0;
+        for (int64_t bi = 0; bi < per_epoch_ && step_ < total_; ++bi) {
+            if (cb_.cancel && cb_.cancel->load()) {
+                rep_.status = TrainStatus::Cancelled;
+                stop_ = true;
+                break;
+            }
+            if (!trainStep(bi)) {
+                stop_ = true;
+                break;
+            }
+        }
+        if (epoch_tokens_ > 0) last_epoch_loss_ = epoch_sum_ / double(epoch_tokens_);
+        if (epoch_tokens_ > 0 && guided()) last_epoch_align_ = epoch_align_ / double(epoch_tokens_);
+        if (!valid_.empty() && epoch_steps_ == per_epoch_ && !stop_) {
+            validate();
+            if (cb_.progress) cb_.progress(progress(rep_.last_loss, secondsSince(t0_), true));
+        }
+    }
+
+    // Batch bi of the epoch's order; false when training must stop (rep_ says why).
+    bool trainStep(int64_t bi) {
+        const Clock::time_point ts = Clock::now();
+        const int64_t n = int64_t(train_.size());
+        batch_.clear();
+        for (int64_t k = bi * o_.batch_size; k < std::min<int64_t>(n, (bi + 1) * o_.batch_size); ++k)
+            batch_.push_back(&train_[size_t(order_[size_t(k)])]);
+        const uint64_t drop_seed = o_.seed * 0x9E3779B97F4A7C15ull + uint64_t(step_) + 1;
+        const LossSum ls = bg_.compute(params_, batch_, o_.dropout, drop_seed, grads_, float(o_.align_weight));
+        const double loss = ls.tokens > 0 ? ls.sum / double(ls.tokens) : 0.0;
+        if (!std::isfinite(loss)) {
+            params_ = prev_;  // the last parameters whose loss was finite
+            return nonFinite("the training loss became " + std::string(std::isnan(loss) ? "NaN" : "infinite"));
+        }
+        if (!std::isfinite(clipGradNorm(grads_, o_.clip))) return nonFinite("the gradient became non-finite");
+        prev_ = params_;
+        opt_.step(params_, grads_);
+        ++step_;
+        ++epoch_steps_;
+        epoch_sum_ += ls.sum;
+        epoch_align_ += ls.align_sum;
+        step_align_ = ls.tokens > 0 ? ls.align_sum / double(ls.tokens) : 0.0;
+        epoch_tokens_ += ls.tokens;
+        rep_.target_tokens += ls.tokens;
+        rep_.last_loss = loss;
+        train_seconds_ += secondsSince(ts);
+        const double el = secondsSince(t0_);
+        if (cb_.progress && (el - last_report_ >= o_.progress_interval || step_ == total_)) {
+            last_report_ = el;
+            cb_.progress(progress(loss, el, false));
+        }
+        return true;
+    }
+
+    bool nonFinite(const std::string& what) {
+        rep_.status = TrainStatus::NonFinite;
+        rep_.message = what + " at step " + std::to_string(step_ + 1) +
+                       " (a smaller learning rate or gradient clipping may help); the last good parameters were kept";
+        return false;
+    }
+
+    void validate() {
+        validated_step_ = step_;
+        const double vl = evaluateLoss(model_, valid_, o_.threads, std::max(o_.batch_size, 64));
+        last_valid_ = vl;
+        if (std::isfinite(vl) && vl < best_loss_) {
+            best_loss_ = vl;
+            best_ = params_;
+            best_step_ = step_;
+        }
+    }
+
+    TrainProgress progress(double loss, double elapsed, bool after_validation) const {
+        TrainProgress pr;
+        pr.step = step_;
+        pr.total_steps = total_;
+        pr.epoch = epoch_;
+        pr.loss = loss;
+        pr.avg_loss = epoch_sum_ / double(std::max<int64_t>(1, epoch_tokens_));
+        pr.tokens_per_second = train_seconds_ > 0 ? double(rep_.target_tokens) / train_seconds_ : 0;
+        pr.elapsed_seconds = elapsed;
+        pr.eta_seconds = step_ > 0 ? elapsed / double(step_) * double(total_ - step_) : 0;
+        pr.valid_loss = last_valid_;
+        pr.after_validation = after_validation;
+        if (guided()) {
+            pr.align_loss = step_align_;
+            pr.avg_align_loss = epoch_align_ / double(std::max<int64_t>(1, epoch_tokens_));
+        }
+        return pr;
+    }
+
+    // The report, and model.params: the best validated parameters, else the last finite ones.
+    TrainReport finish() {
+        rep_.steps = step_;
+        rep_.epochs = double(step_) / double(per_epoch_);
+        rep_.train_loss = last_epoch_loss_;
+        rep_.train_align_loss = last_epoch_align_;
+        rep_.seconds = secondsSince(t0_);
+        rep_.tokens_per_second = train_seconds_ > 0 ? double(rep_.target_tokens) / train_seconds_ : 0;
+        if (!allFinite(params_)) params_ = prev_;  // never hand back non-finite weights
+        rep_.best_step = step_;
+        if (!valid_.empty()) {
+            if (validated_step_ != step_ || rep_.status != TrainStatus::Completed) validate();
+            if (best_step_ >= 0) {
+                params_ = best_;
+                rep_.best_step = best_step_;
+            }
+            rep_.best_valid_loss = best_loss_;
+            rep_.valid_loss = std::isfinite(best_loss_) ? best_loss_ : std::numeric_limits<double>::quiet_NaN();
+        }
+        return rep_;
+    }
+
+    bool guided() const { return o_.align_weight > 0; }
+
+    Model& model_;
+    ModelParams& params_;  // model_.params, trained in place
+    const std::vector<TrainExample>& train_;
+    const std::vector<TrainExample>& valid_;
+    const TrainOptions& o_;
+    const TrainCallbacks& cb_;
+    const int64_t per_epoch_, total_;  // steps per epoch, steps in all
+    BatchGradient bg_;
+    Optimizer opt_;
+    std::mt19937_64 rng_;  // the shuffles
+    ModelParams grads_, prev_, best_;
+    std::vector<int> order_;  // this epoch's order of train_
+    std::vector<const TrainExample*> batch_;
+    TrainReport rep_;
+    Clock::time_point t0_;
+    double train_seconds_ = 0, last_report_ = -1e9;
+    int64_t step_ = 0, epoch_steps_ = 0, epoch_tokens_ = 0;
+    int epoch_ = 0;
+    bool stop_ = false;
+    double epoch_sum_ = 0, last_epoch_loss_ = std::numeric_limits<double>::quiet_NaN();
+    double epoch_align_ = 0, step_align_ = 0, last_epoch_align_ = std::numeric_limits<double>::quiet_NaN();
+    double best_loss_ = std::numeric_limits<double>::infinity(), last_valid_ = std::numeric_limits<double>::quiet_NaN();
+    int64_t best_step_ = -1, validated_step_ = -1;
+};
+
+}  // namespace
+
 TrainReport trainModel(Model& model, const std::vector<TrainExample>& train, const std::vector<TrainExample>& valid,
                        const TrainOptions& o, const TrainCallbacks& cb) {
     if (train.empty()) throw InputError("training data: no examples");
-    if (o.batch_size < 1) throw InputError("--batch-size: must be at least 1");
-    if (!(o.lr > 0) || !std::isfinite(o.lr)) throw InputError("--lr: must be a positive number");
-    if (o.dropout < 0 || o.dropout >= 1) throw InputError("--dropout: must be in [0, 1)");
-    if (o.steps <= 0 && o.epochs < 1) throw InputError("--epochs: must be at least 1");
-    if (!(o.align_weight >= 0) || !std::isfinite(o.align_weight))
-        throw InputError("--align-weight: must be a number >= 0");
-    const bool guided = o.align_weight > 0;
-
-    const int n = int(train.size());
-    const int64_t per_epoch = (n + o.batch_size - 1) / o.batch_size;
-    const int64_t total = o.steps > 0 ? o.steps : per_epoch * o.epochs;
-    ModelParams& params = model.params;
-
-    BatchGradient bg(model.config, params, o.threads);
-    Optimizer opt(o.optimizer, o.lr, params);
-    ModelParams grads, prev;
-    zerosLike(grads, params);
-    prev = params;
-
-    const bool validate = !valid.empty();
-    ModelParams best;
-    double best_loss = std::numeric_limits<double>::infinity();
-    int64_t best_step = -1, validated_step = -1;
-    double last_valid = std::numeric_limits<double>::quiet_NaN();
-    auto runValidation = [&](int64_t step) {
-        validated_step = step;
-        const double vl = evaluateLoss(model, valid, o.threads, std::max(o.batch_size, 64));
-        last_valid = vl;
-        if (std::isfinite(vl) && vl < best_loss) {
-            best_loss = vl;
-            best = params;
-            best_step = step;
-        }
-        return vl;
-    };
-
-    TrainReport rep;
-    std::vector<int> order(static_cast<size_t>(n));
-    for (int i = 0; i < n; ++i) order[size_t(i)] = i;
-    std::mt19937_64 rng(o.seed);
-    std::vector<const TrainExample*> batch;
-    batch.reserve(size_t(o.batch_size));
-
-    const Clock::time_point t0 = Clock::now();
-    double train_seconds = 0, last_report = -1e9;
-    int64_t step = 0;
-    int epoch = 0;
-    double epoch_sum = 0, last_epoch_loss = std::numeric_limits<double>::quiet_NaN();
-    double epoch_align = 0, step_align = 0, last_epoch_align = std::numeric_limits<double>::quiet_NaN();
-    int64_t epoch_tokens = 0, epoch_steps = 0;
-    bool stop = false;
-    auto progress = [&](double loss, double el, bool after_validation) {
-        TrainProgress pr;
-        pr.step = step;
-        pr.total_steps = total;
-        pr.epoch = epoch;
-        pr.loss = loss;
-        pr.avg_loss = epoch_sum / double(std::max<int64_t>(1, epoch_tokens));
-        pr.tokens_per_second = train_seconds > 0 ? double(rep.target_tokens) / train_seconds : 0;
-        pr.elapsed_seconds = el;
-        pr.eta_seconds = step > 0 ? el / double(step) * double(total - step) : 0;
-        pr.valid_loss = last_valid;
-        pr.after_validation = after_validation;
-        if (guided) {
-            pr.align_loss = step_align;
-            pr.avg_align_loss = epoch_align / double(std::max<int64_t>(1, epoch_tokens));
-        }
-        return pr;
-    };
-
-    while (step < total && !stop) {
-        if (o.shuffle) shuffleOrder(order, rng);
-        ++epoch;
-        epoch_sum = 0;
-        epoch_align = 0;
-        epoch_tokens = 0;
-        epoch_steps = 0;
-        for (int64_t bi = 0; bi < per_epoch && step < total; ++bi) {
-            if (cb.cancel && cb.cancel->load()) {
-                rep.status = TrainStatus::Cancelled;
-                stop = true;
-                break;
-            }
-            const Clock::time_point ts = Clock::now();
-            batch.clear();
-            for (int64_t k = bi * o.batch_size; k < std::min<int64_t>(n, (bi + 1) * o.batch_size); ++k)
-                batch.push_back(&train[size_t(order[size_t(k)])]);
-            const uint64_t drop_seed = o.seed * 0x9E3779B97F4A7C15ull + uint64_t(step) + 1;
-            const LossSum ls = bg.compute(params, batch, o.dropout, drop_seed, grads, float(o.align_weight));
-            const double loss = ls.tokens > 0 ? ls.sum / double(ls.tokens) : 0.0;
-            if (!std::isfinite(loss)) {
-                params = prev;  // the last parameters whose loss was finite
-                rep.status = TrainStatus::NonFinite;
-                rep.message = "the training loss became " + std::string(std::isnan(loss) ? "NaN" : "infinite") +
-                              " at step " + std::to_string(step + 1) +
-                              " (try a smaller --lr or --clip); the last good parameters were kept";
-                stop = true;
-                break;
-            }
-            const double norm = clipGradNorm(grads, o.clip);
-            if (!std::isfinite(norm)) {
-                rep.status = TrainStatus::NonFinite;
-                rep.message = "the gradient became non-finite at step " + std::to_string(step + 1) +
-                              " (try a smaller --lr or --clip); the last good parameters were kept";
-                stop = true;
-                break;
-            }
-            prev = params;
-            opt.step(params, grads);
-            ++step;
-            ++epoch_steps;
-            epoch_sum += ls.sum;
-            epoch_align += ls.align_sum;
-            step_align = ls.tokens > 0 ? ls.align_sum / double(ls.tokens) : 0.0;
-            epoch_tokens += ls.tokens;
-            rep.target_tokens += ls.tokens;
-            rep.last_loss = loss;
-            train_seconds += secondsSince(ts);
-            const double el = secondsSince(t0);
-            if (cb.progress && (el - last_report >= o.progress_interval || step == total)) {
-                last_report = el;
-                cb.progress(progress(loss, el, false));
-            }
-        }
-        if (epoch_tokens > 0) last_epoch_loss = epoch_sum / double(epoch_tokens);
-        if (epoch_tokens > 0 && guided) last_epoch_align = epoch_align / double(epoch_tokens);
-        const bool full_epoch = epoch_steps == per_epoch;
-        if (validate && full_epoch && !stop) {
-            runValidation(step);
-            if (cb.progress) cb.progress(progress(rep.last_loss, secondsSince(t0), true));
-        }
-    }
-
-    rep.steps = step;
-    rep.epochs = double(step) / double(per_epoch);
-    rep.train_loss = last_epoch_loss;
-    rep.train_align_loss = last_epoch_align;
-    rep.seconds = secondsSince(t0);
-    rep.tokens_per_second = train_seconds > 0 ? double(rep.target_tokens) / train_seconds : 0;
-    if (!allFinite(params)) params = prev;  // never hand back non-finite weights
-    rep.best_step = step;
-    if (validate) {
-        if (validated_step != step || rep.status != TrainStatus::Completed) runValidation(step);
-        if (best_step >= 0) {
-            params = best;
-            rep.best_step = best_step;
-        }
-        rep.best_valid_loss = best_loss;
-        rep.valid_loss = std::isfinite(best_loss) ? best_loss : std::numeric_limits<double>::quiet_NaN();
-    }
-    return rep;
+    checkOptions(o);
+    return TrainingRun(model, train, valid, o, cb).run();
 }
 
 Vocabulary buildVocabulary(const std::vector<std::vector<std::string>>& sentences, int min_freq) {

@@ -24,7 +24,7 @@ struct TrainOptions {
     uint64_t seed = 0;    // shuffling and dropout
     bool shuffle = true;  // false: batches in file order
     int threads = 2;
-    // Guided alignment λ (seq2seq_train.h): adds λ × the cross-entropy between each example's gold alignment
+    // Guided alignment λ (nn/seq2seq_grad.h): adds λ × the cross-entropy between each example's gold alignment
     // (TrainExample::align) and the attention rows to the training objective; global spans only. 0 = off.
     // Validation and best-model selection always use the pure NLL.
     double align_weight = 0;

@@ -1,5 +1,6 @@
 // core/corpus: the TSV reader of train/eval/decode --input. Every bad line is reported with its line number.
 #include "base/errors.h"
+#include "base/utf8.h"
 #include "io/corpus.h"
 
 #include <QTemporaryDir>
