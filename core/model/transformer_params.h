@@ -1,0 +1,202 @@
+// The Transformer model kind of spec/transformer.md: its config, and its parameters named as the PyTorch
+// state_dict keys of the tutorial's Seq2SeqTransformer. The parameter struct is templated on the scalar so that the
+// engine (float) and the reference / gradient checks (double) share the one list of names and shapes below.
+// Legend: d d_model, F dim_feedforward, V_s / V_t vocabulary sizes, maxlen rows of a stored positional table.
+#pragma once
+#include <Eigen/Core>
+#include <cstdint>
+#include <nlohmann/json.hpp>
+#include <string>
+#include <string_view>
+#include <vector>
+
+namespace attnviz {
+
+enum class Activation { Relu, Gelu };  // gelu is the exact erf form
+
+struct TransformerConfig {
+    int d_model = 0;  // d, even
+    int nhead = 0;    // divides d; d_h = d / nhead
+    int num_encoder_layers = 0;
+    int num_decoder_layers = 0;
+    int dim_feedforward = 0;  // F
+    bool norm_first = false;  // false: post-LN (PyTorch's default); true: pre-LN
+    Activation activation = Activation::Relu;
+    int headDim() const { return nhead > 0 ? d_model / nhead : 0; }
+    bool operator==(const TransformerConfig&) const = default;
+};
+
+std::string_view toString(Activation);
+// Throws ModelError naming the value and the accepted ones.
+Activation parseActivation(std::string_view);
+// Throws ModelError naming the first rule of the spec the config breaks ("nhead 3 does not divide d_model 64").
+void validateTransformerConfig(const TransformerConfig& c);
+// The transformer keys of a "config" object (decoder must be "transformer"); defaults filled in, then validated.
+// Keys of the RNN kinds that do not apply (span, window, emb_dim, ...) are an error naming the key; "score" may be
+// only "scaled_dot". The "tokenizer" key is shared with the RNN kinds and left to model/config.
+TransformerConfig transformerConfigFromJson(const nlohmann::json& j);
+// Every transformer key written, defaults included ("decoder": "transformer" too; no tokenizer).
+nlohmann::json transformerConfigToJson(const TransformerConfig& c);
+
+template <typename S>
+using TMat = Eigen::Matrix<S, Eigen::Dynamic, Eigen::Dynamic, Eigen::RowMajor>;  // row-major as the file
+template <typename S>
+using TVec = Eigen::Matrix<S, Eigen::Dynamic, 1>;
+
+template <typename S>
+struct MultiHeadAttentionParamsT {
+    TMat<S> in_proj_weight;   // (3d, d), rows [W_q; W_k; W_v]
+    TVec<S> in_proj_bias;     // (3d), [b_q; b_k; b_v]
+    TMat<S> out_proj_weight;  // (d, d)
+    TVec<S> out_proj_bias;    // (d)
+};
+
+template <typename S>
+struct LayerNormParamsT {
+    TVec<S> weight;  // (d)
+    TVec<S> bias;    // (d)
+};
+
+template <typename S>
+struct FeedForwardParamsT {
+    TMat<S> linear1_weight;  // (F, d)
+    TVec<S> linear1_bias;    // (F)
+    TMat<S> linear2_weight;  // (d, F)
+    TVec<S> linear2_bias;    // (d)
+};
+
+template <typename S>
+struct EncoderLayerParamsT {
+    MultiHeadAttentionParamsT<S> self_attn;
+    FeedForwardParamsT<S> ff;
+    LayerNormParamsT<S> norm1, norm2;
+};
+
+template <typename S>
+struct DecoderLayerParamsT {
+    MultiHeadAttentionParamsT<S> self_attn;
+    MultiHeadAttentionParamsT<S> multihead_attn;  // cross-attention: queries from y, keys and values from memory
+    FeedForwardParamsT<S> ff;
+    LayerNormParamsT<S> norm1, norm2, norm3;
+};
+
+template <typename S>
+struct TransformerParamsT {
+    TMat<S> src_embedding;  // (V_s, d)
+    TMat<S> tgt_embedding;  // (V_t, d)
+    std::vector<EncoderLayerParamsT<S>> encoder_layers;
+    LayerNormParamsT<S> encoder_norm;
+    std::vector<DecoderLayerParamsT<S>> decoder_layers;
+    LayerNormParamsT<S> decoder_norm;
+    TMat<S> generator_weight;  // (V_t, d)
+    TVec<S> generator_bias;    // (V_t)
+    TMat<S> pos_embedding;     // (maxlen, d), the file's maxlen × 1 × d; empty when PE is computed
+};
+using TransformerParams = TransformerParamsT<float>;
+
+// What sizes every tensor: the config, the vocabularies and the stored positional table's maxlen (0: none).
+struct TransformerShape {
+    TransformerConfig config;
+    int source_vocab = 0;
+    int target_vocab = 0;
+    int maxlen = 0;
+};
+
+// THE list of tensors, in file order: calls f(name, shape, tensor) for each, with the name and shape of
+// spec/transformer.md and a TMat / TVec (const if p is). A matrix holds a shape (r, c...) as r × (product of the
+// rest). The layer vectors must already have the config's sizes (resizeTransformerParams does that).
+template <typename P, typename F>
+void forEachTransformerTensor(P& p, const TransformerShape& s, F&& f);
+
+// Sizes every tensor (zero-filled) for the shape.
+template <typename S>
+void resizeTransformerParams(TransformerParamsT<S>& p, const TransformerShape& s);
+int64_t transformerParameterCount(const TransformerShape& s);
+
+// The shape the params hold (vocabularies and maxlen from the tensors' sizes).
+template <typename S>
+TransformerShape shapeOf(const TransformerParamsT<S>& p, const TransformerConfig& c);
+
+// Throws ModelError naming the first tensor whose size is not the one the config and the vocabularies (the
+// embeddings' rows) call for, or the layer lists' lengths if they differ from the config's.
+void checkTransformerParams(const TransformerParams& p, const TransformerConfig& c);
+
+// A copy in another scalar type (float weights to double for a reference, and back).
+template <typename To, typename From>
+TransformerParamsT<To> castTransformerParams(const TransformerParamsT<From>& p, const TransformerShape& s);
+
+// Rows first_row .. first_row + rows − 1 of the sinusoidal table of spec/transformer.md, (rows, d):
+// PE[p, 2k] = sin(p / 10000^(2k/d)), PE[p, 2k+1] = cos(p / 10000^(2k/d)), computed in double and rounded once.
+template <typename S>
+TMat<S> sinusoidalPositions(int rows, int d_model, int first_row = 0);
+
+// Random weights as the PyTorch tutorial makes them, deterministic in the seed: xavier_uniform_ for every tensor of
+// two or more dimensions (embeddings, projections, generator), U(±1/√fan_in) for nn.Linear biases, 0 for the
+// attention's in_proj / out_proj biases, LayerNorm weight 1 and bias 0, and the sinusoidal table when maxlen > 0.
+// With perturb_all, biases and LayerNorm weights are also random (1 ± 0.5, ±0.5), so that tests see every tensor.
+struct TransformerInit {
+    uint64_t seed = 1;
+    bool perturb_all = false;
+};
+template <typename S>
+void initTransformerParams(TransformerParamsT<S>& p, const TransformerShape& s, const TransformerInit& init);
+
+// ---- the list (a template, so that float and double and const and mutable params share it) ----
+
+namespace detail {
+template <typename P, typename F>
+void forEachAttention(P& a, const std::string& prefix, int64_t d, F& f) {
+    f(prefix + ".in_proj_weight", std::vector<int64_t>{3 * d, d}, a.in_proj_weight);
+    f(prefix + ".in_proj_bias", std::vector<int64_t>{3 * d}, a.in_proj_bias);
+    f(prefix + ".out_proj.weight", std::vector<int64_t>{d, d}, a.out_proj_weight);
+    f(prefix + ".out_proj.bias", std::vector<int64_t>{d}, a.out_proj_bias);
+}
+template <typename P, typename F>
+void forEachFeedForward(P& ff, const std::string& prefix, int64_t d, int64_t F_dim, F& f) {
+    f(prefix + ".linear1.weight", std::vector<int64_t>{F_dim, d}, ff.linear1_weight);
+    f(prefix + ".linear1.bias", std::vector<int64_t>{F_dim}, ff.linear1_bias);
+    f(prefix + ".linear2.weight", std::vector<int64_t>{d, F_dim}, ff.linear2_weight);
+    f(prefix + ".linear2.bias", std::vector<int64_t>{d}, ff.linear2_bias);
+}
+template <typename P, typename F>
+void forEachNorm(P& n, const std::string& prefix, int64_t d, F& f) {
+    f(prefix + ".weight", std::vector<int64_t>{d}, n.weight);
+    f(prefix + ".bias", std::vector<int64_t>{d}, n.bias);
+}
+void checkLayerCounts(size_t encoder_layers, size_t decoder_layers, const TransformerConfig& c);
+}  // namespace detail
+
+template <typename P, typename F>
+void forEachTransformerTensor(P& p, const TransformerShape& s, F&& f) {
+    const TransformerConfig& c = s.config;
+    const int64_t d = c.d_model, F_dim = c.dim_feedforward;
+    detail::checkLayerCounts(p.encoder_layers.size(), p.decoder_layers.size(), c);
+    f(std::string("src_tok_emb.embedding.weight"), std::vector<int64_t>{s.source_vocab, d}, p.src_embedding);
+    f(std::string("tgt_tok_emb.embedding.weight"), std::vector<int64_t>{s.target_vocab, d}, p.tgt_embedding);
+    for (int l = 0; l < c.num_encoder_layers; ++l) {
+        auto& layer = p.encoder_layers[l];
+        const std::string prefix = "transformer.encoder.layers." + std::to_string(l);
+        detail::forEachAttention(layer.self_attn, prefix + ".self_attn", d, f);
+        detail::forEachFeedForward(layer.ff, prefix, d, F_dim, f);
+        detail::forEachNorm(layer.norm1, prefix + ".norm1", d, f);
+        detail::forEachNorm(layer.norm2, prefix + ".norm2", d, f);
+    }
+    detail::forEachNorm(p.encoder_norm, "transformer.encoder.norm", d, f);
+    for (int l = 0; l < c.num_decoder_layers; ++l) {
+        auto& layer = p.decoder_layers[l];
+        const std::string prefix = "transformer.decoder.layers." + std::to_string(l);
+        detail::forEachAttention(layer.self_attn, prefix + ".self_attn", d, f);
+        detail::forEachAttention(layer.multihead_attn, prefix + ".multihead_attn", d, f);
+        detail::forEachFeedForward(layer.ff, prefix, d, F_dim, f);
+        detail::forEachNorm(layer.norm1, prefix + ".norm1", d, f);
+        detail::forEachNorm(layer.norm2, prefix + ".norm2", d, f);
+        detail::forEachNorm(layer.norm3, prefix + ".norm3", d, f);
+    }
+    detail::forEachNorm(p.decoder_norm, "transformer.decoder.norm", d, f);
+    f(std::string("generator.weight"), std::vector<int64_t>{s.target_vocab, d}, p.generator_weight);
+    f(std::string("generator.bias"), std::vector<int64_t>{s.target_vocab}, p.generator_bias);
+    if (s.maxlen > 0)
+        f(std::string("positional_encoding.pos_embedding"), std::vector<int64_t>{s.maxlen, 1, d}, p.pos_embedding);
+}
+
+}  // namespace attnviz

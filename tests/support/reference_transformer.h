@@ -1,0 +1,41 @@
+// An independent, deliberately plain double-precision implementation of spec/transformer.md's forward pass: the
+// encoder, and the decoder over a whole input at once with the causal mask (no caches), so that incremental
+// decoding can be checked against a recomputation of the prefix. It shares nothing with core/ but the parameter
+// struct it reads (model/transformer_params.h).
+// Legend: S source length with <sos>/<eos>, T decoder input length, V target vocabulary size.
+#pragma once
+#include "model/transformer_params.h"
+
+#include <vector>
+
+namespace attnviz::testing {
+
+using DMat = TMat<double>;
+
+struct RefTransformerEncoding {
+    DMat memory;                                    // (S, d)
+    std::vector<std::vector<DMat>> self_attention;  // [layer][head] (S, S)
+};
+
+struct RefTransformerDecoding {
+    DMat log_probs;                                 // (T, V) row i: the token at output position i
+    std::vector<std::vector<DMat>> cross;           // [layer][head] (T, S)
+    std::vector<std::vector<DMat>> self_attention;  // [layer][head] (T, T), masked above the diagonal
+};
+
+struct RefTransformerGreedy {
+    std::vector<int> tokens;                    // produced, <eos> included if reached
+    std::vector<RefTransformerDecoding> steps;  // steps[t]: the whole prefix [<sos>, y_1 .. y_t] recomputed
+};
+
+RefTransformerEncoding referenceTransformerEncode(const TransformerConfig& c, const TransformerParamsT<double>& p,
+                                                  const std::vector<int>& source_ids);
+// The decoder input [<sos>, y_1, …] all at once.
+RefTransformerDecoding referenceTransformerDecode(const TransformerConfig& c, const TransformerParamsT<double>& p,
+                                                  const DMat& memory, const std::vector<int>& inputs);
+// Greedy with model-format.md's rules (never <pad>/<sos>, ties to the lowest id, stop after <eos> or max_len),
+// every step recomputing the whole prefix.
+RefTransformerGreedy referenceTransformerGreedy(const TransformerConfig& c, const TransformerParamsT<double>& p,
+                                                const std::vector<int>& source_ids, int max_len);
+
+}  // namespace attnviz::testing
