@@ -123,6 +123,7 @@ int runTrain(const std::vector<std::string>& args) {
         if (!init.empty()) {
             model = loadModel(init);
             corpus = readCorpus(data, CorpusOptions{true, model.config.tokenizer});
+            warnIfMostlyUnknown("train", model, corpus, data, init);
         } else {
             ModelConfig config;
             try {
