@@ -31,7 +31,6 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
                 if (i < 0 || j < 0) std::abort();
             last_line = ex.line;
         }
-    } catch (const InputError&) {
-    }
+    } catch (const InputError&) {}
     return 0;
 }

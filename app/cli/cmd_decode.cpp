@@ -150,7 +150,8 @@ int runDecode(const std::vector<std::string>& args) {
             "decode", "--model MODEL [options] SENTENCE",
             "Decode a sentence (greedy, beam search or forced on a reference) and print the source and target\n"
             "tokens, the attention matrix and the log-probabilities. An empty sentence is decoded as <sos> <eos>\n"
-            "with a warning. With --input, blank lines (nothing but spaces and tabs) are skipped, lines with a reference are forced (--beam\n"
+            "with a warning. With --input, blank lines (nothing but spaces and tabs) are skipped, lines with a "
+            "reference are forced (--beam\n"
             "applies to the others) and each JSON line carries its input \"line\" number.");
         std::string model_path, target, input, score;
         DecodeSettings s;

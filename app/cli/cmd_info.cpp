@@ -96,7 +96,8 @@ void printInfoText(const std::string& path, const Model& model, const ModelHeade
                 model.target_vocab.size());
     std::printf("parameters   %s\n", withThousands(model.parameterCount()).c_str());
     if (!model.training.empty()) std::printf("training     %s\n", printable(model.training).c_str());
-    for (const auto& [k, v] : model.extra_metadata) std::printf("metadata     %s = %s\n", printable(k).c_str(), printable(v).c_str());
+    for (const auto& [k, v] : model.extra_metadata)
+        std::printf("metadata     %s = %s\n", printable(k).c_str(), printable(v).c_str());
     std::printf("siblings     %d model%s with this task and vocabularies\n", static_cast<int>(siblings.size()),
                 siblings.size() == 1 ? "" : "s");
     for (const Sibling& s : siblings)

@@ -134,7 +134,8 @@ void writeFileAtomically(const std::string& path, const uint8_t* data, size_t si
     struct stat old {};
     const bool exists = ::stat(path.c_str(), &old) == 0;
     if (exists && S_ISDIR(old.st_mode)) fail(path, "it is a folder", EISDIR);
-    if (exists && !S_ISREG(old.st_mode)) fail(path, "not a regular file (a device, FIFO or socket is never replaced)", 0);
+    if (exists && !S_ISREG(old.st_mode))
+        fail(path, "not a regular file (a device, FIFO or socket is never replaced)", 0);
 
     TempFile temp(path, dir);
     if (exists) (void)::fchmod(temp.fd(), old.st_mode & 07777);  // keep the permissions of the file replaced

@@ -143,8 +143,8 @@ void TestCliRobust::batchRenderReportsEachFailure() {
     const QString input = dir.filePath("in.txt");
     writeFile(input, "i love you\nthe cat\n\nan apple\n");
     const QString out_dir = dir.filePath("out");
-    const Run r = cli({"render", "--model", model_, "--input", input, "--out-dir", out_dir, "--format", "json"},
-                      {"ENOSPC:0"});
+    const Run r =
+        cli({"render", "--model", model_, "--input", input, "--out-dir", out_dir, "--format", "json"}, {"ENOSPC:0"});
     QCOMPARE(r.code, 1);
     for (const char* name : {"0001.json", "0002.json", "0003.json"})
         QVERIFY2(r.errText().contains(QDir(out_dir).filePath(name) + ": cannot save: write failed"), r.err.constData());
@@ -161,8 +161,8 @@ void TestCliRobust::trainOnFullDiskKeepsOldModel() {
     const QString out = dir.filePath("trained.safetensors");
     QVERIFY(QFile::copy(model_, out));
     const QByteArray before = readAll(out);
-    const Run r = cli({"train", "--data", data_, "--init", model_, "--out", out, "--steps", "1", "--quiet"},
-                      {"ENOSPC:4096"});
+    const Run r =
+        cli({"train", "--data", data_, "--init", model_, "--out", out, "--steps", "1", "--quiet"}, {"ENOSPC:4096"});
     QCOMPARE(r.code, 1);
     QVERIFY2(r.errText().contains(out + ": cannot save: write failed: No space left on device"), r.err.constData());
     QCOMPARE(readAll(out), before);
@@ -177,8 +177,8 @@ void TestCliRobust::failingStdoutIsAnError_data() {
     QTest::newRow("info") << QStringList{"info", "MODEL"};
     QTest::newRow("info --json") << QStringList{"info", "MODEL", "--json"};
     QTest::newRow("eval") << QStringList{"eval", "--model", "MODEL", "--data", "DATA"};
-    QTest::newRow("train --json") << QStringList{"train", "--data", "DATA", "--init",  "MODEL",  "--out",
-                                                 "OUT",   "--steps", "1",   "--json", "--quiet"};
+    QTest::newRow("train --json") << QStringList{"train", "--data",  "DATA", "--init", "MODEL",  "--out",
+                                                 "OUT",   "--steps", "1",    "--json", "--quiet"};
     QTest::newRow("render (the path on stdout)") << QStringList{"render", "--model", "MODEL", "--out", "OUT.csv", "i"};
     QTest::newRow("--help") << QStringList{"decode", "--help"};
 }
@@ -240,7 +240,8 @@ void TestCliRobust::longReferenceIsRefused() {
     const Run ref =
         cli({"decode", "--model", model_, "--max-source-len", "3", "--target", words(100, "我"), "i love you"});
     QCOMPARE(ref.code, 1);
-    QVERIFY2(ref.errText().contains("--target: the reference has 101 tokens with <eos>; at most 16 (2 * --max-source-len + 10)"),
+    QVERIFY2(ref.errText().contains(
+                 "--target: the reference has 101 tokens with <eos>; at most 16 (2 * --max-source-len + 10)"),
              ref.err.constData());
 }
 
@@ -330,13 +331,14 @@ void TestCliRobust::formatMustMatchExtension() {
 void TestCliRobust::infoEscapesControlCharacters() {
     Model m = smallModel(smallConfig(DecoderKind::Bahdanau, ScoreKind::Additive), 22);
     m.task = "\x1b]0;owned\x07";
-    m.description = "red \x1b[31mtext\r\n and C1 \xc2\x9b" "2J";
+    m.description =
+        "red \x1b[31mtext\r\n and C1 \xc2\x9b"
+        "2J";
     m.extra_metadata["note\x1b[2J"] = "tab\there";
     const QString path = saveInto(m, dir_, "escapes.safetensors");
     const Run r = cli({"info", path});
     QCOMPARE(r.code, 0);
-    QVERIFY2(!r.out.contains('\x1b') && !r.out.contains('\x07') && !r.out.contains('\r') &&
-                 !r.out.contains("\xc2\x9b"),
+    QVERIFY2(!r.out.contains('\x1b') && !r.out.contains('\x07') && !r.out.contains('\r') && !r.out.contains("\xc2\x9b"),
              r.out.constData());
     QVERIFY2(r.out.contains("task         \\e]0;owned\\x07\n"), r.out.constData());
     QVERIFY2(r.out.contains("description  red \\e[31mtext\\r\\n and C1 \\xC2\\x9B2J\n"), r.out.constData());
@@ -353,8 +355,10 @@ void TestCliRobust::trainInitWarnsOnUnknownData() {
     const Run r = cli({"train", "--data", dates, "--init", model_, "--out", dir.filePath("o.safetensors"), "--steps",
                        "1", "--quiet"});
     QCOMPARE(r.code, 0);
-    QVERIFY2(r.errText().contains("warning: " + dates + ": 75% of the source tokens and 100% of the target tokens "
-                                                        "are unknown to " + model_),
+    QVERIFY2(r.errText().contains("warning: " + dates +
+                                  ": 75% of the source tokens and 100% of the target tokens "
+                                  "are unknown to " +
+                                  model_),
              r.err.constData());
     const Run known = cli({"train", "--data", data_, "--init", model_, "--out", dir.filePath("o.safetensors"),
                            "--steps", "1", "--quiet"});

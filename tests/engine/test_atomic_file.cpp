@@ -116,8 +116,8 @@ void TestAtomicFile::failingDiskKeepsOldFile() {
         QVERIFY2(msg.startsWith(path + ": cannot save: write failed"), qPrintable(msg));
         QVERIFY2(msg.contains(reason), qPrintable(msg));
     }
-    QCOMPARE(readAll(path), QByteArray::fromStdString(old));  // byte-identical, not emptied or cut
-    QCOMPARE(entries(dir.path()), QStringList{"heatmap.pdf"});   // the temporary file is gone
+    QCOMPARE(readAll(path), QByteArray::fromStdString(old));    // byte-identical, not emptied or cut
+    QCOMPARE(entries(dir.path()), QStringList{"heatmap.pdf"});  // the temporary file is gone
 }
 
 void TestAtomicFile::failingDiskLeavesNoNewFile() {
@@ -186,8 +186,7 @@ void TestAtomicFile::realSmallTmpfs() {
     // A real full disk: a 64 KiB tmpfs in a private mount namespace needs privileges a CI runner may not give.
     QTemporaryDir dir;
     const QByteArray where = QFile::encodeName(dir.path());
-    if (::unshare(CLONE_NEWNS) != 0 ||
-        ::mount(nullptr, "/", nullptr, MS_REC | MS_PRIVATE, nullptr) != 0 ||
+    if (::unshare(CLONE_NEWNS) != 0 || ::mount(nullptr, "/", nullptr, MS_REC | MS_PRIVATE, nullptr) != 0 ||
         ::mount("tmpfs", where.constData(), "tmpfs", 0, "size=64k") != 0)
         QSKIP("cannot mount a small tmpfs here (needs CAP_SYS_ADMIN); the write fault tests cover a full disk");
     const QString path = dir.filePath("out.json");
