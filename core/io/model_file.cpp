@@ -153,6 +153,7 @@ int64_t ModelHeader::parameterCount() const {
 Model loadModelFromBytes(const uint8_t* data, size_t size, const std::string& name) {
     const st::Header h = st::parseFile(data, size, name);
     ModelHeader mh = interpretHeader(h, name);
+    st::requireExactBuffer(h, name);
 
     Model m;
     m.config = mh.config;
@@ -182,7 +183,7 @@ Model loadModelFromBytes(const uint8_t* data, size_t size, const std::string& na
 Model loadModel(const std::string& path) {
     // The header first (8 + N bytes): a file with trailing data, gaps or a bad config is refused before its
     // buffer is read into memory.
-    (void)interpretHeader(st::readFileHeader(path), path);
+    (void)readModelHeader(path);
     const std::vector<uint8_t> bytes = st::readFile(path);
     return loadModelFromBytes(bytes.data(), bytes.size(), path);
 }
@@ -190,6 +191,7 @@ Model loadModel(const std::string& path) {
 ModelHeader readModelHeader(const std::string& path) {
     const st::Header h = st::readFileHeader(path);
     ModelHeader m = interpretHeader(h, path);
+    st::requireExactBuffer(h, path);
     m.file_size = h.dataStart() + h.buffer_size;
     return m;
 }

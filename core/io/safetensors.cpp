@@ -241,27 +241,31 @@ Header parseHeader(std::string_view text, uint64_t buffer_size, const std::strin
     std::sort(h.tensors.begin(), h.tensors.end(), [](const TensorInfo& a, const TensorInfo& b) {
         return a.begin != b.begin ? a.begin < b.begin : a.end < b.end;
     });
-    // The buffer is exactly the tensors' bytes, one after another (as the Python library checks): no overlap, no
-    // gap, nothing after the last tensor. Empty tensors take no room.
-    uint64_t expected = 0;
-    const TensorInfo* prev = nullptr;
+    const TensorInfo* prev = nullptr;  // the non-empty tensor reaching furthest so far
     for (const TensorInfo& t : h.tensors) {
         if (t.begin == t.end) continue;
-        if (t.begin < expected)
+        if (prev && t.begin < prev->end)
             fail(name, "tensors \"" + prev->name + "\" [" + std::to_string(prev->begin) + ", " +
                            std::to_string(prev->end) + ") and \"" + t.name + "\" [" + std::to_string(t.begin) + ", " +
                            std::to_string(t.end) + ") overlap");
+        if (!prev || t.end > prev->end) prev = &t;
+    }
+    return h;
+}
+
+void requireExactBuffer(const Header& h, const std::string& name) {
+    uint64_t expected = 0;  // where the next tensor must begin (parseHeader refused overlaps already)
+    for (const TensorInfo& t : h.tensors) {
+        if (t.begin == t.end) continue;  // empty tensors take no room
         if (t.begin > expected)
             fail(name, "a gap of " + std::to_string(t.begin - expected) + " bytes before tensor \"" + t.name +
                            "\" (data_offsets must follow each other without gaps)");
-        expected = t.end;
-        prev = &t;
+        expected = std::max(expected, t.end);
     }
-    if (expected != buffer_size)
-        fail(name, std::to_string(buffer_size - expected) + " bytes after the last tensor's data (the file is " +
-                       std::to_string(8 + text.size() + buffer_size) + " bytes; its tensors end at byte " +
-                       std::to_string(8 + text.size() + expected) + "): trailing data or a damaged file");
-    return h;
+    if (expected != h.buffer_size)
+        fail(name, std::to_string(h.buffer_size - expected) + " bytes after the last tensor's data (the file is " +
+                       std::to_string(h.dataStart() + h.buffer_size) + " bytes; its tensors end at byte " +
+                       std::to_string(h.dataStart() + expected) + "): trailing data or a damaged file");
 }
 
 Header parseFile(const uint8_t* data, size_t size, const std::string& name) {

@@ -46,9 +46,12 @@ std::string shapeText(const std::vector<int64_t>& shape);
 
 // Reads N from the first 8 bytes and checks it against the file size. `available` is how many bytes `first` holds.
 uint64_t readHeaderLength(const uint8_t* first, size_t available, uint64_t file_size, const std::string& name);
-// Parses and checks the whole header: JSON shape, dtypes, shapes, offsets inside the buffer, sizes, and that the
-// tensors fill the buffer exactly (no overlap, no gap, no trailing bytes).
+// Parses and checks the whole header: JSON shape, dtypes, shapes, offsets inside the buffer, sizes, no overlaps.
 Header parseHeader(std::string_view json_text, uint64_t buffer_size, const std::string& name);
+// Checks that the tensors fill the buffer exactly, as the Python library requires: no gap between them, no byte
+// after the last. (Separate from parseHeader so that a model's own problems, such as a missing tensor, are named
+// first.)
+void requireExactBuffer(const Header& h, const std::string& name);
 // Parses a whole file held in memory (header checked; data not touched).
 Header parseFile(const uint8_t* data, size_t size, const std::string& name);
 
