@@ -258,7 +258,7 @@ int runTrain(const std::vector<std::string>& args) {
             j["target_vocab_size"] = model.target_vocab.size();
             j["parameter_count"] = model.parameterCount();
             std::printf("%s\n", j.dump().c_str());
-            std::fflush(stdout);
+            flushStdout();  // a failed stdout is an error (exit 1), with its reason
         }
         if (rep.status == TrainStatus::NonFinite)
             return fail("train", rep.message + "; wrote the last good model to " + out);
