@@ -133,7 +133,7 @@ void writeFileAtomically(const std::string& path, const uint8_t* data, size_t si
     const fs::path dir = target.has_parent_path() ? target.parent_path() : fs::path(".");
     struct stat old {};
     const bool exists = ::stat(path.c_str(), &old) == 0;
-    if (exists && S_ISDIR(old.st_mode)) fail(path, "it is a folder", EISDIR);
+    if (exists && S_ISDIR(old.st_mode)) fail(path, "cannot replace a folder", EISDIR);
     if (exists && !S_ISREG(old.st_mode))
         fail(path, "not a regular file (a device, FIFO or socket is never replaced)", 0);
 
