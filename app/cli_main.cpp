@@ -2,8 +2,11 @@
 #include "attnviz_version.h"
 #include "cli/commands.h"
 
+#include <cerrno>
 #include <cstdio>
 #include <cstring>
+#include <exception>
+#include <new>
 #include <string>
 #include <vector>
 
@@ -26,6 +29,35 @@ const Subcommand kSubcommands[] = {
     {"convert", "rewrite a model with its weights as f32, f16 or bf16", attnviz::cli::runConvert},
 };
 
+// Every command's output ends here: stdout is flushed and checked, so that a full disk or a failing device
+// (ENOSPC, EIO: `> /dev/full`) is an error with exit 1 instead of a lost output and exit 0. A reader that went away
+// (EPIPE, `| head` with SIGPIPE ignored) ends the program quietly with exit 1, as coreutils do without the signal.
+int finishOutput(const char* command, int code) {
+    errno = 0;
+    const bool flushed = std::fflush(stdout) == 0;
+    const int error = errno;
+    if (flushed && !std::ferror(stdout)) return code;
+    if (error == EPIPE || code != 0) return 1;  // a failed command has said why already
+    std::fprintf(stderr, "attnviz-cli %s: cannot write to standard output%s%s\n", command, error ? ": " : "",
+                 error ? std::strerror(error) : " (write error)");
+    return 1;
+}
+
+// The last resort around a command (each command also maps its own exceptions, cli_common runCommand): whatever
+// escapes is a message and exit 1, never an abort.
+int runGuarded(const char* command, int (*run)(const std::vector<std::string>&), const std::vector<std::string>& args) {
+    try {
+        return run(args);
+    } catch (const std::bad_alloc&) {
+        std::fprintf(stderr, "attnviz-cli %s: out of memory\n", command);
+    } catch (const std::exception& e) {
+        std::fprintf(stderr, "attnviz-cli %s: %s\n", command, e.what());
+    } catch (...) {
+        std::fprintf(stderr, "attnviz-cli %s: unexpected error\n", command);
+    }
+    return 1;
+}
+
 void printUsage(FILE* out) {
     std::fprintf(out,
                  "usage: attnviz-cli COMMAND [options]   (attnviz-cli COMMAND --help for its options)\n\ncommands:\n");
@@ -42,14 +74,15 @@ int main(int argc, char** argv) {
     const std::string name = argv[1];
     if (name == "--help" || name == "-h" || name == "help") {
         printUsage(stdout);
-        return 0;
+        return finishOutput("help", 0);
     }
     if (name == "--version") {
         std::printf("attnviz-cli %s\n", ATTNVIZ_VERSION);
-        return 0;
+        return finishOutput("--version", 0);
     }
     for (const Subcommand& s : kSubcommands) {
-        if (name == s.name) return s.run(std::vector<std::string>(argv + 2, argv + argc));
+        if (name == s.name)
+            return finishOutput(s.name, runGuarded(s.name, s.run, std::vector<std::string>(argv + 2, argv + argc)));
     }
     std::fprintf(stderr, "attnviz-cli: unknown command '%s' (expected info, decode, render, train, eval or convert)\n",
                  name.c_str());

@@ -4,8 +4,9 @@
 #include "io/model_file.h"
 #include "kernels/row_split.h"
 
+#include <cerrno>
 #include <cstdio>
-#include <filesystem>
+#include <cstring>
 #include <mutex>
 
 namespace attnviz::cli {
@@ -45,9 +46,7 @@ namespace {
 
 // loadModel's messages start with the path; make sure of it whatever the failure.
 Model loadNamed(const std::string& path) {
-    std::error_code ec;
-    if (!std::filesystem::exists(path, ec)) throw ModelError(path + ": no such file");
-    if (std::filesystem::is_directory(path, ec)) throw ModelError(path + ": is a directory, not a model file");
+    // The loader names a missing file, a directory, a FIFO or a symlink loop by its cause (io/input_file.h).
     try {
         return loadModel(path);
     } catch (const std::exception& e) {
@@ -189,6 +188,95 @@ std::string padRight(std::string_view text, int width) {
 std::string padLeft(std::string_view text, int width) {
     const int w = displayWidth(text);
     return std::string(static_cast<size_t>(std::max(0, width - w)), ' ') + std::string(text);
+}
+
+void checkSourceLength(const TokenizedText& source, int max_source_len, const std::string& where) {
+    const size_t n = source.tokens.size() >= 2 ? source.tokens.size() - 2 : 0;  // without <sos> and <eos>
+    if (n > size_t(max_source_len))
+        throw InputError(where + ": the source has " + std::to_string(n) + " tokens; at most " +
+                         std::to_string(max_source_len) + " are decoded (--max-source-len N to change it)");
+}
+
+void checkReferenceLength(const TokenizedText& reference, int max_source_len, const std::string& where) {
+    const size_t n = reference.tokens.size();  // <eos> included, as --max-len counts
+    const size_t limit = 2 * size_t(max_source_len) + 10;
+    if (n > limit)
+        throw InputError(where + ": the reference has " + std::to_string(n) + " tokens with <eos>; at most " +
+                         std::to_string(limit) + " (2 * --max-source-len + 10) are decoded");
+}
+
+void checkDecodeSize(const TokenizedText& source, int beam, int max_len, const std::string& where) {
+    const uint64_t S = source.tokens.size(), K = uint64_t(std::max(beam, 1));
+    const uint64_t T = max_len > 0 ? uint64_t(max_len) : 2 * S + 10;
+    const double bytes = double(T) * double(K) * double(K) * double(S) * 8.0;
+    if (bytes <= double(kMaxDecodeBytes)) return;
+    char size[32];
+    std::snprintf(size, sizeof size, "%.1f GiB", bytes / double(uint64_t(1) << 30));
+    const std::string what = K > 1 ? "--beam " + std::to_string(beam) + " with at most " : "at most ";
+    throw InputError(where + ": " + what + std::to_string(T) + " target tokens on a source of " +
+                     std::to_string(S >= 2 ? S - 2 : 0) + " tokens may need up to " + size +
+                     " (the limit is 4 GiB): use a smaller --beam or --max-len");
+}
+
+UnknownShare unknownTokenShare(const Model& model, const Corpus& corpus) {
+    size_t src = 0, src_unknown = 0, tgt = 0, tgt_unknown = 0;
+    for (const CorpusExample& ex : corpus.examples) {
+        for (const std::string& t : ex.source_tokens) src_unknown += !model.source_vocab.contains(t);
+        for (const std::string& t : ex.target_tokens) tgt_unknown += !model.target_vocab.contains(t);
+        src += ex.source_tokens.size();
+        tgt += ex.target_tokens.size();
+    }
+    return {src ? double(src_unknown) / double(src) : 0.0, tgt ? double(tgt_unknown) / double(tgt) : 0.0};
+}
+
+void warnIfMostlyUnknown(std::string_view command, const Model& model, const Corpus& corpus, const std::string& data,
+                         const std::string& model_path) {
+    const UnknownShare share = unknownTokenShare(model, corpus);
+    if (share.source <= 0.5 && share.target <= 0.5) return;
+    auto percent = [](double x) { return std::to_string(int(x * 100 + 0.5)) + "%"; };
+    warn(command, data + ": " + percent(share.source) + " of the source tokens and " + percent(share.target) +
+                      " of the target tokens are unknown to " + model_path +
+                      " (they all become <unk>): is this data for the model's task?");
+}
+
+std::string printable(std::string_view text) {
+    std::string out;
+    out.reserve(text.size());
+    auto hex = [&](unsigned char c) {
+        char buf[8];
+        std::snprintf(buf, sizeof buf, "\\x%02X", c);
+        out += buf;
+    };
+    for (size_t i = 0; i < text.size();) {
+        const auto c = static_cast<unsigned char>(text[i]);
+        const size_t bad = firstInvalidUtf8(text.substr(i, 4));
+        const size_t len = c < 0x80 ? 1 : c < 0xE0 ? 2 : c < 0xF0 ? 3 : 4;
+        if (c >= 0x80 && bad == 0) {  // a byte that does not start valid UTF-8
+            hex(c);
+            ++i;
+        } else if (c == '\t' || c == '\n' || c == '\r' || c == 0x1B) {
+            out += c == '\t' ? "\\t" : c == '\n' ? "\\n" : c == '\r' ? "\\r" : "\\e";
+            ++i;
+        } else if (c < 0x20 || c == 0x7F) {
+            hex(c);
+            ++i;
+        } else if (c == 0xC2 && i + 1 < text.size() && static_cast<unsigned char>(text[i + 1]) < 0xA0) {
+            hex(c);  // U+0080..U+009F, the C1 controls (CSI 0x9B among them)
+            hex(static_cast<unsigned char>(text[i + 1]));
+            i += 2;
+        } else {
+            out.append(text.substr(i, len));
+            i += len;
+        }
+    }
+    return out;
+}
+
+void flushStdout() {
+    errno = 0;
+    if (std::fflush(stdout) == 0 && !std::ferror(stdout)) return;
+    throw std::runtime_error(std::string("cannot write to standard output: ") +
+                             (errno ? std::strerror(errno) : "write error"));
 }
 
 }  // namespace attnviz::cli

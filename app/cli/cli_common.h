@@ -6,6 +6,7 @@
 #include "io/model_file.h"
 #include "model/config.h"
 #include "model/model.h"
+#include "text/tokenizer.h"
 
 #include <algorithm>
 #include <cstddef>
@@ -63,5 +64,38 @@ int displayWidth(std::string_view text);
 // Pads (or leaves) text to `width` columns, on the right (left-aligned) or on the left.
 std::string padRight(std::string_view text, int width);
 std::string padLeft(std::string_view text, int width);
+
+// Bounded inputs (docs/robustness.md). A source longer than this many tokens (<sos>/<eos> not counted) is refused
+// by decode, render and eval unless --max-source-len says otherwise; a reference (forced decoding) may have
+// 2 * that + 10 tokens, the most a greedy decode of the longest source may write.
+inline constexpr int kDefaultMaxSourceLen = 1000;
+inline constexpr int kMaxSourceLenLimit = 100000;  // the largest --max-source-len accepted
+// Throw InputError "WHERE: the source has N tokens; at most M are decoded (--max-source-len)".
+void checkSourceLength(const TokenizedText& source, int max_source_len, const std::string& where);
+void checkReferenceLength(const TokenizedText& reference, int max_source_len, const std::string& where);
+
+// The share of the corpus's tokens (source and target sides apart; filled by a tokenizer) that `model`'s
+// vocabularies do not know. More than half on a side means the data is not the model's task: train --init warns.
+struct UnknownShare {
+    double source = 0, target = 0;
+};
+UnknownShare unknownTokenShare(const Model& model, const Corpus& corpus);
+// Warns "DATA: 97% of the source tokens ... are unknown to MODEL" when a side's share is above one half.
+void warnIfMostlyUnknown(std::string_view command, const Model& model, const Corpus& corpus, const std::string& data,
+                         const std::string& model_path);
+
+// A decode keeps every step's attention and scores: up to T * S * 8 bytes for T = max_len (default 2 * S + 10),
+// S = source length with specials; beam search keeps its whole tree (core/decode/beam.cpp), T * K * K * S * 8
+// bytes for width K. Throws InputError "WHERE: ... may need up to X GiB ..." above kMaxDecodeBytes.
+inline constexpr uint64_t kMaxDecodeBytes = uint64_t(4) << 30;
+void checkDecodeSize(const TokenizedText& source, int beam, int max_len, const std::string& where);
+
+// Text from a model file (task, description, metadata, vocabulary) made safe to print on a terminal: C0 and C1
+// control characters and DEL become \xNN (\t, \n, \r, \e spelled so), and so does each byte of invalid UTF-8.
+std::string printable(std::string_view text);
+
+// Flushes stdout; throws std::runtime_error("standard output: REASON") if a write failed (a long output checks it
+// per block so that a full disk stops it early; cli_main checks it once more at the end of every command).
+void flushStdout();
 
 }  // namespace attnviz::cli

@@ -20,6 +20,7 @@ struct DecodeSettings {
     int beam = 1;
     int max_len = 0;  // 0 = the spec's default 2 * S + 10
     bool json = false;
+    int max_source_len = kDefaultMaxSourceLen;
     std::shared_ptr<TokenTables> tables;  // the model's per-token products, shared by every line and thread
 };
 
@@ -29,7 +30,13 @@ enum class Mode { Greedy, Beam, Forced };
 DecodeResult decodeOne(const Model& model, const std::string& source, const std::string* reference,
                        const DecodeSettings& s) {
     const TokenizedText src = tokenizeSource(model, source);
-    if (reference) return forcedDecode(model, src, tokenizeTarget(model, *reference));
+    checkSourceLength(src, s.max_source_len, "source");
+    if (reference) {
+        const TokenizedText ref = tokenizeTarget(model, *reference);
+        checkReferenceLength(ref, s.max_source_len, "reference");
+        return forcedDecode(model, src, ref);
+    }
+    checkDecodeSize(src, s.beam, s.max_len, "source");
     DecodeOptions o;
     o.max_len = s.max_len;
     o.token_tables = s.tables;
@@ -97,6 +104,7 @@ std::string jsonLine(const DecodeResult& r, const ModelConfig& config, int line)
 
 int decodeFile(const std::string& path, const Model& model, const DecodeSettings& s, int threads) {
     const Corpus corpus = readInputLines(path);
+    if (corpus.examples.empty()) warn("decode", path + ": no lines to decode (the file is empty or blank)");
     // Blocks keep memory bounded and output flowing on large files; every block is decoded on all threads and
     // printed in input order.
     constexpr size_t kBlock = 512;
@@ -129,7 +137,7 @@ int decodeFile(const std::string& path, const Model& model, const DecodeSettings
             throw;
         }
         for (const std::string& o : out) std::fputs(o.c_str(), stdout);
-        std::fflush(stdout);
+        flushStdout();  // a full disk stops the run here, not after every line is decoded
     }
     return 0;
 }
@@ -142,7 +150,8 @@ int runDecode(const std::vector<std::string>& args) {
             "decode", "--model MODEL [options] SENTENCE",
             "Decode a sentence (greedy, beam search or forced on a reference) and print the source and target\n"
             "tokens, the attention matrix and the log-probabilities. An empty sentence is decoded as <sos> <eos>\n"
-            "with a warning. With --input, blank lines are skipped, lines with a reference are forced (--beam\n"
+            "with a warning. With --input, blank lines (nothing but spaces and tabs) are skipped, lines with a "
+            "reference are forced (--beam\n"
             "applies to the others) and each JSON line carries its input \"line\" number.");
         std::string model_path, target, input, score;
         DecodeSettings s;
@@ -157,6 +166,9 @@ int runDecode(const std::vector<std::string>& args) {
         p.option("--input", &input, "FILE", "decode every line of FILE: `source` or `source<TAB>reference` (forced)");
         p.choice("--score", &score, scoreChoices(), "use the sibling model trained with this score");
         p.option("--threads", &threads, "N", "worker threads for --input (default: every core)", 1, 256);
+        p.option("--max-source-len", &s.max_source_len, "N",
+                 "refuse sources of more than N tokens (default 1000); references may have 2*N+10", 1,
+                 kMaxSourceLenLimit);
         p.positionals(&words, "SENTENCE", "the source sentence (several arguments are joined with spaces)");
         if (!p.parse(args)) return 0;
 
@@ -184,6 +196,7 @@ int runDecode(const std::vector<std::string>& args) {
         } catch (const InputError& e) {
             throw InputError(std::string("SENTENCE: ") + e.what());
         }
+        checkSourceLength(src, s.max_source_len, "SENTENCE");
         if (src.tokens.size() == 2) warn("decode", "the sentence has no tokens; decoding <sos> <eos> alone");
         DecodeResult r;
         Mode mode = Mode::Greedy;
@@ -194,12 +207,14 @@ int runDecode(const std::vector<std::string>& args) {
             } catch (const InputError& e) {
                 throw InputError(std::string("--target: ") + e.what());
             }
+            checkReferenceLength(ref, s.max_source_len, "--target");
             r = forcedDecode(model, src, ref);
             mode = Mode::Forced;
         } else {
             DecodeOptions o;
             o.max_len = s.max_len;
             o.token_tables = s.tables;
+            checkDecodeSize(src, s.beam, s.max_len, "SENTENCE");
             if (s.beam > 1) {
                 r = beamSearch(model, src, s.beam, o).best;
                 mode = Mode::Beam;

@@ -21,9 +21,11 @@
 namespace attnviz::cli {
 namespace {
 
-EvalCounts evalLine(const Model& model, const CorpusExample& ex, const DecodeOptions& options) {
+EvalCounts evalLine(const Model& model, const CorpusExample& ex, const DecodeOptions& options, int max_source_len) {
     const TokenizedText src = tokenizeSource(model, ex.source);
+    checkSourceLength(src, max_source_len, "source");
     const TokenizedText ref = tokenizeTarget(model, ex.target);
+    checkReferenceLength(ref, max_source_len, "reference");
     const DecodeResult greedy = greedyDecode(model, src, options);
     if (!ex.has_alignment) return evalExample(greedy, ref.tokens);
     const DecodeResult forced = forcedDecode(model, src, ref);
@@ -41,7 +43,7 @@ int runEval(const std::vector<std::string>& args) {
             "where lines have Pharaoh alignments, the AER of the attention (forced onto the reference).");
         std::string model_path, data_path, score;
         bool json = false;
-        int max_len = 0, threads = 0;
+        int max_len = 0, threads = 0, max_source_len = kDefaultMaxSourceLen;
         p.option("--model", &model_path, "MODEL", "the model file (.safetensors)").required();
         p.option("--data", &data_path, "FILE", "the evaluation corpus").required();
         p.flag("--json", &json, "print one JSON object");
@@ -49,6 +51,9 @@ int runEval(const std::vector<std::string>& args) {
                  1000000);
         p.choice("--score", &score, scoreChoices(), "evaluate the sibling model trained with this score");
         p.option("--threads", &threads, "N", "worker threads (default: every core)", 1, 256);
+        p.option("--max-source-len", &max_source_len, "N",
+                 "refuse sources of more than N tokens (default 1000); references may have 2*N+10", 1,
+                 kMaxSourceLenLimit);
         if (!p.parse(args)) return 0;
 
         std::optional<ScoreKind> score_kind;
@@ -75,7 +80,7 @@ int runEval(const std::vector<std::string>& args) {
             parallelFor(begin, std::min(n, begin + kBlock), threadCount(threads), [&](size_t i) {
                 const CorpusExample& ex = corpus.examples[i];
                 try {
-                    per_line[i] = evalLine(model, ex, options);
+                    per_line[i] = evalLine(model, ex, options, max_source_len);
                 } catch (const std::exception& e) {
                     throw InputError(atLine(data_path, ex.line, e));
                 }

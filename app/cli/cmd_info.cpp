@@ -4,6 +4,7 @@
 
 #include "base/errors.h"
 #include "io/model_file.h"
+#include "io/safetensors.h"
 
 #include <nlohmann/json.hpp>
 
@@ -32,11 +33,7 @@ std::string byteSize(uint64_t b) {
     return buf;
 }
 
-std::string shapeText(const std::vector<int64_t>& shape) {
-    std::string s = "[";
-    for (size_t i = 0; i < shape.size(); ++i) s += (i ? ", " : "") + std::to_string(shape[i]);
-    return s + "]";
-}
+using safetensors::shapeText;
 
 // "training" metadata: the JSON value when it parses, else the text; null when absent.
 nlohmann::json trainingJson(const std::string& text) {
@@ -85,9 +82,9 @@ nlohmann::ordered_json infoJson(const std::string& path, const Model& model, con
 void printInfoText(const std::string& path, const Model& model, const ModelHeader& header,
                    const std::vector<Sibling>& siblings, bool with_vocab) {
     const ModelConfig& c = model.config;
-    std::printf("file         %s (%s)\n", path.c_str(), byteSize(header.file_size).c_str());
-    std::printf("task         %s\n", model.task.empty() ? "(none)" : model.task.c_str());
-    if (!model.description.empty()) std::printf("description  %s\n", model.description.c_str());
+    std::printf("file         %s (%s)\n", printable(path).c_str(), byteSize(header.file_size).c_str());
+    std::printf("task         %s\n", model.task.empty() ? "(none)" : printable(model.task).c_str());
+    if (!model.description.empty()) std::printf("description  %s\n", printable(model.description).c_str());
     std::printf("decoder      %s, score %s, span %s", std::string(toString(c.decoder)).c_str(),
                 std::string(toString(c.score)).c_str(), std::string(toString(c.span)).c_str());
     if (c.span != SpanKind::Global) std::printf(" (window %d)", c.window);
@@ -98,12 +95,13 @@ void printInfoText(const std::string& path, const Model& model, const ModelHeade
     std::printf("vocabulary   source %d tokens, target %d tokens\n", model.source_vocab.size(),
                 model.target_vocab.size());
     std::printf("parameters   %s\n", withThousands(model.parameterCount()).c_str());
-    if (!model.training.empty()) std::printf("training     %s\n", model.training.c_str());
-    for (const auto& [k, v] : model.extra_metadata) std::printf("metadata     %s = %s\n", k.c_str(), v.c_str());
+    if (!model.training.empty()) std::printf("training     %s\n", printable(model.training).c_str());
+    for (const auto& [k, v] : model.extra_metadata)
+        std::printf("metadata     %s = %s\n", printable(k).c_str(), printable(v).c_str());
     std::printf("siblings     %d model%s with this task and vocabularies\n", static_cast<int>(siblings.size()),
                 siblings.size() == 1 ? "" : "s");
     for (const Sibling& s : siblings)
-        std::printf("  %s %s%s\n", padRight(toString(s.config.score), 11).c_str(), s.path.c_str(),
+        std::printf("  %s %s%s\n", padRight(toString(s.config.score), 11).c_str(), printable(s.path).c_str(),
                     s.path == path ? "  (this file)" : "");
     std::printf("tensors      %d\n", static_cast<int>(header.tensors.size()));
     size_t width = 0;
@@ -114,10 +112,10 @@ void printInfoText(const std::string& path, const Model& model, const ModelHeade
     if (with_vocab) {
         std::printf("source vocabulary\n");
         for (int i = 0; i < model.source_vocab.size(); ++i)
-            std::printf("  %6d  %s\n", i, model.source_vocab.token(i).c_str());
+            std::printf("  %6d  %s\n", i, printable(model.source_vocab.token(i)).c_str());
         std::printf("target vocabulary\n");
         for (int i = 0; i < model.target_vocab.size(); ++i)
-            std::printf("  %6d  %s\n", i, model.target_vocab.token(i).c_str());
+            std::printf("  %6d  %s\n", i, printable(model.target_vocab.token(i)).c_str());
     }
 }
 

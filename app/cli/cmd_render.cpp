@@ -43,6 +43,7 @@ void ensureApplication() {
 struct RenderSettings {
     int beam = 1;
     int max_len = 0;
+    int max_source_len = kDefaultMaxSourceLen;
     ui::ExportOptions exp;
 };
 
@@ -54,6 +55,7 @@ DecodeResult decodeOne(const Model& model, const std::string& source, const std:
     } catch (const InputError& e) {
         throw InputError(where + ": " + e.what());
     }
+    checkSourceLength(src, s.max_source_len, where);
     if (reference) {
         TokenizedText ref;
         try {
@@ -61,8 +63,10 @@ DecodeResult decodeOne(const Model& model, const std::string& source, const std:
         } catch (const InputError& e) {
             throw InputError((where == "SENTENCE" ? std::string("--target") : where) + ": " + e.what());
         }
+        checkReferenceLength(ref, s.max_source_len, where == "SENTENCE" ? std::string("--target") : where);
         return forcedDecode(model, src, ref);
     }
+    checkDecodeSize(src, s.beam, s.max_len, where);
     DecodeOptions o;
     o.max_len = s.max_len;
     if (s.beam > 1) return beamSearch(model, src, s.beam, o).best;
@@ -103,6 +107,9 @@ int runRender(const std::vector<std::string>& args) {
         p.option("--beam", &s.beam, "K", "beam search of width K (default 1 = greedy)", 1, 1000);
         p.option("--max-len", &s.max_len, "N", "at most N target tokens, <eos> included (default 2*S+10)", 1, 1000000);
         p.choice("--score", &score, scoreChoices(), "use the sibling model trained with this score");
+        p.option("--max-source-len", &s.max_source_len, "N",
+                 "refuse sources of more than N tokens (default 1000); references may have 2*N+10", 1,
+                 kMaxSourceLenLimit);
         p.option("--width", &s.exp.width, "PX", "image width in pixels (default 1600)", 16, 20000);
         p.option("--height", &s.exp.height, "PX", "image height in pixels (default 1200)", 16, 20000);
         p.option("--dpi", &s.exp.dpi, "DPI", "resolution: text size and the PDF/SVG page size follow it (default 144)",
@@ -142,6 +149,12 @@ int runRender(const std::vector<std::string>& args) {
         s.exp.style.fit_range = fit_range;
         s.exp.style.title = QString::fromStdString(title);
         if (!batch) {
+            // The extension says the format; --format may name it for a file without a known extension, and must
+            // agree with a known one (f.png holding SVG would mislead every program that opens it).
+            const QString from_extension = ui::exportFormatFor(QString::fromStdString(out), {});
+            if (!format.empty() && !from_extension.isEmpty() && from_extension != QString::fromStdString(format))
+                throw UsageError("--format " + format + " does not match --out \"" + out + "\" (a ." +
+                                 from_extension.toStdString() + " file): change one of them");
             s.exp.format = QString::fromStdString(format);
             if (ui::exportFormatFor(QString::fromStdString(out), s.exp).isEmpty())
                 throw UsageError("--out: cannot tell the format of \"" + out +
@@ -167,7 +180,7 @@ int runRender(const std::vector<std::string>& args) {
         const Corpus corpus = readInputLines(input);
         const QString dir = QString::fromStdString(out_dir);
         if (!QDir().mkpath(dir)) throw std::runtime_error(out_dir + ": cannot create the folder");
-        int index = 0;
+        int index = 0, failed = 0;
         for (const CorpusExample& ex : corpus.examples) {
             ++index;
             const std::string where = input + ":" + std::to_string(ex.line);
@@ -178,9 +191,18 @@ int runRender(const std::vector<std::string>& args) {
                 throw InputError(atLine(input, ex.line, e));
             }
             const QString name = QStringLiteral("%1.%2").arg(index, 4, 10, QLatin1Char('0')).arg(s.exp.format);
-            writeOne(r, model.config, QDir(dir).filePath(name), s.exp);
+            // A file that cannot be written (a full disk) is reported and the others are still tried; exit 1.
+            try {
+                writeOne(r, model.config, QDir(dir).filePath(name), s.exp);
+            } catch (const std::exception& e) {
+                fail("render", e.what());
+                ++failed;
+            }
         }
-        if (corpus.examples.empty()) warn("render", input + ": no lines to render");
+        if (failed > 0)
+            throw std::runtime_error(std::to_string(failed) + " of " + std::to_string(index) +
+                                     " files could not be written (see above)");
+        if (corpus.examples.empty()) warn("render", input + ": no lines to render (the file is empty or blank)");
         return 0;
     });
 }

@@ -130,6 +130,7 @@ Model startingModel(const TrainArgs& a, Corpus& corpus) {
     if (!a.init.empty()) {
         Model model = loadModel(a.init);
         corpus = readCorpus(a.data, CorpusOptions{true, model.config.tokenizer});
+        warnIfMostlyUnknown("train", model, corpus, a.data, a.init);
         return model;
     }
     ModelConfig config;
@@ -260,7 +261,7 @@ void printMetrics(const TrainArgs& a, const Model& model, size_t examples, const
     j["target_vocab_size"] = model.target_vocab.size();
     j["parameter_count"] = model.parameterCount();
     std::printf("%s\n", j.dump().c_str());
-    std::fflush(stdout);
+    flushStdout();  // a failed stdout is an error (exit 1), with its reason
 }
 
 // The last word on stderr and the exit code: 1 when training stopped early (the model was written anyway).

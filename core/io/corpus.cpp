@@ -2,15 +2,12 @@
 
 #include "base/errors.h"
 #include "base/utf8.h"
+#include "io/input_file.h"
 #include "text/tokenizer.h"
 
 #include <algorithm>
-#include <cerrno>
 #include <cstdio>
 #include <cstring>
-#include <filesystem>
-#include <fstream>
-#include <sstream>
 
 namespace attnviz {
 namespace {
@@ -79,6 +76,10 @@ Corpus parseCorpus(std::string_view text, const std::string& name, const CorpusO
         std::string_view line = text.substr(pos, eol - pos);
         pos = eol + 1;
         ++line_no;
+        if (line.size() > kMaxLineBytes)
+            throw InputError(where(name, line_no) + "the line is " + std::to_string(line.size()) +
+                             " bytes long; lines of at most " + std::to_string(kMaxLineBytes) +
+                             " bytes are read (is this a text corpus?)");
         if (!line.empty() && line.back() == '\r') line.remove_suffix(1);
 
         if (const size_t bad = firstInvalidUtf8(line); bad != std::string_view::npos) {
@@ -155,16 +156,7 @@ Corpus parseCorpus(std::string_view text, const std::string& name, const CorpusO
     return corpus;
 }
 
-std::string readTextFile(const std::string& path) {
-    std::error_code ec;
-    if (std::filesystem::is_directory(path, ec)) throw InputError(path + ": is a directory, not a file");
-    std::ifstream in(path, std::ios::binary);
-    if (!in) throw InputError(path + ": cannot open (" + std::strerror(errno) + ")");
-    std::ostringstream ss;
-    ss << in.rdbuf();
-    if (in.bad()) throw InputError(path + ": read error");
-    return std::move(ss).str();
-}
+std::string readTextFile(const std::string& path) { return readRegularFile(path); }
 
 Corpus readCorpus(const std::string& path, const CorpusOptions& options) {
     const std::string text = readTextFile(path);

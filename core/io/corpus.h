@@ -3,7 +3,9 @@
 // word i to target word j, specials (<sos>, <eos>) not counted.
 //
 // Reading rules (every problem is an InputError "PATH:LINE: what", LINE 1-based):
+// - the path must be a regular file (a FIFO, device or directory is refused before any read);
 // - the file must be valid UTF-8 (a leading byte-order mark is dropped); CRLF line ends are accepted;
+// - a line is at most kMaxLineBytes (64 KiB) long, so that no line can make a reader allocate much;
 // - blank (whitespace-only) lines are skipped; every example keeps its own line number;
 // - at most three tab-separated fields; an empty source or target is an error;
 // - an alignment token that is not `i-j` with two non-negative integers ("3-x", "3", "-1-2") is an error;
@@ -19,6 +21,9 @@
 #include <vector>
 
 namespace attnviz {
+
+// The longest line a corpus reader accepts, in bytes (CR and LF not counted).
+inline constexpr size_t kMaxLineBytes = 65536;
 
 // One gold link: (source word i, target word j), both 0-based, specials not counted.
 using AlignmentLink = std::pair<int, int>;
@@ -51,13 +56,14 @@ struct Corpus {
 
 // Parses TSV text; `name` stands for the path in messages. Throws InputError on the first bad line.
 Corpus parseCorpus(std::string_view text, const std::string& name, const CorpusOptions& options = {});
-// Reads and parses a file. Throws InputError "PATH: cannot open (reason)" if it cannot be read, else as parseCorpus.
+// Reads and parses a file. Throws InputError as readTextFile if it cannot be read, else as parseCorpus.
 Corpus readCorpus(const std::string& path, const CorpusOptions& options = {});
 
 // Parses a Pharaoh alignment field ("0-0 1-2 2-1"); throws InputError naming the bad token (no position prefix).
 std::vector<AlignmentLink> parseAlignment(std::string_view field);
 
-// Reads a whole file into memory; throws InputError "PATH: cannot open (reason)" / "PATH: read error".
+// Reads a whole regular file into memory (io/input_file.h); throws InputError "PATH: cannot open: reason",
+// "PATH: is a FIFO (named pipe), not a regular file", "PATH: read error: reason", ...
 std::string readTextFile(const std::string& path);
 
 }  // namespace attnviz

@@ -2,6 +2,7 @@
 // (metadata, config, vocabularies, every tensor's name, dtype, shape and offsets) before any weight is converted.
 #include "io/model_file.h"
 #include "base/errors.h"
+#include "io/atomic_file.h"
 #include "io/safetensors.h"
 
 #include <nlohmann/json.hpp>
@@ -25,13 +26,8 @@ constexpr const char* kFormatVersion = "1";
 const std::set<std::string, std::less<>> kKnownKeys = {"format",       "format_version", "config",      "source_vocab",
                                                        "target_vocab", "task",           "description", "training"};
 
-[[noreturn]] void fail(const std::string& name, const std::string& what) { throw ModelError(name + ": " + what); }
-
-std::string shapeText(const std::vector<int64_t>& shape) {
-    std::string s = "[";
-    for (size_t i = 0; i < shape.size(); ++i) s += (i ? ", " : "") + std::to_string(shape[i]);
-    return s + "]";
-}
+using st::fail;
+using st::shapeText;
 
 std::string configSummary(const ModelConfig& c) {
     std::string s = "decoder \"" + std::string(toString(c.decoder)) + "\", score \"" + std::string(toString(c.score)) +
@@ -157,6 +153,7 @@ int64_t ModelHeader::parameterCount() const {
 Model loadModelFromBytes(const uint8_t* data, size_t size, const std::string& name) {
     const st::Header h = st::parseFile(data, size, name);
     ModelHeader mh = interpretHeader(h, name);
+    st::requireExactBuffer(h, name);
 
     Model m;
     m.config = mh.config;
@@ -184,6 +181,9 @@ Model loadModelFromBytes(const uint8_t* data, size_t size, const std::string& na
 }
 
 Model loadModel(const std::string& path) {
+    // The header first (8 + N bytes): a file with trailing data, gaps or a bad config is refused before its
+    // buffer is read into memory.
+    (void)readModelHeader(path);
     const std::vector<uint8_t> bytes = st::readFile(path);
     return loadModelFromBytes(bytes.data(), bytes.size(), path);
 }
@@ -191,6 +191,7 @@ Model loadModel(const std::string& path) {
 ModelHeader readModelHeader(const std::string& path) {
     const st::Header h = st::readFileHeader(path);
     ModelHeader m = interpretHeader(h, path);
+    st::requireExactBuffer(h, path);
     m.file_size = h.dataStart() + h.buffer_size;
     return m;
 }
@@ -237,7 +238,11 @@ void saveModel(const Model& model, const std::string& path, st::DType dtype) {
     } catch (const ModelError& e) {
         fail(path, std::string("cannot save: ") + e.what());
     }
-    st::writeFileAtomically(path, bytes.data(), bytes.size());
+    try {
+        writeFileAtomically(path, bytes.data(), bytes.size());
+    } catch (const WriteError& e) {
+        throw ModelError(e.what());  // saveModel's contract: a ModelError naming the path
+    }
 }
 
 std::vector<Sibling> findSiblings(const std::string& path, const Model& model) {

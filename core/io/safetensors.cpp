@@ -3,6 +3,7 @@
 #include "io/safetensors.h"
 #include "base/errors.h"
 #include "base/utf8.h"
+#include "io/input_file.h"
 
 #include <Eigen/Core>
 #include <nlohmann/json.hpp>
@@ -16,7 +17,6 @@
 #include <cstring>
 #include <filesystem>
 #include <new>
-#include <random>
 #include <set>
 
 #include <fcntl.h>
@@ -31,14 +31,6 @@ static_assert(std::endian::native == std::endian::little, "attnviz reads safeten
 namespace {
 
 using json = nlohmann::json;
-
-[[noreturn]] void fail(const std::string& name, const std::string& what) { throw ModelError(name + ": " + what); }
-
-std::string shapeText(const std::vector<int64_t>& shape) {
-    std::string s = "[";
-    for (size_t i = 0; i < shape.size(); ++i) s += (i ? ", " : "") + std::to_string(shape[i]);
-    return s + "]";
-}
 
 std::string jsonTypeName(const json& j) { return j.type_name(); }
 
@@ -174,6 +166,14 @@ json parseHeaderJson(std::string_view text, const std::string& name) {
 
 }  // namespace
 
+void fail(const std::string& name, const std::string& what) { throw ModelError(name + ": " + what); }
+
+std::string shapeText(const std::vector<int64_t>& shape) {
+    std::string s = "[";
+    for (size_t i = 0; i < shape.size(); ++i) s += (i ? ", " : "") + std::to_string(shape[i]);
+    return s + "]";
+}
+
 std::string_view dtypeName(DType d) {
     switch (d) {
     case DType::F32:
@@ -253,6 +253,21 @@ Header parseHeader(std::string_view text, uint64_t buffer_size, const std::strin
         if (!prev || t.end > prev->end) prev = &t;
     }
     return h;
+}
+
+void requireExactBuffer(const Header& h, const std::string& name) {
+    uint64_t expected = 0;  // where the next tensor must begin (parseHeader refused overlaps already)
+    for (const TensorInfo& t : h.tensors) {
+        if (t.begin == t.end) continue;  // empty tensors take no room
+        if (t.begin > expected)
+            fail(name, "a gap of " + std::to_string(t.begin - expected) + " bytes before tensor \"" + t.name +
+                           "\" (data_offsets must follow each other without gaps)");
+        expected = std::max(expected, t.end);
+    }
+    if (expected != h.buffer_size)
+        fail(name, std::to_string(h.buffer_size - expected) + " bytes after the last tensor's data (the file is " +
+                       std::to_string(h.dataStart() + h.buffer_size) + " bytes; its tensors end at byte " +
+                       std::to_string(h.dataStart() + expected) + "): trailing data or a damaged file");
 }
 
 Header parseFile(const uint8_t* data, size_t size, const std::string& name) {
@@ -387,13 +402,10 @@ bool readAll(int fd, uint8_t* dst, size_t n, size_t& got) {
 }
 
 int openForReading(const std::string& path, uint64_t& size) {
-    Fd f{::open(path.c_str(), O_RDONLY | O_CLOEXEC)};
-    if (f.fd < 0) fail(path, "cannot open: " + errnoText(errno));
-    struct stat st {};
-    if (::fstat(f.fd, &st) != 0) fail(path, "cannot stat: " + errnoText(errno));
-    if (!S_ISREG(st.st_mode)) fail(path, "not a regular file");
-    size = uint64_t(st.st_size);
-    return f.release();
+    std::string problem;
+    const int fd = openRegularFile(path, &size, &problem);
+    if (fd < 0) fail(path, problem);
+    return fd;
 }
 
 }  // namespace
@@ -424,64 +436,6 @@ Header readFileHeader(const std::string& path) {
     if (!readAll(f.fd, reinterpret_cast<uint8_t*>(text.data()), n, got)) fail(path, "cannot read: " + errnoText(errno));
     if (got != n) fail(path, "file truncated while reading the header");
     return parseHeader(text, size - 8 - n, path);
-}
-
-void writeFileAtomically(const std::string& path, const uint8_t* data, size_t size) {
-    namespace fs = std::filesystem;
-    const fs::path target(path);
-    const fs::path dir = target.has_parent_path() ? target.parent_path() : fs::path(".");
-    if (!target.has_filename()) fail(path, "cannot save: not a file name");
-
-    // A hidden, unique name in the same folder, so that rename() is atomic and never crosses file systems.
-    std::random_device rd;
-    const uint64_t tag = (uint64_t(rd()) << 32) ^ rd() ^ uint64_t(::getpid());
-    char suffix[32];
-    Fd f;
-    std::string temp;
-    for (int attempt = 0; attempt < 16 && f.fd < 0; ++attempt) {
-        std::snprintf(suffix, sizeof suffix, ".tmp-%016llx", static_cast<unsigned long long>(tag + uint64_t(attempt)));
-        std::string hidden(".");  // (built by appends: GCC 12 gives a false -Wrestrict for "." + string)
-        hidden += target.filename().string();
-        hidden += suffix;
-        temp = (dir / hidden).string();
-        f.fd = ::open(temp.c_str(), O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0666);
-        if (f.fd < 0 && errno != EEXIST) break;
-    }
-    if (f.fd < 0)
-        fail(path, "cannot save: cannot create a temporary file in " + dir.string() + ": " + errnoText(errno));
-
-    auto abandon = [&](const std::string& what, int e) {
-        ::close(f.release());
-        ::unlink(temp.c_str());
-        fail(path, "cannot save: " + what + ": " + errnoText(e));
-    };
-    // Keep the permissions of a file we replace.
-    struct stat st {};
-    if (::stat(path.c_str(), &st) == 0 && S_ISREG(st.st_mode)) (void)::fchmod(f.fd, st.st_mode & 07777);
-
-    size_t done = 0;
-    while (done < size) {
-        const ssize_t w = ::write(f.fd, data + done, size - done);
-        if (w < 0) {
-            if (errno == EINTR) continue;
-            abandon("write failed", errno);
-        }
-        done += size_t(w);
-    }
-    if (::fsync(f.fd) != 0) abandon("fsync failed", errno);
-    if (::close(f.release()) != 0) {
-        const int e = errno;
-        ::unlink(temp.c_str());
-        fail(path, "cannot save: close failed: " + errnoText(e));
-    }
-    if (::rename(temp.c_str(), path.c_str()) != 0) {
-        const int e = errno;
-        ::unlink(temp.c_str());
-        fail(path, "cannot save: cannot replace the file: " + errnoText(e));
-    }
-    // Make the rename itself durable; failure here does not undo the save.
-    Fd d{::open(dir.c_str(), O_RDONLY | O_DIRECTORY | O_CLOEXEC)};
-    if (d.fd >= 0) (void)::fsync(d.fd);
 }
 
 }  // namespace attnviz::safetensors

@@ -39,10 +39,19 @@ struct Header {
     uint64_t dataStart() const { return 8 + header_size; }
 };
 
+// Throws ModelError("NAME: what"): the one way the model-file readers report a problem.
+[[noreturn]] void fail(const std::string& name, const std::string& what);
+// "[2, 3]": a shape as messages write it.
+std::string shapeText(const std::vector<int64_t>& shape);
+
 // Reads N from the first 8 bytes and checks it against the file size. `available` is how many bytes `first` holds.
 uint64_t readHeaderLength(const uint8_t* first, size_t available, uint64_t file_size, const std::string& name);
 // Parses and checks the whole header: JSON shape, dtypes, shapes, offsets inside the buffer, sizes, no overlaps.
 Header parseHeader(std::string_view json_text, uint64_t buffer_size, const std::string& name);
+// Checks that the tensors fill the buffer exactly, as the Python library requires: no gap between them, no byte
+// after the last. (Separate from parseHeader so that a model's own problems, such as a missing tensor, are named
+// first.)
+void requireExactBuffer(const Header& h, const std::string& name);
 // Parses a whole file held in memory (header checked; data not touched).
 Header parseFile(const uint8_t* data, size_t size, const std::string& name);
 
@@ -68,11 +77,9 @@ struct TensorView {
 std::vector<uint8_t> serialize(const std::map<std::string, std::string>& metadata,
                                const std::vector<TensorView>& tensors, DType dtype = DType::F32);
 
-// Whole-file I/O. All throw ModelError("PATH: ...").
+// Whole-file I/O (regular files only: io/input_file.h). All throw ModelError("PATH: ...").
 std::vector<uint8_t> readFile(const std::string& path);
 // Reads only the first 8 + N bytes of a file and parses the header (offsets checked against the file size).
 Header readFileHeader(const std::string& path);
-// Temp file in the same folder + fsync + rename; on failure the temp file is removed and an old file stays intact.
-void writeFileAtomically(const std::string& path, const uint8_t* data, size_t size);
 
 }  // namespace attnviz::safetensors

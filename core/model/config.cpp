@@ -1,7 +1,9 @@
 #include "model/config.h"
+
 #include "base/errors.h"
 
 #include <array>
+#include <cstdio>
 #include <utility>
 
 namespace attnviz {
@@ -133,9 +135,31 @@ nlohmann::json configToJson(const ModelConfig& c) {
     };
 }
 
+uint64_t minimumWeightBytes(const ModelConfig& c) {
+    // Every decoder kind has these GRU matrices (shapes in docs/model-format.md): the encoder's two directions
+    // W_ih (3H_e x E) and W_hh (3H_e x H_e), the decoder's W_ih (3H_d x at least E) and W_hh (3H_d x H_d).
+    const uint64_t E = uint64_t(c.emb_dim), He = uint64_t(c.enc_hid_dim), Hd = uint64_t(c.dec_hid_dim);
+    return 4 * (2 * 3 * He * (E + He) + 3 * Hd * (E + Hd));
+}
+
+namespace {
+
+std::string gibText(uint64_t bytes) {
+    char buf[32];
+    std::snprintf(buf, sizeof buf, "%.1f GiB", double(bytes) / double(uint64_t(1) << 30));
+    return buf;
+}
+
+}  // namespace
+
 void validateConfig(const ModelConfig& c) {
     if (c.emb_dim < 1 || c.enc_hid_dim < 1 || c.dec_hid_dim < 1)
         throw ModelError("config: emb_dim, enc_hid_dim and dec_hid_dim must be positive");
+    if (const uint64_t bytes = minimumWeightBytes(c); bytes > kMaxWeightBytes)
+        throw ModelError("config: emb_dim " + std::to_string(c.emb_dim) + ", enc_hid_dim " +
+                         std::to_string(c.enc_hid_dim) + ", dec_hid_dim " + std::to_string(c.dec_hid_dim) +
+                         " need at least " + gibText(bytes) + " for the weights alone (more to train); the limit is " +
+                         gibText(kMaxWeightBytes));
     if (c.window < 1) throw ModelError("config: \"window\" must be at least 1");
     if (c.decoder == DecoderKind::Bahdanau && c.span != SpanKind::Global)
         throw ModelError("config: span \"" + std::string(toString(c.span)) +

@@ -1,6 +1,8 @@
 // The model config of spec/model-format.md ("config" metadata), parsed and validated.
 #pragma once
 #include <nlohmann/json.hpp>
+
+#include <cstdint>
 #include <string>
 #include <string_view>
 
@@ -48,7 +50,13 @@ ModelConfig configFromJson(const nlohmann::json& j);
 ModelConfig configFromJsonText(std::string_view text);
 // Every key written, defaults included (the "config" of cli.md's decode object).
 nlohmann::json configToJson(const ModelConfig& c);
-// Throws ModelError if the config breaks a rule of the spec.
+// Throws ModelError if the config breaks a rule of the spec, or if its weights alone would need more than
+// kMaxWeightBytes (a config that cannot fit in memory is refused before anything is allocated).
 void validateConfig(const ModelConfig& c);
+
+// The largest model attnviz makes or loads: 4 GiB of float32 weights (about a billion parameters).
+inline constexpr uint64_t kMaxWeightBytes = uint64_t(4) << 30;
+// A lower bound of a config's float32 weight bytes, whatever the vocabularies: its GRU matrices.
+uint64_t minimumWeightBytes(const ModelConfig& c);
 
 }  // namespace attnviz

@@ -65,6 +65,17 @@ Mutator editVocab(const std::string& key, std::function<void(nlohmann::json&)> f
         v = j.dump();
     });
 }
+// Takes bytes [begin, end) out of the buffer and moves the later tensors' offsets down: the buffer stays exactly the
+// tensors' bytes (a gap would be refused before the edit under test is looked at).
+void removeBytes(Parts& p, uint64_t begin, uint64_t end) {
+    p.buffer.erase(p.buffer.begin() + long(begin), p.buffer.begin() + long(end));
+    for (auto& [key, e] : p.header.items()) {
+        if (key == "__metadata__") continue;
+        auto& off = e["data_offsets"];
+        if (off[0].get<uint64_t>() >= end)
+            off = {off[0].get<uint64_t>() - (end - begin), off[1].get<uint64_t>() - (end - begin)};
+    }
+}
 void putFloat(Bytes& buffer, uint64_t at, float x) { std::memcpy(buffer.data() + at, &x, 4); }
 
 bool sameBits(float a, float b) { return std::memcmp(&a, &b, 4) == 0; }
@@ -502,7 +513,8 @@ void TestModelFile::badFile_data() {
         {"decoder.fc_out.weight", "NaN", "index 47", "row 2, column 3"}, false);
     row("Inf weight", weight("encoder.fc.bias", 2, -INFINITY), {"encoder.fc.bias", "-Inf", "index 2"}, false);
     row("F64 weight outside float range", edit([](Parts& p) {
-            ojson& e = p.header["encoder.fc.bias"];  // 8 values as F64 appended to the buffer
+            ojson& e = p.header["encoder.fc.bias"];  // 8 values as F64 moved to the end of the buffer
+            removeBytes(p, e["data_offsets"][0].get<uint64_t>(), e["data_offsets"][1].get<uint64_t>());
             e["dtype"] = "F64";
             e["data_offsets"] = {p.buffer.size(), p.buffer.size() + 64};
             for (int i = 0; i < 8; ++i) {

@@ -2,15 +2,16 @@
 
 #include "heatmap/heatmap_renderer.h"
 #include "heatmap/heatmap_scene.h"
+#include "io/atomic_file.h"
 #include "io/decode_json.h"
 
 #include <QBuffer>
+#include <QFile>
 #include <QFileInfo>
 #include <QImageWriter>
 #include <QPageSize>
 #include <QPdfWriter>
 #include <QRegularExpression>
-#include <QSaveFile>
 #include <QSvgGenerator>
 #include <cmath>
 
@@ -25,7 +26,7 @@ QString describe(const HeatmapData& data, const ExportOptions& options) {
         .arg(options.style.colormap);
 }
 
-bool writeImage(QSaveFile& file, const HeatmapData& data, const ExportOptions& options, QString* what) {
+bool writeImage(QIODevice& file, const HeatmapData& data, const ExportOptions& options, QString* what) {
     QImage image = renderHeatmapImage(data, options);
     image.setText(QStringLiteral("Software"), QStringLiteral("attnviz"));
     image.setText(QStringLiteral("Description"), describe(data, options));
@@ -50,7 +51,7 @@ QByteArray withFontFallbacks(QByteArray svg) {
     return text.toUtf8();
 }
 
-bool writeSvg(QSaveFile& file, const HeatmapData& data, const ExportOptions& options, QString* what) {
+bool writeSvg(QIODevice& file, const HeatmapData& data, const ExportOptions& options, QString* what) {
     const QSize pixels(options.width, options.height);
     QBuffer buffer;
     buffer.open(QIODevice::WriteOnly);
@@ -75,7 +76,7 @@ bool writeSvg(QSaveFile& file, const HeatmapData& data, const ExportOptions& opt
     return true;
 }
 
-bool writePdf(QSaveFile& file, const HeatmapData& data, const ExportOptions& options, QString* what) {
+bool writePdf(QIODevice& file, const HeatmapData& data, const ExportOptions& options, QString* what) {
     QPdfWriter pdf(&file);
     pdf.setCreator(QStringLiteral("attnviz"));
     pdf.setTitle(options.style.title.isEmpty() ? QStringLiteral("attention heatmap") : options.style.title);
@@ -135,8 +136,10 @@ bool exportHeatmap(const HeatmapData& data, const DecodeResult& result, const Mo
         format == QLatin1String("png") || format == QLatin1String("svg") || format == QLatin1String("pdf");
     if (image && data.isEmpty()) return fail(QStringLiteral("nothing to draw (no target or no source tokens)"));
 
-    QSaveFile file(path);
-    if (!file.open(QIODevice::WriteOnly)) return fail(QStringLiteral("cannot write: ") + file.errorString());
+    // The whole file is made in memory, then written by core's atomic writer (io/atomic_file.h), as model files
+    // are: on a full disk or any other failure the old file stays and the error names the path and the reason.
+    QBuffer file;
+    file.open(QIODevice::WriteOnly);
     QString what;
     bool ok = true;
     if (format == QLatin1String("png")) {
@@ -149,22 +152,22 @@ bool exportHeatmap(const HeatmapData& data, const DecodeResult& result, const Mo
         try {
             const std::string text =
                 format == QLatin1String("csv") ? decodeToCsv(result) : decodeToJsonText(result, config, 2) + "\n";
-            ok = file.write(text.data(), qint64(text.size())) == qint64(text.size());
-            if (!ok) what = QStringLiteral("cannot write: ") + file.errorString();
+            file.write(text.data(), qint64(text.size()));
         } catch (const std::exception& e) {
             ok = false;
             what = QString::fromStdString(e.what());
         }
     }
-    if (ok && file.error() != QFileDevice::NoError) {
-        ok = false;
-        what = QStringLiteral("cannot write: ") + file.errorString();
+    if (!ok) return fail(what);
+    file.close();
+    try {
+        const QByteArray& bytes = file.data();
+        writeFileAtomically(QFile::encodeName(path).toStdString(),
+                            std::string_view(bytes.constData(), size_t(bytes.size())));
+    } catch (const WriteError& e) {
+        if (error) *error = QString::fromLocal8Bit(e.what());  // "PATH: cannot save: what: reason"
+        return false;
     }
-    if (!ok) {
-        file.cancelWriting();
-        return fail(what);
-    }
-    if (!file.commit()) return fail(QStringLiteral("cannot write: ") + file.errorString());
     return true;
 }
 

@@ -1,7 +1,7 @@
 // Writing the heatmap to a file: PNG (exact pixel size, DPI metadata), SVG and PDF (vector, text as text, same
 // size), CSV and JSON (the numbers, via core/decode_json.h). Shared by the GUI's export and `attnviz-cli render`.
-// Every file is written atomically (QSaveFile): on failure nothing, not even a partial file, is left at the path,
-// and the error names the path.
+// Every file is made in memory and written by core's atomic writer (io/atomic_file.h): on failure nothing, not even
+// a partial file, is left at the path, an older file there is kept, and the error names the path and the OS reason.
 #pragma once
 #include "decode/decoding.h"
 #include "heatmap/heatmap_data.h"
