@@ -49,9 +49,8 @@ DecodeOutcome DecodeWorker::run(const DecodeRequest& request, const std::atomic<
         }
         DecodeOptions options;
         options.top_k = request.top_k;
-        options.token_tables = request.token_tables;  // another model's would be an InputError, shown as `error`
         const int S = int(out.source.tokens.size());
-        options.max_len = std::max(2 * S + 10, int(prefix.size()));
+        options.max_len = std::max(defaultMaxLength(S), int(prefix.size()));
 
         DecodingSession session(request.model, out.source, options);
         for (size_t i = 0; i < prefix.size(); ++i) {
@@ -104,11 +103,6 @@ void DecodeWorker::cancelAll() {
 
 void DecodeWorker::start(quint64 generation, DecodeRequest request) {
     if (!request.model) return;
-    if (!request.token_tables) {
-        if (!tables_ || &tables_->model() != request.model.get())
-            tables_ = std::make_shared<TokenTables>(request.model);
-        request.token_tables = tables_;
-    }
     ++pending_;
     auto latest = latest_;
     (void)QtConcurrent::run(&pool_, [this, latest, generation, request = std::move(request)] {

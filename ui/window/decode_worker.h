@@ -3,7 +3,6 @@
 // Each request gets a generation number; only the newest one is delivered, older ones stop at their next step.
 #pragma once
 #include "decode/decoding.h"
-#include "fast/token_tables.h"
 
 #include <QObject>
 #include <QString>
@@ -22,9 +21,8 @@ inline constexpr int kMaxSourceTokens = 1000;
 
 struct DecodeRequest {
     std::shared_ptr<const Model> model;
-    std::shared_ptr<TokenTables> token_tables;  // for `model` (the worker fills this in); nullptr: none
-    std::string source;                         // UTF-8 sentence
-    std::string reference;                      // not empty: forced decoding of this translation (+ <eos>)
+    std::string source;              // UTF-8 sentence
+    std::string reference;           // not empty: forced decoding of this translation (+ <eos>)
     std::vector<int> forced_prefix;  // "what if": these target ids at steps 0.. (overrides the reference), then greedy
     int cursor = -1;                 // where the window wants its step cursor afterwards (-1: at the end)
     int max_source_tokens = kMaxSourceTokens;
@@ -79,9 +77,6 @@ private:
     DecodeRequest scheduled_;
     std::shared_ptr<std::atomic<quint64>> latest_ = std::make_shared<std::atomic<quint64>>(0);
     int pending_ = 0;
-    // The token tables of the last model decoded (UI thread only): kept across requests, so that the tokens of
-    // every sentence typed make later decodes with this model faster; replaced when the model changes.
-    std::shared_ptr<TokenTables> tables_;
 };
 
 }  // namespace attnviz::ui

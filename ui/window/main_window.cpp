@@ -326,7 +326,6 @@ void MainWindow::forceCandidate(int token) {
     const int index = cursor_ - 1;
     DecodeRequest r = makeRequest();
     r.model = outcome_->request.model;
-    r.token_tables = outcome_->request.token_tables;  // that model's (the worker's may belong to a newer one)
     for (int i = 0; i < index; ++i) r.forced_prefix.push_back(outcome_->steps[size_t(i)].token);
     r.forced_prefix.push_back(token);
     r.cursor = index + 1;
