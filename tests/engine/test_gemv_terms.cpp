@@ -167,7 +167,7 @@ void TestGemvTerms::apartIsSummedOnItsOwn() {
     // The first step's pass: the projection and the logits, with the apart term.
     Mat projected;
     y_apart.setConstant(std::nanf(""));
-    gemvTermsProjecting({sc, 1}, sc[1], H, a.data(), rows, projected, y.data(), {&apart, 1}, y_apart.data());
+    gemvTermsProjecting({sc, 1}, sc[1], H, a.data(), rows, projected, y.data(), pool, {&apart, 1}, y_apart.data());
     QCOMPARE(projected, projection);
     QCOMPARE(y, expected);
     QCOMPARE(y_apart, expected_apart);
