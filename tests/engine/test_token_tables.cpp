@@ -51,7 +51,7 @@ DecodeResult greedy(const Model& m, const TokenizedText& src, const std::shared_
     return detail::greedyDecode(m, src, nineSteps(), withTables(tables));
 }
 
-BeamResult beam(const Model& m, const TokenizedText& src, int K, const std::shared_ptr<TokenTables>& tables) {
+BeamResult beamWith(const Model& m, const TokenizedText& src, int K, const std::shared_ptr<TokenTables>& tables) {
     return detail::beamSearch(m, src, K, nineSteps(), withTables(tables));
 }
 
@@ -138,9 +138,9 @@ void TestTokenTables::sameBitsWithAndWithoutTables() {
     full->computeAll(&ThreadPool::engine());
     compareExactly(greedy(*model, src, full), plain);
 
-    const BeamResult beam = beam(*model, src, 3, nullptr);
+    const BeamResult beam = beamWith(*model, src, 3, nullptr);
     for (const auto& tables : {lazy, full}) {
-        const BeamResult b = beam(*model, src, 3, tables);
+        const BeamResult b = beamWith(*model, src, 3, tables);
         QCOMPARE(b.nodes.size(), beam.nodes.size());
         for (size_t k = 0; k < beam.nodes.size(); ++k) {
             QCOMPARE(b.nodes[k].token, beam.nodes[k].token);
@@ -277,7 +277,7 @@ void TestTokenTables::eachModelKeepsItsOwn() {
     QCOMPARE(tables.kept(TokenTables::Output), kept);  // the same tokens: every row read, none added
     const BeamResult b = detail::beamSearch(*model, src, 3, nineSteps(), own);
     QVERIFY(tables.kept(TokenTables::Output) >= kept);
-    QCOMPARE(b.nodes.size(), beam(*model, src, 3, nullptr).nodes.size());
+    QCOMPARE(b.nodes.size(), beamWith(*model, src, 3, nullptr).nodes.size());
 
     const Model copy = *model;
     TokenTables& copied = detail::tablesOf(copy);
