@@ -1,12 +1,13 @@
 // Decoding speed, one sentence at a time: S = 12 (10 words + <sos>/<eos>), 11 target steps.
 // Greedy runs with max_len 11 on a random model whose <eos> logit is pushed down (so every run takes 11 steps);
-// forced decoding scores an 11-token reference (10 words + <eos>). greedy, session and beam4 decode with token tables
-// filled in advance (core/token_tables.h: as after TokenTables::computeAll, any sentence runs at this speed);
-// greedyNoTables without them, as a decode from tokens never stepped from before.
+// forced decoding scores an 11-token reference (10 words + <eos>). greedy, session and beam4 decode with the model's
+// token tables filled in advance (fast/token_tables.h: as once every token has been stepped from, any sentence runs
+// at this speed); greedyNoTables without them, as a decode from tokens never stepped from before.
 // Issue targets: small (E=64, H_e=64, H_d=128, V=500) ≤ 0.3 ms; large (E=256, H_e=256, H_d=512, V=8000) ≤ 8 ms.
 // Compare with bench/pytorch_decode.py (the same sizes in eager PyTorch).
 #include "bench_vocab.h"
 #include "decode/decoding.h"
+#include "decode/detail.h"
 #include "fast/token_tables.h"
 #include "kernels/gemv_terms.h"
 #include "kernels/huge_pages.h"
@@ -63,19 +64,15 @@ TokenizedText reference(int V) {
     return t;
 }
 
-// Options with token tables for m, every row computed (outside the timed loop).
-DecodeOptions withTables(const std::shared_ptr<const Model>& m) {
-    DecodeOptions opt;
-    opt.token_tables = std::make_shared<TokenTables>(m);
-    opt.token_tables->computeAll();
-    return opt;
-}
+// The model's own token tables with every row computed (outside the timed loop).
+void fillTables(const Model& m) { detail::tablesOf(m).computeAll(&ThreadPool::engine()); }
 
 void greedyWith(benchmark::State& state, const std::shared_ptr<const Model>& m, const TokenizedText& src,
-                DecodeOptions opt) {
+                const detail::StepPath& path) {
+    DecodeOptions opt;
     opt.max_len = 11;
     for (auto _ : state) {
-        DecodeResult r = greedyDecode(*m, src, opt);
+        DecodeResult r = detail::greedyDecode(*m, src, opt, path);
         if (r.target_ids.size() != 11) state.SkipWithError("greedy did not take 11 steps");
         benchmark::DoNotOptimize(r);
     }
@@ -84,12 +81,13 @@ void greedyWith(benchmark::State& state, const std::shared_ptr<const Model>& m, 
 
 void greedy(benchmark::State& state, Sizes z, DecoderKind d, ScoreKind s) {
     auto m = makeModel(z, d, s);
-    greedyWith(state, m, source(z.V), withTables(m));
+    fillTables(*m);
+    greedyWith(state, m, source(z.V), detail::defaultPath(*m, {}));
 }
 
 void greedyNoTables(benchmark::State& state, Sizes z, DecoderKind d, ScoreKind s) {
     auto m = makeModel(z, d, s);
-    greedyWith(state, m, source(z.V), {});
+    greedyWith(state, m, source(z.V), {Folding::Auto, nullptr, &ThreadPool::engine()});
 }
 
 // Filling a model's token tables in full (TokenTables::computeAll).
@@ -97,8 +95,8 @@ void tokenTables(benchmark::State& state, Sizes z, DecoderKind d, ScoreKind s) {
     auto m = makeModel(z, d, s);
     std::int64_t bytes = 0;
     for (auto _ : state) {
-        TokenTables tables(m);
-        tables.computeAll();
+        TokenTables tables(*m);
+        tables.computeAll(&ThreadPool::engine());
         bytes = tables.bytesKept();
     }
     state.counters["MB"] = double(bytes) / 1e6;
@@ -114,18 +112,18 @@ void forced(benchmark::State& state, Sizes z, DecoderKind d, ScoreKind s) {
     state.SetLabel("per sentence, 11 tokens");
 }
 
-// bahdanau with the context not folded (decoder.h): the spec's maths in the order it writes them, for comparison.
+// bahdanau with the context not folded (nn/decoder.h): the spec's maths in the order it writes them, for comparison.
 void greedyUnfolded(benchmark::State& state, Sizes z, DecoderKind d, ScoreKind s) {
-    setContextFolding(ContextFolding::Never);
-    greedy(state, z, d, s);
-    setContextFolding(ContextFolding::Auto);
+    auto m = makeModel(z, d, s);
+    greedyWith(state, m, source(z.V), {Folding::Never, nullptr, &ThreadPool::engine()});
 }
 
 // The GUI's path: a session with top-5 candidates, run to the end.
 void session(benchmark::State& state, Sizes z, DecoderKind d, ScoreKind s) {
     auto m = makeModel(z, d, s);
     const TokenizedText src = source(z.V);
-    DecodeOptions opt = withTables(m);
+    fillTables(*m);
+    DecodeOptions opt;
     opt.max_len = 11;
     for (auto _ : state) {
         DecodingSession sess(m, src, opt);
@@ -137,7 +135,8 @@ void session(benchmark::State& state, Sizes z, DecoderKind d, ScoreKind s) {
 void beam4(benchmark::State& state, Sizes z, DecoderKind d, ScoreKind s) {
     auto m = makeModel(z, d, s);
     const TokenizedText src = source(z.V);
-    DecodeOptions opt = withTables(m);
+    fillTables(*m);
+    DecodeOptions opt;
     opt.max_len = 11;
     for (auto _ : state) {
         BeamResult r = beamSearch(*m, src, 4, opt);
@@ -147,15 +146,15 @@ void beam4(benchmark::State& state, Sizes z, DecoderKind d, ScoreKind s) {
 
 // The floor of greedy decoding as the spec writes it: the 11 output-layer GEMVs alone (fc_out is most of the weights
 // a step reads; at V=8000 it does not fit in L2, so this measures the memory system, not the engine), split between
-// the two cores (core/row_split.h). bahdanau's decoder folds the context (decoder.h) and reads 24.6 of fc_out's
-// 41 MB per step, so its greedy time can fall below this.
+// the two cores (kernels/row_split.h). bahdanau's decoder folds the context (fast/folded_decoder.h) and reads only
+// part of fc_out per step, so its greedy time can fall below this.
 void fcOutFloor(benchmark::State& state, Sizes z, DecoderKind d, ScoreKind s) {
     auto m = makeModel(z, d, s);
     const Mat& w = m->params.fc_out_w;
     Vec x = Vec::Random(w.cols()), y(w.rows());
     for (auto _ : state) {
         for (int t = 0; t < 11; ++t) {
-            splitGemv(w, x.data(), y.data());
+            splitGemv(w, x.data(), y.data(), &ThreadPool::engine());
             x[0] = y[t];  // a dependency between steps, as in decoding
         }
         benchmark::DoNotOptimize(y.data());
@@ -163,7 +162,7 @@ void fcOutFloor(benchmark::State& state, Sizes z, DecoderKind d, ScoreKind s) {
     state.counters["MB_per_sentence"] = 11.0 * double(w.size()) * 4 / 1e6;
 }
 
-// The floor of the folded bahdanau decode (decoder.h) with token tables on this machine: the bytes that a greedy
+// The floor of the folded bahdanau decode (fast/folded_decoder.h) with token tables on this machine: the bytes that a greedy
 // decode of the large model must read, streamed as products of contiguous matrices on both cores, with no other
 // arithmetic and no phases:
 //   per sentence: the encoder's weights, enc_fc, the additive keys' block of attn.weight, W_ih's context columns;
@@ -182,7 +181,7 @@ void foldedFloor(benchmark::State& state, Sizes z, DecoderKind, ScoreKind) {
     const std::int64_t first = V * (Hd + 2 * He) + state_products;
     const std::int64_t later = V * Hd + V * padded_source + state_products;
     auto rowsFor = [](std::int64_t floats) { return Eigen::Index((floats + kCols - 1) / kCols); };
-    Mat sentence, steps;  // on huge pages, as the model's weights are (core/huge_pages.h)
+    Mat sentence, steps;  // on huge pages, as the model's weights are (kernels/huge_pages.h)
     zeroOnHugePages(sentence, rowsFor(per_sentence), kCols);
     zeroOnHugePages(steps, rowsFor(first), kCols);
     sentence.setRandom();
@@ -190,7 +189,7 @@ void foldedFloor(benchmark::State& state, Sizes z, DecoderKind, ScoreKind) {
     Vec x = Vec::Random(kCols), y(steps.rows());
     auto stream = [&](const Mat& w, Eigen::Index rows) {
         const GemvTerm all{w.data(), kCols, kCols, x.data()};
-        gemvTerms({&all, 1}, rows, y.data());
+        gemvTerms({&all, 1}, rows, y.data(), &ThreadPool::engine());
         x[0] = y[0];  // a dependency between steps, as in decoding
     };
     for (auto _ : state) {

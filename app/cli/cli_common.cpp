@@ -1,8 +1,8 @@
 #include "cli_common.h"
 
 #include "base/errors.h"
+#include "decode/parallel.h"
 #include "io/model_file.h"
-#include "kernels/row_split.h"
 
 #include <cerrno>
 #include <cstdio>
@@ -120,19 +120,7 @@ void parallelFor(size_t begin, size_t end, int threads, const std::function<void
             }
         }
     };
-    if (t == 1) {
-        chunk(0);
-    } else {
-        // Every core already decodes a sentence of its own: no splitting of one sentence's products on top.
-        const bool splitting = rowSplitting();
-        setRowSplitting(false);
-        std::vector<std::thread> pool;
-        pool.reserve(t - 1);
-        for (size_t k = 1; k < t; ++k) pool.emplace_back(chunk, k);
-        chunk(0);
-        for (std::thread& th : pool) th.join();
-        setRowSplitting(splitting);
-    }
+    runInParallel(int(t), [&](int k) { chunk(size_t(k)); });  // the engine's threads
     // Chunks are in index order, so the first chunk with an error holds the lowest failing index.
     for (size_t k = 0; k < t; ++k)
         if (errors[k]) std::rethrow_exception(errors[k]);

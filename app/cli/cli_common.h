@@ -52,8 +52,9 @@ safetensors::DType weightTypeFromFlag(const std::string& name);
 // Worker threads to use: `requested` if > 0, else every core (std::thread::hardware_concurrency, at least 1).
 int threadCount(int requested);
 
-// Calls work(i) for i in [begin, end) on up to `threads` threads (contiguous chunks, so each thread keeps its
-// caches warm). Every index is attempted; afterwards the exception of the lowest failing index is rethrown.
+// Calls work(i) for i in [begin, end) on up to `threads` of the engine's threads (contiguous chunks, so each thread
+// keeps its caches warm). Every index is attempted; afterwards the exception of the lowest failing index is rethrown.
+// Decodes run this way should set DecodeOptions::parallel_steps = false when threads > 1.
 void parallelFor(size_t begin, size_t end, int threads, const std::function<void(size_t)>& work);
 
 // Prefixes an exception message with "FILE:LINE: " unless it already names the file.

@@ -5,7 +5,6 @@
 
 #include "base/errors.h"
 #include "decode/decoding.h"
-#include "fast/token_tables.h"
 #include "io/decode_json.h"
 #include "io/model_file.h"
 #include "text/tokenizer.h"
@@ -21,7 +20,7 @@ struct DecodeSettings {
     int max_len = 0;  // 0 = the spec's default 2 * S + 10
     bool json = false;
     int max_source_len = kDefaultMaxSourceLen;
-    std::shared_ptr<TokenTables> tables;  // the model's per-token products, shared by every line and thread
+    bool parallel_steps = true;  // off when sentences are decoded side by side (DecodeOptions::parallel_steps)
 };
 
 enum class Mode { Greedy, Beam, Forced };
@@ -31,15 +30,15 @@ DecodeResult decodeOne(const Model& model, const std::string& source, const std:
                        const DecodeSettings& s) {
     const TokenizedText src = tokenizeSource(model, source);
     checkSourceLength(src, s.max_source_len, "source");
+    DecodeOptions o;
+    o.max_len = s.max_len;
+    o.parallel_steps = s.parallel_steps;
     if (reference) {
         const TokenizedText ref = tokenizeTarget(model, *reference);
         checkReferenceLength(ref, s.max_source_len, "reference");
-        return forcedDecode(model, src, ref);
+        return forcedDecode(model, src, ref, o);
     }
     checkDecodeSize(src, s.beam, s.max_len, "source");
-    DecodeOptions o;
-    o.max_len = s.max_len;
-    o.token_tables = s.tables;
     if (s.beam > 1) return beamSearch(model, src, s.beam, o).best;
     return greedyDecode(model, src, o);
 }
@@ -102,7 +101,8 @@ std::string jsonLine(const DecodeResult& r, const ModelConfig& config, int line)
     return text + ",\"line\":" + std::to_string(line) + "}";
 }
 
-int decodeFile(const std::string& path, const Model& model, const DecodeSettings& s, int threads) {
+int decodeFile(const std::string& path, const Model& model, DecodeSettings s, int threads) {
+    s.parallel_steps = threads <= 1;
     const Corpus corpus = readInputLines(path);
     if (corpus.examples.empty()) warn("decode", path + ": no lines to decode (the file is empty or blank)");
     // Blocks keep memory bounded and output flowing on large files; every block is decoded on all threads and
@@ -184,7 +184,6 @@ int runDecode(const std::vector<std::string>& args) {
         if (!score.empty()) score_kind = parseScoreKind(score);
         const LoadedModel loaded = loadModelForCli(model_path, score_kind);
         const Model& model = *loaded.model;
-        s.tables = std::make_shared<TokenTables>(loaded.model);
 
         if (p.seen("--input")) return decodeFile(input, model, s, threadCount(threads));
 
@@ -213,7 +212,6 @@ int runDecode(const std::vector<std::string>& args) {
         } else {
             DecodeOptions o;
             o.max_len = s.max_len;
-            o.token_tables = s.tables;
             checkDecodeSize(src, s.beam, s.max_len, "SENTENCE");
             if (s.beam > 1) {
                 r = beamSearch(model, src, s.beam, o).best;

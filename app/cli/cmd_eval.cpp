@@ -7,7 +7,6 @@
 #include "base/errors.h"
 #include "decode/decoding.h"
 #include "eval/metrics.h"
-#include "fast/token_tables.h"
 #include "io/model_file.h"
 #include "text/tokenizer.h"
 
@@ -28,7 +27,7 @@ EvalCounts evalLine(const Model& model, const CorpusExample& ex, const DecodeOpt
     checkReferenceLength(ref, max_source_len, "reference");
     const DecodeResult greedy = greedyDecode(model, src, options);
     if (!ex.has_alignment) return evalExample(greedy, ref.tokens);
-    const DecodeResult forced = forcedDecode(model, src, ref);
+    const DecodeResult forced = forcedDecode(model, src, ref, options);
     return evalExample(greedy, ref.tokens, &forced, &ex.alignment);
 }
 
@@ -70,7 +69,7 @@ int runEval(const std::vector<std::string>& args) {
         const auto t0 = std::chrono::steady_clock::now();
         DecodeOptions options;
         options.max_len = max_len;
-        options.token_tables = std::make_shared<TokenTables>(loaded.model);  // shared by every line and thread
+        options.parallel_steps = threadCount(threads) <= 1;  // else every core decodes lines of its own
         // Blocks of lines on every core; between blocks, progress on stderr when it is a terminal.
         const size_t n = corpus.examples.size();
         const bool progress = isatty(STDERR_FILENO) != 0 && n > 256;

@@ -10,114 +10,156 @@
 #include "base/errors.h"
 #include "decode/decoding.h"
 #include "decode/detail.h"
-#include "nn/decoder.h"
+#include "decode/step_decoder.h"
 #include "nn/encoder.h"
+#include "text/tokenizer.h"
 
 #include <algorithm>
 #include <string>
 
 namespace attnviz {
+namespace {
 
-BeamResult beamSearch(const Model& model, const TokenizedText& source_in, int beam_width,
-                      const DecodeOptions& options) {
-    if (beam_width < 1) throw InputError("beam width must be at least 1, got " + std::to_string(beam_width));
-    TokenizedText source = source_in;
-    detail::checkSource(model, source);
-    if (source.tokens.empty())
-        for (int id : source.ids) source.tokens.push_back(model.source_vocab.token(id));
-    const int K = beam_width;
-    const int max_len = detail::resolveMaxLength(options, int(source.ids.size()));
+// One search: the tree grows in `result`, a step of the decoder per live hypothesis and target position.
+class BeamSearch {
+public:
+    BeamSearch(const Model& model, const TokenizedText& source, int K, int max_len, const detail::StepPath& path)
+        : model_(model), K_(K), max_len_(max_len), decoder_(model, path) {
+        encode(model, source.ids, enc_, path.pool);
+        states_.resize(1);
+        decoder_.begin(enc_, states_[0], out_);
+        result_.nodes.emplace_back();  // the root: <sos>
+        node_state_.push_back(0);
+        node_scores_.emplace_back();
+        result_.best.source_tokens = source.tokens;
+        result_.best.source_ids = source.ids;
+    }
 
-    EncoderState enc;
-    encode(model, source.ids, enc);
-    Decoder decoder(model, options.token_tables.get());
-    StepOutput out;
-    std::vector<DecoderState> states(1);  // states[k]: the state after an expanded step (0: before the first)
-    decoder.begin(enc, states[0], out);
+    BeamResult run() {
+        std::vector<int> live{0};
+        for (int t = 1; t <= max_len_ && !live.empty(); ++t) {
+            cands_.clear();
+            for (int parent : live) expand(parent, t);
+            live = keepBest(t);
+            if (settled(live)) break;
+        }
+        writeBest();
+        return std::move(result_);
+    }
 
-    BeamResult result;
-    result.nodes.emplace_back();                      // the root: <sos>
-    std::vector<int> node_state{0};                   // per node: index into `states` of the state after it
-    std::vector<std::vector<float>> node_scores{{}};  // per node: raw scores of the step that produced it
-
+private:
+    // A child of this step, in order of generation (parent rank, then candidate rank).
     struct Cand {
-        int parent;
-        int token;
-        float log_prob;
+        int node;
         double total;
-        int rank;  // order of generation: parent rank, then candidate rank
     };
-    std::vector<int> live{0};
-    std::vector<Cand> cands;
-    std::vector<Candidate> top;
-    for (int t = 1; t <= max_len && !live.empty(); ++t) {
-        cands.clear();
-        for (int parent : live) {
-            DecoderState next;
-            decoder.step(enc, result.nodes[size_t(parent)].token, t, states[size_t(node_state[size_t(parent)])], next,
-                         out);
-            states.push_back(std::move(next));
-            const int state_index = int(states.size()) - 1;
-            detail::topCandidates(out.log_probs, K, top);
-            const std::vector<float> row(out.attn.weights.data(), out.attn.weights.data() + out.attn.weights.size());
-            const std::vector<float> scores(out.attn.scores.data(), out.attn.scores.data() + out.attn.scores.size());
-            for (const Candidate& c : top) {
-                BeamNode n;
-                n.parent = parent;
-                n.token = c.id;
-                n.step = t;
-                n.log_prob = c.log_prob;
-                n.total_log_prob = result.nodes[size_t(parent)].total_log_prob + double(c.log_prob);
-                n.attention = row;
-                n.in_beam = false;
-                const int id = int(result.nodes.size());
-                result.nodes[size_t(parent)].children.push_back(id);
-                result.nodes.push_back(std::move(n));
-                node_state.push_back(state_index);
-                node_scores.push_back(scores);
-                cands.push_back({id, c.id, c.log_prob, result.nodes.back().total_log_prob, int(cands.size())});
-            }
+
+    // One decoder step from `parent`; its K most probable producible tokens become child nodes (not in the beam yet).
+    void expand(int parent, int t) {
+        DecoderState next;
+        decoder_.step(enc_, result_.nodes[size_t(parent)].token, t, states_[size_t(node_state_[size_t(parent)])], next,
+                      out_);
+        states_.push_back(std::move(next));
+        const int state_index = int(states_.size()) - 1;
+        detail::topCandidates(out_.log_probs, K_, top_);
+        const Vec& a = out_.attn.weights;
+        const Vec& e = out_.attn.scores;
+        const std::vector<float> row(a.data(), a.data() + a.size());
+        const std::vector<float> scores(e.data(), e.data() + e.size());
+        for (const Candidate& c : top_) {
+            BeamNode n;
+            n.parent = parent;
+            n.token = c.id;
+            n.step = t;
+            n.log_prob = c.log_prob;
+            n.total_log_prob = result_.nodes[size_t(parent)].total_log_prob + double(c.log_prob);
+            n.attention = row;
+            n.in_beam = false;
+            const int id = int(result_.nodes.size());
+            result_.nodes[size_t(parent)].children.push_back(id);
+            cands_.push_back({id, n.total_log_prob});
+            result_.nodes.push_back(std::move(n));
+            node_state_.push_back(state_index);
+            node_scores_.push_back(scores);
         }
-        // The K best children of this step; the sort is stable on generation order for ties.
-        std::stable_sort(cands.begin(), cands.end(), [](const Cand& a, const Cand& b) { return a.total > b.total; });
-        if (int(cands.size()) > K) cands.resize(size_t(K));
-        live.clear();
-        for (const Cand& c : cands) {
-            BeamNode& n = result.nodes[size_t(c.parent)];  // `parent` holds the child's node id here
+    }
+
+    // The K best children of step t go in the beam (the sort is stable on generation order for ties); those that are
+    // <eos> or reach the length limit finish. Returns the others, best first: the live hypotheses.
+    std::vector<int> keepBest(int t) {
+        std::stable_sort(cands_.begin(), cands_.end(), [](const Cand& a, const Cand& b) { return a.total > b.total; });
+        if (int(cands_.size()) > K_) cands_.resize(size_t(K_));
+        std::vector<int> live;
+        for (const Cand& c : cands_) {
+            BeamNode& n = result_.nodes[size_t(c.node)];
             n.in_beam = true;
-            if (n.token == kEos || t == max_len) {
+            if (n.token == kEos || t == max_len_) {
                 n.finished = true;
-                result.finished.push_back(c.parent);
+                result_.finished.push_back(c.node);
             } else {
-                live.push_back(c.parent);
+                live.push_back(c.node);
             }
         }
-        std::stable_sort(result.finished.begin(), result.finished.end(), [&](int a, int b) {
-            return result.nodes[size_t(a)].total_log_prob > result.nodes[size_t(b)].total_log_prob;
+        std::stable_sort(result_.finished.begin(), result_.finished.end(), [&](int a, int b) {
+            return result_.nodes[size_t(a)].total_log_prob > result_.nodes[size_t(b)].total_log_prob;
         });
-        if (int(result.finished.size()) >= K && !live.empty()) {
-            double best_live = result.nodes[size_t(live.front())].total_log_prob;  // live is in descending order
-            if (result.nodes[size_t(result.finished[size_t(K - 1)])].total_log_prob >= best_live) break;
-        }
+        return live;
+    }
+
+    // K finished hypotheses are at least as good as every live one (log-probabilities are ≤ 0, so a live hypothesis
+    // can only get worse).
+    bool settled(const std::vector<int>& live) const {
+        if (int(result_.finished.size()) < K_ || live.empty()) return false;
+        const double best_live = result_.nodes[size_t(live.front())].total_log_prob;
+        return result_.nodes[size_t(result_.finished[size_t(K_ - 1)])].total_log_prob >= best_live;
     }
 
     // The best finished hypothesis as a decode object.
-    DecodeResult& best = result.best;
-    best.source_tokens = source.tokens;
-    best.source_ids = source.ids;
-    std::vector<int> path;
-    for (int n = result.finished.front(); n > 0; n = result.nodes[size_t(n)].parent) path.push_back(n);
-    std::reverse(path.begin(), path.end());
-    for (int n : path) {
-        const BeamNode& node = result.nodes[size_t(n)];
-        best.target_ids.push_back(node.token);
-        best.target_tokens.push_back(model.target_vocab.token(node.token));
-        best.attention.push_back(node.attention);
-        best.scores.push_back(node_scores[size_t(n)]);
-        best.log_probs.push_back(node.log_prob);
-        best.total_log_prob += double(node.log_prob);
+    void writeBest() {
+        DecodeResult& best = result_.best;
+        std::vector<int> path;
+        for (int n = result_.finished.front(); n > 0; n = result_.nodes[size_t(n)].parent) path.push_back(n);
+        std::reverse(path.begin(), path.end());
+        for (int n : path) {
+            const BeamNode& node = result_.nodes[size_t(n)];
+            best.target_ids.push_back(node.token);
+            best.target_tokens.push_back(model_.target_vocab.token(node.token));
+            best.attention.push_back(node.attention);
+            best.scores.push_back(node_scores_[size_t(n)]);
+            best.log_probs.push_back(node.log_prob);
+            best.total_log_prob += double(node.log_prob);
+        }
     }
-    return result;
+
+    const Model& model_;
+    const int K_, max_len_;
+    EncoderState enc_;
+    detail::StepDecoder decoder_;
+    StepOutput out_;
+    std::vector<DecoderState> states_;  // states_[k]: the state after an expanded step (0: before the first)
+    BeamResult result_;
+    std::vector<int> node_state_;                  // per node: index into states_ of the state after it
+    std::vector<std::vector<float>> node_scores_;  // per node: raw scores of the step that produced it
+    std::vector<Cand> cands_;                      // this step's children
+    std::vector<Candidate> top_;                   // scratch of expand()
+};
+
+}  // namespace
+
+BeamResult beamSearch(const Model& model, std::string_view source_text, int beam_width, const DecodeOptions& options) {
+    return beamSearch(model, tokenizeSource(model, source_text), beam_width, options);
+}
+
+BeamResult beamSearch(const Model& model, const TokenizedText& source, int beam_width, const DecodeOptions& options) {
+    return detail::beamSearch(model, source, beam_width, options, detail::defaultPath(model, options));
+}
+
+BeamResult detail::beamSearch(const Model& model, const TokenizedText& source, int beam_width,
+                              const DecodeOptions& options, const StepPath& path) {
+    if (beam_width < 1) throw InputError("beam width must be at least 1, got " + std::to_string(beam_width));
+    const TokenizedText src = checkedSource(model, source);
+    const int max_len = resolveMaxLength(options, int(src.ids.size()));
+    return BeamSearch(model, src, beam_width, max_len, path).run();
 }
 
 }  // namespace attnviz

@@ -33,14 +33,20 @@ struct StepRecord {
     bool forced = false;                                     // token chosen by the user / the reference, not the argmax
 };
 
-class TokenTables;
+// The default length limit for a source of S tokens (with <sos>/<eos>): 2 * S + 10 target tokens.
+int defaultMaxLength(int S);
 
 struct DecodeOptions {
-    int max_len = 0;  // at most this many target tokens (<eos> included); 0 = 2 * S + 10
+    int max_len = 0;  // at most this many target tokens (<eos> included); 0 = defaultMaxLength(S)
     int top_k = 5;    // candidates kept per step
-    // Optional memo of per-token products for this model object (token_tables.h): speed only, the same numbers.
-    std::shared_ptr<TokenTables> token_tables;
+    // A step may share its large products with a second core (the engine's threads). Turn off when the caller already
+    // keeps every core busy, e.g. decoding several sentences side by side (decode/parallel.h). Only speed depends on it.
+    bool parallel_steps = true;
 };
+
+namespace detail {
+struct StepPath;  // decode/step_decoder.h
+}
 
 // Encodes once, then produces target tokens one step at a time. Steps already computed are kept: moving back and
 // forward again does not recompute. `cursor()` is the number of steps shown (0..steps().size()).
@@ -48,6 +54,9 @@ class DecodingSession {
 public:
     DecodingSession(std::shared_ptr<const Model> model, std::string_view source_text, DecodeOptions options = {});
     DecodingSession(std::shared_ptr<const Model> model, TokenizedText source, DecodeOptions options = {});
+    // With the engine's way of computing steps chosen by the caller (tests and benchmarks compare the paths).
+    DecodingSession(std::shared_ptr<const Model> model, TokenizedText source, DecodeOptions options,
+                    const detail::StepPath& path);
     ~DecodingSession();
     DecodingSession(DecodingSession&&) noexcept;
     DecodingSession& operator=(DecodingSession&&) noexcept;
@@ -95,12 +104,15 @@ struct DecodeResult {
 DecodeResult resultFromSession(const DecodingSession& session);  // the steps up to the cursor
 DecodeResult greedyDecode(const Model& model, std::string_view source_text, const DecodeOptions& options = {});
 // Teacher forcing on a reference (target tokenizer, <eos> appended); the rows are the model's attention on it.
-DecodeResult forcedDecode(const Model& model, std::string_view source_text, std::string_view reference_text);
+DecodeResult forcedDecode(const Model& model, std::string_view source_text, std::string_view reference_text,
+                          const DecodeOptions& options = {});
 // The same on already tokenized text: `source` with <sos>/<eos> (as tokenizeSource gives it), `reference` the
 // target tokens with <eos> (as tokenizeTarget gives it; id 1 keeps the reference's spelling). Ids are checked
 // against the vocabularies (InputError).
 DecodeResult greedyDecode(const Model& model, const TokenizedText& source, const DecodeOptions& options = {});
-DecodeResult forcedDecode(const Model& model, const TokenizedText& source, const TokenizedText& reference);
+// Of the options, forced decoding reads parallel_steps only.
+DecodeResult forcedDecode(const Model& model, const TokenizedText& source, const TokenizedText& reference,
+                          const DecodeOptions& options = {});
 
 // Beam search of width K keeping the whole tree: node 0 is the root (<sos>); every expanded node lists its children.
 struct BeamNode {

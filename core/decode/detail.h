@@ -1,7 +1,9 @@
-// Helpers shared by the decoding session, forced decoding and beam search (not part of the public API).
+// Helpers shared by the decoding session, greedy, forced and beam decoding (not part of the public API), and the
+// decode functions with the engine's path chosen by the caller (tests and benchmarks compare the paths).
 // Legend: S source length with <sos>/<eos>, V target vocabulary size.
 #pragma once
 #include "decode/decoding.h"
+#include "decode/step_decoder.h"
 #include "nn/decoder.h"
 
 #include <vector>
@@ -18,9 +20,17 @@ void topCandidates(const Vec& log_probs, int k, std::vector<Candidate>& out);
 float attentionEntropy(const Vec& weights);
 // The row of a step: everything but token/token_text/log_prob/forced.
 void fillRecord(const StepOutput& out, int top_k, StepRecord& rec);
-// max_len of the options for a source of length S (0 = 2S + 10); throws InputError if negative.
+// max_len of the options for a source of length S (0 = defaultMaxLength(S)); throws InputError if negative.
 int resolveMaxLength(const DecodeOptions& options, int S);
-// Checks source ids against the source vocabulary and that the sentence is not empty (InputError).
-void checkSource(const Model& model, const TokenizedText& source);
+// Checks source ids against the source vocabulary and that the sentence is not empty (InputError); returns the
+// source with its token spellings filled in from the vocabulary when it has none.
+TokenizedText checkedSource(const Model& model, const TokenizedText& source);
+
+DecodeResult greedyDecode(const Model& model, const TokenizedText& source, const DecodeOptions& options,
+                          const StepPath& path);
+DecodeResult forcedDecode(const Model& model, const TokenizedText& source, const TokenizedText& reference,
+                          const StepPath& path);
+BeamResult beamSearch(const Model& model, const TokenizedText& source, int beam_width, const DecodeOptions& options,
+                      const StepPath& path);
 
 }  // namespace attnviz::detail

@@ -1,7 +1,5 @@
 #include "fast/token_tables.h"
 
-#include "base/errors.h"
-
 #include <algorithm>
 #include <cstring>
 #include <new>
@@ -17,9 +15,8 @@ GemvTerm TokenTables::block(const Model& m, Part part, const float* x) {
     return columnsOf(m.params.dec_rnn.w_ih, 0, c.emb_dim, x);
 }
 
-TokenTables::TokenTables(std::shared_ptr<const Model> model, std::int64_t max_bytes) : model_(std::move(model)) {
-    if (!model_) throw InputError("token tables: no model");
-    const Model& m = *model_;
+TokenTables::TokenTables(const Model& model, std::int64_t max_bytes) : model_(&model) {
+    const Model& m = model;
     if (m.config.decoder != DecoderKind::Bahdanau) return;
     const Eigen::Index V = m.params.fc_out_w.rows();
     width_[Output] = V;
@@ -61,7 +58,7 @@ void TokenTables::keep(Part part, int y, const float* row) {
     kept_[part].fetch_add(1, std::memory_order_relaxed);
 }
 
-void TokenTables::computeAll() {
+void TokenTables::computeAll(ThreadPool* pool) {
     if (!enabled_) return;
     const Mat& E = model_->params.dec_embedding;  // (V, E)
     constexpr Eigen::Index kBlock = 512;          // tokens per gemvMany call: a 16 MB scratch for the large model
@@ -71,7 +68,7 @@ void TokenTables::computeAll() {
         scratch.resize(std::min<Eigen::Index>(kBlock, E.rows()), width_[part]);
         for (Eigen::Index y0 = 0; y0 < E.rows(); y0 += kBlock) {
             const Eigen::Index n = std::min(kBlock, E.rows() - y0);
-            gemvMany(term, width_[part], E.middleRows(y0, n), scratch.data(), scratch.outerStride());
+            gemvMany(term, width_[part], E.middleRows(y0, n), scratch.data(), scratch.outerStride(), pool);
             for (Eigen::Index k = 0; k < n; ++k) keep(part, int(y0 + k), scratch.row(k).data());
         }
     }

@@ -1,14 +1,14 @@
-// Per-token products of the bahdanau decoder, kept between steps and sentences (a memo shared by decoders).
+// Per-token products of the folded bahdanau step (fast/folded_decoder.h), kept between steps and sentences (a memo
+// shared by decoders; decode/ keeps one per model).
 // A step's previous token y enters it only as x = E_t[y], through two weight blocks:
 //   output: fc_out's x columns (V, E) · x       -> V floats, added to the logits
 //   input:  decoder.rnn.weight_ih's x columns (3H_d, E) · x -> 3H_d floats, added to the GRU's input gates
-// Both depend on y alone. A folded step (decoder.h) computes them as separate products and, given tables, keeps them
-// per token: a later step from the same token reads 32 + 6 KB instead of 8.2 + 1.6 MB (large model: E = 256,
-// H_d = 512, V = 8,000). Every row is the product a step computes (gemvTerms' order; computeAll uses gemvMany, which
-// sums the same way), so results are bit for bit the same with tables, without them, and whoever filled a row.
-// Only the folded path uses them (bahdanau, a source short enough to fold: decoder.h). Memory grows with the distinct
-// tokens a model is stepped from (38 KB each for the large model, with 4 KB pages), up to V · (V + 3H_d) floats
-// (305 MB); a model whose full tables exceed the budget gets none (enabled() is false) and computes every step.
+// Both depend on y alone. A folded step computes them as separate products and, given tables, keeps them per token,
+// so a later step from the same token reads two rows instead of two weight blocks (docs/performance.md, "Token
+// tables"). Every row is the product a step computes (gemvTerms' order; computeAll uses gemvMany, which sums the
+// same way), so results are bit for bit the same with tables, without them, and whoever filled a row.
+// Memory grows with the distinct tokens a model is stepped from, up to V · (V + 3H_d) floats; a model whose full
+// tables exceed the budget gets none (enabled() is false) and computes every step.
 // Thread-safe: decoders on several threads may share one.
 #pragma once
 #include "kernels/gemv_terms.h"
@@ -26,8 +26,8 @@ public:
 
     enum Part { Output = 0, Input = 1 };
 
-    // The weights must not change while the tables exist (the model is shared as const). InputError without a model.
-    explicit TokenTables(std::shared_ptr<const Model> model, std::int64_t max_bytes = kDefaultMaxBytes);
+    // `model` must outlive the tables, and its weights must not change while they exist (the model is shared as const).
+    explicit TokenTables(const Model& model, std::int64_t max_bytes = kDefaultMaxBytes);
     ~TokenTables();
     TokenTables(const TokenTables&) = delete;
     TokenTables& operator=(const TokenTables&) = delete;
@@ -45,15 +45,15 @@ public:
     // Keeps a copy of `row` (width(part) floats) as token y's; does nothing if it is kept already or the tables
     // are off. The row must be the product described above: nothing checks it.
     void keep(Part part, int y, const float* row);
-    // Computes every row on both cores and keeps those not kept yet (0.5 s for the large model here); for benchmarks
-    // and for callers that want every sentence to be fast from the first.
-    void computeAll();
+    // Computes every row (sharing the work with `pool`; nullptr: this thread) and keeps those not kept yet; for tests
+    // and benchmarks that want every sentence to read kept rows from the first.
+    void computeAll(ThreadPool* pool);
     // Rows kept, and the bytes they take.
     int kept(Part part) const { return kept_[part].load(std::memory_order_relaxed); }
     std::int64_t bytesKept() const;
 
 private:
-    std::shared_ptr<const Model> model_;
+    const Model* model_;
     bool enabled_ = false;
     Eigen::Index width_[2] = {0, 0};
     // Per part: V rows of width() floats, allocated whole but written (and so taken from the system) row by row.

@@ -128,23 +128,23 @@ std::int64_t bytesRead(std::span<const GemvTerm> terms, Index rows) {
 
 }  // namespace
 
-void gemvTerms(std::span<const GemvTerm> terms, Index rows, float* y) {
+void gemvTerms(std::span<const GemvTerm> terms, Index rows, float* y, ThreadPool* pool) {
     auto work = [&](Index begin, Index end) { gemvRows(terms, begin, end, y); };
-    splitRows(rows, bytesRead(terms, rows), work);
+    splitRows(rows, bytesRead(terms, rows), work, pool);
 }
 
-void gemvJobs(std::span<const GemvJob> jobs, ChunkCursor* cursor) {
+void gemvJobs(std::span<const GemvJob> jobs, ThreadPool* pool, ChunkCursor* cursor) {
     constexpr std::int64_t kChunkBytes = 256 << 10;
     constexpr size_t kMaxJobs = 8;
-    if (jobs.size() > kMaxJobs) {        // (no caller has more; the plan below has room for 8)
-        gemvJobs(jobs.first(kMaxJobs));  // (a cursor belongs to one list of chunks, not to its pieces)
-        gemvJobs(jobs.subspan(kMaxJobs));
+    if (jobs.size() > kMaxJobs) {              // (no caller has more; the plan below has room for 8)
+        gemvJobs(jobs.first(kMaxJobs), pool);  // (a cursor belongs to one list of chunks, not to its pieces)
+        gemvJobs(jobs.subspan(kMaxJobs), pool);
         return;
     }
     auto jobBytes = [](const GemvJob& j, Index rows) { return bytesRead(j.terms, rows) + bytesRead(j.apart, rows); };
     std::int64_t total = 0;
     for (const GemvJob& j : jobs) total += jobBytes(j, j.rows);
-    if (!splitPays(total)) {
+    if (!splitPays(total, pool)) {
         for (const GemvJob& j : jobs) gemvRows(j.terms, 0, j.rows, j.y, j.apart, j.apart_y);
         return;
     }
@@ -169,10 +169,11 @@ void gemvJobs(std::span<const GemvJob> jobs, ChunkCursor* cursor) {
         gemvRows(j.terms, begin, std::min(j.rows, begin + p.step[k]), j.y, j.apart, j.apart_y);
     };
     ChunkCursor from_the_start;
-    shareChunks(plan.start[jobs.size()], work, &plan, cursor ? *cursor : from_the_start);
+    shareChunks(plan.start[jobs.size()], work, &plan, cursor ? *cursor : from_the_start, pool);
 }
 
-void gemvMany(const GemvTerm& block, Index rows, const Eigen::Ref<const Mat>& X, float* out, Index out_stride) {
+void gemvMany(const GemvTerm& block, Index rows, const Eigen::Ref<const Mat>& X, float* out, Index out_stride,
+              ThreadPool* pool) {
     eigen_assert(X.cols() == block.cols);
     // 32 rows of a 256-column block (32 KB) stay in L1 while 512 vectors (512 KB) pass from L2. Row blocks start on
     // multiples of 4, so gemvRows groups the rows as gemvTerms does.
@@ -188,7 +189,7 @@ void gemvMany(const GemvTerm& block, Index rows, const Eigen::Ref<const Mat>& X,
                 }
         }
     };
-    splitRows(X.rows(), bytesRead({&block, 1}, rows) * X.rows(), work);
+    splitRows(X.rows(), bytesRead({&block, 1}, rows) * X.rows(), work, pool);
 }
 
 // Columns j.. of out for rows r..r+3, J at a time while J of them are left; returns the first column not done.
@@ -223,7 +224,7 @@ void projectOneRow(const GemvTerm& block, Index r, const Eigen::Ref<const Mat>& 
     }
 }
 
-void projectRows(const GemvTerm& block, Index rows, const Eigen::Ref<const Mat>& H, Mat& out) {
+void projectRows(const GemvTerm& block, Index rows, const Eigen::Ref<const Mat>& H, Mat& out, ThreadPool* pool) {
     eigen_assert(H.cols() == block.cols);
     out.setZero(rows, paddedColumns(H.rows()));
     auto work = [&](Index begin, Index end) {
@@ -231,12 +232,12 @@ void projectRows(const GemvTerm& block, Index rows, const Eigen::Ref<const Mat>&
         for (; r + 4 <= end; r += 4) projectFourRows(block, r, H, out);
         for (; r < end; ++r) projectOneRow(block, r, H, out);
     };
-    splitRows(rows, bytesRead({&block, 1}, rows), work);
+    splitRows(rows, bytesRead({&block, 1}, rows), work, pool);
 }
 
 void gemvTermsProjecting(std::span<const GemvTerm> terms, const GemvTerm& block, const Eigen::Ref<const Mat>& H,
-                         const float* a, Index rows, Mat& projection, float* y, std::span<const GemvTerm> apart,
-                         float* apart_y) {
+                         const float* a, Index rows, Mat& projection, float* y, ThreadPool* pool,
+                         std::span<const GemvTerm> apart, float* apart_y) {
     eigen_assert(H.cols() == block.cols);
     constexpr size_t kMaxTerms = 7;
     if (terms.size() > kMaxTerms) throw std::invalid_argument("gemvTermsProjecting: more than 7 terms");
@@ -256,12 +257,12 @@ void gemvTermsProjecting(std::span<const GemvTerm> terms, const GemvTerm& block,
             sumOne(with_projection, apart, r, y, apart_y);
         }
     };
-    splitRows(rows, bytesRead(terms, rows) + bytesRead({&block, 1}, rows) + bytesRead(apart, rows), work);
+    splitRows(rows, bytesRead(terms, rows) + bytesRead({&block, 1}, rows) + bytesRead(apart, rows), work, pool);
 }
 
-void projectVectors(const GemvTerm& block, Index rows, const Eigen::Ref<const Mat>& H, Mat& out) {
+void projectVectors(const GemvTerm& block, Index rows, const Eigen::Ref<const Mat>& H, Mat& out, ThreadPool* pool) {
     Mat by_row;  // (rows, S')
-    projectRows(block, rows, H, by_row);
+    projectRows(block, rows, H, by_row, pool);
     out = by_row.leftCols(H.rows()).transpose();
 }
 

@@ -1,6 +1,6 @@
 // Backing large weight matrices with 2 MB pages (Linux transparent huge pages, which Debian enables on request).
-// A greedy step of the large model reads ~30 MB of weights: with 4 KB pages that is ~7,500 pages per step, each
-// a TLB miss and a page walk, since the TLB covers a few MB. bench_decode, large bahdanau greedy: about 7 % faster.
+// A decoder step streams tens of megabytes of weights, far more than the TLB covers with 4 KB pages, so each page is
+// a TLB miss and a page walk; huge pages remove most of them (docs/performance.md, "Huge pages").
 #pragma once
 #include "base/tensor.h"
 

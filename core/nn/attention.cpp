@@ -8,7 +8,7 @@
 
 namespace attnviz {
 
-Attention::Attention(const Model& model) : model_(&model) {
+Attention::Attention(const Model& model, ThreadPool* pool) : model_(&model), pool_(pool) {
     ws_.resize(model.config.dec_hid_dim);
     query_.resize(model.config.dec_hid_dim);
     row_.resize(model.config.dec_hid_dim);
@@ -29,16 +29,13 @@ GemvTerm Attention::queryTerm(const float* s) const {
 void Attention::compute(const EncoderState& enc, const float* s, int t, AttentionStep& out) {
     if (hasQuery()) {  // the same kernel as the callers of queryTerm() use, so both ways give the same query
         const GemvTerm query = queryTerm(s);
-        gemvTerms({&query, 1}, query_.size(), query_.data());
+        gemvTerms({&query, 1}, query_.size(), query_.data(), pool_);
     }
-    finish(enc, s, t, out);
+    computeWithQuery(enc, s, query_.data(), t, out);
 }
 
-void Attention::computeWithQuery(const EncoderState& enc, const float* s, int t, AttentionStep& out) {
-    finish(enc, s, t, out);  // (no query to compute for scores other than additive)
-}
-
-void Attention::finish(const EncoderState& enc, const float* s_ptr, int t, AttentionStep& out) {
+void Attention::computeWithQuery(const EncoderState& enc, const float* s_ptr, const float* query, int t,
+                                 AttentionStep& out) {
     const ModelConfig& c = model_->config;
     const ModelParams& p = model_->params;
     const int S = enc.S, Hd = c.dec_hid_dim, D = c.window;
@@ -60,10 +57,11 @@ void Attention::finish(const EncoderState& enc, const float* s_ptr, int t, Atten
     auto e = out.scores.segment(lo, n);
     switch (c.score) {
     case ScoreKind::Additive: {
-        // query_ = W_s s (H_d) from compute() or the caller; the key side U h_j + b is precomputed
-        // Row by row over contiguous rows, so that tanh runs on SIMD packets (the broadcast expression does not).
+        // query = W_s s (H_d); the key side U h_j + b is precomputed (enc.keys). Row by row over contiguous rows,
+        // so that tanh runs on SIMD packets (the broadcast expression does not).
+        const ConstVecMap q(query, Hd);
         for (int j = lo; j <= hi; ++j) {
-            row_ = enc.keys.row(j).transpose() + query_;
+            row_ = enc.keys.row(j).transpose() + q;
             row_ = row_.array().tanh().matrix();
             out.scores[j] = row_.dot(p.attn_v);
         }

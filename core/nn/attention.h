@@ -23,25 +23,24 @@ struct AttentionStep {
 // then compute() allocates nothing.
 class Attention {
 public:
-    explicit Attention(const Model& model);
+    // `pool`: the threads the query's product may share (kernels/row_split.h); nullptr: this thread only.
+    Attention(const Model& model, ThreadPool* pool);
     void prepare(int S, AttentionStep& out);
     // `s` is the state the score is taken from (H_d); `t` the target position of the token being produced
     // (1 for the first), used by local_m.
     void compute(const EncoderState& enc, const float* s, int t, AttentionStep& out);
 
-    // The additive score's query W_s s (H_d; 1 MB of weights for the large model) as a product a caller can run
-    // on both cores with others (the bahdanau step), into queryOutput(); computeWithQuery() then does the rest.
-    // Other scores have no such product (hasQuery() false): computeWithQuery() is compute() for them.
+    // The additive score's query W_s s (H_d) as a product a caller can run together with others (the folded
+    // bahdanau step); computeWithQuery() then does the rest from the caller's `query` = W_s s. Other scores have no
+    // such product (hasQuery() false; `query` is not read): computeWithQuery() is compute() for them.
     bool hasQuery() const;
     GemvTerm queryTerm(const float* s) const;
-    float* queryOutput() { return query_.data(); }
-    void computeWithQuery(const EncoderState& enc, const float* s, int t, AttentionStep& out);
+    void computeWithQuery(const EncoderState& enc, const float* s, const float* query, int t, AttentionStep& out);
 
 private:
-    void finish(const EncoderState& enc, const float* s, int t, AttentionStep& out);
-
     const Model* model_;
-    Vec query_;  // (H_d) additive: W_s s
+    ThreadPool* pool_;
+    Vec query_;  // (H_d) additive: W_s s, for compute()
     Vec ws_;     // (H_d) local_p: W_p s
     Vec row_;    // (H_d) additive: tanh(W_s s + U h_j + b) for one j
 };

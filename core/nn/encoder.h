@@ -2,6 +2,7 @@
 // Legend: S source length with <sos>/<eos>, E emb_dim, H_e enc_hid_dim, H_d dec_hid_dim.
 #pragma once
 #include "base/tensor.h"
+#include "kernels/thread_pool.h"
 #include "model/model.h"
 
 #include <vector>
@@ -19,7 +20,8 @@ struct EncoderState {
 };
 
 // Encodes source ids (with <sos>/<eos>). Throws InputError if the sentence is empty or an id is out of range.
-// `out` is reused: buffers of the same size are not reallocated.
-void encode(const Model& model, const std::vector<int>& ids, EncoderState& out);
+// `out` is reused: buffers of the same size are not reallocated. `pool`: the threads the encoder may share its work
+// with (the two directions, large products); nullptr: this thread only.
+void encode(const Model& model, const std::vector<int>& ids, EncoderState& out, ThreadPool* pool);
 
 }  // namespace attnviz

@@ -1,16 +1,17 @@
 #include "nn/gru.h"
+
 #include "kernels/gemv_terms.h"
 #include "kernels/row_split.h"
 
 namespace attnviz {
 
-void gruProjectInputs(const GruParams& g, const Eigen::Ref<const Mat>& x, Mat& gi) {
-    projectVectors(columnsOf(g.w_ih, 0, g.w_ih.cols(), nullptr), g.w_ih.rows(), x, gi);  // (T, 3H)
+void gruProjectInputs(const GruParams& g, const Eigen::Ref<const Mat>& x, Mat& gi, ThreadPool* pool) {
+    projectVectors(columnsOf(g.w_ih, 0, g.w_ih.cols(), nullptr), g.w_ih.rows(), x, gi, pool);  // (T, 3H)
     gi.rowwise() += g.b_ih.transpose();
 }
 
-void gruCell(const GruParams& g, const float* gi, const float* h, float* h_out, float* gh) {
-    splitGemv(g.w_hh, h, gh);  // (3H, H) · h
+void gruCell(const GruParams& g, const float* gi, const float* h, float* h_out, float* gh, ThreadPool* pool) {
+    splitGemv(g.w_hh, h, gh, pool);  // (3H, H) · h
     gruGates(g, gi, gh, h, h_out);
 }
 

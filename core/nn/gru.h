@@ -5,16 +5,18 @@
 // Legend: T sequence length, In input size, H hidden size.
 #pragma once
 #include "base/tensor.h"
+#include "kernels/thread_pool.h"
 #include "model/params.h"
 
 namespace attnviz {
 
-// gi (T, 3H) = x (T, In) · W_ihᵀ + b_ih, one row per time step.
-void gruProjectInputs(const GruParams& g, const Eigen::Ref<const Mat>& x, Mat& gi);
+// gi (T, 3H) = x (T, In) · W_ihᵀ + b_ih, one row per time step. `pool`: the threads the products may share
+// (kernels/row_split.h; nullptr: this thread only), here and in gruCell.
+void gruProjectInputs(const GruParams& g, const Eigen::Ref<const Mat>& x, Mat& gi, ThreadPool* pool);
 
 // One step from a precomputed input projection gi (3H) and the previous state h (H). gh is scratch of 3H floats
 // (it ends up holding [r; z; n]). h_out may alias h. No allocation.
-void gruCell(const GruParams& g, const float* gi, const float* h, float* h_out, float* gh);
+void gruCell(const GruParams& g, const float* gi, const float* h, float* h_out, float* gh, ThreadPool* pool);
 
 // The rest of the cell once both products are known: gi = W_ih x + b_ih, gh = W_hh h without b_hh (3H each; gh is
 // overwritten with [r; z; n]). h_out may alias h.

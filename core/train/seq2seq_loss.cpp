@@ -2,9 +2,9 @@
 // buffer; the parts' gradients are summed in thread order, so the result does not depend on timing.
 #include "train/seq2seq_loss.h"
 
+#include "kernels/thread_pool.h"
+
 #include <algorithm>
-#include <exception>
-#include <thread>
 
 namespace attnviz {
 
@@ -31,24 +31,7 @@ LossSum BatchGradient::compute(const ModelParams& p, const std::vector<const Tra
             seq2seqLossAndGrad<float>(config_, p, batch.data() + b0, b1 - b0, DropoutSpec{dropout, seed, b0}, scale, &g,
                                       ws_[size_t(i)], align_weight);
     };
-    std::vector<std::thread> pool;
-    std::vector<std::exception_ptr> errors(static_cast<size_t>(parts));
-    for (int i = 1; i < parts; ++i)
-        pool.emplace_back([&, i] {
-            try {
-                run(i);
-            } catch (...) {
-                errors[size_t(i)] = std::current_exception();
-            }
-        });
-    try {
-        run(0);
-    } catch (...) {
-        errors[0] = std::current_exception();
-    }
-    for (std::thread& th : pool) th.join();
-    for (auto& e : errors)
-        if (e) std::rethrow_exception(e);
+    ThreadPool::engine().run(parts, run);  // rethrows the first part's exception, if any
     LossSum total;
     for (int i = 0; i < parts; ++i) {
         if (i > 0) addInto(grads, grads_[size_t(i)]);
@@ -63,22 +46,12 @@ LossSum BatchGradient::loss(const ModelParams& p, const std::vector<const TrainE
     const int B = int(batch.size());
     const int parts = std::min(threads_, std::max(1, B));
     std::vector<LossSum> sums(static_cast<size_t>(parts));
-    std::vector<std::exception_ptr> errors(static_cast<size_t>(parts));
     auto run = [&](int i) {
-        try {
-            const int b0 = B * i / parts, b1 = B * (i + 1) / parts;
-            sums[size_t(i)] = seq2seqLossAndGrad<float>(config_, p, batch.data() + b0, b1 - b0, DropoutSpec{}, 0.0f,
-                                                        nullptr, ws_[size_t(i)]);
-        } catch (...) {
-            errors[size_t(i)] = std::current_exception();
-        }
+        const int b0 = B * i / parts, b1 = B * (i + 1) / parts;
+        sums[size_t(i)] = seq2seqLossAndGrad<float>(config_, p, batch.data() + b0, b1 - b0, DropoutSpec{}, 0.0f,
+                                                    nullptr, ws_[size_t(i)]);
     };
-    std::vector<std::thread> pool;
-    for (int i = 1; i < parts; ++i) pool.emplace_back(run, i);
-    run(0);
-    for (std::thread& th : pool) th.join();
-    for (auto& e : errors)
-        if (e) std::rethrow_exception(e);
+    ThreadPool::engine().run(parts, run);
     LossSum total;
     for (const LossSum& s : sums) {
         total.sum += s.sum;

@@ -1,8 +1,9 @@
 // Beam search: width 1 is greedy, wider beams score at least as well, the tree is consistent, an exhaustive
 // beam finds the true best sequence (brute force over the reference model). bahdanau runs with the context folded
-// (decoder.h: each hypothesis steps from its own state with the sentence's shared products) and without.
+// (fast/folded_decoder.h: each hypothesis steps from its own state with the sentence's shared products) and without.
 #include "base/errors.h"
 #include "decode/decoding.h"
+#include "decode/detail.h"
 #include "nn/decoder.h"
 #include "reference_model.h"
 #include "test_models.h"
@@ -26,7 +27,6 @@ class TestBeam : public QObject {
     Q_OBJECT
 
 private slots:
-    void cleanup() { setContextFolding(ContextFolding::Auto); }
     void widthOneIsGreedy_data();
     void widthOneIsGreedy();
     void wideBeamTreeIsConsistent_data();
@@ -45,13 +45,12 @@ static void addVariants() {
     int seed = 100;
     for (ScoreKind sc : {ScoreKind::Additive, ScoreKind::Dot, ScoreKind::ScaledDot, ScoreKind::General}) {
         QTest::addRow("bahdanau/%s/global", toString(sc).data())
-            << int(DecoderKind::Bahdanau) << int(sc) << int(SpanKind::Global) << false << seed
-            << int(ContextFolding::Never);
+            << int(DecoderKind::Bahdanau) << int(sc) << int(SpanKind::Global) << false << seed << int(Folding::Never);
         QTest::addRow("bahdanau/%s/global/folded", toString(sc).data())
             << int(DecoderKind::Bahdanau) << int(sc) << int(SpanKind::Global) << false << seed++
-            << int(ContextFolding::Always);
+            << int(Folding::Always);
     }
-    const int luong_folding = int(ContextFolding::Auto);  // (luong has no context to fold)
+    const int luong_folding = int(Folding::Auto);  // (luong has no context to fold)
     QTest::newRow("luong/additive/global/no_if") << int(DecoderKind::Luong) << int(ScoreKind::Additive)
                                                  << int(SpanKind::Global) << false << seed++ << luong_folding;
     QTest::newRow("luong/general/local_m/if") << int(DecoderKind::Luong) << int(ScoreKind::General)
@@ -68,12 +67,18 @@ static Model fetchModel(float eos_bias = 0.0f) {
     QFETCH(int, span);
     QFETCH(bool, input_feeding);
     QFETCH(int, seed);
-    QFETCH(int, folding);
-    setContextFolding(ContextFolding(folding));  // cleanup() puts Auto back
     Model m = smallModel(smallConfig(DecoderKind(decoder), ScoreKind(score), SpanKind(span), input_feeding),
                          uint64_t(seed), 2.5f);
     m.params.fc_out_b[kEos] += eos_bias;
     return m;
+}
+
+// The row's folding, with the model's own tables and the engine's threads.
+static detail::StepPath fetchPath(const Model& m) {
+    QFETCH(int, folding);
+    detail::StepPath path = detail::defaultPath(m, DecodeOptions{});
+    path.folding = Folding(folding);
+    return path;
 }
 
 void TestBeam::widthOneIsGreedy_data() { addVariants(); }
@@ -83,8 +88,8 @@ void TestBeam::widthOneIsGreedy() {
     for (int max_len : {0, 3}) {
         DecodeOptions opt;
         opt.max_len = max_len;
-        const DecodeResult g = greedyDecode(m, catSentence(), opt);
-        const BeamResult b = beamSearch(m, catSentence(), 1, opt);
+        const DecodeResult g = detail::greedyDecode(m, catSentence(), opt, fetchPath(m));
+        const BeamResult b = detail::beamSearch(m, catSentence(), 1, opt, fetchPath(m));
         QCOMPARE(b.best.target_ids, g.target_ids);
         QCOMPARE(b.best.target_tokens, g.target_tokens);
         QCOMPARE(b.best.attention, g.attention);
@@ -106,8 +111,8 @@ void TestBeam::wideBeamTreeIsConsistent() {
     const int K = 4;
     DecodeOptions opt;
     opt.max_len = 8;
-    const BeamResult b = beamSearch(m, catSentence(), K, opt);
-    const DecodeResult g = greedyDecode(m, catSentence(), opt);
+    const BeamResult b = detail::beamSearch(m, catSentence(), K, opt, fetchPath(m));
+    const DecodeResult g = detail::greedyDecode(m, catSentence(), opt, fetchPath(m));
     QVERIFY2(b.best.total_log_prob >= g.total_log_prob - 1e-6,
              qPrintable(QString("beam %1 < greedy %2").arg(b.best.total_log_prob).arg(g.total_log_prob)));
 

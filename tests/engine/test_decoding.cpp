@@ -1,8 +1,9 @@
 // The engine's forward pass against an independent double-precision reference (tests/support/reference_model.h)
 // for every decoder × score × span × input-feeding combination the spec allows, plus a hand-worked case.
-// bahdanau runs twice: with the context folded into per-sentence products (decoder.h) and without.
+// bahdanau runs twice: with the context folded into per-sentence products (fast/folded_decoder.h) and without.
 #include "base/errors.h"
 #include "decode/decoding.h"
+#include "decode/detail.h"
 #include "fast/token_tables.h"
 #include "nn/decoder.h"
 #include "reference_model.h"
@@ -40,7 +41,6 @@ class TestDecoding : public QObject {
     Q_OBJECT
 
 private slots:
-    void cleanup() { setContextFolding(ContextFolding::Auto); }
     void matchesReference_data();
     void matchesReference();
     void handWorkedBahdanauAdditive_data();
@@ -66,39 +66,44 @@ static void addAllVariants() {
     const ScoreKind scores[] = {ScoreKind::Additive, ScoreKind::Dot, ScoreKind::ScaledDot, ScoreKind::General};
     for (ScoreKind sc : scores) {
         QTest::addRow("bahdanau/%s/global/unfolded", toString(sc).data())
-            << int(DecoderKind::Bahdanau) << int(sc) << int(SpanKind::Global) << false << int(ContextFolding::Never)
-            << false;
+            << int(DecoderKind::Bahdanau) << int(sc) << int(SpanKind::Global) << false << int(Folding::Never) << false;
         for (bool tables : {false, true})
             QTest::addRow("bahdanau/%s/global/folded%s", toString(sc).data(), tables ? "/tables" : "")
-                << int(DecoderKind::Bahdanau) << int(sc) << int(SpanKind::Global) << false
-                << int(ContextFolding::Always) << tables;
+                << int(DecoderKind::Bahdanau) << int(sc) << int(SpanKind::Global) << false << int(Folding::Always)
+                << tables;
     }
     for (ScoreKind sc : scores)
         for (SpanKind sp : {SpanKind::Global, SpanKind::LocalM, SpanKind::LocalP})
             for (bool inf : {false, true})
                 QTest::addRow("luong/%s/%s/%s", toString(sc).data(), toString(sp).data(), inf ? "if" : "no_if")
-                    << int(DecoderKind::Luong) << int(sc) << int(sp) << inf << int(ContextFolding::Auto) << false;
+                    << int(DecoderKind::Luong) << int(sc) << int(sp) << inf << int(Folding::Auto) << false;
 }
 
-// The row's decode options: with token tables for `model`, every row computed, when the row says so.
-static DecodeOptions fetchOptions(const std::shared_ptr<const Model>& model) {
+// The row's way of decoding: its folding, and token tables for `model` with every row computed when the row says so.
+struct RowPath {
+    std::unique_ptr<TokenTables> tables;
+    detail::StepPath path;
+};
+static RowPath fetchPath(const Model& model) {
+    QFETCH(int, folding);
     QFETCH(bool, tables);
-    DecodeOptions opt;
+    RowPath row;
+    row.path.folding = Folding(folding);
+    row.path.pool = &ThreadPool::engine();
     if (tables) {
-        opt.token_tables = std::make_shared<TokenTables>(model);
-        opt.token_tables->computeAll();
+        row.tables = std::make_unique<TokenTables>(model);
+        row.tables->computeAll(&ThreadPool::engine());
+        row.path.tables = row.tables.get();
     }
-    return opt;
+    return row;
 }
 
-// The row's config; also sets the row's context folding (cleanup() puts Auto back).
+// The row's config.
 static ModelConfig fetchConfig() {
     QFETCH(int, decoder);
     QFETCH(int, score);
     QFETCH(int, span);
     QFETCH(bool, input_feeding);
-    QFETCH(int, folding);
-    setContextFolding(ContextFolding(folding));
     return smallConfig(DecoderKind(decoder), ScoreKind(score), SpanKind(span), input_feeding);
 }
 
@@ -112,10 +117,11 @@ void TestDecoding::matchesReference() {
         const TokenizedText src = sourceOf(*model, kSentence);
         const int S = int(src.ids.size());
         const int max_len = 12;
-        DecodeOptions opt = fetchOptions(model);
+        const RowPath row = fetchPath(*model);
+        DecodeOptions opt;
         opt.max_len = max_len;
         opt.top_k = 4;
-        DecodingSession session(model, src, opt);
+        DecodingSession session(model, src, opt, row.path);
         session.runToEnd();
         const auto& steps = session.steps();
 
@@ -222,13 +228,12 @@ void TestDecoding::matchesReference() {
 //   log p(<eos>) = −0.94491696, and decoding stops after one step.
 void TestDecoding::handWorkedBahdanauAdditive_data() {
     QTest::addColumn<int>("folding");
-    QTest::addRow("unfolded") << int(ContextFolding::Never);
-    QTest::addRow("folded") << int(ContextFolding::Always);  // W_ih's context columns as (W_c Hᵀ) a
+    QTest::addRow("unfolded") << int(Folding::Never);
+    QTest::addRow("folded") << int(Folding::Always);  // W_ih's context columns as (W_c Hᵀ) a
 }
 
 void TestDecoding::handWorkedBahdanauAdditive() {
     QFETCH(int, folding);
-    setContextFolding(ContextFolding(folding));
     ModelConfig cfg = smallConfig(DecoderKind::Bahdanau, ScoreKind::Additive, SpanKind::Global, false, 1, 1, 1);
     Model m = makeRandomModel(cfg, vocabWith({"a"}), vocabWith({"x"}), 1);
     ModelParams& p = m.params;
@@ -246,7 +251,8 @@ void TestDecoding::handWorkedBahdanauAdditive() {
     p.fc_out_b << 0, 0, 0, 0, 0.5f;
 
     auto model = std::make_shared<const Model>(m);
-    DecodingSession session(model, TokenizedText{{"<sos>", "a", "<eos>"}, {kSos, 4, kEos}});
+    DecodingSession session(model, TokenizedText{{"<sos>", "a", "<eos>"}, {kSos, 4, kEos}}, {},
+                            {Folding(folding), nullptr, nullptr});
     session.runToEnd();
     QCOMPARE(int(session.steps().size()), 1);
     const StepRecord& r = session.steps()[0];
@@ -281,7 +287,7 @@ void TestDecoding::forcedMatchesReference() {
     }
     ref.tokens.push_back("<eos>");
     ref.ids.push_back(kEos);
-    const DecodeResult r = forcedDecode(model, src, ref);
+    const DecodeResult r = detail::forcedDecode(model, src, ref, fetchPath(model).path);
     const RefDecode e = referenceForced(model, src.ids, ref.ids);
     QCOMPARE(r.target_ids, ref.ids);
     QCOMPARE(r.target_tokens, ref.tokens);
@@ -323,12 +329,13 @@ void TestDecoding::forcedOnGreedyOutputAgrees() {
     const auto shared = std::make_shared<const Model>(smallModel(fetchConfig(), 31, 3.0f));
     const Model& model = *shared;
     const TokenizedText src = sourceOf(model, {"i", "ate", "an", "apple", "yesterday"});
-    DecodeOptions opt = fetchOptions(shared);
+    const RowPath row = fetchPath(model);
+    DecodeOptions opt;
     opt.max_len = 7;
-    const DecodeResult g = greedyDecode(model, src, opt);
+    const DecodeResult g = detail::greedyDecode(model, src, opt, row.path);
     TokenizedText ref;
     ref.ids = g.target_ids;
-    const DecodeResult f = forcedDecode(model, src, ref);
+    const DecodeResult f = detail::forcedDecode(model, src, ref, {row.path.folding, nullptr, row.path.pool});
     QCOMPARE(f.target_ids, g.target_ids);
     QCOMPARE(f.target_tokens, g.target_tokens);
     QCOMPARE(f.attention, g.attention);  // the same step code: identical rows
@@ -344,21 +351,20 @@ void TestDecoding::recomputingFromAnEarlierStep_data() {
             QTest::addRow("%s%s", toString(sc).data(), tables ? "/tables" : "") << int(sc) << tables;
 }
 
-// The folded step prepares the next step's products of its new state (Decoder::chainSteps). A session that forces an
+// The folded step prepares the next step's products of its new state (FoldedDecoder::chainSteps). A session that forces an
 // earlier step continues from another state than the one prepared for: every step must still be the reference's.
 void TestDecoding::recomputingFromAnEarlierStep() {
     QFETCH(int, score);
-    setContextFolding(ContextFolding::Always);
     Model m = smallModel(smallConfig(DecoderKind::Bahdanau, ScoreKind(score)), 17, 3.0f);
     m.params.fc_out_b[kEos] = -100.0f;  // every run takes max_len steps
     auto model = std::make_shared<const Model>(std::move(m));
     const TokenizedText src = sourceOf(*model, kSentence);
     QFETCH(bool, tables);
     DecodeOptions opt;
-    if (tables) opt.token_tables = std::make_shared<TokenTables>(model);
+    TokenTables kept(*model);
     opt.max_len = 8;
     opt.top_k = 3;
-    DecodingSession session(model, src, opt);
+    DecodingSession session(model, src, opt, {Folding::Always, tables ? &kept : nullptr, &ThreadPool::engine()});
     for (int i = 0; i < 5; ++i) QVERIFY(session.forward());  // step 5 prepared step 6's products
     const int alt = session.steps()[1].top_k[1].id;
     session.force(1, alt);  // continues from the state after step 1
@@ -368,7 +374,7 @@ void TestDecoding::recomputingFromAnEarlierStep() {
     for (const StepRecord& r : session.steps()) tokens.push_back(r.token);
     QCOMPARE(int(tokens.size()), opt.max_len);
     QCOMPARE(tokens[1], alt);
-    if (tables) QVERIFY(opt.token_tables->kept(TokenTables::Output) > 0);
+    QCOMPARE(kept.kept(TokenTables::Output) > 0, tables);
     const RefDecode ref = referenceForced(*model, src.ids, tokens);
     for (size_t i = 0; i < tokens.size(); ++i) {
         const StepRecord& r = session.steps()[i];

@@ -1,10 +1,9 @@
-// The column-block kernels of core/gemv_terms.h and the two-core primitives they run on (core/row_split.h):
+// The column-block kernels of kernels/gemv_terms.h and the two-core primitives they run on (kernels/row_split.h):
 // products against double precision for sizes that leave every kind of tail (rows not a multiple of 4, columns not a
 // multiple of a SIMD packet, blocks inside a wider matrix), the same bits whichever core computed which rows, and
 // every chunk of shared work done exactly once.
 #include "kernels/gemv_terms.h"
 #include "kernels/row_split.h"
-#include "splitting_guard.h"
 
 #include <QtTest>
 #include <atomic>
@@ -12,17 +11,25 @@
 #include <cmath>
 #include <map>
 #include <mutex>
+#include <set>
 #include <stdexcept>
+#include <string>
 #include <thread>
 
 using namespace attnviz;
-using attnviz::testing::SplittingGuard;
 
 namespace {
 
 Eigen::MatrixXd exactRowMajor(const Mat& m) { return m.cast<double>(); }
 
 bool close(double a, double b) { return std::abs(a - b) <= 1e-4 * (1.0 + std::abs(b)); }
+
+// A pool of one helper, whatever the machine: the products these tests share are shared with it (nullptr: this
+// thread only).
+ThreadPool& twoCores() {
+    static ThreadPool pool(1);
+    return pool;
+}
 
 }  // namespace
 
@@ -45,6 +52,7 @@ private slots:
     void cursorStartsEachCoreWhereItStopped();
     void runBothRunsBothAndNests();
     void exceptionsReachTheCaller();
+    void poolRunsEveryTaskOnce();
 };
 
 void TestGemvTerms::termsMatchDouble_data() {
@@ -62,15 +70,14 @@ void TestGemvTerms::termsMatchDouble_data() {
 void TestGemvTerms::termsMatchDouble() {
     QFETCH(int, rows);
     QFETCH(bool, split);
-    SplittingGuard guard;
-    setRowSplitting(split);
+    ThreadPool* pool = split ? &twoCores() : nullptr;
     std::srand(rows);
     const Mat W = Mat::Random(rows, 240), P = Mat::Random(rows, 19);
     const Vec a = Vec::Random(37), b = Vec::Random(33), c = Vec::Random(19);
     const GemvTerm terms[] = {columnsOf(W, 0, 37, a.data()), columnsOf(W, 50, 33, b.data()),
                               columnsOf(P, 0, 19, c.data())};
     Vec y = Vec::Constant(rows, std::nanf(""));
-    gemvTerms(terms, rows, y.data());
+    gemvTerms(terms, rows, y.data(), pool);
     const Eigen::MatrixXd w = exactRowMajor(W), p = exactRowMajor(P);
     const Eigen::VectorXd expect =
         w.middleCols(0, 37) * a.cast<double>() + w.middleCols(50, 33) * b.cast<double>() + p * c.cast<double>();
@@ -80,16 +87,15 @@ void TestGemvTerms::termsMatchDouble() {
 
     if (split) {  // shared between the cores (or not): the same bits as one core
         Vec one(rows);
-        setRowSplitting(false);
-        gemvTerms(terms, rows, one.data());
+        pool = nullptr;
+        gemvTerms(terms, rows, one.data(), pool);
         for (int r = 0; r < rows; ++r) QCOMPARE(y[r], one[r]);
     }
 }
 
 // Several jobs in one pool of chunks (the bahdanau step's phase 1) give what each gives alone, to the bit.
 void TestGemvTerms::jobsMatchTermsBitForBit() {
-    SplittingGuard guard;
-    setRowSplitting(true);
+    ThreadPool* pool = &twoCores();
     std::srand(3);
     const Mat A = Mat::Random(1537, 512), B = Mat::Random(1537, 300), C = Mat::Random(513, 517);  // 5.8 MB read
     const Vec a = Vec::Random(512), b = Vec::Random(256), c = Vec::Random(517);
@@ -102,13 +108,13 @@ void TestGemvTerms::jobsMatchTermsBitForBit() {
         ya.setConstant(std::nanf(""));
         yb.setConstant(std::nanf(""));
         yc.setConstant(std::nanf(""));
-        gemvJobs(jobs);
+        gemvJobs(jobs, pool);
         Vec ea(A.rows()), eb(B.rows()), ec(C.rows());
-        setRowSplitting(false);
-        gemvTerms({&ta, 1}, A.rows(), ea.data());
-        gemvTerms({&tb, 1}, B.rows(), eb.data());
-        gemvTerms({&tc, 1}, C.rows(), ec.data());
-        setRowSplitting(true);
+        pool = nullptr;
+        gemvTerms({&ta, 1}, A.rows(), ea.data(), pool);
+        gemvTerms({&tb, 1}, B.rows(), eb.data(), pool);
+        gemvTerms({&tc, 1}, C.rows(), ec.data(), pool);
+        pool = &twoCores();
         QCOMPARE(ya, ea);
         QCOMPARE(yb, eb);
         QCOMPARE(yc, ec);
@@ -127,7 +133,7 @@ void TestGemvTerms::apartIsSummedOnItsOwn_data() {
 // of the two sums must be bit for bit what a product of its own gives, in gemvJobs and in gemvTermsProjecting.
 void TestGemvTerms::apartIsSummedOnItsOwn() {
     QFETCH(bool, split);
-    SplittingGuard guard;
+    ThreadPool* pool = nullptr;
     std::srand(17);
     constexpr int rows = 3001, S = 13, kS = 70, kX = 45, kC = 300;  // 3001: a row past the last four; 5 MB read
     const Mat W = Mat::Random(rows, kS + kC + kX), H = Mat::Random(S, kC);
@@ -137,31 +143,31 @@ void TestGemvTerms::apartIsSummedOnItsOwn() {
     const GemvTerm sc[] = {columnsOf(W, 0, kS, s.data()), columnsOf(W, kS, kC, nullptr)};
     const GemvTerm apart = columnsOf(W, kS + kC, kX, x.data());
     Mat projection;
-    projectRows(sc[1], rows, H, projection);
+    projectRows(sc[1], rows, H, projection, pool);
     const GemvTerm terms[] = {sc[0], {projection.data(), projection.outerStride(), projection.cols(), a.data()}};
 
-    setRowSplitting(false);
+    pool = nullptr;
     Vec expected(rows), expected_apart(rows);
-    gemvTerms(terms, rows, expected.data());
-    gemvTerms({&apart, 1}, rows, expected_apart.data());
+    gemvTerms(terms, rows, expected.data(), pool);
+    gemvTerms({&apart, 1}, rows, expected_apart.data(), pool);
     const Eigen::VectorXd exact = exactRowMajor(W).rightCols(kX) * x.cast<double>();
     for (int r = 0; r < rows; ++r) QVERIFY(close(expected_apart[r], exact[r]));
 
-    setRowSplitting(split);
+    pool = split ? &twoCores() : nullptr;
     Vec y(rows), y_apart(rows);
     const GemvJob job{terms, rows, y.data(), {&apart, 1}, y_apart.data()};
     ChunkCursor cursor;
     for (int repeat = 0; repeat < 10; ++repeat) {
         y.setConstant(std::nanf(""));
         y_apart.setConstant(std::nanf(""));
-        gemvJobs({&job, 1}, &cursor);
+        gemvJobs({&job, 1}, pool, &cursor);
         QCOMPARE(y, expected);
         QCOMPARE(y_apart, expected_apart);
     }
     // The first step's pass: the projection and the logits, with the apart term.
     Mat projected;
     y_apart.setConstant(std::nanf(""));
-    gemvTermsProjecting({sc, 1}, sc[1], H, a.data(), rows, projected, y.data(), {&apart, 1}, y_apart.data());
+    gemvTermsProjecting({sc, 1}, sc[1], H, a.data(), rows, projected, y.data(), pool, {&apart, 1}, y_apart.data());
     QCOMPARE(projected, projection);
     QCOMPARE(y, expected);
     QCOMPARE(y_apart, expected_apart);
@@ -180,21 +186,20 @@ void TestGemvTerms::manyEqualsLoneTermsBitForBit_data() {
 void TestGemvTerms::manyEqualsLoneTermsBitForBit() {
     QFETCH(int, rows);
     QFETCH(bool, split);
-    SplittingGuard guard;
-    setRowSplitting(split);
+    ThreadPool* pool = split ? &twoCores() : nullptr;
     std::srand(rows + 11);
     constexpr int kCols = 53;  // one double packet, one packet and a scalar tail with AVX-512
     const Mat W = Mat::Random(rows, 20 + kCols + 9), X = Mat::Random(37, kCols);
     const GemvTerm block = columnsOf(W, 20, kCols, nullptr);
     Mat out = Mat::Constant(X.rows(), rows + 3, std::nanf(""));  // a wider stride: the last 3 columns stay NaN
-    gemvMany(block, rows, X, out.data(), out.outerStride());
+    gemvMany(block, rows, X, out.data(), out.outerStride(), pool);
     const Eigen::MatrixXd exact = exactRowMajor(W).middleCols(20, kCols) * X.cast<double>().transpose();  // (rows, 37)
-    setRowSplitting(false);
+    pool = nullptr;
     for (int k = 0; k < X.rows(); ++k) {
         GemvTerm lone = block;
         lone.x = X.row(k).data();
         Vec expected(rows);
-        gemvTerms({&lone, 1}, rows, expected.data());
+        gemvTerms({&lone, 1}, rows, expected.data(), pool);
         const Vec got = out.row(k).head(rows).transpose();
         QCOMPARE(got, expected);
         for (int r = 0; r < rows; ++r) QVERIFY(close(got[r], exact(r, k)));
@@ -215,15 +220,15 @@ void TestGemvTerms::projectMatchesDoubleAndPads_data() {
 void TestGemvTerms::projectMatchesDoubleAndPads() {
     QFETCH(int, rows);
     QFETCH(int, S);
-    SplittingGuard guard;
+    ThreadPool* pool = nullptr;
     std::srand(rows + S);
     const Mat W = Mat::Random(rows, 450), H = Mat::Random(S, 300);
     const GemvTerm block = columnsOf(W, 100, 300, nullptr);
     Mat out, one;
-    setRowSplitting(true);
-    projectRows(block, rows, H, out);
-    setRowSplitting(false);
-    projectRows(block, rows, H, one);
+    pool = &twoCores();
+    projectRows(block, rows, H, out, pool);
+    pool = nullptr;
+    projectRows(block, rows, H, one, pool);
     QCOMPARE(out.rows(), Eigen::Index(rows));
     QCOMPARE(out.cols(), paddedColumns(S));
     QVERIFY(out.cols() >= S && out.cols() % 4 == 0);
@@ -237,7 +242,7 @@ void TestGemvTerms::projectMatchesDoubleAndPads() {
 
     // projectVectors: the same numbers, one row per vector (the encoder's input projections and keys).
     Mat by_vector;
-    projectVectors(block, rows, H, by_vector);
+    projectVectors(block, rows, H, by_vector, pool);
     QCOMPARE(by_vector.rows(), Eigen::Index(S));
     QCOMPARE(by_vector.cols(), Eigen::Index(rows));
     QVERIFY(by_vector == out.leftCols(S).transpose());
@@ -257,8 +262,7 @@ void TestGemvTerms::projectingPassEqualsTwoPasses_data() {
 void TestGemvTerms::projectingPassEqualsTwoPasses() {
     QFETCH(int, rows);
     QFETCH(bool, split);
-    SplittingGuard guard;
-    setRowSplitting(split);
+    ThreadPool* pool = split ? &twoCores() : nullptr;
     std::srand(rows + 7);
     constexpr int S = 13, kS = 70, kC = 300, kX = 45;  // c is not a multiple of a packet: scalar tails everywhere
     const Mat W = Mat::Random(rows, kS + kC + kX), H = Mat::Random(S, kC);
@@ -270,14 +274,14 @@ void TestGemvTerms::projectingPassEqualsTwoPasses() {
 
     Mat projection;
     Vec y(rows);
-    gemvTermsProjecting(sx, block, H, a.data(), rows, projection, y.data());
+    gemvTermsProjecting(sx, block, H, a.data(), rows, projection, y.data(), pool);
 
     Mat expected_projection;
-    projectRows(block, rows, H, expected_projection);
+    projectRows(block, rows, H, expected_projection, pool);
     QCOMPARE(projection, expected_projection);
     const GemvTerm three[] = {sx[0], sx[1], {projection.data(), projection.outerStride(), projection.cols(), a.data()}};
     Vec expected(rows);
-    gemvTerms(three, rows, expected.data());
+    gemvTerms(three, rows, expected.data(), pool);
     QCOMPARE(y, expected);
 
     // y = W_s s + W_x x + W_c (Hᵀ a), the unfolded sum, in double.
@@ -289,15 +293,14 @@ void TestGemvTerms::projectingPassEqualsTwoPasses() {
 }
 
 void TestGemvTerms::shareChunksDoesEachOnce() {
-    SplittingGuard guard;
-    setRowSplitting(true);
+    ThreadPool* pool = &twoCores();
     for (Eigen::Index chunks : {0, 1, 2, 3, 100, 1001}) {
         std::vector<std::atomic<int>> done(static_cast<size_t>(chunks));
         for (int repeat = 0; repeat < 30; ++repeat) {
             auto work = [](void* c, Eigen::Index i) {
                 (*static_cast<std::vector<std::atomic<int>>*>(c))[size_t(i)] += 1;
             };
-            shareChunks(chunks, work, &done);
+            shareChunks(chunks, work, &done, pool);
         }
         for (Eigen::Index i = 0; i < chunks; ++i) QCOMPARE(done[size_t(i)].load(), 30);
     }
@@ -307,9 +310,9 @@ void TestGemvTerms::shareChunksDoesEachOnce() {
 // ring, one way; and a thread that took chunks in two calls in a row starts the second on the chunk it took last
 // (which is what keeps that chunk's data in its L2). With splitting off, one thread goes back and forth.
 void TestGemvTerms::cursorStartsEachCoreWhereItStopped() {
-    SplittingGuard guard;
+    ThreadPool* pool = nullptr;
     for (bool split : {true, false}) {
-        setRowSplitting(split);
+        pool = split ? &twoCores() : nullptr;
         for (Eigen::Index chunks : {0, 1, 2, 3, 100, 1001}) {
             struct Log {
                 std::mutex m;
@@ -325,7 +328,7 @@ void TestGemvTerms::cursorStartsEachCoreWhereItStopped() {
                     std::lock_guard lock(l.m);
                     l.taken[std::this_thread::get_id()].push_back(i);
                 };
-                shareChunks(chunks, work, &log, cursor);
+                shareChunks(chunks, work, &log, cursor, pool);
                 std::vector<int> done(size_t(chunks), 0);
                 for (const auto& [thread, seq] : log.taken) {
                     for (size_t k = 0; k < seq.size(); ++k) {
@@ -357,9 +360,9 @@ void TestGemvTerms::cursorStartsEachCoreWhereItStopped() {
 // Both tasks run, on two threads when splitting is on; work that splits again from inside a task (the helper is
 // taken) runs on the calling thread instead of waiting for itself.
 void TestGemvTerms::runBothRunsBothAndNests() {
-    SplittingGuard guard;
+    ThreadPool* pool = nullptr;
     for (bool split : {true, false}) {
-        setRowSplitting(split);
+        pool = split ? &twoCores() : nullptr;
         std::atomic<int> mine{0}, other{0};
         std::mutex m;
         std::vector<int> rows_seen(1000, 0);
@@ -369,13 +372,13 @@ void TestGemvTerms::runBothRunsBothAndNests() {
         };
         auto a = [&] {
             mine += 1;
-            splitRows(1000, std::int64_t(64) << 20, nested);
+            splitRows(1000, std::int64_t(64) << 20, nested, pool);
         };
         auto b = [&] {
             other += 1;
-            splitRows(1000, std::int64_t(64) << 20, nested);
+            splitRows(1000, std::int64_t(64) << 20, nested, pool);
         };
-        runBoth(a, b);
+        runBoth(a, b, pool);
         QCOMPARE(mine.load(), 1);
         QCOMPARE(other.load(), 1);
         for (int seen : rows_seen) QCOMPARE(seen, 2);
@@ -385,8 +388,7 @@ void TestGemvTerms::runBothRunsBothAndNests() {
 // A task that throws (bad_alloc on a long sentence, say) reaches the caller as an exception once the other side has
 // finished with the caller's stack, whichever side threw; the helper stays usable.
 void TestGemvTerms::exceptionsReachTheCaller() {
-    SplittingGuard guard;
-    setRowSplitting(true);
+    ThreadPool* pool = &twoCores();
     std::atomic<int> finished{0};
     auto slow = [&] {
         std::this_thread::sleep_for(std::chrono::milliseconds(20));
@@ -395,10 +397,10 @@ void TestGemvTerms::exceptionsReachTheCaller() {
     auto fails = [] { throw std::runtime_error("task failed"); };
     for (int repeat = 0; repeat < 3; ++repeat) {
         finished = 0;
-        QVERIFY_THROWS_EXCEPTION(std::runtime_error, runBoth(fails, slow));  // this thread's task throws
+        QVERIFY_THROWS_EXCEPTION(std::runtime_error, runBoth(fails, slow, pool));  // this thread's task throws
         QCOMPARE(finished.load(), 1);  // the helper's task ran to its end before runBoth returned
         finished = 0;
-        QVERIFY_THROWS_EXCEPTION(std::runtime_error, runBoth(slow, fails));  // the helper's task throws
+        QVERIFY_THROWS_EXCEPTION(std::runtime_error, runBoth(slow, fails, pool));  // the helper's task throws
         QCOMPARE(finished.load(), 1);
     }
     // splitRows: the half that throws, on either thread.
@@ -406,15 +408,63 @@ void TestGemvTerms::exceptionsReachTheCaller() {
         auto work = [&](Eigen::Index b, Eigen::Index e) {
             if (bad_row >= b && bad_row < e) throw std::runtime_error("row failed");
         };
-        QVERIFY_THROWS_EXCEPTION(std::runtime_error, splitRows(1000, std::int64_t(64) << 20, work));
+        QVERIFY_THROWS_EXCEPTION(std::runtime_error, splitRows(1000, std::int64_t(64) << 20, work, pool));
     }
     // Still works afterwards.
     std::vector<int> seen(1000, 0);
     auto count = [&](Eigen::Index b, Eigen::Index e) {
         for (Eigen::Index i = b; i < e; ++i) seen[size_t(i)] += 1;
     };
-    splitRows(1000, std::int64_t(64) << 20, count);
+    splitRows(1000, std::int64_t(64) << 20, count, pool);
     for (int v : seen) QCOMPARE(v, 1);
+}
+
+// ThreadPool::run: every task once, on as many threads as there are tasks when helpers are free (the pool grows to
+// them), on this thread when they are taken (called from inside a task); the lowest failing task's exception reaches
+// the caller after every task has run, and the pool stays usable.
+void TestGemvTerms::poolRunsEveryTaskOnce() {
+    ThreadPool pool(0);
+    QCOMPARE(pool.helpers(), 0);
+    for (int tasks : {0, 1, 2, 5}) {
+        std::mutex m;
+        std::map<int, std::thread::id> thread_of;
+        auto task = [&](int k) {
+            std::this_thread::sleep_for(std::chrono::milliseconds(5));  // the tasks overlap
+            std::lock_guard lock(m);
+            QVERIFY(thread_of.emplace(k, std::this_thread::get_id()).second);
+        };
+        pool.run(tasks, task);
+        QCOMPARE(int(thread_of.size()), tasks);
+        std::set<std::thread::id> threads;
+        for (const auto& [k, id] : thread_of) threads.insert(id);
+        QCOMPARE(int(threads.size()), tasks);  // every helper was free: one thread per task
+        QCOMPARE(pool.helpers(), std::max(0, tasks - 1));
+    }
+    // Nested: a task that runs tasks of its own while every helper may be taken.
+    std::vector<std::atomic<int>> done(4 * 3);
+    auto outer = [&](int k) {
+        auto inner = [&](int i) { done[size_t(k * 3 + i)] += 1; };
+        pool.run(3, inner);
+    };
+    pool.run(4, outer);
+    for (const auto& d : done) QCOMPARE(d.load(), 1);
+
+    std::atomic<int> ran{0};
+    auto failing = [&](int k) {
+        ran += 1;
+        if (k == 2 || k == 3) throw std::runtime_error("task " + std::to_string(k));
+    };
+    try {
+        pool.run(5, failing);
+        QFAIL("no exception");
+    } catch (const std::runtime_error& e) {
+        QCOMPARE(std::string(e.what()), std::string("task 2"));
+    }
+    QCOMPARE(ran.load(), 5);
+    std::atomic<int> after{0};
+    auto count = [&](int) { after += 1; };
+    pool.run(4, count);
+    QCOMPARE(after.load(), 4);
 }
 
 QTEST_GUILESS_MAIN(TestGemvTerms)

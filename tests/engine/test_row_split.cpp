@@ -1,12 +1,13 @@
-// Splitting large matrix-vector products between two threads (core/row_split.h): every row computed once, the same
-// numbers as one thread, and a decode on a model whose fc_out is large enough to be split agrees with the
+// Splitting large matrix-vector products between two threads (kernels/row_split.h): every row computed once, the
+// same numbers as one thread, and a decode on a model whose fc_out is large enough to be split agrees with the
 // double-precision reference and with the unsplit decode.
 #include "decode/decoding.h"
+#include "decode/detail.h"
 #include "fast/token_tables.h"
 #include "kernels/row_split.h"
 #include "reference_model.h"
-#include "splitting_guard.h"
 #include "test_models.h"
+#include "text/tokenizer.h"
 
 #include <QtTest>
 #include <cmath>
@@ -18,6 +19,12 @@ using namespace attnviz::testing;
 namespace {
 
 constexpr std::int64_t kLarge = std::int64_t(64) << 20;  // bytes: always above the split threshold
+
+// A pool of one helper, whatever the machine.
+ThreadPool& twoCores() {
+    static ThreadPool pool(1);
+    return pool;
+}
 
 }  // namespace
 
@@ -39,8 +46,6 @@ void TestRowSplit::everyRowOnce_data() {
 
 void TestRowSplit::everyRowOnce() {
     QFETCH(int, rows);
-    SplittingGuard guard;
-    setRowSplitting(true);
     std::vector<int> visits(size_t(rows), 0);
     int pieces = 0;
     std::mutex m;
@@ -50,23 +55,20 @@ void TestRowSplit::everyRowOnce() {
         ++pieces;
         for (Eigen::Index i = begin; i < end; ++i) visits[size_t(i)] += 1;
     };
-    for (int repeat = 0; repeat < 50; ++repeat) splitRows(rows, kLarge, work);  // the helper is reused
+    for (int repeat = 0; repeat < 50; ++repeat) splitRows(rows, kLarge, work, &twoCores());  // the helper is reused
     for (int i = 0; i < rows; ++i) QCOMPARE(visits[size_t(i)], 50);
     // Below 32 rows one piece; from 32 on two (the second on the helper thread).
     QCOMPARE(pieces, (rows >= 32 ? 2 : 1) * 50);
 }
 
 void TestRowSplit::gemvMatchesDoubleAndUnsplit() {
-    SplittingGuard guard;
     const int R = 3001, C = 517;  // 6.2 MB: split; odd sizes so no piece is a whole number of packets
     std::srand(7);
     const Mat W = Mat::Random(R, C);
     const Vec x = Vec::Random(C);
     Vec split(R), whole(R);
-    setRowSplitting(true);
-    splitGemv(W, x.data(), split.data());
-    setRowSplitting(false);
-    splitGemv(W, x.data(), whole.data());
+    splitGemv(W, x.data(), split.data(), &twoCores());
+    splitGemv(W, x.data(), whole.data(), nullptr);
     const Eigen::VectorXd exact = W.cast<double>() * x.cast<double>();
     for (int i = 0; i < R; ++i) {
         QVERIFY2(std::abs(split[i] - exact[i]) <= 1e-4 * (1 + std::abs(exact[i])), qPrintable(QString::number(i)));
@@ -90,7 +92,6 @@ void TestRowSplit::largeModelDecodeMatchesReference() {
     QFETCH(int, E);
     QFETCH(int, He);
     QFETCH(int, Hd);
-    SplittingGuard guard;
     std::vector<std::string> words;
     for (int i = 0; i < 2000; ++i) words.push_back("w" + std::to_string(i));
     const Vocabulary vocab = vocabWith(words);
@@ -100,12 +101,10 @@ void TestRowSplit::largeModelDecodeMatchesReference() {
     QVERIFY(model.params.fc_out_w.size() * 4 > (std::int64_t(4) << 20));
     DecodeOptions opt;
     opt.max_len = 8;
-    const std::string sentence = "w1 w22 w333 w1999 w7";
+    const TokenizedText sentence = tokenizeSource(model, "w1 w22 w333 w1999 w7");
 
-    setRowSplitting(true);
-    const DecodeResult split = greedyDecode(model, sentence, opt);
-    setRowSplitting(false);
-    const DecodeResult whole = greedyDecode(model, sentence, opt);
+    const DecodeResult split = detail::greedyDecode(model, sentence, opt, {Folding::Auto, nullptr, &twoCores()});
+    const DecodeResult whole = detail::greedyDecode(model, sentence, opt, {Folding::Auto, nullptr, nullptr});
     QCOMPARE(split.target_ids, whole.target_ids);
     QCOMPARE(split.log_probs, whole.log_probs);
     QCOMPARE(split.attention, whole.attention);
@@ -113,18 +112,27 @@ void TestRowSplit::largeModelDecodeMatchesReference() {
     // With token tables on both cores: another sentence first keeps some rows, so this decode mixes kept rows with
     // rows computed in the output pass (job lists that change from step to step under one chunk cursor), then a
     // decode with every row kept. The same bits each time.
-    setRowSplitting(true);
-    DecodeOptions with = opt;
-    with.token_tables = std::make_shared<TokenTables>(shared);
-    greedyDecode(model, "w7 w333 w22 w5", with);
-    const int kept_before = with.token_tables->kept(TokenTables::Output);
+    TokenTables tables(model);
+    const detail::StepPath with{Folding::Auto, &tables, &twoCores()};
+    detail::greedyDecode(model, tokenizeSource(model, "w7 w333 w22 w5"), opt, with);
+    const int kept_before = tables.kept(TokenTables::Output);
     for (int round = 0; round < 2; ++round) {
-        const DecodeResult t = greedyDecode(model, sentence, with);
+        const DecodeResult t = detail::greedyDecode(model, sentence, opt, with);
         QCOMPARE(t.target_ids, whole.target_ids);
         QCOMPARE(t.log_probs, whole.log_probs);
         QCOMPARE(t.attention, whole.attention);
     }
-    QVERIFY(kept_before > 0 && with.token_tables->kept(TokenTables::Output) >= kept_before);
+    QVERIFY(kept_before > 0 && tables.kept(TokenTables::Output) >= kept_before);
+
+    // The public calls (the engine's own threads and the model's own tables), with and without a second core.
+    for (bool parallel : {true, false}) {
+        DecodeOptions o = opt;
+        o.parallel_steps = parallel;
+        const DecodeResult t = greedyDecode(model, sentence, o);
+        QCOMPARE(t.target_ids, whole.target_ids);
+        QCOMPARE(t.log_probs, whole.log_probs);
+        QCOMPARE(t.attention, whole.attention);
+    }
 
     const RefDecode ref = referenceGreedy(model, split.source_ids, opt.max_len);
     QCOMPARE(split.target_ids, ref.tokens);

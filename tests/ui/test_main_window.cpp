@@ -64,7 +64,6 @@ private slots:
     void playRunsToTheEnd();
     void scoreToggleLoadsSiblingKeepingSentenceAndStep();
     void scoreToggleKeepsTheWhatIf();
-    void decodesShareTheModelsTokenTables();
     void scoreWithoutSiblingIsDisabledWithReason();
     void forcedCandidateChangesTheRest();
     void referenceSwitchesToForcedDecoding();
@@ -364,34 +363,6 @@ void TestMainWindow::scoreToggleLoadsSiblingKeepingSentenceAndStep() {
     QCOMPARE(w_->outcome()->result.attention, expected.attention);
     QVERIFY(w_->outcome()->result.attention != additive_weights);
     QCOMPARE(w_->heatmapView()->cellValue(0, 1), double(expected.attention[0][1]));
-}
-
-// The worker keeps one set of token tables per open model: the tokens of each sentence stay for the next, the numbers
-// stay the engine's without tables, and another model gets tables of its own. (The test models fold only when told.)
-void TestMainWindow::decodesShareTheModelsTokenTables() {
-    setContextFolding(ContextFolding::Always);
-    const auto restore = qScopeGuard([] { setContextFolding(ContextFolding::Auto); });
-    QVERIFY(typeAndWait(QStringLiteral("i love the cat")));
-    const std::shared_ptr<TokenTables> tables = w_->outcome()->request.token_tables;
-    QVERIFY(tables);
-    QCOMPARE(&tables->model(), w_->model().get());
-    const int kept = tables->kept(TokenTables::Output);
-    QVERIFY(kept > 0);
-    QVERIFY(typeAndWait(QStringLiteral("the cat ate an apple yesterday")));
-    QCOMPARE(w_->outcome()->request.token_tables, tables);
-    const std::vector<int>& ids = w_->outcome()->result.target_ids;
-    for (size_t i = 0; i + 1 < ids.size(); ++i)  // every token a step was taken from has its rows now
-        QVERIFY2(tables->find(TokenTables::Output, ids[i]) && tables->find(TokenTables::Input, ids[i]),
-                 qPrintable(QString::number(ids[i])));
-    QCOMPARE(w_->outcome()->result.attention, greedyDecode(*w_->model(), "the cat ate an apple yesterday").attention);
-
-    QSignalSpy spy(w_.get(), &MainWindow::decodeFinished);
-    w_->scoreAction(ScoreKind::Dot)->trigger();
-    QVERIFY(waitDecode(spy));
-    const std::shared_ptr<TokenTables> dot_tables = w_->outcome()->request.token_tables;
-    QVERIFY(dot_tables && dot_tables != tables);
-    QCOMPARE(&dot_tables->model(), w_->model().get());
-    QVERIFY(dot_tables->kept(TokenTables::Output) > 0);
 }
 
 void TestMainWindow::scoreToggleKeepsTheWhatIf() {

@@ -36,7 +36,6 @@ DecodeOutcome DecodeWorker::run(const DecodeRequest& request, const std::atomic<
         input.max_source_tokens = request.max_source_tokens;
         DecodeOptions options;
         options.top_k = request.top_k;
-        options.token_tables = request.token_tables;  // another model's would be an InputError, shown as `error`
         input.options = options;
         const auto stale = [&] { return latest && latest->load() != generation; };
         static_cast<PrefixDecoding&>(out) = prefixDecode(request.model, std::move(input), stale);
@@ -70,11 +69,6 @@ void DecodeWorker::cancelAll() {
 
 void DecodeWorker::start(quint64 generation, DecodeRequest request) {
     if (!request.model) return;
-    if (!request.token_tables) {
-        if (!tables_ || &tables_->model() != request.model.get())
-            tables_ = std::make_shared<TokenTables>(request.model);
-        request.token_tables = tables_;
-    }
     ++pending_;
     auto latest = latest_;
     (void)QtConcurrent::run(&pool_, [this, latest, generation, request = std::move(request)] {

@@ -5,7 +5,6 @@
 #pragma once
 #include "decode/decoding.h"
 #include "decode/prefix_decode.h"
-#include "fast/token_tables.h"
 
 #include <QObject>
 #include <QString>
@@ -24,9 +23,8 @@ inline constexpr int kMaxSourceTokens = 1000;
 
 struct DecodeRequest {
     std::shared_ptr<const Model> model;
-    std::shared_ptr<TokenTables> token_tables;  // for `model` (the worker fills this in); nullptr: none
-    std::string source;                         // UTF-8 sentence
-    std::string reference;                      // not empty: forced decoding of this translation (+ <eos>)
+    std::string source;              // UTF-8 sentence
+    std::string reference;           // not empty: forced decoding of this translation (+ <eos>)
     std::vector<int> forced_prefix;  // "what if": these target ids at steps 0.. (overrides the reference), then greedy
     int cursor = -1;                 // where the window wants its step cursor afterwards (-1: at the end)
     int max_source_tokens = kMaxSourceTokens;
@@ -78,9 +76,6 @@ private:
     DecodeRequest scheduled_;
     std::shared_ptr<std::atomic<quint64>> latest_ = std::make_shared<std::atomic<quint64>>(0);
     int pending_ = 0;
-    // The token tables of the last model decoded (UI thread only): kept across requests, so that the tokens of
-    // every sentence typed make later decodes with this model faster; replaced when the model changes.
-    std::shared_ptr<TokenTables> tables_;
 };
 
 }  // namespace attnviz::ui

@@ -367,7 +367,6 @@ void MainWindow::forceCandidate(int token) {
     state_->setForcedTokens(std::move(forced));
     DecodeRequest r = makeRequest();
     r.model = state_->decodedModel();
-    if (shown_) r.token_tables = shown_->request.token_tables;  // that model's (the worker's may belong to a newer one)
     r.cursor = index + 1;
     worker_->submit(std::move(r));
 }
