@@ -1,4 +1,4 @@
-// attnviz-cli: dispatches to the subcommands of spec/cli.md.
+// attnviz-cli: dispatches to the subcommands of docs/cli.md.
 #include "attnviz_version.h"
 #include "cli/commands.h"
 

@@ -26,7 +26,7 @@ def find_cli(explicit=None):
 
 
 def cli_decode(cli, model_path, sentence, target=None):
-    """attnviz-cli's decode object (spec/cli.md); RuntimeError with its message when it fails."""
+    """attnviz-cli's decode object (docs/cli.md); RuntimeError with its message when it fails."""
     cmd = [cli, "decode", "--model", model_path, "--json"] + (["--target", target] if target is not None else [])
     run = subprocess.run(cmd + [sentence], capture_output=True, text=True)
     if run.returncode != 0:

@@ -1,4 +1,4 @@
-"""The attnviz model file (spec/model-format.md) in standard-library Python: a safetensors writer and reader, the
+"""The attnviz model file (docs/model-format.md) in standard-library Python: a safetensors writer and reader, the
 model metadata, and the three tokenizers. No torch and no numpy, so scripts and CI can make and read model files
 with nothing but Python; attnviz_torch.py builds on it.
 

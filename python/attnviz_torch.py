@@ -13,7 +13,7 @@ attnviz decodes it as PyTorch does.
 
 Layouts `save` takes (any nn.Module or state_dict whose keys are these):
 (a) the classic tutorial's Encoder / Attention / Decoder (this module's Seq2Seq; the tensor names of
-    spec/model-format.md), bahdanau or luong, every score and span;
+    docs/model-format.md), bahdanau or luong, every score and span;
 (b) additive attention with separate linear layers `decoder.attention.W` (on the decoder state s), `.U` (on the
     encoder outputs h) and `.v`, each with a bias: e_j = v . tanh(W s + b_W + U h_j + b_U) + b_v. It is converted
     exactly to the spec's form: attn.weight = [W | U], attn.bias = b_W + b_U, and v's bias is dropped because a
@@ -204,7 +204,7 @@ class Seq2Seq(nn.Module):
 
 
 def expected_shapes(c, Vs, Vt):
-    """name -> shape of every tensor spec/model-format.md gives a model of config c (complete)."""
+    """name -> shape of every tensor docs/model-format.md gives a model of config c (complete)."""
     E, He, Hd = c["emb_dim"], c["enc_hid_dim"], c["dec_hid_dim"]
 
     def gru(prefix, inputs, hidden, suffixes):
@@ -257,7 +257,7 @@ def _infer_config(sd, given):
         c.setdefault("enc_hid_dim", sd["encoder.rnn.weight_hh_l0"].shape[1])
         c.setdefault("dec_hid_dim", sd["encoder.fc.weight"].shape[0])
     except KeyError as e:
-        raise ValueError(f"not an attnviz seq2seq layout: no tensor {e} (spec/model-format.md names)") from None
+        raise ValueError(f"not an attnviz seq2seq layout: no tensor {e} (docs/model-format.md names)") from None
     c.setdefault("decoder", "luong" if "decoder.combine.weight" in sd else "bahdanau")
     if "score" not in c:
         if "decoder.attention.attn.weight" in sd:

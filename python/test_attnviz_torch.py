@@ -1,5 +1,5 @@
 """Tests of the PyTorch bridge. Always (standard library only): models written by attnviz_format's writer are decoded
-by `attnviz-cli decode --json` and compared with a pure-Python forward pass of spec/model-format.md's maths, and
+by `attnviz-cli decode --json` and compared with a pure-Python forward pass of docs/model-format.md's maths, and
 malformed input to the writer gets a clear error. Where torch imports (TorchBridge; skipped otherwise): save/load
 round trips of both layouts and `check` agreeing to 1e-5.
 

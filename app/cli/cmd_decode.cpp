@@ -1,5 +1,5 @@
 // attnviz-cli decode --model MODEL [options] SENTENCE: greedy, beam or forced decoding of one sentence or of every
-// line of a file, printed as the decode object of spec/cli.md (--json) or as a readable table.
+// line of a file, printed as the decode object of docs/cli.md (--json) or as a readable table.
 #include "cli_common.h"
 #include "commands.h"
 

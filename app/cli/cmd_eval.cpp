@@ -1,6 +1,6 @@
 // attnviz-cli eval --model MODEL --data FILE [--json]: greedy-decodes every source line of a TSV corpus and reports
 // exact match, token accuracy, corpus BLEU-4, mean attention entropy and, where the data has alignments, AER
-// (spec/cli.md; the maths in core/metrics.h).
+// (docs/cli.md; the maths in core/eval/metrics.h).
 #include "cli_common.h"
 #include "commands.h"
 

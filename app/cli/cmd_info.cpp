@@ -1,4 +1,4 @@
-// attnviz-cli info MODEL [--json] [--vocab]: what a model file holds (spec/cli.md).
+// attnviz-cli info MODEL [--json] [--vocab]: what a model file holds (docs/cli.md).
 #include "cli_common.h"
 #include "commands.h"
 

@@ -1,4 +1,4 @@
-// attnviz-cli train: trains a model on a TSV corpus (spec/cli.md). The loop is core's train/trainer.h; this file reads the
+// attnviz-cli train: trains a model on a TSV corpus (docs/cli.md). The loop is core's train/trainer.h; this file reads the
 // data, builds the vocabularies / initial model, reports progress and writes the model atomically, also on Ctrl-C
 // and when the loss becomes NaN (the last good parameters).
 #include "cli_common.h"
@@ -43,7 +43,7 @@ std::string clockText(double seconds) {
     return buf;
 }
 
-// Ids with the model's tokenizers and vocabularies (core/tokenizer.h, so a special typed in the data is <unk> as at
+// Ids with the model's tokenizers and vocabularies (core/text/tokenizer.h, so a special typed in the data is <unk> as at
 // inference): [<sos>] + tokens + [<eos>] on both sides. With `alignments`, a line's gold links (third column) become
 // the example's guided-alignment target; lines without one get no guidance.
 std::vector<TrainExample> toExamples(const Model& model, const Corpus& corpus, bool alignments = false) {

@@ -1,4 +1,4 @@
-// attnviz-cli subcommands (spec/cli.md). Each returns the process exit code: 0 success, 2 bad usage, 1 other failure,
+// attnviz-cli subcommands (docs/cli.md). Each returns the process exit code: 0 success, 2 bad usage, 1 other failure,
 // after printing one clear line on stderr naming the file / line / flag at fault.
 #pragma once
 #include <string>

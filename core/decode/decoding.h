@@ -89,7 +89,7 @@ private:
     std::unique_ptr<Impl> impl_;
 };
 
-// The decode object of spec/cli.md.
+// The decode object of docs/cli.md.
 struct DecodeResult {
     std::vector<std::string> source_tokens;
     std::vector<int> source_ids;

@@ -1,4 +1,4 @@
-// Evaluation metrics of spec/cli.md (`attnviz-cli eval`): exact match, token accuracy, corpus BLEU-4, mean attention
+// Evaluation metrics of docs/cli.md (`attnviz-cli eval`): exact match, token accuracy, corpus BLEU-4, mean attention
 // entropy and the alignment error rate (AER) of the attention against gold Pharaoh alignments.
 //
 // Every metric is a corpus-level ratio of sums, so each example yields counts (EvalCounts) that are added up in any

@@ -1,4 +1,4 @@
-// Parallel corpora: UTF-8 TSV files of `source<TAB>target[<TAB>alignment]` lines (spec/cli.md, `train --data`,
+// Parallel corpora: UTF-8 TSV files of `source<TAB>target[<TAB>alignment]` lines (docs/cli.md, `train --data`,
 // `eval --data`, `decode --input`). The alignment is Pharaoh format: space-separated `i-j` links, 0-based, source
 // word i to target word j, specials (<sos>, <eos>) not counted.
 //

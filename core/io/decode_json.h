@@ -1,4 +1,4 @@
-// The decode object of spec/cli.md as JSON and the attention matrix as CSV: what `attnviz-cli decode --json`,
+// The decode object of docs/cli.md as JSON and the attention matrix as CSV: what `attnviz-cli decode --json`,
 // `render --out x.json / x.csv` and the GUI's export write.
 //
 // JSON keys (exactly cli.md): source_tokens, source_ids, target_tokens, target_ids, attention (T rows of S),

@@ -1,4 +1,4 @@
-// Model files (spec/model-format.md): safetensors with the attnviz.seq2seq metadata. The header is checked in full
+// Model files (docs/model-format.md): safetensors with the attnviz.seq2seq metadata. The header is checked in full
 // (metadata, config, vocabularies, every tensor's name, dtype, shape and offsets) before any weight is converted.
 #include "io/model_file.h"
 #include "base/errors.h"

@@ -1,4 +1,4 @@
-// The safetensors container (spec/model-format.md "Container"), without any knowledge of models:
+// The safetensors container (docs/model-format.md "Container"), without any knowledge of models:
 //   8 bytes   little-endian u64 N, the header length
 //   N bytes   UTF-8 JSON object: "__metadata__" (string -> string) and one entry per tensor
 //             {"dtype": "F32", "shape": [..], "data_offsets": [begin, end]}, offsets relative to the byte buffer

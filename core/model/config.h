@@ -1,4 +1,4 @@
-// The model config of spec/model-format.md ("config" metadata), parsed and validated.
+// The model config of docs/model-format.md ("config" metadata), parsed and validated.
 #pragma once
 #include <nlohmann/json.hpp>
 

@@ -1,4 +1,4 @@
-// A loaded model: config, vocabularies, weights and the free-text metadata of spec/model-format.md.
+// A loaded model: config, vocabularies, weights and the free-text metadata of docs/model-format.md.
 #pragma once
 #include "model/config.h"
 #include "model/params.h"

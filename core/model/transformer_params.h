@@ -1,4 +1,4 @@
-// The Transformer model kind of spec/transformer.md: its config, and its parameters named as the PyTorch
+// The Transformer model kind of docs/transformer.md: its config, and its parameters named as the PyTorch
 // state_dict keys of the tutorial's Seq2SeqTransformer. The parameter struct is templated on the scalar so that the
 // engine (float) and the reference / gradient checks (double) share the one list of names and shapes below.
 // Legend: d d_model, F dim_feedforward, V_s / V_t vocabulary sizes, maxlen rows of a stored positional table.
@@ -103,7 +103,7 @@ struct TransformerShape {
 };
 
 // THE list of tensors, in file order: calls f(name, shape, tensor) for each, with the name and shape of
-// spec/transformer.md and a TMat / TVec (const if p is). A matrix holds a shape (r, c...) as r × (product of the
+// docs/transformer.md and a TMat / TVec (const if p is). A matrix holds a shape (r, c...) as r × (product of the
 // rest). The layer vectors must already have the config's sizes (resizeTransformerParams does that).
 template <typename P, typename F>
 void forEachTransformerTensor(P& p, const TransformerShape& s, F&& f);
@@ -125,7 +125,7 @@ void checkTransformerParams(const TransformerParams& p, const TransformerConfig&
 template <typename To, typename From>
 TransformerParamsT<To> castTransformerParams(const TransformerParamsT<From>& p, const TransformerShape& s);
 
-// Rows first_row .. first_row + rows − 1 of the sinusoidal table of spec/transformer.md, (rows, d):
+// Rows first_row .. first_row + rows − 1 of the sinusoidal table of docs/transformer.md, (rows, d):
 // PE[p, 2k] = sin(p / 10000^(2k/d)), PE[p, 2k+1] = cos(p / 10000^(2k/d)), computed in double and rounded once.
 template <typename S>
 TMat<S> sinusoidalPositions(int rows, int d_model, int first_row = 0);

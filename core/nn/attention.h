@@ -1,4 +1,4 @@
-// Attention scores, spans and context of spec/model-format.md for one decoder state.
+// Attention scores, spans and context of docs/model-format.md for one decoder state.
 // Legend: S source length with <sos>/<eos>, H_e enc_hid_dim, H_d dec_hid_dim, D window half-width.
 #pragma once
 #include "base/tensor.h"

@@ -1,4 +1,4 @@
-// Batched attention forward / backward for training: the four scores and the three spans of spec/model-format.md,
+// Batched attention forward / backward for training: the four scores and the three spans of docs/model-format.md,
 // templated on the scalar type. The query q of a step is the decoder state the score is taken from.
 // Legend: B batch rows, S the batch's longest source (with <sos>/<eos>), S_b example b's own length, H_e, H_d,
 // D window, K decoder steps. Encoder buffers are batch-major: row b*S + j is h_j of example b (j < S_b valid).

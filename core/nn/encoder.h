@@ -1,4 +1,4 @@
-// The bidirectional GRU encoder of spec/model-format.md and the per-sentence key side of the attention score.
+// The bidirectional GRU encoder of docs/model-format.md and the per-sentence key side of the attention score.
 // Legend: S source length with <sos>/<eos>, E emb_dim, H_e enc_hid_dim, H_d dec_hid_dim.
 #pragma once
 #include "base/tensor.h"

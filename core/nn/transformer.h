@@ -1,4 +1,4 @@
-// The forward pass of spec/transformer.md: the encoder once per sentence, the decoder one position at a time.
+// The forward pass of docs/transformer.md: the encoder once per sentence, the decoder one position at a time.
 // Each decoder layer caches the keys and values of its self-attention (TransformerDecoderState) and the encoding
 // holds the cross-attentions' keys and values of the memory, so step t costs O(t) rather than a re-run of the prefix.
 // Every layer's and head's attention is kept: the encoder's self-attention once, the decoder's per step.

@@ -1,4 +1,4 @@
-// The building blocks of spec/transformer.md's maths in float, on sequences held as rows (n positions × d):
+// The building blocks of docs/transformer.md's maths in float, on sequences held as rows (n positions × d):
 // linear layers, LayerNorm, the feed-forward block and multi-head attention. nn/transformer.h puts them together.
 // Legend: n query positions, m key positions, d d_model, d_h = d / nhead, F dim_feedforward.
 #pragma once
@@ -31,7 +31,7 @@ void softmaxRowsInPlace(Mat& scores);
 // (weights is (nhead·n, m)). No mask: a causal caller passes only the keys a query may see.
 Mat attendHeads(const ConstMatRef& q, const ConstMatRef& k, const ConstMatRef& v, int nhead, Mat* weights);
 
-// The in_proj slices of spec/transformer.md: rows 0..d−1 (q), d..2d−1 (k), 2d..3d−1 (v) and the same of the bias.
+// The in_proj slices of docs/transformer.md: rows 0..d−1 (q), d..2d−1 (k), 2d..3d−1 (v) and the same of the bias.
 enum class Projection { Query = 0, Key = 1, Value = 2 };
 Mat project(const ConstMatRef& x, const MultiHeadAttentionParamsT<float>& p, Projection which);
 

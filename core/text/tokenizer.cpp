@@ -1,4 +1,4 @@
-// The three tokenizers of spec/model-format.md ("Tokenizers"): whitespace, word and char, with optional simple
+// The three tokenizers of docs/model-format.md ("Tokenizers"): whitespace, word and char, with optional simple
 // lower-casing first. base/utf8.h's UTF-8 decoder (exact byte offsets in errors) and ICU's character
 // properties: u_isUWhiteSpace (the Unicode White_Space property), the general category for P* / S*, u_tolower.
 // ASCII takes a fast path that needs no ICU call; there is no regex and no per-code-point allocation beyond the

@@ -1,4 +1,4 @@
-// The three tokenizers of spec/model-format.md over UTF-8 text (ICU for Unicode categories and case mapping).
+// The three tokenizers of docs/model-format.md over UTF-8 text (ICU for Unicode categories and case mapping).
 #pragma once
 #include "model/config.h"
 

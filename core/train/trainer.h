@@ -1,4 +1,4 @@
-// The training loop of `attnviz-cli train` (spec/cli.md) and of the GUI: seeded shuffling, batching, threads,
+// The training loop of `attnviz-cli train` (docs/cli.md) and of the GUI: seeded shuffling, batching, threads,
 // Adam/SGD with clipping, embedding dropout, validation (best model kept), progress, cancel and NaN handling.
 #pragma once
 #include "model/model.h"
@@ -80,7 +80,7 @@ TrainReport trainModel(Model& model, const std::vector<TrainExample>& train, con
 double evaluateLoss(const Model& model, const std::vector<TrainExample>& examples, int threads = 2,
                     int batch_size = 64);
 
-// Vocabulary of spec/cli.md: the four specials, then every token seen at least min_freq times, by descending
+// Vocabulary of docs/cli.md: the four specials, then every token seen at least min_freq times, by descending
 // count, ties in code-point (UTF-8 byte) order. Specials spelled in the data are not added twice.
 Vocabulary buildVocabulary(const std::vector<std::vector<std::string>>& sentences, int min_freq);
 

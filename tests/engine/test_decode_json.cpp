@@ -1,4 +1,4 @@
-// core/decode_json: the decode object of spec/cli.md as JSON (lossless for float32) and the attention CSV.
+// core/io/decode_json: the decode object of docs/cli.md as JSON (lossless for float32) and the attention CSV.
 #include "base/errors.h"
 #include "io/decode_json.h"
 

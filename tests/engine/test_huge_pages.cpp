@@ -1,4 +1,4 @@
-// Large weight matrices on 2 MB pages (core/huge_pages.h): the kernel's own account of the process's memory
+// Large weight matrices on 2 MB pages (core/kernels/huge_pages.h): the kernel's own account of the process's memory
 // (/proc/self/smaps) must show huge pages inside a large model's fc_out, when the machine offers them at all.
 #include "kernels/huge_pages.h"
 #include "model/model.h"

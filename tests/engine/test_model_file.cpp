@@ -1,4 +1,4 @@
-// The model file reader and writer (core/model_file.cpp, core/safetensors.cpp): bit-exact round trips for every
+// The model file reader and writer (core/io/model_file.cpp, core/io/safetensors.cpp): bit-exact round trips for every
 // variant, F16/BF16/F64 conversion from hand-encoded bytes, a file laid out byte for byte as Python's safetensors
 // writes it, and one row per kind of broken file. Saving and siblings are in test_model_file_io.cpp.
 #include "base/errors.h"

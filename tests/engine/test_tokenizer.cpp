@@ -1,4 +1,4 @@
-// The three tokenizers (spec/model-format.md "Tokenizers"), lower-casing, UTF-8 validation, ids with <unk>,
+// The three tokenizers (docs/model-format.md "Tokenizers"), lower-casing, UTF-8 validation, ids with <unk>,
 // specials typed by a user, detokenize. Every expected value is written out by hand from the Unicode tables
 // (White_Space, general categories, simple lower-case mappings), never computed by the code under test.
 #include "base/errors.h"

@@ -488,7 +488,7 @@ void TestTransformer::paramsShapeErrorsNameTheTensor() {
     QVERIFY2(e.contains("1 encoder"), qPrintable(e));
 }
 
-// The names of spec/transformer.md in file order, and the count a hand formula gives.
+// The names of docs/transformer.md in file order, and the count a hand formula gives.
 void TestTransformer::parameterListAndCount() {
     const int d = 8, F = 16, Vs = 11, Vt = 13, maxlen = 20;
     const TransformerShape shape{{d, 2, 1, 2, F, false, Activation::Relu}, Vs, Vt, maxlen};

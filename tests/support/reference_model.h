@@ -1,5 +1,5 @@
 // An independent, deliberately plain double-precision implementation of the whole forward pass of
-// spec/model-format.md (encoder, the four scores, the three spans, both decoders, log-softmax, greedy decoding).
+// docs/model-format.md (encoder, the four scores, the three spans, both decoders, log-softmax, greedy decoding).
 // It shares nothing with core/ but the ModelParams it reads: tests and the trainer's checks compare against it.
 // Legend: S source length with <sos>/<eos>, T target steps, V target vocabulary size.
 #pragma once

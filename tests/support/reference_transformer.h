@@ -1,4 +1,4 @@
-// An independent, deliberately plain double-precision implementation of spec/transformer.md's forward pass: the
+// An independent, deliberately plain double-precision implementation of docs/transformer.md's forward pass: the
 // encoder, and the decoder over a whole input at once with the causal mask (no caches), so that incremental
 // decoding can be checked against a recomputation of the prefix. It shares nothing with core/ but the parameter
 // struct it reads (model/transformer_params.h).

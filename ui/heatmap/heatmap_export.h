@@ -1,5 +1,5 @@
 // Writing the heatmap to a file: PNG (exact pixel size, DPI metadata), SVG and PDF (vector, text as text, same
-// size), CSV and JSON (the numbers, via core/decode_json.h). Shared by the GUI's export and `attnviz-cli render`.
+// size), CSV and JSON (the numbers, via core/io/decode_json.h). Shared by the GUI's export and `attnviz-cli render`.
 // Every file is made in memory and written by core's atomic writer (io/atomic_file.h): on failure nothing, not even
 // a partial file, is left at the path, an older file there is kept, and the error names the path and the OS reason.
 #pragma once
@@ -28,7 +28,7 @@ QString exportFormatFor(const QString& path, const ExportOptions& options);
 QString validateExportOptions(const ExportOptions& options);
 
 // Writes `data` drawn with options.style (png/svg/pdf) or `result` as numbers (csv: the attention matrix,
-// json: the decode object of spec/cli.md with `config`). Returns false and sets *error ("PATH: what") on failure.
+// json: the decode object of docs/cli.md with `config`). Returns false and sets *error ("PATH: what") on failure.
 bool exportHeatmap(const HeatmapData& data, const DecodeResult& result, const ModelConfig& config, const QString& path,
                    const ExportOptions& options, QString* error);
 
