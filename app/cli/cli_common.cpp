@@ -1,6 +1,7 @@
 #include "cli_common.h"
 
 #include "base/errors.h"
+#include "base/utf8.h"
 #include "decode/parallel.h"
 #include "io/model_file.h"
 

@@ -2,6 +2,7 @@
 
 #include "base/errors.h"
 #include "nn/gru.h"
+#include "nn/softmax.h"
 
 #include <cstdint>
 

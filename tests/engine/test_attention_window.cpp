@@ -86,8 +86,8 @@ void TestAttentionWindow::divergedLocalPModelStepsWithoutCrashing() {
     Model m = testing::smallModel(c, 7);
     m.params.attn_vp.setConstant(std::numeric_limits<float>::quiet_NaN());
     EncoderState enc;
-    encode(m, {kSos, 4, 5, 6, 7, kEos}, enc);
-    Attention attention(m);
+    encode(m, {kSos, 4, 5, 6, 7, kEos}, enc, nullptr);
+    Attention attention(m, nullptr);
     AttentionStep step;
     attention.prepare(enc.S, step);
     attention.compute(enc, enc.s0.data(), 1, step);
