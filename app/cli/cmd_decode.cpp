@@ -142,6 +142,39 @@ int decodeFile(const std::string& path, const Model& model, DecodeSettings s, in
     return 0;
 }
 
+// The SENTENCE of the command line: forced on `target` when given, else beam or greedy; `mode` says which.
+DecodeResult decodeSentence(const Model& model, const std::string& sentence, const std::string* target,
+                            const DecodeSettings& s, Mode& mode) {
+    TokenizedText src;
+    try {
+        src = tokenizeSource(model, sentence);
+    } catch (const InputError& e) {
+        throw InputError(std::string("SENTENCE: ") + e.what());
+    }
+    checkSourceLength(src, s.max_source_len, "SENTENCE");
+    if (src.tokens.size() == 2) warn("decode", "the sentence has no tokens; decoding <sos> <eos> alone");
+    if (target) {
+        TokenizedText ref;
+        try {
+            ref = tokenizeTarget(model, *target);
+        } catch (const InputError& e) {
+            throw InputError(std::string("--target: ") + e.what());
+        }
+        checkReferenceLength(ref, s.max_source_len, "--target");
+        mode = Mode::Forced;
+        return forcedDecode(model, src, ref);
+    }
+    DecodeOptions o;
+    o.max_len = s.max_len;
+    checkDecodeSize(src, s.beam, s.max_len, "SENTENCE");
+    if (s.beam > 1) {
+        mode = Mode::Beam;
+        return beamSearch(model, src, s.beam, o).best;
+    }
+    mode = Mode::Greedy;
+    return greedyDecode(model, src, o);
+}
+
 }  // namespace
 
 int runDecode(const std::vector<std::string>& args) {
@@ -189,37 +222,8 @@ int runDecode(const std::vector<std::string>& args) {
 
         std::string sentence;
         for (const std::string& w : words) sentence += (sentence.empty() ? "" : " ") + w;
-        TokenizedText src;
-        try {
-            src = tokenizeSource(model, sentence);
-        } catch (const InputError& e) {
-            throw InputError(std::string("SENTENCE: ") + e.what());
-        }
-        checkSourceLength(src, s.max_source_len, "SENTENCE");
-        if (src.tokens.size() == 2) warn("decode", "the sentence has no tokens; decoding <sos> <eos> alone");
-        DecodeResult r;
         Mode mode = Mode::Greedy;
-        if (forced) {
-            TokenizedText ref;
-            try {
-                ref = tokenizeTarget(model, target);
-            } catch (const InputError& e) {
-                throw InputError(std::string("--target: ") + e.what());
-            }
-            checkReferenceLength(ref, s.max_source_len, "--target");
-            r = forcedDecode(model, src, ref);
-            mode = Mode::Forced;
-        } else {
-            DecodeOptions o;
-            o.max_len = s.max_len;
-            checkDecodeSize(src, s.beam, s.max_len, "SENTENCE");
-            if (s.beam > 1) {
-                r = beamSearch(model, src, s.beam, o).best;
-                mode = Mode::Beam;
-            } else {
-                r = greedyDecode(model, src, o);
-            }
-        }
+        const DecodeResult r = decodeSentence(model, sentence, forced ? &target : nullptr, s, mode);
         if (s.json)
             std::printf("%s\n", decodeToJsonText(r, model.config).c_str());
         else

@@ -31,6 +31,76 @@ EvalCounts evalLine(const Model& model, const CorpusExample& ex, const DecodeOpt
     return evalExample(greedy, ref.tokens, &forced, &ex.alignment);
 }
 
+// Every line's counts, decoded in blocks on every core; between blocks, progress on stderr when it is a terminal.
+EvalCounts evalCorpus(const Model& model, const Corpus& corpus, const std::string& data_path, int max_len, int threads,
+                      int max_source_len) {
+    DecodeOptions options;
+    options.max_len = max_len;
+    options.parallel_steps = threadCount(threads) <= 1;  // else every core decodes lines of its own
+    const size_t n = corpus.examples.size();
+    const bool progress = isatty(STDERR_FILENO) != 0 && n > 256;
+    constexpr size_t kBlock = 256;
+    std::vector<EvalCounts> per_line(n);
+    for (size_t begin = 0; begin < n; begin += kBlock) {
+        parallelFor(begin, std::min(n, begin + kBlock), threadCount(threads), [&](size_t i) {
+            const CorpusExample& ex = corpus.examples[i];
+            try {
+                per_line[i] = evalLine(model, ex, options, max_source_len);
+            } catch (const std::exception& e) {
+                throw InputError(atLine(data_path, ex.line, e));
+            }
+        });
+        if (progress) std::fprintf(stderr, "\rattnviz-cli eval: %zu / %zu lines", std::min(n, begin + kBlock), n);
+    }
+    if (progress) std::fprintf(stderr, "\r\033[K");
+    EvalCounts total;
+    for (const EvalCounts& c : per_line) total += c;
+    return total;
+}
+
+void printEvalJson(const EvalReport& r, const EvalCounts& total, const std::string& model_path,
+                   const std::string& data_path, double seconds) {
+    nlohmann::ordered_json j;
+    j["exact_match"] = r.exact_match;
+    j["token_accuracy"] = r.token_accuracy;
+    j["bleu"] = r.bleu;
+    j["mean_entropy"] = r.mean_entropy;
+    if (r.aer) j["aer"] = *r.aer;
+    j["lines"] = total.lines;
+    j["aligned_lines"] = total.aligned_lines;
+    j["exact_lines"] = total.exact;
+    j["reference_tokens"] = total.tokens.positions;
+    j["correct_tokens"] = total.tokens.correct;
+    j["output_tokens"] = total.output_tokens;
+    j["attention_rows"] = total.attention_rows;
+    j["model"] = model_path;
+    j["data"] = data_path;
+    j["seconds"] = seconds;
+    std::printf("%s\n", j.dump(-1, ' ', false, nlohmann::json::error_handler_t::replace).c_str());
+}
+
+void printEvalText(const EvalReport& r, const EvalCounts& total, const std::string& model_path,
+                   const std::string& data_path, double seconds) {
+    std::printf("model           %s\n", model_path.c_str());
+    std::printf(
+        "data            %s: %lld lines (%lld with alignments), %lld reference tokens, %lld output tokens (<eos> "
+        "included)\n",
+        data_path.c_str(), static_cast<long long>(total.lines), static_cast<long long>(total.aligned_lines),
+        static_cast<long long>(total.tokens.positions), static_cast<long long>(total.output_tokens));
+    std::printf("exact_match     %.4f   (%lld of %lld lines)\n", r.exact_match, static_cast<long long>(total.exact),
+                static_cast<long long>(total.lines));
+    std::printf("token_accuracy  %.4f   (%lld of %lld reference positions)\n", r.token_accuracy,
+                static_cast<long long>(total.tokens.correct), static_cast<long long>(total.tokens.positions));
+    std::printf("bleu            %.2f    (corpus BLEU-4, %%)\n", r.bleu);
+    std::printf("mean_entropy    %.4f   nats over %lld attention rows\n", r.mean_entropy,
+                static_cast<long long>(total.attention_rows));
+    if (r.aer)
+        std::printf("aer             %.4f   (%lld predicted links, %lld gold, %lld in both)\n", *r.aer,
+                    static_cast<long long>(total.alignment.predicted), static_cast<long long>(total.alignment.gold),
+                    static_cast<long long>(total.alignment.overlap));
+    std::printf("time            %.2f s\n", seconds);
+}
+
 }  // namespace
 
 int runEval(const std::vector<std::string>& args) {
@@ -67,69 +137,13 @@ int runEval(const std::vector<std::string>& args) {
         if (corpus.examples.empty()) throw InputError(data_path + ": no examples (the file is empty or blank)");
 
         const auto t0 = std::chrono::steady_clock::now();
-        DecodeOptions options;
-        options.max_len = max_len;
-        options.parallel_steps = threadCount(threads) <= 1;  // else every core decodes lines of its own
-        // Blocks of lines on every core; between blocks, progress on stderr when it is a terminal.
-        const size_t n = corpus.examples.size();
-        const bool progress = isatty(STDERR_FILENO) != 0 && n > 256;
-        constexpr size_t kBlock = 256;
-        std::vector<EvalCounts> per_line(n);
-        for (size_t begin = 0; begin < n; begin += kBlock) {
-            parallelFor(begin, std::min(n, begin + kBlock), threadCount(threads), [&](size_t i) {
-                const CorpusExample& ex = corpus.examples[i];
-                try {
-                    per_line[i] = evalLine(model, ex, options, max_source_len);
-                } catch (const std::exception& e) {
-                    throw InputError(atLine(data_path, ex.line, e));
-                }
-            });
-            if (progress) std::fprintf(stderr, "\rattnviz-cli eval: %zu / %zu lines", std::min(n, begin + kBlock), n);
-        }
-        if (progress) std::fprintf(stderr, "\r\033[K");
-        EvalCounts total;
-        for (const EvalCounts& c : per_line) total += c;
+        const EvalCounts total = evalCorpus(model, corpus, data_path, max_len, threads, max_source_len);
         const EvalReport r = evalReport(total);
         const double seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
-
-        if (json) {
-            nlohmann::ordered_json j;
-            j["exact_match"] = r.exact_match;
-            j["token_accuracy"] = r.token_accuracy;
-            j["bleu"] = r.bleu;
-            j["mean_entropy"] = r.mean_entropy;
-            if (r.aer) j["aer"] = *r.aer;
-            j["lines"] = total.lines;
-            j["aligned_lines"] = total.aligned_lines;
-            j["exact_lines"] = total.exact;
-            j["reference_tokens"] = total.tokens.positions;
-            j["correct_tokens"] = total.tokens.correct;
-            j["output_tokens"] = total.output_tokens;
-            j["attention_rows"] = total.attention_rows;
-            j["model"] = loaded.path;
-            j["data"] = data_path;
-            j["seconds"] = seconds;
-            std::printf("%s\n", j.dump(-1, ' ', false, nlohmann::json::error_handler_t::replace).c_str());
-            return 0;
-        }
-        std::printf("model           %s\n", loaded.path.c_str());
-        std::printf(
-            "data            %s: %lld lines (%lld with alignments), %lld reference tokens, %lld output tokens (<eos> "
-            "included)\n",
-            data_path.c_str(), static_cast<long long>(total.lines), static_cast<long long>(total.aligned_lines),
-            static_cast<long long>(total.tokens.positions), static_cast<long long>(total.output_tokens));
-        std::printf("exact_match     %.4f   (%lld of %lld lines)\n", r.exact_match, static_cast<long long>(total.exact),
-                    static_cast<long long>(total.lines));
-        std::printf("token_accuracy  %.4f   (%lld of %lld reference positions)\n", r.token_accuracy,
-                    static_cast<long long>(total.tokens.correct), static_cast<long long>(total.tokens.positions));
-        std::printf("bleu            %.2f    (corpus BLEU-4, %%)\n", r.bleu);
-        std::printf("mean_entropy    %.4f   nats over %lld attention rows\n", r.mean_entropy,
-                    static_cast<long long>(total.attention_rows));
-        if (r.aer)
-            std::printf("aer             %.4f   (%lld predicted links, %lld gold, %lld in both)\n", *r.aer,
-                        static_cast<long long>(total.alignment.predicted), static_cast<long long>(total.alignment.gold),
-                        static_cast<long long>(total.alignment.overlap));
-        std::printf("time            %.2f s\n", seconds);
+        if (json)
+            printEvalJson(r, total, loaded.path, data_path, seconds);
+        else
+            printEvalText(r, total, loaded.path, data_path, seconds);
         return 0;
     });
 }

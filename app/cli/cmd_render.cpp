@@ -80,129 +80,147 @@ void writeOne(const DecodeResult& r, const ModelConfig& config, const QString& p
     std::printf("%s\n", QDir::toNativeSeparators(path).toStdString().c_str());
 }
 
+// Everything `render` was asked for.
+struct RenderArgs {
+    std::string model_path, out, target, input, out_dir, format, score, colormap = "viridis", title;
+    RenderSettings s;
+    bool annotate = false, hide_specials = false, fit_range = false;
+    bool batch = false, has_target = false;
+    std::vector<std::string> words;
+};
+
+void addRenderOptions(ArgParser& p, RenderArgs& a) {
+    std::vector<std::string> colormaps, formats;
+    for (const QString& n : ui::colormapNames()) colormaps.push_back(n.toStdString());
+    for (const QString& f : ui::exportFormats()) formats.push_back(f.toStdString());
+    RenderSettings& s = a.s;
+    p.option("--model", &a.model_path, "MODEL", "the model file (.safetensors)").required();
+    p.option("--out", &a.out, "FILE", "the file to write: .png .svg .pdf .csv or .json");
+    p.option("--target", &a.target, "TEXT", "forced decoding on this reference translation (<eos> is appended)");
+    p.option("--beam", &s.beam, "K", "beam search of width K (default 1 = greedy)", 1, 1000);
+    p.option("--max-len", &s.max_len, "N", "at most N target tokens, <eos> included (default 2*S+10)", 1, 1000000);
+    p.choice("--score", &a.score, scoreChoices(), "use the sibling model trained with this score");
+    p.option("--max-source-len", &s.max_source_len, "N",
+             "refuse sources of more than N tokens (default 1000); references may have 2*N+10", 1, kMaxSourceLenLimit);
+    p.option("--width", &s.exp.width, "PX", "image width in pixels (default 1600)", 16, 20000);
+    p.option("--height", &s.exp.height, "PX", "image height in pixels (default 1200)", 16, 20000);
+    p.option("--dpi", &s.exp.dpi, "DPI", "resolution: text size and the PDF/SVG page size follow it (default 144)", 10,
+             2400);
+    p.choice("--colormap", &a.colormap, colormaps,
+             "colour map (default viridis; cividis is colour-blind safe, gray "
+             "is black = 0 / white = 1, greys the reverse for print)");
+    p.flag("--annotate", &a.annotate, "write the weight (2 decimals) in each cell");
+    p.option("--title", &a.title, "TEXT", "a title above the matrix");
+    p.flag("--hide-specials", &a.hide_specials, "leave out the <sos>/<eos> columns and the <eos> row (images only)");
+    p.flag("--fit-range", &a.fit_range, "colours span 0 to the largest weight instead of 0 to 1");
+    p.option("--input", &a.input, "FILE", "render every line of FILE (`source` or `source<TAB>reference`)");
+    p.option("--out-dir", &a.out_dir, "DIR",
+             "with --input: the folder for 0001.EXT, 0002.EXT, ... (created if missing)");
+    p.choice("--format", &a.format, formats, "with --input: the format of every file (default png)");
+    p.positionals(&a.words, "SENTENCE", "the source sentence (several arguments are joined with spaces)");
+}
+
+// The options that go together, and the format of the output (UsageError otherwise).
+void checkRenderUsage(const ArgParser& p, RenderArgs& a) {
+    if (p.seen("--target") && p.seen("--beam"))
+        throw UsageError("--beam and --target cannot be used together (forced decoding does not search)");
+    if (a.batch) {
+        if (!a.words.empty()) throw UsageError("give either SENTENCE or --input FILE, not both");
+        if (p.seen("--out"))
+            throw UsageError("--out names one file; with --input use --out-dir DIR (and --format EXT)");
+        if (!p.seen("--out-dir")) throw UsageError("--input needs --out-dir DIR");
+        if (p.seen("--target"))
+            throw UsageError("--target cannot be used with --input (put the reference after a tab on each line)");
+        a.s.exp.format = a.format.empty() ? QStringLiteral("png") : QString::fromStdString(a.format);
+        return;
+    }
+    if (p.seen("--out-dir")) throw UsageError("--out-dir is for --input; for one sentence use --out FILE");
+    if (!p.seen("--out")) throw UsageError("missing required option --out FILE");
+    if (a.words.empty()) throw UsageError("missing SENTENCE (or --input FILE)");
+    // The extension says the format; --format may name it for a file without a known extension, and must agree
+    // with a known one (f.png holding SVG would mislead every program that opens it).
+    const QString from_extension = ui::exportFormatFor(QString::fromStdString(a.out), {});
+    if (!a.format.empty() && !from_extension.isEmpty() && from_extension != QString::fromStdString(a.format))
+        throw UsageError("--format " + a.format + " does not match --out \"" + a.out + "\" (a ." +
+                         from_extension.toStdString() + " file): change one of them");
+    a.s.exp.format = QString::fromStdString(a.format);
+    if (ui::exportFormatFor(QString::fromStdString(a.out), a.s.exp).isEmpty())
+        throw UsageError("--out: cannot tell the format of \"" + a.out +
+                         "\" (use a .png, .svg, .pdf, .csv or .json file, or --format)");
+}
+
+// False when --help was printed.
+bool parseRenderArgs(const std::vector<std::string>& args, RenderArgs& a) {
+    ArgParser p("render", "--model MODEL --out FILE [options] SENTENCE",
+                "Write the attention heatmap the GUI shows, chosen by FILE's extension: .png (exactly --width x\n"
+                "--height pixels, DPI in the metadata), .svg and .pdf (vector, text as text; the page is\n"
+                "width/dpi x height/dpi inches), .csv (the attention matrix) or .json (the decode object).\n"
+                "Colours span weights 0 to 1 (fixed, so figures compare across models) unless --fit-range.\n"
+                "With --input FILE --out-dir DIR [--format EXT], every non-blank line of FILE (`source` or\n"
+                "`source<TAB>reference`, forced) is written to DIR/0001.EXT, DIR/0002.EXT, ... in order.\n"
+                "Files are written atomically; the path of each file written is printed on stdout.");
+    addRenderOptions(p, a);
+    if (!p.parse(args)) return false;
+    a.batch = p.seen("--input");
+    a.has_target = p.seen("--target");
+    checkRenderUsage(p, a);
+    a.s.exp.style.colormap = QString::fromStdString(a.colormap);
+    a.s.exp.style.annotate = a.annotate;
+    a.s.exp.style.hide_specials = a.hide_specials;
+    a.s.exp.style.fit_range = a.fit_range;
+    a.s.exp.style.title = QString::fromStdString(a.title);
+    return true;
+}
+
+// Every line of --input to DIR/0001.EXT, ...; a file that cannot be written (a full disk) is reported and the others
+// are still tried, then the command fails.
+void renderBatch(const Model& model, const RenderArgs& a) {
+    const Corpus corpus = readInputLines(a.input);
+    const QString dir = QString::fromStdString(a.out_dir);
+    if (!QDir().mkpath(dir)) throw std::runtime_error(a.out_dir + ": cannot create the folder");
+    int index = 0, failed = 0;
+    for (const CorpusExample& ex : corpus.examples) {
+        ++index;
+        const std::string where = a.input + ":" + std::to_string(ex.line);
+        DecodeResult r;
+        try {
+            r = decodeOne(model, ex.source, ex.has_target ? &ex.target : nullptr, a.s, where);
+        } catch (const std::exception& e) {
+            throw InputError(atLine(a.input, ex.line, e));
+        }
+        const QString name = QStringLiteral("%1.%2").arg(index, 4, 10, QLatin1Char('0')).arg(a.s.exp.format);
+        try {
+            writeOne(r, model.config, QDir(dir).filePath(name), a.s.exp);
+        } catch (const std::exception& e) {
+            fail("render", e.what());
+            ++failed;
+        }
+    }
+    if (failed > 0)
+        throw std::runtime_error(std::to_string(failed) + " of " + std::to_string(index) +
+                                 " files could not be written (see above)");
+    if (corpus.examples.empty()) warn("render", a.input + ": no lines to render (the file is empty or blank)");
+}
+
 }  // namespace
 
 int runRender(const std::vector<std::string>& args) {
     return runCommand("render", [&] {
-        ArgParser p("render", "--model MODEL --out FILE [options] SENTENCE",
-                    "Write the attention heatmap the GUI shows, chosen by FILE's extension: .png (exactly --width x\n"
-                    "--height pixels, DPI in the metadata), .svg and .pdf (vector, text as text; the page is\n"
-                    "width/dpi x height/dpi inches), .csv (the attention matrix) or .json (the decode object).\n"
-                    "Colours span weights 0 to 1 (fixed, so figures compare across models) unless --fit-range.\n"
-                    "With --input FILE --out-dir DIR [--format EXT], every non-blank line of FILE (`source` or\n"
-                    "`source<TAB>reference`, forced) is written to DIR/0001.EXT, DIR/0002.EXT, ... in order.\n"
-                    "Files are written atomically; the path of each file written is printed on stdout.");
-        std::string model_path, out, target, input, out_dir, format, score, colormap = "viridis", title;
-        RenderSettings s;
-        bool annotate = false, hide_specials = false, fit_range = false;
-        std::vector<std::string> words;
-        std::vector<std::string> colormaps;
-        for (const QString& n : ui::colormapNames()) colormaps.push_back(n.toStdString());
-        std::vector<std::string> formats;
-        for (const QString& f : ui::exportFormats()) formats.push_back(f.toStdString());
-
-        p.option("--model", &model_path, "MODEL", "the model file (.safetensors)").required();
-        p.option("--out", &out, "FILE", "the file to write: .png .svg .pdf .csv or .json");
-        p.option("--target", &target, "TEXT", "forced decoding on this reference translation (<eos> is appended)");
-        p.option("--beam", &s.beam, "K", "beam search of width K (default 1 = greedy)", 1, 1000);
-        p.option("--max-len", &s.max_len, "N", "at most N target tokens, <eos> included (default 2*S+10)", 1, 1000000);
-        p.choice("--score", &score, scoreChoices(), "use the sibling model trained with this score");
-        p.option("--max-source-len", &s.max_source_len, "N",
-                 "refuse sources of more than N tokens (default 1000); references may have 2*N+10", 1,
-                 kMaxSourceLenLimit);
-        p.option("--width", &s.exp.width, "PX", "image width in pixels (default 1600)", 16, 20000);
-        p.option("--height", &s.exp.height, "PX", "image height in pixels (default 1200)", 16, 20000);
-        p.option("--dpi", &s.exp.dpi, "DPI", "resolution: text size and the PDF/SVG page size follow it (default 144)",
-                 10, 2400);
-        p.choice("--colormap", &colormap, colormaps,
-                 "colour map (default viridis; cividis is colour-blind safe, gray "
-                 "is black = 0 / white = 1, greys the reverse for print)");
-        p.flag("--annotate", &annotate, "write the weight (2 decimals) in each cell");
-        p.option("--title", &title, "TEXT", "a title above the matrix");
-        p.flag("--hide-specials", &hide_specials, "leave out the <sos>/<eos> columns and the <eos> row (images only)");
-        p.flag("--fit-range", &fit_range, "colours span 0 to the largest weight instead of 0 to 1");
-        p.option("--input", &input, "FILE", "render every line of FILE (`source` or `source<TAB>reference`)");
-        p.option("--out-dir", &out_dir, "DIR",
-                 "with --input: the folder for 0001.EXT, 0002.EXT, ... (created if missing)");
-        p.choice("--format", &format, formats, "with --input: the format of every file (default png)");
-        p.positionals(&words, "SENTENCE", "the source sentence (several arguments are joined with spaces)");
-        if (!p.parse(args)) return 0;
-
-        const bool batch = p.seen("--input");
-        if (p.seen("--target") && p.seen("--beam"))
-            throw UsageError("--beam and --target cannot be used together (forced decoding does not search)");
-        if (batch) {
-            if (!words.empty()) throw UsageError("give either SENTENCE or --input FILE, not both");
-            if (p.seen("--out"))
-                throw UsageError("--out names one file; with --input use --out-dir DIR (and --format EXT)");
-            if (!p.seen("--out-dir")) throw UsageError("--input needs --out-dir DIR");
-            if (p.seen("--target"))
-                throw UsageError("--target cannot be used with --input (put the reference after a tab on each line)");
-        } else {
-            if (p.seen("--out-dir")) throw UsageError("--out-dir is for --input; for one sentence use --out FILE");
-            if (!p.seen("--out")) throw UsageError("missing required option --out FILE");
-            if (words.empty()) throw UsageError("missing SENTENCE (or --input FILE)");
-        }
-        s.exp.style.colormap = QString::fromStdString(colormap);
-        s.exp.style.annotate = annotate;
-        s.exp.style.hide_specials = hide_specials;
-        s.exp.style.fit_range = fit_range;
-        s.exp.style.title = QString::fromStdString(title);
-        if (!batch) {
-            // The extension says the format; --format may name it for a file without a known extension, and must
-            // agree with a known one (f.png holding SVG would mislead every program that opens it).
-            const QString from_extension = ui::exportFormatFor(QString::fromStdString(out), {});
-            if (!format.empty() && !from_extension.isEmpty() && from_extension != QString::fromStdString(format))
-                throw UsageError("--format " + format + " does not match --out \"" + out + "\" (a ." +
-                                 from_extension.toStdString() + " file): change one of them");
-            s.exp.format = QString::fromStdString(format);
-            if (ui::exportFormatFor(QString::fromStdString(out), s.exp).isEmpty())
-                throw UsageError("--out: cannot tell the format of \"" + out +
-                                 "\" (use a .png, .svg, .pdf, .csv or .json file, or --format)");
-        } else {
-            s.exp.format = format.empty() ? QStringLiteral("png") : QString::fromStdString(format);
-        }
-
+        RenderArgs a;
+        if (!parseRenderArgs(args, a)) return 0;
         std::optional<ScoreKind> score_kind;
-        if (!score.empty()) score_kind = parseScoreKind(score);
-        const LoadedModel loaded = loadModelForCli(model_path, score_kind);
+        if (!a.score.empty()) score_kind = parseScoreKind(a.score);
+        const LoadedModel loaded = loadModelForCli(a.model_path, score_kind);
         const Model& model = *loaded.model;
         ensureApplication();
-
-        if (!batch) {
-            std::string sentence;
-            for (const std::string& w : words) sentence += (sentence.empty() ? "" : " ") + w;
-            const DecodeResult r = decodeOne(model, sentence, p.seen("--target") ? &target : nullptr, s, "SENTENCE");
-            writeOne(r, model.config, QString::fromStdString(out), s.exp);
+        if (a.batch) {
+            renderBatch(model, a);
             return 0;
         }
-
-        const Corpus corpus = readInputLines(input);
-        const QString dir = QString::fromStdString(out_dir);
-        if (!QDir().mkpath(dir)) throw std::runtime_error(out_dir + ": cannot create the folder");
-        int index = 0, failed = 0;
-        for (const CorpusExample& ex : corpus.examples) {
-            ++index;
-            const std::string where = input + ":" + std::to_string(ex.line);
-            DecodeResult r;
-            try {
-                r = decodeOne(model, ex.source, ex.has_target ? &ex.target : nullptr, s, where);
-            } catch (const std::exception& e) {
-                throw InputError(atLine(input, ex.line, e));
-            }
-            const QString name = QStringLiteral("%1.%2").arg(index, 4, 10, QLatin1Char('0')).arg(s.exp.format);
-            // A file that cannot be written (a full disk) is reported and the others are still tried; exit 1.
-            try {
-                writeOne(r, model.config, QDir(dir).filePath(name), s.exp);
-            } catch (const std::exception& e) {
-                fail("render", e.what());
-                ++failed;
-            }
-        }
-        if (failed > 0)
-            throw std::runtime_error(std::to_string(failed) + " of " + std::to_string(index) +
-                                     " files could not be written (see above)");
-        if (corpus.examples.empty()) warn("render", input + ": no lines to render (the file is empty or blank)");
+        std::string sentence;
+        for (const std::string& w : a.words) sentence += (sentence.empty() ? "" : " ") + w;
+        const DecodeResult r = decodeOne(model, sentence, a.has_target ? &a.target : nullptr, a.s, "SENTENCE");
+        writeOne(r, model.config, QString::fromStdString(a.out), a.s.exp);
         return 0;
     });
 }

@@ -63,6 +63,71 @@ std::vector<AlignmentLink> parseAlignment(std::string_view field) {
     return links;
 }
 
+namespace {
+
+// Up to three tab-separated fields (source, target, alignment) into an example; InputError naming the line.
+CorpusExample exampleFromLine(std::string_view line, int line_no, const std::string& name,
+                              const CorpusOptions& options) {
+    std::vector<std::string_view> fields;
+    size_t start = 0;
+    while (true) {
+        const size_t tab = line.find('\t', start);
+        fields.push_back(line.substr(start, tab == std::string_view::npos ? std::string_view::npos : tab - start));
+        if (tab == std::string_view::npos) break;
+        start = tab + 1;
+    }
+    if (fields.size() > 3)
+        throw InputError(where(name, line_no) + "found " + std::to_string(fields.size()) +
+                         " tab-separated fields; expected source<TAB>target[<TAB>alignment]");
+    CorpusExample ex;
+    ex.line = line_no;
+    ex.source = std::string(fields[0]);
+    if (!hasContent(ex.source))
+        throw InputError(where(name, line_no) + "empty source sentence (the text before the first tab)");
+    if (fields.size() >= 2) {
+        ex.has_target = true;
+        ex.target = std::string(fields[1]);
+        if (!hasContent(ex.target))
+            throw InputError(where(name, line_no) + "empty target sentence (the text after the first tab)");
+    } else if (options.require_target) {
+        throw InputError(where(name, line_no) + "no tab: expected source<TAB>target[<TAB>alignment]");
+    }
+    if (fields.size() == 3) {
+        ex.has_alignment = true;
+        try {
+            ex.alignment = parseAlignment(fields[2]);
+        } catch (const InputError& e) {
+            throw InputError(where(name, line_no) + e.what());
+        }
+    }
+    return ex;
+}
+
+// The example's tokens with the model's tokenizers, and its alignment links checked against them.
+void tokenizeExample(CorpusExample& ex, const TokenizerConfig& t, const std::string& at) {
+    try {
+        ex.source_tokens = tokenize(ex.source, t.source, t.lowercase);
+        if (ex.has_target) ex.target_tokens = tokenize(ex.target, t.target, t.lowercase);
+    } catch (const InputError& e) {
+        throw InputError(at + e.what());
+    }
+    if (ex.source_tokens.empty()) throw InputError(at + "the source sentence has no tokens");
+    if (ex.has_target && ex.target_tokens.empty()) throw InputError(at + "the target sentence has no tokens");
+    const int ns = static_cast<int>(ex.source_tokens.size());
+    const int nt = static_cast<int>(ex.target_tokens.size());
+    for (const auto& [i, j] : ex.alignment) {
+        const std::string link = "alignment link " + std::to_string(i) + "-" + std::to_string(j);
+        if (i >= ns)
+            throw InputError(at + link + ": source word " + std::to_string(i) + " does not exist (the source has " +
+                             std::to_string(ns) + " words, 0-based, specials not counted)");
+        if (j >= nt)
+            throw InputError(at + link + ": target word " + std::to_string(j) + " does not exist (the target has " +
+                             std::to_string(nt) + " words, 0-based, <eos> not counted)");
+    }
+}
+
+}  // namespace
+
 Corpus parseCorpus(std::string_view text, const std::string& name, const CorpusOptions& options) {
     Corpus corpus;
     corpus.name = name;
@@ -81,7 +146,6 @@ Corpus parseCorpus(std::string_view text, const std::string& name, const CorpusO
                              " bytes long; lines of at most " + std::to_string(kMaxLineBytes) +
                              " bytes are read (is this a text corpus?)");
         if (!line.empty() && line.back() == '\r') line.remove_suffix(1);
-
         if (const size_t bad = firstInvalidUtf8(line); bad != std::string_view::npos) {
             char hex[8];
             std::snprintf(hex, sizeof hex, "0x%02X", static_cast<unsigned char>(line[bad]));
@@ -89,68 +153,8 @@ Corpus parseCorpus(std::string_view text, const std::string& name, const CorpusO
                              " of the line (" + hex + ")");
         }
         if (isBlank(line)) continue;
-
-        // Split into at most three tab-separated fields.
-        std::vector<std::string_view> fields;
-        size_t start = 0;
-        while (true) {
-            const size_t tab = line.find('\t', start);
-            fields.push_back(line.substr(start, tab == std::string_view::npos ? std::string_view::npos : tab - start));
-            if (tab == std::string_view::npos) break;
-            start = tab + 1;
-        }
-        if (fields.size() > 3)
-            throw InputError(where(name, line_no) + "found " + std::to_string(fields.size()) +
-                             " tab-separated fields; expected source<TAB>target[<TAB>alignment]");
-
-        CorpusExample ex;
-        ex.line = line_no;
-        ex.source = std::string(fields[0]);
-        if (!hasContent(ex.source))
-            throw InputError(where(name, line_no) + "empty source sentence (the text before the first tab)");
-        if (fields.size() >= 2) {
-            ex.has_target = true;
-            ex.target = std::string(fields[1]);
-            if (!hasContent(ex.target))
-                throw InputError(where(name, line_no) + "empty target sentence (the text after the first tab)");
-        } else if (options.require_target) {
-            throw InputError(where(name, line_no) + "no tab: expected source<TAB>target[<TAB>alignment]");
-        }
-        if (fields.size() == 3) {
-            ex.has_alignment = true;
-            try {
-                ex.alignment = parseAlignment(fields[2]);
-            } catch (const InputError& e) {
-                throw InputError(where(name, line_no) + e.what());
-            }
-        }
-
-        if (options.tokenizer) {
-            const TokenizerConfig& t = *options.tokenizer;
-            try {
-                ex.source_tokens = tokenize(ex.source, t.source, t.lowercase);
-                if (ex.has_target) ex.target_tokens = tokenize(ex.target, t.target, t.lowercase);
-            } catch (const InputError& e) {
-                throw InputError(where(name, line_no) + e.what());
-            }
-            if (ex.source_tokens.empty()) throw InputError(where(name, line_no) + "the source sentence has no tokens");
-            if (ex.has_target && ex.target_tokens.empty())
-                throw InputError(where(name, line_no) + "the target sentence has no tokens");
-            const int ns = static_cast<int>(ex.source_tokens.size());
-            const int nt = static_cast<int>(ex.target_tokens.size());
-            for (const auto& [i, j] : ex.alignment) {
-                if (i >= ns)
-                    throw InputError(where(name, line_no) + "alignment link " + std::to_string(i) + "-" +
-                                     std::to_string(j) + ": source word " + std::to_string(i) +
-                                     " does not exist (the source has " + std::to_string(ns) +
-                                     " words, 0-based, specials not counted)");
-                if (j >= nt)
-                    throw InputError(where(name, line_no) + "alignment link " + std::to_string(i) + "-" +
-                                     std::to_string(j) + ": target word " + std::to_string(j) +
-                                     " does not exist (the target has " + std::to_string(nt) +
-                                     " words, 0-based, <eos> not counted)");
-            }
-        }
+        CorpusExample ex = exampleFromLine(line, line_no, name, options);
+        if (options.tokenizer) tokenizeExample(ex, *options.tokenizer, where(name, line_no));
         corpus.examples.push_back(std::move(ex));
     }
     return corpus;
