@@ -5,6 +5,7 @@
 #include "eval/metrics.h"
 #include "io/decode_json.h"
 #include "io/model_file.h"
+#include "process_run.h"
 #include "test_models.h"
 #include "text/tokenizer.h"
 
@@ -25,27 +26,9 @@ using nlohmann::json;
 
 namespace {
 
-struct Run {
-    int code = -1;
-    QByteArray out, err;
-    QString errText() const { return QString::fromUtf8(err); }
-};
+using Run = ProcessRun;
 
-Run cli(const QStringList& args) {
-    QProcess p;
-    p.start(QStringLiteral(ATTNVIZ_CLI_PATH), args);
-    Run r;
-    if (!p.waitForFinished(60000)) {
-        p.kill();
-        p.waitForFinished();
-        r.err = "timed out";
-        return r;
-    }
-    r.code = p.exitStatus() == QProcess::NormalExit ? p.exitCode() : -2;  // -2: crashed
-    r.out = p.readAllStandardOutput();
-    r.err = p.readAllStandardError();
-    return r;
-}
+Run cli(const QStringList& args) { return runProcess(QStringLiteral(ATTNVIZ_CLI_PATH), args); }
 
 json parseJson(const QByteArray& text) { return json::parse(text.toStdString()); }
 

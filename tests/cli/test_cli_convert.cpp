@@ -5,6 +5,7 @@
 #include "io/model_file.h"
 #include "io/safetensors.h"
 #include "model/params.h"
+#include "process_run.h"
 #include "test_models.h"
 
 #include <QProcess>
@@ -20,26 +21,9 @@ namespace st = attnviz::safetensors;
 
 namespace {
 
-struct Run {
-    int code = -1;
-    QByteArray out, err;
-};
+using Run = ProcessRun;
 
-Run cli(const QStringList& args) {
-    QProcess p;
-    p.start(QStringLiteral(ATTNVIZ_CLI_PATH), args);
-    Run r;
-    if (!p.waitForFinished(60000)) {
-        p.kill();
-        p.waitForFinished();
-        r.err = "timed out";
-        return r;
-    }
-    r.code = p.exitStatus() == QProcess::NormalExit ? p.exitCode() : -2;  // -2: crashed
-    r.out = p.readAllStandardOutput();
-    r.err = p.readAllStandardError();
-    return r;
-}
+Run cli(const QStringList& args) { return runProcess(QStringLiteral(ATTNVIZ_CLI_PATH), args); }
 
 float widen(uint16_t v, st::DType type) {
     if (type == st::DType::BF16) return std::bit_cast<float>(uint32_t(v) << 16);

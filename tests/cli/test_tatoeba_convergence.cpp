@@ -2,6 +2,8 @@
 // corpus, attnviz-cli trains a tiny word -> char model on the first lines of the training split, and the model must
 // have learnt (the loss falls, and decoding its own training lines beats the same model after one epoch) and decode
 // a sentence into Chinese characters with attention rows that are distributions.
+#include "process_run.h"
+
 #include <QProcess>
 #include <QStandardPaths>
 #include <QTemporaryDir>
@@ -18,26 +20,9 @@ namespace {
 constexpr int kLines = 300;  // training lines taken from the head of the split
 constexpr int kEpochs = 12;  // a few seconds on one core
 
-struct Run {
-    int code = -1;
-    QByteArray out, err;
-};
+using Run = attnviz::testing::ProcessRun;
 
-Run run(const QString& program, const QStringList& args) {
-    QProcess p;
-    p.start(program, args);
-    Run r;
-    if (!p.waitForFinished(120000)) {
-        p.kill();
-        p.waitForFinished();
-        r.err = "timed out";
-        return r;
-    }
-    r.code = p.exitStatus() == QProcess::NormalExit ? p.exitCode() : -2;  // -2: crashed
-    r.out = p.readAllStandardOutput();
-    r.err = p.readAllStandardError();
-    return r;
-}
+Run run(const QString& program, const QStringList& args) { return attnviz::testing::runProcess(program, args, 120000); }
 
 Run cli(const QStringList& args) { return run(QStringLiteral(ATTNVIZ_CLI_PATH), args); }
 
