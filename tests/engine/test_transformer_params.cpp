@@ -1,5 +1,6 @@
 // The Transformer kind's config and parameters: the config's validation messages, its JSON round trip and defaults,
 // the tensor names of docs/transformer.md with a hand-counted total, and PyTorch's default initialisation.
+#include "base/tensor.h"
 #include "error_of.h"
 #include "model/transformer_params.h"
 
