@@ -22,8 +22,10 @@ using Run = attnviz::testing::ProcessRun;
 
 // `attnviz-cli render ARGS` with the given environment.
 Run cli(const QStringList& args, const QProcessEnvironment& env = QProcessEnvironment::systemEnvironment()) {
-    return attnviz::testing::runProcess(QStringLiteral(ATTNVIZ_CLI_PATH), QStringList{"render"} + args,
-                                        {.environment = env, .timeout_ms = 120000});
+    attnviz::testing::RunOptions options;
+    options.environment = env;
+    options.timeout_ms = 120000;
+    return attnviz::testing::runProcess(QStringLiteral(ATTNVIZ_CLI_PATH), QStringList{"render"} + args, options);
 }
 
 QByteArray readAll(const QString& path) {

@@ -166,7 +166,9 @@ void TestCliRobust::failingStdoutIsAnError() {
     }
     const Run ok = cli(args);
     QCOMPARE(ok.code, 0);  // the same command succeeds with a working stdout
-    const Run r = cli(args, {.stdout_file = "/dev/full"});
+    RunOptions to_full_disk;
+    to_full_disk.stdout_file = "/dev/full";
+    const Run r = cli(args, to_full_disk);
     QCOMPARE(r.code, 1);
     QVERIFY2(r.errText().contains("cannot write to standard output: No space left on device"), r.err.constData());
 }
@@ -257,7 +259,9 @@ void TestCliRobust::specialFilesAreRefused() {
     if (flag == "--model") args = {"decode", "--model", path, "i"};
     if (flag == "--input") args = {"decode", "--model", model_, "--input", path};
     if (flag == "--data") args = {"train", "--data", path, "--init", model_, "--out", dir.filePath("o.safetensors")};
-    const Run r = cli(args, {.timeout_ms = 20000});  // a FIFO that blocked would time out here
+    RunOptions quick;
+    quick.timeout_ms = 20000;  // a FIFO that blocked would time out here
+    const Run r = cli(args, quick);
     QCOMPARE(r.code, 1);
     QVERIFY2(r.errText().contains(path + ": ") && r.errText().contains(expected), r.err.constData());
 }
