@@ -139,8 +139,8 @@ def random_model(c, seed, dtype):
     return tensors, params
 
 
-class WriterAgainstEngine(unittest.TestCase):
-    """Files from the pure-Python writer, read by the C++ reader and decoded as the spec's maths says."""
+class CliTestCase(unittest.TestCase):
+    """The fixture of the tests that run attnviz-cli: its path (`cli`) and a temporary folder (`tmp`) for the class."""
 
     @classmethod
     def setUpClass(cls):
@@ -150,6 +150,10 @@ class WriterAgainstEngine(unittest.TestCase):
     @classmethod
     def tearDownClass(cls):
         cls.tmp.cleanup()
+
+
+class WriterAgainstEngine(CliTestCase):
+    """Files from the pure-Python writer, read by the C++ reader and decoded as the spec's maths says."""
 
     def decode_both(self, config, dtype, sentence, seed):
         c = complete_config(config)
@@ -256,20 +260,13 @@ except ImportError as e:
     NO_TORCH = f"torch does not import ({e}): the PyTorch bridge tests need Debian's python3-torch"
 
 SENTENCES = ["the cat sat on the mat", "a dog ran", "hello , world !"]
+# The tutorial's classic model at its smallest (bahdanau, additive scores).
+SMALL_ADDITIVE = {"decoder": "bahdanau", "score": "additive", "emb_dim": 4, "enc_hid_dim": 3, "dec_hid_dim": 5}
 
 
 @unittest.skipIf(NO_TORCH, NO_TORCH)
-class TorchBridge(unittest.TestCase):
+class TorchBridge(CliTestCase):
     """save / load round trips and `check` against attnviz-cli, both layouts."""
-
-    @classmethod
-    def setUpClass(cls):
-        cls.cli = find_cli()
-        cls.tmp = tempfile.TemporaryDirectory()
-
-    @classmethod
-    def tearDownClass(cls):
-        cls.tmp.cleanup()
 
     def model(self, config, seed, vocab=VOCAB):
         torch.manual_seed(seed)
@@ -304,8 +301,7 @@ class TorchBridge(unittest.TestCase):
                 self.assertAgrees(path, SENTENCES[0], back, target="the dog sat on a mat")
 
     def test_f16_keeps_half_precision_values(self):
-        m = self.model({"decoder": "bahdanau", "score": "additive", "emb_dim": 4, "enc_hid_dim": 3,
-                        "dec_hid_dim": 5}, seed=7)
+        m = self.model(SMALL_ADDITIVE, seed=7)
         path = os.path.join(self.tmp.name, "half.safetensors")
         av.save(m, path, VOCAB, VOCAB, dtype="F16")
         back = av.load(path)
@@ -314,8 +310,7 @@ class TorchBridge(unittest.TestCase):
         self.assertAgrees(path, SENTENCES[0], back)
 
     def test_classic_layout_with_a_v_bias(self):
-        m = self.model({"decoder": "bahdanau", "score": "additive", "emb_dim": 4, "enc_hid_dim": 3,
-                        "dec_hid_dim": 5}, seed=9)
+        m = self.model(SMALL_ADDITIVE, seed=9)
         m.decoder.attention.v = nn.Linear(5, 1)  # the tutorial's v has no bias; a bias shifts every score alike
         path = os.path.join(self.tmp.name, "vbias.safetensors")
         av.save(m, path, VOCAB, VOCAB)

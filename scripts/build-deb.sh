@@ -2,6 +2,7 @@
 # Builds the Debian package (build/deb/attnviz_VERSION_ARCH.deb) from a release build with no source-tree paths in
 # the programs, then runs lintian on it; exits non-zero when lintian reports an error.
 #   scripts/build-deb.sh            # then: apt-get install ./build/deb/attnviz_*.deb
+#   JOBS=1 scripts/build-deb.sh     # compile jobs (default: one per core), for a machine shared with other work
 set -euo pipefail
 cd "$(dirname "$0")/.."
 ./scripts/install-deps.sh
@@ -19,7 +20,7 @@ build=build/deb
 # -march=native would tie the package to this machine's CPU: the package is built for the baseline x86-64.
 cmake -S . -B "$build" -G Ninja -DCMAKE_BUILD_TYPE=Release -DATTNVIZ_NATIVE=OFF -DATTNVIZ_SOURCE_TREE_FALLBACK=OFF \
   -DATTNVIZ_BUILD_TESTS=OFF -DATTNVIZ_BUILD_BENCH=OFF >/dev/null
-cmake --build "$build" -j "$(nproc)"
+cmake --build "$build" -j "${JOBS:-$(nproc)}"
 (cd "$build" && cpack -G DEB >/dev/null)
 deb=$(ls -t "$build"/attnviz_*.deb | head -1)
 echo "package: $deb"

@@ -2,6 +2,7 @@
 // switching, reading --input / --data files, and running per-line work on every core in input order.
 #pragma once
 #include "args.h"
+#include "decode/limits.h"
 #include "io/corpus.h"
 #include "io/model_file.h"
 #include "model/config.h"
@@ -66,10 +67,9 @@ int displayWidth(std::string_view text);
 std::string padRight(std::string_view text, int width);
 std::string padLeft(std::string_view text, int width);
 
-// Bounded inputs (docs/robustness.md). A source longer than this many tokens (<sos>/<eos> not counted) is refused
-// by decode, render and eval unless --max-source-len says otherwise; a reference (forced decoding) may have
-// 2 * that + 10 tokens, the most a greedy decode of the longest source may write.
-inline constexpr int kDefaultMaxSourceLen = 1000;
+// Bounded inputs (docs/robustness.md). A source longer than kMaxSourceTokens (decode/limits.h) is refused by decode,
+// render and eval unless --max-source-len says otherwise; a reference (forced decoding) may have 2 * that + 10
+// tokens, the most a greedy decode of the longest source may write.
 inline constexpr int kMaxSourceLenLimit = 100000;  // the largest --max-source-len accepted
 // Throw InputError "WHERE: the source has N tokens; at most M are decoded (--max-source-len)".
 void checkSourceLength(const TokenizedText& source, int max_source_len, const std::string& where);

@@ -112,7 +112,7 @@ int runEval(const std::vector<std::string>& args) {
             "where lines have Pharaoh alignments, the AER of the attention (forced onto the reference).");
         std::string model_path, data_path, score;
         bool json = false;
-        int max_len = 0, threads = 0, max_source_len = kDefaultMaxSourceLen;
+        int max_len = 0, threads = 0, max_source_len = kMaxSourceTokens;
         p.option("--model", &model_path, "MODEL", "the model file (.safetensors)").required();
         p.option("--data", &data_path, "FILE", "the evaluation corpus").required();
         p.flag("--json", &json, "print one JSON object");

@@ -43,7 +43,7 @@ void ensureApplication() {
 struct RenderSettings {
     int beam = 1;
     int max_len = 0;
-    int max_source_len = kDefaultMaxSourceLen;
+    int max_source_len = kMaxSourceTokens;
     ui::ExportOptions exp;
 };
 

@@ -45,7 +45,7 @@ struct DecodeOptions {
 };
 
 namespace detail {
-struct StepPath;  // decode/step_decoder.h
+struct SessionAccess;  // decode/detail.h: a session on a path the caller picks (tests and benchmarks)
 }
 
 // Encodes once, then produces target tokens one step at a time. Steps already computed are kept: moving back and
@@ -54,9 +54,6 @@ class DecodingSession {
 public:
     DecodingSession(std::shared_ptr<const Model> model, std::string_view source_text, DecodeOptions options = {});
     DecodingSession(std::shared_ptr<const Model> model, TokenizedText source, DecodeOptions options = {});
-    // With the engine's way of computing steps chosen by the caller (tests and benchmarks compare the paths).
-    DecodingSession(std::shared_ptr<const Model> model, TokenizedText source, DecodeOptions options,
-                    const detail::StepPath& path);
     ~DecodingSession();
     DecodingSession(DecodingSession&&) noexcept;
     DecodingSession& operator=(DecodingSession&&) noexcept;
@@ -85,7 +82,9 @@ public:
     int computedStepCount() const;
 
 private:
+    friend struct detail::SessionAccess;
     struct Impl;
+    explicit DecodingSession(std::unique_ptr<Impl> impl);
     std::unique_ptr<Impl> impl_;
 };
 

@@ -6,6 +6,7 @@
 #include "decode/step_decoder.h"
 #include "nn/decoder.h"
 
+#include <memory>
 #include <vector>
 
 namespace attnviz::detail {
@@ -26,6 +27,11 @@ int resolveMaxLength(const DecodeOptions& options, int S);
 // source with its token spellings filled in from the vocabulary when it has none.
 TokenizedText checkedSource(const Model& model, const TokenizedText& source);
 
+// A DecodingSession that computes its steps on `path` instead of defaultPath's.
+struct SessionAccess {
+    static DecodingSession session(std::shared_ptr<const Model> model, TokenizedText source, DecodeOptions options,
+                                   const StepPath& path);
+};
 DecodeResult greedyDecode(const Model& model, const TokenizedText& source, const DecodeOptions& options,
                           const StepPath& path);
 DecodeResult forcedDecode(const Model& model, const TokenizedText& source, const TokenizedText& reference,

@@ -53,7 +53,8 @@ DecodeResult greedyDecode(const Model& model, const TokenizedText& source, const
     // A non-owning shared_ptr: the session lives only inside this call.
     DecodeOptions opt = options;
     opt.top_k = 0;
-    DecodingSession session(std::shared_ptr<const Model>(&model, [](const Model*) {}), source, opt, path);
+    DecodingSession session =
+        SessionAccess::session(std::shared_ptr<const Model>(&model, [](const Model*) {}), source, opt, path);
     session.runToEnd();
     return resultFromSession(session);
 }

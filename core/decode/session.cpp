@@ -66,10 +66,12 @@ DecodingSession::DecodingSession(std::shared_ptr<const Model> model, TokenizedTe
     impl_ = std::make_unique<Impl>(std::move(model), source, options, path);
 }
 
-DecodingSession::DecodingSession(std::shared_ptr<const Model> model, TokenizedText source, DecodeOptions options,
-                                 const detail::StepPath& path) {
+DecodingSession::DecodingSession(std::unique_ptr<Impl> impl) : impl_(std::move(impl)) {}
+
+DecodingSession detail::SessionAccess::session(std::shared_ptr<const Model> model, TokenizedText source,
+                                               DecodeOptions options, const StepPath& path) {
     if (!model) throw InputError("decoding session: no model");
-    impl_ = std::make_unique<Impl>(std::move(model), source, options, path);
+    return DecodingSession(std::make_unique<DecodingSession::Impl>(std::move(model), source, options, path));
 }
 
 DecodingSession::~DecodingSession() = default;

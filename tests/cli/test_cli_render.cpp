@@ -1,6 +1,7 @@
 // `attnviz-cli render`: each extension writes a valid file of the asked size, --input/--out-dir numbering, exit codes
 // (2 bad usage, 1 unwritable output), headless without a display, numbers equal to the engine's.
 #include "decode/decoding.h"
+#include "process_run.h"
 #include "test_models.h"
 
 #include <QDir>
@@ -17,22 +18,14 @@ using namespace attnviz;
 
 namespace {
 
-struct Run {
-    int code = -1;
-    QString out, err;
-};
+using Run = attnviz::testing::ProcessRun;
 
+// `attnviz-cli render ARGS` with the given environment.
 Run cli(const QStringList& args, const QProcessEnvironment& env = QProcessEnvironment::systemEnvironment()) {
-    QProcess p;
-    p.setProcessEnvironment(env);
-    p.start(QStringLiteral(ATTNVIZ_CLI_PATH), QStringList{"render"} + args);
-    if (!p.waitForFinished(120000)) {
-        p.kill();
-        p.waitForFinished();
-        return {};
-    }
-    return {p.exitStatus() == QProcess::NormalExit ? p.exitCode() : -1, QString::fromUtf8(p.readAllStandardOutput()),
-            QString::fromUtf8(p.readAllStandardError())};
+    attnviz::testing::RunOptions options;
+    options.environment = env;
+    options.timeout_ms = 120000;
+    return attnviz::testing::runProcess(QStringLiteral(ATTNVIZ_CLI_PATH), QStringList{"render"} + args, options);
 }
 
 QByteArray readAll(const QString& path) {
@@ -106,8 +99,8 @@ void TestCliRender::writesEachFormat() {
     const QString out = dir_.filePath("one." + ext);
     QFile::remove(out);
     const Run r = cli(QStringList{"--model", model_, "--out", out} + extra + QStringList{"the", "cat", "sat"});
-    QVERIFY2(r.code == 0, qPrintable(r.err));
-    QCOMPARE(r.out.trimmed(), QDir::toNativeSeparators(out));
+    QVERIFY2(r.code == 0, qPrintable(r.errText()));
+    QCOMPARE(r.outText().trimmed(), QDir::toNativeSeparators(out));
     const QByteArray bytes = readAll(out);
     if (ext == "png") {
         int w = 0, h = 0, dpm = 0;
@@ -146,7 +139,7 @@ void TestCliRender::numbersEqualTheEngine() {
     const QString out = dir_.filePath("forced.json");
     const Run r =
         cli({"--model", model_, "--out", out, "--target", "猫 坐 在 垫子 上", "the", "cat", "sat", "on", "the", "mat"});
-    QVERIFY2(r.code == 0, qPrintable(r.err));
+    QVERIFY2(r.code == 0, qPrintable(r.errText()));
     const auto j = nlohmann::json::parse(readAll(out).toStdString());
     const DecodeResult want = forcedDecode(*engine_, "the cat sat on the mat", "猫 坐 在 垫子 上");
     QCOMPARE(j.at("target_tokens").get<std::vector<std::string>>(), want.target_tokens);
@@ -166,15 +159,15 @@ void TestCliRender::inputRendersEveryLineNumbered() {
     const QString outDir = dir_.filePath("batch/nested");
     const Run r = cli({"--model", model_, "--input", input, "--out-dir", outDir, "--format", "svg", "--width", "400",
                        "--height", "300"});
-    QVERIFY2(r.code == 0, qPrintable(r.err));
+    QVERIFY2(r.code == 0, qPrintable(r.errText()));
     QCOMPARE(QDir(outDir).entryList(QDir::Files), (QStringList{"0001.svg", "0002.svg", "0003.svg"}));
-    QCOMPARE(r.out.split('\n', Qt::SkipEmptyParts).size(), 3);
+    QCOMPARE(r.outText().split('\n', Qt::SkipEmptyParts).size(), 3);
     // The second file is the forced line: its target row labels are the reference.
     QVERIFY(QString::fromUtf8(readAll(QDir(outDir).filePath("0002.svg"))).contains(QString::fromUtf8("坐")));
     // CSV by default name pattern, png default format.
     const QString pngDir = dir_.filePath("batch-png");
     const Run r2 = cli({"--model", model_, "--input", input, "--out-dir", pngDir, "--width", "320", "--height", "240"});
-    QVERIFY2(r2.code == 0, qPrintable(r2.err));
+    QVERIFY2(r2.code == 0, qPrintable(r2.errText()));
     QCOMPARE(QDir(pngDir).entryList(QDir::Files), (QStringList{"0001.png", "0002.png", "0003.png"}));
 }
 
@@ -198,7 +191,7 @@ void TestCliRender::badUsageExitsTwo() {
     QFETCH(QString, mentions);
     const Run r = cli(QStringList{"--model", model_} + args);
     QCOMPARE(r.code, 2);
-    QVERIFY2(r.err.contains(mentions), qPrintable(r.err));
+    QVERIFY2(r.errText().contains(mentions), qPrintable(r.errText()));
     QVERIFY(!QFile::exists("x.png") && !QFile::exists("x.jpg"));
 }
 
@@ -207,14 +200,14 @@ void TestCliRender::unwritableOutputExitsOneAndLeavesNothing() {
         const QString out = dir_.filePath(QStringLiteral("missing-dir/sub/out.%1").arg(ext));
         const Run r = cli({"--model", model_, "--out", out, "the", "cat"});
         QCOMPARE(r.code, 1);
-        QVERIFY2(r.err.contains(out), qPrintable(r.err));
-        QCOMPARE(r.err.trimmed().count('\n'), 0);  // one line
+        QVERIFY2(r.errText().contains(out), qPrintable(r.errText()));
+        QCOMPARE(r.errText().trimmed().count('\n'), 0);  // one line
         QVERIFY(!QFile::exists(out));
     }
     QVERIFY(!QDir(dir_.filePath("missing-dir")).exists());
     const Run missing = cli({"--model", dir_.filePath("nope.safetensors"), "--out", dir_.filePath("n.png"), "hi"});
     QCOMPARE(missing.code, 1);
-    QVERIFY(missing.err.contains("nope.safetensors"));
+    QVERIFY(missing.errText().contains("nope.safetensors"));
 }
 
 void TestCliRender::runsWithoutADisplay() {
@@ -224,7 +217,7 @@ void TestCliRender::runsWithoutADisplay() {
     env.remove("WAYLAND_DISPLAY");
     const QString out = dir_.filePath("headless.png");
     const Run r = cli({"--model", model_, "--out", out, "--width", "300", "--height", "200", "i", "love", "you"}, env);
-    QVERIFY2(r.code == 0, qPrintable(r.err));
+    QVERIFY2(r.code == 0, qPrintable(r.errText()));
     int w = 0, h = 0, dpm = 0;
     QVERIFY(pngInfo(readAll(out), &w, &h, &dpm));
     QCOMPARE(QSize(w, h), QSize(300, 200));

@@ -4,6 +4,8 @@
 // model files with trailing bytes, a config too big for memory, --format against the extension, terminal escapes
 // in model text, training data unknown to an --init model, and blank --input lines.
 #include "io/model_file.h"
+#include "process_run.h"
+#include "test_files.h"
 #include "test_models.h"
 
 #include <QDir>
@@ -20,49 +22,14 @@ using namespace attnviz::testing;
 
 namespace {
 
-struct Run {
-    int code = -1;
-    QByteArray out, err;
-    QString errText() const { return QString::fromUtf8(err); }
-};
-
-struct RunOptions {
-    QString write_fault;  // ATTNVIZ_TEST_WRITE_FAULT, e.g. "ENOSPC:100"
-    QString stdout_file;  // e.g. /dev/full
-    int timeout_ms = 60000;
-};
+using Run = ProcessRun;
 
 Run cli(const QStringList& args, const RunOptions& o = RunOptions{}) {
-    QProcess p;
-    QProcessEnvironment env = QProcessEnvironment::systemEnvironment();
-    if (!o.write_fault.isEmpty()) env.insert("ATTNVIZ_TEST_WRITE_FAULT", o.write_fault);
-    p.setProcessEnvironment(env);
-    if (!o.stdout_file.isEmpty()) p.setStandardOutputFile(o.stdout_file);
-    p.start(QStringLiteral(ATTNVIZ_CLI_PATH), args);
-    Run r;
-    if (!p.waitForFinished(o.timeout_ms)) {
-        p.kill();
-        p.waitForFinished();
-        r.err = "timed out";
-        return r;
-    }
-    r.code = p.exitStatus() == QProcess::NormalExit ? p.exitCode() : -2;  // -2: crashed or aborted
-    r.out = p.readAllStandardOutput();
-    r.err = p.readAllStandardError();
-    return r;
+    return runProcess(QStringLiteral(ATTNVIZ_CLI_PATH), args, o);
 }
 
-RunOptions withFault(const QString& fault) {
-    RunOptions o;
-    o.write_fault = fault;
-    return o;
-}
-
-void writeFile(const QString& path, const QByteArray& bytes) {
-    QFile f(path);
-    QVERIFY(f.open(QIODevice::WriteOnly));
-    f.write(bytes);
-}
+// The writer's fault seam (core/io/atomic_file.h) in the child's environment, e.g. "ENOSPC:100".
+RunOptions withFault(const QString& fault) { return withEnv("ATTNVIZ_TEST_WRITE_FAULT", fault); }
 
 QByteArray readAll(const QString& path) {
     QFile f(path);
@@ -199,7 +166,9 @@ void TestCliRobust::failingStdoutIsAnError() {
     }
     const Run ok = cli(args);
     QCOMPARE(ok.code, 0);  // the same command succeeds with a working stdout
-    const Run r = cli(args, {QString(), "/dev/full", 60000});
+    RunOptions to_full_disk;
+    to_full_disk.stdout_file = "/dev/full";
+    const Run r = cli(args, to_full_disk);
     QCOMPARE(r.code, 1);
     QVERIFY2(r.errText().contains("cannot write to standard output: No space left on device"), r.err.constData());
 }
@@ -290,7 +259,9 @@ void TestCliRobust::specialFilesAreRefused() {
     if (flag == "--model") args = {"decode", "--model", path, "i"};
     if (flag == "--input") args = {"decode", "--model", model_, "--input", path};
     if (flag == "--data") args = {"train", "--data", path, "--init", model_, "--out", dir.filePath("o.safetensors")};
-    const Run r = cli(args, {QString(), QString(), 20000});  // a FIFO that blocked would time out here
+    RunOptions quick;
+    quick.timeout_ms = 20000;  // a FIFO that blocked would time out here
+    const Run r = cli(args, quick);
     QCOMPARE(r.code, 1);
     QVERIFY2(r.errText().contains(path + ": ") && r.errText().contains(expected), r.err.constData());
 }

@@ -121,7 +121,7 @@ void TestDecoding::matchesReference() {
         DecodeOptions opt;
         opt.max_len = max_len;
         opt.top_k = 4;
-        DecodingSession session(model, src, opt, row.path);
+        DecodingSession session = detail::SessionAccess::session(model, src, opt, row.path);
         session.runToEnd();
         const auto& steps = session.steps();
 
@@ -251,8 +251,8 @@ void TestDecoding::handWorkedBahdanauAdditive() {
     p.fc_out_b << 0, 0, 0, 0, 0.5f;
 
     auto model = std::make_shared<const Model>(m);
-    DecodingSession session(model, TokenizedText{{"<sos>", "a", "<eos>"}, {kSos, 4, kEos}}, {},
-                            {Folding(folding), nullptr, nullptr});
+    DecodingSession session = detail::SessionAccess::session(
+        model, TokenizedText{{"<sos>", "a", "<eos>"}, {kSos, 4, kEos}}, {}, {Folding(folding), nullptr, nullptr});
     session.runToEnd();
     QCOMPARE(int(session.steps().size()), 1);
     const StepRecord& r = session.steps()[0];
@@ -364,7 +364,8 @@ void TestDecoding::recomputingFromAnEarlierStep() {
     TokenTables kept(*model);
     opt.max_len = 8;
     opt.top_k = 3;
-    DecodingSession session(model, src, opt, {Folding::Always, tables ? &kept : nullptr, &ThreadPool::engine()});
+    DecodingSession session = detail::SessionAccess::session(
+        model, src, opt, {Folding::Always, tables ? &kept : nullptr, &ThreadPool::engine()});
     for (int i = 0; i < 5; ++i) QVERIFY(session.forward());  // step 5 prepared step 6's products
     const int alt = session.steps()[1].top_k[1].id;
     session.force(1, alt);  // continues from the state after step 1

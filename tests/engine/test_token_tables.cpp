@@ -271,7 +271,7 @@ void TestTokenTables::eachModelKeepsItsOwn() {
     compareExactly(detail::greedyDecode(*model, src, nineSteps(), own), expected);
     const int kept = tables.kept(TokenTables::Output);
     QVERIFY(kept > 0);
-    DecodingSession session(model, src, nineSteps(), own);
+    DecodingSession session = detail::SessionAccess::session(model, src, nineSteps(), own);
     session.runToEnd();
     compareExactly(resultFromSession(session), expected);
     QCOMPARE(tables.kept(TokenTables::Output), kept);  // the same tokens: every row read, none added

@@ -1,26 +1,23 @@
-// Training behaviour: padded batches equal their examples, 1 vs 2 threads, the loss equals the inference engine's
-// forced decoding and the double reference, Adam / SGD / clipping against hand-worked numbers, a real training run
-// that must learn to reverse sequences, cancel and NaN handling, vocabulary order, and `attnviz-cli train`.
+// Training maths: padded batches equal their examples, 1 vs 2 threads, the loss equals the inference engine's forced
+// decoding and the double reference, Adam / SGD / clipping against hand-worked numbers, guided alignment off is
+// bit-identical, vocabulary order. Real training runs: test_training_runs.cpp; `attnviz-cli train`:
+// tests/cli/test_cli_train.cpp.
 #include "base/errors.h"
 #include "decode/decoding.h"
-#include "io/model_file.h"
+#include "model/params_ops.h"
 #include "reference_model.h"
 #include "test_models.h"
 #include "train/trainer.h"
+#include "training_fixtures.h"
 
-#include <QJsonDocument>
-#include <QJsonObject>
-#include <QProcess>
-#include <QTemporaryDir>
 #include <QTest>
 
 #include <algorithm>
 #include <cmath>
-#include <csignal>
-#include <fstream>
 #include <random>
 
 using namespace attnviz;
+using attnviz::testing::maxAbsDiff;
 
 namespace {
 
@@ -56,73 +53,6 @@ std::vector<const TrainExample*> pointers(const std::vector<TrainExample>& v) {
     return p;
 }
 
-double maxAbsDiff(const ModelParams& a, const ModelParams& b, double* scale = nullptr) {
-    double d = 0, s = 0;
-    visitTensorPairs(const_cast<ModelParams&>(a), const_cast<ModelParams&>(b), [&](const auto& x, const auto& y) {
-        if (x.size() == 0) return;
-        d = std::max(d, double((x - y).cwiseAbs().maxCoeff()));
-        s = std::max(s, double(y.cwiseAbs().maxCoeff()));
-    });
-    if (scale) *scale = s;
-    return d;
-}
-
-// Symbol sequences of length 3..6 over a..j; the target is the source reversed. `aligned` adds the gold alignment
-// column (target word j ↔ source word len−1−j).
-void writeReverseTask(const QString& path, int n, uint64_t seed, bool aligned = false) {
-    std::mt19937_64 rng(seed);
-    std::ofstream f(path.toStdString());
-    for (int i = 0; i < n; ++i) {
-        const int len = 3 + int(rng() % 4);
-        std::vector<char> s;
-        for (int k = 0; k < len; ++k) s.push_back(char('a' + rng() % 10));
-        for (int k = 0; k < len; ++k) f << (k ? " " : "") << s[size_t(k)];
-        f << '\t';
-        for (int k = len - 1; k >= 0; --k) f << s[size_t(k)] << (k ? " " : "");
-        if (aligned) {
-            f << '\t';
-            for (int j = 0; j < len; ++j) f << (j ? " " : "") << (len - 1 - j) << '-' << j;
-        }
-        f << '\n';
-    }
-}
-
-std::vector<std::pair<std::string, std::string>> reversePairs(int n, uint64_t seed) {
-    std::mt19937_64 rng(seed);
-    std::vector<std::pair<std::string, std::string>> out;
-    for (int i = 0; i < n; ++i) {
-        const int len = 3 + int(rng() % 4);
-        std::string s, t;
-        std::vector<char> c;
-        for (int k = 0; k < len; ++k) c.push_back(char('a' + rng() % 10));
-        for (int k = 0; k < len; ++k) s += (k ? " " : "") + std::string(1, c[size_t(k)]);
-        for (int k = len - 1; k >= 0; --k) t += std::string(1, c[size_t(k)]) + (k ? " " : "");
-        out.emplace_back(s, t);
-    }
-    return out;
-}
-
-Model reverseModel(uint64_t seed) {
-    ModelConfig c;
-    c.decoder = DecoderKind::Bahdanau;
-    c.score = ScoreKind::Additive;
-    c.emb_dim = 16;
-    c.enc_hid_dim = 24;
-    c.dec_hid_dim = 48;
-    std::vector<std::string> syms;
-    for (int k = 0; k < 10; ++k) syms.push_back(std::string(1, char('a' + k)));
-    return makeRandomModel(c, testing::vocabWith(syms), testing::vocabWith(syms), seed);
-}
-
-// dir/train.tsv (n reverse-task lines from data_seed) and dir/init.safetensors (`init`) for the CLI; returns the
-// model's path.
-QString writeReverseTaskAndInit(const QTemporaryDir& dir, int n, uint64_t data_seed, const Model& init) {
-    writeReverseTask(dir.filePath("train.tsv"), n, data_seed);
-    return testing::saveInto(init, dir, "init.safetensors");
-}
-
-QString cliPath() { return QString::fromUtf8(ATTNVIZ_CLI_PATH); }
-
 }  // namespace
 
 class TestTraining : public QObject {
@@ -137,17 +67,9 @@ private slots:
     void adamMatchesHandComputed();
     void sgdAndClipping_data();
     void sgdAndClipping();
-    void learnsToReverse();
     void guidedAlignmentOffIsBitIdentical_data();
     void guidedAlignmentOffIsBitIdentical();
-    void guidedAlignmentLearnsGoldAlignment();
-    void cancelStopsAfterCurrentStep();
-    void nanStopsWithLastGoodParameters();
     void vocabularyOrder();
-    void cliTrainWritesModelAndMetrics();
-    void cliAlignWeight();
-    void cliNanLeavesLastGoodModel();
-    void cliCtrlCWritesModel();
 };
 
 void TestTraining::batchEqualsExamples_data() {
@@ -326,45 +248,6 @@ void TestTraining::sgdAndClipping() {
     QVERIFY(std::abs(p.fc_out_b[1] - (-2.0 - 0.5 * expectG1)) < 1e-6);
 }
 
-// A real run: reverse sequences of 3–6 symbols from 10; greedy decoding must get ≥ 90 % of unseen lines exactly.
-void TestTraining::learnsToReverse() {
-    Model m = reverseModel(1);
-    std::vector<TrainExample> train, valid;
-    int line = 0;
-    for (const auto& [s, t] : reversePairs(1500, 1)) train.push_back(makeExample(m, s, t, ++line));
-    const auto held_out = reversePairs(100, 2);
-    for (const auto& [s, t] : held_out) valid.push_back(makeExample(m, s, t, ++line));
-    TrainOptions o;
-    o.lr = 0.01;
-    o.batch_size = 32;
-    o.epochs = 7;
-    o.clip = 1.0;
-    o.seed = 3;
-    o.threads = 2;
-    const TrainReport rep = trainModel(m, train, valid, o);
-    QCOMPARE(int(rep.status), int(TrainStatus::Completed));
-    QCOMPARE(rep.steps, int64_t(7 * ((1500 + 31) / 32)));
-    QVERIFY2(rep.valid_loss < 0.3, qPrintable(QString::number(rep.valid_loss)));
-    int exact = 0;
-    for (const auto& [s, t] : held_out) {
-        const DecodeResult r = greedyDecode(m, s);
-        std::string out;
-        for (size_t k = 0; k + 1 < r.target_tokens.size(); ++k) out += (k ? " " : "") + r.target_tokens[k];
-        if (out == t && r.target_ids.back() == kEos) ++exact;
-    }
-    QVERIFY2(exact >= 90, qPrintable(QString("exact match %1 / 100").arg(exact)));
-}
-
-// Reverse-task gold links in a convention the data alone does not suggest (as 个 → the numeral, not the noun):
-// target word j (= source word L−1−j) is linked to the source word BEFORE its own, max(0, L−2−j).
-static int shiftedGold(int len, int j) { return std::max(0, len - 2 - j); }
-static std::vector<std::pair<int, int>> shiftedReverseLinks(const std::string& source) {
-    const int len = int(std::count(source.begin(), source.end(), ' ')) + 1;
-    std::vector<std::pair<int, int>> links;
-    for (int j = 0; j < len; ++j) links.emplace_back(shiftedGold(len, j), j);
-    return links;
-}
-
 static bool bitIdentical(const ModelParams& a, const ModelParams& b) {
     bool same = true;
     visitTensorPairs(const_cast<ModelParams&>(a), const_cast<ModelParams&>(b), [&](const auto& x, const auto& y) {
@@ -429,96 +312,6 @@ void TestTraining::guidedAlignmentOffIsBitIdentical() {
     QVERIFY2(d <= 1e-5 * std::max(1.0, scale), qPrintable(QString::number(d)));
 }
 
-// Guided alignment on the reverse task with the shifted gold convention above: with λ = 1 the trained model's
-// attention argmax (forcedDecode, the inference engine) is the gold source position on ≥ 95 % of the word rows of
-// unseen lines; without guidance (λ = 0) the model attends to the word it copies, so it is not.
-void TestTraining::guidedAlignmentLearnsGoldAlignment() {
-    // the share of word rows whose attention argmax is the gold source position, after 15 epochs with weight λ
-    auto trainAndScore = [](double lambda, TrainReport& rep) {
-        Model m = reverseModel(6);
-        std::vector<TrainExample> train;
-        int line = 0;
-        for (const auto& [s, t] : reversePairs(800, 11)) {
-            train.push_back(makeExample(m, s, t, ++line));
-            setAlignment(train.back(), shiftedReverseLinks(s));
-        }
-        TrainOptions o;
-        o.lr = 0.01;
-        o.batch_size = 32;
-        o.epochs = 15;
-        o.clip = 1.0;
-        o.seed = 5;
-        o.threads = 2;
-        o.align_weight = lambda;
-        rep = trainModel(m, train, {}, o);
-        int rows = 0, hits = 0;
-        for (const auto& [s, t] : reversePairs(100, 12)) {
-            const DecodeResult r = forcedDecode(m, s, t);
-            const int len = int(r.source_ids.size()) - 2;
-            for (int k = 0; k < len && k < int(r.attention.size()); ++k) {
-                const auto& a = r.attention[size_t(k)];
-                const int argmax = int(std::max_element(a.begin(), a.end()) - a.begin());
-                ++rows;
-                hits += argmax == shiftedGold(len, k) + 1;  // source word i sits at position i + 1 (after <sos>)
-            }
-        }
-        return double(hits) / double(std::max(1, rows));
-    };
-    TrainReport rep;
-    const double guided = trainAndScore(1.0, rep);
-    QCOMPARE(int(rep.status), int(TrainStatus::Completed));
-    QVERIFY(std::isfinite(rep.train_align_loss));
-    TrainReport rep0;
-    const double unguided = trainAndScore(0.0, rep0);
-    qInfo("attention argmax on the gold position: %.1f %% with λ = 1, %.1f %% with λ = 0", 100 * guided,
-          100 * unguided);
-    QVERIFY(!std::isfinite(rep0.train_align_loss));
-    QVERIFY2(guided >= 0.95, qPrintable(QString("attention argmax on gold %1 %").arg(100 * guided)));
-    QVERIFY2(unguided < 0.6, "the gold convention is one the model finds unguided: the test shows nothing");
-}
-
-void TestTraining::cancelStopsAfterCurrentStep() {
-    Model m = reverseModel(2);
-    std::vector<TrainExample> train;
-    for (const auto& [s, t] : reversePairs(200, 3)) train.push_back(makeExample(m, s, t, 1));
-    std::atomic<bool> cancel{false};
-    TrainOptions o;
-    o.batch_size = 8;
-    o.epochs = 5;
-    o.progress_interval = 0;  // every step
-    TrainCallbacks cb;
-    cb.cancel = &cancel;
-    int64_t reported = 0;
-    cb.progress = [&](const TrainProgress& p) {
-        reported = p.step;
-        if (p.step == 3) cancel.store(true);
-    };
-    const ModelParams before = m.params;
-    const TrainReport rep = trainModel(m, train, {}, o, cb);
-    QCOMPARE(int(rep.status), int(TrainStatus::Cancelled));
-    QCOMPARE(rep.steps, int64_t(3));
-    QCOMPARE(reported, int64_t(3));
-    QVERIFY(allFinite(m.params));
-    QVERIFY(maxAbsDiff(m.params, before) > 0);  // the three updates are kept
-}
-
-void TestTraining::nanStopsWithLastGoodParameters() {
-    Model m = reverseModel(3);
-    std::vector<TrainExample> train;
-    for (const auto& [s, t] : reversePairs(64, 4)) train.push_back(makeExample(m, s, t, 1));
-    TrainOptions o;
-    o.optimizer = OptimizerKind::Sgd;
-    o.lr = 1e30;  // the first update blows the weights up
-    o.batch_size = 16;
-    o.epochs = 3;
-    const TrainReport rep = trainModel(m, train, {}, o);
-    QCOMPARE(int(rep.status), int(TrainStatus::NonFinite));
-    QVERIFY2(rep.message.find("step") != std::string::npos && rep.message.find("learning rate") != std::string::npos,
-             rep.message.c_str());
-    QVERIFY(allFinite(m.params));
-    QVERIFY(std::isfinite(evaluateLoss(m, train)));  // the parameters kept still give a finite loss
-}
-
 void TestTraining::vocabularyOrder() {
     // counts: b 3, a 2, é 2, c 1, <eos> typed in the data (not added twice); ties in code-point order: a < é
     const Vocabulary v = buildVocabulary({{"b", "é", "a"}, {"b", "a", "é", "<eos>"}, {"b", "c"}}, 1);
@@ -526,196 +319,6 @@ void TestTraining::vocabularyOrder() {
     QCOMPARE(v.tokens(), expect);
     const Vocabulary v2 = buildVocabulary({{"b", "é", "a"}, {"b", "a", "é"}, {"b", "c"}}, 2);
     QCOMPARE(v2.size(), 7);  // c is dropped
-}
-
-void TestTraining::cliTrainWritesModelAndMetrics() {
-    QTemporaryDir dir;
-    QVERIFY(dir.isValid());
-    writeReverseTask(dir.filePath("train.tsv"), 300, 5);
-    writeReverseTask(dir.filePath("valid.tsv"), 40, 6);
-    {
-        std::ofstream f(dir.filePath("cfg.json").toStdString());
-        f << R"({"decoder": "luong", "score": "general", "span": "local_p", "window": 2, "input_feeding": true,)"
-          << R"( "emb_dim": 8, "enc_hid_dim": 8, "dec_hid_dim": 16})";
-    }
-    const QString out = dir.filePath("m.safetensors");
-    QProcess proc;
-    proc.start(cliPath(), {"train",
-                           "--data",
-                           dir.filePath("train.tsv"),
-                           "--valid",
-                           dir.filePath("valid.tsv"),
-                           "--config",
-                           dir.filePath("cfg.json"),
-                           "--out",
-                           out,
-                           "--steps",
-                           "25",
-                           "--batch-size",
-                           "16",
-                           "--seed",
-                           "4",
-                           "--threads",
-                           "2",
-                           "--dropout",
-                           "0.1",
-                           "--json",
-                           "--task",
-                           "reverse",
-                           "--description",
-                           "test"});
-    QVERIFY(proc.waitForFinished(120000));
-    QCOMPARE(proc.exitCode(), 0);
-    const QByteArray stdout_ = proc.readAllStandardOutput().trimmed();
-    const QJsonObject j = QJsonDocument::fromJson(stdout_).object();
-    QCOMPARE(j["status"].toString(), QString("completed"));
-    QCOMPARE(j["steps"].toInt(), 25);
-    QVERIFY(j["valid_loss"].isDouble() && j["train_loss"].isDouble() && j["tokens_per_second"].toDouble() > 0);
-    const Model m = loadModel(out.toStdString());
-    QCOMPARE(m.task, std::string("reverse"));
-    QCOMPARE(m.description, std::string("test"));
-    QCOMPARE(m.source_vocab.size(), 14);
-    QVERIFY(m.config.span == SpanKind::LocalP);
-    const QJsonObject t = QJsonDocument::fromJson(QByteArray::fromStdString(m.training)).object();
-    QCOMPARE(t["data"].toString(), QString("train.tsv"));
-    QCOMPARE(t["lines"].toInt(), 300);
-    QCOMPARE(t["steps"].toInt(), 25);
-    QCOMPARE(t["batch_size"].toInt(), 16);
-    QCOMPARE(t["optimizer"].toString(), QString("adam"));
-    QCOMPARE(t["seed"].toInt(), 4);
-    QVERIFY(t["valid_loss"].isDouble());
-    // the same seed gives the same model, whatever the thread count
-    const QString out2 = dir.filePath("m2.safetensors");
-    proc.start(cliPath(), {"train",
-                           "--data",
-                           dir.filePath("train.tsv"),
-                           "--valid",
-                           dir.filePath("valid.tsv"),
-                           "--config",
-                           dir.filePath("cfg.json"),
-                           "--out",
-                           out2,
-                           "--steps",
-                           "25",
-                           "--batch-size",
-                           "16",
-                           "--seed",
-                           "4",
-                           "--threads",
-                           "1",
-                           "--dropout",
-                           "0.1",
-                           "--quiet"});
-    QVERIFY(proc.waitForFinished(120000));
-    QCOMPARE(proc.exitCode(), 0);
-    Model m2 = loadModel(out2.toStdString());
-    double scale = 0;
-    QVERIFY(maxAbsDiff(m2.params, m.params, &scale) < 1e-3 * std::max(1.0, scale));
-    // an unwritable --out fails before training, naming the path
-    const QString bad_out = dir.filePath("no/such/dir/m.safetensors");
-    proc.start(cliPath(), {"train", "--data", dir.filePath("train.tsv"), "--config", dir.filePath("cfg.json"), "--out",
-                           bad_out, "--steps", "1000000", "--quiet"});
-    QVERIFY(proc.waitForFinished(30000));
-    QCOMPARE(proc.exitCode(), 1);
-    QVERIFY(proc.readAllStandardError().contains("no/such/dir/m.safetensors"));
-    // bad usage: exit 2, naming the flag
-    proc.start(cliPath(), {"train", "--data", dir.filePath("train.tsv"), "--out", out});
-    QVERIFY(proc.waitForFinished(30000));
-    QCOMPARE(proc.exitCode(), 2);
-    QVERIFY(proc.readAllStandardError().contains("--init"));
-}
-
-// --align-weight: recorded in the metadata, the alignment loss reported; usage errors for a negative weight and for
-// data without an alignment column.
-void TestTraining::cliAlignWeight() {
-    QTemporaryDir dir;
-    QVERIFY(dir.isValid());
-    writeReverseTask(dir.filePath("aligned.tsv"), 200, 9, true);
-    writeReverseTask(dir.filePath("plain.tsv"), 50, 10);
-    {
-        std::ofstream f(dir.filePath("cfg.json").toStdString());
-        f << R"({"decoder": "bahdanau", "score": "additive", "emb_dim": 8, "enc_hid_dim": 8, "dec_hid_dim": 16})";
-    }
-    const QString out = dir.filePath("m.safetensors");
-    QProcess proc;
-    proc.start(cliPath(),
-               {"train", "--data", dir.filePath("aligned.tsv"), "--config", dir.filePath("cfg.json"), "--out", out,
-                "--steps", "8", "--batch-size", "16", "--align-weight", "0.5", "--json", "--quiet"});
-    QVERIFY(proc.waitForFinished(120000));
-    QVERIFY2(proc.exitCode() == 0, proc.readAllStandardError().constData());
-    const QJsonObject j = QJsonDocument::fromJson(proc.readAllStandardOutput().trimmed()).object();
-    QVERIFY(j["train_align_loss"].toDouble() > 0);
-    const Model m = loadModel(out.toStdString());
-    const QJsonObject t = QJsonDocument::fromJson(QByteArray::fromStdString(m.training)).object();
-    QCOMPARE(t["align_weight"].toDouble(), 0.5);
-    QVERIFY(t["train_align_loss"].toDouble() > 0);
-    // off by default: recorded as 0
-    proc.start(cliPath(), {"train", "--data", dir.filePath("aligned.tsv"), "--config", dir.filePath("cfg.json"),
-                           "--out", out, "--steps", "2", "--quiet"});
-    QVERIFY(proc.waitForFinished(120000));
-    QCOMPARE(proc.exitCode(), 0);
-    QCOMPARE(QJsonDocument::fromJson(QByteArray::fromStdString(loadModel(out.toStdString()).training))
-                 .object()["align_weight"]
-                 .toDouble(-1),
-             0.0);
-    // usage errors: exit 2 naming the flag
-    const QStringList bad[] = {
-        {"train", "--data", dir.filePath("plain.tsv"), "--config", dir.filePath("cfg.json"), "--out", out,
-         "--align-weight", "1"},
-        {"train", "--data", dir.filePath("aligned.tsv"), "--config", dir.filePath("cfg.json"), "--out", out,
-         "--align-weight", "-0.5"},
-    };
-    for (const QStringList& args : bad) {
-        proc.start(cliPath(), args);
-        QVERIFY(proc.waitForFinished(30000));
-        const QByteArray err = proc.readAllStandardError();
-        QCOMPARE(proc.exitCode(), 2);
-        QVERIFY2(err.contains("--align-weight"), err.constData());
-    }
-}
-
-void TestTraining::cliNanLeavesLastGoodModel() {
-    QTemporaryDir dir;
-    const QString init_path = writeReverseTaskAndInit(dir, 64, 7, reverseModel(4));
-    const QString out = dir.filePath("out.safetensors");
-    QProcess proc;
-    proc.start(cliPath(), {"train", "--data", dir.filePath("train.tsv"), "--init", init_path, "--out", out,
-                           "--optimizer", "sgd", "--lr", "1e30", "--batch-size", "16", "--epochs", "3", "--quiet"});
-    QVERIFY(proc.waitForFinished(60000));
-    QCOMPARE(proc.exitCode(), 1);
-    const QByteArray err = proc.readAllStandardError();
-    QVERIFY2(err.contains("NaN") || err.contains("infinite") || err.contains("non-finite"), err.constData());
-    QVERIFY2(err.contains("last good model"), err.constData());
-    const Model m = loadModel(out.toStdString());
-    QVERIFY(allFinite(m.params));
-}
-
-void TestTraining::cliCtrlCWritesModel() {
-    QTemporaryDir dir;
-    const Model init = reverseModel(5);
-    const QString init_path = writeReverseTaskAndInit(dir, 2000, 8, init);
-    const QString out = dir.filePath("out.safetensors");
-    QProcess proc;
-    proc.start(cliPath(), {"train", "--data", dir.filePath("train.tsv"), "--init", init_path, "--out", out,
-                           "--batch-size", "8", "--epochs", "1000", "--threads", "1"});
-    QVERIFY(proc.waitForStarted());
-    // wait for the first progress line (training has started), then Ctrl-C
-    QByteArray err;
-    for (int i = 0; i < 600 && !err.contains("step"); ++i) {
-        proc.waitForReadyRead(100);
-        err += proc.readAllStandardError();
-    }
-    QVERIFY2(err.contains("step"), err.constData());
-    ::kill(pid_t(proc.processId()), SIGINT);
-    QVERIFY(proc.waitForFinished(60000));
-    err += proc.readAllStandardError();
-    QCOMPARE(proc.exitStatus(), QProcess::NormalExit);
-    QCOMPARE(proc.exitCode(), 1);
-    QVERIFY2(err.contains("interrupted"), err.constData());
-    const Model m = loadModel(out.toStdString());
-    QVERIFY(allFinite(m.params));
-    QVERIFY(maxAbsDiff(m.params, init.params) > 0);  // trained, not the initial weights
-    QVERIFY(QByteArray::fromStdString(m.training).contains("\"status\":\"interrupted\""));
 }
 
 QTEST_GUILESS_MAIN(TestTraining)

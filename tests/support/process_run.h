@@ -2,6 +2,7 @@
 #pragma once
 #include <QByteArray>
 #include <QProcess>
+#include <QProcessEnvironment>
 #include <QString>
 #include <QStringList>
 
@@ -10,15 +11,32 @@ namespace attnviz::testing {
 struct ProcessRun {
     int code = -1;  // the exit code; -2 when the program crashed, -1 when it timed out
     QByteArray out, err;
+    QString outText() const { return QString::fromUtf8(out); }
     QString errText() const { return QString::fromUtf8(err); }
 };
 
-// Runs `program` with `args` and waits up to `timeout_ms`; a program still running then is killed ("timed out").
-inline ProcessRun runProcess(const QString& program, const QStringList& args, int timeout_ms = 60000) {
+// How the program runs: its environment, where its standard output goes and how long it may take.
+struct RunOptions {
+    QProcessEnvironment environment = QProcessEnvironment::systemEnvironment();
+    QString stdout_file;  // not empty: standard output is written to this file (e.g. /dev/full), `out` stays empty
+    int timeout_ms = 60000;
+};
+
+// The options with one variable added to (or replaced in) the environment, e.g. the writer's fault seam
+// ATTNVIZ_TEST_WRITE_FAULT=ENOSPC:100 (core/io/atomic_file.h).
+inline RunOptions withEnv(const QString& name, const QString& value, RunOptions options = {}) {
+    options.environment.insert(name, value);
+    return options;
+}
+
+// Runs `program` with `args` and waits up to the timeout; a program still running then is killed ("timed out").
+inline ProcessRun runProcess(const QString& program, const QStringList& args, const RunOptions& options) {
     QProcess p;
+    p.setProcessEnvironment(options.environment);
+    if (!options.stdout_file.isEmpty()) p.setStandardOutputFile(options.stdout_file);
     p.start(program, args);
     ProcessRun r;
-    if (!p.waitForFinished(timeout_ms)) {
+    if (!p.waitForFinished(options.timeout_ms)) {
         p.kill();
         p.waitForFinished();
         r.err = "timed out";
@@ -28,6 +46,12 @@ inline ProcessRun runProcess(const QString& program, const QStringList& args, in
     r.out = p.readAllStandardOutput();
     r.err = p.readAllStandardError();
     return r;
+}
+
+inline ProcessRun runProcess(const QString& program, const QStringList& args, int timeout_ms = 60000) {
+    RunOptions options;
+    options.timeout_ms = timeout_ms;
+    return runProcess(program, args, options);
 }
 
 }  // namespace attnviz::testing

@@ -4,6 +4,7 @@
 // Each request gets a generation number; only the newest one is delivered, older ones stop at their next step.
 #pragma once
 #include "decode/decoding.h"
+#include "decode/limits.h"
 #include "decode/prefix_decode.h"
 
 #include <QObject>
@@ -18,16 +19,13 @@
 
 namespace attnviz::ui {
 
-// Longer sources are cut to this many tokens (without <sos>/<eos>) so that a 10,000-word paste stays responsive.
-inline constexpr int kMaxSourceTokens = 1000;
-
 struct DecodeRequest {
     std::shared_ptr<const Model> model;
     std::string source;              // UTF-8 sentence
     std::string reference;           // not empty: forced decoding of this translation (+ <eos>)
     std::vector<int> forced_prefix;  // "what if": these target ids at steps 0.. (overrides the reference), then greedy
     int cursor = -1;                 // where the window wants its step cursor afterwards (-1: at the end)
-    int max_source_tokens = kMaxSourceTokens;
+    int max_source_tokens = kMaxSourceTokens;  // decode/limits.h: a longer source is cut to this many tokens
     int top_k = 5;
 };
 
