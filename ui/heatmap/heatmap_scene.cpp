@@ -79,7 +79,8 @@ void HeatmapOverlay::outline(QCPPainter* painter, const QRectF& cell, const QCol
         const double dpr = painter->device()->devicePixelRatioF();
         auto snap = [dpr](double v) { return std::round(v * dpr) / dpr; };
         r = QRectF(QPointF(snap(cell.left()), snap(cell.top())), QPointF(snap(cell.right()), snap(cell.bottom())));
-        width = std::max(1.0, std::round(width * dpr)) / dpr;
+        // An even number of device pixels, centred on the (whole-pixel) edge: no half-covered pixel on either side.
+        width = std::max(2.0, 2.0 * std::round(width * dpr / 2.0)) / dpr;
     }
     // A dark rim under a light line: visible on every colour map, dark or light cells.
     painter->setBrush(Qt::NoBrush);
