@@ -2,7 +2,9 @@
 // a sentence already decoded. `--screenshot FILE` saves the window (QWidget::grab) after the first decode and quits.
 // `--help` and `--version` work without a display.
 #include "attnviz_version.h"
+#include "window/language.h"
 #include "window/main_window.h"
+#include "window/theme.h"
 
 #include <QApplication>
 #include <QCommandLineParser>
@@ -22,6 +24,12 @@ struct Options {
     QCommandLineOption screenshot{QStringLiteral("screenshot"),
                                   QStringLiteral("Save the window to this PNG after the first decode, then quit."),
                                   QStringLiteral("file")};
+    QCommandLineOption language{QStringLiteral("language"),
+                                QStringLiteral("Use this language now (en, zh_CN), not the saved or system one."),
+                                QStringLiteral("code")};
+    QCommandLineOption theme{QStringLiteral("theme"),
+                             QStringLiteral("Use this theme now (system, light, dark), not the saved one."),
+                             QStringLiteral("name")};
 };
 
 void setUpParser(QCommandLineParser& parser, const Options& options) {
@@ -33,6 +41,8 @@ void setUpParser(QCommandLineParser& parser, const Options& options) {
     parser.addOption(options.sentence);
     parser.addOption(options.step);
     parser.addOption(options.screenshot);
+    parser.addOption(options.language);
+    parser.addOption(options.theme);
 }
 
 void setNames() {
@@ -68,11 +78,20 @@ int main(int argc, char* argv[]) {
     setNames();
     QApplication::setApplicationDisplayName(QStringLiteral("attnviz"));
     QApplication::setWindowIcon(QIcon(QStringLiteral(":/icons/attnviz.svg")));
-
     const Options options;
     QCommandLineParser parser;
     setUpParser(parser, options);
     parser.process(app);
+    // The saved choices of View → Theme and View → Language (the language follows the system locale by default),
+    // unless the command line names one for this run (screenshots).
+    if (parser.isSet(options.theme))
+        attnviz::ui::setTheme(attnviz::ui::themeFromKey(parser.value(options.theme)));
+    else
+        attnviz::ui::applySavedTheme();
+    if (!parser.isSet(options.language))
+        attnviz::ui::applySavedLanguage();
+    else if (!attnviz::ui::setLanguage(parser.value(options.language)))
+        std::fprintf(stderr, "attnviz: unknown language %s (en, zh_CN)\n", qPrintable(parser.value(options.language)));
     const QCommandLineOption& sentence = options.sentence;
     const QCommandLineOption& step = options.step;
     const QCommandLineOption& screenshot = options.screenshot;

@@ -4,6 +4,8 @@
 # docs/screenshot.png (or OUT). Settings go to a throw-away folder: your own are never read or written.
 #   scripts/screenshot.sh [OUT] [extra attnviz arguments, e.g. MODEL --sentence "..." --step 3]
 # BUILD_DIR (default build/release) picks the build tree; it is configured with the release preset when missing.
+# SCREEN (default 1600x1000x24) sizes Xvfb's screen: e.g. SCREEN=3000x2000x24 QT_SCALE_FACTOR=2 for a 200 % shot.
+# Language and theme: LANG=zh_CN.UTF-8 (the system locale) or the app's own --language zh_CN / --theme dark.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 out=${1:-docs/screenshot.png}
@@ -19,7 +21,7 @@ config=$(mktemp -d)
 trap 'rm -rf "$config"' EXIT
 mkdir -p "$(dirname "$out")"
 tmp_png="$config/shot.png"
-XDG_CONFIG_HOME="$config" xvfb-run -a -s "-screen 0 1600x1000x24" \
+XDG_CONFIG_HOME="$config" xvfb-run -a -s "-screen 0 ${SCREEN:-1600x1000x24}" \
   "$build/app/attnviz" --screenshot "$tmp_png" "$@"
 
 # Keep the committed picture small (< 500 KB): strip metadata, recompress; reduce colours only if still too big.

@@ -123,7 +123,7 @@ void TestDecodeState::aNewDecodeReachesEveryView() {
     // Output line: the second token underlined, the third grey.
     QVERIFY2(v.line.text().contains(QStringLiteral("<u><b>%1</b></u>").arg(qs(d->result.target_tokens[1]))),
              qPrintable(v.line.text()));
-    QVERIFY(v.line.text().contains(QStringLiteral("color:#999'>%1<").arg(qs(d->result.target_tokens[2]))));
+    QVERIFY(v.line.text().contains(QStringLiteral("color:#999999'>%1<").arg(qs(d->result.target_tokens[2]))));
 }
 
 void TestDecodeState::theCursorReachesEveryView() {

@@ -1,5 +1,7 @@
 #include "dialogs/export_dialog.h"
 
+#include "heatmap/plot_palette.h"
+
 #include <QComboBox>
 #include <QDialogButtonBox>
 #include <QDir>
@@ -17,11 +19,11 @@ namespace attnviz::ui {
 
 namespace {
 QString describe(const QString& format) {
-    if (format == QLatin1String("png")) return QObject::tr("PNG image (*.png)");
-    if (format == QLatin1String("svg")) return QObject::tr("SVG vector image (*.svg)");
-    if (format == QLatin1String("pdf")) return QObject::tr("PDF document (*.pdf)");
-    if (format == QLatin1String("csv")) return QObject::tr("CSV attention matrix (*.csv)");
-    if (format == QLatin1String("json")) return QObject::tr("JSON decode object (*.json)");
+    if (format == QLatin1String("png")) return ExportDialog::tr("PNG image (*.png)");
+    if (format == QLatin1String("svg")) return ExportDialog::tr("SVG vector image (*.svg)");
+    if (format == QLatin1String("pdf")) return ExportDialog::tr("PDF document (*.pdf)");
+    if (format == QLatin1String("csv")) return ExportDialog::tr("CSV attention matrix (*.csv)");
+    if (format == QLatin1String("json")) return ExportDialog::tr("JSON decode object (*.json)");
     return format;
 }
 }  // namespace
@@ -51,8 +53,14 @@ ExportDialog::ExportDialog(const QString& path, const ExportOptions& options, QW
     dpi_->setToolTip(tr("PNG: written into the file; SVG/PDF: the page is width/DPI × height/DPI inches"));
     title_ = new QLineEdit(options.style.title, this);
     title_->setPlaceholderText(tr("Optional title above the matrix"));
+    background_ = new QComboBox(this);
+    background_->addItem(tr("White"), QColor(Qt::white));
+    background_->addItem(tr("Black"), QColor(Qt::black));
+    background_->addItem(tr("As in the window (%1)").arg(palette().color(QPalette::Base).name()),
+                         palette().color(QPalette::Base));
+    background_->setToolTip(tr("The figure's background; the labels are drawn black or white against it"));
     problem_ = new QLabel(this);
-    problem_->setStyleSheet(QStringLiteral("color: #b00020;"));
+    problem_->setStyleSheet(warningStyleSheet(palette()));
     buttons_ = new QDialogButtonBox(QDialogButtonBox::Save | QDialogButtonBox::Cancel, this);
 
     auto* form = new QFormLayout(this);
@@ -62,6 +70,7 @@ ExportDialog::ExportDialog(const QString& path, const ExportOptions& options, QW
     form->addRow(tr("&Height:"), height_);
     form->addRow(tr("&DPI:"), dpi_);
     form->addRow(tr("&Title:"), title_);
+    form->addRow(tr("&Background:"), background_);
     form->addRow(problem_);
     form->addRow(buttons_);
     resize(560, sizeHint().height());
@@ -81,7 +90,7 @@ void ExportDialog::formatChanged() {
     const QString f = format_->currentData().toString();
     const bool picture = f == QLatin1String("png") || f == QLatin1String("svg") || f == QLatin1String("pdf");
     for (QWidget* w : {static_cast<QWidget*>(width_), static_cast<QWidget*>(height_), static_cast<QWidget*>(dpi_),
-                       static_cast<QWidget*>(title_)})
+                       static_cast<QWidget*>(title_), static_cast<QWidget*>(background_)})
         w->setEnabled(picture);
     // Keep the file name, change its extension.
     QString p = path_->text();
@@ -121,6 +130,7 @@ ExportOptions ExportDialog::options() const {
     o.height = height_->value();
     o.dpi = dpi_->value();
     o.style.title = title_->text();
+    o.style.background = background_->currentData().value<QColor>();
     return o;
 }
 

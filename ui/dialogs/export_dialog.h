@@ -1,5 +1,6 @@
-// The export dialog: format (PNG with size and DPI, SVG, PDF, CSV, JSON), file, size, title. It only gathers the
-// choice; MainWindow writes the file with exportHeatmap().
+// The export dialog: format (PNG with size and DPI, SVG, PDF, CSV, JSON), file, size, title, background. It only
+// gathers the choice; MainWindow writes the file with exportHeatmap(). The figure's background is white unless
+// chosen here (black, or the window's own in its current theme), whatever the window's theme.
 #pragma once
 #include "heatmap/heatmap_export.h"
 
@@ -21,7 +22,9 @@ public:
     ExportDialog(const QString& path, const ExportOptions& options, QWidget* parent = nullptr);
 
     QString path() const;
-    ExportOptions options() const;  // format, sizes, dpi and title (style.title); the rest of the style as given
+    // Format, sizes, dpi, title and background (style.title, style.background); the rest of the style as given.
+    ExportOptions options() const;
+    QComboBox* backgroundBox() const { return background_; }
 
 private:
     void formatChanged();
@@ -35,6 +38,7 @@ private:
     QSpinBox* height_;
     QDoubleSpinBox* dpi_;
     QLineEdit* title_;
+    QComboBox* background_;
     QLabel* problem_;
     QDialogButtonBox* buttons_;
 };

@@ -2,6 +2,8 @@
 // (viridis, magma and cividis are 256-entry lists: every 8th entry is kept, 33 stops, linear in between).
 #include "heatmap/colormaps.h"
 
+#include <QCoreApplication>
+
 #include <cmath>
 #include <iterator>
 
@@ -65,7 +67,7 @@ constexpr Stop kBone[] = {
 
 struct Entry {
     const char* name;
-    const char* display;
+    const char* display;  // English; colormapDisplayName() translates it
     const Stop* stops;
     int count;
     bool reversed;  // read the table from 1 to 0
@@ -74,13 +76,17 @@ struct Entry {
 constexpr Stop kGray[] = {{0.0, 0, 0, 0}, {1.0, 255, 255, 255}};
 
 const Entry kEntries[] = {
-    {"viridis", "Viridis (perceptually uniform)", kViridis, int(std::size(kViridis)), false},
-    {"magma", "Magma", kMagma, int(std::size(kMagma)), false},
-    {"cividis", "Cividis (colour-blind safe)", kCividis, int(std::size(kCividis)), false},
-    {"bone", "Bone (black to white)", kBone, int(std::size(kBone)), false},
-    {"gray", "Gray (black = 0, white = 1)", kGray, int(std::size(kGray)), false},
-    {"greys", "Greys (white = 0, black = 1, for print)", kGray, int(std::size(kGray)), true},
-    {"blues", "Blues", kBlues, int(std::size(kBlues)), false},
+    {"viridis", QT_TRANSLATE_NOOP("attnviz::ui::Colormaps", "Viridis (perceptually uniform)"), kViridis,
+     int(std::size(kViridis)), false},
+    {"magma", QT_TRANSLATE_NOOP("attnviz::ui::Colormaps", "Magma"), kMagma, int(std::size(kMagma)), false},
+    {"cividis", QT_TRANSLATE_NOOP("attnviz::ui::Colormaps", "Cividis (colour-blind safe)"), kCividis,
+     int(std::size(kCividis)), false},
+    {"bone", QT_TRANSLATE_NOOP("attnviz::ui::Colormaps", "Bone (black to white)"), kBone, int(std::size(kBone)), false},
+    {"gray", QT_TRANSLATE_NOOP("attnviz::ui::Colormaps", "Gray (black = 0, white = 1)"), kGray, int(std::size(kGray)),
+     false},
+    {"greys", QT_TRANSLATE_NOOP("attnviz::ui::Colormaps", "Greys (white = 0, black = 1, for print)"), kGray,
+     int(std::size(kGray)), true},
+    {"blues", QT_TRANSLATE_NOOP("attnviz::ui::Colormaps", "Blues"), kBlues, int(std::size(kBlues)), false},
 };
 
 const Entry& entryFor(const QString& name) {
@@ -126,7 +132,9 @@ QCPColorGradient colormapGradient(const QString& name) {
     return g;
 }
 
-QString colormapDisplayName(const QString& name) { return QString::fromUtf8(entryFor(name).display); }
+QString colormapDisplayName(const QString& name) {
+    return QCoreApplication::translate("attnviz::ui::Colormaps", entryFor(name).display);
+}
 
 QColor contrastingTextColor(const QColor& bg) {
     const double l =

@@ -51,7 +51,7 @@ QImage HeatmapRenderer::toImage(const QSize& pixels, double dpi) {
     const int logicalDpm = int(std::lround(kLogicalDpi / 0.0254));
     image.setDotsPerMeterX(logicalDpm);
     image.setDotsPerMeterY(logicalDpm);
-    image.fill(Qt::white);
+    image.fill(scene_->style().background.isValid() ? scene_->style().background : QColor(Qt::white));
     paint(&image, pixels, dpi, false);
     image.convertTo(QImage::Format_RGB32);  // opaque: smaller and faster PNGs
     const int dpm = int(std::lround(dpi / 0.0254));

@@ -2,6 +2,7 @@
 
 #include "heatmap/colormaps.h"
 
+#include <QCoreApplication>
 #include <QFontMetricsF>
 #include <cmath>
 #include <limits>
@@ -69,7 +70,18 @@ private:
     HeatmapScene* scene_;
 };
 
-void HeatmapOverlay::outline(QCPPainter* painter, const QRectF& r, const QColor& inner, double width) const {
+// On screen (any scale factor, e.g. 200 %: half logical pixels) the outline's edges and widths are whole device
+// pixels, so that it stays sharp instead of smeared over two pixels by antialiasing. Exports are drawn through a
+// scaled painter and are left as they are.
+void HeatmapOverlay::outline(QCPPainter* painter, const QRectF& cell, const QColor& inner, double width) const {
+    QRectF r = cell;
+    if (scene_->mode_ == HeatmapScene::Mode::Interactive && painter->device()) {
+        const double dpr = painter->device()->devicePixelRatioF();
+        auto snap = [dpr](double v) { return std::round(v * dpr) / dpr; };
+        r = QRectF(QPointF(snap(cell.left()), snap(cell.top())), QPointF(snap(cell.right()), snap(cell.bottom())));
+        // An even number of device pixels, centred on the (whole-pixel) edge: no half-covered pixel on either side.
+        width = std::max(2.0, 2.0 * std::round(width * dpr / 2.0)) / dpr;
+    }
     // A dark rim under a light line: visible on every colour map, dark or light cells.
     painter->setBrush(Qt::NoBrush);
     painter->setPen(QPen(QColor(0, 0, 0, 220), width + 2.0, Qt::SolidLine, Qt::SquareCap, Qt::MiterJoin));
@@ -138,10 +150,8 @@ void HeatmapOverlay::draw(QCPPainter* painter) {
 }
 
 HeatmapScene::HeatmapScene(QCustomPlot* plot, Mode mode) : plot_(plot), mode_(mode) {
-    plot_->setBackground(Qt::white);
     plot_->plotLayout()->setMargins(QMargins(8, 6, 8, 6));  // keeps the outermost labels off the figure's edge
     QCPAxisRect* rect = plot_->axisRect();
-    rect->setBackground(QColor(238, 238, 238));  // what undecoded (NaN) rows show
     plot_->xAxis->setVisible(false);
     plot_->yAxis2->setVisible(false);
     plot_->xAxis2->setVisible(true);
@@ -152,8 +162,6 @@ HeatmapScene::HeatmapScene(QCustomPlot* plot, Mode mode) : plot_(plot), mode_(mo
         ax->setSubTicks(false);
         ax->setTickLength(0, 4);
         ax->setBasePen(Qt::NoPen);
-        ax->setTickPen(QPen(QColor(90, 90, 90), 1));
-        ax->setTickLabelColor(QColor(20, 20, 20));
         ax->grid()->setVisible(false);
         ax->setPadding(2);
     }
@@ -168,7 +176,6 @@ HeatmapScene::HeatmapScene(QCustomPlot* plot, Mode mode) : plot_(plot), mode_(mo
     plot_->plotLayout()->addElement(0, 1, scale_);
     scale_->setType(QCPAxis::atRight);
     scale_->setBarWidth(14);
-    scale_->axis()->setLabel(QStringLiteral("attention weight"));
     scale_->axis()->setSubTicks(false);
     map_->setColorScale(scale_);
     margins_ = new QCPMarginGroup(plot_);
@@ -179,6 +186,7 @@ HeatmapScene::HeatmapScene(QCustomPlot* plot, Mode mode) : plot_(plot), mode_(mo
     if (mode_ == Mode::Interactive) plot_->layer(kMarksLayer)->setMode(QCPLayer::lmBuffered);
     overlay_ = new HeatmapOverlay(plot_, this);
     applyFonts();
+    applyColors();
 }
 
 HeatmapScene::~HeatmapScene() = default;  // the plot owns its elements
@@ -209,6 +217,29 @@ void HeatmapScene::applyFonts() {
         t.setBold(true);
         title_->setFont(t);
     }
+}
+
+void HeatmapScene::applyColors() {
+    const QColor paper = style_.background.isValid() ? style_.background : QColor(Qt::white);
+    const QColor contrast = contrastingTextColor(paper);  // black or white
+    const bool light = contrast == QColor(Qt::black);
+    // Labels in near-black on light paper, near-white on dark: softer than pure black or white, as readable.
+    const QColor ink = light ? QColor(20, 20, 20) : QColor(230, 230, 230);
+    plot_->setBackground(paper);
+    axisRect()->setBackground(light ? paper.darker(107) : paper.lighter(140));  // what undecoded (NaN) rows show
+    for (QCPAxis* ax : {keyAxis(), valueAxis()}) {
+        ax->setTickPen(QPen(light ? QColor(90, 90, 90) : QColor(160, 160, 160), 1));
+        ax->setTickLabelColor(ink);
+        ax->setLabelColor(ink);
+    }
+    QCPAxis* scale = scale_->axis();
+    scale->setBasePen(QPen(contrast, 1));
+    scale->setTickPen(QPen(contrast, 1));
+    scale->setTickLabelColor(contrast);
+    scale->setLabelColor(contrast);
+    // Translated when the program has installed a translator (the window); attnviz-cli draws it in English.
+    scale->setLabel(QCoreApplication::translate("attnviz::ui::HeatmapScene", "attention weight"));
+    if (title_) title_->setTextColor(contrast);
 }
 
 QString HeatmapScene::tokenLabel(const QString& token) const {
@@ -255,6 +286,7 @@ void HeatmapScene::setContent(const HeatmapData& data, const HeatmapStyle& style
         title_ = nullptr;
     }
     if (title_) title_->setText(style_.title);
+    applyColors();
     updateTicks();
 }
 

@@ -83,6 +83,7 @@ public:
 private:
     friend class HeatmapOverlay;
     void applyFonts();
+    void applyColors();  // paper, labels and empty rows from style_.background
     QString tokenLabel(const QString& token) const;
 
     QCustomPlot* plot_;

@@ -93,7 +93,12 @@ HeatmapView::HeatmapView(QWidget* parent) : QWidget(parent) {
 
 HeatmapView::~HeatmapView() = default;
 
-void HeatmapView::rebuild() { scene_->setContent(data_, style_, visible_rows_); }
+// The window's figure is drawn on the palette's base colour (dark in the dark theme); style_ keeps the export's own.
+void HeatmapView::rebuild() {
+    HeatmapStyle shown = style_;
+    shown.background = palette().color(QPalette::Base);
+    scene_->setContent(data_, shown, visible_rows_);
+}
 
 // After new data or style: keep the user's zoom and scroll unless the matrix changed shape.
 void HeatmapView::refresh(bool reshaped) {
@@ -280,19 +285,27 @@ void HeatmapView::hover(const QPoint& pos) {
     }
     if (row >= int(data_.weights.size()) || col >= int(data_.weights[row].size())) return;
     const float w = data_.weights[row][col];
-    QString text = QStringLiteral("<b>%1</b> \u2190 <b>%2</b><br>weight %3")
+    QString text = tr("<b>%1</b> ← <b>%2</b><br>weight %3")
                        .arg(data_.target_tokens[row].toHtmlEscaped(), data_.source_tokens[col].toHtmlEscaped())
                        .arg(double(w), 0, 'f', 4);
     if (row < int(data_.scores.size()) && col < int(data_.scores[row].size())) {
         const float e = data_.scores[row][col];
-        text += std::isfinite(e) ? QStringLiteral("<br>score %1").arg(double(e), 0, 'g', 5)
-                                 : QStringLiteral("<br>score \u2014 (outside the window)");
+        text +=
+            std::isfinite(e) ? tr("<br>score %1").arg(double(e), 0, 'g', 5) : tr("<br>score — (outside the window)");
     }
-    text += QStringLiteral("<br><span style='color:gray'>target %1, source %2</span>").arg(row).arg(col);
+    text += tr("<br><span style='color:gray'>target %1, source %2</span>").arg(row).arg(col);
     QToolTip::showText(plot_->mapToGlobal(pos), text, plot_);
 }
 
 void HeatmapView::resizeEvent(QResizeEvent* event) { QWidget::resizeEvent(event); }
+
+void HeatmapView::changeEvent(QEvent* event) {
+    QWidget::changeEvent(event);
+    if (event->type() == QEvent::PaletteChange || event->type() == QEvent::LanguageChange) {
+        rebuild();
+        plot_->replot();
+    }
+}
 
 bool HeatmapView::eventFilter(QObject* watched, QEvent* event) {
     if (watched == plot_) {

@@ -70,6 +70,7 @@ signals:
 
 protected:
     void resizeEvent(QResizeEvent* event) override;
+    void changeEvent(QEvent* event) override;  // palette (theme) and language changes redraw the figure
     bool eventFilter(QObject* watched, QEvent* event) override;
 
 private:

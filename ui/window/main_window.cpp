@@ -2,6 +2,7 @@
 
 #include "dialogs/model_library.h"
 #include "heatmap/heatmap_view.h"
+#include "heatmap/plot_palette.h"
 #include "io/model_file.h"
 #include "state/decode_state.h"
 #include "state/heatmap_binding.h"
@@ -44,6 +45,14 @@ QString decodeNotes(const DecodeOutcome& outcome) {
     if (!outcome.request.reference.empty()) notes << MainWindow::tr("Forced decoding of the reference translation.");
     return notes.join(u' ');
 }
+
+QString openModelHint() {
+    return MainWindow::tr("Open a model (File ▸ Open, or File ▸ Sample models) and type a sentence.");
+}
+QString typeSentenceHint() { return MainWindow::tr("Type a sentence above to see where the model looks."); }
+QString decodeTime(const DecodeOutcome& outcome) {
+    return MainWindow::tr("decoded in %1 ms").arg(outcome.milliseconds, 0, 'f', 1);
+}
 }  // namespace
 
 MainWindow::MainWindow(QWidget* parent)
@@ -70,22 +79,15 @@ MainWindow::MainWindow(QWidget* parent)
     applyStyle();
     updateScoreActions();
     updateStatus();
-    clearDecode(tr("Open a model (File ▸ Open, or File ▸ Sample models) and type a sentence."));
+    clearDecode(openModelHint());
 }
 
 MainWindow::~MainWindow() = default;
 
 void MainWindow::createCentralWidgets() {
     source_ = new SourceEditor(this);
-    source_->setToolTip(
-        tr("The sentence to translate; the heatmap follows as you type. Words the model does not "
-           "know are underlined."));
     reference_ = new QLineEdit(this);
     reference_->setClearButtonEnabled(true);
-    reference_->setPlaceholderText(tr("Optional: a translation to score instead of letting the model decode"));
-    reference_->setToolTip(
-        tr("When not empty, the model is forced onto this translation (teacher forcing) and the "
-           "heatmap shows where it looks for each of its words."));
     notice_ = new QLabel(this);
     notice_->setWordWrap(true);
     output_ = new OutputLine(this);
@@ -96,8 +98,10 @@ void MainWindow::createCentralWidgets() {
     if (heatmap_->plot()) heatmap_->plot()->installEventFilter(this);
 
     auto* form = new QFormLayout;
-    form->addRow(tr("&Source:"), source_);
-    form->addRow(tr("&Reference:"), reference_);
+    form->addRow(source_label_ = new QLabel(this), source_);
+    form->addRow(reference_label_ = new QLabel(this), reference_);
+    source_label_->setBuddy(source_);
+    reference_label_->setBuddy(reference_);
     auto* central = new QWidget(this);
     auto* layout = new QVBoxLayout(central);
     layout->addLayout(form);
@@ -111,10 +115,24 @@ void MainWindow::createCentralWidgets() {
     step_panel_->barChart()->installEventFilter(this);
     step_panel_->candidateList()->installEventFilter(this);
     connect(step_panel_, &StepPanel::candidateChosen, this, &MainWindow::forceCandidate);
-    auto* dock = new QDockWidget(tr("Current step"), this);
-    dock->setObjectName(QStringLiteral("StepDock"));
-    dock->setWidget(step_panel_);
-    addDockWidget(Qt::RightDockWidgetArea, dock);
+    step_dock_ = new QDockWidget(this);
+    step_dock_->setObjectName(QStringLiteral("StepDock"));
+    step_dock_->setWidget(step_panel_);
+    addDockWidget(Qt::RightDockWidgetArea, step_dock_);
+    retranslateCentralWidgets();
+}
+
+void MainWindow::retranslateCentralWidgets() {
+    source_->setToolTip(
+        tr("The sentence to translate; the heatmap follows as you type. Words the model does not "
+           "know are underlined."));
+    reference_->setPlaceholderText(tr("Optional: a translation to score instead of letting the model decode"));
+    reference_->setToolTip(
+        tr("When not empty, the model is forced onto this translation (teacher forcing) and the "
+           "heatmap shows where it looks for each of its words."));
+    source_label_->setText(tr("&Source:"));
+    reference_label_->setText(tr("&Reference:"));
+    step_dock_->setWindowTitle(tr("Current step"));
 }
 
 // The views observe the state; the text fields and the state follow each other; edits of the request decode.
@@ -318,7 +336,7 @@ void MainWindow::requestChanged() {
     state_->setForcedTokens({});
     if (sourceText().trimmed().isEmpty()) {
         worker_->cancelAll();
-        clearDecode(tr("Type a sentence above to see where the model looks."));
+        clearDecode(typeSentenceHint());
         emit decodeFinished();
         return;
     }
@@ -342,7 +360,7 @@ void MainWindow::showOutcome(std::shared_ptr<const DecodeOutcome> outcome) {
         return;
     }
     shown_ = outcome;
-    time_label_->setText(tr("decoded in %1 ms").arg(outcome->milliseconds, 0, 'f', 1));
+    time_label_->setText(decodeTime(*outcome));
     setNotice(decodeNotes(*outcome), outcome->source_tokens_cut > 0);
     state_->setDecode(outcome->request.model, outcome, outcome->request.cursor);
     emit decodeFinished();
@@ -355,6 +373,17 @@ void MainWindow::clearDecode(const QString& hint) {
     state_->clearDecode();
     time_label_->clear();
     setNotice(hint);
+}
+
+void MainWindow::retranslateNotices() {
+    if (const DecodeOutcome* shown = outcome()) {
+        time_label_->setText(decodeTime(*shown));
+        setNotice(decodeNotes(*shown), shown->source_tokens_cut > 0);
+    } else if (!model()) {
+        clearDecode(openModelHint());
+    } else if (sourceText().trimmed().isEmpty()) {
+        clearDecode(typeSentenceHint());
+    }
 }
 
 void MainWindow::forceCandidate(int token) {
@@ -424,7 +453,8 @@ void MainWindow::updateStepActions() {
 
 void MainWindow::setNotice(const QString& text, bool warning) {
     notice_->setText(text);
-    notice_->setStyleSheet(warning ? QStringLiteral("color: #b00020;") : QString());
+    notice_warning_ = warning;
+    notice_->setStyleSheet(warning ? warningStyleSheet(palette()) : QString());
     notice_->setVisible(!text.isEmpty());
 }
 

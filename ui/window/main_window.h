@@ -22,6 +22,7 @@
 class QAction;
 class QActionGroup;
 class QComboBox;
+class QDockWidget;
 class QDoubleSpinBox;
 class QLabel;
 class QLineEdit;
@@ -105,6 +106,7 @@ protected:
     void dragEnterEvent(QDragEnterEvent* event) override;
     void dropEvent(QDropEvent* event) override;
     bool eventFilter(QObject* watched, QEvent* event) override;
+    void changeEvent(QEvent* event) override;  // language and palette changes (main_window_appearance.cpp)
 
 private:
     // main_window_actions.cpp: the shell (actions, menus, toolbars, view toggles, settings, recent files).
@@ -123,8 +125,16 @@ private:
     void about();
     void applyStyle();
 
+    // main_window_appearance.cpp: View → Language and View → Theme, and the window in another language at once.
+    void addAppearanceMenus(QMenu* view);
+    // Rebuilds the actions, menus and toolbars (createActions/createMenus/createToolBars are the one place their
+    // texts are written; new ones belong there too) keeping their state, then the other texts.
+    void retranslateUi();
+
     // main_window.cpp: the model, the decode and the step.
     void createCentralWidgets();
+    void retranslateCentralWidgets();  // labels, tooltips and placeholders of the fields and the step dock
+    void retranslateNotices();         // the notice line, the step panel's hint and the time for the decode shown
     void connectState();
     void setModel(std::shared_ptr<const Model> model, const QString& path);
     void modelChanged();
@@ -150,6 +160,10 @@ private:
     SourceEditor* source_ = nullptr;
     QLineEdit* reference_ = nullptr;
     QLabel* notice_ = nullptr;
+    bool notice_warning_ = false;
+    QLabel* source_label_ = nullptr;
+    QLabel* reference_label_ = nullptr;
+    QDockWidget* step_dock_ = nullptr;
     OutputLine* output_ = nullptr;
     HeatmapView* heatmap_ = nullptr;
     StepPanel* step_panel_ = nullptr;

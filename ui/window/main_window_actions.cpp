@@ -7,6 +7,7 @@
 #include "heatmap/colormaps.h"
 #include "heatmap/heatmap_view.h"
 #include "state/decode_state.h"
+#include "window/about.h"
 #include "window/source_editor.h"
 #include "window/step_panel.h"
 
@@ -144,6 +145,7 @@ void MainWindow::createMenus() {
         QAction* a = colormaps->addAction(colormapDisplayName(name));
         connect(a, &QAction::triggered, this, [this, name] { setColormap(name); });
     }
+    addAppearanceMenus(view);
 
     QMenu* decode = menuBar()->addMenu(tr("&Decoder"));
     for (QAction* a : {first_act_, back_act_, forward_act_, last_act_, play_act_}) decode->addAction(a);
@@ -427,10 +429,6 @@ void MainWindow::showShortcuts() {
            "<p>In the source field, Tab moves on; when completions show, Enter or Tab takes one.</p>"));
 }
 
-void MainWindow::about() {
-    QMessageBox::about(this, tr("About attnviz"),
-                       tr("<p><b>attnviz</b> shows where a sequence-to-sequence model looks while it translates: "
-                          "the attention weights of each output token over the source tokens.</p>"));
-}
+void MainWindow::about() { QMessageBox::about(this, tr("About attnviz"), aboutText(sampleModelDirs())); }
 
 }  // namespace attnviz::ui

@@ -1,6 +1,9 @@
 #include "window/output_line.h"
 
+#include "heatmap/plot_palette.h"
 #include "state/decode_state.h"
+
+#include <QEvent>
 
 namespace attnviz::ui {
 
@@ -37,11 +40,16 @@ void OutputLine::refresh() {
         if (i == cursor - 1)
             t = QStringLiteral("<u><b>%1</b></u>").arg(t);
         else if (i >= cursor)
-            t = QStringLiteral("<span style='color:#999'>%1</span>").arg(t);
+            t = QStringLiteral("<span style='color:%1'>%2</span>").arg(dimmedTextColor(palette()).name(), t);
         html += t;
         if (!chars) html += u' ';
     }
     setText(html);
+}
+
+void OutputLine::changeEvent(QEvent* event) {
+    QLabel::changeEvent(event);
+    if (event->type() == QEvent::LanguageChange || event->type() == QEvent::PaletteChange) refresh();
 }
 
 }  // namespace attnviz::ui

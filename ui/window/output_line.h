@@ -15,6 +15,9 @@ public:
     // Shows `state` now and after each change of its decode or cursor.
     void setDecodeState(DecodeState* state);
 
+protected:
+    void changeEvent(QEvent* event) override;  // language or palette: written again
+
 private:
     void refresh();
 

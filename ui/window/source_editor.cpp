@@ -55,13 +55,15 @@ void UnknownWordHighlighter::highlightBlock(const QString& text) {
         if (!s.known) setFormat(s.start, s.length, unknown);
 }
 
+QString SourceEditor::placeholder() { return tr("Type a sentence in the source language…"); }
+
 SourceEditor::SourceEditor(QWidget* parent)
     : QPlainTextEdit(parent),
       highlighter_(new UnknownWordHighlighter(document())),
       completer_(new QCompleter(this)),
       words_(new QStringListModel(this)) {
     setTabChangesFocus(true);
-    setPlaceholderText(tr("Type a sentence in the source language…"));
+    setPlaceholderText(placeholder());
     completer_->setModel(words_);
     completer_->setWidget(this);
     completer_->setCompletionMode(QCompleter::PopupCompletion);
@@ -101,6 +103,7 @@ QSize SourceEditor::sizeHint() const {
 }
 
 bool SourceEditor::event(QEvent* e) {
+    if (e->type() == QEvent::LanguageChange) setPlaceholderText(placeholder());
     if (e->type() == QEvent::ToolTip && model_) {
         auto* help = static_cast<QHelpEvent*>(e);
         const QTextCursor c = cursorForPosition(viewport()->mapFromGlobal(help->globalPos()));

@@ -53,11 +53,12 @@ public:
     QSize sizeHint() const override;
 
 protected:
-    bool event(QEvent* e) override;  // tooltips over unknown words
+    bool event(QEvent* e) override;  // tooltips over unknown words; the placeholder in a new language
     void keyPressEvent(QKeyEvent* e) override;
     void focusInEvent(QFocusEvent* e) override;
 
 private:
+    static QString placeholder();
     void insertCompletion(const QString& completion);
     QString wordUnderCursor() const;
     void updateCompleterPopup();

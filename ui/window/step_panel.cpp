@@ -1,6 +1,7 @@
 #include "window/step_panel.h"
 
 #include "heatmap/heatmap_scene.h"
+#include "heatmap/plot_palette.h"
 #include "state/decode_state.h"
 
 #include <qcustomplot.h>
@@ -27,37 +28,55 @@ StepPanel::StepPanel(QWidget* parent) : QWidget(parent) {
     bars_->setPen(Qt::NoPen);
     bars_->setBrush(QColor(59, 82, 139));  // viridis' blue
     plot_->yAxis->setRange(0, 1);
-    plot_->yAxis->setLabel(tr("attention"));
     plot_->xAxis->setTickLabelRotation(60);
     plot_->xAxis->grid()->setVisible(false);
     plot_->axisRect()->setAutoMargins(QCP::msAll);
 
     candidates_ = new QTreeWidget(this);
     candidates_->setColumnCount(2);
-    candidates_->setHeaderLabels({tr("Next token"), tr("Probability")});
     candidates_->setRootIsDecorated(false);
     candidates_->setUniformRowHeights(true);
     candidates_->header()->setSectionResizeMode(0, QHeaderView::Stretch);
     candidates_->header()->setSectionResizeMode(1, QHeaderView::ResizeToContents);
-    candidates_->setToolTip(tr("Click a candidate to force it at this step and decode on from there (\"what if?\")"));
     candidates_->setMinimumHeight(120);
     candidates_->setStyleSheet(QStringLiteral("QTreeWidget::item { padding: 3px 2px; }"));  // rows not cramped
     connect(candidates_, &QTreeWidget::itemClicked, this, &StepPanel::onItemClicked);
 
     entropy_ = new QLabel(this);
-    entropy_->setToolTip(
-        tr("-Σ a log a over the row: 0 when all attention is on one source token, "
-           "ln S when it is spread evenly"));
+    candidates_label_ = new QLabel(this);
 
     auto* layout = new QVBoxLayout(this);
     layout->setContentsMargins(4, 4, 4, 4);
     layout->addWidget(title_);
     layout->addWidget(plot_, 3);
-    layout->addWidget(new QLabel(tr("Candidates (click to force):"), this));
+    layout->addWidget(candidates_label_);
     layout->addWidget(candidates_, 2);
     layout->addWidget(entropy_);
+    retranslateUi();
+    applyPaletteToPlot(plot_, palette());
     empty_hint_ = tr("No step yet.");
     clear(empty_hint_);
+}
+
+void StepPanel::retranslateUi() {
+    plot_->yAxis->setLabel(tr("attention"));
+    candidates_->setHeaderLabels({tr("Next token"), tr("Probability")});
+    candidates_->setToolTip(tr("Click a candidate to force it at this step and decode on from there (\"what if?\")"));
+    entropy_->setToolTip(
+        tr("-Σ a log a over the row: 0 when all attention is on one source token, "
+           "ln S when it is spread evenly"));
+    candidates_label_->setText(tr("Candidates (click to force):"));
+}
+
+void StepPanel::changeEvent(QEvent* event) {
+    QWidget::changeEvent(event);
+    if (event->type() == QEvent::LanguageChange) {
+        retranslateUi();
+        refresh();
+    } else if (event->type() == QEvent::PaletteChange) {
+        applyPaletteToPlot(plot_, palette());
+        plot_->replot();
+    }
 }
 
 void StepPanel::setDecodeState(DecodeState* state) {

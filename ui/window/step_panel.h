@@ -44,18 +44,24 @@ public:
     QSize sizeHint() const override { return {340, 520}; }
 
 signals:
-    void candidateChosen(int token);  // a candidate other than the current token was clicked
+    void candidateChosen(int token);
+
+protected:
+    void changeEvent(QEvent* event)
+        override;  // language: texts again; palette: the chart's colours  // a candidate other than the current token was clicked
 
 private:
     void onItemClicked(QTreeWidgetItem* item);
     void refresh();        // the state's current step
     void decodeChanged();  // caches the source labels, then refresh()
+    void retranslateUi();  // the fixed texts (the step's own are written by refresh())
 
     QLabel* title_;
     QCustomPlot* plot_;
     QCPBars* bars_;
     QTreeWidget* candidates_;
     QLabel* entropy_;
+    QLabel* candidates_label_;
     int current_token_ = -1;
     bool hide_specials_ = false;
     QPointer<DecodeState> state_;

@@ -1,0 +1,712 @@
+<?xml version="1.0" encoding="utf-8"?>
+<!DOCTYPE TS>
+<TS version="2.1" language="zh_CN">
+<context>
+    <name>attnviz::ui::About</name>
+    <message>
+        <source>&lt;p&gt;&lt;b&gt;attnviz&lt;/b&gt; %1&lt;/p&gt;&lt;p&gt;attnviz shows where a sequence-to-sequence model looks while it translates: the attention weights of each output token over the source tokens.&lt;/p&gt;</source>
+        <translation>&lt;p&gt;&lt;b&gt;attnviz&lt;/b&gt; %1&lt;/p&gt;&lt;p&gt;attnviz 展示序列到序列（seq2seq）模型在翻译时“看”向哪里：每个输出词元对各个源词元的注意力权重。&lt;/p&gt;</translation>
+    </message>
+    <message>
+        <source>&lt;p&gt;Built with &lt;a href=&quot;https://www.qt.io&quot;&gt;Qt&lt;/a&gt; %1, &lt;a href=&quot;https://eigen.tuxfamily.org&quot;&gt;Eigen&lt;/a&gt; %2 and &lt;a href=&quot;https://www.qcustomplot.com&quot;&gt;QCustomPlot&lt;/a&gt; %3.&lt;/p&gt;</source>
+        <translation>&lt;p&gt;基于 &lt;a href=&quot;https://www.qt.io&quot;&gt;Qt&lt;/a&gt; %1、&lt;a href=&quot;https://eigen.tuxfamily.org&quot;&gt;Eigen&lt;/a&gt; %2 和 &lt;a href=&quot;https://www.qcustomplot.com&quot;&gt;QCustomPlot&lt;/a&gt; %3 构建。&lt;/p&gt;</translation>
+    </message>
+    <message>
+        <source>&lt;p&gt;The English–Chinese sample models are trained on sentence pairs from &lt;a href=&quot;https://tatoeba.org&quot;&gt;Tatoeba&lt;/a&gt; (tatoeba.org), © their contributors, licensed under &lt;a href=&quot;https://creativecommons.org/licenses/by/2.0/fr/&quot;&gt;CC-BY 2.0 FR&lt;/a&gt;.&lt;/p&gt;</source>
+        <translation>&lt;p&gt;英汉示例模型使用 &lt;a href=&quot;https://tatoeba.org&quot;&gt;Tatoeba&lt;/a&gt;（tatoeba.org）的句对训练，句子版权归其贡献者所有，以 &lt;a href=&quot;https://creativecommons.org/licenses/by/2.0/fr/&quot;&gt;CC-BY 2.0 FR&lt;/a&gt; 许可发布。&lt;/p&gt;</translation>
+    </message>
+</context>
+<context>
+    <name>attnviz::ui::Colormaps</name>
+    <message>
+        <source>Viridis (perceptually uniform)</source>
+        <translation>Viridis（感知均匀）</translation>
+    </message>
+    <message>
+        <source>Magma</source>
+        <translation>Magma</translation>
+    </message>
+    <message>
+        <source>Cividis (colour-blind safe)</source>
+        <translation>Cividis（色盲友好）</translation>
+    </message>
+    <message>
+        <source>Bone (black to white)</source>
+        <translation>Bone（由黑到白）</translation>
+    </message>
+    <message>
+        <source>Gray (black = 0, white = 1)</source>
+        <translation>Gray（黑 = 0，白 = 1）</translation>
+    </message>
+    <message>
+        <source>Greys (white = 0, black = 1, for print)</source>
+        <translation>Greys（白 = 0，黑 = 1，适合打印）</translation>
+    </message>
+    <message>
+        <source>Blues</source>
+        <translation>Blues</translation>
+    </message>
+</context>
+<context>
+    <name>attnviz::ui::ExportDialog</name>
+    <message>
+        <source>Export heatmap</source>
+        <translation>导出热力图</translation>
+    </message>
+    <message>
+        <source>Browse…</source>
+        <translation>浏览…</translation>
+    </message>
+    <message>
+        <source> px</source>
+        <translation> 像素</translation>
+    </message>
+    <message>
+        <source>PNG: written into the file; SVG/PDF: the page is width/DPI × height/DPI inches</source>
+        <translation>PNG：写入文件；SVG/PDF：页面大小为 宽度/DPI × 高度/DPI 英寸</translation>
+    </message>
+    <message>
+        <source>Optional title above the matrix</source>
+        <translation>可选：矩阵上方的标题</translation>
+    </message>
+    <message>
+        <source>&amp;Format:</source>
+        <translation>格式(&amp;F)：</translation>
+    </message>
+    <message>
+        <source>F&amp;ile:</source>
+        <translation>文件(&amp;I)：</translation>
+    </message>
+    <message>
+        <source>&amp;Width:</source>
+        <translation>宽度(&amp;W)：</translation>
+    </message>
+    <message>
+        <source>&amp;Height:</source>
+        <translation>高度(&amp;H)：</translation>
+    </message>
+    <message>
+        <source>&amp;DPI:</source>
+        <translation>&amp;DPI：</translation>
+    </message>
+    <message>
+        <source>&amp;Title:</source>
+        <translation>标题(&amp;T)：</translation>
+    </message>
+    <message>
+        <source>Choose a file.</source>
+        <translation>请选择文件。</translation>
+    </message>
+    <message>
+        <source>Unknown format.</source>
+        <translation>未知格式。</translation>
+    </message>
+    <message>
+        <source>PNG image (*.png)</source>
+        <translation>PNG 图像 (*.png)</translation>
+    </message>
+    <message>
+        <source>SVG vector image (*.svg)</source>
+        <translation>SVG 矢量图 (*.svg)</translation>
+    </message>
+    <message>
+        <source>PDF document (*.pdf)</source>
+        <translation>PDF 文档 (*.pdf)</translation>
+    </message>
+    <message>
+        <source>CSV attention matrix (*.csv)</source>
+        <translation>CSV 注意力矩阵 (*.csv)</translation>
+    </message>
+    <message>
+        <source>JSON decode object (*.json)</source>
+        <translation>JSON 解码结果 (*.json)</translation>
+    </message>
+    <message>
+        <source>White</source>
+        <translation>白色</translation>
+    </message>
+    <message>
+        <source>Black</source>
+        <translation>黑色</translation>
+    </message>
+    <message>
+        <source>As in the window (%1)</source>
+        <translation>与窗口相同 (%1)</translation>
+    </message>
+    <message>
+        <source>The figure&apos;s background; the labels are drawn black or white against it</source>
+        <translation>图的背景色；标签会相应地用黑色或白色绘制</translation>
+    </message>
+    <message>
+        <source>&amp;Background:</source>
+        <translation>背景(&amp;B)：</translation>
+    </message>
+</context>
+<context>
+    <name>attnviz::ui::HeatmapScene</name>
+    <message>
+        <source>attention weight</source>
+        <translation>注意力权重</translation>
+    </message>
+</context>
+<context>
+    <name>attnviz::ui::HeatmapView</name>
+    <message>
+        <source>&lt;b&gt;%1&lt;/b&gt; ← &lt;b&gt;%2&lt;/b&gt;&lt;br&gt;weight %3</source>
+        <translation>&lt;b&gt;%1&lt;/b&gt; ← &lt;b&gt;%2&lt;/b&gt;&lt;br&gt;权重 %3</translation>
+    </message>
+    <message>
+        <source>&lt;br&gt;score %1</source>
+        <translation>&lt;br&gt;打分 %1</translation>
+    </message>
+    <message>
+        <source>&lt;br&gt;score — (outside the window)</source>
+        <translation>&lt;br&gt;打分 —（在局部窗口之外）</translation>
+    </message>
+    <message>
+        <source>&lt;br&gt;&lt;span style=&apos;color:gray&apos;&gt;target %1, source %2&lt;/span&gt;</source>
+        <translation>&lt;br&gt;&lt;span style=&apos;color:gray&apos;&gt;目标 %1，源 %2&lt;/span&gt;</translation>
+    </message>
+</context>
+<context>
+    <name>attnviz::ui::MainWindow</name>
+    <message>
+        <source>The sentence is long: only its first %L1 tokens are decoded (%L2 more are left out).</source>
+        <translation>句子过长：只解码前 %L1 个词元（其余 %L2 个被略去）。</translation>
+    </message>
+    <message numerus="yes">
+        <source>%n word(s) not in the model&apos;s vocabulary (underlined) become &lt;unk&gt;.</source>
+        <translation>
+            <numerusform>%n 个词不在模型的词表中（带下划线），会变成 &lt;unk&gt;。</numerusform>
+        </translation>
+    </message>
+    <message>
+        <source>Forced decoding of the reference translation.</source>
+        <translation>对参考译文进行强制解码。</translation>
+    </message>
+    <message>
+        <source>Open a model (File ▸ Open, or File ▸ Sample models) and type a sentence.</source>
+        <translation>请打开一个模型（文件 ▸ 打开，或 文件 ▸ 示例模型），然后输入一个句子。</translation>
+    </message>
+    <message>
+        <source>Type a sentence above to see where the model looks.</source>
+        <translation>在上方输入一个句子，看看模型在“看”哪里。</translation>
+    </message>
+    <message>
+        <source>decoded in %1 ms</source>
+        <translation>解码用时 %1 毫秒</translation>
+    </message>
+    <message>
+        <source>The sentence to translate; the heatmap follows as you type. Words the model does not know are underlined.</source>
+        <translation>要翻译的句子；热力图随输入实时更新。模型不认识的词会加下划线。</translation>
+    </message>
+    <message>
+        <source>Optional: a translation to score instead of letting the model decode</source>
+        <translation>可选：给出一个译文让模型打分，而不是让模型自己解码</translation>
+    </message>
+    <message>
+        <source>When not empty, the model is forced onto this translation (teacher forcing) and the heatmap shows where it looks for each of its words.</source>
+        <translation>不为空时，模型被强制沿这个译文解码（强制教学，teacher forcing），热力图显示它为译文中每个词看向源句的哪里。</translation>
+    </message>
+    <message>
+        <source>&amp;Source:</source>
+        <translation>源句(&amp;S)：</translation>
+    </message>
+    <message>
+        <source>&amp;Reference:</source>
+        <translation>参考译文(&amp;R)：</translation>
+    </message>
+    <message>
+        <source>Current step</source>
+        <translation>当前解码步</translation>
+    </message>
+    <message>
+        <source>No model is open and no sample models were found. Open one with File ▸ Open.</source>
+        <translation>没有打开的模型，也没有找到示例模型。请用 文件 ▸ 打开 打开一个模型。</translation>
+    </message>
+    <message>
+        <source>Cannot open model</source>
+        <translation>无法打开模型</translation>
+    </message>
+    <message>
+        <source>Could not open the model %1.
+
+%2</source>
+        <translation>无法打开模型 %1。
+
+%2</translation>
+    </message>
+    <message>
+        <source>%1 — attnviz</source>
+        <translation>%1 — attnviz</translation>
+    </message>
+    <message>
+        <source>(none)</source>
+        <translation>（无）</translation>
+    </message>
+    <message>
+        <source>Open a model first</source>
+        <translation>请先打开一个模型</translation>
+    </message>
+    <message>
+        <source>Show the model trained with %1 scoring (%2)</source>
+        <translation>显示用 %1 打分函数训练的模型 (%2)</translation>
+    </message>
+    <message>
+        <source>no model trained with %1 scoring for task %2 in %3</source>
+        <translation>%3 中没有任务 %2 用 %1 打分函数训练的模型</translation>
+    </message>
+    <message>
+        <source>No model</source>
+        <translation>没有模型</translation>
+    </message>
+    <message>
+        <source>%1 · %2 · %3 · E %4, H %5/%6 · V %7→%8 · %9 k params</source>
+        <translation>%1 · %2 · %3 · 嵌入 %4，隐藏 %5/%6 · 词表 %7→%8 · %9 千参数</translation>
+    </message>
+    <message>
+        <source>(no task)</source>
+        <translation>（无任务）</translation>
+    </message>
+    <message>
+        <source>&amp;Pause</source>
+        <translation>暂停(&amp;P)</translation>
+    </message>
+    <message>
+        <source>&amp;Play</source>
+        <translation>播放(&amp;P)</translation>
+    </message>
+    <message>
+        <source>&amp;Open model…</source>
+        <translation>打开模型(&amp;O)…</translation>
+    </message>
+    <message>
+        <source>Open a model file (.safetensors)</source>
+        <translation>打开模型文件 (.safetensors)</translation>
+    </message>
+    <message>
+        <source>&amp;Sample models…</source>
+        <translation>示例模型(&amp;S)…</translation>
+    </message>
+    <message>
+        <source>Ctrl+L</source>
+        <translation>Ctrl+L</translation>
+    </message>
+    <message>
+        <source>Browse the shipped sample models by task</source>
+        <translation>按任务浏览自带的示例模型</translation>
+    </message>
+    <message>
+        <source>&amp;Export heatmap…</source>
+        <translation>导出热力图(&amp;E)…</translation>
+    </message>
+    <message>
+        <source>Save the heatmap as PNG, SVG, PDF, CSV or JSON</source>
+        <translation>将热力图保存为 PNG、SVG、PDF、CSV 或 JSON</translation>
+    </message>
+    <message>
+        <source>&amp;Copy image</source>
+        <translation>复制图像(&amp;C)</translation>
+    </message>
+    <message>
+        <source>Ctrl+Shift+C</source>
+        <translation>Ctrl+Shift+C</translation>
+    </message>
+    <message>
+        <source>Copy the heatmap picture to the clipboard</source>
+        <translation>将热力图图像复制到剪贴板</translation>
+    </message>
+    <message>
+        <source>&amp;Quit</source>
+        <translation>退出(&amp;Q)</translation>
+    </message>
+    <message>
+        <source>Quit attnviz</source>
+        <translation>退出 attnviz</translation>
+    </message>
+    <message>
+        <source>&amp;Values in cells</source>
+        <translation>在格子中显示数值(&amp;V)</translation>
+    </message>
+    <message>
+        <source>Ctrl+Shift+A</source>
+        <translation>Ctrl+Shift+A</translation>
+    </message>
+    <message>
+        <source>Write each attention weight in its cell</source>
+        <translation>在每个格子中写出注意力权重</translation>
+    </message>
+    <message>
+        <source>&amp;Hide &lt;sos&gt;/&lt;eos&gt;</source>
+        <translation>隐藏 &lt;sos&gt;/&lt;eos&gt;(&amp;H)</translation>
+    </message>
+    <message>
+        <source>Ctrl+Shift+H</source>
+        <translation>Ctrl+Shift+H</translation>
+    </message>
+    <message>
+        <source>Hide the &lt;sos&gt;/&lt;eos&gt; columns and the &lt;eos&gt; row</source>
+        <translation>隐藏 &lt;sos&gt;/&lt;eos&gt; 列和 &lt;eos&gt; 行</translation>
+    </message>
+    <message>
+        <source>&amp;First step</source>
+        <translation>第一步(&amp;F)</translation>
+    </message>
+    <message>
+        <source>Alt+Home</source>
+        <translation>Alt+Home</translation>
+    </message>
+    <message>
+        <source>Back to before the first decoder step (Home in the heatmap)</source>
+        <translation>回到第一个解码步之前（在热力图中按 Home）</translation>
+    </message>
+    <message>
+        <source>Step &amp;back</source>
+        <translation>后退一步(&amp;B)</translation>
+    </message>
+    <message>
+        <source>Alt+Left</source>
+        <translation>Alt+Left</translation>
+    </message>
+    <message>
+        <source>One decoder step back (← in the heatmap)</source>
+        <translation>后退一个解码步（在热力图中按 ←）</translation>
+    </message>
+    <message>
+        <source>Step &amp;forward</source>
+        <translation>前进一步(&amp;F)</translation>
+    </message>
+    <message>
+        <source>Alt+Right</source>
+        <translation>Alt+Right</translation>
+    </message>
+    <message>
+        <source>One decoder step forward (→ in the heatmap)</source>
+        <translation>前进一个解码步（在热力图中按 →）</translation>
+    </message>
+    <message>
+        <source>&amp;Last step</source>
+        <translation>最后一步(&amp;L)</translation>
+    </message>
+    <message>
+        <source>Alt+End</source>
+        <translation>Alt+End</translation>
+    </message>
+    <message>
+        <source>To the end of the output (End in the heatmap)</source>
+        <translation>跳到输出的末尾（在热力图中按 End）</translation>
+    </message>
+    <message>
+        <source>Alt+P</source>
+        <translation>Alt+P</translation>
+    </message>
+    <message>
+        <source>Play the decoder step by step at the chosen speed (Space in the heatmap)</source>
+        <translation>按所选速度逐步播放解码过程（在热力图中按空格）</translation>
+    </message>
+    <message>
+        <source>Additive</source>
+        <translation>加性</translation>
+    </message>
+    <message>
+        <source>Dot</source>
+        <translation>点积</translation>
+    </message>
+    <message>
+        <source>Scaled dot</source>
+        <translation>缩放点积</translation>
+    </message>
+    <message>
+        <source>General</source>
+        <translation>一般 (general)</translation>
+    </message>
+    <message>
+        <source>Ctrl+%1</source>
+        <translation>Ctrl+%1</translation>
+    </message>
+    <message>
+        <source>&amp;File</source>
+        <translation>文件(&amp;F)</translation>
+    </message>
+    <message>
+        <source>Open &amp;recent</source>
+        <translation>最近打开(&amp;R)</translation>
+    </message>
+    <message>
+        <source>&amp;Edit</source>
+        <translation>编辑(&amp;E)</translation>
+    </message>
+    <message>
+        <source>&amp;View</source>
+        <translation>视图(&amp;V)</translation>
+    </message>
+    <message>
+        <source>&amp;Colour map</source>
+        <translation>色图(&amp;C)</translation>
+    </message>
+    <message>
+        <source>&amp;Decoder</source>
+        <translation>解码器(&amp;D)</translation>
+    </message>
+    <message>
+        <source>&amp;Scoring function</source>
+        <translation>打分函数(&amp;S)</translation>
+    </message>
+    <message>
+        <source>&amp;Help</source>
+        <translation>帮助(&amp;H)</translation>
+    </message>
+    <message>
+        <source>&amp;Keyboard…</source>
+        <translation>键盘操作(&amp;K)…</translation>
+    </message>
+    <message>
+        <source>The stepping keys</source>
+        <translation>逐步解码用的按键</translation>
+    </message>
+    <message>
+        <source>&amp;About attnviz</source>
+        <translation>关于 attnviz(&amp;A)</translation>
+    </message>
+    <message>
+        <source>What attnviz is</source>
+        <translation>attnviz 是什么</translation>
+    </message>
+    <message>
+        <source>About &amp;Qt</source>
+        <translation>关于 &amp;Qt</translation>
+    </message>
+    <message>
+        <source>The Qt library&apos;s about box</source>
+        <translation>Qt 库的“关于”对话框</translation>
+    </message>
+    <message>
+        <source>File</source>
+        <translation>文件</translation>
+    </message>
+    <message>
+        <source>Stepping</source>
+        <translation>逐步解码</translation>
+    </message>
+    <message>
+        <source> steps/s</source>
+        <translation> 步/秒</translation>
+    </message>
+    <message>
+        <source>Playing speed</source>
+        <translation>播放速度</translation>
+    </message>
+    <message>
+        <source>Scoring</source>
+        <translation>打分函数</translation>
+    </message>
+    <message>
+        <source> Scoring: </source>
+        <translation> 打分函数：</translation>
+    </message>
+    <message>
+        <source>View</source>
+        <translation>视图</translation>
+    </message>
+    <message>
+        <source>Colour map</source>
+        <translation>色图</translation>
+    </message>
+    <message>
+        <source>The colours of the heatmap</source>
+        <translation>热力图的配色</translation>
+    </message>
+    <message>
+        <source>&amp;Clear list</source>
+        <translation>清空列表(&amp;C)</translation>
+    </message>
+    <message>
+        <source>Open model</source>
+        <translation>打开模型</translation>
+    </message>
+    <message>
+        <source>attnviz models (*.safetensors);;All files (*)</source>
+        <translation>attnviz 模型 (*.safetensors);;所有文件 (*)</translation>
+    </message>
+    <message>
+        <source>Nothing to export</source>
+        <translation>没有可导出的内容</translation>
+    </message>
+    <message>
+        <source>Type a sentence first: there is no heatmap to export.</source>
+        <translation>请先输入一个句子：现在还没有可导出的热力图。</translation>
+    </message>
+    <message>
+        <source>Export failed</source>
+        <translation>导出失败</translation>
+    </message>
+    <message>
+        <source>Could not write %1.
+
+%2</source>
+        <translation>无法写入 %1。
+
+%2</translation>
+    </message>
+    <message>
+        <source>Wrote %1</source>
+        <translation>已写入 %1</translation>
+    </message>
+    <message>
+        <source>Heatmap copied to the clipboard</source>
+        <translation>热力图已复制到剪贴板</translation>
+    </message>
+    <message>
+        <source>Keyboard</source>
+        <translation>键盘操作</translation>
+    </message>
+    <message>
+        <source>&lt;p&gt;In the heatmap or the step panel (click it first):&lt;/p&gt;&lt;ul&gt;&lt;li&gt;← / → : one decoder step back / forward&lt;/li&gt;&lt;li&gt;Home / End : before the first / after the last step&lt;/li&gt;&lt;li&gt;Space : play / pause&lt;/li&gt;&lt;/ul&gt;&lt;p&gt;Everywhere (the text fields keep their own arrow keys): Alt+← / Alt+→, Alt+Home / Alt+End, Alt+P.&lt;/p&gt;&lt;p&gt;Scoring function: Ctrl+1 additive, Ctrl+2 dot, Ctrl+3 scaled dot, Ctrl+4 general.&lt;/p&gt;&lt;p&gt;In the source field, Tab moves on; when completions show, Enter or Tab takes one.&lt;/p&gt;</source>
+        <translation>&lt;p&gt;在热力图或当前解码步面板中（先点击它）：&lt;/p&gt;&lt;ul&gt;&lt;li&gt;← / →：后退 / 前进一个解码步&lt;/li&gt;&lt;li&gt;Home / End：回到第一步之前 / 跳到最后一步之后&lt;/li&gt;&lt;li&gt;空格：播放 / 暂停&lt;/li&gt;&lt;/ul&gt;&lt;p&gt;任何位置（文本框保留自己的方向键）：Alt+← / Alt+→、Alt+Home / Alt+End、Alt+P。&lt;/p&gt;&lt;p&gt;打分函数：Ctrl+1 加性，Ctrl+2 点积，Ctrl+3 缩放点积，Ctrl+4 一般 (general)。&lt;/p&gt;&lt;p&gt;在源句输入框中，Tab 移到下一个控件；出现补全列表时，按 Enter 或 Tab 选取一项。&lt;/p&gt;</translation>
+    </message>
+    <message>
+        <source>About attnviz</source>
+        <translation>关于 attnviz</translation>
+    </message>
+    <message>
+        <source>&amp;Language</source>
+        <translation>语言(&amp;L)</translation>
+    </message>
+    <message>
+        <source>System (%1)</source>
+        <translation>跟随系统 (%1)</translation>
+    </message>
+    <message>
+        <source>&amp;Theme</source>
+        <translation>主题(&amp;T)</translation>
+    </message>
+    <message>
+        <source>&amp;System</source>
+        <translation>跟随系统(&amp;S)</translation>
+    </message>
+    <message>
+        <source>&amp;Light</source>
+        <translation>浅色(&amp;L)</translation>
+    </message>
+    <message>
+        <source>&amp;Dark</source>
+        <translation>深色(&amp;D)</translation>
+    </message>
+</context>
+<context>
+    <name>attnviz::ui::ModelLibraryDialog</name>
+    <message>
+        <source>Sample models</source>
+        <translation>示例模型</translation>
+    </message>
+    <message>
+        <source>Task / model</source>
+        <translation>任务 / 模型</translation>
+    </message>
+    <message>
+        <source>Decoder</source>
+        <translation>解码器</translation>
+    </message>
+    <message>
+        <source>Score</source>
+        <translation>打分函数</translation>
+    </message>
+    <message>
+        <source>Sizes</source>
+        <translation>规模</translation>
+    </message>
+    <message>
+        <source>unreadable</source>
+        <translation>无法读取</translation>
+    </message>
+    <message>
+        <source>(no task)</source>
+        <translation>（无任务）</translation>
+    </message>
+    <message>
+        <source>E %1, H %2/%3, V %4/%5</source>
+        <translation>嵌入 %1，隐藏 %2/%3，词表 %4/%5</translation>
+    </message>
+    <message>
+        <source>(no models here)</source>
+        <translation>（此处没有模型）</translation>
+    </message>
+    <message>
+        <source>No sample model folder found (set ATTNVIZ_SAMPLE_MODELS to one).</source>
+        <translation>没有找到示例模型文件夹（可以用 ATTNVIZ_SAMPLE_MODELS 指定一个）。</translation>
+    </message>
+</context>
+<context>
+    <name>attnviz::ui::OutputLine</name>
+    <message>
+        <source>&lt;b&gt;Output:&lt;/b&gt; </source>
+        <translation>&lt;b&gt;输出：&lt;/b&gt; </translation>
+    </message>
+</context>
+<context>
+    <name>attnviz::ui::SourceEditor</name>
+    <message>
+        <source>Type a sentence in the source language…</source>
+        <translation>用源语言输入一个句子…</translation>
+    </message>
+    <message>
+        <source>&apos;%1&apos; is not in the model&apos;s vocabulary: it becomes &lt;unk&gt;</source>
+        <translation>“%1”不在模型的词表中：它会变成 &lt;unk&gt;</translation>
+    </message>
+</context>
+<context>
+    <name>attnviz::ui::StepPanel</name>
+    <message>
+        <source>No step yet.</source>
+        <translation>还没有解码步。</translation>
+    </message>
+    <message>
+        <source>attention</source>
+        <translation>注意力</translation>
+    </message>
+    <message>
+        <source>Next token</source>
+        <translation>下一个词元</translation>
+    </message>
+    <message>
+        <source>Probability</source>
+        <translation>概率</translation>
+    </message>
+    <message>
+        <source>Click a candidate to force it at this step and decode on from there (&quot;what if?&quot;)</source>
+        <translation>点击一个候选词元，在这一步强制选用它并从这里继续解码（“如果……会怎样？”）</translation>
+    </message>
+    <message>
+        <source>-Σ a log a over the row: 0 when all attention is on one source token, ln S when it is spread evenly</source>
+        <translation>对这一行求 -Σ a log a：全部注意力集中在一个源词元上时为 0，均匀分布时为 ln S</translation>
+    </message>
+    <message>
+        <source>Candidates (click to force):</source>
+        <translation>候选词元（点击以强制选用）：</translation>
+    </message>
+    <message>
+        <source>Before the first step: press → (or Alt+→) to decode the first token.</source>
+        <translation>第一步之前：按 →（或 Alt+→）解码第一个词元。</translation>
+    </message>
+    <message>
+        <source>&lt;b&gt;Step %1 of %2&lt;/b&gt;: “%3”, p = %4%5</source>
+        <translation>&lt;b&gt;第 %1 步，共 %2 步&lt;/b&gt;：“%3”，p = %4%5</translation>
+    </message>
+    <message>
+        <source> &lt;i&gt;(forced)&lt;/i&gt;</source>
+        <translation> &lt;i&gt;（强制）&lt;/i&gt;</translation>
+    </message>
+    <message>
+        <source>The token produced at this step</source>
+        <translation>这一步生成的词元</translation>
+    </message>
+    <message>
+        <source>Force this token here and decode on from it</source>
+        <translation>在这里强制选用这个词元，并从它继续解码</translation>
+    </message>
+    <message>
+        <source>Entropy: %1 nats (uniform: %2)</source>
+        <translation>熵：%1 奈特（均匀分布：%2）</translation>
+    </message>
+</context>
+</TS>
