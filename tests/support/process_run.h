@@ -30,4 +30,29 @@ inline ProcessRun runProcess(const QString& program, const QStringList& args, in
     return r;
 }
 
+// Runs `program` with `args`, `input` written to its standard input (then closed), and waits as runProcess does.
+// The program may exit before it has read everything (an error on a line): the rest is dropped.
+inline ProcessRun runProcessWithInput(const QString& program, const QStringList& args, const QByteArray& input,
+                                      int timeout_ms = 60000) {
+    QProcess p;
+    p.start(program, args);
+    ProcessRun r;
+    if (!p.waitForStarted(timeout_ms)) {
+        r.err = "did not start";
+        return r;
+    }
+    p.write(input);
+    p.closeWriteChannel();
+    if (!p.waitForFinished(timeout_ms)) {
+        p.kill();
+        p.waitForFinished();
+        r.err = "timed out";
+        return r;
+    }
+    r.code = p.exitStatus() == QProcess::NormalExit ? p.exitCode() : -2;
+    r.out = p.readAllStandardOutput();
+    r.err = p.readAllStandardError();
+    return r;
+}
+
 }  // namespace attnviz::testing
