@@ -1,6 +1,7 @@
 // attnviz-cli: dispatches to the subcommands of docs/cli.md.
 #include "attnviz_version.h"
 #include "cli/commands.h"
+#include "io/atomic_file.h"
 
 #include <cerrno>
 #include <cstdio>
@@ -9,6 +10,8 @@
 #include <new>
 #include <string>
 #include <vector>
+
+#include <signal.h>
 
 namespace {
 
@@ -58,6 +61,30 @@ int runGuarded(const char* command, int (*run)(const std::vector<std::string>&),
     return 1;
 }
 
+// SIGTERM, SIGINT and SIGHUP end the program as they would without a handler, but first remove the temporary file
+// of a write in progress (io/atomic_file.h), so that a killed save leaves the folder as it was. (train replaces the
+// SIGINT handler while it trains: Ctrl-C then stops training and saves.)
+extern "C" void onTerminatingSignal(int sig) {
+    attnviz::removeTemporaryFilesInProgress();
+    // The default action back (also when train reinstalled this handler with std::signal, without SA_RESETHAND),
+    // then the signal again: it is delivered when the handler returns and ends the process as it would have.
+    ::signal(sig, SIG_DFL);
+    ::raise(sig);
+}
+
+void cleanUpOnTerminatingSignals() {
+    struct sigaction action {};
+    action.sa_handler = onTerminatingSignal;
+    action.sa_flags = SA_RESETHAND;
+    sigemptyset(&action.sa_mask);
+    for (int sig : {SIGTERM, SIGINT, SIGHUP}) {
+        struct sigaction old {};
+        // A signal ignored by whoever started us (nohup, a shell's background job) stays ignored.
+        if (::sigaction(sig, nullptr, &old) == 0 && old.sa_handler == SIG_IGN) continue;
+        ::sigaction(sig, &action, nullptr);
+    }
+}
+
 void printUsage(FILE* out) {
     std::fprintf(out,
                  "usage: attnviz-cli COMMAND [options]   (attnviz-cli COMMAND --help for its options)\n\ncommands:\n");
@@ -71,6 +98,7 @@ int main(int argc, char** argv) {
         printUsage(stderr);
         return 2;
     }
+    cleanUpOnTerminatingSignals();
     const std::string name = argv[1];
     if (name == "--help" || name == "-h" || name == "help") {
         printUsage(stdout);

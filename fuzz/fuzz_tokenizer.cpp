@@ -2,7 +2,7 @@
 // Invalid UTF-8 must end in an InputError; valid text in tokens that are non-empty, valid UTF-8 and free of
 // whitespace (whitespace mode), which detokenize joins without failing. The first byte picks kind and case.
 #include "base/errors.h"
-#include "io/corpus.h"
+#include "base/utf8.h"
 #include "text/tokenizer.h"
 
 #include <cstdint>

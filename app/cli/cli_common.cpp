@@ -194,13 +194,18 @@ void checkReferenceLength(const TokenizedText& reference, int max_source_len, co
                          std::to_string(limit) + " (2 * --max-source-len + 10) are decoded");
 }
 
+std::string gibText(double bytes) {
+    char text[32];
+    std::snprintf(text, sizeof text, "%.1f GiB", bytes / double(uint64_t(1) << 30));
+    return text;
+}
+
 void checkDecodeSize(const TokenizedText& source, int beam, int max_len, const std::string& where) {
     const uint64_t S = source.tokens.size(), K = uint64_t(std::max(beam, 1));
     const uint64_t T = max_len > 0 ? uint64_t(max_len) : 2 * S + 10;
     const double bytes = double(T) * double(K) * double(K) * double(S) * 8.0;
     if (bytes <= double(kMaxDecodeBytes)) return;
-    char size[32];
-    std::snprintf(size, sizeof size, "%.1f GiB", bytes / double(uint64_t(1) << 30));
+    const std::string size = gibText(bytes);
     const std::string what = K > 1 ? "--beam " + std::to_string(beam) + " with at most " : "at most ";
     throw InputError(where + ": " + what + std::to_string(T) + " target tokens on a source of " +
                      std::to_string(S >= 2 ? S - 2 : 0) + " tokens may need up to " + size +

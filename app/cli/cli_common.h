@@ -85,6 +85,9 @@ UnknownShare unknownTokenShare(const Model& model, const Corpus& corpus);
 void warnIfMostlyUnknown(std::string_view command, const Model& model, const Corpus& corpus, const std::string& data,
                          const std::string& model_path);
 
+// A size in bytes as "12.3 GiB" (one decimal), for the messages of the memory limits.
+std::string gibText(double bytes);
+
 // A decode keeps every step's attention and scores: up to T * S * 8 bytes for T = max_len (default 2 * S + 10),
 // S = source length with specials; beam search keeps its whole tree (core/decode/beam.cpp), T * K * K * S * 8
 // bytes for width K. Throws InputError "WHERE: ... may need up to X GiB ..." above kMaxDecodeBytes.

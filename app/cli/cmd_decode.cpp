@@ -104,7 +104,8 @@ std::string jsonLine(const DecodeResult& r, const ModelConfig& config, int line)
 int decodeFile(const std::string& path, const Model& model, DecodeSettings s, int threads) {
     s.parallel_steps = threads <= 1;
     const Corpus corpus = readInputLines(path);
-    if (corpus.examples.empty()) warn("decode", path + ": no lines to decode (the file is empty or blank)");
+    const std::string& name = corpus.name;  // "<stdin>" for --input -
+    if (corpus.examples.empty()) warn("decode", name + ": no lines to decode (the file is empty or blank)");
     // Blocks keep memory bounded and output flowing on large files; every block is decoded on all threads and
     // printed in input order.
     constexpr size_t kBlock = 512;
@@ -125,7 +126,7 @@ int decodeFile(const std::string& path, const Model& model, DecodeSettings s, in
                                          decodeTable(r, model, mode, s.beam);
                     }
                 } catch (const std::exception& e) {
-                    throw InputError(atLine(path, ex.line, e));
+                    throw InputError(atLine(name, ex.line, e));
                 }
             });
         } catch (...) {
@@ -196,7 +197,8 @@ int runDecode(const std::vector<std::string>& args) {
         p.option("--max-len", &s.max_len, "N",
                  "at most N target tokens, <eos> included (default 2*S+10); ignored with --target", 1, 1000000);
         p.option("--target", &target, "TEXT", "forced decoding: score this reference translation (<eos> is appended)");
-        p.option("--input", &input, "FILE", "decode every line of FILE: `source` or `source<TAB>reference` (forced)");
+        p.option("--input", &input, "FILE",
+                 "decode every line of FILE (- for standard input): `source` or `source<TAB>reference` (forced)");
         p.choice("--score", &score, scoreChoices(), "use the sibling model trained with this score");
         p.option("--threads", &threads, "N", "worker threads for --input (default: every core)", 1, 256);
         p.option("--max-source-len", &s.max_source_len, "N",

@@ -114,7 +114,7 @@ int runEval(const std::vector<std::string>& args) {
         bool json = false;
         int max_len = 0, threads = 0, max_source_len = kMaxSourceTokens;
         p.option("--model", &model_path, "MODEL", "the model file (.safetensors)").required();
-        p.option("--data", &data_path, "FILE", "the evaluation corpus").required();
+        p.option("--data", &data_path, "FILE", "the evaluation corpus (- for standard input)").required();
         p.flag("--json", &json, "print one JSON object");
         p.option("--max-len", &max_len, "N", "at most N output tokens per line, <eos> included (default 2*S+10)", 1,
                  1000000);
@@ -133,17 +133,17 @@ int runEval(const std::vector<std::string>& args) {
         CorpusOptions co;
         co.require_target = true;
         co.tokenizer = model.config.tokenizer;  // checks alignment indices against the model's own tokenization
-        const Corpus corpus = readCorpus(data_path, co);
-        if (corpus.examples.empty()) throw InputError(data_path + ": no examples (the file is empty or blank)");
+        const Corpus corpus = readCorpus(data_path, co);  // "-": standard input, "<stdin>" in messages
+        if (corpus.examples.empty()) throw InputError(corpus.name + ": no examples (the file is empty or blank)");
 
         const auto t0 = std::chrono::steady_clock::now();
-        const EvalCounts total = evalCorpus(model, corpus, data_path, max_len, threads, max_source_len);
+        const EvalCounts total = evalCorpus(model, corpus, corpus.name, max_len, threads, max_source_len);
         const EvalReport r = evalReport(total);
         const double seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
         if (json)
             printEvalJson(r, total, loaded.path, data_path, seconds);
         else
-            printEvalText(r, total, loaded.path, data_path, seconds);
+            printEvalText(r, total, loaded.path, corpus.name, seconds);
         return 0;
     });
 }

@@ -113,7 +113,8 @@ void addRenderOptions(ArgParser& p, RenderArgs& a) {
     p.option("--title", &a.title, "TEXT", "a title above the matrix");
     p.flag("--hide-specials", &a.hide_specials, "leave out the <sos>/<eos> columns and the <eos> row (images only)");
     p.flag("--fit-range", &a.fit_range, "colours span 0 to the largest weight instead of 0 to 1");
-    p.option("--input", &a.input, "FILE", "render every line of FILE (`source` or `source<TAB>reference`)");
+    p.option("--input", &a.input, "FILE",
+             "render every line of FILE (- for standard input; `source` or `source<TAB>reference`)");
     p.option("--out-dir", &a.out_dir, "DIR",
              "with --input: the folder for 0001.EXT, 0002.EXT, ... (created if missing)");
     p.choice("--format", &a.format, formats, "with --input: the format of every file (default png)");
@@ -176,17 +177,18 @@ bool parseRenderArgs(const std::vector<std::string>& args, RenderArgs& a) {
 // are still tried, then the command fails.
 void renderBatch(const Model& model, const RenderArgs& a) {
     const Corpus corpus = readInputLines(a.input);
+    const std::string& input = corpus.name;  // "<stdin>" for --input -
     const QString dir = QString::fromStdString(a.out_dir);
     if (!QDir().mkpath(dir)) throw std::runtime_error(a.out_dir + ": cannot create the folder");
     int index = 0, failed = 0;
     for (const CorpusExample& ex : corpus.examples) {
         ++index;
-        const std::string where = a.input + ":" + std::to_string(ex.line);
+        const std::string where = input + ":" + std::to_string(ex.line);
         DecodeResult r;
         try {
             r = decodeOne(model, ex.source, ex.has_target ? &ex.target : nullptr, a.s, where);
         } catch (const std::exception& e) {
-            throw InputError(atLine(a.input, ex.line, e));
+            throw InputError(atLine(input, ex.line, e));
         }
         const QString name = QStringLiteral("%1.%2").arg(index, 4, 10, QLatin1Char('0')).arg(a.s.exp.format);
         try {
@@ -199,7 +201,7 @@ void renderBatch(const Model& model, const RenderArgs& a) {
     if (failed > 0)
         throw std::runtime_error(std::to_string(failed) + " of " + std::to_string(index) +
                                  " files could not be written (see above)");
-    if (corpus.examples.empty()) warn("render", a.input + ": no lines to render (the file is empty or blank)");
+    if (corpus.examples.empty()) warn("render", input + ": no lines to render (the file is empty or blank)");
 }
 
 }  // namespace

@@ -5,18 +5,19 @@
 #include "commands.h"
 
 #include "base/errors.h"
+#include "io/atomic_file.h"
+#include "io/input_file.h"
 #include "io/model_file.h"
+#include "model/params.h"
 #include "train/trainer.h"
 
 #include <nlohmann/json.hpp>
 
 #include <unistd.h>
 #include <atomic>
-#include <cerrno>
 #include <cmath>
 #include <csignal>
 #include <cstdio>
-#include <cstring>
 #include <filesystem>
 #include <functional>
 
@@ -30,7 +31,10 @@ extern "C" void onSigint(int) {
     std::signal(SIGINT, SIG_DFL);  // a second Ctrl-C ends the process at once
 }
 
-std::string fileName(const std::string& path) { return std::filesystem::path(path).filename().string(); }
+// The name recorded in the model's training metadata: the file name, or "<stdin>".
+std::string fileName(const std::string& path) {
+    return path == kStandardInputPath ? inputName(path) : std::filesystem::path(path).filename().string();
+}
 
 std::string clockText(double seconds) {
     if (!std::isfinite(seconds) || seconds < 0) return "?";
@@ -91,7 +95,7 @@ bool parseTrainArgs(const std::vector<std::string>& args, TrainArgs& a) {
                 "Train a seq2seq model with teacher forcing on FILE (UTF-8 TSV: source<TAB>target[<TAB>alignment]).\n"
                 "With --config, vocabularies are built from --data. Progress goes to stderr; Ctrl-C stops after the\n"
                 "current step and writes the last good model to --out.");
-    p.option("--data", &a.data, "FILE", "training data, TSV").required();
+    p.option("--data", &a.data, "FILE", "training data, TSV (- for standard input)").required();
     p.option("--init", &a.init, "MODEL", "start from this model (its config and vocabularies)");
     p.option("--config", &a.config_path, "FILE", "a JSON model config to start from scratch");
     p.option("--out", &a.out, "MODEL", "where the trained model is written (atomically)").required();
@@ -120,43 +124,12 @@ bool parseTrainArgs(const std::vector<std::string>& args, TrainArgs& a) {
     if (!p.parse(args)) return false;
     a.description_given = p.seen("--description");
     if (a.init.empty() == a.config_path.empty()) throw UsageError("give exactly one of --init MODEL or --config FILE");
+    const int from_stdin =
+        (a.data == kStandardInputPath) + (a.valid == kStandardInputPath) + (a.config_path == kStandardInputPath);
+    if (from_stdin > 1)
+        throw UsageError("only one of --data, --valid and --config can be - (standard input is read once)");
     if (!(a.lr > 0)) throw UsageError("--lr: must be greater than 0");
     return true;
-}
-
-// The model training starts from (--init, or --config with vocabularies built from the data) and the data read
-// with its tokenizer.
-Model startingModel(const TrainArgs& a, Corpus& corpus) {
-    if (!a.init.empty()) {
-        Model model = loadModel(a.init);
-        corpus = readCorpus(a.data, CorpusOptions{true, model.config.tokenizer});
-        warnIfMostlyUnknown("train", model, corpus, a.data, a.init);
-        return model;
-    }
-    ModelConfig config;
-    try {
-        config = configFromJsonText(readTextFile(a.config_path));
-    } catch (const ModelError& e) {
-        throw InputError(a.config_path + ": " + e.what());
-    } catch (const nlohmann::json::exception& e) {
-        throw InputError(a.config_path + ": not a JSON config (" + e.what() + ")");
-    }
-    corpus = readCorpus(a.data, CorpusOptions{true, config.tokenizer});
-    std::vector<std::vector<std::string>> src, tgt;
-    for (const CorpusExample& ex : corpus.examples) {
-        src.push_back(ex.source_tokens);
-        tgt.push_back(ex.target_tokens);
-    }
-    return makeRandomModel(config, buildVocabulary(src, a.min_freq), buildVocabulary(tgt, a.min_freq), a.seed);
-}
-
-// Fails early if the output folder cannot be written (before minutes of training), without touching `out`.
-void checkWritable(const std::string& out) {
-    const std::string probe = out + ".attnviz-write-check";
-    std::FILE* f = std::fopen(probe.c_str(), "wb");
-    if (!f) throw InputError(out + ": cannot write here (" + std::strerror(errno) + ")");
-    std::fclose(f);
-    std::remove(probe.c_str());
 }
 
 TrainOptions trainOptions(const TrainArgs& a, bool tty) {
@@ -174,6 +147,55 @@ TrainOptions trainOptions(const TrainArgs& a, bool tty) {
     o.align_weight = a.align_weight;
     o.progress_interval = tty ? 0.5 : 5.0;
     return o;
+}
+
+// Refuses, before anything of the model's size is allocated, a training whose weights, gradients and optimizer
+// state would pass kMaxTrainingBytes; the message names the sizes that make it so.
+void checkTrainingMemory(const TrainArgs& a, const ModelConfig& c, int source_vocab, int target_vocab) {
+    const TrainOptions o = trainOptions(a, false);
+    const int64_t parameters = parameterCount(c, source_vocab, target_vocab);
+    const TrainingMemory m = trainingMemory(parameters, o, !a.valid.empty());
+    if (m.total() <= kMaxTrainingBytes) return;
+    const std::string vocab_origin =
+        a.init.empty() ? "after --min-freq " + std::to_string(a.min_freq) : "of --init " + a.init;
+    throw InputError("training this model needs " + gibText(double(m.total())) + " (the limit is " +
+                     gibText(double(kMaxTrainingBytes)) + "): vocabularies of " + std::to_string(source_vocab) +
+                     " source and " + std::to_string(target_vocab) + " target tokens (" + vocab_origin +
+                     ") with emb_dim " + std::to_string(c.emb_dim) + ", enc_hid_dim " + std::to_string(c.enc_hid_dim) +
+                     ", dec_hid_dim " + std::to_string(c.dec_hid_dim) + " make " + std::to_string(parameters) +
+                     " parameters: " + gibText(double(m.weights)) + " of weights, " + gibText(double(m.gradients)) +
+                     " of gradients (--threads " + std::to_string(o.threads) + "), " + gibText(double(m.optimizer)) +
+                     " of " + a.optimizer + " state, " + gibText(double(m.snapshots)) +
+                     " of snapshots; use a larger --min-freq, smaller dimensions, --optimizer sgd or fewer --threads");
+}
+
+// The model training starts from (--init, or --config with vocabularies built from the data) and the data read
+// with its tokenizer.
+Model startingModel(const TrainArgs& a, Corpus& corpus) {
+    if (!a.init.empty()) {
+        Model model = loadModel(a.init);
+        checkTrainingMemory(a, model.config, int(model.source_vocab.size()), int(model.target_vocab.size()));
+        corpus = readCorpus(a.data, CorpusOptions{true, model.config.tokenizer});
+        warnIfMostlyUnknown("train", model, corpus, corpus.name, a.init);
+        return model;
+    }
+    ModelConfig config;
+    try {
+        config = configFromJsonText(readTextFile(a.config_path));
+    } catch (const ModelError& e) {
+        throw InputError(inputName(a.config_path) + ": " + e.what());
+    } catch (const nlohmann::json::exception& e) {
+        throw InputError(inputName(a.config_path) + ": not a JSON config (" + e.what() + ")");
+    }
+    corpus = readCorpus(a.data, CorpusOptions{true, config.tokenizer});
+    std::vector<std::vector<std::string>> src, tgt;
+    for (const CorpusExample& ex : corpus.examples) {
+        src.push_back(ex.source_tokens);
+        tgt.push_back(ex.target_tokens);
+    }
+    Vocabulary source_vocab = buildVocabulary(src, a.min_freq), target_vocab = buildVocabulary(tgt, a.min_freq);
+    checkTrainingMemory(a, config, int(source_vocab.size()), int(target_vocab.size()));
+    return makeRandomModel(config, std::move(source_vocab), std::move(target_vocab), a.seed);
 }
 
 // Progress on stderr: a line rewritten in place on a terminal (one line per report otherwise), and one line kept
@@ -291,11 +313,12 @@ int runTrain(const std::vector<std::string>& args) {
         if (!parseTrainArgs(args, a)) return 0;
         Corpus corpus;
         Model model = startingModel(a, corpus);
-        if (corpus.examples.empty()) throw InputError(a.data + ": no training examples");
+        if (corpus.examples.empty()) throw InputError(corpus.name + ": no training examples");
         if (!a.task.empty()) model.task = a.task;
         if (a.description_given) model.description = a.description;
         if (a.align_weight > 0 && corpus.alignedCount() == 0)
-            throw UsageError("--align-weight: " + a.data + " has no alignment column (source<TAB>target<TAB>i-j ...)");
+            throw UsageError("--align-weight: " + inputName(a.data) +
+                             " has no alignment column (source<TAB>target<TAB>i-j ...)");
         if (a.align_weight > 0 && model.config.span != SpanKind::Global && !a.quiet)
             std::fprintf(stderr,
                          "train: note: --align-weight has no effect with a local span (guided alignment is "
@@ -304,10 +327,10 @@ int runTrain(const std::vector<std::string>& args) {
         std::vector<TrainExample> valid_set;
         if (!a.valid.empty()) {
             const Corpus vc = readCorpus(a.valid, CorpusOptions{true, model.config.tokenizer});
-            if (vc.examples.empty()) throw InputError(a.valid + ": no validation examples");
+            if (vc.examples.empty()) throw InputError(vc.name + ": no validation examples");
             valid_set = toExamples(model, vc);
         }
-        checkWritable(a.out);
+        checkWritable(a.out);  // fails early (before minutes of training) if --out cannot be written
 
         const bool tty = isatty(STDERR_FILENO);
         TrainCallbacks cb;

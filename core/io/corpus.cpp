@@ -160,11 +160,14 @@ Corpus parseCorpus(std::string_view text, const std::string& name, const CorpusO
     return corpus;
 }
 
-std::string readTextFile(const std::string& path) { return readRegularFile(path); }
+std::string readTextFile(const std::string& path) {
+    if (path == kStandardInputPath) return readStandardInput(kMaxStandardInputBytes, kMaxLineBytes);
+    return readRegularFile(path);
+}
 
 Corpus readCorpus(const std::string& path, const CorpusOptions& options) {
     const std::string text = readTextFile(path);
-    return parseCorpus(text, path, options);
+    return parseCorpus(text, inputName(path), options);
 }
 
 }  // namespace attnviz

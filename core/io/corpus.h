@@ -56,13 +56,15 @@ struct Corpus {
 
 // Parses TSV text; `name` stands for the path in messages. Throws InputError on the first bad line.
 Corpus parseCorpus(std::string_view text, const std::string& name, const CorpusOptions& options = {});
-// Reads and parses a file. Throws InputError as readTextFile if it cannot be read, else as parseCorpus.
+// Reads and parses a file ("-": standard input, named "<stdin>" in messages and in Corpus::name). Throws
+// InputError as readTextFile if it cannot be read, else as parseCorpus.
 Corpus readCorpus(const std::string& path, const CorpusOptions& options = {});
 
 // Parses a Pharaoh alignment field ("0-0 1-2 2-1"); throws InputError naming the bad token (no position prefix).
 std::vector<AlignmentLink> parseAlignment(std::string_view field);
 
-// Reads a whole regular file into memory (io/input_file.h); throws InputError "PATH: cannot open: reason",
+// Reads a whole regular file into memory, or standard input for "-" (io/input_file.h: 256 MiB at most, and no line
+// past kMaxLineBytes); throws InputError "PATH: cannot open: reason",
 // "PATH: is a FIFO (named pipe), not a regular file", "PATH: read error: reason", ...
 std::string readTextFile(const std::string& path);
 

@@ -29,7 +29,15 @@ std::string openProblem(int error) {
 
 }  // namespace
 
+std::string inputName(const std::string& path) {
+    return path == kStandardInputPath ? std::string(kStandardInputName) : path;
+}
+
 int openRegularFile(const std::string& path, uint64_t* size, std::string* problem) {
+    if (path == kStandardInputPath) {
+        *problem = "standard input cannot be read here; give a file (a file named \"-\" is ./-)";
+        return -1;
+    }
     // stat first: a directory or device is named as such even where open() would succeed or fail differently.
     struct stat st {};
     if (::stat(path.c_str(), &st) != 0) {
@@ -55,6 +63,36 @@ int openRegularFile(const std::string& path, uint64_t* size, std::string* proble
     if (flags >= 0) (void)::fcntl(fd, F_SETFL, flags & ~O_NONBLOCK);
     if (size) *size = uint64_t(st.st_size);
     return fd;
+}
+
+std::string readStandardInput(uint64_t max_bytes, size_t max_line_bytes) {
+    const std::string name(kStandardInputName);
+    std::string text;
+    size_t line_start = 0;  // where the line being read begins in `text`
+    int line = 1;
+    char buf[65536];
+    for (;;) {
+        const ssize_t r = ::read(STDIN_FILENO, buf, sizeof buf);
+        if (r < 0 && errno == EINTR) continue;
+        if (r < 0) throw InputError(name + ": read error: " + std::strerror(errno));
+        if (r == 0) break;
+        if (text.size() + size_t(r) > max_bytes)
+            throw InputError(name + ": more than " + std::to_string(max_bytes >> 20) +
+                             " MiB on standard input; give the data as a file");
+        const size_t scan_from = text.size();
+        text.append(buf, size_t(r));
+        for (size_t i = scan_from; i < text.size(); ++i)
+            if (text[i] == '\n') {
+                line_start = i + 1;
+                ++line;
+            }
+        // +1: a CR before the LF is not counted (the corpus reader checks the exact length of complete lines).
+        if (text.size() - line_start > max_line_bytes + 1)
+            throw InputError(name + ":" + std::to_string(line) + ": the line is more than " +
+                             std::to_string(max_line_bytes) + " bytes long; lines of at most " +
+                             std::to_string(max_line_bytes) + " bytes are read");
+    }
+    return text;
 }
 
 std::string readRegularFile(const std::string& path, uint64_t max_bytes) {

@@ -28,6 +28,17 @@ void shuffleOrder(std::vector<int>& order, std::mt19937_64& rng) {
 
 }  // namespace
 
+TrainingMemory trainingMemory(int64_t parameters, const TrainOptions& options, bool validation) {
+    const uint64_t copy = 4 * uint64_t(std::max<int64_t>(parameters, 0));
+    const uint64_t extra_threads = uint64_t(std::max(1, options.threads) - 1);
+    TrainingMemory m;
+    m.weights = copy;
+    m.gradients = copy * (1 + extra_threads * (validation ? 2 : 1));
+    m.optimizer = options.optimizer == OptimizerKind::Adam ? 2 * copy : 0;
+    m.snapshots = copy * (validation ? 2 : 1);  // the previous weights, and the best ones
+    return m;
+}
+
 double evaluateLoss(const Model& model, const std::vector<TrainExample>& examples, int threads, int batch_size) {
     if (examples.empty()) return std::numeric_limits<double>::quiet_NaN();
     BatchGradient bg(model.config, model.params, threads);

@@ -69,6 +69,18 @@ struct TrainCallbacks {
     const std::atomic<bool>* cancel = nullptr;           // set → the current step finishes, then the loop stops
 };
 
+// The float32 copies of the model's parameters that training keeps, in bytes (each copy is 4 x parameters): the
+// weights, the gradient, the previous weights (the rollback on a non-finite loss), Adam's two moments (none for
+// sgd), the best weights (with validation data) and one gradient per extra thread (threads - 1, twice while a
+// validation loss is computed). Activations, which grow with the batch and the sentence lengths, are not included.
+struct TrainingMemory {
+    uint64_t weights = 0, gradients = 0, optimizer = 0, snapshots = 0;
+    uint64_t total() const { return weights + gradients + optimizer + snapshots; }
+};
+TrainingMemory trainingMemory(int64_t parameters, const TrainOptions& options, bool validation);
+// The largest training state `attnviz-cli train` starts (docs/robustness.md): 4 GiB.
+inline constexpr uint64_t kMaxTrainingBytes = uint64_t(4) << 30;
+
 // Trains model.params in place on `train` (examples with <sos>/<eos> ids of the model's vocabularies).
 // On return model.params holds: with a non-empty `valid`, the parameters of the best validation loss seen
 // (validated after every epoch and at the end); otherwise the last parameters whose loss was finite.

@@ -30,12 +30,23 @@ inline RunOptions withEnv(const QString& name, const QString& value, RunOptions 
 }
 
 // Runs `program` with `args` and waits up to the timeout; a program still running then is killed ("timed out").
-inline ProcessRun runProcess(const QString& program, const QStringList& args, const RunOptions& options) {
+// With `input`, it is written to the program's standard input, which is then closed; the program may exit before it
+// has read everything (an error on a line): the rest is dropped.
+inline ProcessRun runProcess(const QString& program, const QStringList& args, const RunOptions& options,
+                             const QByteArray* input = nullptr) {
     QProcess p;
     p.setProcessEnvironment(options.environment);
     if (!options.stdout_file.isEmpty()) p.setStandardOutputFile(options.stdout_file);
     p.start(program, args);
     ProcessRun r;
+    if (input) {
+        if (!p.waitForStarted(options.timeout_ms)) {
+            r.err = "did not start";
+            return r;
+        }
+        p.write(*input);
+        p.closeWriteChannel();
+    }
     if (!p.waitForFinished(options.timeout_ms)) {
         p.kill();
         p.waitForFinished();
@@ -52,6 +63,14 @@ inline ProcessRun runProcess(const QString& program, const QStringList& args, in
     RunOptions options;
     options.timeout_ms = timeout_ms;
     return runProcess(program, args, options);
+}
+
+// Runs `program` with `input` on its standard input (see runProcess).
+inline ProcessRun runProcessWithInput(const QString& program, const QStringList& args, const QByteArray& input,
+                                      int timeout_ms = 60000) {
+    RunOptions options;
+    options.timeout_ms = timeout_ms;
+    return runProcess(program, args, options, &input);
 }
 
 }  // namespace attnviz::testing
