@@ -65,9 +65,10 @@ LoadedModel loadModelForCli(const std::string& path, const std::optional<ScoreKi
 
     const std::vector<Sibling> siblings = findSiblings(path, *model);
     const Sibling* pick = nullptr;
-    // Prefer a sibling that differs only in the score (same decoder and span), else the first with that score.
+    // Prefer a sibling that differs only in the score (same decoder and span), else the first with that score; an
+    // RNN model picks among RNN siblings, a Transformer among Transformers.
     for (const Sibling& s : siblings)
-        if (s.config.score == *score &&
+        if (s.config.score == *score && s.config.isTransformer() == model->config.isTransformer() &&
             (!pick || (s.config.decoder == model->config.decoder && s.config.span == model->config.span &&
                        !(pick->config.decoder == model->config.decoder && pick->config.span == model->config.span))))
             pick = &s;

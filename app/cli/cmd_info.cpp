@@ -56,6 +56,7 @@ nlohmann::ordered_json infoJson(const std::string& path, const Model& model, con
     j["source_vocab_size"] = model.source_vocab.size();
     j["target_vocab_size"] = model.target_vocab.size();
     j["parameter_count"] = model.parameterCount();
+    if (model.config.isTransformer()) j["maxlen"] = header.maxlen;  // 0: positions computed for any length
     j["task"] = model.task;
     j["description"] = model.description;
     j["training"] = trainingJson(model.training);
@@ -79,17 +80,31 @@ nlohmann::ordered_json infoJson(const std::string& path, const Model& model, con
     return j;
 }
 
+// The decoder line and the sizes line of the text form.
+void printKind(const ModelConfig& c, int maxlen) {
+    if (c.isTransformer()) {
+        const TransformerConfig& t = c.transformer;
+        std::printf("decoder      transformer, %s, activation %s, positions %s\n", t.norm_first ? "pre-LN" : "post-LN",
+                    std::string(toString(t.activation)).c_str(),
+                    maxlen > 0 ? ("stored table of " + std::to_string(maxlen)).c_str() : "sinusoidal, any length");
+        std::printf("sizes        d_model %d, nhead %d, %d encoder and %d decoder layers, dim_feedforward %d\n",
+                    t.d_model, t.nhead, t.num_encoder_layers, t.num_decoder_layers, t.dim_feedforward);
+        return;
+    }
+    std::printf("decoder      %s, score %s, span %s", std::string(toString(c.decoder)).c_str(),
+                std::string(toString(c.score)).c_str(), std::string(toString(c.span)).c_str());
+    if (c.span != SpanKind::Global) std::printf(" (window %d)", c.window);
+    if (c.decoder == DecoderKind::Luong) std::printf(", input feeding %s", c.input_feeding ? "on" : "off");
+    std::printf("\nsizes        emb_dim %d, enc_hid_dim %d, dec_hid_dim %d\n", c.emb_dim, c.enc_hid_dim, c.dec_hid_dim);
+}
+
 void printInfoText(const std::string& path, const Model& model, const ModelHeader& header,
                    const std::vector<Sibling>& siblings, bool with_vocab) {
     const ModelConfig& c = model.config;
     std::printf("file         %s (%s)\n", printable(path).c_str(), byteSize(header.file_size).c_str());
     std::printf("task         %s\n", model.task.empty() ? "(none)" : printable(model.task).c_str());
     if (!model.description.empty()) std::printf("description  %s\n", printable(model.description).c_str());
-    std::printf("decoder      %s, score %s, span %s", std::string(toString(c.decoder)).c_str(),
-                std::string(toString(c.score)).c_str(), std::string(toString(c.span)).c_str());
-    if (c.span != SpanKind::Global) std::printf(" (window %d)", c.window);
-    if (c.decoder == DecoderKind::Luong) std::printf(", input feeding %s", c.input_feeding ? "on" : "off");
-    std::printf("\nsizes        emb_dim %d, enc_hid_dim %d, dec_hid_dim %d\n", c.emb_dim, c.enc_hid_dim, c.dec_hid_dim);
+    printKind(c, header.maxlen);
     std::printf("tokenizer    source %s, target %s, lowercase %s\n", std::string(toString(c.tokenizer.source)).c_str(),
                 std::string(toString(c.tokenizer.target)).c_str(), c.tokenizer.lowercase ? "yes" : "no");
     std::printf("vocabulary   source %d tokens, target %d tokens\n", model.source_vocab.size(),

@@ -11,10 +11,13 @@
 #include "decode/decoding.h"
 #include "decode/detail.h"
 #include "decode/step_decoder.h"
+#include "decode/transformer_steps.h"
 #include "nn/encoder.h"
 #include "text/tokenizer.h"
 
 #include <algorithm>
+#include <memory>
+#include <optional>
 #include <string>
 
 namespace attnviz {
@@ -24,13 +27,21 @@ namespace {
 class BeamSearch {
 public:
     BeamSearch(const Model& model, const TokenizedText& source, int K, int max_len, const detail::StepPath& path)
-        : model_(model), K_(K), max_len_(max_len), decoder_(model, path) {
-        encode(model, source.ids, enc_, path.pool);
+        : model_(model), K_(K), max_len_(max_len) {
         states_.resize(1);
-        decoder_.begin(enc_, states_[0], out_);
+        if (model.config.isTransformer()) {
+            transformer_.emplace(model, source.ids);
+            max_len_ = transformer_->lengthLimit(max_len);
+            caches_.resize(1);  // the root's: nothing fed yet
+        } else {
+            decoder_.emplace(model, path);
+            encode(model, source.ids, enc_, path.pool);
+            decoder_->begin(enc_, states_[0], out_);
+        }
         result_.nodes.emplace_back();  // the root: <sos>
         node_state_.push_back(0);
         node_scores_.emplace_back();
+        node_layers_.emplace_back();
         result_.best.source_tokens = source.tokens;
         result_.best.source_ids = source.ids;
     }
@@ -41,6 +52,7 @@ public:
             cands_.clear();
             for (int parent : live) expand(parent, t);
             live = keepBest(t);
+            releaseCaches(live);
             if (settled(live)) break;
         }
         writeBest();
@@ -56,16 +68,27 @@ private:
 
     // One decoder step from `parent`; its K most probable producible tokens become child nodes (not in the beam yet).
     void expand(int parent, int t) {
-        DecoderState next;
-        decoder_.step(enc_, result_.nodes[size_t(parent)].token, t, states_[size_t(node_state_[size_t(parent)])], next,
-                      out_);
-        states_.push_back(std::move(next));
-        const int state_index = int(states_.size()) - 1;
-        detail::topCandidates(out_.log_probs, K_, top_);
+        std::shared_ptr<const StepRecord> layers;
+        if (transformer_) {
+            TransformerDecoderState next = caches_[size_t(node_state_[size_t(parent)])];  // O(t): the prefix's cache
+            transformer_->step(next, result_.nodes[size_t(parent)].token, tout_);
+            caches_.push_back(std::move(next));
+            auto record = std::make_shared<StepRecord>();
+            detail::fillTransformerRecord(tout_, 0, *record);
+            layers = std::move(record);
+        } else {
+            DecoderState next;
+            decoder_->step(enc_, result_.nodes[size_t(parent)].token, t, states_[size_t(node_state_[size_t(parent)])],
+                           next, out_);
+            states_.push_back(std::move(next));
+        }
+        const int state_index = int(transformer_ ? caches_.size() : states_.size()) - 1;
+        const Vec& log_probs = transformer_ ? tout_.log_probs : out_.log_probs;
+        detail::topCandidates(log_probs, K_, top_);
         const Vec& a = out_.attn.weights;
         const Vec& e = out_.attn.scores;
-        const std::vector<float> row(a.data(), a.data() + a.size());
-        const std::vector<float> scores(e.data(), e.data() + e.size());
+        const std::vector<float> row = layers ? layers->attention : std::vector<float>(a.data(), a.data() + a.size());
+        const std::vector<float> scores = layers ? layers->scores : std::vector<float>(e.data(), e.data() + e.size());
         for (const Candidate& c : top_) {
             BeamNode n;
             n.parent = parent;
@@ -81,6 +104,7 @@ private:
             result_.nodes.push_back(std::move(n));
             node_state_.push_back(state_index);
             node_scores_.push_back(scores);
+            node_layers_.push_back(layers);
         }
     }
 
@@ -106,6 +130,15 @@ private:
         return live;
     }
 
+    // A Transformer's cache is O(t) per hypothesis: keep only those the live hypotheses will expand from.
+    void releaseCaches(const std::vector<int>& live) {
+        if (!transformer_) return;
+        std::vector<char> keep(caches_.size(), 0);
+        for (int n : live) keep[size_t(node_state_[size_t(n)])] = 1;
+        for (size_t k = 0; k < caches_.size(); ++k)
+            if (!keep[k]) caches_[k] = TransformerDecoderState{};
+    }
+
     // K finished hypotheses are at least as good as every live one (log-probabilities are ≤ 0, so a live hypothesis
     // can only get worse).
     bool settled(const std::vector<int>& live) const {
@@ -120,7 +153,9 @@ private:
         std::vector<int> path;
         for (int n = result_.finished.front(); n > 0; n = result_.nodes[size_t(n)].parent) path.push_back(n);
         std::reverse(path.begin(), path.end());
+        std::vector<const StepRecord*> rows;
         for (int n : path) {
+            if (transformer_) rows.push_back(node_layers_[size_t(n)].get());
             const BeamNode& node = result_.nodes[size_t(n)];
             best.target_ids.push_back(node.token);
             best.target_tokens.push_back(model_.target_vocab.token(node.token));
@@ -129,19 +164,27 @@ private:
             best.log_probs.push_back(node.log_prob);
             best.total_log_prob += double(node.log_prob);
         }
+        if (transformer_) detail::addTransformerAttention(best, transformer_->encoding().self_attention, rows);
     }
 
     const Model& model_;
-    const int K_, max_len_;
+    const int K_;
+    int max_len_;
+    // RNN kinds
     EncoderState enc_;
-    detail::StepDecoder decoder_;
+    std::optional<detail::StepDecoder> decoder_;
     StepOutput out_;
     std::vector<DecoderState> states_;  // states_[k]: the state after an expanded step (0: before the first)
+    // Transformer: the key/value cache after each expanded step (0: before the first), as states_ for the RNNs
+    std::optional<detail::TransformerSteps> transformer_;
+    TransformerStep tout_;
+    std::vector<TransformerDecoderState> caches_;
     BeamResult result_;
-    std::vector<int> node_state_;                  // per node: index into states_ of the state after it
-    std::vector<std::vector<float>> node_scores_;  // per node: raw scores of the step that produced it
-    std::vector<Cand> cands_;                      // this step's children
-    std::vector<Candidate> top_;                   // scratch of expand()
+    std::vector<int> node_state_;                                 // per node: index into states_ of the state after it
+    std::vector<std::vector<float>> node_scores_;                 // per node: raw scores of the step that produced it
+    std::vector<std::shared_ptr<const StepRecord>> node_layers_;  // Transformer, per node: its step's attentions
+    std::vector<Cand> cands_;                                     // this step's children
+    std::vector<Candidate> top_;                                  // scratch of expand()
 };
 
 }  // namespace

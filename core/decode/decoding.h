@@ -1,5 +1,7 @@
-// Inference: a step-wise decoding session (the API the GUI drives), greedy, forced and beam decoding.
-// Legend: S source length with <sos>/<eos>, T target length, V = V_t, H_e, H_d as in params.h.
+// Inference: a step-wise decoding session (the API the GUI drives), greedy, forced and beam decoding, the same for
+// every model kind (bahdanau, luong, transformer).
+// Legend: S source length with <sos>/<eos>, T target length, V = V_t, H_e, H_d as in params.h; for a Transformer
+// L_enc / L_dec its encoder / decoder layers and nhead its heads.
 #pragma once
 #include "model/model.h"
 #include "text/tokenizer.h"
@@ -31,6 +33,10 @@ struct StepRecord {
     float entropy = 0;             // -sum a log a over the row, nats
     float center = std::numeric_limits<float>::quiet_NaN();  // p of a local span; NaN for global
     bool forced = false;                                     // token chosen by the user / the reference, not the argmax
+    // Transformer models only (empty for the RNN kinds), row h = head h. For them `attention` is the last layer's
+    // cross-attention averaged over its heads, `scores` is NaN (no single e_j) and `context` is empty.
+    std::vector<Mat> cross_attention;  // [decoder layer] (nhead, S)
+    std::vector<Mat> self_attention;   // [decoder layer] (nhead, t): step t (1-based) sees decoder inputs 0 .. t − 1
 };
 
 // The default length limit for a source of S tokens (with <sos>/<eos>): 2 * S + 10 target tokens.
@@ -80,6 +86,9 @@ public:
     void runToEnd();
     // Number of decoder steps computed since construction (a test hook: moving the cursor computes nothing).
     int computedStepCount() const;
+    // Transformer models: the encoder's self-attention, [encoder layer][head] (S, S), row i = query position i.
+    // Empty for the RNN kinds.
+    const std::vector<std::vector<Mat>>& encoderSelfAttention() const;
 
 private:
     friend struct detail::SessionAccess;
@@ -98,6 +107,10 @@ struct DecodeResult {
     std::vector<std::vector<float>> scores;     // (T, S) raw e_j (NaN outside a local window)
     std::vector<float> log_probs;               // (T)
     double total_log_prob = 0;
+    // Transformer models only (empty for the RNN kinds): docs/transformer.md's keys, [layer][head].
+    std::vector<std::vector<Mat>> cross_attention;         // [L_dec][nhead] (T, S)
+    std::vector<std::vector<Mat>> encoder_self_attention;  // [L_enc][nhead] (S, S)
+    std::vector<std::vector<Mat>> decoder_self_attention;  // [L_dec][nhead] (T, T), exact zeros above the diagonal
 };
 
 DecodeResult resultFromSession(const DecodingSession& session);  // the steps up to the cursor
@@ -114,6 +127,7 @@ DecodeResult forcedDecode(const Model& model, const TokenizedText& source, const
                           const DecodeOptions& options = {});
 
 // Beam search of width K keeping the whole tree: node 0 is the root (<sos>); every expanded node lists its children.
+// For a Transformer, `attention` is the spec's `attention` row and `best` has the three attention keys.
 struct BeamNode {
     int parent = -1;
     int token = kSos;

@@ -5,6 +5,7 @@
 #include "base/errors.h"
 #include "decode/detail.h"
 #include "decode/step_decoder.h"
+#include "decode/transformer_steps.h"
 #include "nn/encoder.h"
 #include "text/tokenizer.h"
 
@@ -63,6 +64,7 @@ DecodeResult forcedDecode(const Model& model, const TokenizedText& source, const
                           const StepPath& path) {
     checkReference(model, reference);
     const TokenizedText src = checkedSource(model, source);
+    if (model.config.isTransformer()) return forcedTransformerDecode(model, src, reference);
     DecodeResult r;
     r.source_tokens = src.tokens;
     r.source_ids = src.ids;

@@ -5,10 +5,12 @@
 #include "base/errors.h"
 #include "decode/detail.h"
 #include "decode/step_decoder.h"
+#include "decode/transformer_steps.h"
 #include "nn/encoder.h"
 #include "text/tokenizer.h"
 
 #include <algorithm>
+#include <optional>
 #include <string>
 
 namespace attnviz {
@@ -18,22 +20,34 @@ struct DecodingSession::Impl {
     TokenizedText source;
     DecodeOptions options;
     int max_len = 0;
-    EncoderState enc;
-    detail::StepDecoder decoder;
-    StepOutput work;                   // scratch of the step being computed
-    std::vector<DecoderState> states;  // states[i] = the state before step i; size steps.size() + 1
     std::vector<StepRecord> steps;
     int cursor = 0;
     int computed = 0;
+    // RNN kinds
+    EncoderState enc;
+    std::optional<detail::StepDecoder> decoder;
+    StepOutput work;                   // scratch of the step being computed
+    std::vector<DecoderState> states;  // states[i] = the state before step i; size steps.size() + 1
+    // Transformer: one key/value cache, cut back to step i's inputs when step i is recomputed (what a position
+    // caches does not depend on later positions), so going back and branching keep O(t) steps.
+    std::optional<detail::TransformerSteps> transformer;
+    TransformerDecoderState cache;
+    TransformerStep transformer_work;
 
     Impl(std::shared_ptr<const Model> m, const TokenizedText& src, DecodeOptions opt, const detail::StepPath& path)
-        : model(std::move(m)), source(detail::checkedSource(*model, src)), options(opt), decoder(*model, path) {
+        : model(std::move(m)), source(detail::checkedSource(*model, src)), options(opt) {
         max_len = detail::resolveMaxLength(options, int(source.ids.size()));
         options.top_k = std::clamp(options.top_k, 0, std::max(0, model->target_vocab.size() - 2));
+        if (model->config.isTransformer()) {
+            transformer.emplace(*model, source.ids);
+            max_len = transformer->lengthLimit(max_len);
+            return;
+        }
+        decoder.emplace(*model, path);
         encode(*model, source.ids, enc, path.pool);
         states.resize(1);
-        decoder.begin(enc, states[0], work);
-        decoder.chainSteps(max_len);
+        decoder->begin(enc, states[0], work);
+        decoder->chainSteps(max_len);
     }
 
     bool complete() const { return int(steps.size()) >= max_len || (!steps.empty() && steps.back().token == kEos); }
@@ -41,18 +55,29 @@ struct DecodingSession::Impl {
     // Computes step `index` (dropping it and every later step first); token < 0 = greedy. No validation.
     void computeStep(int index, int token) {
         steps.resize(size_t(index));
-        states.resize(size_t(index) + 2);
         const int y_prev = index == 0 ? kSos : steps[size_t(index) - 1].token;
-        decoder.step(enc, y_prev, index + 1, states[size_t(index)], states[size_t(index) + 1], work);
-        ++computed;
         StepRecord rec;
-        detail::fillRecord(work, options.top_k, rec);
+        if (transformer) {
+            cache.truncate(index);
+            transformer->step(cache, y_prev, transformer_work);
+            detail::fillTransformerRecord(transformer_work, options.top_k, rec);
+            addRecord(std::move(rec), token, transformer_work.log_probs);
+        } else {
+            states.resize(size_t(index) + 2);
+            decoder->step(enc, y_prev, index + 1, states[size_t(index)], states[size_t(index) + 1], work);
+            detail::fillRecord(work, options.top_k, rec);
+            addRecord(std::move(rec), token, work.log_probs);
+        }
+    }
+
+    void addRecord(StepRecord rec, int token, const Vec& log_probs) {
+        ++computed;
         rec.forced = token >= 0;
-        rec.token = token >= 0 ? token : detail::bestToken(work.log_probs);
-        rec.log_prob = work.log_probs[rec.token];
+        rec.token = token >= 0 ? token : detail::bestToken(log_probs);
+        rec.log_prob = log_probs[rec.token];
         rec.token_text = model->target_vocab.token(rec.token);
         steps.push_back(std::move(rec));
-        cursor = index + 1;
+        cursor = int(steps.size());
     }
 };
 
@@ -86,6 +111,11 @@ int DecodingSession::cursor() const { return impl_->cursor; }
 int DecodingSession::maxLength() const { return impl_->max_len; }
 bool DecodingSession::complete() const { return impl_->complete(); }
 int DecodingSession::computedStepCount() const { return impl_->computed; }
+
+const std::vector<std::vector<Mat>>& DecodingSession::encoderSelfAttention() const {
+    static const std::vector<std::vector<Mat>> none;
+    return impl_->transformer ? impl_->transformer->encoding().self_attention : none;
+}
 
 bool DecodingSession::forward() {
     Impl& d = *impl_;
@@ -131,8 +161,10 @@ DecodeResult resultFromSession(const DecodingSession& session) {
     r.source_tokens = session.source().tokens;
     r.source_ids = session.source().ids;
     const auto& steps = session.steps();
+    std::vector<const StepRecord*> rows;
     for (int i = 0; i < session.cursor(); ++i) {
         const StepRecord& s = steps[size_t(i)];
+        rows.push_back(&s);
         r.target_tokens.push_back(s.token_text);
         r.target_ids.push_back(s.token);
         r.attention.push_back(s.attention);
@@ -140,6 +172,8 @@ DecodeResult resultFromSession(const DecodingSession& session) {
         r.log_probs.push_back(s.log_prob);
         r.total_log_prob += double(s.log_prob);
     }
+    if (session.model().config.isTransformer())
+        detail::addTransformerAttention(r, session.encoderSelfAttention(), rows);
     return r;
 }
 

@@ -24,6 +24,26 @@ Json floatArray(const std::vector<float>& v) {
     return a;
 }
 
+// [layer][head] matrices as nested arrays, layer × head × rows × columns.
+template <typename Json>
+Json headArray(const std::vector<std::vector<Mat>>& layers) {
+    Json out = Json::array();
+    for (const auto& heads : layers) {
+        Json layer = Json::array();
+        for (const Mat& m : heads) {
+            Json rows = Json::array();
+            for (Eigen::Index i = 0; i < m.rows(); ++i) {
+                Json row = Json::array();
+                for (Eigen::Index k = 0; k < m.cols(); ++k) row.push_back(number<Json>(static_cast<double>(m(i, k))));
+                rows.push_back(std::move(row));
+            }
+            layer.push_back(std::move(rows));
+        }
+        out.push_back(std::move(layer));
+    }
+    return out;
+}
+
 // configToJson's object with its keys in the spec's order (ordered_json keeps it; nlohmann::json sorts anyway).
 template <typename Json>
 Json orderedConfig(const ModelConfig& config) {
@@ -54,6 +74,11 @@ Json buildDecodeObject(const DecodeResult& r, const ModelConfig& config) {
     j["target_tokens"] = r.target_tokens;
     j["target_ids"] = r.target_ids;
     j["attention"] = std::move(attention);
+    if (config.isTransformer()) {  // docs/transformer.md's keys; absent for the RNN kinds
+        j["cross_attention"] = headArray<Json>(r.cross_attention);
+        j["encoder_self_attention"] = headArray<Json>(r.encoder_self_attention);
+        j["decoder_self_attention"] = headArray<Json>(r.decoder_self_attention);
+    }
     j["log_probs"] = floatArray<Json>(r.log_probs);
     j["total_log_prob"] = number<Json>(r.total_log_prob);
     j["config"] = orderedConfig<Json>(config);
@@ -95,6 +120,32 @@ float toFloat(const nlohmann::json& x, const char* key) {
     if (x.is_null()) return std::numeric_limits<float>::quiet_NaN();
     if (!x.is_number()) throw InputError(std::string("decode object: \"") + key + "\" must hold numbers");
     return static_cast<float>(x.get<double>());
+}
+
+// An optional [layer][head] key: every matrix rows × cols, every layer with the same number of heads.
+std::vector<std::vector<Mat>> headMatrices(const nlohmann::json& j, const char* key, size_t rows, size_t cols) {
+    std::vector<std::vector<Mat>> out;
+    auto it = j.find(key);
+    if (it == j.end()) return out;
+    const std::string where = std::string("decode object: \"") + key + "\"";
+    const std::string shape = std::to_string(rows) + " x " + std::to_string(cols);
+    if (!it->is_array()) throw InputError(where + " must be an array of layers");
+    for (const nlohmann::json& layer : *it) {
+        if (!layer.is_array() || layer.empty() || (!out.empty() && layer.size() != out[0].size()))
+            throw InputError(where + " must hold the same number of heads in every layer");
+        std::vector<Mat> heads;
+        for (const nlohmann::json& m : layer) {
+            if (!m.is_array() || m.size() != rows) throw InputError(where + ": every head must be " + shape);
+            Mat mat(static_cast<Eigen::Index>(rows), static_cast<Eigen::Index>(cols));
+            for (size_t i = 0; i < rows; ++i) {
+                if (!m[i].is_array() || m[i].size() != cols) throw InputError(where + ": every head must be " + shape);
+                for (size_t k = 0; k < cols; ++k) mat(Eigen::Index(i), Eigen::Index(k)) = toFloat(m[i][k], key);
+            }
+            heads.push_back(std::move(mat));
+        }
+        out.push_back(std::move(heads));
+    }
+    return out;
 }
 
 std::string csvField(const std::string& s) {
@@ -163,6 +214,9 @@ DecodeResult decodeFromJson(const nlohmann::json& j, ModelConfig* config) {
     const nlohmann::json& total = need(j, "total_log_prob");
     if (!total.is_number() && !total.is_null()) throw InputError("decode object: \"total_log_prob\" must be a number");
     r.total_log_prob = total.is_null() ? std::numeric_limits<double>::quiet_NaN() : total.get<double>();
+    r.cross_attention = headMatrices(j, "cross_attention", T, S);
+    r.encoder_self_attention = headMatrices(j, "encoder_self_attention", S, S);
+    r.decoder_self_attention = headMatrices(j, "decoder_self_attention", T, T);
     if (config) {
         try {
             *config = configFromJson(need(j, "config"));

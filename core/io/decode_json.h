@@ -2,7 +2,9 @@
 // `render --out x.json / x.csv` and the GUI's export write.
 //
 // JSON keys (exactly cli.md): source_tokens, source_ids, target_tokens, target_ids, attention (T rows of S),
-// log_probs (T), total_log_prob, config (every default filled in). Floats are written as the double equal to the
+// log_probs (T), total_log_prob, config (every default filled in); for a Transformer also docs/transformer.md's
+// cross_attention (L_dec × nhead × T × S), encoder_self_attention (L_enc × nhead × S × S) and
+// decoder_self_attention (L_dec × nhead × T × T). Floats are written as the double equal to the
 // float (nlohmann prints the shortest text that reads back to that double: up to 17 significant digits, "0.5" for
 // 0.5), so a float32 reader gets every value back bit for bit. A value that is not finite is written as null.
 //
@@ -24,7 +26,8 @@ std::string decodeToJsonText(const DecodeResult& result, const ModelConfig& conf
 
 // Reads a decode object back (the GUI's import, tests). Checks the shapes: as many ids as tokens, T attention rows
 // of S values, T log-probs. Throws InputError naming the key at fault. `config` receives the object's config if
-// non-null (the key is then required). null attention values read as NaN.
+// non-null (the key is then required). null attention values read as NaN. The three Transformer keys are read when
+// present (each head's shape checked).
 DecodeResult decodeFromJson(const nlohmann::json& j, ModelConfig* config = nullptr);
 
 std::string decodeToCsv(const DecodeResult& result);

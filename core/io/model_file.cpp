@@ -30,6 +30,12 @@ using st::fail;
 using st::shapeText;
 
 std::string configSummary(const ModelConfig& c) {
+    if (c.isTransformer()) {
+        const TransformerConfig& t = c.transformer;
+        return "decoder \"transformer\", d_model " + std::to_string(t.d_model) + ", nhead " + std::to_string(t.nhead) +
+               ", " + std::to_string(t.num_encoder_layers) + " encoder and " + std::to_string(t.num_decoder_layers) +
+               " decoder layers, dim_feedforward " + std::to_string(t.dim_feedforward);
+    }
     std::string s = "decoder \"" + std::string(toString(c.decoder)) + "\", score \"" + std::string(toString(c.score)) +
                     "\", span \"" + std::string(toString(c.span)) + "\"";
     if (c.decoder == DecoderKind::Luong) s += c.input_feeding ? ", input feeding" : ", no input feeding";
@@ -71,6 +77,61 @@ Vocabulary parseVocab(const std::string& text, const char* key, const std::strin
     }
 }
 
+// The tensors the header's config calls for, names and shapes only (nothing is allocated).
+std::vector<ParamRef> expectedTensors(const ModelHeader& m) {
+    if (m.config.isTransformer()) {
+        TransformerParams none;
+        none.encoder_layers.resize(size_t(m.config.transformer.num_encoder_layers));
+        none.decoder_layers.resize(size_t(m.config.transformer.num_decoder_layers));
+        return transformerParamRefs(none,
+                                    {m.config.transformer, m.source_vocab.size(), m.target_vocab.size(), m.maxlen});
+    }
+    ModelParams none;
+    return paramRefs(none, m.config, m.source_vocab.size(), m.target_vocab.size());
+}
+
+// The rows of a stored positional table (docs/transformer.md: maxlen x 1 x d_model), 0 when the file has none.
+int storedMaxlen(const st::Header& h, const TransformerConfig& c, const std::string& name) {
+    const char* key = "positional_encoding.pos_embedding";
+    const auto it =
+        std::find_if(h.tensors.begin(), h.tensors.end(), [&](const st::TensorInfo& t) { return t.name == key; });
+    if (it == h.tensors.end()) return 0;
+    const std::vector<int64_t>& shape = it->shape;
+    const std::string wanted = "[maxlen, 1, " + std::to_string(c.d_model) + "]";
+    if (shape.size() != 3 || shape[1] != 1 || shape[2] != c.d_model)
+        fail(name,
+             std::string("tensor \"") + key + "\" has shape " + shapeText(shape) + "; the config needs " + wanted);
+    if (shape[0] < 2 || shape[0] > (int64_t(1) << 20))
+        fail(name, std::string("tensor \"") + key + "\" has maxlen " + std::to_string(shape[0]) +
+                       "; a sentence needs at least 2 positions (<sos> and <eos>) and at most " +
+                       std::to_string(1 << 20) + " are read");
+    return int(shape[0]);
+}
+
+// Every tensor the config calls for is in the file with its shape, and no other.
+void checkTensorTable(const st::Header& h, const std::vector<ParamRef>& refs, const ModelConfig& config,
+                      const std::string& name) {
+    std::unordered_map<std::string_view, const st::TensorInfo*> by_name;
+    for (const st::TensorInfo& t : h.tensors) by_name.emplace(t.name, &t);
+    for (const ParamRef& r : refs) {
+        auto it = by_name.find(r.name);
+        if (it == by_name.end())
+            fail(name, "missing tensor \"" + r.name + "\" (shape " + shapeText(r.shape) +
+                           ", needed by the config: " + configSummary(config) + ")");
+        if (it->second->shape != r.shape)
+            fail(name, "tensor \"" + r.name + "\" has shape " + shapeText(it->second->shape) + "; the config needs " +
+                           shapeText(r.shape));
+    }
+    if (h.tensors.size() != refs.size()) {
+        std::set<std::string_view> wanted;
+        for (const ParamRef& r : refs) wanted.insert(r.name);
+        for (const st::TensorInfo& t : h.tensors)
+            if (!wanted.count(t.name))
+                fail(name, "unexpected tensor \"" + t.name + "\": a model with " + configSummary(config) +
+                               " has no such tensor");
+    }
+}
+
 // Checks the metadata and the tensor table against the config; the weights are not looked at.
 ModelHeader interpretHeader(const st::Header& h, const std::string& name) {
     if (!h.has_metadata)
@@ -99,28 +160,8 @@ ModelHeader interpretHeader(const st::Header& h, const std::string& name) {
     for (const auto& [k, v] : h.metadata)
         if (!kKnownKeys.count(k)) m.extra_metadata.emplace(k, v);
 
-    // Shapes only: paramRefs of an unsized ModelParams allocates nothing.
-    ModelParams none;
-    const std::vector<ParamRef> refs = paramRefs(none, m.config, m.source_vocab.size(), m.target_vocab.size());
-    std::unordered_map<std::string_view, const st::TensorInfo*> by_name;
-    for (const st::TensorInfo& t : h.tensors) by_name.emplace(t.name, &t);
-    for (const ParamRef& r : refs) {
-        auto it = by_name.find(r.name);
-        if (it == by_name.end())
-            fail(name, "missing tensor \"" + r.name + "\" (shape " + shapeText(r.shape) +
-                           ", needed by the config: " + configSummary(m.config) + ")");
-        if (it->second->shape != r.shape)
-            fail(name, "tensor \"" + r.name + "\" has shape " + shapeText(it->second->shape) + "; the config needs " +
-                           shapeText(r.shape));
-    }
-    if (h.tensors.size() != refs.size()) {
-        std::set<std::string_view> wanted;
-        for (const ParamRef& r : refs) wanted.insert(r.name);
-        for (const st::TensorInfo& t : h.tensors)
-            if (!wanted.count(t.name))
-                fail(name, "unexpected tensor \"" + t.name + "\": a model with " + configSummary(m.config) +
-                               " has no such tensor");
-    }
+    if (m.config.isTransformer()) m.maxlen = storedMaxlen(h, m.config.transformer, name);
+    checkTensorTable(h, expectedTensors(m), m.config, name);
     for (const st::TensorInfo& t : h.tensors)
         m.tensors.push_back({t.name, std::string(st::dtypeName(t.dtype)), t.shape, t.begin, t.end});
     return m;
@@ -147,6 +188,8 @@ std::string positionText(const std::vector<int64_t>& shape, int64_t index) {
 }  // namespace
 
 int64_t ModelHeader::parameterCount() const {
+    if (config.isTransformer())
+        return transformerParameterCount({config.transformer, source_vocab.size(), target_vocab.size(), maxlen});
     return attnviz::parameterCount(config, source_vocab.size(), target_vocab.size());
 }
 
@@ -165,11 +208,15 @@ Model loadModelFromBytes(const uint8_t* data, size_t size, const std::string& na
     m.extra_metadata = std::move(mh.extra_metadata);
 
     // Every tensor now matches the config and lies inside the buffer, so these sizes are bounded by the file's.
-    resizeParams(m.params, m.config, m.source_vocab.size(), m.target_vocab.size());
+    if (m.config.isTransformer())
+        resizeTransformerParams(m.transformer,
+                                {m.config.transformer, m.source_vocab.size(), m.target_vocab.size(), mh.maxlen});
+    else
+        resizeParams(m.params, m.config, m.source_vocab.size(), m.target_vocab.size());
     std::unordered_map<std::string_view, const st::TensorInfo*> by_name;
     for (const st::TensorInfo& t : h.tensors) by_name.emplace(t.name, &t);
     const uint8_t* buffer = data + h.dataStart();
-    for (ParamRef& r : paramRefs(m.params, m.config, m.source_vocab.size(), m.target_vocab.size())) {
+    for (ParamRef& r : paramRefs(m)) {
         const st::TensorInfo& t = *by_name.at(r.name);
         if (t.numel != r.size) fail(name, "tensor \"" + r.name + "\": internal size mismatch");
         const int64_t bad = st::toFloat(t, buffer, r.data);
@@ -213,10 +260,10 @@ std::vector<uint8_t> serializeModel(const Model& model, st::DType dtype) {
     if (!model.description.empty()) meta["description"] = model.description;
     if (!model.training.empty()) meta["training"] = model.training;
 
-    // paramRefs wants a mutable ModelParams; nothing is written through these views.
-    auto& params = const_cast<ModelParams&>(model.params);
+    if (model.config.isTransformer()) checkTransformerParams(model.transformer, model.config.transformer);
+    // paramRefs wants a mutable Model; nothing is written through these views.
     std::vector<st::TensorView> views;
-    for (const ParamRef& r : paramRefs(params, model.config, model.source_vocab.size(), model.target_vocab.size())) {
+    for (const ParamRef& r : paramRefs(const_cast<Model&>(model))) {
         int64_t numel = 1;
         for (int64_t d : r.shape) numel *= d;
         if (r.size != numel)

@@ -34,6 +34,7 @@ struct ModelHeader {
     Vocabulary target_vocab;
     std::string task, description, training;
     std::map<std::string, std::string> extra_metadata;
+    int maxlen = 0;                    // Transformer: rows of the stored positional table; 0 when it has none
     std::vector<TensorEntry> tensors;  // in the order of their data in the file
     uint64_t file_size = 0;
     int64_t parameterCount() const;

@@ -2,6 +2,7 @@
 
 #include "base/errors.h"
 
+#include <algorithm>
 #include <array>
 #include <cstdio>
 #include <utility>
@@ -21,8 +22,8 @@ E parseEnum(std::string_view what, std::string_view s, const std::array<std::pai
                      accepted + ")");
 }
 
-constexpr std::array<std::pair<std::string_view, DecoderKind>, 2> kDecoders{
-    {{"bahdanau", DecoderKind::Bahdanau}, {"luong", DecoderKind::Luong}}};
+constexpr std::array<std::pair<std::string_view, DecoderKind>, 3> kDecoders{
+    {{"bahdanau", DecoderKind::Bahdanau}, {"luong", DecoderKind::Luong}, {"transformer", DecoderKind::Transformer}}};
 constexpr std::array<std::pair<std::string_view, ScoreKind>, 4> kScores{{{"additive", ScoreKind::Additive},
                                                                          {"dot", ScoreKind::Dot},
                                                                          {"scaled_dot", ScoreKind::ScaledDot},
@@ -75,6 +76,21 @@ bool boolField(const nlohmann::json& j, const char* key, bool fallback) {
     return v->get<bool>();
 }
 
+TokenizerConfig tokenizerFromJson(const nlohmann::json& j) {
+    TokenizerConfig t;
+    const nlohmann::json* v = field(j, "tokenizer");
+    if (!v) return t;
+    if (!v->is_object()) throw ModelError("config: \"tokenizer\" must be an object");
+    t.source = parseTokenizerKind(stringField(*v, "source", "whitespace"));
+    t.target = parseTokenizerKind(stringField(*v, "target", "whitespace"));
+    t.lowercase = boolField(*v, "lowercase", false);
+    return t;
+}
+
+nlohmann::json tokenizerToJson(const TokenizerConfig& t) {
+    return {{"source", toString(t.source)}, {"target", toString(t.target)}, {"lowercase", t.lowercase}};
+}
+
 }  // namespace
 
 std::string_view toString(DecoderKind v) { return nameOf(v, kDecoders); }
@@ -90,6 +106,13 @@ ModelConfig configFromJson(const nlohmann::json& j) {
     if (!j.is_object()) throw ModelError("config: must be a JSON object");
     ModelConfig c;
     c.decoder = parseDecoderKind(stringField(j, "decoder", nullptr));
+    if (c.isTransformer()) {  // its own keys (model/transformer_params), the tokenizer shared
+        c.transformer = transformerConfigFromJson(j);
+        c.score = ScoreKind::ScaledDot;
+        c.tokenizer = tokenizerFromJson(j);
+        validateConfig(c);
+        return c;
+    }
     c.score = parseScoreKind(stringField(j, "score", nullptr));
     c.span = parseSpanKind(stringField(j, "span", "global"));
     const int default_window = 5;
@@ -98,12 +121,7 @@ ModelConfig configFromJson(const nlohmann::json& j) {
     c.emb_dim = intField(j, "emb_dim", nullptr, 1);
     c.enc_hid_dim = intField(j, "enc_hid_dim", nullptr, 1);
     c.dec_hid_dim = intField(j, "dec_hid_dim", nullptr, 1);
-    if (const nlohmann::json* t = field(j, "tokenizer")) {
-        if (!t->is_object()) throw ModelError("config: \"tokenizer\" must be an object");
-        c.tokenizer.source = parseTokenizerKind(stringField(*t, "source", "whitespace"));
-        c.tokenizer.target = parseTokenizerKind(stringField(*t, "target", "whitespace"));
-        c.tokenizer.lowercase = boolField(*t, "lowercase", false);
-    }
+    c.tokenizer = tokenizerFromJson(j);
     validateConfig(c);
     return c;
 }
@@ -119,6 +137,11 @@ ModelConfig configFromJsonText(std::string_view text) {
 }
 
 nlohmann::json configToJson(const ModelConfig& c) {
+    if (c.isTransformer()) {
+        nlohmann::json j = transformerConfigToJson(c.transformer);
+        j["tokenizer"] = tokenizerToJson(c.tokenizer);
+        return j;
+    }
     return nlohmann::json{
         {"decoder", toString(c.decoder)},
         {"score", toString(c.score)},
@@ -128,14 +151,20 @@ nlohmann::json configToJson(const ModelConfig& c) {
         {"emb_dim", c.emb_dim},
         {"enc_hid_dim", c.enc_hid_dim},
         {"dec_hid_dim", c.dec_hid_dim},
-        {"tokenizer",
-         {{"source", toString(c.tokenizer.source)},
-          {"target", toString(c.tokenizer.target)},
-          {"lowercase", c.tokenizer.lowercase}}},
+        {"tokenizer", tokenizerToJson(c.tokenizer)},
     };
 }
 
 uint64_t minimumWeightBytes(const ModelConfig& c) {
+    if (c.isTransformer()) {
+        // Per encoder layer in_proj (3d x d), out_proj (d x d), linear1 (F x d), linear2 (d x F); a decoder layer
+        // has a second attention (docs/transformer.md).
+        const TransformerConfig& t = c.transformer;
+        const uint64_t d = uint64_t(std::max(t.d_model, 0)), F = uint64_t(std::max(t.dim_feedforward, 0));
+        const uint64_t encoder_layer = 4 * d * d + 2 * d * F, decoder_layer = 8 * d * d + 2 * d * F;
+        return 4 * (uint64_t(std::max(t.num_encoder_layers, 0)) * encoder_layer +
+                    uint64_t(std::max(t.num_decoder_layers, 0)) * decoder_layer);
+    }
     // Every decoder kind has these GRU matrices (shapes in docs/model-format.md): the encoder's two directions
     // W_ih (3H_e x E) and W_hh (3H_e x H_e), the decoder's W_ih (3H_d x at least E) and W_hh (3H_d x H_d).
     const uint64_t E = uint64_t(c.emb_dim), He = uint64_t(c.enc_hid_dim), Hd = uint64_t(c.dec_hid_dim);
@@ -153,6 +182,19 @@ std::string gibText(uint64_t bytes) {
 }  // namespace
 
 void validateConfig(const ModelConfig& c) {
+    if (c.isTransformer()) {
+        validateTransformerConfig(c.transformer);
+        if (c.score != ScoreKind::ScaledDot)
+            throw ModelError("config: score \"" + std::string(toString(c.score)) +
+                             "\" does not apply to decoder \"transformer\" (only \"scaled_dot\" may be given)");
+        if (const uint64_t bytes = minimumWeightBytes(c); bytes > kMaxWeightBytes)
+            throw ModelError("config: d_model " + std::to_string(c.transformer.d_model) + ", dim_feedforward " +
+                             std::to_string(c.transformer.dim_feedforward) + " and " +
+                             std::to_string(c.transformer.num_encoder_layers) + " + " +
+                             std::to_string(c.transformer.num_decoder_layers) + " layers need at least " +
+                             gibText(bytes) + " for the weights alone; the limit is " + gibText(kMaxWeightBytes));
+        return;
+    }
     if (c.emb_dim < 1 || c.enc_hid_dim < 1 || c.dec_hid_dim < 1)
         throw ModelError("config: emb_dim, enc_hid_dim and dec_hid_dim must be positive");
     if (const uint64_t bytes = minimumWeightBytes(c); bytes > kMaxWeightBytes)

@@ -1,5 +1,7 @@
 // The model config of docs/model-format.md ("config" metadata), parsed and validated.
 #pragma once
+#include "model/transformer_params.h"
+
 #include <nlohmann/json.hpp>
 
 #include <cstdint>
@@ -8,7 +10,8 @@
 
 namespace attnviz {
 
-enum class DecoderKind { Bahdanau, Luong };
+// Transformer: the encoder-decoder of docs/transformer.md; its sizes are ModelConfig::transformer.
+enum class DecoderKind { Bahdanau, Luong, Transformer };
 enum class ScoreKind { Additive, Dot, ScaledDot, General };
 enum class SpanKind { Global, LocalM, LocalP };
 enum class TokenizerKind { Whitespace, Word, Char };
@@ -20,6 +23,9 @@ struct TokenizerConfig {
     bool operator==(const TokenizerConfig&) const = default;
 };
 
+// One config for every kind. The RNN kinds (bahdanau, luong) use the keys from `score` to `dec_hid_dim`; a
+// Transformer uses `transformer` (all zero for the RNN kinds) and has score ScaledDot, the other RNN keys at their
+// defaults. The tokenizer is shared.
 struct ModelConfig {
     DecoderKind decoder = DecoderKind::Bahdanau;
     ScoreKind score = ScoreKind::Additive;
@@ -30,6 +36,8 @@ struct ModelConfig {
     int enc_hid_dim = 0;         // H_e
     int dec_hid_dim = 0;         // H_d
     TokenizerConfig tokenizer;
+    TransformerConfig transformer;  // decoder Transformer only
+    bool isTransformer() const { return decoder == DecoderKind::Transformer; }
     bool operator==(const ModelConfig&) const = default;
 };
 
@@ -56,7 +64,8 @@ void validateConfig(const ModelConfig& c);
 
 // The largest model attnviz makes or loads: 4 GiB of float32 weights (about a billion parameters).
 inline constexpr uint64_t kMaxWeightBytes = uint64_t(4) << 30;
-// A lower bound of a config's float32 weight bytes, whatever the vocabularies: its GRU matrices.
+// A lower bound of a config's float32 weight bytes, whatever the vocabularies: its GRU matrices (RNN kinds), its
+// layers' matrices (Transformer).
 uint64_t minimumWeightBytes(const ModelConfig& c);
 
 }  // namespace attnviz

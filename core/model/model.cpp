@@ -9,10 +9,35 @@
 namespace attnviz {
 
 int64_t Model::parameterCount() const {
+    if (config.isTransformer()) return transformerParameterCount(transformerShape());
     return attnviz::parameterCount(config, source_vocab.size(), target_vocab.size());
 }
 
+TransformerShape Model::transformerShape() const {
+    return {config.transformer, source_vocab.size(), target_vocab.size(), int(transformer.pos_embedding.rows())};
+}
+
+std::vector<ParamRef> paramRefs(Model& m) {
+    if (m.config.isTransformer()) return transformerParamRefs(m.transformer, m.transformerShape());
+    return paramRefs(m.params, m.config, m.source_vocab.size(), m.target_vocab.size());
+}
+
+Model makeRandomTransformerModel(const ModelConfig& config, Vocabulary source_vocab, Vocabulary target_vocab,
+                                 const TransformerInit& init, int maxlen) {
+    validateConfig(config);
+    if (!config.isTransformer()) throw ModelError("makeRandomTransformerModel: the config is not a transformer's");
+    Model m;
+    m.config = config;
+    m.source_vocab = std::move(source_vocab);
+    m.target_vocab = std::move(target_vocab);
+    initTransformerParams(m.transformer, {config.transformer, m.source_vocab.size(), m.target_vocab.size(), maxlen},
+                          init);
+    return m;
+}
+
 Model makeRandomModel(const ModelConfig& config, Vocabulary source_vocab, Vocabulary target_vocab, uint64_t seed) {
+    if (config.isTransformer())
+        return makeRandomTransformerModel(config, std::move(source_vocab), std::move(target_vocab), {seed, false});
     validateConfig(config);
     Model m;
     m.config = config;

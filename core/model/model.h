@@ -39,22 +39,36 @@ private:
     mutable std::shared_ptr<void> value_;
 };
 
+// Either kind of model: config.decoder says which. An RNN model (bahdanau, luong) holds its weights in `params`
+// and leaves `transformer` empty; a Transformer holds them in `transformer` and leaves `params` empty. The RNN code
+// reads `params` only, so it is the same as before the Transformer existed; decode/ and io/ branch on the kind.
 struct Model {
     ModelConfig config;
     Vocabulary source_vocab;
     Vocabulary target_vocab;
-    ModelParams params;
-    std::string task;                                   // optional "task" metadata ("" when absent)
-    std::string description;                            // optional
-    std::string training;                               // optional JSON text
+    ModelParams params;             // RNN kinds
+    TransformerParams transformer;  // decoder Transformer (its stored positional table, if any, included)
+    std::string task;               // optional "task" metadata ("" when absent)
+    std::string description;        // optional
+    std::string training;           // optional JSON text
     std::map<std::string, std::string> extra_metadata;  // any other metadata keys, kept on save
     EngineCache engine_cache;                           // (decode/ only)
 
     int64_t parameterCount() const;
+    // Transformer: the config, vocabulary sizes and stored positional table's maxlen its tensors are sized by.
+    TransformerShape transformerShape() const;
 };
 
+// Every tensor of the model's kind in file order, with the names and shapes of the spec: the views the loader fills
+// (after the weights are sized) and the writer reads.
+std::vector<ParamRef> paramRefs(Model& model);
+
 // A model with PyTorch's default initialisation (uniform(-1/sqrt(fan), 1/sqrt(fan)) for GRU/Linear, N(0,1) for
-// embeddings), deterministic in `seed`.
+// embeddings), deterministic in `seed`. A Transformer config gets makeRandomTransformerModel's weights (no stored
+// positional table).
 Model makeRandomModel(const ModelConfig& config, Vocabulary source_vocab, Vocabulary target_vocab, uint64_t seed);
+// A Transformer with initTransformerParams' weights; maxlen > 0 stores the sinusoidal table of that many rows.
+Model makeRandomTransformerModel(const ModelConfig& config, Vocabulary source_vocab, Vocabulary target_vocab,
+                                 const TransformerInit& init, int maxlen = 0);
 
 }  // namespace attnviz

@@ -35,6 +35,20 @@ std::vector<ParamRef> paramRefs(ModelParams& p, const ModelConfig& c, int source
     return refs;
 }
 
+std::vector<ParamRef> transformerParamRefs(TransformerParams& p, const TransformerShape& s) {
+    std::vector<ParamRef> refs;
+    forEachTransformerTensor(p, s, [&](const std::string& name, const std::vector<int64_t>& shape, auto& t) {
+        constexpr bool matrix = std::is_same_v<std::decay_t<decltype(t)>, Mat>;
+        ParamRef r{name, shape, t.data(), t.size(), matrix};
+        if constexpr (matrix)
+            r.mat = &t;
+        else
+            r.vec = &t;
+        refs.push_back(std::move(r));
+    });
+    return refs;
+}
+
 void resizeParams(ModelParams& p, const ModelConfig& c, int source_vocab, int target_vocab) {
     p = ModelParams{};
     auto size = [](const char*, const TensorShape& s, auto& t) {

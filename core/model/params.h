@@ -122,6 +122,9 @@ struct ParamRef {
 // Every tensor the config calls for, in forEachTensor's order (the order the file writer uses), with the shapes the
 // spec gives. Calling it on a fresh ModelParams after resizeParams() gives the views to fill.
 std::vector<ParamRef> paramRefs(ModelParams& p, const ModelConfig& c, int source_vocab, int target_vocab);
+// The same views of a Transformer's tensors, in forEachTransformerTensor's order. On params whose layer lists are
+// sized but whose tensors are empty, the names and shapes alone (data null, size 0).
+std::vector<ParamRef> transformerParamRefs(TransformerParams& p, const TransformerShape& s);
 // Sizes every tensor the config calls for (zero-filled) and empties the others.
 void resizeParams(ModelParams& p, const ModelConfig& c, int source_vocab, int target_vocab);
 // The number of values in the tensors the config calls for.

@@ -1,0 +1,85 @@
+#include "decode/transformer_steps.h"
+
+#include "base/errors.h"
+#include "decode/detail.h"
+
+#include <algorithm>
+#include <limits>
+#include <string>
+
+namespace attnviz::detail {
+
+TransformerSteps::TransformerSteps(const Model& model, const std::vector<int>& source_ids)
+    : net_(model.config.transformer, model.transformer), encoding_(net_.encode(source_ids)) {}
+
+void TransformerSteps::step(TransformerDecoderState& state, int token, TransformerStep& out) const {
+    net_.step(encoding_, state, token, out);
+}
+
+int TransformerSteps::lengthLimit(int max_len) const {
+    // Step i feeds decoder position i, so T steps need positions 0 .. T − 1.
+    return net_.maxLength() > 0 ? std::min(max_len, net_.maxLength()) : max_len;
+}
+
+void fillTransformerRecord(const TransformerStep& out, int top_k, StepRecord& rec) {
+    const Mat& last = out.cross_attention.back();  // (nhead, S)
+    const Vec mean = (last.colwise().sum() / float(last.rows())).transpose();
+    rec.attention.assign(mean.data(), mean.data() + mean.size());
+    rec.scores.assign(size_t(mean.size()), std::numeric_limits<float>::quiet_NaN());
+    rec.context.clear();
+    topCandidates(out.log_probs, top_k, rec.top_k);
+    rec.entropy = attentionEntropy(mean);
+    rec.cross_attention = out.cross_attention;
+    rec.self_attention = out.self_attention;
+}
+
+void addTransformerAttention(DecodeResult& r, const std::vector<std::vector<Mat>>& encoder_self,
+                             const std::vector<const StepRecord*>& rows) {
+    r.encoder_self_attention = encoder_self;
+    r.cross_attention.clear();
+    r.decoder_self_attention.clear();
+    if (rows.empty()) return;
+    const int T = int(rows.size());
+    const int layers = int(rows[0]->cross_attention.size());
+    const int heads = int(rows[0]->cross_attention[0].rows());
+    const int S = int(rows[0]->cross_attention[0].cols());
+    r.cross_attention.assign(size_t(layers), std::vector<Mat>(size_t(heads), Mat(T, S)));
+    r.decoder_self_attention.assign(size_t(layers), std::vector<Mat>(size_t(heads), Mat::Zero(T, T)));
+    for (int i = 0; i < T; ++i)
+        for (int l = 0; l < layers; ++l) {
+            const Mat& cross = rows[size_t(i)]->cross_attention[size_t(l)];  // (nhead, S)
+            const Mat& self = rows[size_t(i)]->self_attention[size_t(l)];    // (nhead, i + 1)
+            for (int h = 0; h < heads; ++h) {
+                r.cross_attention[size_t(l)][size_t(h)].row(i) = cross.row(h);
+                r.decoder_self_attention[size_t(l)][size_t(h)].row(i).head(self.cols()) = self.row(h);
+            }
+        }
+}
+
+DecodeResult forcedTransformerDecode(const Model& model, const TokenizedText& source, const TokenizedText& reference) {
+    const TransformerSteps steps(model, source.ids);
+    DecodeResult r;
+    r.source_tokens = source.tokens;
+    r.source_ids = source.ids;
+    TransformerDecoderState state;
+    TransformerStep out;
+    std::vector<StepRecord> records(reference.ids.size());
+    std::vector<const StepRecord*> rows;
+    for (size_t i = 0; i < reference.ids.size(); ++i) {
+        // Teacher forcing: step i is fed reference token i − 1 (<sos> first) and scored on reference token i.
+        const int id = reference.ids[i];
+        steps.step(state, i == 0 ? kSos : reference.ids[i - 1], out);
+        fillTransformerRecord(out, 0, records[i]);
+        r.target_tokens.push_back(reference.tokens.empty() ? model.target_vocab.token(id) : reference.tokens[i]);
+        r.target_ids.push_back(id);
+        r.attention.push_back(records[i].attention);
+        r.scores.push_back(records[i].scores);
+        r.log_probs.push_back(out.log_probs[id]);
+        r.total_log_prob += double(out.log_probs[id]);
+        rows.push_back(&records[i]);
+    }
+    addTransformerAttention(r, steps.encoding().self_attention, rows);
+    return r;
+}
+
+}  // namespace attnviz::detail

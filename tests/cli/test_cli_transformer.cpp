@@ -1,0 +1,145 @@
+// `attnviz-cli info`, `decode` and `render` on a Transformer model file: the kind and its sizes are printed, the
+// decode object carries docs/transformer.md's three attention keys with the numbers of the engine in this process,
+// beam width 1 equals greedy, forced decoding scores the reference, and `render` draws the `attention` heatmap.
+#include "decode/decoding.h"
+#include "io/decode_json.h"
+#include "io/model_file.h"
+#include "model/model.h"
+#include "process_run.h"
+#include "test_models.h"
+
+#include <QFile>
+#include <QTemporaryDir>
+#include <QTest>
+#include <nlohmann/json.hpp>
+
+using namespace attnviz;
+using testing::ProcessRun;
+
+namespace {
+
+ProcessRun cli(const QStringList& args) { return testing::runProcess(QStringLiteral(ATTNVIZ_CLI_PATH), args); }
+
+Model transformerModel(int maxlen) {
+    ModelConfig c;
+    c.decoder = DecoderKind::Transformer;
+    c.score = ScoreKind::ScaledDot;
+    c.transformer = {8, 2, 2, 1, 16, false, Activation::Relu};
+    Model m =
+        makeRandomTransformerModel(c, testing::smallSourceVocab(), testing::smallTargetVocab(), {21, true}, maxlen);
+    m.transformer.generator_weight *= 3.0f;
+    m.task = "en-zh";
+    return m;
+}
+
+nlohmann::json jsonOf(const ProcessRun& r) {
+    try {
+        return nlohmann::json::parse(r.out.constData());
+    } catch (const std::exception&) {
+        return nullptr;
+    }
+}
+
+}  // namespace
+
+class TestCliTransformer : public QObject {
+    Q_OBJECT
+    QTemporaryDir dir_;
+    QString path_;
+    Model model_;
+
+private slots:
+    void initTestCase() {
+        QVERIFY(dir_.isValid());
+        model_ = transformerModel(32);
+        path_ = testing::saveInto(model_, dir_, "en-zh-transformer.safetensors");
+    }
+
+    void infoNamesTheKindAndSizes() {
+        const ProcessRun text = cli({"info", path_});
+        QVERIFY2(text.code == 0, qPrintable(text.errText()));
+        const QString out = QString::fromUtf8(text.out);
+        QVERIFY2(out.contains("decoder      transformer, post-LN, activation relu, positions stored table of 32"),
+                 qPrintable(out));
+        QVERIFY2(out.contains("d_model 8, nhead 2, 2 encoder and 1 decoder layers, dim_feedforward 16"),
+                 qPrintable(out));
+        QVERIFY(out.contains("transformer.decoder.layers.0.multihead_attn.in_proj_weight"));
+
+        const ProcessRun js = cli({"info", "--json", path_});
+        QCOMPARE(js.code, 0);
+        const nlohmann::json j = jsonOf(js);
+        QCOMPARE(j["config"]["decoder"].get<std::string>(), std::string("transformer"));
+        QCOMPARE(j["config"]["num_decoder_layers"].get<int>(), 1);
+        QCOMPARE(j["maxlen"].get<int>(), 32);
+        QCOMPARE(j["parameter_count"].get<int64_t>(), model_.parameterCount());
+    }
+
+    // The CLI's numbers are the engine's (floats are written so that they read back bit for bit).
+    void decodeJsonEqualsTheEngine() {
+        const ProcessRun r = cli({"decode", "--model", path_, "--json", "the", "cat", "sat"});
+        QVERIFY2(r.code == 0, qPrintable(r.errText()));
+        const nlohmann::json j = jsonOf(r);
+        const DecodeResult engine = greedyDecode(model_, "the cat sat");
+        const DecodeResult printed = decodeFromJson(j);
+        QCOMPARE(printed.target_ids, engine.target_ids);
+        QCOMPARE(printed.attention, engine.attention);
+        QCOMPARE(printed.log_probs, engine.log_probs);
+        const size_t T = engine.target_ids.size();
+        QCOMPARE(j["cross_attention"].size(), size_t(1));
+        QCOMPARE(j["cross_attention"][0].size(), size_t(2));
+        QCOMPARE(j["cross_attention"][0][1].size(), T);
+        QCOMPARE(j["cross_attention"][0][1][0].size(), size_t(5));
+        QCOMPARE(j["encoder_self_attention"].size(), size_t(2));
+        QCOMPARE(j["decoder_self_attention"][0][0].size(), T);
+        QVERIFY(printed.cross_attention[0][1] == engine.cross_attention[0][1]);
+        QVERIFY(printed.encoder_self_attention[1][0] == engine.encoder_self_attention[1][0]);
+        QVERIFY(printed.decoder_self_attention[0][1] == engine.decoder_self_attention[0][1]);
+
+        const ProcessRun beam = cli({"decode", "--model", path_, "--json", "--beam", "1", "the", "cat", "sat"});
+        QCOMPARE(beam.code, 0);
+        QCOMPARE(beam.out, r.out);
+    }
+
+    void forcedDecodeAndTable() {
+        const ProcessRun r = cli({"decode", "--model", path_, "--json", "--target", "猫 坐", "the", "cat"});
+        QVERIFY2(r.code == 0, qPrintable(r.errText()));
+        const DecodeResult printed = decodeFromJson(jsonOf(r));
+        const DecodeResult engine = forcedDecode(model_, "the cat", "猫 坐");
+        QCOMPARE(printed.target_ids, engine.target_ids);
+        QCOMPARE(printed.log_probs, engine.log_probs);
+        QCOMPARE(int(printed.target_ids.size()), 3);  // 猫 坐 <eos>
+
+        const ProcessRun table = cli({"decode", "--model", path_, "the", "cat"});
+        QCOMPARE(table.code, 0);
+        QVERIFY(QString::fromUtf8(table.out).contains("decoding greedy"));
+    }
+
+    void sourceBeyondTheTableIsAnInputError() {
+        QStringList words;
+        for (int i = 0; i < 40; ++i) words << "cat";
+        const ProcessRun r = cli(QStringList{"decode", "--model", path_} + words);
+        QCOMPARE(r.code, 1);
+        QVERIFY2(r.errText().contains("positional table (maxlen 32"), qPrintable(r.errText()));
+    }
+
+    void renderDrawsTheAttentionHeatmap() {
+        const QString png = dir_.filePath("t.png");
+        const ProcessRun r =
+            cli({"render", "--model", path_, "--out", png, "--width", "320", "--height", "240", "the", "cat", "sat"});
+        QVERIFY2(r.code == 0, qPrintable(r.errText()));
+        QFile f(png);
+        QVERIFY(f.open(QIODevice::ReadOnly));
+        QVERIFY(f.readAll().startsWith("\x89PNG\r\n\x1a\n"));
+
+        const QString js = dir_.filePath("t.json");
+        QCOMPARE(cli({"render", "--model", path_, "--out", js, "the", "cat", "sat"}).code, 0);
+        QFile jf(js);
+        QVERIFY(jf.open(QIODevice::ReadOnly));
+        const nlohmann::json j = nlohmann::json::parse(jf.readAll().constData());
+        QCOMPARE(decodeFromJson(j).attention, greedyDecode(model_, "the cat sat").attention);
+        QVERIFY(j.contains("cross_attention"));
+    }
+};
+
+QTEST_GUILESS_MAIN(TestCliTransformer)
+#include "test_cli_transformer.moc"
