@@ -33,8 +33,7 @@ struct ComparedLine {
 
 // Names the first entry where two token lists differ ("id 57: "cat" against "dog"", or the sizes).
 std::string vocabDifference(const Vocabulary& a, const Vocabulary& b) {
-    if (a.size() != b.size())
-        return std::to_string(a.size()) + " against " + std::to_string(b.size()) + " tokens";
+    if (a.size() != b.size()) return std::to_string(a.size()) + " against " + std::to_string(b.size()) + " tokens";
     for (int i = 0; i < a.size(); ++i)
         if (a.token(i) != b.token(i))
             return "id " + std::to_string(i) + " is \"" + printable(a.token(i)) + "\" against \"" +
@@ -79,8 +78,8 @@ ComparedLine compareLine(const Model& a, const Model& b, const CorpusExample& ex
     return out;
 }
 
-std::vector<ComparedLine> compareCorpus(const Model& a, const Model& b, const Corpus& corpus,
-                                        const std::string& where, int threads, CompareSettings s) {
+std::vector<ComparedLine> compareCorpus(const Model& a, const Model& b, const Corpus& corpus, const std::string& where,
+                                        int threads, CompareSettings s) {
     s.parallel_steps = threadCount(threads) <= 1;
     std::vector<ComparedLine> out(corpus.examples.size());
     parallelFor(0, out.size(), threadCount(threads), [&](size_t i) {

@@ -222,9 +222,8 @@ void TestCliCompare::dataFileAveragesRowsAndScoresGoldLinks() {
 
     // The keys, in order.
     QCOMPARE(keysOf(j), (std::vector<std::string>{"model", "with", "data", "log_base", "sentences", "average"}));
-    QCOMPARE(keysOf(lines[0]),
-             (std::vector<std::string>{"line", "source_tokens", "target_tokens", "forced", "rows", "tv", "js",
-                                       "argmax_agreement", "entropy_a", "entropy_b"}));
+    QCOMPARE(keysOf(lines[0]), (std::vector<std::string>{"line", "source_tokens", "target_tokens", "forced", "rows",
+                                                         "tv", "js", "argmax_agreement", "entropy_a", "entropy_b"}));
     QCOMPARE(keysOf(lines[2]),
              (std::vector<std::string>{"line", "source_tokens", "target_tokens", "forced", "rows", "tv", "js",
                                        "argmax_agreement", "entropy_a", "entropy_b", "aer_a", "aer_b"}));
@@ -265,7 +264,8 @@ void TestCliCompare::errors_data() {
     const QString other = dir_.filePath("other-vocab.safetensors");
     QTest::newRow("vocabularies differ")
         << QStringList{"--model", a, "--with", other, "i love you"} << 1
-        << QStringLiteral("%1 and %2 cannot be compared: target vocabularies differ (18 against 7 tokens)").arg(a, other);
+        << QStringLiteral("%1 and %2 cannot be compared: target vocabularies differ (18 against 7 tokens)")
+               .arg(a, other);
     QTest::newRow("no sentence") << QStringList{"--model", a, "--with", b} << 2
                                  << QStringLiteral("missing SENTENCE (or --data FILE)");
     QTest::newRow("both") << QStringList{"--model", a, "--with", b, "--data", a, "i"} << 2

@@ -80,13 +80,15 @@ void TestCliSiblings::noMatchingSiblingNamesWhatDiffers_data() {
     QTest::addColumn<QString>("score");
     QTest::addColumn<QStringList>("mentions");
     QTest::newRow("general: only luong with feeding")
-        << "b-bahdanau-additive" << "general"
+        << "b-bahdanau-additive"
+        << "general"
         << QStringList{path("d-luong-general-feed") + " (luong · general · input feeding)",
                        path("a-luong-dot") + " (luong · dot)", path("e-bahdanau-additive-guided") + " (guided)"};
-    QTest::newRow("guided: no guided dot") << "e-bahdanau-additive-guided" << "dot"
-                                           << QStringList{path("c-bahdanau-dot") + " (dot · unguided)"};
+    QTest::newRow("guided: no guided dot") << "e-bahdanau-additive-guided"
+                                           << "dot" << QStringList{path("c-bahdanau-dot") + " (dot · unguided)"};
     QTest::newRow("feeding: the luong dot has none")
-        << "d-luong-general-feed" << "dot" << QStringList{path("a-luong-dot") + " (dot · no input feeding)"};
+        << "d-luong-general-feed"
+        << "dot" << QStringList{path("a-luong-dot") + " (dot · no input feeding)"};
 }
 
 void TestCliSiblings::noMatchingSiblingNamesWhatDiffers() {

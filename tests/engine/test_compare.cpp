@@ -48,8 +48,7 @@ void TestCompare::distancesOfHandRows_data() {
         << QVector<float>{1, 0} << QVector<float>{0.5f, 0.5f} << 0.5
         << 0.5 * std::log(4.0 / 3.0) + 0.5 * (0.5 * std::log(2.0 / 3.0) + 0.5 * std::log(2.0));
     // p = (1/2, 1/2, 0), q = (0, 1/2, 1/2): TV = 1/2; m = (1/4, 1/2, 1/4), KL(p||m) = 1/2 ln 2 = KL(q||m).
-    QTest::newRow("half overlap") << QVector<float>{0.5f, 0.5f, 0} << QVector<float>{0, 0.5f, 0.5f} << 0.5
-                                  << 0.5 * ln2;
+    QTest::newRow("half overlap") << QVector<float>{0.5f, 0.5f, 0} << QVector<float>{0, 0.5f, 0.5f} << 0.5 << 0.5 * ln2;
 }
 
 void TestCompare::distancesOfHandRows() {

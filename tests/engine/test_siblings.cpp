@@ -65,13 +65,13 @@ void TestSiblings::initTestCase() {
     saveInto(withTraining(smallModel(smallConfig(DK::Bahdanau, SK::Additive), 4), kGuided), dir_,
              "t-bahdanau-additive-guided.safetensors");
     saveInto(withTraining(smallModel(smallConfig(DK::Luong, SK::Dot), 5), kUnguided), dir_, "a-luong-dot.safetensors");
-    saveInto(withTraining(smallModel(smallConfig(DK::Luong, SK::General, SpanKind::Global, true), 6), kUnguided),
-             dir_, "t-luong-general-feed.safetensors");
+    saveInto(withTraining(smallModel(smallConfig(DK::Luong, SK::General, SpanKind::Global, true), 6), kUnguided), dir_,
+             "t-luong-general-feed.safetensors");
     saveInto(withTraining(smallModel(smallConfig(DK::Luong, SK::General, SpanKind::LocalP, true), 7), kUnguided), dir_,
              "t-luong-general-local_p.safetensors");
-    saveInto(withTraining(smallModel(smallConfig(DK::Bahdanau, SK::ScaledDot, SpanKind::Global, false, 8), 8),
-                          kUnguided),
-             dir_, "t-bahdanau-scaled_dot-e8.safetensors");
+    saveInto(
+        withTraining(smallModel(smallConfig(DK::Bahdanau, SK::ScaledDot, SpanKind::Global, false, 8), 8), kUnguided),
+        dir_, "t-bahdanau-scaled_dot-e8.safetensors");
     // Guided by name only (no training record); metadata that contradicts the name wins.
     saveInto(smallModel(smallConfig(DK::Bahdanau, SK::Dot), 9), dir_, "t-bahdanau-dot-guided.safetensors");
     saveInto(withTraining(smallModel(smallConfig(DK::Bahdanau, SK::General), 10), kUnguided), dir_,
@@ -99,13 +99,20 @@ void TestSiblings::guidanceFromMetadataThenName_data() {
     QTest::newRow("metadata says guided") << QString::fromStdString(kGuided) << "m/x-additive.safetensors" << true;
     QTest::newRow("metadata says unguided, name guided")
         << QString::fromStdString(kUnguided) << "m/x-additive-guided.safetensors" << false;
-    QTest::newRow("weight 0.25") << R"({"align_weight": 0.25})" << "x.safetensors" << true;
-    QTest::newRow("no record, name guided") << "" << "m/x-additive-guided.safetensors" << true;
-    QTest::newRow("no record, plain name") << "" << "m/x-additive.safetensors" << false;
-    QTest::newRow("not JSON, name guided") << "trained by hand" << "x-guided.safetensors" << true;
-    QTest::newRow("no align_weight key") << R"({"epochs": 3})" << "x.safetensors" << false;
-    QTest::newRow("align_weight not a number") << R"({"align_weight": "1"})" << "x-guided.safetensors" << true;
-    QTest::newRow("guided inside the name only") << "" << "x-guided-dot.safetensors" << false;
+    QTest::newRow("weight 0.25") << R"({"align_weight": 0.25})"
+                                 << "x.safetensors" << true;
+    QTest::newRow("no record, name guided") << ""
+                                            << "m/x-additive-guided.safetensors" << true;
+    QTest::newRow("no record, plain name") << ""
+                                           << "m/x-additive.safetensors" << false;
+    QTest::newRow("not JSON, name guided") << "trained by hand"
+                                           << "x-guided.safetensors" << true;
+    QTest::newRow("no align_weight key") << R"({"epochs": 3})"
+                                         << "x.safetensors" << false;
+    QTest::newRow("align_weight not a number") << R"({"align_weight": "1"})"
+                                               << "x-guided.safetensors" << true;
+    QTest::newRow("guided inside the name only") << ""
+                                                 << "x-guided-dot.safetensors" << false;
 }
 
 void TestSiblings::guidanceFromMetadataThenName() {
@@ -119,11 +126,10 @@ void TestSiblings::findSiblingsMarksGuidedOnes() {
     QStringList got;
     for (const Sibling& s : siblings_) got << base(s.path) + (s.guided ? "+" : "");
     // Sorted by score, then path; the other task's file is left out.
-    const QStringList want = {"t-bahdanau-additive",           "t-bahdanau-additive-guided+",
-                              "a-luong-dot",                   "t-bahdanau-dot",
-                              "t-bahdanau-dot-guided+",        "t-bahdanau-scaled_dot-e8",
-                              "t-bahdanau-general",            "t-bahdanau-general-guided",
-                              "t-luong-general-feed",          "t-luong-general-local_p"};
+    const QStringList want = {"t-bahdanau-additive",    "t-bahdanau-additive-guided+", "a-luong-dot",
+                              "t-bahdanau-dot",         "t-bahdanau-dot-guided+",      "t-bahdanau-scaled_dot-e8",
+                              "t-bahdanau-general",     "t-bahdanau-general-guided",   "t-luong-general-feed",
+                              "t-luong-general-local_p"};
     QCOMPARE(got, want);
 }
 
@@ -164,16 +170,30 @@ void TestSiblings::differencesNameWhatTheOtherHas_data() {
     QTest::addColumn<QString>("from");
     QTest::addColumn<QString>("other");
     QTest::addColumn<QString>("text");
-    QTest::newRow("luong, feeding") << "t-bahdanau-additive" << "t-luong-general-feed"
+    QTest::newRow("luong, feeding") << "t-bahdanau-additive"
+                                    << "t-luong-general-feed"
                                     << "luong · general · input feeding";
-    QTest::newRow("local_p") << "t-bahdanau-additive" << "t-luong-general-local_p"
+    QTest::newRow("local_p") << "t-bahdanau-additive"
+                             << "t-luong-general-local_p"
                              << "luong · general · local_p, D = 2 · input feeding";
-    QTest::newRow("span back") << "t-luong-general-local_p" << "t-luong-general-feed" << "global";
-    QTest::newRow("guided") << "t-bahdanau-additive" << "t-bahdanau-additive-guided" << "guided";
-    QTest::newRow("unguided dot") << "t-bahdanau-additive-guided" << "t-bahdanau-dot" << "dot · unguided";
-    QTest::newRow("sizes") << "t-bahdanau-additive" << "t-bahdanau-scaled_dot-e8" << "scaled_dot · E 8, H 4/8";
-    QTest::newRow("back to bahdanau") << "t-luong-general-feed" << "a-luong-dot" << "dot · no input feeding";
-    QTest::newRow("itself") << "t-bahdanau-dot" << "t-bahdanau-dot" << "same settings";
+    QTest::newRow("span back") << "t-luong-general-local_p"
+                               << "t-luong-general-feed"
+                               << "global";
+    QTest::newRow("guided") << "t-bahdanau-additive"
+                            << "t-bahdanau-additive-guided"
+                            << "guided";
+    QTest::newRow("unguided dot") << "t-bahdanau-additive-guided"
+                                  << "t-bahdanau-dot"
+                                  << "dot · unguided";
+    QTest::newRow("sizes") << "t-bahdanau-additive"
+                           << "t-bahdanau-scaled_dot-e8"
+                           << "scaled_dot · E 8, H 4/8";
+    QTest::newRow("back to bahdanau") << "t-luong-general-feed"
+                                      << "a-luong-dot"
+                                      << "dot · no input feeding";
+    QTest::newRow("itself") << "t-bahdanau-dot"
+                            << "t-bahdanau-dot"
+                            << "same settings";
 }
 
 void TestSiblings::differencesNameWhatTheOtherHas() {

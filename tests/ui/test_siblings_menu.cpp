@@ -73,12 +73,11 @@ void TestSiblingsMenu::initTestCase() {
     // "a-luong-dot" sorts before "c-bahdanau-dot": picking the first dot file would swap in a luong model.
     saveInto(trained(smallModel(smallConfig(DK::Bahdanau, SK::Additive), 51, 3.0f), 0), models_dir_,
              "b-bahdanau-additive.safetensors");
-    saveInto(trained(smallModel(smallConfig(DK::Luong, SK::Dot), 52, 3.0f), 0), models_dir_,
-             "a-luong-dot.safetensors");
+    saveInto(trained(smallModel(smallConfig(DK::Luong, SK::Dot), 52, 3.0f), 0), models_dir_, "a-luong-dot.safetensors");
     saveInto(trained(smallModel(smallConfig(DK::Bahdanau, SK::Dot), 53, 3.0f), 0), models_dir_,
              "c-bahdanau-dot.safetensors");
-    saveInto(trained(smallModel(smallConfig(DK::Luong, SK::General, SpanKind::Global, true), 54, 3.0f), 0),
-             models_dir_, "d-luong-general-feed.safetensors");
+    saveInto(trained(smallModel(smallConfig(DK::Luong, SK::General, SpanKind::Global, true), 54, 3.0f), 0), models_dir_,
+             "d-luong-general-feed.safetensors");
     saveInto(trained(smallModel(smallConfig(DK::Bahdanau, SK::Additive), 55, 3.0f), 1), models_dir_,
              "e-bahdanau-additive-guided.safetensors");
 }
@@ -128,8 +127,9 @@ void TestSiblingsMenu::buttonsEnabledOnlyForTheSameSettings() {
     // No scaled dot at all: the plain reason.
     QAction* scaled = w_->scoreAction(ScoreKind::ScaledDot);
     QVERIFY(!scaled->isEnabled());
-    QVERIFY2(scaled->toolTip().startsWith(QStringLiteral("no model trained with scaled_dot scoring for task test-task")),
-             qPrintable(scaled->toolTip()));
+    QVERIFY2(
+        scaled->toolTip().startsWith(QStringLiteral("no model trained with scaled_dot scoring for task test-task")),
+        qPrintable(scaled->toolTip()));
     QVERIFY(!w_->switchScore(ScoreKind::General));
     QCOMPARE(w_->modelPath(), QFileInfo(path("b-bahdanau-additive")).absoluteFilePath());
 }
@@ -144,7 +144,8 @@ void TestSiblingsMenu::dotOnBahdanauLoadsTheBahdanauDot() {
     const Model dot = loadModel(path("c-bahdanau-dot").toStdString());
     QCOMPARE(w_->outcome()->result.attention, greedyDecode(dot, "i love the cat").attention);
     // From the bahdanau dot model, additive goes back to the unguided additive one.
-    QVERIFY(w_->scoreAction(ScoreKind::Additive)->toolTip().contains(QStringLiteral("b-bahdanau-additive.safetensors")));
+    QVERIFY(
+        w_->scoreAction(ScoreKind::Additive)->toolTip().contains(QStringLiteral("b-bahdanau-additive.safetensors")));
 }
 
 void TestSiblingsMenu::siblingsMenuListsWhatDiffers() {

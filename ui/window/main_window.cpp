@@ -216,7 +216,8 @@ void MainWindow::findSiblingModels() {
     siblings_ = findSiblings(path, *model);
     const Sibling self{path, model->config, isGuided(model->training, path)};
     for (ScoreKind score : {ScoreKind::Additive, ScoreKind::Dot, ScoreKind::ScaledDot, ScoreKind::General})
-        if (const std::optional<Sibling> s = matchingSibling(siblings_, self, score)) score_siblings_[score] = qs(s->path);
+        if (const std::optional<Sibling> s = matchingSibling(siblings_, self, score))
+            score_siblings_[score] = qs(s->path);
     siblings_menu_->setSiblings(siblings_, self, !model->task.empty());
 }
 
@@ -269,7 +270,8 @@ QString MainWindow::noSiblingReason(ScoreKind score) const {
     QStringList others;
     for (const Sibling& s : siblings_)
         if (s.config.score == score)
-            others << tr("%1 differs in more: %2").arg(QFileInfo(qs(s.path)).fileName(), qs(describeDifferences(self, s)));
+            others
+                << tr("%1 differs in more: %2").arg(QFileInfo(qs(s.path)).fileName(), qs(describeDifferences(self, s)));
     if (others.isEmpty()) return tr("no model trained with %1 scoring for task %2 in %3").arg(name, task, folder);
     return tr("no model trained with %1 scoring and this model's other settings for task %2 in %3 (%4; see "
               "Siblings)")
@@ -287,7 +289,8 @@ void MainWindow::updateScoreActions() {
         if (!model)
             act->setToolTip(tr("Open a model first"));
         else if (has)
-            act->setToolTip(tr("Show the model trained with %1 scoring (%2)").arg(name, QFileInfo(it->second).fileName()));
+            act->setToolTip(
+                tr("Show the model trained with %1 scoring (%2)").arg(name, QFileInfo(it->second).fileName()));
         else
             act->setToolTip(noSiblingReason(score));
         act->setStatusTip(act->toolTip());
