@@ -157,11 +157,12 @@ void printCompareText(const std::vector<ComparedLine>& lines, const Model& a, co
     std::printf("TV = total variation (0..1), JS = Jensen-Shannon divergence (nats, 0..ln 2), H = entropy (nats)\n");
     bool aligned = false;
     for (const ComparedLine& l : lines) aligned = aligned || l.counts.aligned_lines > 0;
-    std::printf("line   rows  TV      JS      argmax   H(A)    H(B)%s  output\n", aligned ? "    AER(A)  AER(B)" : "");
+    std::printf("%-5s  %5s  %-6s  %-6s  %8s  %-6s  %-6s%s  output\n", "line", "rows", "TV", "JS", "argmax", "H(A)",
+                "H(B)", aligned ? "  AER(A)  AER(B)" : "");
     AttentionComparisonCounts total;
     for (const ComparedLine& l : lines) {
-        std::printf("%-5d  %s%s  %s\n", l.line, summaryColumns(l.counts).c_str(),
-                    aligned && l.counts.aligned_lines == 0 ? "  -       -     " : "",
+        std::printf("%-5s  %s%s  %s\n", l.line > 0 ? std::to_string(l.line).c_str() : "-",
+                    summaryColumns(l.counts).c_str(), aligned && l.counts.aligned_lines == 0 ? "  -       -     " : "",
                     detokenize(l.a.target_tokens, a.config.tokenizer.target).c_str());
         total += l.counts;
     }

@@ -111,7 +111,8 @@ void TestCliSiblings::infoListsDifferences() {
     const ProcessRun r = cli({"info", "--json", path("b-bahdanau-additive")});
     QVERIFY2(r.code == 0, qPrintable(r.errText()));
     std::map<std::string, std::pair<bool, std::vector<std::string>>> got;
-    for (const json& s : json::parse(r.out.toStdString())["siblings"])
+    const json info = json::parse(r.out.toStdString());
+    for (const json& s : info["siblings"])
         got[s["path"].get<std::string>()] = {s["guided"].get<bool>(), s["differences"].get<std::vector<std::string>>()};
     QCOMPARE(got.size(), size_t(5));
     using P = std::pair<bool, std::vector<std::string>>;

@@ -125,10 +125,10 @@ void TestSiblings::guidanceFromMetadataThenName() {
 void TestSiblings::findSiblingsMarksGuidedOnes() {
     QStringList got;
     for (const Sibling& s : siblings_) got << base(s.path) + (s.guided ? "+" : "");
-    // Sorted by score, then path; the other task's file is left out.
-    const QStringList want = {"t-bahdanau-additive",    "t-bahdanau-additive-guided+", "a-luong-dot",
-                              "t-bahdanau-dot",         "t-bahdanau-dot-guided+",      "t-bahdanau-scaled_dot-e8",
-                              "t-bahdanau-general",     "t-bahdanau-general-guided",   "t-luong-general-feed",
+    // Sorted by score, then path ("-guided" sorts before ".safetensors"); the other task's file is left out.
+    const QStringList want = {"t-bahdanau-additive-guided+", "t-bahdanau-additive", "a-luong-dot",
+                              "t-bahdanau-dot-guided+",      "t-bahdanau-dot",      "t-bahdanau-scaled_dot-e8",
+                              "t-bahdanau-general-guided",   "t-bahdanau-general",  "t-luong-general-feed",
                               "t-luong-general-local_p"};
     QCOMPARE(got, want);
 }
@@ -140,8 +140,8 @@ void TestSiblings::scoringMovesOnlyToTheSameSettings_data() {
     const int additive = int(ScoreKind::Additive), dot = int(ScoreKind::Dot), scaled = int(ScoreKind::ScaledDot),
               general = int(ScoreKind::General);
     QTest::newRow("bahdanau dot, not luong dot") << "t-bahdanau-additive" << dot << "t-bahdanau-dot";
-    QTest::newRow("unguided general, not the guided-named one")
-        << "t-bahdanau-additive" << general << "t-bahdanau-general";
+    // t-bahdanau-general-guided is unguided by its metadata: it and t-bahdanau-general both match; the first by path.
+    QTest::newRow("metadata beats the -guided name") << "t-bahdanau-additive" << general << "t-bahdanau-general-guided";
     QTest::newRow("scaled dot only with other sizes") << "t-bahdanau-additive" << scaled << "";
     QTest::newRow("own score: itself") << "t-bahdanau-additive" << additive << "t-bahdanau-additive";
     QTest::newRow("guided: guided dot (by name)") << "t-bahdanau-additive-guided" << dot << "t-bahdanau-dot-guided";

@@ -23,13 +23,18 @@ QString SiblingsMenu::entryText(const Sibling& current, const Sibling& other) {
     return tr("%1 — %2").arg(file, qs(describeDifferences(current, other)));
 }
 
+void SiblingsMenu::removeEntries() {
+    clear();  // deletes the entries (the menu owns them); their group goes too
+    qDeleteAll(findChildren<QActionGroup*>(QString(), Qt::FindDirectChildrenOnly));
+}
+
 void SiblingsMenu::clearSiblings() {
-    clear();
+    removeEntries();
     addAction(tr("(no model open)"))->setEnabled(false);
 }
 
 void SiblingsMenu::setSiblings(const std::vector<Sibling>& siblings, const Sibling& current, bool has_task) {
-    clear();
+    removeEntries();
     auto* group = new QActionGroup(this);
     group->setExclusive(true);
     const QString self = QFileInfo(qs(current.path)).absoluteFilePath();
@@ -43,9 +48,13 @@ void SiblingsMenu::setSiblings(const std::vector<Sibling>& siblings, const Sibli
         a->setChecked(is_self);
         a->setToolTip(QDir::toNativeSeparators(path));
         a->setStatusTip(is_self ? tr("The open model") : tr("Open this sibling, keeping the sentence and the step"));
-        connect(a, &QAction::triggered, this, [this, path, is_self] {
-            if (!is_self) emit siblingChosen(path);
-        });
+        // Queued: switching rebuilds this menu, which must not delete the entry while it is emitting.
+        connect(
+            a, &QAction::triggered, this,
+            [this, path, is_self] {
+                if (!is_self) emit siblingChosen(path);
+            },
+            Qt::QueuedConnection);
     }
     if (siblings.size() <= 1) {
         QAction* none = addAction(has_task ? tr("(no other model in this folder has its task and vocabularies)")

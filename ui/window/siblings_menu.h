@@ -24,6 +24,9 @@ public:
 
 signals:
     void siblingChosen(const QString& path);
+
+private:
+    void removeEntries();
 };
 
 }  // namespace attnviz::ui
