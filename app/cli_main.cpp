@@ -30,6 +30,8 @@ const Subcommand kSubcommands[] = {
     {"eval", "report exact match, token accuracy, BLEU, attention entropy and AER on a TSV corpus",
      attnviz::cli::runEval},
     {"convert", "rewrite a model with its weights as f32, f16 or bf16", attnviz::cli::runConvert},
+    {"compare", "compare the attention of two models (TV, Jensen-Shannon, argmax agreement, entropy, AER)",
+     attnviz::cli::runCompare},
 };
 
 // Every command's output ends here: stdout is flushed and checked, so that a full disk or a failing device

@@ -4,7 +4,8 @@
 # 2 cores; tatoeba (real sentences, larger models) takes hours.
 #   sample_models/build.sh            # everything
 #   sample_models/build.sh en_fr      # one task (then the table of every model)
-#   sample_models/build.sh --eval     # only the table (and the test metrics in each model's metadata)
+#   sample_models/build.sh --eval     # only the tables (and the test metrics in each model's metadata)
+#   sample_models/build.sh --compare  # only compare.md: attention distances between every pair of siblings
 # ATTNVIZ_MODELS_OUT=DIR trains into DIR instead of sample_models/ (the table then covers DIR's models);
 # ATTNVIZ_TRAIN_THREADS=N trains with N threads (default 2).
 set -euo pipefail
@@ -15,7 +16,9 @@ out="${ATTNVIZ_MODELS_OUT:-$here}"  # where the trained models go
 corpora="${ATTNVIZ_CORPORA:-$top/build/corpora}"
 seed=1
 eval_only=0
+compare_only=0
 if [ "${1:-}" = --eval ]; then eval_only=1; shift; fi
+if [ "${1:-}" = --compare ]; then eval_only=1; compare_only=1; shift; fi
 tasks=("${@:-en_fr en_zh dates tatoeba}")
 tasks=(${tasks[*]})
 
@@ -66,6 +69,7 @@ for task in "${tasks[@]}"; do
   done
 done
 
+if [ "$compare_only" = 0 ]; then
 # The quality table: attnviz-cli eval on each task's test split, also recorded in each model's `training` metadata.
 {
   printf 'model\texact_match\ttoken_accuracy\tbleu\taer\tmean_entropy\n'
@@ -79,3 +83,9 @@ done
   done
 } > "$out/metrics.tsv"
 cat "$out/metrics.tsv"
+fi
+
+# The evidence that the scoring toggle shows something: per task, `attnviz-cli compare` between every pair of models
+# on the test split (both forced onto the reference), into compare.md (linked from README.md).
+python3 "$here/compare_table.py" "$cli" "$out" "$corpora" "$out/compare.md"
+echo "wrote $out/compare.md" >&2

@@ -57,6 +57,25 @@ Model loadNamed(const std::string& path) {
     }
 }
 
+// "PATH: no sibling trained with score "dot" and the same other settings (siblings: FILE (what differs), ...)".
+std::string noMatchingSibling(const std::string& path, const Model& model, const std::vector<Sibling>& siblings,
+                              const Sibling& self, ScoreKind score) {
+    std::string found;
+    for (const Sibling& s : siblings) {
+        if (s.path == path) continue;
+        found += (found.empty() ? "" : ", ") + s.path + " (" + describeDifferences(self, s) + ")";
+    }
+    std::string msg = path + ": no sibling model trained with score \"" + std::string(toString(score)) +
+                      "\" and this model's other settings (decoder, span, input feeding, guidance, sizes, tokenizers)";
+    if (!found.empty())
+        msg += "; siblings found, with what differs from this model: " + found;
+    else if (model.task.empty())
+        msg += " (the model has no \"task\" metadata, so it has no siblings)";
+    else
+        msg += " (no other model in its folder has task \"" + model.task + "\" and the same vocabularies)";
+    return msg;
+}
+
 }  // namespace
 
 LoadedModel loadModelForCli(const std::string& path, const std::optional<ScoreKind>& score) {
@@ -64,29 +83,9 @@ LoadedModel loadModelForCli(const std::string& path, const std::optional<ScoreKi
     if (!score || model->config.score == *score) return {std::move(model), path};
 
     const std::vector<Sibling> siblings = findSiblings(path, *model);
-    const Sibling* pick = nullptr;
-    // Prefer a sibling that differs only in the score (same decoder and span), else the first with that score; an
-    // RNN model picks among RNN siblings, a Transformer among Transformers.
-    for (const Sibling& s : siblings)
-        if (s.config.score == *score && s.config.isTransformer() == model->config.isTransformer() &&
-            (!pick || (s.config.decoder == model->config.decoder && s.config.span == model->config.span &&
-                       !(pick->config.decoder == model->config.decoder && pick->config.span == model->config.span))))
-            pick = &s;
-    if (!pick) {
-        std::string found;
-        for (const Sibling& s : siblings) {
-            if (s.path == path) continue;
-            found += (found.empty() ? "" : ", ") + s.path + " (" + std::string(toString(s.config.score)) + ")";
-        }
-        std::string msg = path + ": no sibling model trained with score \"" + std::string(toString(*score)) + "\"";
-        if (!found.empty())
-            msg += " (siblings found: " + found + ")";
-        else if (model->task.empty())
-            msg += " (the model has no \"task\" metadata, so it has no siblings)";
-        else
-            msg += " (no other model in its folder has task \"" + model->task + "\" and the same vocabularies)";
-        throw ModelError(msg);
-    }
+    const Sibling self{path, model->config, isGuided(model->training, path)};
+    const std::optional<Sibling> pick = matchingSibling(siblings, self, *score);
+    if (!pick) throw ModelError(noMatchingSibling(path, *model, siblings, self, *score));
     auto sibling = std::make_shared<Model>(loadNamed(pick->path));
     return {std::move(sibling), pick->path};
 }

@@ -39,7 +39,9 @@ struct LoadedModel {
     std::string path;  // the file actually loaded (the sibling's path when --score switched)
 };
 // Loads `path`. With `score` set and different from the model's own score, loads the sibling trained with that
-// score instead; if there is none, throws ModelError "PATH: no sibling model with score "dot" (siblings found: ...)".
+// score and every other setting of the model (matchingSibling, io/siblings.h); if there is none, throws ModelError
+// "PATH: no sibling model trained with score "dot" and this model's other settings ...; siblings found, with what
+// differs from this model: FILE (luong · general · input feeding), ...".
 // Errors always start with the path.
 LoadedModel loadModelForCli(const std::string& path, const std::optional<ScoreKind>& score = std::nullopt);
 

@@ -62,11 +62,14 @@ nlohmann::ordered_json infoJson(const std::string& path, const Model& model, con
     j["training"] = trainingJson(model.training);
     j["extra_metadata"] = model.extra_metadata;
     nlohmann::ordered_json sib = nlohmann::ordered_json::array();
+    const Sibling self{path, model.config, isGuided(model.training, path)};
     for (const Sibling& s : siblings)
         sib.push_back({{"path", s.path},
                        {"score", toString(s.config.score)},
                        {"decoder", toString(s.config.decoder)},
                        {"span", toString(s.config.span)},
+                       {"guided", s.guided},
+                       {"differences", siblingDifferences(self, s)},
                        {"self", s.path == path}});
     j["siblings"] = std::move(sib);
     nlohmann::ordered_json tensors = nlohmann::ordered_json::array();
@@ -115,9 +118,10 @@ void printInfoText(const std::string& path, const Model& model, const ModelHeade
         std::printf("metadata     %s = %s\n", printable(k).c_str(), printable(v).c_str());
     std::printf("siblings     %d model%s with this task and vocabularies\n", static_cast<int>(siblings.size()),
                 siblings.size() == 1 ? "" : "s");
+    const Sibling self{path, model.config, isGuided(model.training, path)};
     for (const Sibling& s : siblings)
-        std::printf("  %s %s%s\n", padRight(toString(s.config.score), 11).c_str(), printable(s.path).c_str(),
-                    s.path == path ? "  (this file)" : "");
+        std::printf("  %s %s  (%s)\n", padRight(toString(s.config.score), 11).c_str(), printable(s.path).c_str(),
+                    s.path == path ? "this file" : describeDifferences(self, s).c_str());
     std::printf("tensors      %d\n", static_cast<int>(header.tensors.size()));
     size_t width = 0;
     for (const TensorEntry& t : header.tensors) width = std::max(width, t.name.size());
@@ -141,7 +145,7 @@ int runInfo(const std::vector<std::string>& args) {
         ArgParser p(
             "info", "MODEL [--json] [--vocab]",
             "Print a model's config, vocabulary sizes, parameter count, metadata, siblings (models in the same\n"
-            "folder with the same task and vocabularies) and tensor list.");
+            "folder with the same task and vocabularies, each with what differs from this model) and tensor list.");
         bool json = false, vocab = false;
         std::vector<std::string> positional;
         p.positionals(&positional, "MODEL", "the model file (.safetensors)", 1, 1);

@@ -12,5 +12,6 @@ int runRender(const std::vector<std::string>& args);   // cmd_render.cpp
 int runTrain(const std::vector<std::string>& args);    // cmd_train.cpp
 int runEval(const std::vector<std::string>& args);     // cmd_eval.cpp
 int runConvert(const std::vector<std::string>& args);  // cmd_convert.cpp
+int runCompare(const std::vector<std::string>& args);  // cmd_compare.cpp
 
 }  // namespace attnviz::cli

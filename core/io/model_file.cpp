@@ -11,7 +11,6 @@
 #include <cmath>
 #include <cstdio>
 #include <cstring>
-#include <filesystem>
 #include <set>
 #include <unordered_map>
 
@@ -290,37 +289,6 @@ void saveModel(const Model& model, const std::string& path, st::DType dtype) {
     } catch (const WriteError& e) {
         throw ModelError(e.what());  // saveModel's contract: a ModelError naming the path
     }
-}
-
-std::vector<Sibling> findSiblings(const std::string& path, const Model& model) {
-    namespace fs = std::filesystem;
-    std::vector<Sibling> out{{path, model.config}};
-    if (model.task.empty()) return out;
-
-    const fs::path self(path);
-    const fs::path dir = self.parent_path();
-    std::error_code ec;
-    fs::directory_iterator it(dir.empty() ? fs::path(".") : dir, ec);
-    if (ec) return out;
-    for (; it != fs::directory_iterator(); it.increment(ec)) {
-        if (ec) break;
-        const fs::path p = it->path();
-        if (p.extension() != ".safetensors" || p.filename() == self.filename()) continue;
-        std::error_code ec2;
-        if (!it->is_regular_file(ec2) || fs::equivalent(p, self, ec2)) continue;
-        const fs::path shown = dir / p.filename();
-        try {
-            const ModelHeader h = readModelHeader(shown.string());
-            if (h.task == model.task && h.source_vocab == model.source_vocab && h.target_vocab == model.target_vocab)
-                out.push_back({shown.string(), h.config});
-        } catch (const std::exception&) {
-            // unreadable or not a model: not a sibling
-        }
-    }
-    std::sort(out.begin(), out.end(), [](const Sibling& a, const Sibling& b) {
-        return a.config.score != b.config.score ? a.config.score < b.config.score : a.path < b.path;
-    });
-    return out;
 }
 
 }  // namespace attnviz

@@ -1,6 +1,7 @@
 // Model files: reading, validating and writing the safetensors files of docs/model-format.md.
 #pragma once
 #include "io/safetensors.h"
+#include "io/siblings.h"
 #include "model/model.h"
 
 #include <cstdint>
@@ -43,12 +44,6 @@ struct ModelHeader {
 // `attnviz-cli info`, the sample-model browser and sibling scans). Throws ModelError("PATH: ...").
 ModelHeader readModelHeader(const std::string& path);
 
-// Model files in the same folder with the same task and vocabularies (spec "Siblings"), `path` included,
-// as (path, score) pairs sorted by score then path. Unreadable files are skipped.
-struct Sibling {
-    std::string path;
-    ModelConfig config;
-};
-std::vector<Sibling> findSiblings(const std::string& path, const Model& model);
+// Siblings (findSiblings, matchingSibling) are in io/siblings.h.
 
 }  // namespace attnviz

@@ -1,9 +1,12 @@
-// The models the app ships with (sample_models/): every file loads, each word task has a sibling for every score
-// (the GUI's scoring toggle), the test metrics recorded in each model meet the targets of sample_models/README.md,
-// and typed sentences, not only the generator's templates, get the translations checked by eye when the models were
-// trained. A retrained model that regresses fails here.
+// The models the app ships with (sample_models/): every file loads, each task has an unguided bahdanau sibling for
+// every score (the GUI's scoring toggle) and each word task exactly one guided one, the test metrics recorded in each
+// model meet the targets of sample_models/README.md (AER is bounded for the guided models only; the unguided ones'
+// AER is printed, not bounded), and typed sentences, not only the generator's templates, get the translations checked
+// by eye when the models were trained. A retrained model that regresses fails here.
+// ATTNVIZ_SAMPLE_MODELS=DIR checks the models of DIR instead (e.g. a retrain before its files are copied in).
 #include "decode/decoding.h"
 #include "io/model_file.h"
+#include "io/siblings.h"
 #include "model/model.h"
 
 #include <QDir>
@@ -15,9 +18,14 @@ using namespace attnviz;
 
 namespace {
 
-QString samplePath(const QString& name) {
-    return QDir(QStringLiteral(ATTNVIZ_SOURCE_DIR "/sample_models")).filePath(name + QStringLiteral(".safetensors"));
+QString sampleDir() {
+    const QString dir = qEnvironmentVariable("ATTNVIZ_SAMPLE_MODELS");
+    return dir.isEmpty() ? QStringLiteral(ATTNVIZ_SOURCE_DIR "/sample_models") : dir;
 }
+
+QString samplePath(const QString& name) { return QDir(sampleDir()).filePath(name + QStringLiteral(".safetensors")); }
+
+const char* const kWordTasks[] = {"en_fr", "en_zh"};
 
 }  // namespace
 
@@ -27,14 +35,14 @@ class TestSampleModels : public QObject {
 private slots:
     void everyModelLoadsAndMeetsItsTargets();
     void everyTaskHasEveryScore();
+    void eachWordTaskHasOneGuidedSibling();
     void typedSentences_data();
     void typedSentences();
 };
 
 void TestSampleModels::everyModelLoadsAndMeetsItsTargets() {
-    const QStringList files = QDir(QStringLiteral(ATTNVIZ_SOURCE_DIR "/sample_models"))
-                                  .entryList({QStringLiteral("*.safetensors")}, QDir::Files, QDir::Name);
-    QCOMPARE(files.size(), 14);
+    const QStringList files = QDir(sampleDir()).entryList({QStringLiteral("*.safetensors")}, QDir::Files, QDir::Name);
+    QVERIFY2(files.size() >= 16, qPrintable(files.join(' ')));  // en_fr 7, en_zh 5, dates 4 (tatoeba may add more)
     qint64 bytes = 0;
     for (const QString& file : files) {
         const QString path = samplePath(QFileInfo(file).completeBaseName());
@@ -51,26 +59,38 @@ void TestSampleModels::everyModelLoadsAndMeetsItsTargets() {
         const auto& test = training["test"];
         const bool luong = m.config.decoder == DecoderKind::Luong;
         const double exact = test["exact_match"].get<double>();
-        QVERIFY2(exact >= (luong ? 0.90 : 0.95), qPrintable(QString("%1: exact match %2").arg(file).arg(exact)));
-        const bool word_task = m.task != "dates";
-        const bool needs_aer = word_task && m.config.span == SpanKind::Global &&
-                               (m.config.score == ScoreKind::Additive || m.config.score == ScoreKind::General);
-        if (needs_aer) {
-            const double aer = test["aer"].get<double>();
+        if (m.task != "tatoeba")  // real sentences: BLEU, not exact match (sample_models/README.md)
+            QVERIFY2(exact >= (luong ? 0.90 : 0.95), qPrintable(QString("%1: exact match %2").arg(file).arg(exact)));
+        if (!test.contains("aer") || test["aer"].is_null()) continue;
+        const double aer = test["aer"].get<double>();
+        // Guided alignment is what brings AER down; the unguided siblings show what attention learns by itself.
+        if (isGuided(m.training, path.toStdString()))
             QVERIFY2(aer <= 0.10, qPrintable(QString("%1: AER %2").arg(file).arg(aer)));
-        }
+        else
+            qInfo("%s: AER %.3f (unguided, reported only)", qPrintable(file), aer);
     }
-    QVERIFY2(bytes <= 40ll << 20, qPrintable(QString("%1 bytes").arg(bytes)));
+    QVERIFY2(bytes <= 50ll << 20, qPrintable(QString("%1 bytes").arg(bytes)));
 }
 
 void TestSampleModels::everyTaskHasEveryScore() {
     for (const char* task : {"en_fr", "en_zh", "dates"}) {
         const QString path = samplePath(QString("%1-bahdanau-additive").arg(task));
         const Model m = loadModel(path.toStdString());
-        std::set<ScoreKind> scores;
-        for (const Sibling& s : findSiblings(path.toStdString(), m))
-            if (s.config.decoder == DecoderKind::Bahdanau) scores.insert(s.config.score);
-        QCOMPARE(int(scores.size()), 4);
+        QVERIFY2(!isGuided(m.training, path.toStdString()), task);  // the toggle moves among unguided models
+        const Sibling self{path.toStdString(), m.config, false};
+        for (ScoreKind score : {ScoreKind::Additive, ScoreKind::Dot, ScoreKind::ScaledDot, ScoreKind::General})
+            QVERIFY2(matchingSibling(findSiblings(path.toStdString(), m), self, score),
+                     qPrintable(QString("%1: %2").arg(task, QString::fromUtf8(toString(score).data()))));
+    }
+}
+
+void TestSampleModels::eachWordTaskHasOneGuidedSibling() {
+    for (const char* task : kWordTasks) {
+        const QString path = samplePath(QString("%1-bahdanau-additive").arg(task));
+        QStringList guided;
+        for (const Sibling& s : findSiblings(path.toStdString(), loadModel(path.toStdString())))
+            if (s.guided) guided << QFileInfo(QString::fromStdString(s.path)).completeBaseName();
+        QCOMPARE(guided, QStringList{QString("%1-bahdanau-additive-guided").arg(task)});
     }
 }
 

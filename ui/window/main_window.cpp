@@ -8,6 +8,7 @@
 #include "state/heatmap_binding.h"
 #include "text/tokenizer.h"
 #include "window/output_line.h"
+#include "window/siblings_menu.h"
 #include "window/source_editor.h"
 #include "window/step_panel.h"
 
@@ -223,26 +224,32 @@ void MainWindow::modelChanged() {
 
 void MainWindow::findSiblingModels() {
     siblings_.clear();
+    score_siblings_.clear();
     const std::shared_ptr<const Model> model = this->model();
-    if (!model) return;
-    const QString path = modelPath();
-    for (const Sibling& s : findSiblings(path.toStdString(), *model)) {
-        // Among several siblings with one score prefer the one that differs from this model only in the score.
-        const QString p = qs(s.path);
-        const bool same_kind = s.config.decoder == model->config.decoder && s.config.span == model->config.span;
-        auto it = siblings_.find(s.config.score);
-        if (it == siblings_.end() || (same_kind && QFileInfo(it->second).absoluteFilePath() != path))
-            siblings_[s.config.score] = p;
+    if (!model) {
+        siblings_menu_->clearSiblings();
+        return;
     }
-    siblings_[model->config.score] = path;
+    const std::string path = modelPath().toStdString();
+    siblings_ = findSiblings(path, *model);
+    const Sibling self{path, model->config, isGuided(model->training, path)};
+    for (ScoreKind score : {ScoreKind::Additive, ScoreKind::Dot, ScoreKind::ScaledDot, ScoreKind::General})
+        if (const std::optional<Sibling> s = matchingSibling(siblings_, self, score))
+            score_siblings_[score] = qs(s->path);
+    siblings_menu_->setSiblings(siblings_, self, !model->task.empty());
 }
 
 bool MainWindow::switchScore(ScoreKind score) {
     if (!model()) return false;
     if (score == model()->config.score) return true;
-    const auto it = siblings_.find(score);
-    if (it == siblings_.end()) return false;
-    const QString path = it->second;  // a copy: setModel refills siblings_
+    const auto it = score_siblings_.find(score);
+    if (it == score_siblings_.end()) return false;
+    return switchToSibling(it->second);
+}
+
+bool MainWindow::switchToSibling(const QString& sibling_path) {
+    if (!model()) return false;
+    const QString path = sibling_path;  // a copy: setModel refills the sibling lists
     std::shared_ptr<const Model> model;
     try {
         model = std::make_shared<const Model>(loadModel(path.toStdString()));
@@ -270,12 +277,30 @@ bool MainWindow::switchScore(ScoreKind score) {
     return true;
 }
 
+// Why a score has no sibling to move to: none with that score, or those with it differ in more than the score.
+QString MainWindow::noSiblingReason(ScoreKind score) const {
+    const std::shared_ptr<const Model> model = this->model();
+    const QString folder = QDir::toNativeSeparators(QFileInfo(modelPath()).path());
+    const QString task = !model->task.empty() ? qs(model->task) : tr("(none)");
+    const QString name = qs(toString(score));
+    const std::string path = modelPath().toStdString();
+    const Sibling self{path, model->config, isGuided(model->training, path)};
+    QStringList others;
+    for (const Sibling& s : siblings_)
+        if (s.config.score == score)
+            others
+                << tr("%1 differs in more: %2").arg(QFileInfo(qs(s.path)).fileName(), qs(describeDifferences(self, s)));
+    if (others.isEmpty()) return tr("no model trained with %1 scoring for task %2 in %3").arg(name, task, folder);
+    return tr("no model trained with %1 scoring and this model's other settings for task %2 in %3 (%4; see "
+              "Siblings)")
+        .arg(name, task, folder, others.join(QStringLiteral("; ")));
+}
+
 void MainWindow::updateScoreActions() {
     const std::shared_ptr<const Model> model = this->model();
-    const QString folder = modelPath().isEmpty() ? QString() : QDir::toNativeSeparators(QFileInfo(modelPath()).path());
-    const QString task = model && !model->task.empty() ? qs(model->task) : tr("(none)");
     for (auto& [score, act] : score_acts_) {
-        const bool has = siblings_.count(score) > 0;
+        const auto it = score_siblings_.find(score);
+        const bool has = it != score_siblings_.end();
         act->setEnabled(has);
         act->setChecked(model && model->config.score == score);
         const QString name = qs(toString(score));
@@ -283,9 +308,9 @@ void MainWindow::updateScoreActions() {
             act->setToolTip(tr("Open a model first"));
         else if (has)
             act->setToolTip(
-                tr("Show the model trained with %1 scoring (%2)").arg(name, QFileInfo(siblings_[score]).fileName()));
+                tr("Show the model trained with %1 scoring (%2)").arg(name, QFileInfo(it->second).fileName()));
         else
-            act->setToolTip(tr("no model trained with %1 scoring for task %2 in %3").arg(name, task, folder));
+            act->setToolTip(noSiblingReason(score));
         act->setStatusTip(act->toolTip());
     }
 }

@@ -11,6 +11,7 @@
 #pragma once
 #include "heatmap/heatmap_data.h"
 #include "heatmap/heatmap_export.h"
+#include "io/siblings.h"
 #include "window/decode_worker.h"
 
 #include <QMainWindow>
@@ -18,6 +19,7 @@
 
 #include <map>
 #include <memory>
+#include <vector>
 
 class QAction;
 class QActionGroup;
@@ -35,6 +37,7 @@ class DecodeState;
 class HeatmapView;
 class ModelLibraryDialog;
 class OutputLine;
+class SiblingsMenu;
 class SourceEditor;
 class StepPanel;
 
@@ -52,8 +55,11 @@ public:
     // Loads a model and decodes the current sentence with it. On failure: a message naming the file and the
     // loader's message; the previous model, sentence and heatmap stay. Returns whether it loaded.
     bool openModel(const QString& path);
-    // Switches to the sibling model trained with `score`, keeping sentence and step. False if there is none.
+    // Switches to the sibling trained with `score` and every other setting of the open model (matchingSibling),
+    // keeping sentence and step. False if there is none: the toggle never moves to a model that differs in more.
     bool switchScore(ScoreKind score);
+    // Switches to the model at `path` (an entry of the Siblings menu), keeping sentence, step and "what if".
+    bool switchToSibling(const QString& path);
 
     void setSourceText(const QString& text);  // decodes after the debounce, like typing
     QString sourceText() const;
@@ -92,6 +98,7 @@ public:
     QAction* copyImageAction() const { return copy_act_; }
     QAction* hideSpecialsAction() const { return hide_specials_act_; }
     QAction* scoreAction(ScoreKind score) const;
+    SiblingsMenu* siblingsMenu() const { return siblings_menu_; }
     QString noticeText() const;
     QString colormap() const { return style_.colormap; }
     void setColormap(const QString& name);
@@ -140,6 +147,7 @@ private:
     void modelChanged();
     void findSiblingModels();
     void updateScoreActions();
+    QString noSiblingReason(ScoreKind score) const;
     void updateStatus();
     void requestChanged();
     DecodeRequest makeRequest() const;
@@ -150,7 +158,8 @@ private:
     void reportError(const QString& title, const QString& text);
 
     DecodeState* state_;
-    std::map<ScoreKind, QString> siblings_;  // a sibling per score (the current model for its own)
+    std::vector<Sibling> siblings_;                // the open model's siblings, itself included (findSiblings)
+    std::map<ScoreKind, QString> score_siblings_;  // per score, the sibling the toggle moves to (the model for its own)
     // The worker's outcome whose decode the state shows (the state holds it as a PrefixDecoding): its request.
     std::shared_ptr<const DecodeOutcome> shown_;
     HeatmapStyle style_;  // colour map and toggles (the view's own style also holds the current row and selection)
@@ -189,6 +198,7 @@ private:
     QAction* play_act_ = nullptr;
     QActionGroup* score_group_ = nullptr;
     std::map<ScoreKind, QAction*> score_acts_;
+    SiblingsMenu* siblings_menu_ = nullptr;
 };
 
 }  // namespace attnviz::ui

@@ -8,6 +8,7 @@
 #include "heatmap/heatmap_view.h"
 #include "state/decode_state.h"
 #include "window/about.h"
+#include "window/siblings_menu.h"
 #include "window/source_editor.h"
 #include "window/step_panel.h"
 
@@ -121,6 +122,10 @@ void MainWindow::createActions() {
         });
         score_acts_[score] = a;
     }
+    siblings_menu_ = new SiblingsMenu(this);
+    connect(siblings_menu_, &SiblingsMenu::siblingChosen, this, [this](const QString& path) {
+        if (!switchToSibling(path)) findSiblingModels();  // the check goes back to the open model
+    });
 }
 
 void MainWindow::createMenus() {
@@ -153,6 +158,7 @@ void MainWindow::createMenus() {
     QMenu* scoring = decode->addMenu(tr("&Scoring function"));
     scoring->setToolTipsVisible(true);
     scoring->addActions(score_group_->actions());
+    menuBar()->addMenu(siblings_menu_);
 
     QMenu* help = menuBar()->addMenu(tr("&Help"));
     help->addAction(tr("&Keyboard…"), this, &MainWindow::showShortcuts)->setStatusTip(tr("The stepping keys"));
@@ -187,6 +193,7 @@ void MainWindow::createToolBars() {
     scoring->setObjectName(QStringLiteral("ScoreToolBar"));
     scoring->addWidget(new QLabel(tr(" Scoring: "), this));
     scoring->addActions(score_group_->actions());
+    scoring->addAction(siblings_menu_->menuAction());  // a button that opens the Siblings menu
 
     QToolBar* view = addToolBar(tr("View"));
     view->setObjectName(QStringLiteral("ViewToolBar"));

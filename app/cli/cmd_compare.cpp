@@ -1,0 +1,235 @@
+// attnviz-cli compare --model A --with B (SENTENCE | --data FILE) [--json]: how differently two models with the same
+// vocabularies attend on the same sentences (docs/cli.md; the maths in core/eval/compare.h). A decodes each source
+// greedily, or is forced onto the line's reference; B is forced onto A's target, so both have a row per target token.
+#include "cli_common.h"
+#include "commands.h"
+
+#include "base/errors.h"
+#include "decode/decoding.h"
+#include "eval/compare.h"
+#include "io/model_file.h"
+#include "text/tokenizer.h"
+
+#include <nlohmann/json.hpp>
+
+#include <cstdio>
+
+namespace attnviz::cli {
+namespace {
+
+struct CompareSettings {
+    int max_len = 0;
+    int max_source_len = kDefaultMaxSourceLen;
+    bool parallel_steps = true;
+};
+
+// One compared sentence: both decodes and their counts.
+struct ComparedLine {
+    int line = 0;  // in --data; 0 for SENTENCE
+    bool forced = false;
+    DecodeResult a, b;
+    AttentionComparisonCounts counts;
+};
+
+// Names the first entry where two token lists differ ("id 57: "cat" against "dog"", or the sizes).
+std::string vocabDifference(const Vocabulary& a, const Vocabulary& b) {
+    if (a.size() != b.size()) return std::to_string(a.size()) + " against " + std::to_string(b.size()) + " tokens";
+    for (int i = 0; i < a.size(); ++i)
+        if (a.token(i) != b.token(i))
+            return "id " + std::to_string(i) + " is \"" + printable(a.token(i)) + "\" against \"" +
+                   printable(b.token(i)) + "\"";
+    return "equal";
+}
+
+// The two models must tokenize a sentence alike and number its tokens alike, or their rows would not line up.
+void checkComparable(const Model& a, const std::string& a_path, const Model& b, const std::string& b_path) {
+    std::string what;
+    if (a.source_vocab != b.source_vocab)
+        what = "source vocabularies differ (" + vocabDifference(a.source_vocab, b.source_vocab) + ")";
+    else if (a.target_vocab != b.target_vocab)
+        what = "target vocabularies differ (" + vocabDifference(a.target_vocab, b.target_vocab) + ")";
+    else if (a.config.tokenizer != b.config.tokenizer)
+        what = "tokenizers differ";
+    if (!what.empty())
+        throw ModelError(a_path + " and " + b_path + " cannot be compared: " + what +
+                         "; compare needs two models with the same vocabularies and tokenizers (siblings)");
+}
+
+ComparedLine compareLine(const Model& a, const Model& b, const CorpusExample& ex, const CompareSettings& s) {
+    ComparedLine out;
+    out.line = ex.line;
+    DecodeOptions o;
+    o.max_len = s.max_len;
+    o.parallel_steps = s.parallel_steps;
+    const TokenizedText src = tokenizeSource(a, ex.source);  // the same for b (checkComparable)
+    checkSourceLength(src, s.max_source_len, "source");
+    if (ex.has_target) {
+        const TokenizedText ref = tokenizeTarget(a, ex.target);
+        checkReferenceLength(ref, s.max_source_len, "reference");
+        out.a = forcedDecode(a, src, ref, o);
+        out.forced = true;
+    } else {
+        checkDecodeSize(src, 1, s.max_len, "source");
+        out.a = greedyDecode(a, src, o);
+    }
+    const TokenizedText target{out.a.target_tokens, out.a.target_ids};
+    out.b = forcedDecode(b, src, target, o);
+    out.counts = compareAttention(out.a, out.b, ex.has_alignment ? &ex.alignment : nullptr);
+    return out;
+}
+
+std::vector<ComparedLine> compareCorpus(const Model& a, const Model& b, const Corpus& corpus, const std::string& where,
+                                        int threads, CompareSettings s) {
+    s.parallel_steps = threadCount(threads) <= 1;
+    std::vector<ComparedLine> out(corpus.examples.size());
+    parallelFor(0, out.size(), threadCount(threads), [&](size_t i) {
+        const CorpusExample& ex = corpus.examples[i];
+        try {
+            out[i] = compareLine(a, b, ex, s);
+        } catch (const std::exception& e) {
+            throw InputError(ex.line > 0 ? atLine(where, ex.line, e) : where + ": " + e.what());
+        }
+    });
+    return out;
+}
+
+nlohmann::ordered_json summaryJson(const AttentionComparisonCounts& c) {
+    const AttentionComparison s = comparisonSummary(c);
+    nlohmann::ordered_json j;
+    j["rows"] = s.rows;
+    j["tv"] = s.mean_tv;
+    j["js"] = s.mean_js;
+    j["argmax_agreement"] = s.argmax_agreement;
+    j["entropy_a"] = s.mean_entropy_a;
+    j["entropy_b"] = s.mean_entropy_b;
+    if (s.aer_a) {
+        j["aer_a"] = *s.aer_a;
+        j["aer_b"] = *s.aer_b;
+    }
+    return j;
+}
+
+void printCompareJson(const std::vector<ComparedLine>& lines, const std::string& a_path, const std::string& b_path,
+                      const std::string& data_path) {
+    nlohmann::ordered_json j;
+    j["model"] = a_path;
+    j["with"] = b_path;
+    j["data"] = data_path.empty() ? nlohmann::ordered_json(nullptr) : nlohmann::ordered_json(data_path);
+    j["log_base"] = "e";
+    AttentionComparisonCounts total;
+    nlohmann::ordered_json sentences = nlohmann::ordered_json::array();
+    for (const ComparedLine& l : lines) {
+        nlohmann::ordered_json s;
+        if (l.line > 0) s["line"] = l.line;
+        s["source_tokens"] = l.a.source_tokens;
+        s["target_tokens"] = l.a.target_tokens;
+        s["forced"] = l.forced;
+        s.update(summaryJson(l.counts));
+        sentences.push_back(std::move(s));
+        total += l.counts;
+    }
+    j["sentences"] = std::move(sentences);
+    nlohmann::ordered_json avg;
+    avg["lines"] = total.lines;
+    avg["aligned_lines"] = total.aligned_lines;
+    avg.update(summaryJson(total));
+    j["average"] = std::move(avg);
+    std::printf("%s\n", j.dump(-1, ' ', false, nlohmann::json::error_handler_t::replace).c_str());
+}
+
+std::string summaryColumns(const AttentionComparisonCounts& c) {
+    const AttentionComparison s = comparisonSummary(c);
+    char buf[160];
+    std::snprintf(buf, sizeof buf, "%5lld  %.4f  %.4f  %6.1f %%  %.4f  %.4f", static_cast<long long>(s.rows), s.mean_tv,
+                  s.mean_js, 100.0 * s.argmax_agreement, s.mean_entropy_a, s.mean_entropy_b);
+    std::string out = buf;
+    if (s.aer_a) {
+        std::snprintf(buf, sizeof buf, "  %.4f  %.4f", *s.aer_a, *s.aer_b);
+        out += buf;
+    }
+    return out;
+}
+
+void printCompareText(const std::vector<ComparedLine>& lines, const Model& a, const std::string& a_path,
+                      const std::string& b_path) {
+    std::printf("A %s\nB %s (forced onto A's output, or onto the reference where a line has one)\n", a_path.c_str(),
+                b_path.c_str());
+    std::printf("TV = total variation (0..1), JS = Jensen-Shannon divergence (nats, 0..ln 2), H = entropy (nats)\n");
+    bool aligned = false;
+    for (const ComparedLine& l : lines) aligned = aligned || l.counts.aligned_lines > 0;
+    std::printf("%-5s  %5s  %-6s  %-6s  %8s  %-6s  %-6s%s  output\n", "line", "rows", "TV", "JS", "argmax", "H(A)",
+                "H(B)", aligned ? "  AER(A)  AER(B)" : "");
+    AttentionComparisonCounts total;
+    for (const ComparedLine& l : lines) {
+        std::printf("%-5s  %s%s  %s\n", l.line > 0 ? std::to_string(l.line).c_str() : "-",
+                    summaryColumns(l.counts).c_str(), aligned && l.counts.aligned_lines == 0 ? "  -       -     " : "",
+                    detokenize(l.a.target_tokens, a.config.tokenizer.target).c_str());
+        total += l.counts;
+    }
+    std::printf("all    %s   (means over %lld rows of %lld lines)\n", summaryColumns(total).c_str(),
+                static_cast<long long>(total.rows), static_cast<long long>(total.lines));
+}
+
+}  // namespace
+
+int runCompare(const std::vector<std::string>& args) {
+    return runCommand("compare", [&] {
+        ArgParser p(
+            "compare", "--model A --with B (SENTENCE | --data FILE) [--json]",
+            "Compare the attention of two models with the same vocabularies (e.g. siblings). A decodes each source\n"
+            "greedily, or is forced onto the reference where the line has one; B is forced onto the same target.\n"
+            "Per sentence and on average over all rows: the total-variation distance (0..1) and the Jensen-Shannon\n"
+            "divergence (natural log, nats, 0..ln 2) between the two attention rows, the share of rows whose argmax\n"
+            "agrees, each model's row entropy (nats) and, where lines have gold alignments, each model's AER.\n"
+            "Specials are columns like any other: <sos> and <eos> count in every row.");
+        std::string a_path, b_path, data_path, target;
+        bool json = false;
+        int threads = 0;
+        CompareSettings s;
+        std::vector<std::string> words;
+        p.option("--model", &a_path, "A", "the model that decodes (.safetensors)").required();
+        p.option("--with", &b_path, "B", "the model forced onto A's target").required();
+        p.option("--data", &data_path, "FILE", "compare on every line: source[<TAB>reference[<TAB>alignment]]");
+        p.option("--target", &target, "TEXT", "with SENTENCE: force both models onto this reference");
+        p.flag("--json", &json, "print one JSON object");
+        p.option("--max-len", &s.max_len, "N", "at most N tokens in A's greedy outputs, <eos> included", 1, 1000000);
+        p.option("--threads", &threads, "N", "worker threads for --data (default: every core)", 1, 256);
+        p.option("--max-source-len", &s.max_source_len, "N", "refuse sources of more than N tokens (default 1000)", 1,
+                 kMaxSourceLenLimit);
+        p.positionals(&words, "SENTENCE", "the source sentence (several arguments are joined with spaces)");
+        if (!p.parse(args)) return 0;
+        if (p.seen("--data") && !words.empty()) throw UsageError("give either SENTENCE or --data FILE, not both");
+        if (!p.seen("--data") && words.empty()) throw UsageError("missing SENTENCE (or --data FILE)");
+        if (p.seen("--data") && p.seen("--target"))
+            throw UsageError("--target cannot be used with --data (put the reference after a tab on each line)");
+
+        const LoadedModel a = loadModelForCli(a_path);
+        const LoadedModel b = loadModelForCli(b_path);
+        checkComparable(*a.model, a_path, *b.model, b_path);
+
+        Corpus corpus;
+        std::string where = "SENTENCE";
+        if (p.seen("--data")) {
+            CorpusOptions co;
+            co.require_target = false;
+            co.tokenizer = a.model->config.tokenizer;  // checks alignment indices against the models' tokenization
+            corpus = readCorpus(data_path, co);
+            if (corpus.examples.empty()) throw InputError(data_path + ": no lines to compare (the file is empty)");
+            where = data_path;
+        } else {
+            CorpusExample ex;
+            for (const std::string& w : words) ex.source += (ex.source.empty() ? "" : " ") + w;
+            ex.has_target = p.seen("--target");
+            ex.target = target;
+            corpus.examples.push_back(std::move(ex));
+        }
+        const std::vector<ComparedLine> lines = compareCorpus(*a.model, *b.model, corpus, where, threads, s);
+        if (json)
+            printCompareJson(lines, a_path, b_path, data_path);
+        else
+            printCompareText(lines, *a.model, a_path, b_path);
+        return 0;
+    });
+}
+
+}  // namespace attnviz::cli

@@ -1,0 +1,117 @@
+#include "io/siblings.h"
+
+#include "io/model_file.h"
+
+#include <nlohmann/json.hpp>
+
+#include <algorithm>
+#include <filesystem>
+
+namespace attnviz {
+
+bool isGuided(const std::string& training, const std::string& path) {
+    if (!training.empty()) {
+        const nlohmann::json j = nlohmann::json::parse(training, nullptr, /*allow_exceptions=*/false);
+        if (j.is_object() && j.contains("align_weight") && j["align_weight"].is_number())
+            return j["align_weight"].get<double>() > 0;
+    }
+    const std::string stem = std::filesystem::path(path).stem().string();
+    const std::string suffix = "-guided";
+    return stem.size() >= suffix.size() && stem.compare(stem.size() - suffix.size(), suffix.size(), suffix) == 0;
+}
+
+std::vector<Sibling> findSiblings(const std::string& path, const Model& model) {
+    namespace fs = std::filesystem;
+    std::vector<Sibling> out{{path, model.config, isGuided(model.training, path)}};
+    if (model.task.empty()) return out;
+
+    const fs::path self(path);
+    const fs::path dir = self.parent_path();
+    std::error_code ec;
+    fs::directory_iterator it(dir.empty() ? fs::path(".") : dir, ec);
+    if (ec) return out;
+    for (; it != fs::directory_iterator(); it.increment(ec)) {
+        if (ec) break;
+        const fs::path p = it->path();
+        if (p.extension() != ".safetensors" || p.filename() == self.filename()) continue;
+        std::error_code ec2;
+        if (!it->is_regular_file(ec2) || fs::equivalent(p, self, ec2)) continue;
+        const fs::path shown = dir / p.filename();
+        try {
+            const ModelHeader h = readModelHeader(shown.string());
+            if (h.task == model.task && h.source_vocab == model.source_vocab && h.target_vocab == model.target_vocab)
+                out.push_back({shown.string(), h.config, isGuided(h.training, shown.string())});
+        } catch (const std::exception&) {
+            // unreadable or not a model: not a sibling
+        }
+    }
+    std::sort(out.begin(), out.end(), [](const Sibling& a, const Sibling& b) {
+        return a.config.score != b.config.score ? a.config.score < b.config.score : a.path < b.path;
+    });
+    return out;
+}
+
+namespace {
+
+// The config with the window of a global span (which has none) made equal, so that it never tells siblings apart.
+ModelConfig comparable(ModelConfig c) {
+    if (c.span == SpanKind::Global) c.window = 0;
+    return c;
+}
+
+std::string sizesText(const ModelConfig& c) {
+    return "E " + std::to_string(c.emb_dim) + ", H " + std::to_string(c.enc_hid_dim) + "/" +
+           std::to_string(c.dec_hid_dim);
+}
+
+std::string tokenizerText(const TokenizerConfig& t) {
+    return "tokenizer " + std::string(toString(t.source)) + " → " + std::string(toString(t.target)) +
+           (t.lowercase ? ", lowercase" : ", cased");
+}
+
+}  // namespace
+
+bool sameSettingsButScore(const Sibling& a, const Sibling& b) {
+    ModelConfig x = comparable(a.config), y = comparable(b.config);
+    x.score = y.score;
+    return a.guided == b.guided && x == y;
+}
+
+std::optional<Sibling> matchingSibling(const std::vector<Sibling>& siblings, const Sibling& current, ScoreKind score) {
+    if (current.config.score == score) return current;
+    for (const Sibling& s : siblings)  // sorted by path within a score: the first match is the same on every call
+        if (s.config.score == score && sameSettingsButScore(s, current)) return s;
+    return std::nullopt;
+}
+
+std::vector<std::string> siblingDifferences(const Sibling& current, const Sibling& other) {
+    const ModelConfig& a = current.config;
+    const ModelConfig& b = other.config;
+    std::vector<std::string> out;
+    if (a.decoder != b.decoder) out.emplace_back(toString(b.decoder));
+    if (a.score != b.score) out.emplace_back(toString(b.score));
+    if (a.span != b.span)
+        out.push_back(std::string(toString(b.span)) +
+                      (b.span == SpanKind::Global ? "" : ", D = " + std::to_string(b.window)));
+    else if (b.span != SpanKind::Global && a.window != b.window)
+        out.push_back("D = " + std::to_string(b.window));
+    if (a.input_feeding != b.input_feeding) out.emplace_back(b.input_feeding ? "input feeding" : "no input feeding");
+    if (current.guided != other.guided) out.emplace_back(other.guided ? "guided" : "unguided");
+    if (a.emb_dim != b.emb_dim || a.enc_hid_dim != b.enc_hid_dim || a.dec_hid_dim != b.dec_hid_dim)
+        out.push_back(sizesText(b));
+    if (a.tokenizer != b.tokenizer) out.push_back(tokenizerText(b.tokenizer));
+    ModelConfig rest_a = comparable(a), rest_b = comparable(b);  // settings named above made equal
+    rest_b.score = rest_a.score;
+    if (out.empty() && !(rest_a == rest_b)) out.emplace_back("other settings");
+    return out;
+}
+
+std::string describeDifferences(const Sibling& current, const Sibling& other) {
+    const std::vector<std::string> parts = siblingDifferences(current, other);
+    if (parts.empty()) return "same settings";
+    std::string text;
+    for (const std::string& p : parts) text += (text.empty() ? "" : " · ") + p;
+    return text;
+}
+
+}  // namespace attnviz

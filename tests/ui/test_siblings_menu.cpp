@@ -1,0 +1,198 @@
+// The window among siblings that differ in more than the score: the scoring buttons move only to the sibling with
+// the open model's other settings (never a luong model from a bahdanau one, never guided from unguided), a button
+// without one is disabled with a tooltip saying why, and the Siblings menu lists every sibling with what differs and
+// opens the chosen file keeping the sentence.
+#include "decode/decoding.h"
+#include "io/model_file.h"
+#include "test_models.h"
+#include "window/main_window.h"
+#include "window/siblings_menu.h"
+
+#include <QAction>
+#include <QApplication>
+#include <QFileInfo>
+#include <QMenuBar>
+#include <QSettings>
+#include <QSignalSpy>
+#include <QStandardPaths>
+#include <QTemporaryDir>
+#include <QTest>
+#include <nlohmann/json.hpp>
+
+#include <memory>
+
+using namespace attnviz;
+using namespace attnviz::ui;
+using attnviz::testing::saveInto;
+using attnviz::testing::smallConfig;
+using attnviz::testing::smallModel;
+
+namespace {
+
+Model trained(Model m, double align_weight) {
+    m.training = nlohmann::json{{"align_weight", align_weight}}.dump();
+    return m;
+}
+
+}  // namespace
+
+class TestSiblingsMenu : public QObject {
+    Q_OBJECT
+
+private slots:
+    void initTestCase();
+    void init();
+    void cleanup();
+
+    void buttonsEnabledOnlyForTheSameSettings();
+    void dotOnBahdanauLoadsTheBahdanauDot();
+    void siblingsMenuListsWhatDiffers();
+    void choosingASiblingLoadsItKeepingTheSentence();
+    void fromTheGuidedModelOnlyGuidedSiblings();
+
+private:
+    bool openAndType(const QString& path, const QString& sentence);
+    QString path(const QString& name) const { return models_dir_.filePath(name + ".safetensors"); }
+    QStringList menuTexts() const;
+
+    QTemporaryDir settings_dir_;
+    QTemporaryDir models_dir_;
+    std::unique_ptr<MainWindow> w_;
+};
+
+void TestSiblingsMenu::initTestCase() {
+    Q_INIT_RESOURCE(attnviz);
+    QStandardPaths::setTestModeEnabled(true);
+    QCoreApplication::setOrganizationName(QStringLiteral("attnviz-tests"));
+    QCoreApplication::setApplicationName(QStringLiteral("test_siblings_menu"));
+    QSettings::setDefaultFormat(QSettings::IniFormat);
+    QSettings::setPath(QSettings::IniFormat, QSettings::UserScope, settings_dir_.path());
+
+    using DK = DecoderKind;
+    using SK = ScoreKind;
+    // "a-luong-dot" sorts before "c-bahdanau-dot": picking the first dot file would swap in a luong model.
+    saveInto(trained(smallModel(smallConfig(DK::Bahdanau, SK::Additive), 51, 3.0f), 0), models_dir_,
+             "b-bahdanau-additive.safetensors");
+    saveInto(trained(smallModel(smallConfig(DK::Luong, SK::Dot), 52, 3.0f), 0), models_dir_, "a-luong-dot.safetensors");
+    saveInto(trained(smallModel(smallConfig(DK::Bahdanau, SK::Dot), 53, 3.0f), 0), models_dir_,
+             "c-bahdanau-dot.safetensors");
+    saveInto(trained(smallModel(smallConfig(DK::Luong, SK::General, SpanKind::Global, true), 54, 3.0f), 0), models_dir_,
+             "d-luong-general-feed.safetensors");
+    saveInto(trained(smallModel(smallConfig(DK::Bahdanau, SK::Additive), 55, 3.0f), 1), models_dir_,
+             "e-bahdanau-additive-guided.safetensors");
+}
+
+void TestSiblingsMenu::init() {
+    QSettings().clear();
+    w_ = std::make_unique<MainWindow>();
+    w_->setInteractive(false);
+    w_->show();
+}
+
+void TestSiblingsMenu::cleanup() {
+    if (w_) w_->worker()->waitForDone();
+    w_.reset();
+}
+
+bool TestSiblingsMenu::openAndType(const QString& file, const QString& sentence) {
+    if (!w_->openModel(file)) return false;
+    w_->worker()->waitForDone();
+    QSignalSpy spy(w_.get(), &MainWindow::decodeFinished);
+    w_->setSourceText(sentence);
+    w_->decodeNow();
+    return !spy.isEmpty() || spy.wait(20000);
+}
+
+QStringList TestSiblingsMenu::menuTexts() const {
+    QStringList out;
+    for (QAction* a : w_->siblingsMenu()->actions()) out << a->text();
+    return out;
+}
+
+void TestSiblingsMenu::buttonsEnabledOnlyForTheSameSettings() {
+    QVERIFY(openAndType(path("b-bahdanau-additive"), QStringLiteral("i love you")));
+    QVERIFY(w_->scoreAction(ScoreKind::Additive)->isEnabled());
+    QVERIFY(w_->scoreAction(ScoreKind::Additive)->isChecked());
+    QVERIFY(w_->scoreAction(ScoreKind::Dot)->isEnabled());
+    QVERIFY(w_->scoreAction(ScoreKind::Dot)->toolTip().contains(QStringLiteral("c-bahdanau-dot.safetensors")));
+    // General exists only as a luong input-feeding model: disabled, and the tooltip says what differs.
+    QAction* general = w_->scoreAction(ScoreKind::General);
+    QVERIFY(!general->isEnabled());
+    QVERIFY2(general->toolTip().contains(QStringLiteral("no model trained with general scoring and this model's "
+                                                        "other settings")),
+             qPrintable(general->toolTip()));
+    QVERIFY2(general->toolTip().contains(
+                 QStringLiteral("d-luong-general-feed.safetensors differs in more: luong · general · input feeding")),
+             qPrintable(general->toolTip()));
+    // No scaled dot at all: the plain reason.
+    QAction* scaled = w_->scoreAction(ScoreKind::ScaledDot);
+    QVERIFY(!scaled->isEnabled());
+    QVERIFY2(
+        scaled->toolTip().startsWith(QStringLiteral("no model trained with scaled_dot scoring for task test-task")),
+        qPrintable(scaled->toolTip()));
+    QVERIFY(!w_->switchScore(ScoreKind::General));
+    QCOMPARE(w_->modelPath(), QFileInfo(path("b-bahdanau-additive")).absoluteFilePath());
+}
+
+void TestSiblingsMenu::dotOnBahdanauLoadsTheBahdanauDot() {
+    QVERIFY(openAndType(path("b-bahdanau-additive"), QStringLiteral("i love the cat")));
+    QSignalSpy spy(w_.get(), &MainWindow::decodeFinished);
+    w_->scoreAction(ScoreKind::Dot)->trigger();
+    QVERIFY(spy.wait(20000));
+    QCOMPARE(QFileInfo(w_->modelPath()).fileName(), QStringLiteral("c-bahdanau-dot.safetensors"));
+    QVERIFY(w_->model()->config.decoder == DecoderKind::Bahdanau);
+    const Model dot = loadModel(path("c-bahdanau-dot").toStdString());
+    QCOMPARE(w_->outcome()->result.attention, greedyDecode(dot, "i love the cat").attention);
+    // From the bahdanau dot model, additive goes back to the unguided additive one.
+    QVERIFY(
+        w_->scoreAction(ScoreKind::Additive)->toolTip().contains(QStringLiteral("b-bahdanau-additive.safetensors")));
+}
+
+void TestSiblingsMenu::siblingsMenuListsWhatDiffers() {
+    QVERIFY(openAndType(path("b-bahdanau-additive"), QStringLiteral("i love you")));
+    const QStringList texts = menuTexts();
+    // Sorted by score, then path.
+    const QStringList want = {"b-bahdanau-additive — this model", "e-bahdanau-additive-guided — guided",
+                              "a-luong-dot — luong · dot", "c-bahdanau-dot — dot",
+                              "d-luong-general-feed — luong · general · input feeding"};
+    QCOMPARE(texts, want);
+    QAction* self = w_->siblingsMenu()->actions().first();
+    QVERIFY(self->isChecked());
+    QVERIFY(!w_->siblingsMenu()->actions().at(3)->isChecked());
+    // The menu is in the menu bar.
+    bool in_bar = false;
+    for (QAction* a : w_->menuBar()->actions()) in_bar = in_bar || a->menu() == w_->siblingsMenu();
+    QVERIFY(in_bar);
+}
+
+void TestSiblingsMenu::choosingASiblingLoadsItKeepingTheSentence() {
+    QVERIFY(openAndType(path("b-bahdanau-additive"), QStringLiteral("i ate an apple")));
+    QAction* luong = nullptr;
+    for (QAction* a : w_->siblingsMenu()->actions())
+        if (a->text().startsWith(QStringLiteral("d-luong-general-feed"))) luong = a;
+    QVERIFY(luong);
+    QSignalSpy spy(w_.get(), &MainWindow::decodeFinished);
+    luong->trigger();
+    QVERIFY(spy.wait(20000));
+    QCOMPARE(QFileInfo(w_->modelPath()).fileName(), QStringLiteral("d-luong-general-feed.safetensors"));
+    QCOMPARE(w_->sourceText(), QStringLiteral("i ate an apple"));
+    const Model feed = loadModel(path("d-luong-general-feed").toStdString());
+    QCOMPARE(w_->outcome()->result.attention, greedyDecode(feed, "i ate an apple").attention);
+    // The menu now speaks from the luong model.
+    QVERIFY(menuTexts().contains(QStringLiteral("d-luong-general-feed — this model")));
+    QVERIFY(menuTexts().contains(QStringLiteral("c-bahdanau-dot — bahdanau · dot · no input feeding")));
+    QVERIFY(w_->scoreAction(ScoreKind::General)->isChecked());
+    QVERIFY(!w_->scoreAction(ScoreKind::Dot)->isEnabled());  // a-luong-dot has no input feeding
+}
+
+void TestSiblingsMenu::fromTheGuidedModelOnlyGuidedSiblings() {
+    QVERIFY(openAndType(path("e-bahdanau-additive-guided"), QStringLiteral("i love you")));
+    QAction* dot = w_->scoreAction(ScoreKind::Dot);
+    QVERIFY(!dot->isEnabled());
+    QVERIFY2(dot->toolTip().contains(QStringLiteral("c-bahdanau-dot.safetensors differs in more: dot · unguided")),
+             qPrintable(dot->toolTip()));
+    QVERIFY(menuTexts().contains(QStringLiteral("b-bahdanau-additive — unguided")));
+}
+
+QTEST_MAIN(TestSiblingsMenu)
+#include "test_siblings_menu.moc"
