@@ -592,6 +592,14 @@
         <source>&amp;Dark</source>
         <translation>深色(&amp;D)</translation>
     </message>
+    <message>
+        <source>%1 differs in more: %2</source>
+        <translation>%1 还有更多不同：%2</translation>
+    </message>
+    <message>
+        <source>no model trained with %1 scoring and this model&apos;s other settings for task %2 in %3 (%4; see Siblings)</source>
+        <translation>%3 中没有任务 %2 用 %1 打分函数训练、其他设置与本模型相同的模型（%4；见“同组模型”）</translation>
+    </message>
 </context>
 <context>
     <name>attnviz::ui::ModelLibraryDialog</name>
@@ -641,6 +649,41 @@
     <message>
         <source>&lt;b&gt;Output:&lt;/b&gt; </source>
         <translation>&lt;b&gt;输出：&lt;/b&gt; </translation>
+    </message>
+</context>
+<context>
+    <name>attnviz::ui::SiblingsMenu</name>
+    <message>
+        <source>S&amp;iblings</source>
+        <translation>同组模型(&amp;I)</translation>
+    </message>
+    <message>
+        <source>%1 — this model</source>
+        <translation>%1 — 当前模型</translation>
+    </message>
+    <message>
+        <source>%1 — %2</source>
+        <translation>%1 — %2</translation>
+    </message>
+    <message>
+        <source>(no model open)</source>
+        <translation>（未打开模型）</translation>
+    </message>
+    <message>
+        <source>The open model</source>
+        <translation>当前打开的模型</translation>
+    </message>
+    <message>
+        <source>Open this sibling, keeping the sentence and the step</source>
+        <translation>打开这个同组模型，保留句子和当前解码步</translation>
+    </message>
+    <message>
+        <source>(no other model in this folder has its task and vocabularies)</source>
+        <translation>（此文件夹中没有其他模型与它的任务和词表相同）</translation>
+    </message>
+    <message>
+        <source>(the model has no task metadata, so it has no siblings)</source>
+        <translation>（模型没有任务元数据，因此没有同组模型）</translation>
     </message>
 </context>
 <context>

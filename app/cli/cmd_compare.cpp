@@ -6,6 +6,7 @@
 
 #include "base/errors.h"
 #include "decode/decoding.h"
+#include "decode/limits.h"
 #include "eval/compare.h"
 #include "io/model_file.h"
 #include "text/tokenizer.h"
@@ -19,7 +20,7 @@ namespace {
 
 struct CompareSettings {
     int max_len = 0;
-    int max_source_len = kDefaultMaxSourceLen;
+    int max_source_len = kMaxSourceTokens;
     bool parallel_steps = true;
 };
 

@@ -5,6 +5,7 @@
 #include "dialogs/model_library.h"
 #include "heatmap/heatmap_view.h"
 #include "io/model_file.h"
+#include "main_window_fixture.h"
 #include "nn/decoder.h"
 #include "test_models.h"
 #include "window/main_window.h"
@@ -43,13 +44,13 @@ using attnviz::testing::saveInto;
 using attnviz::testing::smallConfig;
 using attnviz::testing::smallModel;
 
-class TestMainWindow : public QObject {
+class TestMainWindow : public QObject, private testing::MainWindowFixture {
     Q_OBJECT
 
 private slots:
-    void initTestCase();
-    void init();
-    void cleanup();
+    void initTestCase() { setUpWindowTests(QStringLiteral("test_main_window")); }
+    void init() { openWindow(); }
+    void cleanup() { closeWindow(); }
 
     void typingShowsTheEnginesHeatmap_data();
     void typingShowsTheEnginesHeatmap();
@@ -69,68 +70,7 @@ private slots:
     void forcedCandidateChangesTheRest();
     void referenceSwitchesToForcedDecoding();
     void settingsSurviveRestart();
-
-private:
-    bool typeAndWait(const QString& text);
-    bool waitDecode(QSignalSpy& spy) { return !spy.isEmpty() || spy.wait(20000); }
-    static std::vector<std::vector<double>> shownWeights(const HeatmapView& view);
-
-    QTemporaryDir settings_dir_;
-    QTemporaryDir models_dir_;
-    QString additive_, dot_, scaled_;
-    std::unique_ptr<MainWindow> w_;
 };
-
-void TestMainWindow::initTestCase() {
-    Q_INIT_RESOURCE(attnviz);
-    // Never touch the user's settings: test mode plus an explicit temporary folder.
-    QStandardPaths::setTestModeEnabled(true);
-    QCoreApplication::setOrganizationName(QStringLiteral("attnviz-tests"));
-    QCoreApplication::setApplicationName(QStringLiteral("test_main_window"));
-    QSettings::setDefaultFormat(QSettings::IniFormat);
-    QSettings::setPath(QSettings::IniFormat, QSettings::UserScope, settings_dir_.path());
-    QVERIFY2(QSettings().fileName().startsWith(settings_dir_.path()), qPrintable(QSettings().fileName()));
-
-    // Siblings: the same task and vocabularies, additive / dot / scaled dot (no general on purpose).
-    additive_ = saveInto(smallModel(smallConfig(DecoderKind::Bahdanau, ScoreKind::Additive), 11, 3.0f), models_dir_,
-                         QStringLiteral("test-bahdanau-additive.safetensors"));
-    dot_ = saveInto(smallModel(smallConfig(DecoderKind::Bahdanau, ScoreKind::Dot), 12, 3.0f), models_dir_,
-                    QStringLiteral("test-bahdanau-dot.safetensors"));
-    scaled_ = saveInto(smallModel(smallConfig(DecoderKind::Bahdanau, ScoreKind::ScaledDot), 13, 3.0f), models_dir_,
-                       QStringLiteral("test-bahdanau-scaled_dot.safetensors"));
-}
-
-void TestMainWindow::init() {
-    QSettings().clear();
-    w_ = std::make_unique<MainWindow>();
-    w_->setInteractive(false);
-    w_->show();
-    QVERIFY(w_->openModel(additive_));
-    w_->worker()->waitForDone();
-}
-
-void TestMainWindow::cleanup() {
-    if (w_) w_->worker()->waitForDone();
-    w_.reset();
-}
-
-bool TestMainWindow::typeAndWait(const QString& text) {
-    w_->sourceEditor()->clear();  // an empty sentence is shown at once (no decode)
-    w_->sourceEditor()->setFocus();
-    QSignalSpy spy(w_.get(), &MainWindow::decodeFinished);
-    QTest::keyClicks(w_->sourceEditor(), text);
-    return waitDecode(spy);
-}
-
-std::vector<std::vector<double>> TestMainWindow::shownWeights(const HeatmapView& view) {
-    std::vector<std::vector<double>> out;
-    const QSize size = view.matrixSize();
-    for (int r = 0; r < size.height(); ++r) {
-        out.emplace_back();
-        for (int c = 0; c < size.width(); ++c) out.back().push_back(view.cellValue(r, c));
-    }
-    return out;
-}
 
 // ------------------------------------------------------------------------------------------------ typing
 
