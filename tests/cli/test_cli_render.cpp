@@ -2,6 +2,7 @@
 // (2 bad usage, 1 unwritable output), headless without a display, numbers equal to the engine's.
 #include "decode/decoding.h"
 #include "process_run.h"
+#include "test_files.h"
 #include "test_models.h"
 
 #include <QDir>
@@ -16,6 +17,9 @@
 
 using namespace attnviz;
 
+using attnviz::testing::readFile;
+using attnviz::testing::writeFile;
+
 namespace {
 
 using Run = attnviz::testing::ProcessRun;
@@ -26,11 +30,6 @@ Run cli(const QStringList& args, const QProcessEnvironment& env = QProcessEnviro
     options.environment = env;
     options.timeout_ms = 120000;
     return attnviz::testing::runProcess(QStringLiteral(ATTNVIZ_CLI_PATH), QStringList{"render"} + args, options);
-}
-
-QByteArray readAll(const QString& path) {
-    QFile f(path);
-    return f.open(QIODevice::ReadOnly) ? f.readAll() : QByteArray();
 }
 
 quint32 be32(const QByteArray& b, int at) {
@@ -101,7 +100,7 @@ void TestCliRender::writesEachFormat() {
     const Run r = cli(QStringList{"--model", model_, "--out", out} + extra + QStringList{"the", "cat", "sat"});
     QVERIFY2(r.code == 0, qPrintable(r.errText()));
     QCOMPARE(r.outText().trimmed(), QDir::toNativeSeparators(out));
-    const QByteArray bytes = readAll(out);
+    const QByteArray bytes = readFile(out);
     if (ext == "png") {
         int w = 0, h = 0, dpm = 0;
         QVERIFY(pngInfo(bytes, &w, &h, &dpm));
@@ -140,7 +139,7 @@ void TestCliRender::numbersEqualTheEngine() {
     const Run r =
         cli({"--model", model_, "--out", out, "--target", "猫 坐 在 垫子 上", "the", "cat", "sat", "on", "the", "mat"});
     QVERIFY2(r.code == 0, qPrintable(r.errText()));
-    const auto j = nlohmann::json::parse(readAll(out).toStdString());
+    const auto j = nlohmann::json::parse(readFile(out).toStdString());
     const DecodeResult want = forcedDecode(*engine_, "the cat sat on the mat", "猫 坐 在 垫子 上");
     QCOMPARE(j.at("target_tokens").get<std::vector<std::string>>(), want.target_tokens);
     const auto att = j.at("attention");
@@ -163,7 +162,7 @@ void TestCliRender::inputRendersEveryLineNumbered() {
     QCOMPARE(QDir(outDir).entryList(QDir::Files), (QStringList{"0001.svg", "0002.svg", "0003.svg"}));
     QCOMPARE(r.outText().split('\n', Qt::SkipEmptyParts).size(), 3);
     // The second file is the forced line: its target row labels are the reference.
-    QVERIFY(QString::fromUtf8(readAll(QDir(outDir).filePath("0002.svg"))).contains(QString::fromUtf8("坐")));
+    QVERIFY(QString::fromUtf8(readFile(QDir(outDir).filePath("0002.svg"))).contains(QString::fromUtf8("坐")));
     // CSV by default name pattern, png default format.
     const QString pngDir = dir_.filePath("batch-png");
     const Run r2 = cli({"--model", model_, "--input", input, "--out-dir", pngDir, "--width", "320", "--height", "240"});
@@ -219,7 +218,7 @@ void TestCliRender::runsWithoutADisplay() {
     const Run r = cli({"--model", model_, "--out", out, "--width", "300", "--height", "200", "i", "love", "you"}, env);
     QVERIFY2(r.code == 0, qPrintable(r.errText()));
     int w = 0, h = 0, dpm = 0;
-    QVERIFY(pngInfo(readAll(out), &w, &h, &dpm));
+    QVERIFY(pngInfo(readFile(out), &w, &h, &dpm));
     QCOMPARE(QSize(w, h), QSize(300, 200));
 }
 

@@ -31,12 +31,6 @@ Run cli(const QStringList& args, const RunOptions& o = RunOptions{}) {
 // The writer's fault seam (core/io/atomic_file.h) in the child's environment, e.g. "ENOSPC:100".
 RunOptions withFault(const QString& fault) { return withEnv("ATTNVIZ_TEST_WRITE_FAULT", fault); }
 
-QByteArray readAll(const QString& path) {
-    QFile f(path);
-    if (!f.open(QIODevice::ReadOnly)) return "<missing>";
-    return f.readAll();
-}
-
 QString words(int n, const QString& word) {
     QStringList w;
     for (int i = 0; i < n; ++i) w << word;
@@ -103,12 +97,12 @@ void TestCliRobust::renderOnFullDiskKeepsOldFile() {
     const QString reason = fault.startsWith("EIO") ? "Input/output error" : "No space left on device";
     QVERIFY2(r.errText().contains(out + ": cannot save: write failed: " + reason), r.err.constData());
     QVERIFY2(r.out.isEmpty(), r.out.constData());  // the path is printed only for a file written
-    QCOMPARE(readAll(out), replace ? old : QByteArray("<missing>"));
+    QCOMPARE(readFile(out), replace ? old : QByteArray("<missing>"));
     QCOMPARE(QDir(dir.path()).entryList(QDir::Files | QDir::Hidden).size(), replace ? 1 : 0);  // no temp left
 
     const Run ok = cli({"render", "--model", model_, "--out", out, "i love you"});  // the disk is fine again
     QCOMPARE(ok.code, 0);
-    QVERIFY(readAll(out).size() > 100);
+    QVERIFY(readFile(out).size() > 100);
 }
 
 void TestCliRobust::batchRenderReportsEachFailure() {
@@ -133,12 +127,12 @@ void TestCliRobust::trainOnFullDiskKeepsOldModel() {
     QTemporaryDir dir;
     const QString out = dir.filePath("trained.safetensors");
     QVERIFY(QFile::copy(model_, out));
-    const QByteArray before = readAll(out);
+    const QByteArray before = readFile(out);
     const Run r = cli({"train", "--data", data_, "--init", model_, "--out", out, "--steps", "1", "--quiet"},
                       withFault("ENOSPC:4096"));
     QCOMPARE(r.code, 1);
     QVERIFY2(r.errText().contains(out + ": cannot save: write failed: No space left on device"), r.err.constData());
-    QCOMPARE(readAll(out), before);
+    QCOMPARE(readFile(out), before);
 }
 
 void TestCliRobust::failingStdoutIsAnError_data() {
@@ -269,7 +263,7 @@ void TestCliRobust::specialFilesAreRefused() {
 void TestCliRobust::modelWithTrailingBytesIsRefused() {
     for (const int extra : {1, 100, 3'000'000}) {
         const QString path = dir_.filePath(QString("trailing%1.safetensors").arg(extra));
-        writeFile(path, readAll(model_) + QByteArray(extra, 'j'));
+        writeFile(path, readFile(model_) + QByteArray(extra, 'j'));
         const Run r = cli({"info", path});
         QCOMPARE(r.code, 1);
         QVERIFY2(r.errText().contains(QString::number(extra) + " bytes after the last tensor's data"),
@@ -299,10 +293,10 @@ void TestCliRobust::formatMustMatchExtension() {
     // Without a known extension --format says what to write.
     const QString plain = dir.filePath("figure.out");
     QCOMPARE(cli({"render", "--model", model_, "--out", plain, "--format", "svg", "i love you"}).code, 0);
-    QVERIFY(readAll(plain).contains("<svg"));
+    QVERIFY(readFile(plain).contains("<svg"));
     // Agreeing is fine.
     QCOMPARE(cli({"render", "--model", model_, "--out", png, "--format", "png", "i"}).code, 0);
-    QVERIFY(readAll(png).startsWith("\x89PNG"));
+    QVERIFY(readFile(png).startsWith("\x89PNG"));
 }
 
 void TestCliRobust::infoEscapesControlCharacters() {

@@ -5,6 +5,7 @@
 // leaves no temporary file; SIGKILL may leave the hidden ".NAME.tmp-PID-XXXXXXXX" of the killed process, which the
 // next write of the same file removes.
 #include "io/model_file.h"
+#include "test_files.h"
 
 #include <QDir>
 #include <QElapsedTimer>
@@ -21,21 +22,12 @@
 
 using namespace attnviz;
 
+using attnviz::testing::readFile;
+using attnviz::testing::writeFile;
+
 namespace {
 
 constexpr int kTimeoutMs = 120000;
-
-void writeFile(const QString& path, const QByteArray& bytes) {
-    QFile f(path);
-    QVERIFY(f.open(QIODevice::WriteOnly));
-    QCOMPARE(f.write(bytes), bytes.size());
-}
-
-QByteArray readAll(const QString& path) {
-    QFile f(path);
-    if (!f.open(QIODevice::ReadOnly)) return "<missing>";
-    return f.readAll();
-}
 
 // The arguments of a command with OUT standing for the file it writes.
 QStringList withOut(QStringList args, const QString& out) {
@@ -145,7 +137,7 @@ TestCliSignals::Case TestCliSignals::measured(const QStringList& args, const QSt
     clock.start();
     QByteArray err;
     const int code = runToEnd(withOut(args, out), &err);
-    Case c{args, name, old_bytes, readAll(out), clock.elapsed()};
+    Case c{args, name, old_bytes, readFile(out), clock.elapsed()};
     if (code != 0) qWarning("reference run failed (%d): %s", code, err.constData());
     return c;
 }
@@ -166,7 +158,7 @@ void TestCliSignals::initTestCase() {
     const QStringList train = {"train", "--config", config, "--data", data, "--threads", "1", "--quiet", "--out"};
     QByteArray err;
     QVERIFY2(runToEnd(train + QStringList{old_model, "--steps", "1", "--seed", "1"}, &err) == 0, err.constData());
-    const QByteArray old_bytes = readAll(old_model);
+    const QByteArray old_bytes = readFile(old_model);
     QVERIFY(old_bytes.size() > 10'000'000);
 
     cases_["train"] =
@@ -181,7 +173,7 @@ void TestCliSignals::initTestCase() {
     cases_["render"] = measured(QStringList{"render", "--model", old_model, "--out", "OUT", "--width", "4000",
                                             "--height", "4000", "--annotate"} +
                                     sentence,
-                                "heatmap.png", readAll(old_png));
+                                "heatmap.png", readFile(old_png));
     for (const Case& c : cases_) {
         QVERIFY(c.new_bytes.size() > 1000);
         QVERIFY(c.new_bytes != c.old_bytes);
@@ -211,7 +203,7 @@ void TestCliSignals::killedWriteKeepsOldOrNew() {
         const Killed k = killAt(withOut(c.args, out), out, sig, moment);
         QVERIFY(k.pid > 0);
         hit_write += k.saw_temp;
-        const QByteArray now = readAll(out);
+        const QByteArray now = readFile(out);
         QVERIFY2(now == c.old_bytes || now == c.new_bytes,
                  qPrintable(QString("moment %1 ms: %2 bytes, neither the old %3 nor the new %4")
                                 .arg(moment)
@@ -238,7 +230,7 @@ void TestCliSignals::killedWriteKeepsOldOrNew() {
         // The next write of the same file removes it (its process is gone), and succeeds.
         QByteArray err;
         QVERIFY2(runToEnd(withOut(c.args, out), &err) == 0, err.constData());
-        QCOMPARE(readAll(out), c.new_bytes);
+        QCOMPARE(readFile(out), c.new_bytes);
         QCOMPARE(tempFilesOf(QDir(run.path()), c.name), QStringList());
     }
     qInfo("%s: %d kills kept the old file, %d found the new one complete, %d hit the write, %d left a temporary file",

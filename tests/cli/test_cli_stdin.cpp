@@ -3,6 +3,7 @@
 // line, --max-source-len) and errors that name "<stdin>" and the line; a path that must be a file refuses `-`.
 #include "io/model_file.h"
 #include "process_run.h"
+#include "test_files.h"
 #include "test_models.h"
 
 #include <QDir>
@@ -21,18 +22,6 @@ ProcessRun cli(const QStringList& args) { return runProcess(QStringLiteral(ATTNV
 
 ProcessRun cliWithInput(const QStringList& args, const QByteArray& input) {
     return runProcessWithInput(QStringLiteral(ATTNVIZ_CLI_PATH), args, input);
-}
-
-void writeFile(const QString& path, const QByteArray& bytes) {
-    QFile f(path);
-    QVERIFY(f.open(QIODevice::WriteOnly));
-    QCOMPARE(f.write(bytes), bytes.size());
-}
-
-QByteArray readAll(const QString& path) {
-    QFile f(path);
-    if (!f.open(QIODevice::ReadOnly)) return "<missing>";
-    return f.readAll();
 }
 
 // The same JSON object without the keys that differ by nature between two runs (timing, the data's name).
@@ -170,7 +159,7 @@ void TestCliStdin::renderInputFromStdin() {
     QCOMPARE(piped.code, 0);
     const QStringList names = QDir(b).entryList(QDir::Files);
     QCOMPARE(names, QStringList({"0001.json", "0002.json", "0003.json"}));
-    for (const QString& n : names) QCOMPARE(readAll(QDir(b).filePath(n)), readAll(QDir(a).filePath(n)));
+    for (const QString& n : names) QCOMPARE(readFile(QDir(b).filePath(n)), readFile(QDir(a).filePath(n)));
     const ProcessRun bad = cliWithInput(
         {"render", "--model", model_, "--input", "-", "--out-dir", dir_.filePath("bad"), "--format", "json"},
         "i love you\n\txx\n");
@@ -204,7 +193,7 @@ void TestCliStdin::trainDataFromStdin() {
 
 void TestCliStdin::stdinOnlyWhereATextIsRead() {
     // A model is checked as a file before it is read: `-` is refused by name, without waiting for input.
-    const ProcessRun r = cliWithInput({"decode", "--model", "-", "i love you"}, readAll(model_));
+    const ProcessRun r = cliWithInput({"decode", "--model", "-", "i love you"}, readFile(model_));
     QCOMPARE(r.code, 1);
     QVERIFY2(r.errText().contains("-: standard input cannot be read here; give a file"), r.err.constData());
 }

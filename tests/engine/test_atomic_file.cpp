@@ -5,6 +5,7 @@
 #include "base/errors.h"
 #include "io/atomic_file.h"
 #include "io/model_file.h"
+#include "test_files.h"
 #include "test_models.h"
 
 #include <QDir>
@@ -24,12 +25,6 @@ using namespace attnviz;
 using namespace attnviz::testing;
 
 namespace {
-
-QByteArray readAll(const QString& path) {
-    QFile f(path);
-    if (!f.open(QIODevice::ReadOnly)) return "<cannot open>";
-    return f.readAll();
-}
 
 // Every entry of the folder except the ones named (a temporary file left behind would show up here).
 QStringList entries(const QString& dir) {
@@ -68,12 +63,12 @@ void TestAtomicFile::writesAndReplaces() {
     QTemporaryDir dir;
     const QString path = dir.filePath("out.json");
     writeFileAtomically(path.toStdString(), std::string_view("first"));
-    QCOMPARE(readAll(path), QByteArray("first"));
+    QCOMPARE(readFile(path), QByteArray("first"));
     const std::string big = bigText(1 << 20);
     writeFileAtomically(path.toStdString(), big);
-    QCOMPARE(readAll(path), QByteArray::fromStdString(big));
+    QCOMPARE(readFile(path), QByteArray::fromStdString(big));
     writeFileAtomically(path.toStdString(), std::string_view(""));  // an empty file is a valid output
-    QCOMPARE(readAll(path), QByteArray());
+    QCOMPARE(readFile(path), QByteArray());
     QCOMPARE(entries(dir.path()), QStringList{"out.json"});
 }
 
@@ -116,7 +111,7 @@ void TestAtomicFile::failingDiskKeepsOldFile() {
         QVERIFY2(msg.startsWith(path + ": cannot save: write failed"), qPrintable(msg));
         QVERIFY2(msg.contains(reason), qPrintable(msg));
     }
-    QCOMPARE(readAll(path), QByteArray::fromStdString(old));    // byte-identical, not emptied or cut
+    QCOMPARE(readFile(path), QByteArray::fromStdString(old));   // byte-identical, not emptied or cut
     QCOMPARE(entries(dir.path()), QStringList{"heatmap.pdf"});  // the temporary file is gone
 }
 
@@ -167,7 +162,7 @@ void TestAtomicFile::saveModelOnFailingDiskKeepsOldModel() {
     const Model a = smallModel(smallConfig(DecoderKind::Bahdanau, ScoreKind::Additive), 1);
     const Model b = smallModel(smallConfig(DecoderKind::Bahdanau, ScoreKind::Additive), 2);
     const QString path = saveInto(a, dir, "m.safetensors");
-    const QByteArray before = readAll(path);
+    const QByteArray before = readFile(path);
     for (const uint64_t after : {uint64_t(0), uint64_t(4096), uint64_t(before.size() - 1)}) {
         FaultGuard fault({ENOSPC, after});
         try {
@@ -176,7 +171,7 @@ void TestAtomicFile::saveModelOnFailingDiskKeepsOldModel() {
         } catch (const ModelError& e) {
             QVERIFY2(QString(e.what()).contains("No space left on device"), e.what());
         }
-        QCOMPARE(readAll(path), before);
+        QCOMPARE(readFile(path), before);
         QCOMPARE(entries(dir.path()), QStringList{"m.safetensors"});
     }
     QCOMPARE(serializeModel(loadModel(path.toStdString())), serializeModel(a));
@@ -197,7 +192,7 @@ void TestAtomicFile::realSmallTmpfs() {
     } catch (const WriteError& e) {
         QVERIFY2(QString(e.what()).contains("No space left on device"), e.what());
     }
-    QCOMPARE(readAll(path), QByteArray("{\"old\": true}\n"));
+    QCOMPARE(readFile(path), QByteArray("{\"old\": true}\n"));
     QCOMPARE(entries(dir.path()), QStringList{"out.json"});
     (void)::umount(where.constData());
 }

@@ -5,6 +5,7 @@
 // spec's shapes and its `attention` is the last layer's cross-attention averaged over the heads.
 #include "base/errors.h"
 #include "decode/decoding.h"
+#include "error_of.h"
 #include "io/decode_json.h"
 #include "model/model.h"
 #include "nn/transformer.h"
@@ -18,6 +19,8 @@
 
 using namespace attnviz;
 using testing::RefTransformerDecoding;
+
+using attnviz::testing::errorOf;
 
 namespace {
 
@@ -90,16 +93,6 @@ void requireSameResult(const DecodeResult& a, const DecodeResult& b) {
     requireSameMatrices(a.cross_attention, b.cross_attention);
     requireSameMatrices(a.encoder_self_attention, b.encoder_self_attention);
     requireSameMatrices(a.decoder_self_attention, b.decoder_self_attention);
-}
-
-template <typename F>
-QString errorOf(F&& f) {
-    try {
-        f();
-    } catch (const std::exception& e) {
-        return QString::fromUtf8(e.what());
-    }
-    return QString();
 }
 
 }  // namespace

@@ -14,4 +14,10 @@ inline void writeFile(const QString& path, const QByteArray& bytes) {
     QCOMPARE(f.write(bytes), qint64(bytes.size()));
 }
 
+// The bytes of the file at `path`, or "<missing>" when it cannot be opened (never equal to what a test wrote).
+inline QByteArray readFile(const QString& path) {
+    QFile f(path);
+    return f.open(QIODevice::ReadOnly) ? f.readAll() : QByteArray("<missing>");
+}
+
 }  // namespace attnviz::testing

@@ -4,6 +4,7 @@
 #include "decode/decoding.h"
 #include "heatmap/heatmap_export.h"
 #include "io/atomic_file.h"
+#include "test_files.h"
 #include "test_models.h"
 
 #include <QDir>
@@ -16,6 +17,9 @@
 using namespace attnviz;
 using namespace attnviz::ui;
 
+using attnviz::testing::readFile;
+using attnviz::testing::writeFile;
+
 namespace {
 
 const Model& model() {
@@ -23,11 +27,6 @@ const Model& model() {
     static const Model* m =
         new Model(testing::smallModel(testing::smallConfig(DecoderKind::Bahdanau, ScoreKind::Additive), 5, 3.0f));
     return *m;
-}
-
-QByteArray readAll(const QString& path) {
-    QFile f(path);
-    return f.open(QIODevice::ReadOnly) ? f.readAll() : QByteArray("<missing>");
 }
 
 }  // namespace
@@ -74,12 +73,12 @@ void TestExportFaults::failingDiskKeepsOldExport() {
     QVERIFY(!ok);
     const QString reason = error == EIO ? "Input/output error" : "No space left on device";
     QCOMPARE(message, path + ": cannot save: write failed: " + reason);
-    QCOMPARE(readAll(path), replace ? old : QByteArray("<missing>"));
+    QCOMPARE(readFile(path), replace ? old : QByteArray("<missing>"));
     QCOMPARE(QDir(dir.path()).entryList(QDir::Files | QDir::Hidden).size(), replace ? 1 : 0);
 
     QVERIFY2(exportHeatmap(HeatmapData::fromDecode(r), r, model().config, path, ExportOptions{}, &message),
              qPrintable(message));  // and with a working disk the export is written
-    QVERIFY(readAll(path).size() > old.size());
+    QVERIFY(readFile(path).size() > old.size());
 }
 
 QTEST_MAIN(TestExportFaults)

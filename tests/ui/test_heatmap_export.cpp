@@ -6,6 +6,7 @@
 #include "heatmap/heatmap_renderer.h"
 #include "heatmap/heatmap_scene.h"
 #include "io/decode_json.h"
+#include "test_files.h"
 #include "test_models.h"
 
 #include <unistd.h>
@@ -22,6 +23,9 @@
 using namespace attnviz;
 using namespace attnviz::ui;
 
+using attnviz::testing::readFile;
+using attnviz::testing::writeFile;
+
 namespace {
 
 const Model& model() {
@@ -32,11 +36,6 @@ const Model& model() {
 }
 
 DecodeResult chineseResult() { return forcedDecode(model(), "the cat sat on the mat .", "猫 坐 在 垫子 上 。"); }
-
-QByteArray readAll(const QString& path) {
-    QFile f(path);
-    return f.open(QIODevice::ReadOnly) ? f.readAll() : QByteArray();
-}
 
 // Parses a CSV line with RFC 4180 quoting.
 QStringList csvFields(const QString& line) {
@@ -115,7 +114,7 @@ void TestHeatmapExport::pngHasTheAskedSizeAndDpi() {
     o.style.annotate = annotate;
     QString error;
     QVERIFY2(exportHeatmap(HeatmapData::fromDecode(r), r, model().config, path, o, &error), qPrintable(error));
-    const QByteArray bytes = readAll(path);
+    const QByteArray bytes = readFile(path);
     QVERIFY(bytes.startsWith("\x89PNG\r\n\x1a\n"));
     QImage img;
     QVERIFY(img.load(path));
@@ -138,7 +137,7 @@ void TestHeatmapExport::svgHasTheAskedSizeAndTextAsText() {
     o.style.title = "cat & mat";
     QString error;
     QVERIFY2(exportHeatmap(HeatmapData::fromDecode(r), r, model().config, path, o, &error), qPrintable(error));
-    QXmlStreamReader xml(readAll(path));
+    QXmlStreamReader xml(readFile(path));
     QString viewBox, width, height, text;
     QStringList fills;  // the fill of the group around each <rect>
     QString fill;
@@ -206,7 +205,7 @@ void TestHeatmapExport::pdfHasTheAskedPageSize() {
     ExportOptions o = sized(width, height, dpi);
     QString error;
     QVERIFY2(exportHeatmap(HeatmapData::fromDecode(r), r, model().config, path, o, &error), qPrintable(error));
-    const QByteArray pdf = readAll(path);
+    const QByteArray pdf = readFile(path);
     QVERIFY(pdf.startsWith("%PDF-"));
     QVERIFY(pdf.trimmed().endsWith("%%EOF"));
     const QRegularExpression box(QStringLiteral("/MediaBox\\s*\\[\\s*0\\s+0\\s+([0-9.]+)\\s+([0-9.]+)\\s*\\]"));
@@ -224,7 +223,7 @@ void TestHeatmapExport::csvReadsBackToTheWeights() {
     QString error;
     QVERIFY2(exportHeatmap(HeatmapData::fromDecode(r), r, model().config, path, ExportOptions{}, &error),
              qPrintable(error));
-    const QStringList lines = QString::fromUtf8(readAll(path)).split('\n', Qt::SkipEmptyParts);
+    const QStringList lines = QString::fromUtf8(readFile(path)).split('\n', Qt::SkipEmptyParts);
     QCOMPARE(lines.size(), int(r.target_tokens.size()) + 1);
     const QStringList header = csvFields(lines[0]);
     QCOMPARE(header.size(), int(r.source_tokens.size()) + 1);
@@ -244,7 +243,7 @@ void TestHeatmapExport::jsonReadsBackToTheDecodeObject() {
     QString error;
     QVERIFY2(exportHeatmap(HeatmapData::fromDecode(r), r, model().config, path, ExportOptions{}, &error),
              qPrintable(error));
-    const nlohmann::json j = nlohmann::json::parse(readAll(path).toStdString());
+    const nlohmann::json j = nlohmann::json::parse(readFile(path).toStdString());
     ModelConfig cfg;
     const DecodeResult back = decodeFromJson(j, &cfg);
     QVERIFY(cfg == model().config);
