@@ -30,8 +30,6 @@ namespace {
 
 using Run = ProcessRun;
 
-Run cli(const QStringList& args) { return runProcess(QStringLiteral(ATTNVIZ_CLI_PATH), args); }
-
 json parseJson(const QByteArray& text) { return json::parse(text.toStdString()); }
 
 // The decode object must carry exactly the engine's values (floats bit for bit after the JSON round trip).
@@ -138,7 +136,7 @@ void TestCli::decodeJsonMatchesEngine() {
                          : which == "dot"     ? dot_model_
                          : which == "local_p" ? local_p_model_
                                               : luong_general_model_;
-    const Run r = cli({"decode", "--model", path, "--json", sentence});
+    const Run r = runCli({"decode", "--model", path, "--json", sentence});
     QVERIFY2(r.code == 0, qPrintable(r.errText()));
     QVERIFY(r.err.isEmpty());
     const json j = parseJson(r.out);
@@ -168,7 +166,7 @@ void TestCli::decodeJsonMatchesEngine() {
 }
 
 void TestCli::decodeFloatsHaveNineDigits() {
-    const Run r = cli({"decode", "--model", additive_, "--json", "i love you"});
+    const Run r = runCli({"decode", "--model", additive_, "--json", "i love you"});
     QCOMPARE(r.code, 0);
     // Every attention value in the text reads back as the engine's float; and a non-trivial value is printed with
     // at least 9 significant digits (a float printed with 6 would lose bits).
@@ -184,7 +182,8 @@ void TestCli::decodeFloatsHaveNineDigits() {
 }
 
 void TestCli::decodeUnknownWordKeepsSpelling() {
-    const Run r = cli({"decode", "--model", additive_, "--json", "i", "love", "zebras"});  // words joined with spaces
+    const Run r =
+        runCli({"decode", "--model", additive_, "--json", "i", "love", "zebras"});  // words joined with spaces
     QCOMPARE(r.code, 0);
     const json j = parseJson(r.out);
     const std::vector<std::string> toks = {"<sos>", "i", "love", "zebras", "<eos>"};
@@ -194,8 +193,8 @@ void TestCli::decodeUnknownWordKeepsSpelling() {
 }
 
 void TestCli::decodeBeamOneIsGreedy() {
-    const Run g = cli({"decode", "--model", additive_, "--json", "the cat sat"});
-    const Run b = cli({"decode", "--model", additive_, "--json", "--beam", "1", "the cat sat"});
+    const Run g = runCli({"decode", "--model", additive_, "--json", "the cat sat"});
+    const Run b = runCli({"decode", "--model", additive_, "--json", "--beam", "1", "the cat sat"});
     QCOMPARE(g.code, 0);
     QCOMPARE(b.code, 0);
     QCOMPARE(b.out, g.out);
@@ -203,13 +202,13 @@ void TestCli::decodeBeamOneIsGreedy() {
 }
 
 void TestCli::decodeBeamTwoIsEngineBeam() {
-    const Run b = cli({"decode", "--model", dot_, "--json", "--beam=2", "you love the cat"});
+    const Run b = runCli({"decode", "--model", dot_, "--json", "--beam=2", "you love the cat"});
     QVERIFY2(b.code == 0, qPrintable(b.errText()));
     compareDecode(parseJson(b.out), beamSearch(dot_model_, "you love the cat", 2).best, dot_model_.config);
 }
 
 void TestCli::decodeForcedTarget() {
-    const Run r = cli({"decode", "--model", additive_, "--json", "--target", "我 爱 斑马", "i love zebras"});
+    const Run r = runCli({"decode", "--model", additive_, "--json", "--target", "我 爱 斑马", "i love zebras"});
     QVERIFY2(r.code == 0, qPrintable(r.errText()));
     const json j = parseJson(r.out);
     const std::vector<std::string> want = {"我", "爱", "斑马", "<eos>"};
@@ -219,7 +218,7 @@ void TestCli::decodeForcedTarget() {
     compareDecode(j, forcedDecode(additive_model_, "i love zebras", "我 爱 斑马"), additive_model_.config);
     // --max-len is ignored with --target.
     const Run m =
-        cli({"decode", "--model", additive_, "--json", "--max-len", "1", "--target", "我 爱 斑马", "i love zebras"});
+        runCli({"decode", "--model", additive_, "--json", "--max-len", "1", "--target", "我 爱 斑马", "i love zebras"});
     QCOMPARE(m.code, 0);
     QCOMPARE(m.out, r.out);
 }
@@ -229,13 +228,13 @@ void TestCli::decodeMaxLen() {
     o.max_len = 2;
     const DecodeResult want = greedyDecode(additive_model_, "the cat sat on the mat", o);
     QVERIFY(want.target_tokens.size() <= 2);
-    const Run r = cli({"decode", "--model", additive_, "--json", "--max-len", "2", "the cat sat on the mat"});
+    const Run r = runCli({"decode", "--model", additive_, "--json", "--max-len", "2", "the cat sat on the mat"});
     QCOMPARE(r.code, 0);
     compareDecode(parseJson(r.out), want, additive_model_.config);
 }
 
 void TestCli::decodeEmptySentenceWarns() {
-    const Run r = cli({"decode", "--model", additive_, "--json", ""});
+    const Run r = runCli({"decode", "--model", additive_, "--json", ""});
     QVERIFY2(r.code == 0, qPrintable(r.errText()));
     QVERIFY2(r.errText().contains("warning") && r.errText().contains("no tokens"), qPrintable(r.errText()));
     const std::vector<std::string> toks = {"<sos>", "<eos>"};
@@ -243,7 +242,7 @@ void TestCli::decodeEmptySentenceWarns() {
 }
 
 void TestCli::decodeReadableTable() {
-    const Run r = cli({"decode", "--model", additive_, "i love you"});
+    const Run r = runCli({"decode", "--model", additive_, "i love you"});
     QVERIFY2(r.code == 0, qPrintable(r.errText()));
     const QString out = QString::fromUtf8(r.out);
     const DecodeResult want = greedyDecode(additive_model_, "i love you");
@@ -258,7 +257,7 @@ void TestCli::decodeInputJsonLines() {
     const QString input = dir_.filePath("input.txt");
     // Line 2 is blank (skipped), line 4 is forced on a reference, CRLF on line 5.
     writeFile(input, "i love you\n\nthe cat sat\nthe cat\t猫 坐\r\nan apple yesterday\r\n");
-    const Run r = cli({"decode", "--model", additive_, "--json", "--input", input});
+    const Run r = runCli({"decode", "--model", additive_, "--json", "--input", input});
     QVERIFY2(r.code == 0, qPrintable(r.errText()));
     const QList<QByteArray> lines = r.out.trimmed().split('\n');
     QCOMPARE(lines.size(), 4);
@@ -283,8 +282,8 @@ void TestCli::decodeInputThreadsSameOutput() {
         text += '\n';
     }
     writeFile(input, text);
-    const Run one = cli({"decode", "--model", dot_, "--json", "--threads", "1", "--input", input});
-    const Run two = cli({"decode", "--model", dot_, "--json", "--threads", "2", "--input", input});
+    const Run one = runCli({"decode", "--model", dot_, "--json", "--threads", "1", "--input", input});
+    const Run two = runCli({"decode", "--model", dot_, "--json", "--threads", "2", "--input", input});
     QCOMPARE(one.code, 0);
     QCOMPARE(two.code, 0);
     QCOMPARE(one.out.count('\n'), 700);
@@ -299,26 +298,26 @@ void TestCli::decodeInputThreadsSameOutput() {
 void TestCli::decodeInputBadLineNamed() {
     const QString input = dir_.filePath("bad_input.txt");
     writeFile(input, "i love you\nthe cat\nbad \xFF byte\n");
-    const Run r = cli({"decode", "--model", additive_, "--json", "--input", input});
+    const Run r = runCli({"decode", "--model", additive_, "--json", "--input", input});
     QCOMPARE(r.code, 1);
     QVERIFY2(r.errText().startsWith("attnviz-cli decode: " + input + ":3: invalid UTF-8"), qPrintable(r.errText()));
     QCOMPARE(r.err.count('\n'), 1);
 }
 
 void TestCli::decodeScoreSwitchesToSibling() {
-    const Run r = cli({"decode", "--model", additive_, "--json", "--score", "dot", "i love you"});
+    const Run r = runCli({"decode", "--model", additive_, "--json", "--score", "dot", "i love you"});
     QVERIFY2(r.code == 0, qPrintable(r.errText()));
     const json j = parseJson(r.out);
     QCOMPARE(j["config"]["score"].get<std::string>(), std::string("dot"));
     compareDecode(j, greedyDecode(dot_model_, "i love you"), dot_model_.config);
     // Its own score: the model itself.
-    const Run self = cli({"decode", "--model", additive_, "--json", "--score", "additive", "i love you"});
+    const Run self = runCli({"decode", "--model", additive_, "--json", "--score", "additive", "i love you"});
     QCOMPARE(self.code, 0);
     compareDecode(parseJson(self.out), greedyDecode(additive_model_, "i love you"), additive_model_.config);
 }
 
 void TestCli::decodeScoreWithoutSiblingNamesSiblings() {
-    const Run r = cli({"decode", "--model", additive_, "--json", "--score", "general", "i love you"});
+    const Run r = runCli({"decode", "--model", additive_, "--json", "--score", "general", "i love you"});
     QCOMPARE(r.code, 1);
     const QString err = r.errText();
     QVERIFY2(err.startsWith("attnviz-cli decode: " + additive_ + ": no sibling model trained with score \"general\""),
@@ -359,7 +358,7 @@ void TestCli::usageErrors() {
     QFETCH(QStringList, args);
     QFETCH(QString, mentions);
     args.replaceInStrings(QRegularExpression("^MODEL$"), additive_);
-    const Run r = cli(args);
+    const Run r = runCli(args);
     QCOMPARE(r.code, 2);
     QVERIFY2(r.errText().contains(mentions), qPrintable(r.errText()));
     QCOMPARE(r.err.count('\n'), 1);
@@ -392,7 +391,7 @@ void TestCli::badModelFiles() {
     QStringList args = subcommand == "info"   ? QStringList{"info", path}
                        : subcommand == "eval" ? QStringList{"eval", "--model", path, "--data", data}
                                               : QStringList{"decode", "--model", path, "i love you"};
-    const Run r = cli(args);
+    const Run r = runCli(args);
     QCOMPARE(r.code, 1);
     QVERIFY2(r.errText().startsWith("attnviz-cli " + subcommand + ": " + path + ": "), qPrintable(r.errText()));
     QCOMPARE(r.err.count('\n'), 1);
@@ -412,13 +411,13 @@ void TestCli::helpExitsZero_data() {
 void TestCli::helpExitsZero() {
     QFETCH(QStringList, args);
     QFETCH(QString, usage);
-    const Run r = cli(args);
+    const Run r = runCli(args);
     QCOMPARE(r.code, 0);
     QVERIFY2(QString::fromUtf8(r.out).contains(usage), r.out.constData());
 }
 
 void TestCli::infoJson() {
-    const Run r = cli({"info", additive_, "--json"});
+    const Run r = runCli({"info", additive_, "--json"});
     QVERIFY2(r.code == 0, qPrintable(r.errText()));
     const json j = parseJson(r.out);
     QCOMPARE(j["config"], configToJson(additive_model_.config));
@@ -452,13 +451,13 @@ void TestCli::infoJson() {
     const std::set<std::string> want_sib = {additive_.toStdString() + "|additive", dot_.toStdString() + "|dot"};
     QCOMPARE(sib, want_sib);
     // --vocab adds the vocabularies.
-    const Run v = cli({"info", "--vocab", "--json", additive_});
+    const Run v = runCli({"info", "--vocab", "--json", additive_});
     QCOMPARE(v.code, 0);
     QCOMPARE(parseJson(v.out)["target_vocab"].get<std::vector<std::string>>(), additive_model_.target_vocab.tokens());
 }
 
 void TestCli::infoText() {
-    const Run r = cli({"info", local_p_});
+    const Run r = runCli({"info", local_p_});
     QVERIFY2(r.code == 0, qPrintable(r.errText()));
     const QString out = QString::fromUtf8(r.out);
     QVERIFY(out.contains("score general, span local_p (window 2)"));

@@ -20,8 +20,6 @@ using nlohmann::json;
 
 namespace {
 
-ProcessRun cli(const QStringList& args) { return runProcess(QStringLiteral(ATTNVIZ_CLI_PATH), args); }
-
 // The measures of one pair of rows, written out here in double (not core/eval's code).
 struct HandRow {
     double tv = 0, js = 0, h_a = 0, h_b = 0;
@@ -145,7 +143,8 @@ QString TestCliCompare::writeFile(const QString& name, const QByteArray& text) {
 }
 
 void TestCliCompare::sentenceMatchesAnIndependentComputation() {
-    const ProcessRun r = cli({"compare", "--model", a_path_, "--with", b_path_, "--json", "i", "love", "the", "cat"});
+    const ProcessRun r =
+        runCli({"compare", "--model", a_path_, "--with", b_path_, "--json", "i", "love", "the", "cat"});
     QVERIFY2(r.code == 0, qPrintable(r.errText()));
     const json j = json::parse(r.out.toStdString());
     const std::vector<int> src = sourceIds(a_, {"i", "love", "the", "cat"});
@@ -175,7 +174,7 @@ void TestCliCompare::dataFileAveragesRowsAndScoresGoldLinks() {
                                    "\n"
                                    "the cat sat on the mat\t猫 坐 在 垫子 上\n"
                                    "i ate an apple yesterday\t我 昨天 吃 了 一个 苹果\t0-0 4-1 2-2 2-3 3-4 3-5\n");
-    const ProcessRun r = cli({"compare", "--model", a_path_, "--with", b_path_, "--data", data, "--json"});
+    const ProcessRun r = runCli({"compare", "--model", a_path_, "--with", b_path_, "--data", data, "--json"});
     QVERIFY2(r.code == 0, qPrintable(r.errText()));
     const json j = json::parse(r.out.toStdString());
     QCOMPARE(j["data"].get<std::string>(), data.toStdString());
@@ -235,7 +234,7 @@ void TestCliCompare::dataFileAveragesRowsAndScoresGoldLinks() {
 }
 
 void TestCliCompare::aModelAgainstItselfDiffersByNothing() {
-    const ProcessRun r = cli({"compare", "--model", a_path_, "--with", a_path_, "--json", "i ate an apple"});
+    const ProcessRun r = runCli({"compare", "--model", a_path_, "--with", a_path_, "--json", "i ate an apple"});
     QVERIFY2(r.code == 0, qPrintable(r.errText()));
     const json avg = json::parse(r.out.toStdString())["average"];
     QCOMPARE(avg["tv"].get<double>(), 0.0);
@@ -246,16 +245,16 @@ void TestCliCompare::aModelAgainstItselfDiffersByNothing() {
 }
 
 void TestCliCompare::textOutputAndHelp() {
-    const ProcessRun r = cli({"compare", "--model", a_path_, "--with", b_path_, "i love you"});
+    const ProcessRun r = runCli({"compare", "--model", a_path_, "--with", b_path_, "i love you"});
     QVERIFY2(r.code == 0, qPrintable(r.errText()));
     const QString out = QString::fromUtf8(r.out);
     QVERIFY2(out.contains("Jensen-Shannon divergence (nats"), qPrintable(out));
     QVERIFY2(out.contains("\nall "), qPrintable(out));
-    const ProcessRun help = cli({"compare", "--help"});
+    const ProcessRun help = runCli({"compare", "--help"});
     QCOMPARE(help.code, 0);
     QVERIFY(QString::fromUtf8(help.out).contains("Specials are columns like any other"));
     QVERIFY(QString::fromUtf8(help.out).contains("natural log"));
-    const ProcessRun list = cli({"--help"});
+    const ProcessRun list = runCli({"--help"});
     QVERIFY(QString::fromUtf8(list.out).contains("compare"));
 }
 
@@ -287,7 +286,7 @@ void TestCliCompare::errors() {
     QFETCH(int, code);
     QFETCH(QString, message);
     writeFile("bad.tsv", "i love you\ti love you\nthe cat\t猫\t7-0\n");
-    const ProcessRun r = cli(QStringList{"compare"} + args);
+    const ProcessRun r = runCli(QStringList{"compare"} + args);
     QCOMPARE(r.code, code);
     QVERIFY2(r.errText().startsWith("attnviz-cli compare: "), qPrintable(r.errText()));
     QVERIFY2(r.errText().contains(message), qPrintable(r.errText()));

@@ -23,8 +23,6 @@ namespace {
 
 using Run = ProcessRun;
 
-Run cli(const QStringList& args) { return runProcess(QStringLiteral(ATTNVIZ_CLI_PATH), args); }
-
 float widen(uint16_t v, st::DType type) {
     if (type == st::DType::BF16) return std::bit_cast<float>(uint32_t(v) << 16);
     // IEEE half: sign, 5 exponent bits (bias 15), 10 mantissa bits; exponent 0 = subnormal (mantissa * 2^-24).
@@ -76,7 +74,7 @@ void TestCliConvert::convertWritesTheType() {
     QFETCH(double, tolerance);
     const auto dtype = st::DType(type);
     const QString out = dir_.filePath("model-" + flag + ".safetensors");
-    const Run r = cli({"convert", "--dtype", flag, f32_, out});
+    const Run r = runCli({"convert", "--dtype", flag, f32_, out});
     QVERIFY2(r.code == 0, r.err.constData());
 
     const ModelHeader h = readModelHeader(out.toStdString());
@@ -121,13 +119,13 @@ void TestCliConvert::convertWritesTheType() {
 void TestCliConvert::convertInPlaceAndBack() {
     const QString path = dir_.filePath("in-place.safetensors");
     QVERIFY(QFile::copy(f32_, path));
-    QVERIFY2(cli({"convert", "--dtype", "f16", path, path}).code == 0, "in place");
+    QVERIFY2(runCli({"convert", "--dtype", "f16", path, path}).code == 0, "in place");
     const Model half = loadModel(path.toStdString());
     QCOMPARE(readModelHeader(path.toStdString()).tensors.front().dtype, std::string("F16"));
     // Widening is exact: back to f32 and to f16 again gives the same bytes.
     const QString wide = dir_.filePath("wide.safetensors"), again = dir_.filePath("again.safetensors");
-    QVERIFY(cli({"convert", "--dtype", "f32", path, wide}).code == 0);
-    QVERIFY(cli({"convert", "--dtype", "f16", wide, again}).code == 0);
+    QVERIFY(runCli({"convert", "--dtype", "f32", path, wide}).code == 0);
+    QVERIFY(runCli({"convert", "--dtype", "f16", wide, again}).code == 0);
     QCOMPARE(st::readFile(again.toStdString()), st::readFile(path.toStdString()));
     QVERIFY(loadModel(wide.toStdString()).params.fc_out_w == half.params.fc_out_w);
 }
@@ -141,8 +139,8 @@ void TestCliConvert::trainWritesTheType() {
     d.close();
     c.close();
     const QString out = dir_.filePath("trained.safetensors");
-    const Run r = cli({"train", "--config", config, "--data", data, "--out", out, "--steps", "2", "--dtype", "bf16",
-                       "--quiet", "--threads", "1"});
+    const Run r = runCli({"train", "--config", config, "--data", data, "--out", out, "--steps", "2", "--dtype", "bf16",
+                          "--quiet", "--threads", "1"});
     QVERIFY2(r.code == 0, r.err.constData());
     for (const TensorEntry& t : readModelHeader(out.toStdString()).tensors) QCOMPARE(t.dtype, std::string("BF16"));
 }
@@ -165,7 +163,7 @@ void TestCliConvert::badUsage() {
     QFETCH(QString, message);
     for (QString& a : args)
         if (a == "IN") a = f32_;
-    const Run r = cli(args);
+    const Run r = runCli(args);
     QCOMPARE(r.code, code);
     QVERIFY2(QString::fromUtf8(r.err).contains(message), r.err.constData());
     QVERIFY(!QFile::exists(QDir::temp().filePath("attnviz-convert-never-written.safetensors")));

@@ -24,8 +24,6 @@ namespace {
 
 using Run = ProcessRun;
 
-Run cli(const QStringList& args) { return runProcess(QStringLiteral(ATTNVIZ_CLI_PATH), args); }
-
 json parseJson(const QByteArray& text) { return json::parse(text.toStdString()); }
 
 // Tokens joined with spaces (a whitespace-tokenized reference that gives exactly these tokens back, "<unk>" included).
@@ -122,7 +120,7 @@ void TestCliEval::evalMatchesIndependentComputation() {
     }
     QCOMPARE(exact, 2);
 
-    const Run r = cli({"eval", "--model", additive_, "--data", data, "--json"});
+    const Run r = runCli({"eval", "--model", additive_, "--data", data, "--json"});
     QVERIFY2(r.code == 0, qPrintable(r.errText()));
     const json j = parseJson(r.out);
     QCOMPARE(j["lines"].get<int>(), 4);
@@ -136,11 +134,11 @@ void TestCliEval::evalMatchesIndependentComputation() {
     QVERIFY(std::abs(j["aer"].get<double>() - (1.0 - 2.0 * double(both) / double(a_size + g_size))) < 1e-12);
 
     // The readable report names every metric; --threads 1 gives the same numbers.
-    const Run t = cli({"eval", "--model", additive_, "--data", data});
+    const Run t = runCli({"eval", "--model", additive_, "--data", data});
     QCOMPARE(t.code, 0);
     for (const char* key : {"exact_match", "token_accuracy", "bleu", "mean_entropy", "aer"})
         QVERIFY(QString::fromUtf8(t.out).contains(key));
-    const Run one = cli({"eval", "--model", additive_, "--data", data, "--json", "--threads", "1"});
+    const Run one = runCli({"eval", "--model", additive_, "--data", data, "--json", "--threads", "1"});
     QCOMPARE(parseJson(one.out)["token_accuracy"], j["token_accuracy"]);
     QCOMPARE(parseJson(one.out)["aer"], j["aer"]);
 }
@@ -157,7 +155,7 @@ void TestCliEval::evalPerfectAlignmentAndSelfReference() {
         links += (links.empty() ? "" : " ") + std::to_string(l.first) + "-" + std::to_string(l.second);
     const QString data = dir_.filePath("self.tsv");
     writeFile(data, QByteArray::fromStdString(src + "\t" + ref + "\t" + links + "\n"));
-    const Run r = cli({"eval", "--model", dot_, "--data", data, "--json"});
+    const Run r = runCli({"eval", "--model", dot_, "--data", data, "--json"});
     QVERIFY2(r.code == 0, qPrintable(r.errText()));
     const json j = parseJson(r.out);
     QCOMPARE(j["exact_match"].get<double>(), 1.0);
@@ -170,7 +168,7 @@ void TestCliEval::evalPerfectAlignmentAndSelfReference() {
 
     const QString plain = dir_.filePath("plain.tsv");
     writeFile(plain, QByteArray::fromStdString(src + "\t" + ref + "\n"));
-    const Run p = cli({"eval", "--model", dot_, "--data", plain, "--json"});
+    const Run p = runCli({"eval", "--model", dot_, "--data", plain, "--json"});
     QCOMPARE(p.code, 0);
     QVERIFY(!parseJson(p.out).contains("aer"));
 }
@@ -191,12 +189,12 @@ void TestCliEval::evalBadData() {
     QFETCH(QString, mentions);
     const QString data = dir_.filePath("bad.tsv");
     writeFile(data, text);
-    const Run r = cli({"eval", "--model", additive_, "--data", data});
+    const Run r = runCli({"eval", "--model", additive_, "--data", data});
     QCOMPARE(r.code, 1);
     QVERIFY2(r.errText().startsWith("attnviz-cli eval: " + data + mentions), qPrintable(r.errText()));
     QCOMPARE(r.err.count('\n'), 1);
     // A missing data file names it too.
-    const Run m = cli({"eval", "--model", additive_, "--data", dir_.filePath("nope.tsv")});
+    const Run m = runCli({"eval", "--model", additive_, "--data", dir_.filePath("nope.tsv")});
     QCOMPARE(m.code, 1);
     QVERIFY2(m.errText().contains(dir_.filePath("nope.tsv") + ": cannot open"), qPrintable(m.errText()));
 }

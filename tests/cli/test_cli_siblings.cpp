@@ -16,8 +16,6 @@ using nlohmann::json;
 
 namespace {
 
-ProcessRun cli(const QStringList& args) { return runProcess(QStringLiteral(ATTNVIZ_CLI_PATH), args); }
-
 Model trained(Model m, double align_weight) {
     m.training = json{{"align_weight", align_weight}}.dump();
     return m;
@@ -58,7 +56,7 @@ void TestCliSiblings::initTestCase() {
 
 void TestCliSiblings::scorePicksTheSiblingWithTheSameSettings() {
     const ProcessRun r =
-        cli({"decode", "--model", path("b-bahdanau-additive"), "--score", "dot", "--json", "i love the cat"});
+        runCli({"decode", "--model", path("b-bahdanau-additive"), "--score", "dot", "--json", "i love the cat"});
     QVERIFY2(r.code == 0, qPrintable(r.errText()));
     const json j = json::parse(r.out.toStdString());
     QCOMPARE(j["config"]["decoder"].get<std::string>(), std::string("bahdanau"));
@@ -68,7 +66,7 @@ void TestCliSiblings::scorePicksTheSiblingWithTheSameSettings() {
     const auto rows = j["attention"].get<std::vector<std::vector<float>>>();
     QCOMPARE(rows, want.attention);
     // And back: from the bahdanau dot model to additive is the unguided additive, not the guided one.
-    const ProcessRun back = cli({"decode", "--model", path("c-bahdanau-dot"), "--score", "additive", "--json", "i"});
+    const ProcessRun back = runCli({"decode", "--model", path("c-bahdanau-dot"), "--score", "additive", "--json", "i"});
     QVERIFY2(back.code == 0, qPrintable(back.errText()));
     const Model additive = loadModel(path("b-bahdanau-additive").toStdString());
     QCOMPARE(json::parse(back.out.toStdString())["attention"].get<std::vector<std::vector<float>>>(),
@@ -95,7 +93,7 @@ void TestCliSiblings::noMatchingSiblingNamesWhatDiffers() {
     QFETCH(QString, model);
     QFETCH(QString, score);
     QFETCH(QStringList, mentions);
-    const ProcessRun r = cli({"decode", "--model", path(model), "--score", score, "i love you"});
+    const ProcessRun r = runCli({"decode", "--model", path(model), "--score", score, "i love you"});
     QCOMPARE(r.code, 1);
     const QString err = r.errText();
     QVERIFY2(err.startsWith(QStringLiteral("attnviz-cli decode: %1: no sibling model trained with score \"%2\" and "
@@ -108,7 +106,7 @@ void TestCliSiblings::noMatchingSiblingNamesWhatDiffers() {
 }
 
 void TestCliSiblings::infoListsDifferences() {
-    const ProcessRun r = cli({"info", "--json", path("b-bahdanau-additive")});
+    const ProcessRun r = runCli({"info", "--json", path("b-bahdanau-additive")});
     QVERIFY2(r.code == 0, qPrintable(r.errText()));
     std::map<std::string, std::pair<bool, std::vector<std::string>>> got;
     const json info = json::parse(r.out.toStdString());
@@ -119,7 +117,7 @@ void TestCliSiblings::infoListsDifferences() {
     QVERIFY(got[path("b-bahdanau-additive").toStdString()] == P(false, {}));
     QVERIFY(got[path("e-bahdanau-additive-guided").toStdString()] == P(true, {"guided"}));
     QVERIFY(got[path("d-luong-general-feed").toStdString()] == P(false, {"luong", "general", "input feeding"}));
-    const ProcessRun text = cli({"info", path("b-bahdanau-additive")});
+    const ProcessRun text = runCli({"info", path("b-bahdanau-additive")});
     QVERIFY2(QString::fromUtf8(text.out).contains(path("c-bahdanau-dot") + "  (dot)"), text.out.constData());
     QVERIFY2(QString::fromUtf8(text.out).contains(path("b-bahdanau-additive") + "  (this file)"), text.out.constData());
 }

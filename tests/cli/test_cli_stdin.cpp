@@ -18,8 +18,6 @@ using namespace attnviz::testing;
 
 namespace {
 
-ProcessRun cli(const QStringList& args) { return runProcess(QStringLiteral(ATTNVIZ_CLI_PATH), args); }
-
 ProcessRun cliWithInput(const QStringList& args, const QByteArray& input) {
     return runProcessWithInput(QStringLiteral(ATTNVIZ_CLI_PATH), args, input);
 }
@@ -64,7 +62,7 @@ void TestCliStdin::decodeInputFromStdin() {
     const QString file = dir_.filePath("input.txt");
     writeFile(file, input_);
     for (const QStringList& extra : {QStringList{"--json"}, QStringList{}}) {
-        const ProcessRun from_file = cli(QStringList{"decode", "--model", model_, "--input", file} + extra);
+        const ProcessRun from_file = runCli(QStringList{"decode", "--model", model_, "--input", file} + extra);
         const ProcessRun piped = cliWithInput(QStringList{"decode", "--model", model_, "--input", "-"} + extra, input_);
         QCOMPARE(from_file.code, 0);
         QCOMPARE(piped.code, 0);
@@ -128,7 +126,7 @@ void TestCliStdin::stdinEmptyOrInvalid() {
 void TestCliStdin::evalDataFromStdin() {
     const QString file = dir_.filePath("eval.tsv");
     writeFile(file, corpus_);
-    const ProcessRun from_file = cli({"eval", "--model", model_, "--data", file, "--json", "--threads", "1"});
+    const ProcessRun from_file = runCli({"eval", "--model", model_, "--data", file, "--json", "--threads", "1"});
     const ProcessRun piped =
         cliWithInput({"eval", "--model", model_, "--data", "-", "--json", "--threads", "1"}, corpus_);
     QCOMPARE(from_file.code, 0);
@@ -152,7 +150,7 @@ void TestCliStdin::renderInputFromStdin() {
     writeFile(file, input_);
     const QString a = dir_.filePath("from_file"), b = dir_.filePath("from_stdin");
     const ProcessRun from_file =
-        cli({"render", "--model", model_, "--input", file, "--out-dir", a, "--format", "json"});
+        runCli({"render", "--model", model_, "--input", file, "--out-dir", a, "--format", "json"});
     const ProcessRun piped =
         cliWithInput({"render", "--model", model_, "--input", "-", "--out-dir", b, "--format", "json"}, input_);
     QCOMPARE(from_file.code, 0);
@@ -172,7 +170,7 @@ void TestCliStdin::trainDataFromStdin() {
     writeFile(file, corpus_);
     const QString a = dir_.filePath("a.safetensors"), b = dir_.filePath("b.safetensors");
     const QStringList common = {"--init", model_, "--steps", "2", "--threads", "1", "--quiet", "--json"};
-    const ProcessRun from_file = cli(QStringList{"train", "--data", file, "--out", a} + common);
+    const ProcessRun from_file = runCli(QStringList{"train", "--data", file, "--out", a} + common);
     const ProcessRun piped = cliWithInput(QStringList{"train", "--data", "-", "--out", b} + common, corpus_);
     QCOMPARE(from_file.code, 0);
     QCOMPARE(piped.code, 0);

@@ -25,8 +25,6 @@ using Run = ProcessRun;
 
 QString cliPath() { return QString::fromUtf8(ATTNVIZ_CLI_PATH); }
 
-Run cli(const QStringList& args, int timeout_ms) { return runProcess(cliPath(), args, timeout_ms); }
-
 // The folder of one training by the CLI, with how its model starts: from a config (cfg.json, --config) or from an
 // initial model (init.safetensors, --init). The test writes the corpus into it.
 class TrainFolder {
@@ -74,7 +72,7 @@ void TestCliTrain::cliTrainWritesModelAndMetrics() {
                                extra);
     };
     const QString out = f.path("m.safetensors");
-    const Run r = cli(seeded(out, 2, {"--json", "--task", "reverse", "--description", "test"}), 120000);
+    const Run r = runCli(seeded(out, 2, {"--json", "--task", "reverse", "--description", "test"}), 120000);
     QCOMPARE(r.code, 0);
     const QJsonObject j = QJsonDocument::fromJson(r.out.trimmed()).object();
     QCOMPARE(j["status"].toString(), QString("completed"));
@@ -95,17 +93,17 @@ void TestCliTrain::cliTrainWritesModelAndMetrics() {
     QVERIFY(t["valid_loss"].isDouble());
     // the same seed gives the same model, whatever the thread count
     const QString out2 = f.path("m2.safetensors");
-    QCOMPARE(cli(seeded(out2, 1, {"--quiet"}), 120000).code, 0);
+    QCOMPARE(runCli(seeded(out2, 1, {"--quiet"}), 120000).code, 0);
     Model m2 = loadModel(out2.toStdString());
     double scale = 0;
     QVERIFY(maxAbsDiff(m2.params, m.params, &scale) < 1e-3 * std::max(1.0, scale));
     // an unwritable --out fails before training, naming the path
     const QString bad_out = f.path("no/such/dir/m.safetensors");
-    const Run unwritable = cli(f.trainArgs(f.path("train.tsv"), bad_out, {"--steps", "1000000", "--quiet"}), 30000);
+    const Run unwritable = runCli(f.trainArgs(f.path("train.tsv"), bad_out, {"--steps", "1000000", "--quiet"}), 30000);
     QCOMPARE(unwritable.code, 1);
     QVERIFY(unwritable.err.contains("no/such/dir/m.safetensors"));
     // bad usage: exit 2, naming the flag
-    const Run usage = cli({"train", "--data", f.path("train.tsv"), "--out", out}, 30000);
+    const Run usage = runCli({"train", "--data", f.path("train.tsv"), "--out", out}, 30000);
     QCOMPARE(usage.code, 2);
     QVERIFY(usage.err.contains("--init"));
 }
@@ -119,9 +117,10 @@ void TestCliTrain::cliAlignWeight() {
     writeReverseTask(f.path("aligned.tsv"), 200, 9, true);
     writeReverseTask(f.path("plain.tsv"), 50, 10);
     const QString out = f.path("m.safetensors");
-    const Run r = cli(f.trainArgs(f.path("aligned.tsv"), out,
-                                  {"--steps", "8", "--batch-size", "16", "--align-weight", "0.5", "--json", "--quiet"}),
-                      120000);
+    const Run r =
+        runCli(f.trainArgs(f.path("aligned.tsv"), out,
+                           {"--steps", "8", "--batch-size", "16", "--align-weight", "0.5", "--json", "--quiet"}),
+               120000);
     QVERIFY2(r.code == 0, r.err.constData());
     const QJsonObject j = QJsonDocument::fromJson(r.out.trimmed()).object();
     QVERIFY(j["train_align_loss"].toDouble() > 0);
@@ -130,7 +129,7 @@ void TestCliTrain::cliAlignWeight() {
     QCOMPARE(t["align_weight"].toDouble(), 0.5);
     QVERIFY(t["train_align_loss"].toDouble() > 0);
     // off by default: recorded as 0
-    QCOMPARE(cli(f.trainArgs(f.path("aligned.tsv"), out, {"--steps", "2", "--quiet"}), 120000).code, 0);
+    QCOMPARE(runCli(f.trainArgs(f.path("aligned.tsv"), out, {"--steps", "2", "--quiet"}), 120000).code, 0);
     QCOMPARE(QJsonDocument::fromJson(QByteArray::fromStdString(loadModel(out.toStdString()).training))
                  .object()["align_weight"]
                  .toDouble(-1),
@@ -141,7 +140,7 @@ void TestCliTrain::cliAlignWeight() {
         f.trainArgs(f.path("aligned.tsv"), out, {"--align-weight", "-0.5"}),
     };
     for (const QStringList& args : bad) {
-        const Run e = cli(args, 30000);
+        const Run e = runCli(args, 30000);
         QCOMPARE(e.code, 2);
         QVERIFY2(e.err.contains("--align-weight"), e.err.constData());
     }
@@ -152,9 +151,9 @@ void TestCliTrain::cliNanLeavesLastGoodModel() {
     writeReverseTask(f.path("train.tsv"), 64, 7);
     const QString out = f.path("out.safetensors");
     const Run r =
-        cli(f.trainArgs(f.path("train.tsv"), out,
-                        {"--optimizer", "sgd", "--lr", "1e30", "--batch-size", "16", "--epochs", "3", "--quiet"}),
-            60000);
+        runCli(f.trainArgs(f.path("train.tsv"), out,
+                           {"--optimizer", "sgd", "--lr", "1e30", "--batch-size", "16", "--epochs", "3", "--quiet"}),
+               60000);
     QCOMPARE(r.code, 1);
     QVERIFY2(r.err.contains("NaN") || r.err.contains("infinite") || r.err.contains("non-finite"), r.err.constData());
     QVERIFY2(r.err.contains("last good model"), r.err.constData());

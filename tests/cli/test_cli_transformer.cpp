@@ -18,8 +18,6 @@ using testing::ProcessRun;
 
 namespace {
 
-ProcessRun cli(const QStringList& args) { return testing::runProcess(QStringLiteral(ATTNVIZ_CLI_PATH), args); }
-
 Model transformerModel(int maxlen) {
     ModelConfig c;
     c.decoder = DecoderKind::Transformer;
@@ -56,7 +54,7 @@ private slots:
     }
 
     void infoNamesTheKindAndSizes() {
-        const ProcessRun text = cli({"info", path_});
+        const ProcessRun text = attnviz::testing::runCli({"info", path_});
         QVERIFY2(text.code == 0, qPrintable(text.errText()));
         const QString out = QString::fromUtf8(text.out);
         QVERIFY2(out.contains("decoder      transformer, post-LN, activation relu, positions stored table of 32"),
@@ -65,7 +63,7 @@ private slots:
                  qPrintable(out));
         QVERIFY(out.contains("transformer.decoder.layers.0.multihead_attn.in_proj_weight"));
 
-        const ProcessRun js = cli({"info", "--json", path_});
+        const ProcessRun js = attnviz::testing::runCli({"info", "--json", path_});
         QCOMPARE(js.code, 0);
         const nlohmann::json j = jsonOf(js);
         QCOMPARE(j["config"]["decoder"].get<std::string>(), std::string("transformer"));
@@ -76,7 +74,7 @@ private slots:
 
     // The CLI's numbers are the engine's (floats are written so that they read back bit for bit).
     void decodeJsonEqualsTheEngine() {
-        const ProcessRun r = cli({"decode", "--model", path_, "--json", "the", "cat", "sat"});
+        const ProcessRun r = attnviz::testing::runCli({"decode", "--model", path_, "--json", "the", "cat", "sat"});
         QVERIFY2(r.code == 0, qPrintable(r.errText()));
         const nlohmann::json j = jsonOf(r);
         const DecodeResult engine = greedyDecode(model_, "the cat sat");
@@ -95,13 +93,15 @@ private slots:
         QVERIFY(printed.encoder_self_attention[1][0] == engine.encoder_self_attention[1][0]);
         QVERIFY(printed.decoder_self_attention[0][1] == engine.decoder_self_attention[0][1]);
 
-        const ProcessRun beam = cli({"decode", "--model", path_, "--json", "--beam", "1", "the", "cat", "sat"});
+        const ProcessRun beam =
+            attnviz::testing::runCli({"decode", "--model", path_, "--json", "--beam", "1", "the", "cat", "sat"});
         QCOMPARE(beam.code, 0);
         QCOMPARE(beam.out, r.out);
     }
 
     void forcedDecodeAndTable() {
-        const ProcessRun r = cli({"decode", "--model", path_, "--json", "--target", "猫 坐", "the", "cat"});
+        const ProcessRun r =
+            attnviz::testing::runCli({"decode", "--model", path_, "--json", "--target", "猫 坐", "the", "cat"});
         QVERIFY2(r.code == 0, qPrintable(r.errText()));
         const DecodeResult printed = decodeFromJson(jsonOf(r));
         const DecodeResult engine = forcedDecode(model_, "the cat", "猫 坐");
@@ -109,7 +109,7 @@ private slots:
         QCOMPARE(printed.log_probs, engine.log_probs);
         QCOMPARE(int(printed.target_ids.size()), 3);  // 猫 坐 <eos>
 
-        const ProcessRun table = cli({"decode", "--model", path_, "the", "cat"});
+        const ProcessRun table = attnviz::testing::runCli({"decode", "--model", path_, "the", "cat"});
         QCOMPARE(table.code, 0);
         QVERIFY(QString::fromUtf8(table.out).contains("decoding greedy"));
     }
@@ -117,22 +117,22 @@ private slots:
     void sourceBeyondTheTableIsAnInputError() {
         QStringList words;
         for (int i = 0; i < 40; ++i) words << "cat";
-        const ProcessRun r = cli(QStringList{"decode", "--model", path_} + words);
+        const ProcessRun r = attnviz::testing::runCli(QStringList{"decode", "--model", path_} + words);
         QCOMPARE(r.code, 1);
         QVERIFY2(r.errText().contains("positional table (maxlen 32"), qPrintable(r.errText()));
     }
 
     void renderDrawsTheAttentionHeatmap() {
         const QString png = dir_.filePath("t.png");
-        const ProcessRun r =
-            cli({"render", "--model", path_, "--out", png, "--width", "320", "--height", "240", "the", "cat", "sat"});
+        const ProcessRun r = attnviz::testing::runCli(
+            {"render", "--model", path_, "--out", png, "--width", "320", "--height", "240", "the", "cat", "sat"});
         QVERIFY2(r.code == 0, qPrintable(r.errText()));
         QFile f(png);
         QVERIFY(f.open(QIODevice::ReadOnly));
         QVERIFY(f.readAll().startsWith("\x89PNG\r\n\x1a\n"));
 
         const QString js = dir_.filePath("t.json");
-        QCOMPARE(cli({"render", "--model", path_, "--out", js, "the", "cat", "sat"}).code, 0);
+        QCOMPARE(attnviz::testing::runCli({"render", "--model", path_, "--out", js, "the", "cat", "sat"}).code, 0);
         QFile jf(js);
         QVERIFY(jf.open(QIODevice::ReadOnly));
         const nlohmann::json j = nlohmann::json::parse(jf.readAll().constData());

@@ -24,8 +24,6 @@ using Run = attnviz::testing::ProcessRun;
 
 Run run(const QString& program, const QStringList& args) { return attnviz::testing::runProcess(program, args, 120000); }
 
-Run cli(const QStringList& args) { return run(QStringLiteral(ATTNVIZ_CLI_PATH), args); }
-
 json lastJsonLine(const QByteArray& out) {
     const QList<QByteArray> lines = out.trimmed().split('\n');
     return json::parse(lines.last().toStdString());
@@ -76,33 +74,33 @@ void TestTatoebaConvergence::initTestCase() {
 }
 
 json TestTatoebaConvergence::train(int epochs, const QString& out) {
-    const Run r = cli({"train",
-                       "--config",
-                       config_,
-                       "--data",
-                       data_,
-                       "--out",
-                       out,
-                       "--epochs",
-                       QString::number(epochs),
-                       "--batch-size",
-                       "16",
-                       "--lr",
-                       "0.01",
-                       "--clip",
-                       "1.0",
-                       "--seed",
-                       "1",
-                       "--threads",
-                       "1",
-                       "--quiet",
-                       "--json"});
+    const Run r = attnviz::testing::runCli({"train",
+                                            "--config",
+                                            config_,
+                                            "--data",
+                                            data_,
+                                            "--out",
+                                            out,
+                                            "--epochs",
+                                            QString::number(epochs),
+                                            "--batch-size",
+                                            "16",
+                                            "--lr",
+                                            "0.01",
+                                            "--clip",
+                                            "1.0",
+                                            "--seed",
+                                            "1",
+                                            "--threads",
+                                            "1",
+                                            "--quiet",
+                                            "--json"});
     if (r.code != 0) return json{{"error", r.err.toStdString()}};
     return lastJsonLine(r.out);
 }
 
 json TestTatoebaConvergence::eval(const QString& model) {
-    const Run r = cli({"eval", "--model", model, "--data", data_, "--threads", "1", "--json"});
+    const Run r = attnviz::testing::runCli({"eval", "--model", model, "--data", data_, "--threads", "1", "--json"});
     if (r.code != 0) return json{{"error", r.err.toStdString()}};
     return lastJsonLine(r.out);
 }
@@ -129,7 +127,7 @@ void TestTatoebaConvergence::lossFallsAndTheModelDecodes() {
              qPrintable(QString("token accuracy %1 after 1 epoch, %2 at the end").arg(acc1).arg(accN)));
 
     // A typed sentence: words and punctuation split and lowercased, Chinese out one character a token.
-    const Run d = cli({"decode", "--model", late, "--json", "I'm happy."});
+    const Run d = attnviz::testing::runCli({"decode", "--model", late, "--json", "I'm happy."});
     QVERIFY2(d.code == 0, d.err.constData());
     const json j = json::parse(d.out.toStdString());
     const auto source = j["source_tokens"].get<std::vector<std::string>>();

@@ -73,4 +73,16 @@ inline ProcessRun runProcessWithInput(const QString& program, const QStringList&
     return runProcess(program, args, options, &input);
 }
 
+#ifdef ATTNVIZ_CLI_PATH
+// This build's attnviz-cli (tests/CMakeLists.txt defines ATTNVIZ_CLI_PATH for every test).
+inline ProcessRun runCli(const QStringList& args, const RunOptions& options = {}) {
+    return runProcess(QStringLiteral(ATTNVIZ_CLI_PATH), args, options);
+}
+inline ProcessRun runCli(const QStringList& args, int timeout_ms) {
+    RunOptions options;
+    options.timeout_ms = timeout_ms;
+    return runCli(args, options);
+}
+#endif
+
 }  // namespace attnviz::testing
