@@ -38,6 +38,7 @@ private slots:
     void exportToUnwritableFolderNamesPathAndLeavesNothing();
     void copyImagePutsTheFigureOnTheClipboard();
     void libraryListsModelsByTaskAndDefaultIsFirst();
+    void defaultModelPrefersRealSentencesThenEnZh();
 };
 
 // ------------------------------------------------------------------------------------------------ model files
@@ -173,6 +174,27 @@ void TestMainWindowFiles::libraryListsModelsByTaskAndDefaultIsFirst() {
     QCOMPARE(exampleSentence(QStringLiteral("test-task"), QString()), QStringLiteral("i love you"));
     QCOMPARE(exampleSentence(QStringLiteral("test-task"), QStringLiteral(" from metadata ")),
              QStringLiteral("from metadata"));
+    qunsetenv("ATTNVIZ_SAMPLE_MODELS");
+}
+
+// The window opens on the Tatoeba (real sentences) additive model when it ships, else on the synthetic en_zh one;
+// a damaged preferred file is passed over, not opened.
+void TestMainWindowFiles::defaultModelPrefersRealSentencesThenEnZh() {
+    QTemporaryDir dir;
+    const auto place = [&](const QString& name) { QVERIFY(QFile::copy(additive_, dir.filePath(name))); };
+    place(QStringLiteral("aaa-bahdanau-additive.safetensors"));
+    place(QStringLiteral("en_zh-bahdanau-additive.safetensors"));
+    place(QStringLiteral("tatoeba-bahdanau-additive.safetensors"));
+    qputenv("ATTNVIZ_SAMPLE_MODELS", dir.path().toUtf8());
+    QCOMPARE(QFileInfo(defaultSampleModel()).fileName(), QStringLiteral("tatoeba-bahdanau-additive.safetensors"));
+    QFile damaged(dir.filePath(QStringLiteral("tatoeba-bahdanau-additive.safetensors")));
+    QVERIFY(damaged.open(QIODevice::WriteOnly | QIODevice::Truncate));
+    QVERIFY(damaged.write("not a model") > 0);
+    damaged.close();
+    QCOMPARE(QFileInfo(defaultSampleModel()).fileName(), QStringLiteral("en_zh-bahdanau-additive.safetensors"));
+    QVERIFY(QFile::remove(dir.filePath(QStringLiteral("en_zh-bahdanau-additive.safetensors"))));
+    QCOMPARE(QFileInfo(defaultSampleModel()).fileName(), QStringLiteral("aaa-bahdanau-additive.safetensors"));
+    QCOMPARE(exampleSentence(QStringLiteral("tatoeba"), QString()), QStringLiteral("I love you."));
     qunsetenv("ATTNVIZ_SAMPLE_MODELS");
 }
 

@@ -65,17 +65,19 @@ std::vector<ModelInfo> scanModelDir(const QString& dir) {
 }
 
 QString defaultSampleModel() {
-    // The first folder with a readable model wins; in it, the English -> Chinese additive model (reordering and CJK
-    // at once) if present, else its first model.
-    const QString preferred = QStringLiteral("en_zh-bahdanau-additive.safetensors");
+    // The first folder with a readable model wins; in it, the first of these present (real sentences first, then the
+    // synthetic English -> Chinese task: reordering and CJK at once), else its first model.
+    const QStringList preferred = {QStringLiteral("tatoeba-bahdanau-additive.safetensors"),
+                                   QStringLiteral("en_zh-bahdanau-additive.safetensors")};
     for (const QString& dir : sampleModelDirs()) {
-        QString first;
-        for (const ModelInfo& m : scanModelDir(dir)) {
-            if (!m.error.isEmpty()) continue;
-            if (QFileInfo(m.path).fileName() == preferred) return m.path;
-            if (first.isEmpty()) first = m.path;
-        }
-        if (!first.isEmpty()) return first;
+        QStringList present;
+        for (const ModelInfo& m : scanModelDir(dir))
+            if (m.error.isEmpty()) present << m.path;
+        if (present.isEmpty()) continue;
+        for (const QString& name : preferred)
+            for (const QString& path : present)
+                if (QFileInfo(path).fileName() == name) return path;
+        return present.first();
     }
     return {};
 }
@@ -87,6 +89,7 @@ QString exampleSentence(const QString& task, const QString& metadataExample) {
         {QStringLiteral("en_zh"), QStringLiteral("last year , they gave an apple to the famous teacher .")},
         {QStringLiteral("en_fr"), QStringLiteral("the cat sat on the mat .")},
         {QStringLiteral("dates"), QStringLiteral("9/24/75")},
+        {QStringLiteral("tatoeba"), QStringLiteral("I love you.")},
         {QStringLiteral("test-task"), QStringLiteral("i love you")},
     };
     const auto it = builtIn.find(task);
