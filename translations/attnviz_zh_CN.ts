@@ -141,6 +141,57 @@
         <source>&amp;Background:</source>
         <translation>背景(&amp;B)：</translation>
     </message>
+    <message>
+        <source>The folder %1 does not exist.</source>
+        <translation>文件夹 %1 不存在。</translation>
+    </message>
+</context>
+<context>
+    <name>attnviz::ui::HeatmapActions</name>
+    <message>
+        <source>Ctrl+0</source>
+        <translation>Ctrl+0</translation>
+    </message>
+    <message>
+        <source>&amp;Zoom in</source>
+        <translation>放大(&amp;Z)</translation>
+    </message>
+    <message>
+        <source>Larger heatmap cells</source>
+        <translation>放大热力图的单元格</translation>
+    </message>
+    <message>
+        <source>Zoom &amp;out</source>
+        <translation>缩小(&amp;O)</translation>
+    </message>
+    <message>
+        <source>Smaller heatmap cells, more of a long sentence in view</source>
+        <translation>缩小热力图的单元格，长句可见的部分更多</translation>
+    </message>
+    <message>
+        <source>&amp;Reset zoom</source>
+        <translation>重置缩放(&amp;R)</translation>
+    </message>
+    <message>
+        <source>The heatmap&apos;s first view again</source>
+        <translation>回到热力图最初的视图</translation>
+    </message>
+    <message>
+        <source>Copy cell &amp;values</source>
+        <translation>复制单元格数值(&amp;V)</translation>
+    </message>
+    <message>
+        <source>Copy the weights shown, with their tokens, as tab-separated text (for a spreadsheet)</source>
+        <translation>将显示的权重连同词元复制为制表符分隔的文本（可粘贴到电子表格）</translation>
+    </message>
+    <message>
+        <source>&amp;Inspect cell</source>
+        <translation>检查单元格(&amp;I)</translation>
+    </message>
+    <message>
+        <source>Select this cell: the cell inspector shows how its weight was made</source>
+        <translation>选中此单元格：单元格检查器显示其权重是如何算出的</translation>
+    </message>
 </context>
 <context>
     <name>attnviz::ui::HeatmapScene</name>
@@ -750,6 +801,10 @@
     <message>
         <source>Entropy: %1 nats (uniform: %2)</source>
         <translation>熵：%1 奈特（均匀分布：%2）</translation>
+    </message>
+    <message>
+        <source>&lt;b&gt;%1&lt;/b&gt;&lt;br&gt;attention %2</source>
+        <translation>&lt;b&gt;%1&lt;/b&gt;&lt;br&gt;注意力 %2</translation>
     </message>
 </context>
 </TS>

@@ -14,6 +14,7 @@
 #include <QLineEdit>
 #include <QPushButton>
 #include <QSpinBox>
+#include <QStandardPaths>
 
 namespace attnviz::ui {
 
@@ -27,6 +28,14 @@ QString describe(const QString& format) {
     return format;
 }
 }  // namespace
+
+QString suggestedExportPath(const QString& remembered) {
+    if (!remembered.isEmpty() && QFileInfo(remembered).dir().exists()) return remembered;
+    const QString name = remembered.isEmpty() ? QStringLiteral("attention.png") : QFileInfo(remembered).fileName();
+    const QString pictures = QStandardPaths::writableLocation(QStandardPaths::PicturesLocation);
+    const QString folder = !pictures.isEmpty() && QDir().mkpath(pictures) ? pictures : QDir::homePath();
+    return QDir(folder).filePath(name);
+}
 
 ExportDialog::ExportDialog(const QString& path, const ExportOptions& options, QWidget* parent)
     : QDialog(parent), base_(options) {
@@ -65,7 +74,9 @@ ExportDialog::ExportDialog(const QString& path, const ExportOptions& options, QW
 
     auto* form = new QFormLayout(this);
     form->addRow(tr("&Format:"), format_);
-    form->addRow(tr("F&ile:"), file_row);
+    auto* file_label = new QLabel(tr("F&ile:"), this);  // a row of a layout gets no buddy by itself: the mnemonic
+    file_label->setBuddy(path_);                        // would show as a literal "&"
+    form->addRow(file_label, file_row);
     form->addRow(tr("&Width:"), width_);
     form->addRow(tr("&Height:"), height_);
     form->addRow(tr("&DPI:"), dpi_);
@@ -114,6 +125,8 @@ void ExportDialog::validate() {
         problem = tr("Choose a file.");
     else if (exportFormatFor(path(), options()).isEmpty())
         problem = tr("Unknown format.");
+    else if (!QFileInfo(path()).dir().exists())
+        problem = tr("The folder %1 does not exist.").arg(QDir::toNativeSeparators(QFileInfo(path()).path()));
     else
         problem = validateExportOptions(options());
     problem_->setText(problem);

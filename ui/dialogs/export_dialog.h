@@ -1,6 +1,7 @@
 // The export dialog: format (PNG with size and DPI, SVG, PDF, CSV, JSON), file, size, title, background. It only
 // gathers the choice; MainWindow writes the file with exportHeatmap(). The figure's background is white unless
-// chosen here (black, or the window's own in its current theme), whatever the window's theme.
+// chosen here (black, or the window's own in its current theme), whatever the window's theme. A file in a folder
+// that does not exist is refused here, with the folder named, before anything is written.
 #pragma once
 #include "heatmap/heatmap_export.h"
 
@@ -14,6 +15,11 @@ class QLineEdit;
 class QSpinBox;
 
 namespace attnviz::ui {
+
+// Where the dialog suggests writing: `remembered` (the last export's path) when its folder still exists, otherwise
+// a file of that name (or attention.png) in the user's pictures folder, which is made when missing (a fresh
+// account may have none), or in the home folder when it cannot be made.
+QString suggestedExportPath(const QString& remembered);
 
 class ExportDialog : public QDialog {
     Q_OBJECT

@@ -4,6 +4,7 @@
 
 #include <QCoreApplication>
 
+#include <algorithm>
 #include <cmath>
 #include <iterator>
 
@@ -100,6 +101,10 @@ double channelToLinear(double c) {
     return c <= 0.04045 ? c / 12.92 : std::pow((c + 0.055) / 1.055, 2.4);
 }
 
+double relativeLuminance(const QColor& c) {
+    return 0.2126 * channelToLinear(c.red()) + 0.7152 * channelToLinear(c.green()) + 0.0722 * channelToLinear(c.blue());
+}
+
 }  // namespace
 
 QStringList colormapNames() {
@@ -137,10 +142,14 @@ QString colormapDisplayName(const QString& name) {
 }
 
 QColor contrastingTextColor(const QColor& bg) {
-    const double l =
-        0.2126 * channelToLinear(bg.red()) + 0.7152 * channelToLinear(bg.green()) + 0.0722 * channelToLinear(bg.blue());
+    const double l = relativeLuminance(bg);
     // Contrast ratio with black (l + 0.05) / 0.05 against white 1.05 / (l + 0.05): black wins above l ~ 0.179.
     return (l + 0.05) / 0.05 >= 1.05 / (l + 0.05) ? QColor(Qt::black) : QColor(Qt::white);
+}
+
+double contrastRatio(const QColor& a, const QColor& b) {
+    const double la = relativeLuminance(a), lb = relativeLuminance(b);
+    return (std::max(la, lb) + 0.05) / (std::min(la, lb) + 0.05);
 }
 
 }  // namespace attnviz::ui

@@ -18,5 +18,7 @@ QCPColorGradient colormapGradient(const QString& name);  // unknown name -> viri
 QString colormapDisplayName(const QString& name);        // "Viridis (perceptually uniform)"; unknown -> the viridis one
 // Black or white, whichever reads better on `background` (WCAG contrast against the relative luminance).
 QColor contrastingTextColor(const QColor& background);
+// WCAG contrast ratio of two colours: 1 (the same luminance) to 21 (black on white).
+double contrastRatio(const QColor& a, const QColor& b);
 
 }  // namespace attnviz::ui

@@ -1,8 +1,10 @@
 #include "heatmap/heatmap_scene.h"
 
 #include "heatmap/colormaps.h"
+#include "heatmap/token_labels.h"
 
 #include <QCoreApplication>
+#include <QFontMetrics>
 #include <QFontMetricsF>
 #include <cmath>
 #include <limits>
@@ -13,7 +15,7 @@ namespace {
 
 constexpr double kNaN = std::numeric_limits<double>::quiet_NaN();
 const QString kMarksLayer = QStringLiteral("heatmap-marks");
-constexpr int kMaxLabelChars = 24;
+constexpr double kDistinctContrast = 1.25;  // contrast ratio (WCAG) at which a zero cell stands out from the paper
 
 }  // namespace
 
@@ -34,11 +36,6 @@ QFont baseFont(double px) {
 }
 
 }  // namespace
-
-bool isSpecialToken(const QString& t) {
-    return t == QLatin1String("<sos>") || t == QLatin1String("<eos>") || t == QLatin1String("<pad>") ||
-           t == QLatin1String("<unk>");
-}
 
 HeatmapLayout HeatmapLayout::make(const HeatmapData& data, bool hideSpecials) {
     HeatmapLayout l;
@@ -67,8 +64,51 @@ protected:
 
 private:
     void outline(QCPPainter* painter, const QRectF& r, const QColor& inner, double width) const;
+    void cellGrid(QCPPainter* painter, int r0, int r1, int c0, int c1) const;
+    double snap(QCPPainter* painter, double v) const;
     HeatmapScene* scene_;
 };
+
+// On screen: `v` on a whole device pixel (crisp lines); exports: as it is.
+double HeatmapOverlay::snap(QCPPainter* painter, double v) const {
+    if (scene_->mode_ != HeatmapScene::Mode::Interactive || !painter->device()) return v;
+    const double dpr = painter->device()->devicePixelRatioF();
+    return std::round(v * dpr) / dpr;
+}
+
+// Hairlines between the decoded cells of display rows r0..r1, columns c0..c1, and around them: drawn when the colour
+// of weight 0 is hard to tell from the paper (greys or blues on white, gray on black), so that a zero cell still
+// reads as a cell of the matrix and not as the empty background.
+void HeatmapOverlay::cellGrid(QCPPainter* painter, int r0, int r1, int c0, int c1) const {
+    const HeatmapScene& s = *scene_;
+    const QColor paper = s.style_.background.isValid() ? s.style_.background : QColor(Qt::white);
+    const double zero = 0.0;
+    QRgb rgb = 0;
+    s.map_->gradient().colorize(&zero, s.map_->dataRange(), &rgb, 1);
+    if (contrastRatio(QColor(rgb), paper) >= kDistinctContrast) return;
+    while (r1 >= r0 && !std::isfinite(s.displayValue(r1, c0))) --r1;  // undecoded rows are the background already
+    if (r1 < r0) return;
+    const bool light = contrastingTextColor(paper) == QColor(Qt::black);
+    painter->setPen(QPen(light ? paper.darker(135) : paper.lighter(170), 0));  // cosmetic: one device pixel
+    painter->setBrush(Qt::NoBrush);
+    const bool antialiased = painter->antialiasing();
+    painter->setAntialiasing(false);  // on whole pixels, not smeared over two
+    const QRectF first = s.displayCellRect(r0, c0), last = s.displayCellRect(r1, c1);
+    const double left = snap(painter, first.left()), right = snap(painter, last.right());
+    const double top = snap(painter, first.top()), bottom = snap(painter, last.bottom());
+    const bool inner = first.width() >= 4 && first.height() >= 4;  // smaller cells: the border only
+    for (int c = c0; c <= c1 + 1; ++c) {
+        if (!inner && c != c0 && c != c1 + 1) continue;
+        const double x = c <= c1 ? snap(painter, s.displayCellRect(r0, c).left()) : right;
+        painter->drawLine(QPointF(x, top), QPointF(x, bottom));
+    }
+    for (int r = r0; r <= r1 + 1; ++r) {
+        if (!inner && r != r0 && r != r1 + 1) continue;
+        const double y = r <= r1 ? snap(painter, s.displayCellRect(r, c0).top()) : bottom;
+        painter->drawLine(QPointF(left, y), QPointF(right, y));
+    }
+    painter->setAntialiasing(antialiased);
+}
 
 // On screen (any scale factor, e.g. 200 %: half logical pixels) the outline's edges and widths are whole device
 // pixels, so that it stays sharp instead of smeared over two pixels by antialiasing. Exports are drawn through a
@@ -77,8 +117,8 @@ void HeatmapOverlay::outline(QCPPainter* painter, const QRectF& cell, const QCol
     QRectF r = cell;
     if (scene_->mode_ == HeatmapScene::Mode::Interactive && painter->device()) {
         const double dpr = painter->device()->devicePixelRatioF();
-        auto snap = [dpr](double v) { return std::round(v * dpr) / dpr; };
-        r = QRectF(QPointF(snap(cell.left()), snap(cell.top())), QPointF(snap(cell.right()), snap(cell.bottom())));
+        r = QRectF(QPointF(snap(painter, cell.left()), snap(painter, cell.top())),
+                   QPointF(snap(painter, cell.right()), snap(painter, cell.bottom())));
         // An even number of device pixels, centred on the (whole-pixel) edge: no half-covered pixel on either side.
         width = std::max(2.0, 2.0 * std::round(width * dpr / 2.0)) / dpr;
     }
@@ -116,6 +156,8 @@ void HeatmapOverlay::draw(QCPPainter* painter) {
             }
     }
 
+    cellGrid(painter, r0, r1, c0, c1);
+
     if (s.style_.annotate && s.annotate_px_ >= 5) {
         QCPColorGradient g = s.map_->gradient();
         const QCPRange range = s.map_->dataRange();
@@ -136,7 +178,7 @@ void HeatmapOverlay::draw(QCPPainter* painter) {
             }
     }
 
-    const int cur = l.displayRow(s.style_.current_row);
+    const int cur = l.displayRowAtOrBefore(s.style_.current_row);
     if (cur >= 0)
         outline(painter, s.displayCellRect(cur, 0).united(s.displayCellRect(cur, C - 1)), QColor(255, 255, 255), 1.6);
     const int sr = l.displayRow(s.style_.selected_row), sc = l.displayCol(s.style_.selected_col);
@@ -242,11 +284,6 @@ void HeatmapScene::applyColors() {
     if (title_) title_->setTextColor(contrast);
 }
 
-QString HeatmapScene::tokenLabel(const QString& token) const {
-    if (token.size() <= kMaxLabelChars) return token;
-    return token.left(kMaxLabelChars - 1) + QChar(0x2026);
-}
-
 void HeatmapScene::setContent(const HeatmapData& data, const HeatmapStyle& style, int visibleRows) {
     data_ = data;
     style_ = style;
@@ -303,35 +340,44 @@ void HeatmapScene::setHover(int dataRow, int dataCol) {
 
 void HeatmapScene::updateTicks() {
     const int C = int(layout_.cols.size()), R = int(layout_.rows.size());
-    const QFontMetricsF fm(keyAxis()->tickLabelFont()), fmValue(valueAxis()->tickLabelFont());
+    const QFont keyFont = keyAxis()->tickLabelFont(), valueFont = valueAxis()->tickLabelFont();
     const QCPAxisRect* rect = axisRect();
     const double pxKey = rect->width() / std::max(1e-9, keyAxis()->range().size());
     const double pxValue = rect->height() / std::max(1e-9, valueAxis()->range().size());
 
     QStringList keyLabels, valueLabels;
-    double widest = 0;
-    for (int c = 0; c < C; ++c) {
-        keyLabels << tokenLabel(data_.source_tokens[layout_.cols[c]]);
-        widest = std::max(widest, fm.horizontalAdvance(keyLabels.back()));
-    }
-    for (int r = 0; r < R; ++r) {
-        const int dr = layout_.rows[r];
-        valueLabels << ((visible_rows_ < 0 || dr < visible_rows_) ? tokenLabel(data_.target_tokens[dr]) : QString());
-    }
+    for (int c = 0; c < C; ++c) keyLabels << tokenLabel(data_.source_tokens[layout_.cols[c]], keyFont);
+    for (int r = 0; r < R; ++r) valueLabels << tokenLabel(data_.target_tokens[layout_.rows[r]], valueFont);
+    reserveValueLabelWidth(valueLabels);
     // Source labels across the cells when they fit, otherwise vertical (reading upwards), as in the classic figures.
-    const bool rotate = widest + 6 > pxKey;
-    keyAxis()->setTickLabelRotation(rotate ? -90 : 0);
-    const double keyFootprint = rotate ? fm.height() : widest + 6;
-    // Every k-th label when they would overlap: zoomed out in the window, or an export whose cells are smaller
-    // than the smallest legible font (fitForExport shrinks the font first, so exports usually keep every label).
-    const int keyStride = std::max(1, int(std::ceil(keyFootprint * 1.05 / std::max(1e-9, pxKey))));
-    const int valueStride = std::max(1, int(std::ceil(fmValue.height() * 1.05 / std::max(1e-9, pxValue))));
+    // Some left out when they would overlap: zoomed out in the window, or an export whose cells are smaller than
+    // the smallest legible font (fitForExport shrinks the font first, so exports usually keep every label).
+    const AxisLabelPlan keyPlan = planHorizontalLabels(keyLabels, keyFont, pxKey);
+    keyAxis()->setTickLabelRotation(keyPlan.rotation);
+    const int valueStride = verticalLabelStride(valueFont, pxValue);
     QMap<double, QString> kt, vt;
-    for (int c = 0; c < C; c += keyStride) kt.insert(c, keyLabels[c]);
+    for (int c : keyPlan.written) kt.insert(c, keyLabels[c]);
     for (int r = 0; r < R; r += valueStride)
-        if (!valueLabels[r].isEmpty()) vt.insert(r, valueLabels[r]);  // undecoded rows: no label, no tick
+        if (visible_rows_ < 0 || layout_.rows[r] < visible_rows_) vt.insert(r, valueLabels[r]);  // undecoded: none
     key_ticker_->setTicks(kt);
     value_ticker_->setTicks(vt);
+}
+
+// The target labels' column is as wide as the widest label of the whole output, decoded yet or not, so that the
+// matrix does not move sideways while stepping. QCustomPlot's own margin (QCPAxis::calculateMargin) is the outward
+// tick length, the widest shown label (its QFontMetrics bounding rect), the label padding and the axis padding; a
+// minimum margin of the same sum for every label keeps it constant (2 pixels spare for rounding).
+void HeatmapScene::reserveValueLabelWidth(const QStringList& labels) {
+    const QFontMetrics fm(valueAxis()->tickLabelFont());
+    int widest = 0;
+    for (const QString& l : labels) widest = std::max(widest, fm.boundingRect(0, 0, 0, 0, Qt::TextDontClip, l).width());
+    const QCPAxis* axis = valueAxis();
+    const int margin = labels.isEmpty() ? 0
+                                        : axis->tickLengthOut() + axis->tickLabelPadding() + widest + axis->padding() +
+                                              axis->offset() + 2;
+    QMargins minimum = axisRect()->minimumMargins();
+    minimum.setLeft(margin);
+    axisRect()->setMinimumMargins(minimum);
 }
 
 void HeatmapScene::fitForExport(const QSize& logical) {
@@ -363,12 +409,7 @@ void HeatmapScene::setVectorCells(bool on) {
     map_->setVisible(!on);
 }
 
-void HeatmapScene::layoutNow(const QRect& viewport) {
-    plot_->plotLayout()->setOuterRect(viewport);
-    plot_->plotLayout()->update(QCPLayoutElement::upPreparation);
-    plot_->plotLayout()->update(QCPLayoutElement::upMargins);
-    plot_->plotLayout()->update(QCPLayoutElement::upLayout);
-}
+void HeatmapScene::layoutNow(const QRect& viewport) { layoutPlotNow(plot_, viewport); }
 
 QPoint HeatmapScene::cellAt(const QPointF& pixel) const {
     const int C = int(layout_.cols.size()), R = int(layout_.rows.size());

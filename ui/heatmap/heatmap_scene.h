@@ -8,6 +8,7 @@
 // HeatmapStyle::fit_range asks for [0, max shown weight].
 #pragma once
 #include "heatmap/heatmap_data.h"
+#include "heatmap/token_labels.h"  // isSpecialToken and the labels' rules
 
 #include <qcustomplot.h>
 #include <QPoint>
@@ -24,11 +25,17 @@ struct HeatmapLayout {
     QVector<int> cols;  // display col -> data col
     int displayRow(int dataRow) const { return rows.indexOf(dataRow); }
     int displayCol(int dataCol) const { return cols.indexOf(dataCol); }
+    // The display row of dataRow or, when it is hidden (the <eos> row with hide_specials), the last shown row before
+    // it: where the current row is marked. -1 for a negative dataRow or none before it.
+    int displayRowAtOrBefore(int dataRow) const {
+        int shown = -1;
+        for (int i = 0; i < rows.size() && rows[i] <= dataRow; ++i) shown = i;
+        return shown;
+    }
     static HeatmapLayout make(const HeatmapData& data, bool hideSpecials);
 };
 
-bool isSpecialToken(const QString& token);  // <pad> <unk> <sos> <eos>
-QStringList heatmapFontFamilies();          // label fonts, in fallback order
+QStringList heatmapFontFamilies();  // label fonts, in fallback order
 
 class HeatmapScene {
 public:
@@ -62,9 +69,10 @@ public:
     QCPRange fullKeyRange() const;    // (-0.5, cols - 0.5)
     QCPRange fullValueRange() const;  // (-0.5, rows - 0.5)
 
-    // Tick labels for the current ranges and pixel size: every label in export mode; in interactive mode every k-th
-    // so that they do not overlap. Rotates source labels when they do not fit across a cell. Call after the axis
-    // ranges or the widget size changed (the view does), then replot.
+    // Tick labels for the current ranges and pixel size, by the rules of token_labels.h: every k-th so that they do
+    // not overlap, source labels turned when they do not fit across a cell; the target labels' column is as wide as
+    // its widest label, undecoded rows included. Call after the axis ranges or the widget size changed (the view
+    // does), then replot.
     void updateTicks();
     // Export mode: chooses label and annotation font sizes for the cell size the figure will have at `logical`
     // size, then updateTicks(). Call before rendering.
@@ -83,8 +91,8 @@ public:
 private:
     friend class HeatmapOverlay;
     void applyFonts();
-    void applyColors();  // paper, labels and empty rows from style_.background
-    QString tokenLabel(const QString& token) const;
+    void applyColors();                                      // paper, labels and empty rows from style_.background
+    void reserveValueLabelWidth(const QStringList& labels);  // all target labels, decoded or not
 
     QCustomPlot* plot_;
     Mode mode_;

@@ -86,6 +86,11 @@ HeatmapView::HeatmapView(QWidget* parent) : QWidget(parent) {
     };
     connect(hbar_, &QScrollBar::valueChanged, this, onBar);
     connect(vbar_, &QScrollBar::valueChanged, this, onBar);
+    plot_->setContextMenuPolicy(Qt::CustomContextMenu);
+    connect(plot_, &QWidget::customContextMenuRequested, this, [this](const QPoint& pos) {
+        const QPoint cell = scene_->cellAt(pos);
+        emit contextMenuRequested(cell.y(), cell.x(), plot_->mapToGlobal(pos));
+    });
     plot_->installEventFilter(this);
     rebuild();
     resetView();
@@ -237,6 +242,40 @@ void HeatmapView::resetView() {
     scene_->updateTicks();
     updateScrollBars();
     plot_->replot();
+}
+
+void HeatmapView::zoomIn() { zoomBy(kZoomStep); }
+void HeatmapView::zoomOut() { zoomBy(1.0 / kZoomStep); }
+
+void HeatmapView::zoomBy(double factor) {
+    syncing_ = true;
+    for (QCPAxis* axis : {scene_->keyAxis(), scene_->valueAxis()}) axis->scaleRange(1.0 / factor);
+    syncing_ = false;
+    user_view_ = true;
+    clampRanges();
+    scene_->layoutNow(plot_->rect());
+    scene_->updateTicks();
+    updateScrollBars();
+    plot_->replot();
+}
+
+QString HeatmapView::shownValuesTsv() const {
+    const HeatmapLayout& l = scene_->layout();
+    // A tab or line break inside a token would break the table's cells: written as a space.
+    auto cell = [](QString t) { return t.replace(u'\t', u' ').replace(u'\n', u' ').replace(u'\r', u' '); };
+    QStringList header{QString()};
+    for (int c : l.cols) header << cell(data_.source_tokens[c]);
+    QStringList lines{header.join(u'\t')};
+    for (int r : l.rows) {
+        if ((visible_rows_ >= 0 && r >= visible_rows_) || r >= int(data_.weights.size())) continue;
+        QStringList line{cell(data_.target_tokens[r])};
+        const std::vector<float>& row = data_.weights[size_t(r)];
+        // Nine significant digits give back the same float when read.
+        for (int c : l.cols)
+            line << (c < int(row.size()) ? QString::number(double(row[size_t(c)]), 'g', 9) : QString());
+        lines << line.join(u'\t');
+    }
+    return lines.join(u'\n') + u'\n';
 }
 
 void HeatmapView::clampRanges() {

@@ -8,7 +8,8 @@
 //
 // Long sentences: the initial view keeps cells at least minimumCellSize() pixels wide/high and shows the first
 // ones; the mouse wheel zooms (both axes around the cursor; Ctrl: source axis only), dragging pans, the scroll
-// bars move, a double click fits the whole matrix.
+// bars move, a double click fits the whole matrix; zoomIn/zoomOut/resetView are the View menu's zoom.
+// A right click asks for the cell's context menu (contextMenuRequested): the window builds it.
 #pragma once
 #include "heatmap/heatmap_data.h"
 
@@ -61,12 +62,24 @@ public:
     int minimumCellSize() const;
     void fitAll();     // whole matrix in view (cells may get small)
     void resetView();  // the initial view (minimum cell size, first rows/columns)
+    // Cells larger / smaller by kZoomStep around the middle of the view (never beyond the whole matrix, never
+    // less than one cell in view).
+    void zoomIn();
+    void zoomOut();
+    static constexpr double kZoomStep = 1.25;
+
+    // The shown matrix as tab-separated text: a header line with the shown source tokens after an empty cell, then
+    // one line per decoded shown row (its target token, then its weights to float precision). Hidden specials
+    // and rows not decoded yet are left out; tokens are written in full.
+    QString shownValuesTsv() const;
 
     // The picture as exported (whole matrix, not a screenshot) is made by heatmap_export.h.
 
 signals:
     void cellHovered(int row, int col);  // data indices; -1,-1 when leaving the matrix
     void cellClicked(int row, int col);  // data indices (left button, without dragging)
+    // Right click (or the menu key) at `globalPos` over data cell (row, col); -1,-1 outside the matrix.
+    void contextMenuRequested(int row, int col, const QPoint& globalPos);
 
 protected:
     void resizeEvent(QResizeEvent* event) override;
@@ -79,6 +92,7 @@ private:
     void updateScrollBars();
     void clampRanges();
     void hover(const QPoint& pos);
+    void zoomBy(double factor);  // > 1: cells larger
 
     QCustomPlot* plot_ = nullptr;
     QScrollBar* hbar_ = nullptr;

@@ -7,6 +7,7 @@
 #include "state/decode_state.h"
 #include "state/heatmap_binding.h"
 #include "text/tokenizer.h"
+#include "window/heatmap_actions.h"
 #include "window/output_line.h"
 #include "window/siblings_menu.h"
 #include "window/source_editor.h"
@@ -97,6 +98,10 @@ void MainWindow::createCentralWidgets() {
     heatmap_->setFocusPolicy(Qt::StrongFocus);
     heatmap_->installEventFilter(this);
     if (heatmap_->plot()) heatmap_->plot()->installEventFilter(this);
+    heatmap_actions_ = new HeatmapActions(heatmap_, state_, this);
+    connect(heatmap_, &HeatmapView::contextMenuRequested, this, [this](int row, int col, const QPoint& at) {
+        heatmap_actions_->showContextMenu(row, col, at, copy_act_, export_act_);
+    });
 
     auto* form = new QFormLayout;
     form->addRow(source_label_ = new QLabel(this), source_);

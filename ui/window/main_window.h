@@ -34,6 +34,7 @@ class QTimer;
 namespace attnviz::ui {
 
 class DecodeState;
+class HeatmapActions;
 class HeatmapView;
 class ModelLibraryDialog;
 class OutputLine;
@@ -90,6 +91,7 @@ public:
     std::shared_ptr<const Model> model() const;
     QString modelPath() const;
     HeatmapView* heatmapView() const { return heatmap_; }
+    HeatmapActions* heatmapActions() const { return heatmap_actions_; }  // zoom, the heatmap's context menu
     StepPanel* stepPanel() const { return step_panel_; }
     SourceEditor* sourceEditor() const { return source_; }
     QLineEdit* referenceEdit() const { return reference_; }
@@ -175,6 +177,7 @@ private:
     QDockWidget* step_dock_ = nullptr;
     OutputLine* output_ = nullptr;
     HeatmapView* heatmap_ = nullptr;
+    HeatmapActions* heatmap_actions_ = nullptr;
     StepPanel* step_panel_ = nullptr;
     QLabel* model_label_ = nullptr;
     QLabel* time_label_ = nullptr;

@@ -8,6 +8,7 @@
 #include "heatmap/heatmap_view.h"
 #include "state/decode_state.h"
 #include "window/about.h"
+#include "window/heatmap_actions.h"
 #include "window/siblings_menu.h"
 #include "window/source_editor.h"
 #include "window/step_panel.h"
@@ -29,7 +30,6 @@
 #include <QMessageBox>
 #include <QMimeData>
 #include <QSettings>
-#include <QStandardPaths>
 #include <QStatusBar>
 #include <QTimer>
 #include <QToolBar>
@@ -87,6 +87,7 @@ void MainWindow::createActions() {
                    tr("Hide the <sos>/<eos> columns and the <eos> row"));
     hide_specials_act_->setCheckable(true);
     connect(hide_specials_act_, &QAction::toggled, this, &MainWindow::applyStyle);
+    heatmap_actions_->retranslate();  // zoom, copy cell values, inspect cell (they outlive a language change)
 
     first_act_ = makeAction(this, icon("go-first", "first"), tr("&First step"), QKeySequence(tr("Alt+Home")),
                             tr("Back to before the first decoder step (Home in the heatmap)"));
@@ -141,6 +142,7 @@ void MainWindow::createMenus() {
 
     QMenu* edit = menuBar()->addMenu(tr("&Edit"));
     edit->addAction(copy_act_);
+    edit->addAction(heatmap_actions_->copyValuesAction());
 
     QMenu* view = menuBar()->addMenu(tr("&View"));
     view->addAction(annotate_act_);
@@ -150,6 +152,8 @@ void MainWindow::createMenus() {
         QAction* a = colormaps->addAction(colormapDisplayName(name));
         connect(a, &QAction::triggered, this, [this, name] { setColormap(name); });
     }
+    view->addSeparator();
+    heatmap_actions_->addZoomActions(view);
     addAppearanceMenus(view);
 
     QMenu* decode = menuBar()->addMenu(tr("&Decoder"));
@@ -406,9 +410,8 @@ void MainWindow::showExportDialog() {
     o.width = s.value(QStringLiteral("Export/width"), o.width).toInt();
     o.height = s.value(QStringLiteral("Export/height"), o.height).toInt();
     o.dpi = s.value(QStringLiteral("Export/dpi"), o.dpi).toDouble();
-    const QString suggested = QDir(QStandardPaths::writableLocation(QStandardPaths::PicturesLocation))
-                                  .filePath(QStringLiteral("attention.png"));
-    ExportDialog dialog(s.value(QStringLiteral("Export/lastPath"), suggested).toString(), o, this);
+    o.style.title = s.value(QStringLiteral("Export/title"), QString()).toString();
+    ExportDialog dialog(suggestedExportPath(s.value(QStringLiteral("Export/lastPath")).toString()), o, this);
     if (dialog.exec() != QDialog::Accepted) return;
     const ExportOptions chosen = dialog.options();
     if (!exportTo(dialog.path(), chosen)) return;
@@ -416,6 +419,7 @@ void MainWindow::showExportDialog() {
     s.setValue(QStringLiteral("Export/width"), chosen.width);
     s.setValue(QStringLiteral("Export/height"), chosen.height);
     s.setValue(QStringLiteral("Export/dpi"), chosen.dpi);
+    s.setValue(QStringLiteral("Export/title"), chosen.style.title);
 }
 
 void MainWindow::copyImage() {

@@ -2,17 +2,26 @@
 
 #include "heatmap/heatmap_scene.h"
 #include "heatmap/plot_palette.h"
+#include "heatmap/token_labels.h"
 #include "state/decode_state.h"
 
 #include <qcustomplot.h>
+#include <QFontMetricsF>
 #include <QHeaderView>
 #include <QLabel>
+#include <QMouseEvent>
+#include <QToolTip>
 #include <QTreeWidget>
 #include <QVBoxLayout>
 
 #include <cmath>
 
 namespace attnviz::ui {
+
+namespace {
+// A label may take this share of the chart's height: a long token is elided rather than squashing the bars.
+constexpr double kLabelShareOfHeight = 0.35;
+}  // namespace
 
 StepPanel::StepPanel(QWidget* parent) : QWidget(parent) {
     title_ = new QLabel(this);
@@ -28,8 +37,13 @@ StepPanel::StepPanel(QWidget* parent) : QWidget(parent) {
     bars_->setPen(Qt::NoPen);
     bars_->setBrush(QColor(59, 82, 139));  // viridis' blue
     plot_->yAxis->setRange(0, 1);
-    plot_->xAxis->setTickLabelRotation(60);
     plot_->xAxis->grid()->setVisible(false);
+    QFont labels = plot_->xAxis->tickLabelFont();
+    labels.setFamilies(heatmapFontFamilies());  // the heatmap's faces: Han characters in their SC forms
+    plot_->xAxis->setTickLabelFont(labels);
+    plot_->setMouseTracking(true);
+    connect(plot_, &QCustomPlot::mouseMove, this, [this](QMouseEvent* e) { showBarTip(e->pos()); });
+    plot_->installEventFilter(this);  // resizes: labels for the new width
     plot_->axisRect()->setAutoMargins(QCP::msAll);
 
     candidates_ = new QTreeWidget(this);
@@ -126,6 +140,7 @@ void StepPanel::clear(const QString& hint) {
     current_token_ = -1;
     title_->setText(hint.toHtmlEscaped());
     bars_->data()->clear();
+    bar_tokens_.clear();
     plot_->xAxis->setTicker(QSharedPointer<QCPAxisTicker>(new QCPAxisTicker));
     plot_->xAxis->setRange(0, 1);
     plot_->replot();
@@ -146,21 +161,17 @@ void StepPanel::setStep(const StepRecord& step, int index, int total, const QStr
     // Bars: one per shown source token, centred on its position.
     const int S = int(step.attention.size());
     QVector<double> keys, values;
-    QStringList labels;
+    bar_tokens_.clear();
     for (int j = 0; j < S; ++j) {
         const QString token = j < source_tokens.size() ? source_tokens[j] : QString();
         if (hide_specials_ && isSpecialToken(token)) continue;
         keys << double(keys.size());
         values << double(step.attention[size_t(j)]);
-        labels << token;
+        bar_tokens_ << token;
     }
-    auto ticker = QSharedPointer<QCPAxisTickerText>::create();
-    const int shownCount = int(keys.size());
-    const int every = std::max(1, shownCount / 40);  // a label for every token while they fit
-    for (int k = 0; k < shownCount; k += every) ticker->addTick(k, labels[k]);
     bars_->setData(keys, values, true);
-    plot_->xAxis->setTicker(ticker);
-    plot_->xAxis->setRange(-0.6, shownCount - 0.4);
+    plot_->xAxis->setRange(-0.6, int(keys.size()) - 0.4);
+    updateTicks();
     plot_->replot();
 
     candidates_->clear();
@@ -183,6 +194,67 @@ void StepPanel::setStep(const StepRecord& step, int index, int total, const QStr
     const double max_entropy = S > 0 ? std::log(double(S)) : 0.0;
     entropy_->setText(
         tr("Entropy: %1 nats (uniform: %2)").arg(double(step.entropy), 0, 'f', 3).arg(max_entropy, 0, 'f', 3));
+}
+
+// The bars' labels by the heatmap's rules (token_labels.h), for the chart's present size.
+void StepPanel::updateTicks() {
+    auto ticker = QSharedPointer<QCPAxisTickerText>::create();
+    const int count = int(bar_tokens_.size());
+    if (count > 0) {
+        const QFont font = plot_->xAxis->tickLabelFont();
+        QStringList labels;
+        for (const QString& t : bar_tokens_) labels << tokenLabel(t, font, kLabelShareOfHeight * plot_->height());
+        AxisLabelPlan plan;
+        // Twice: the room kept right of the last bar changes the slots a little.
+        for (int pass = 0; pass < 2; ++pass) {
+            layoutPlotNow(plot_, plot_->rect());
+            const double slot = plot_->axisRect()->width() / std::max(1e-9, plot_->xAxis->range().size());
+            plan = planHorizontalLabels(labels, font, slot);
+            reserveRoomForLastLabel(labels.back(), plan.rotation, slot);
+        }
+        plot_->xAxis->setTickLabelRotation(plan.rotation);
+        for (int k : plan.written) ticker->addTick(k, labels[k]);
+    }
+    plot_->xAxis->setTicker(ticker);
+}
+
+// The last bar's centre is 0.6 slot left of the plot's right edge: an upright label wider than that (an <eos> after
+// single characters) is given the rest in the right margin, so that it is not cut by the widget's edge.
+void StepPanel::reserveRoomForLastLabel(const QString& label, double rotation, double slot) {
+    const QFontMetricsF fm(plot_->xAxis->tickLabelFont());
+    const double half = (rotation == 0 ? fm.horizontalAdvance(label) : fm.height()) / 2;
+    QMargins minimum = plot_->axisRect()->minimumMargins();
+    minimum.setRight(std::max(0, int(std::ceil(half - 0.6 * slot))) + 2);
+    plot_->axisRect()->setMinimumMargins(minimum);
+}
+
+// The bar under the mouse (or its label): the whole token and its weight.
+void StepPanel::showBarTip(const QPoint& pos) {
+    const int k = int(std::lround(plot_->xAxis->pixelToCoord(pos.x())));
+    const bool inside = pos.x() >= plot_->axisRect()->left() && pos.x() <= plot_->axisRect()->right();
+    QSharedPointer<QCPBarsDataContainer> data = bars_->data();
+    if (!inside || k < 0 || k >= int(bar_tokens_.size()) || k >= data->size()) {
+        QToolTip::hideText();
+        return;
+    }
+    const QString text = tr("<b>%1</b><br>attention %2")
+                             .arg(bar_tokens_[k].toHtmlEscaped())
+                             .arg((data->constBegin() + k)->value, 0, 'f', 4);
+    QToolTip::showText(plot_->mapToGlobal(pos), text, plot_);
+}
+
+bool StepPanel::eventFilter(QObject* watched, QEvent* event) {
+    if (watched == plot_ && event->type() == QEvent::Resize && !bar_tokens_.isEmpty()) {
+        // After QCustomPlot took the new size (its own resize handler runs after this filter).
+        QMetaObject::invokeMethod(
+            this,
+            [this] {
+                updateTicks();
+                plot_->replot();
+            },
+            Qt::QueuedConnection);
+    }
+    return QWidget::eventFilter(watched, event);
 }
 
 QString StepPanel::entropyText() const { return entropy_->text(); }

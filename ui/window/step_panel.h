@@ -1,5 +1,6 @@
 // Beside the heatmap: the current decoder step. A bar chart of its attention over the source tokens, the most
-// probable next tokens with their probabilities (click one to force it: "what if?") and the row's entropy.
+// probable next tokens with their probabilities (click one to force it: "what if?") and the row's entropy. The bars'
+// labels follow the heatmap's rules (heatmap/token_labels.h); the tooltip of a bar gives its whole token.
 // Observes a DecodeState (setDecodeState): it shows the state's step at cursor - 1.
 #pragma once
 #include "decode/decoding.h"
@@ -44,17 +45,20 @@ public:
     QSize sizeHint() const override { return {340, 520}; }
 
 signals:
-    void candidateChosen(int token);
+    void candidateChosen(int token);  // a candidate other than the current token was clicked
 
 protected:
-    void changeEvent(QEvent* event)
-        override;  // language: texts again; palette: the chart's colours  // a candidate other than the current token was clicked
+    void changeEvent(QEvent* event) override;                    // language: texts again; palette: the chart's colours
+    bool eventFilter(QObject* watched, QEvent* event) override;  // the chart's resizes
 
 private:
     void onItemClicked(QTreeWidgetItem* item);
     void refresh();        // the state's current step
     void decodeChanged();  // caches the source labels, then refresh()
     void retranslateUi();  // the fixed texts (the step's own are written by refresh())
+    void updateTicks();    // the bars' labels for the chart's present width
+    void reserveRoomForLastLabel(const QString& label, double rotation, double slot);
+    void showBarTip(const QPoint& pos);
 
     QLabel* title_;
     QCustomPlot* plot_;
@@ -66,6 +70,7 @@ private:
     bool hide_specials_ = false;
     QPointer<DecodeState> state_;
     QStringList source_labels_;  // the state's source tokens
+    QStringList bar_tokens_;     // the token of each bar shown, in full
     QString empty_hint_;
 };
 

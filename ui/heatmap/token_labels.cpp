@@ -1,0 +1,69 @@
+#include "heatmap/token_labels.h"
+
+#include <qcustomplot.h>
+#include <QFontMetricsF>
+#include <algorithm>
+#include <cmath>
+
+namespace attnviz::ui {
+
+namespace {
+constexpr double kLabelGap = 6;          // pixels between two labels standing across their slots
+constexpr double kOverlapMargin = 1.05;  // neighbours written leave 5 % of their room free
+const QChar kEllipsis(0x2026);
+}  // namespace
+
+QString tokenLabel(const QString& token, const QFont& font, double max_px) {
+    QString label = token.size() <= kMaxLabelChars ? token : token.left(kMaxLabelChars - 1) + kEllipsis;
+    if (std::isfinite(max_px)) {
+        const QFontMetricsF fm(font);
+        if (fm.horizontalAdvance(label) > max_px) label = fm.elidedText(label, Qt::ElideRight, max_px);
+        if (label.isEmpty()) label = kEllipsis;  // elidedText gives "" when not even "…" fits: keep a mark
+    }
+    return label;
+}
+
+bool isSpecialToken(const QString& t) {
+    return t == QLatin1String("<sos>") || t == QLatin1String("<eos>") || t == QLatin1String("<pad>") ||
+           t == QLatin1String("<unk>");
+}
+
+AxisLabelPlan planHorizontalLabels(const QStringList& labels, const QFont& font, double slot_px) {
+    const QFontMetricsF fm(font);
+    QList<double> widths;
+    double widest = 0, widest_word = 0;
+    for (const QString& l : labels) {
+        widths << fm.horizontalAdvance(l);
+        widest = std::max(widest, widths.back());
+        if (!isSpecialToken(l)) widest_word = std::max(widest_word, widths.back());
+    }
+    const double deciding = widest_word > 0 ? widest_word : widest;
+    AxisLabelPlan plan;
+    // Turned, a label takes one line height across the axis: worth it only when that is narrower than the label.
+    const bool turn = deciding + kLabelGap > slot_px && fm.height() < deciding;
+    plan.rotation = turn ? -90 : 0;
+    // The room label i takes along the axis, centred on its slot.
+    auto room = [&](int i) { return turn ? fm.height() : widths[i] + kLabelGap; };
+    auto apart = [&](int a, int b) { return (b - a) * slot_px >= kOverlapMargin * (room(a) + room(b)) / 2; };
+    // From the left, each label that overlaps neither the one written before it nor the last one (the last is
+    // always written: the <eos> of a sentence must not lose its label to the "." before it).
+    const int n = int(labels.size());
+    for (int i = 0; i < n; ++i) {
+        const bool clear_before = plan.written.isEmpty() || apart(plan.written.back(), i);
+        if (i == n - 1 || (clear_before && apart(i, n - 1))) plan.written << i;
+    }
+    return plan;
+}
+
+int verticalLabelStride(const QFont& font, double slot_px) {
+    return std::max(1, int(std::ceil(QFontMetricsF(font).height() * kOverlapMargin / std::max(1e-9, slot_px))));
+}
+
+void layoutPlotNow(QCustomPlot* plot, const QRect& viewport) {
+    plot->plotLayout()->setOuterRect(viewport);
+    plot->plotLayout()->update(QCPLayoutElement::upPreparation);
+    plot->plotLayout()->update(QCPLayoutElement::upMargins);
+    plot->plotLayout()->update(QCPLayoutElement::upLayout);
+}
+
+}  // namespace attnviz::ui
