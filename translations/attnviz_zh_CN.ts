@@ -2,6 +2,41 @@
 <!DOCTYPE TS>
 <TS version="2.1" language="zh_CN">
 <context>
+    <name>LoadError</name>
+    <message>
+        <source>The file “%1” does not exist. It may have been moved, renamed or deleted.</source>
+        <translation>文件“%1”不存在。它可能已被移动、重命名或删除。</translation>
+    </message>
+    <message>
+        <source>“%1” is a folder, not a model file. Choose a .safetensors file inside it.</source>
+        <translation>“%1”是一个文件夹，不是模型文件。请选择其中的 .safetensors 文件。</translation>
+    </message>
+    <message>
+        <source>You are not allowed to read “%1”. Check the file&apos;s permissions.</source>
+        <translation>你没有读取“%1”的权限。请检查文件的权限。</translation>
+    </message>
+    <message>
+        <source>“%1” is not an attnviz model. attnviz opens .safetensors files written by attnviz-cli train or by the PyTorch bridge (python/attnviz_torch.py).</source>
+        <translation>“%1”不是 attnviz 模型。attnviz 打开由 attnviz-cli train 或 PyTorch 桥接（python/attnviz_torch.py）写出的 .safetensors 文件。</translation>
+    </message>
+    <message>
+        <source>“%1” is incomplete: the file ends before all of its data. A download or copy may not have finished; fetch or copy it again.</source>
+        <translation>“%1”不完整：文件在全部数据之前就结束了。下载或复制可能没有完成；请重新获取或复制。</translation>
+    </message>
+    <message>
+        <source>“%1” does not fit together: its weights do not have the sizes its own settings call for. It may have been edited or written by another program; save the model again.</source>
+        <translation>“%1”前后不一致：其权重的大小与它自己的设置不符。它可能被编辑过，或由其他程序写出；请重新保存模型。</translation>
+    </message>
+    <message>
+        <source>“%1” cannot be used as a model: something in it is wrong (see the details).</source>
+        <translation>“%1”无法用作模型：其中有错误（见详细信息）。</translation>
+    </message>
+    <message>
+        <source>File: %1</source>
+        <translation>文件：%1</translation>
+    </message>
+</context>
+<context>
     <name>attnviz::ui::About</name>
     <message>
         <source>&lt;p&gt;&lt;b&gt;attnviz&lt;/b&gt; %1&lt;/p&gt;&lt;p&gt;attnviz shows where a sequence-to-sequence model looks while it translates: the attention weights of each output token over the source tokens.&lt;/p&gt;</source>
@@ -194,6 +229,36 @@
     </message>
 </context>
 <context>
+    <name>attnviz::ui::ForceTokenBox</name>
+    <message>
+        <source>Or force &amp;any output token here:</source>
+        <translation>或在此强制任意输出词元(&amp;A)：</translation>
+    </message>
+    <message>
+        <source>Type a word of the model&apos;s output vocabulary…</source>
+        <translation>输入模型输出词表中的一个词…</translation>
+    </message>
+    <message>
+        <source>Type any token of the model&apos;s output vocabulary (the list completes it) and press Enter: it is forced at this step and the decoder goes on from it. Edit ▸ Undo takes it back.</source>
+        <translation>输入模型输出词表中的任意词元（列表会补全它），按 Enter：它在这一步被强制，解码器从它继续解码。编辑 ▸ 撤销可以取消。</translation>
+    </message>
+    <message>
+        <source>“%1” is not in the model&apos;s output vocabulary: choose a word from the list.</source>
+        <translation>“%1”不在模型的输出词表中：请从列表中选择一个词。</translation>
+    </message>
+</context>
+<context>
+    <name>attnviz::ui::ForcingHistory</name>
+    <message>
+        <source>Force “%1” at step %2</source>
+        <translation>在第 %2 步强制“%1”</translation>
+    </message>
+    <message>
+        <source>Clear forced tokens</source>
+        <translation>清除强制词元</translation>
+    </message>
+</context>
+<context>
     <name>attnviz::ui::HeatmapScene</name>
     <message>
         <source>attention weight</source>
@@ -280,14 +345,6 @@
         <translation>无法打开模型</translation>
     </message>
     <message>
-        <source>Could not open the model %1.
-
-%2</source>
-        <translation>无法打开模型 %1。
-
-%2</translation>
-    </message>
-    <message>
         <source>%1 — attnviz</source>
         <translation>%1 — attnviz</translation>
     </message>
@@ -310,14 +367,6 @@
     <message>
         <source>No model</source>
         <translation>没有模型</translation>
-    </message>
-    <message>
-        <source>%1 · %2 · %3 · E %4, H %5/%6 · V %7→%8 · %9 k params</source>
-        <translation>%1 · %2 · %3 · 嵌入 %4，隐藏 %5/%6 · 词表 %7→%8 · %9 千参数</translation>
-    </message>
-    <message>
-        <source>(no task)</source>
-        <translation>（无任务）</translation>
     </message>
     <message>
         <source>&amp;Pause</source>
@@ -650,6 +699,60 @@
     <message>
         <source>no model trained with %1 scoring and this model&apos;s other settings for task %2 in %3 (%4; see Siblings)</source>
         <translation>%3 中没有任务 %2 用 %1 打分函数训练、其他设置与本模型相同的模型（%4；见“同组模型”）</translation>
+    </message>
+    <message numerus="yes">
+        <source>%n word(s) of the reference not in the model&apos;s output vocabulary (underlined) become &lt;unk&gt;.</source>
+        <translation>
+            <numerusform>参考译文中有 %n 个词不在模型的输出词表中（已加下划线），将变为 &lt;unk&gt;。</numerusform>
+        </translation>
+    </message>
+    <message>
+        <source>Model: %1 (%2 decoder, %3 scoring)</source>
+        <translation>模型：%1（%2 解码器，%3 打分函数）</translation>
+    </message>
+    <message>
+        <source>%1
+Embedding size %2; hidden size %3 (encoder), %4 (decoder)
+Vocabularies: %L5 source and %L6 output tokens; %7 k parameters</source>
+        <translation>%1
+嵌入 %2；隐藏 %3（编码器），%4（解码器）
+词表：源 %L5 个词元，输出 %L6 个词元；%7 千参数</translation>
+    </message>
+    <message>
+        <source>&amp;Undo</source>
+        <translation>撤销(&amp;U)</translation>
+    </message>
+    <message>
+        <source>&amp;Redo</source>
+        <translation>重做(&amp;R)</translation>
+    </message>
+    <message>
+        <source>&amp;Undo: %1</source>
+        <translation>撤销(&amp;U)：%1</translation>
+    </message>
+    <message>
+        <source>&amp;Redo: %1</source>
+        <translation>重做(&amp;R)：%1</translation>
+    </message>
+    <message>
+        <source>C&amp;lear forced tokens</source>
+        <translation>清除强制词元(&amp;L)</translation>
+    </message>
+    <message>
+        <source>Forget every forced &quot;what if?&quot; token: the model&apos;s own output again</source>
+        <translation>清除所有强制的“如果……会怎样？”词元：回到模型自己的输出</translation>
+    </message>
+    <message>
+        <source>Writing “%1”, the model gives “%2” %3 % of its attention.</source>
+        <translation>输出“%1”时，模型把 %3% 的注意力给了“%2”。</translation>
+    </message>
+    <message>
+        <source>You forced “%1” here.</source>
+        <translation>“%1”是你在这里强制的。</translation>
+    </message>
+    <message>
+        <source>“%1” is not in the model&apos;s vocabulary: it reads &lt;unk&gt;.</source>
+        <translation>“%1”不在模型的词表中：模型读到的是 &lt;unk&gt;。</translation>
     </message>
 </context>
 <context>

@@ -5,6 +5,7 @@
 #include <QColor>
 #include <QString>
 #include <QStringList>
+#include <QVector>
 #include <vector>
 
 namespace attnviz::ui {
@@ -39,6 +40,16 @@ struct HeatmapStyle {
     int current_row = -1;                          // marked row while stepping (-1: none)
     int selected_row = -1, selected_col = -1;
     QColor background = Qt::white;  // the figure's paper; labels take black or white against it
+};
+
+// Marks beside the labels, in data indices: rows whose token the user forced ("what if?") and words the model does
+// not know (they became <unk>), as rows (a reference's words) and columns (the source's). Drawn in the gap between
+// the labels and the matrix, so that the labels and the layout stay as they are.
+struct LabelMarks {
+    QVector<int> forced_rows;
+    QVector<int> unknown_rows;
+    QVector<int> unknown_cols;
+    bool operator==(const LabelMarks&) const = default;
 };
 
 }  // namespace attnviz::ui

@@ -16,6 +16,7 @@ namespace {
 constexpr double kNaN = std::numeric_limits<double>::quiet_NaN();
 const QString kMarksLayer = QStringLiteral("heatmap-marks");
 constexpr double kDistinctContrast = 1.25;  // contrast ratio (WCAG) at which a zero cell stands out from the paper
+constexpr double kMarkDepth = 6;  // the gap between the labels and the matrix (tick length 4 + padding 2): label marks
 
 }  // namespace
 
@@ -59,10 +60,14 @@ protected:
     void applyDefaultAntialiasingHint(QCPPainter* painter) const override {
         applyAntialiasingHint(painter, true, QCP::aeOther);
     }
-    QRect clipRect() const override { return scene_->axisRect()->rect().adjusted(-4, -4, 4, 4); }
+    QRect clipRect() const override {
+        const int m = int(kMarkDepth);
+        return scene_->axisRect()->rect().adjusted(-m, -m, 4, 4);
+    }
     void draw(QCPPainter* painter) override;
 
 private:
+    void drawLabelMarks(QCPPainter* painter, int r0, int r1, int c0, int c1) const;
     void outline(QCPPainter* painter, const QRectF& r, const QColor& inner, double width) const;
     void cellGrid(QCPPainter* painter, int r0, int r1, int c0, int c1) const;
     double snap(QCPPainter* painter, double v) const;
@@ -178,6 +183,7 @@ void HeatmapOverlay::draw(QCPPainter* painter) {
             }
     }
 
+    drawLabelMarks(painter, r0, r1, c0, c1);
     const int cur = l.displayRowAtOrBefore(s.style_.current_row);
     if (cur >= 0)
         outline(painter, s.displayCellRect(cur, 0).united(s.displayCellRect(cur, C - 1)), QColor(255, 255, 255), 1.6);
@@ -188,6 +194,39 @@ void HeatmapOverlay::draw(QCPPainter* painter) {
         painter->setBrush(Qt::NoBrush);
         painter->setPen(QPen(QColor(255, 255, 255, 200), 1.0));
         painter->drawRect(s.displayCellRect(hr, hc).adjusted(0.5, 0.5, -0.5, -0.5));
+    }
+}
+
+// Unknown words: a red bar along the matrix's edge beside the label; forced rows: an orange triangle pointing at
+// the row (drawn over the bar when a row is both).
+void HeatmapOverlay::drawLabelMarks(QCPPainter* painter, int r0, int r1, int c0, int c1) const {
+    const HeatmapScene& s = *scene_;
+    const LabelMarks& marks = s.label_marks_;
+    const QColor unknown(220, 30, 30), forced(255, 140, 0);
+    painter->setPen(Qt::NoPen);
+    painter->setBrush(unknown);
+    for (int row : marks.unknown_rows) {
+        const int r = s.layout_.displayRow(row);
+        if (r < r0 || r > r1) continue;
+        const QRectF m = s.rowMarkRect(r);
+        painter->drawRect(QRectF(m.center().x(), m.top(), m.width() / 2, m.height()));
+    }
+    for (int col : marks.unknown_cols) {
+        const int c = s.layout_.displayCol(col);
+        if (c < c0 || c > c1) continue;
+        const QRectF m = s.columnMarkRect(c);
+        painter->drawRect(QRectF(m.left(), m.center().y(), m.width(), m.height() / 2));
+    }
+    painter->setPen(QPen(QColor(0, 0, 0, 200), 1.0));
+    painter->setBrush(forced);
+    for (int row : marks.forced_rows) {
+        const int r = s.layout_.displayRow(row);
+        if (r < r0 || r > r1) continue;
+        const QRectF m = s.rowMarkRect(r);
+        const double half = std::min(m.height() / 2, 5.0);
+        const QPointF tip(m.right(), m.center().y());
+        const QPointF triangle[] = {QPointF(m.left(), tip.y() - half), QPointF(m.left(), tip.y() + half), tip};
+        painter->drawPolygon(triangle, 3);
     }
 }
 
@@ -336,6 +375,20 @@ void HeatmapScene::setMarks(const HeatmapStyle& style) {
 void HeatmapScene::setHover(int dataRow, int dataCol) {
     hover_row_ = dataRow;
     hover_col_ = dataCol;
+}
+
+void HeatmapScene::setLabelMarks(const LabelMarks& marks) { label_marks_ = marks; }
+
+QRectF HeatmapScene::rowMarkRect(int displayRow) const {
+    const QRectF cell = displayCellRect(displayRow, 0);
+    const double left = axisRect()->rect().left();
+    return QRectF(QPointF(left - kMarkDepth, cell.top() + 1), QPointF(left - 1, cell.bottom() - 1));
+}
+
+QRectF HeatmapScene::columnMarkRect(int displayCol) const {
+    const QRectF cell = displayCellRect(0, displayCol);
+    const double top = axisRect()->rect().top();
+    return QRectF(QPointF(cell.left() + 1, top - kMarkDepth), QPointF(cell.right() - 1, top - 1));
 }
 
 void HeatmapScene::updateTicks() {

@@ -51,6 +51,12 @@ public:
     // Only the outlines (current row, selection): no rebuild.
     void setMarks(const HeatmapStyle& style);
     void setHover(int dataRow, int dataCol);  // thin outline in interactive mode; -1,-1: none
+    // The label marks (no rebuild); marks of rows or columns that are not shown are skipped.
+    void setLabelMarks(const LabelMarks& marks);
+    const LabelMarks& labelMarks() const { return label_marks_; }
+    // Where a row's / a column's mark is drawn, in plot pixels (DISPLAY index).
+    QRectF rowMarkRect(int displayRow) const;
+    QRectF columnMarkRect(int displayCol) const;
 
     // Base font size in logical pixels (default 13); the exporter scales the painter for its DPI.
     void setFontPixelSize(double px);
@@ -111,6 +117,7 @@ private:
     double value_label_px_ = 13;  // target (value) tick labels (shrunk for short cells)
     double annotate_px_ = 11;
     int hover_row_ = -1, hover_col_ = -1;
+    LabelMarks label_marks_;
     bool vector_cells_ = false;
 };
 

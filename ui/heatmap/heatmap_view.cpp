@@ -179,6 +179,24 @@ void HeatmapView::setSelectedCell(int row, int col) {
     plot_->replot();
 }
 
+void HeatmapView::setLabelMarks(const LabelMarks& marks) {
+    if (marks == scene_->labelMarks()) return;
+    scene_->setLabelMarks(marks);
+    plot_->layer(QStringLiteral("heatmap-marks"))->replot();
+}
+
+const LabelMarks& HeatmapView::labelMarks() const { return scene_->labelMarks(); }
+
+QRect HeatmapView::rowMarkRect(int row) const {
+    const int r = scene_->layout().displayRow(row);
+    return r < 0 ? QRect() : scene_->rowMarkRect(r).toAlignedRect();
+}
+
+QRect HeatmapView::columnMarkRect(int col) const {
+    const int c = scene_->layout().displayCol(col);
+    return c < 0 ? QRect() : scene_->columnMarkRect(c).toAlignedRect();
+}
+
 QCustomPlot* HeatmapView::plot() { return plot_; }
 
 double HeatmapView::cellValue(int row, int col) const { return scene_->displayValue(row, col); }

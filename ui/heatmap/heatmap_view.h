@@ -48,6 +48,12 @@ public:
     void setHideSpecials(bool on);
     void setCurrentRow(int row);             // data index, -1: none
     void setSelectedCell(int row, int col);  // data indices, -1,-1: none
+    // Forced rows and unknown words marked beside their labels (heatmap_data.h), data indices.
+    void setLabelMarks(const LabelMarks& marks);
+    const LabelMarks& labelMarks() const;
+    // Where the mark of DATA row / column is drawn, in plot() pixels; empty when it is hidden.
+    QRect rowMarkRect(int row) const;
+    QRect columnMarkRect(int col) const;
 
     QCustomPlot* plot();  // for tests
     // What the colour map holds at DISPLAY cell (row, col); NaN outside or for rows not decoded yet.

@@ -5,10 +5,14 @@
 #include "heatmap/plot_palette.h"
 #include "io/model_file.h"
 #include "state/decode_state.h"
+#include "state/forcing_history.h"
 #include "state/heatmap_binding.h"
 #include "text/tokenizer.h"
 #include "window/heatmap_actions.h"
+#include "views/force_token_box.h"
+#include "views/heatmap_marks.h"
 #include "window/output_line.h"
+#include "window/reference_marker.h"
 #include "window/siblings_menu.h"
 #include "window/source_editor.h"
 #include "window/step_panel.h"
@@ -44,6 +48,15 @@ QString decodeNotes(const DecodeOutcome& outcome) {
     for (int id : outcome.source.ids) unknown += id == kUnk;
     if (unknown > 0)
         notes << MainWindow::tr("%n word(s) not in the model's vocabulary (underlined) become <unk>.", "", unknown);
+    int unknown_reference = 0;  // forced decoding keeps the spelling of a reference word that became <unk>
+    const DecodeResult& r = outcome.result;
+    for (size_t i = 0; i < r.target_ids.size() && i < r.target_tokens.size(); ++i)
+        unknown_reference += r.target_ids[i] == kUnk && r.target_tokens[i] != kSpecialTokens[kUnk];
+    if (unknown_reference > 0)
+        notes << MainWindow::tr(
+            "%n word(s) of the reference not in the model's output vocabulary (underlined) become "
+            "<unk>.",
+            "", unknown_reference);
     if (!outcome.request.reference.empty()) notes << MainWindow::tr("Forced decoding of the reference translation.");
     return notes.join(u' ');
 }
@@ -58,7 +71,10 @@ QString decodeTime(const DecodeOutcome& outcome) {
 }  // namespace
 
 MainWindow::MainWindow(QWidget* parent)
-    : QMainWindow(parent), state_(new DecodeState(this)), worker_(new DecodeWorker(this)) {
+    : QMainWindow(parent),
+      state_(new DecodeState(this)),
+      worker_(new DecodeWorker(this)),
+      history_(new ForcingHistory(state_, this)) {
     setWindowIcon(QIcon(QStringLiteral(":/icons/attnviz.svg")));
     setAcceptDrops(true);
     play_timer_ = new QTimer(this);
@@ -90,8 +106,12 @@ void MainWindow::createCentralWidgets() {
     source_ = new SourceEditor(this);
     reference_ = new QLineEdit(this);
     reference_->setClearButtonEnabled(true);
+    reference_marker_ = new ReferenceMarker(reference_);
     notice_ = new QLabel(this);
     notice_->setWordWrap(true);
+    // Room for two lines whether or not there is a notice: the heatmap does not move as notices come and go.
+    notice_->setAlignment(Qt::AlignLeft | Qt::AlignTop);
+    notice_->setFixedHeight(2 * notice_->fontMetrics().lineSpacing() + 6);  // + room for CJK fallback glyphs
     output_ = new OutputLine(this);
 
     heatmap_ = new HeatmapView(this);
@@ -121,9 +141,15 @@ void MainWindow::createCentralWidgets() {
     step_panel_->barChart()->installEventFilter(this);
     step_panel_->candidateList()->installEventFilter(this);
     connect(step_panel_, &StepPanel::candidateChosen, this, &MainWindow::forceCandidate);
+    force_box_ = new ForceTokenBox(this);
+    auto* dock_contents = new QWidget(this);
+    auto* dock_layout = new QVBoxLayout(dock_contents);
+    dock_layout->setContentsMargins(0, 0, 0, 0);
+    dock_layout->addWidget(step_panel_, 1);
+    dock_layout->addWidget(force_box_);
     step_dock_ = new QDockWidget(this);
     step_dock_->setObjectName(QStringLiteral("StepDock"));
-    step_dock_->setWidget(step_panel_);
+    step_dock_->setWidget(dock_contents);
     addDockWidget(Qt::RightDockWidgetArea, step_dock_);
     retranslateCentralWidgets();
 }
@@ -144,8 +170,13 @@ void MainWindow::retranslateCentralWidgets() {
 // The views observe the state; the text fields and the state follow each other; edits of the request decode.
 void MainWindow::connectState() {
     bindHeatmap(heatmap_, state_);
+    bindLabelMarks(heatmap_, state_);
     step_panel_->setDecodeState(state_);
     output_->setDecodeState(state_);
+    force_box_->setDecodeState(state_);
+    connect(force_box_, &ForceTokenBox::tokenChosen, this, &MainWindow::forceCandidate);
+    connect(history_, &ForcingHistory::forcedTokensApplied, this, &MainWindow::decodeForced);
+    connect(heatmap_, &HeatmapView::cellHovered, this, &MainWindow::showHoverStatus);
     connect(heatmap_, &HeatmapView::cellClicked, this, [this](int row, int) {
         if (row >= 0) setCursorStep(row + 1);
         heatmap_->setFocus();
@@ -203,8 +234,7 @@ bool MainWindow::openModel(const QString& path) {
     try {
         model = std::make_shared<const Model>(loadModel(QDir::toNativeSeparators(path).toStdString()));
     } catch (const std::exception& e) {
-        reportError(tr("Cannot open model"),
-                    tr("Could not open the model %1.\n\n%2").arg(QDir::toNativeSeparators(path), qs(e.what())));
+        reportLoadError(path, qs(e.what()));
         return false;
     }
     setModel(std::move(model), path);
@@ -220,6 +250,7 @@ void MainWindow::setModel(std::shared_ptr<const Model> model, const QString& pat
 
 void MainWindow::modelChanged() {
     source_->setModel(model());
+    reference_marker_->setModel(model());
     findSiblingModels();
     setWindowTitle(tr("%1 — attnviz").arg(QFileInfo(modelPath()).fileName()));
     setWindowFilePath(modelPath());
@@ -259,8 +290,7 @@ bool MainWindow::switchToSibling(const QString& sibling_path) {
     try {
         model = std::make_shared<const Model>(loadModel(path.toStdString()));
     } catch (const std::exception& e) {
-        reportError(tr("Cannot open model"),
-                    tr("Could not open the model %1.\n\n%2").arg(QDir::toNativeSeparators(path), qs(e.what())));
+        reportLoadError(path, qs(e.what()));
         updateScoreActions();  // the check goes back to the current model's score
         return false;
     }
@@ -325,18 +355,22 @@ void MainWindow::updateStatus() {
         model_label_->setText(tr("No model"));
         return;
     }
+    // Plain words in the bar; the sizes and the file in the tooltip.
     const Model& m = *model();
     const ModelConfig& c = m.config;
-    model_label_->setText(
-        tr("%1 · %2 · %3 · E %4, H %5/%6 · V %7→%8 · %9 k params")
-            .arg(m.task.empty() ? tr("(no task)") : qs(m.task), qs(toString(c.decoder)), qs(toString(c.score)))
+    model_label_->setText(tr("Model: %1 (%2 decoder, %3 scoring)")
+                              .arg(m.task.empty() ? QFileInfo(modelPath()).completeBaseName() : qs(m.task),
+                                   qs(toString(c.decoder)), qs(toString(c.score))));
+    model_label_->setToolTip(
+        tr("%1\nEmbedding size %2; hidden size %3 (encoder), %4 (decoder)\nVocabularies: %L5 source and %L6 output "
+           "tokens; %7 k parameters")
+            .arg(QDir::toNativeSeparators(modelPath()))
             .arg(c.emb_dim)
             .arg(c.enc_hid_dim)
             .arg(c.dec_hid_dim)
             .arg(m.source_vocab.size())
             .arg(m.target_vocab.size())
             .arg(double(m.parameterCount()) / 1000.0, 0, 'f', 1));
-    model_label_->setToolTip(QDir::toNativeSeparators(modelPath()));
 }
 
 // ------------------------------------------------------------------------------------------------ decoding
@@ -416,20 +450,6 @@ void MainWindow::retranslateNotices() {
     }
 }
 
-void MainWindow::forceCandidate(int token) {
-    const PrefixDecoding* shown = state_->decode();
-    if (!shown || cursorStep() < 1 || !model()) return;
-    const int index = cursorStep() - 1;
-    std::vector<int> forced;
-    for (int i = 0; i < index; ++i) forced.push_back(shown->steps[size_t(i)].token);
-    forced.push_back(token);
-    state_->setForcedTokens(std::move(forced));
-    DecodeRequest r = makeRequest();
-    r.model = state_->decodedModel();
-    r.cursor = index + 1;
-    worker_->submit(std::move(r));
-}
-
 // ------------------------------------------------------------------------------------------------ stepping
 
 int MainWindow::cursorStep() const { return state_->cursor(); }
@@ -485,7 +505,7 @@ void MainWindow::setNotice(const QString& text, bool warning) {
     notice_->setText(text);
     notice_warning_ = warning;
     notice_->setStyleSheet(warning ? warningStyleSheet(palette()) : QString());
-    notice_->setVisible(!text.isEmpty());
+    notice_->setToolTip(text);  // the whole of a notice longer than its two lines
 }
 
 QString MainWindow::noticeText() const { return notice_->text(); }

@@ -35,7 +35,10 @@ namespace attnviz::ui {
 
 class DecodeState;
 class HeatmapActions;
+class ForceTokenBox;
+class ForcingHistory;
 class HeatmapView;
+class ReferenceMarker;
 class ModelLibraryDialog;
 class OutputLine;
 class SiblingsMenu;
@@ -73,7 +76,8 @@ public:
     void step(Step which);
     void setPlaying(bool on);
     bool isPlaying() const;
-    // "What if?": forces `token` at the current step (cursor - 1) and decodes on from there.
+    // "What if?": forces `token` at the current step (cursor - 1) and decodes on from there, as an undoable edit
+    // (nothing when it is the model's own choice there). main_window_forcing.cpp.
     void forceCandidate(int token);
 
     // Writes the heatmap (all decoded rows) to `path`; on failure a message naming the path, nothing left behind.
@@ -101,6 +105,13 @@ public:
     QAction* hideSpecialsAction() const { return hide_specials_act_; }
     QAction* scoreAction(ScoreKind score) const;
     SiblingsMenu* siblingsMenu() const { return siblings_menu_; }
+    ForcingHistory* forcingHistory() const { return history_; }
+    ForceTokenBox* forceTokenBox() const { return force_box_; }
+    ReferenceMarker* referenceMarker() const { return reference_marker_; }
+    QAction* undoAction() const { return undo_act_; }
+    QAction* redoAction() const { return redo_act_; }
+    QAction* clearForcedAction() const { return clear_forced_act_; }
+    QDockWidget* stepDock() const { return step_dock_; }
     QString noticeText() const;
     QString colormap() const { return style_.colormap; }
     void setColormap(const QString& name);
@@ -159,6 +170,13 @@ private:
     void setNotice(const QString& text, bool warning = false);
     void reportError(const QString& title, const QString& text);
 
+    // main_window_forcing.cpp: "what if?" forcing, its undo history and the field for any token.
+    void createForcingActions();
+    void decodeForced(int cursor);
+    // main_window_status.cpp: the status bar in plain words, and load errors plain first, details second.
+    void showHoverStatus(int row, int col);
+    void reportLoadError(const QString& path, const QString& technical);
+
     DecodeState* state_;
     std::vector<Sibling> siblings_;                // the open model's siblings, itself included (findSiblings)
     std::map<ScoreKind, QString> score_siblings_;  // per score, the sibling the toggle moves to (the model for its own)
@@ -168,8 +186,11 @@ private:
     bool interactive_ = true;
 
     DecodeWorker* worker_;
+    ForcingHistory* history_;
     SourceEditor* source_ = nullptr;
     QLineEdit* reference_ = nullptr;
+    ReferenceMarker* reference_marker_ = nullptr;
+    ForceTokenBox* force_box_ = nullptr;
     QLabel* notice_ = nullptr;
     bool notice_warning_ = false;
     QLabel* source_label_ = nullptr;
@@ -199,6 +220,9 @@ private:
     QAction* forward_act_ = nullptr;
     QAction* last_act_ = nullptr;
     QAction* play_act_ = nullptr;
+    QAction* undo_act_ = nullptr;
+    QAction* redo_act_ = nullptr;
+    QAction* clear_forced_act_ = nullptr;
     QActionGroup* score_group_ = nullptr;
     std::map<ScoreKind, QAction*> score_acts_;
     SiblingsMenu* siblings_menu_ = nullptr;

@@ -127,6 +127,7 @@ void MainWindow::createActions() {
     connect(siblings_menu_, &SiblingsMenu::siblingChosen, this, [this](const QString& path) {
         if (!switchToSibling(path)) findSiblingModels();  // the check goes back to the open model
     });
+    createForcingActions();
 }
 
 void MainWindow::createMenus() {
@@ -141,12 +142,17 @@ void MainWindow::createMenus() {
     file->addAction(quit_act_);
 
     QMenu* edit = menuBar()->addMenu(tr("&Edit"));
+    edit->addAction(undo_act_);
+    edit->addAction(redo_act_);
+    edit->addAction(clear_forced_act_);
+    edit->addSeparator();
     edit->addAction(copy_act_);
     edit->addAction(heatmap_actions_->copyValuesAction());
 
     QMenu* view = menuBar()->addMenu(tr("&View"));
     view->addAction(annotate_act_);
     view->addAction(hide_specials_act_);
+    view->addAction(step_dock_->toggleViewAction());  // the dock again after closing it
     QMenu* colormaps = view->addMenu(tr("&Colour map"));
     for (const QString& name : colormapNames()) {
         QAction* a = colormaps->addAction(colormapDisplayName(name));
@@ -193,6 +199,7 @@ void MainWindow::createToolBars() {
     });
     steps->addWidget(speed_);
 
+    addToolBarBreak();  // two rows: at 1024 px one row would hide controls behind the overflow button
     QToolBar* scoring = addToolBar(tr("Scoring"));
     scoring->setObjectName(QStringLiteral("ScoreToolBar"));
     scoring->addWidget(new QLabel(tr(" Scoring: "), this));

@@ -11,6 +11,12 @@ OutputLine::OutputLine(QWidget* parent) : QLabel(parent) {
     setWordWrap(true);
     setTextFormat(Qt::RichText);
     setTextInteractionFlags(Qt::TextSelectableByMouse);
+    // At least a line as tall as one with CJK (fallback fonts are taller): the heatmap below does not move when the
+    // output's script changes.
+    QLabel probe;
+    probe.setTextFormat(Qt::RichText);
+    probe.setText(QStringLiteral("<b>Ag</b> 我 あ 한"));
+    setMinimumHeight(probe.sizeHint().height());
 }
 
 void OutputLine::setDecodeState(DecodeState* state) {

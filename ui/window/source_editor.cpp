@@ -15,11 +15,14 @@
 
 namespace attnviz::ui {
 
-std::vector<TokenSpan> locateTokens(const Model& model, const QString& text) {
+std::vector<TokenSpan> locateTokens(const Model& model, const QString& text, TextSide side) {
     std::vector<TokenSpan> spans;
     std::vector<std::string> tokens;
+    const bool source = side == TextSide::Source;
+    const Vocabulary& vocab = source ? model.source_vocab : model.target_vocab;
     try {
-        tokens = tokenize(text.toStdString(), model.config.tokenizer.source, model.config.tokenizer.lowercase);
+        tokens = tokenize(text.toStdString(), source ? model.config.tokenizer.source : model.config.tokenizer.target,
+                          model.config.tokenizer.lowercase);
     } catch (const std::exception&) {
         return spans;  // QString always converts to valid UTF-8; nothing sensible to mark otherwise
     }
@@ -33,7 +36,7 @@ std::vector<TokenSpan> locateTokens(const Model& model, const QString& text) {
         if (token == space) continue;
         const qsizetype at = haystack.indexOf(token, pos);
         if (at < 0) continue;
-        spans.push_back({int(at), int(token.size()), token, model.source_vocab.contains(t)});
+        spans.push_back({int(at), int(token.size()), token, vocab.contains(t)});
         pos = at + token.size();
     }
     return spans;

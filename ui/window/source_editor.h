@@ -22,9 +22,13 @@ struct TokenSpan {
     bool known = true;
 };
 
-// Tokens of `text` with their positions, in order. Tokens that cannot be found back in the text (rare case
-// mappings) are left out; the char tokenizer's "▁" is never reported.
-std::vector<TokenSpan> locateTokens(const Model& model, const QString& text);
+// Which of the model's languages a text is in: the source sentence or a (reference) translation.
+enum class TextSide { Source, Target };
+
+// Tokens of `text` with their positions, in order, as the model's tokenizer for `side` sees them, `known` against
+// that side's vocabulary. Tokens that cannot be found back in the text (rare case mappings) are left out; the char
+// tokenizer's "▁" is never reported.
+std::vector<TokenSpan> locateTokens(const Model& model, const QString& text, TextSide side = TextSide::Source);
 
 class UnknownWordHighlighter : public QSyntaxHighlighter {
     Q_OBJECT

@@ -1,0 +1,33 @@
+#include "views/heatmap_marks.h"
+
+#include "heatmap/heatmap_view.h"
+#include "model/vocab.h"
+#include "state/decode_state.h"
+#include "state/forcing_history.h"
+
+namespace attnviz::ui {
+
+LabelMarks labelMarksOf(const DecodeState& state) {
+    LabelMarks marks;
+    const PrefixDecoding* decode = state.decode();
+    if (!decode) return marks;
+    marks.forced_rows = userForcedRows(*decode, int(state.forcedTokens().size()));
+    const std::vector<int>& source = decode->source.ids;
+    for (int j = 0; j < int(source.size()); ++j)
+        if (source[size_t(j)] == kUnk) marks.unknown_cols << j;
+    // A row the model wrote as <unk> says so in its label; a reference word it does not know keeps its spelling.
+    const DecodeResult& r = decode->result;
+    for (int i = 0; i < int(r.target_ids.size()) && i < int(r.target_tokens.size()); ++i)
+        if (r.target_ids[size_t(i)] == kUnk && r.target_tokens[size_t(i)] != kSpecialTokens[kUnk])
+            marks.unknown_rows << i;
+    return marks;
+}
+
+void bindLabelMarks(HeatmapView* view, DecodeState* state) {
+    const auto update = [view, state] { view->setLabelMarks(labelMarksOf(*state)); };
+    QObject::connect(state, &DecodeState::decodeChanged, view, update);
+    QObject::connect(state, &DecodeState::forcedTokensChanged, view, update);
+    update();
+}
+
+}  // namespace attnviz::ui
