@@ -33,6 +33,7 @@ class QTimer;
 
 namespace attnviz::ui {
 
+class BeamTreeView;
 class DecodeState;
 class HeatmapView;
 class ModelLibraryDialog;
@@ -91,6 +92,8 @@ public:
     QString modelPath() const;
     HeatmapView* heatmapView() const { return heatmap_; }
     StepPanel* stepPanel() const { return step_panel_; }
+    BeamTreeView* beamTree() const { return beam_tree_; }
+    QDockWidget* beamDock() const { return beam_dock_; }
     SourceEditor* sourceEditor() const { return source_; }
     QLineEdit* referenceEdit() const { return reference_; }
     QAction* stepAction(Step which) const;
@@ -138,6 +141,9 @@ private:
     // texts are written; new ones belong there too) keeping their state, then the other texts.
     void retranslateUi();
 
+    // main_window_beam.cpp: the beam search dock (hidden at first, in the View menu).
+    void createBeamDock();
+
     // main_window.cpp: the model, the decode and the step.
     void createCentralWidgets();
     void retranslateCentralWidgets();  // labels, tooltips and placeholders of the fields and the step dock
@@ -176,6 +182,8 @@ private:
     OutputLine* output_ = nullptr;
     HeatmapView* heatmap_ = nullptr;
     StepPanel* step_panel_ = nullptr;
+    QDockWidget* beam_dock_ = nullptr;
+    BeamTreeView* beam_tree_ = nullptr;
     QLabel* model_label_ = nullptr;
     QLabel* time_label_ = nullptr;
     QTimer* play_timer_ = nullptr;

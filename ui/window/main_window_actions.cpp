@@ -150,6 +150,7 @@ void MainWindow::createMenus() {
         QAction* a = colormaps->addAction(colormapDisplayName(name));
         connect(a, &QAction::triggered, this, [this, name] { setColormap(name); });
     }
+    view->addAction(beam_dock_->toggleViewAction());
     addAppearanceMenus(view);
 
     QMenu* decode = menuBar()->addMenu(tr("&Decoder"));
