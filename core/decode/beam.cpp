@@ -277,8 +277,8 @@ BeamResult detail::beamSearch(const Model& model, const TokenizedText& source, i
     for (size_t i = 0; i < prefix.size(); ++i) {
         const int id = prefix[i];
         if (id < 0 || id >= V || !producible(id))
-            throw InputError("beam search: forced token id " + std::to_string(id) + " cannot be produced (valid: 1 or 3.." +
-                             std::to_string(V - 1) + ")");
+            throw InputError("beam search: forced token id " + std::to_string(id) +
+                             " cannot be produced (valid: 1 or 3.." + std::to_string(V - 1) + ")");
         if (id == kEos && i + 1 < prefix.size())
             throw InputError("beam search: the forced prefix goes on after <eos> (position " + std::to_string(i + 1) +
                              ")");

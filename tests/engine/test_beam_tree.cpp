@@ -252,7 +252,8 @@ void TestBeamTree::forcingAtANode() {
         reference.ids.push_back(kEos);
         const DecodeResult teacher = forcedDecode(*m, catSentence(), reference);
         for (size_t i = 0; i < prefix.size(); ++i)
-            QVERIFY(std::abs(f.best.log_probs[i] - teacher.log_probs[i]) <= 1e-5f * (1.0f + std::abs(teacher.log_probs[i])));
+            QVERIFY(std::abs(f.best.log_probs[i] - teacher.log_probs[i]) <=
+                    1e-5f * (1.0f + std::abs(teacher.log_probs[i])));
         QVERIFY(std::abs(f.nodes[prefix.size() - 1].total_log_prob - b.nodes[size_t(node)].total_log_prob) < 1e-9);
         const DecodeResult greedy = forcedThenGreedy(m, prefix, opt);
         if (K == 1) {
@@ -288,8 +289,7 @@ void TestBeamTree::rejectsBadRequests() {
     const auto m = rnnModel();
     const QString wide = errorOf([&] { beamSearch(*m, catSentence(), kMaxBeamWidth + 1); });
     QVERIFY2(wide.contains(QString::number(kMaxBeamWidth + 1)) && wide.contains("too wide"), qPrintable(wide));
-    const QString after_eos =
-        errorOf([&] { beamSearch(*m, catSentence(), std::vector<int>{9, kEos, 10}, 2); });
+    const QString after_eos = errorOf([&] { beamSearch(*m, catSentence(), std::vector<int>{9, kEos, 10}, 2); });
     QVERIFY2(after_eos.contains("after <eos>"), qPrintable(after_eos));
     const QString bad_id = errorOf([&] { beamSearch(*m, catSentence(), std::vector<int>{kSos}, 2); });
     QVERIFY2(bad_id.contains("cannot be produced"), qPrintable(bad_id));

@@ -34,7 +34,8 @@ std::vector<int> pathTo(const BeamResult& b, int node) {
 // The rows of a hypothesis as the heatmap would show them.
 std::vector<std::vector<double>> rowsOf(const BeamResult& b, int node) {
     std::vector<std::vector<double>> rows;
-    for (int n : pathTo(b, node)) rows.emplace_back(b.nodes[size_t(n)].attention.begin(), b.nodes[size_t(n)].attention.end());
+    for (int n : pathTo(b, node))
+        rows.emplace_back(b.nodes[size_t(n)].attention.begin(), b.nodes[size_t(n)].attention.end());
     return rows;
 }
 
@@ -122,7 +123,8 @@ void TestBeamTree::clickingANodeShowsItsRows() {
     QCOMPARE(int(shown->steps.size()), 2);
     QCOMPARE(shown->steps[1].token, tree.nodes[size_t(node)].token);
     // The step panel lists the node and its siblings as the candidates of its step.
-    QCOMPARE(int(shown->steps[1].top_k.size()), int(tree.nodes[size_t(tree.nodes[size_t(node)].parent)].children.size()));
+    QCOMPARE(int(shown->steps[1].top_k.size()),
+             int(tree.nodes[size_t(tree.nodes[size_t(node)].parent)].children.size()));
     QCOMPARE(view()->result(), &tree);  // showing a hypothesis does not search again
 
     // An n-best entry shows its hypothesis likewise.

@@ -92,6 +92,7 @@ BeamTreeView::BeamTreeView(QWidget* parent) : QWidget(parent) {
     split->addWidget(side);
     split->setStretchFactor(0, 3);
     split->setStretchFactor(1, 1);
+    split->setSizes({3000, 1000});  // the tree gets three quarters of the width
     auto* layout = new QVBoxLayout(this);
     layout->addLayout(controls);
     layout->addWidget(message_);
@@ -194,10 +195,11 @@ void BeamTreeView::fillNbest() {
     for (int leaf : result_->finished) {
         QStringList tokens;
         for (int n : pathTo(*result_, leaf)) tokens << canvas_->tokenText(n);
-        auto* item = new QListWidgetItem(
-            tr("%1. %2  (%3)").arg(++rank).arg(tokens.join(u' ')).arg(result_->nodes[size_t(leaf)].total_log_prob, 0,
-                                                                       'f', 3),
-            nbest_);
+        auto* item = new QListWidgetItem(tr("%1. %2  (%3)")
+                                             .arg(++rank)
+                                             .arg(tokens.join(u' '))
+                                             .arg(result_->nodes[size_t(leaf)].total_log_prob, 0, 'f', 3),
+                                         nbest_);
         item->setData(Qt::UserRole, leaf);
         item->setToolTip(tr("Total log-probability %1 over %n token(s)", "", int(tokens.size()))
                              .arg(result_->nodes[size_t(leaf)].total_log_prob, 0, 'f', 4));
@@ -301,10 +303,9 @@ void BeamTreeView::askForceToken(int node) {
         if (id != kPad && id != kSos && !listed[size_t(id)]) items << qs(vocab.token(id));
     const QString after = node == 0 ? tr("the start") : QStringLiteral("“%1”").arg(canvas_->tokenText(node));
     bool ok = false;
-    const QString text =
-        QInputDialog::getItem(this, tr("Force a token"),
-                              tr("Token at step %1, after %2:").arg(result_->nodes[size_t(node)].step + 1).arg(after),
-                              items, 0, true, &ok);
+    const QString text = QInputDialog::getItem(
+        this, tr("Force a token"),
+        tr("Token at step %1, after %2:").arg(result_->nodes[size_t(node)].step + 1).arg(after), items, 0, true, &ok);
     if (!ok || text.trimmed().isEmpty()) return;
     const std::string spelled = text.trimmed().toStdString();
     if (!vocab.contains(spelled)) {

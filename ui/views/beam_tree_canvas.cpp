@@ -74,7 +74,8 @@ void BeamTreeCanvas::layoutTree() {
         tokens_.reserve(qsizetype(N));
         for (size_t i = 0; i < N; ++i) {
             const BeamNode& n = tree_->nodes[i];
-            tokens_ << (vocab_ ? QString::fromStdString(std::string(vocab_->token(n.token))) : QString::number(n.token));
+            tokens_ << (vocab_ ? QString::fromStdString(std::string(vocab_->token(n.token)))
+                               : QString::number(n.token));
             if (n.in_beam || show_pruned_) columns_[size_t(n.step)].push_back(int(i));
         }
         for (std::vector<int>& column : columns_) {
@@ -87,7 +88,8 @@ void BeamTreeCanvas::layoutTree() {
             rows = std::max(rows, int(column.size()));
         }
         if (!tree_->finished.empty())
-            for (int n = tree_->finished.front(); n >= 0; n = tree_->nodes[size_t(n)].parent) on_best_path_[size_t(n)] = 1;
+            for (int n = tree_->finished.front(); n >= 0; n = tree_->nodes[size_t(n)].parent)
+                on_best_path_[size_t(n)] = 1;
     }
     const int cols = int(columns_.size());
     size_ = N == 0 ? QSize(0, 0)
@@ -136,7 +138,8 @@ void BeamTreeCanvas::paintEvent(QPaintEvent* event) {
     const int bottom = (exposed.bottom() - kMargin - kHeader) / (kBoxHeight + kGapY);
     for (int c = first; c <= last; ++c) {
         const std::vector<int>& column = columns_[size_t(c)];
-        for (int r = std::max(0, top); r <= std::min(bottom, int(column.size()) - 1); ++r) paintNode(p, column[size_t(r)]);
+        for (int r = std::max(0, top); r <= std::min(bottom, int(column.size()) - 1); ++r)
+            paintNode(p, column[size_t(r)]);
     }
 }
 

@@ -56,10 +56,10 @@ private:
     const Vocabulary* vocab_ = nullptr;
     bool show_pruned_ = true;
     int selected_ = -1;
-    std::vector<int> row_;                // per node: its row in its step's column (-1: not drawn)
+    std::vector<int> row_;                   // per node: its row in its step's column (-1: not drawn)
     std::vector<std::vector<int>> columns_;  // per step: the nodes drawn, top to bottom
-    std::vector<char> on_best_path_;      // per node
-    QStringList tokens_;                  // per node
+    std::vector<char> on_best_path_;         // per node
+    QStringList tokens_;                     // per node
     QSize size_{0, 0};
 };
 
