@@ -1,13 +1,16 @@
 // attnviz: the desktop app. `attnviz [MODEL]` opens MODEL, else the last model, else the default sample model, with
 // a sentence already decoded. `--screenshot FILE` saves the window (QWidget::grab) after the first decode and quits.
+// `--beam K` shows the beam search dock with width K.
 // `--help` and `--version` work without a display.
 #include "attnviz_version.h"
+#include "views/beam_tree.h"
 #include "window/language.h"
 #include "window/main_window.h"
 #include "window/theme.h"
 
 #include <QApplication>
 #include <QCommandLineParser>
+#include <QDockWidget>
 #include <QTimer>
 
 #include <cstdio>
@@ -30,6 +33,8 @@ struct Options {
     QCommandLineOption theme{QStringLiteral("theme"),
                              QStringLiteral("Use this theme now (system, light, dark), not the saved one."),
                              QStringLiteral("name")};
+    QCommandLineOption beam{QStringLiteral("beam"), QStringLiteral("Show the beam search with this width (1 to 32)."),
+                            QStringLiteral("k")};
 };
 
 void setUpParser(QCommandLineParser& parser, const Options& options) {
@@ -43,6 +48,7 @@ void setUpParser(QCommandLineParser& parser, const Options& options) {
     parser.addOption(options.screenshot);
     parser.addOption(options.language);
     parser.addOption(options.theme);
+    parser.addOption(options.beam);
 }
 
 void setNames() {
@@ -99,6 +105,10 @@ int main(int argc, char* argv[]) {
     attnviz::ui::MainWindow window;
     const QStringList args = parser.positionalArguments();
     window.show();
+    if (parser.isSet(options.beam)) {
+        window.beamTree()->setBeamWidth(parser.value(options.beam).toInt());
+        window.beamDock()->show();
+    }
     window.openStartupModel(args.value(0));
     if (parser.isSet(sentence)) {
         window.setSourceText(parser.value(sentence));

@@ -52,6 +52,120 @@
     </message>
 </context>
 <context>
+    <name>attnviz::ui::BeamTreeCanvas</name>
+    <message>
+        <source>step %1</source>
+        <translation>第 %1 步</translation>
+    </message>
+    <message>
+        <source>The start of every hypothesis (&lt;sos&gt;)</source>
+        <translation>所有假设的起点（&lt;sos&gt;）</translation>
+    </message>
+    <message>
+        <source>forced</source>
+        <translation>强制</translation>
+    </message>
+    <message>
+        <source>kept, finished</source>
+        <translation>保留，已完成</translation>
+    </message>
+    <message>
+        <source>kept</source>
+        <translation>保留</translation>
+    </message>
+    <message>
+        <source>pruned</source>
+        <translation>剪枝</translation>
+    </message>
+    <message>
+        <source>, on the best hypothesis</source>
+        <translation>，在最优假设上</translation>
+    </message>
+    <message>
+        <source>“%1” at step %2 (%3)
+log p = %4, total log-probability %5</source>
+        <translation>第 %2 步的“%1”（%3）
+log p = %4，总对数概率 %5</translation>
+    </message>
+</context>
+<context>
+    <name>attnviz::ui::BeamTreeView</name>
+    <message>
+        <source>Beam &amp;width:</source>
+        <translation>束宽(&amp;W)：</translation>
+    </message>
+    <message>
+        <source>How many hypotheses the search keeps at each step (1: the greedy decode). Each kept hypothesis proposes as many next tokens; the best of them are kept, the others pruned.</source>
+        <translation>搜索在每一步保留的假设个数（1：贪心解码）。每个保留的假设提出同样多个下一个词元；其中最好的被保留，其余被剪枝。</translation>
+    </message>
+    <message>
+        <source>Show &amp;pruned</source>
+        <translation>显示剪枝(&amp;P)</translation>
+    </message>
+    <message>
+        <source>Draw the hypotheses the search dropped (dashed) as well as the kept ones</source>
+        <translation>除保留的假设外，也画出搜索丢弃的假设（虚线）</translation>
+    </message>
+    <message>
+        <source>&amp;Finished hypotheses, best first:</source>
+        <translation>已完成的假设，最优在前(&amp;F)：</translation>
+    </message>
+    <message>
+        <source>Click a hypothesis to see its attention in the heatmap; right-click to force a token after it.</source>
+        <translation>单击一个假设，在热力图中查看它的注意力；右键单击可在它之后强制一个词元。</translation>
+    </message>
+    <message>
+        <source>Type a sentence: its beam search appears here.</source>
+        <translation>输入一个句子：它的束搜索显示在这里。</translation>
+    </message>
+    <message>
+        <source>No beam search: %1</source>
+        <translation>无法进行束搜索：%1</translation>
+    </message>
+    <message>
+        <source>%1. %2  (%3)</source>
+        <translation>%1. %2  (%3)</translation>
+    </message>
+    <message numerus="yes">
+        <source>Total log-probability %1 over %n token(s)</source>
+        <translation>
+            <numerusform>%n 个词元的总对数概率 %1</numerusform>
+        </translation>
+    </message>
+    <message>
+        <source>This hypothesis ends with &lt;eos&gt;: no token can follow it.</source>
+        <translation>这个假设以 &lt;eos&gt; 结束：其后不能再有词元。</translation>
+    </message>
+    <message>
+        <source>&amp;Show this hypothesis</source>
+        <translation>显示这个假设(&amp;S)</translation>
+    </message>
+    <message>
+        <source>&amp;Force a token here…</source>
+        <translation>在此强制一个词元(&amp;F)…</translation>
+    </message>
+    <message>
+        <source>Search &amp;again without forced tokens</source>
+        <translation>不带强制词元重新搜索(&amp;A)</translation>
+    </message>
+    <message>
+        <source>the start</source>
+        <translation>开头</translation>
+    </message>
+    <message>
+        <source>Force a token</source>
+        <translation>强制一个词元</translation>
+    </message>
+    <message>
+        <source>Token at step %1, after %2:</source>
+        <translation>第 %1 步的词元，位于 %2 之后：</translation>
+    </message>
+    <message>
+        <source>“%1” is not in the model&apos;s target vocabulary.</source>
+        <translation>“%1”不在模型的目标词表中。</translation>
+    </message>
+</context>
+<context>
     <name>attnviz::ui::Colormaps</name>
     <message>
         <source>Viridis (perceptually uniform)</source>
@@ -753,6 +867,9 @@ Vocabularies: %L5 source and %L6 output tokens; %7 k parameters</source>
     <message>
         <source>“%1” is not in the model&apos;s vocabulary: it reads &lt;unk&gt;.</source>
         <translation>“%1”不在模型的词表中：模型读到的是 &lt;unk&gt;。</translation>
+    <message>
+        <source>Beam search</source>
+        <translation>束搜索</translation>
     </message>
 </context>
 <context>

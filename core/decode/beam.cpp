@@ -6,6 +6,8 @@
 // hypothesis is live, or when K finished hypotheses are at least as good as every live one (log-probabilities
 // are ≤ 0, so a live hypothesis can only get worse). No length normalisation: the best hypothesis is the finished
 // one with the highest total log-probability. Width 1 reproduces greedy decoding exactly.
+// A forced prefix (the window's "force a token here") is fed first, one node per step on a single hypothesis; the
+// search goes on from its last node as from the root.
 // Legend: S source length with <sos>/<eos>, K beam width, V target vocabulary size.
 #include "base/errors.h"
 #include "decode/decoding.h"
@@ -26,12 +28,16 @@ namespace {
 // One search: the tree grows in `result`, a step of the decoder per live hypothesis and target position.
 class BeamSearch {
 public:
-    BeamSearch(const Model& model, const TokenizedText& source, int K, int max_len, const detail::StepPath& path)
-        : model_(model), K_(K), max_len_(max_len) {
+    BeamSearch(const Model& model, const TokenizedText& source, int K, int max_len, const detail::StepPath& path,
+               std::vector<int> prefix)
+        : model_(model), K_(K), max_len_(max_len), prefix_(std::move(prefix)) {
         states_.resize(1);
         if (model.config.isTransformer()) {
             transformer_.emplace(model, source.ids);
             max_len_ = transformer_->lengthLimit(max_len);
+            if (int(prefix_.size()) > max_len_)
+                throw InputError("beam search: the forced prefix has " + std::to_string(prefix_.size()) +
+                                 " tokens, more than this model's " + std::to_string(max_len_) + " target positions");
             caches_.resize(1);  // the root's: nothing fed yet
         } else {
             decoder_.emplace(model, path);
@@ -48,7 +54,12 @@ public:
 
     BeamResult run() {
         std::vector<int> live{0};
-        for (int t = 1; t <= max_len_ && !live.empty(); ++t) {
+        int t = 1;
+        for (; t <= int(prefix_.size()) && !live.empty(); ++t) {
+            live = feedForced(live.front(), t);
+            releaseCaches(live);
+        }
+        for (; t <= max_len_ && !live.empty(); ++t) {
             cands_.clear();
             for (int parent : live) expand(parent, t);
             live = keepBest(t);
@@ -68,6 +79,43 @@ private:
 
     // One decoder step from `parent`; its K most probable producible tokens become child nodes (not in the beam yet).
     void expand(int parent, int t) {
+        const Step step = stepFrom(parent, t);
+        const Vec& log_probs = transformer_ ? tout_.log_probs : out_.log_probs;
+        detail::topCandidates(log_probs, K_, top_);
+        for (const Candidate& c : top_) {
+            const int id = addChild(parent, t, c.id, c.log_prob, step);
+            cands_.push_back({id, result_.nodes[size_t(id)].total_log_prob});
+        }
+    }
+
+    // Step t of the forced prefix: the one child of `parent` is the forced token, kept (it finishes as a kept child
+    // would). Returns the live hypotheses after it: that child, or none.
+    std::vector<int> feedForced(int parent, int t) {
+        const Step step = stepFrom(parent, t);
+        const Vec& log_probs = transformer_ ? tout_.log_probs : out_.log_probs;
+        const int token = prefix_[size_t(t) - 1];
+        const int id = addChild(parent, t, token, log_probs[token], step);
+        BeamNode& n = result_.nodes[size_t(id)];
+        n.in_beam = true;
+        n.forced = true;
+        if (token == kEos || t == max_len_) {
+            n.finished = true;
+            result_.finished.push_back(id);
+            return {};
+        }
+        return {id};
+    }
+
+    // What one decoder step from a node leaves for its children: the state after it, its attention row (S), its raw
+    // scores (S) and, for a Transformer, every layer's attention.
+    struct Step {
+        int state_index;
+        std::vector<float> row;
+        std::vector<float> scores;
+        std::shared_ptr<const StepRecord> layers;
+    };
+
+    Step stepFrom(int parent, int t) {
         std::shared_ptr<const StepRecord> layers;
         if (transformer_) {
             TransformerDecoderState next = caches_[size_t(node_state_[size_t(parent)])];  // O(t): the prefix's cache
@@ -83,35 +131,41 @@ private:
             states_.push_back(std::move(next));
         }
         const int state_index = int(transformer_ ? caches_.size() : states_.size()) - 1;
-        const Vec& log_probs = transformer_ ? tout_.log_probs : out_.log_probs;
-        detail::topCandidates(log_probs, K_, top_);
         const Vec& a = out_.attn.weights;
         const Vec& e = out_.attn.scores;
-        const std::vector<float> row = layers ? layers->attention : std::vector<float>(a.data(), a.data() + a.size());
-        const std::vector<float> scores = layers ? layers->scores : std::vector<float>(e.data(), e.data() + e.size());
-        for (const Candidate& c : top_) {
-            BeamNode n;
-            n.parent = parent;
-            n.token = c.id;
-            n.step = t;
-            n.log_prob = c.log_prob;
-            n.total_log_prob = result_.nodes[size_t(parent)].total_log_prob + double(c.log_prob);
-            n.attention = row;
-            n.in_beam = false;
-            const int id = int(result_.nodes.size());
-            result_.nodes[size_t(parent)].children.push_back(id);
-            cands_.push_back({id, n.total_log_prob});
-            result_.nodes.push_back(std::move(n));
-            node_state_.push_back(state_index);
-            node_scores_.push_back(scores);
-            node_layers_.push_back(layers);
-        }
+        std::vector<float> row = layers ? layers->attention : std::vector<float>(a.data(), a.data() + a.size());
+        std::vector<float> scores = layers ? layers->scores : std::vector<float>(e.data(), e.data() + e.size());
+        return {state_index, std::move(row), std::move(scores), std::move(layers)};
+    }
+
+    // A child node of `parent` with `token` (not in the beam yet); returns its id.
+    int addChild(int parent, int t, int token, float log_prob, const Step& step) {
+        BeamNode n;
+        n.parent = parent;
+        n.token = token;
+        n.step = t;
+        n.log_prob = log_prob;
+        n.total_log_prob = result_.nodes[size_t(parent)].total_log_prob + double(log_prob);
+        n.attention = step.row;
+        n.in_beam = false;
+        const int id = int(result_.nodes.size());
+        result_.nodes[size_t(parent)].children.push_back(id);
+        result_.nodes.push_back(std::move(n));
+        node_state_.push_back(step.state_index);
+        node_scores_.push_back(step.scores);
+        node_layers_.push_back(step.layers);
+        return id;
     }
 
     // The K best children of step t go in the beam (the sort is stable on generation order for ties); those that are
     // <eos> or reach the length limit finish. Returns the others, best first: the live hypotheses.
     std::vector<int> keepBest(int t) {
         std::stable_sort(cands_.begin(), cands_.end(), [](const Cand& a, const Cand& b) { return a.total > b.total; });
+        // A pruned node is never expanded nor on a finished path: only its attention row stays (for the tree).
+        for (size_t k = size_t(K_); k < cands_.size(); ++k) {
+            node_scores_[size_t(cands_[k].node)] = {};
+            node_layers_[size_t(cands_[k].node)].reset();
+        }
         if (int(cands_.size()) > K_) cands_.resize(size_t(K_));
         std::vector<int> live;
         for (const Cand& c : cands_) {
@@ -170,6 +224,7 @@ private:
     const Model& model_;
     const int K_;
     int max_len_;
+    const std::vector<int> prefix_;  // target ids forced at steps 1, 2, ... before the search
     // RNN kinds
     EncoderState enc_;
     std::optional<detail::StepDecoder> decoder_;
@@ -197,12 +252,45 @@ BeamResult beamSearch(const Model& model, const TokenizedText& source, int beam_
     return detail::beamSearch(model, source, beam_width, options, detail::defaultPath(model, options));
 }
 
+BeamResult beamSearch(const Model& model, const TokenizedText& source, const std::vector<int>& prefix, int beam_width,
+                      const DecodeOptions& options) {
+    return detail::beamSearch(model, source, beam_width, options, detail::defaultPath(model, options), prefix);
+}
+
+uint64_t beamTreeBytes(int S, int beam_width, int max_len, int target_vocab) {
+    const uint64_t K = uint64_t(std::max(beam_width, 1));
+    const uint64_t children = std::min<uint64_t>(K, uint64_t(std::max(target_vocab - 2, 1)));
+    // Per step K expanded hypotheses of `children` nodes each; a node keeps its row of S floats, a kept one its
+    // scores too.
+    const uint64_t rows = K * children + K;
+    return uint64_t(std::max(max_len, 1)) * rows * uint64_t(std::max(S, 1)) * sizeof(float);
+}
+
 BeamResult detail::beamSearch(const Model& model, const TokenizedText& source, int beam_width,
-                              const DecodeOptions& options, const StepPath& path) {
+                              const DecodeOptions& options, const StepPath& path, std::vector<int> prefix) {
     if (beam_width < 1) throw InputError("beam width must be at least 1, got " + std::to_string(beam_width));
+    if (beam_width > kMaxBeamWidth)
+        throw InputError("beam width " + std::to_string(beam_width) + " is too wide: at most " +
+                         std::to_string(kMaxBeamWidth) + " hypotheses are searched");
     const TokenizedText src = checkedSource(model, source);
-    const int max_len = resolveMaxLength(options, int(src.ids.size()));
-    return BeamSearch(model, src, beam_width, max_len, path).run();
+    const int V = model.target_vocab.size();
+    for (size_t i = 0; i < prefix.size(); ++i) {
+        const int id = prefix[i];
+        if (id < 0 || id >= V || !producible(id))
+            throw InputError("beam search: forced token id " + std::to_string(id) +
+                             " cannot be produced (valid: 1 or 3.." + std::to_string(V - 1) + ")");
+        if (id == kEos && i + 1 < prefix.size())
+            throw InputError("beam search: the forced prefix goes on after <eos> (position " + std::to_string(i + 1) +
+                             ")");
+    }
+    const int max_len = std::max(resolveMaxLength(options, int(src.ids.size())), int(prefix.size()));
+    const uint64_t bytes = beamTreeBytes(int(src.ids.size()), beam_width, max_len, V);
+    if (bytes > kMaxBeamTreeBytes)
+        throw InputError("beam width " + std::to_string(beam_width) + " over up to " + std::to_string(max_len) +
+                         " target tokens on a source of " + std::to_string(src.ids.size()) + " tokens would keep " +
+                         std::to_string(bytes >> 20) + " MiB of attention rows (the limit is " +
+                         std::to_string(kMaxBeamTreeBytes >> 20) + " MiB): use a smaller width or length");
+    return BeamSearch(model, src, beam_width, max_len, path, std::move(prefix)).run();
 }
 
 }  // namespace attnviz

@@ -3,9 +3,11 @@
 // Legend: S source length with <sos>/<eos>, T target length, V = V_t, H_e, H_d as in params.h; for a Transformer
 // L_enc / L_dec its encoder / decoder layers and nhead its heads.
 #pragma once
+#include "decode/limits.h"
 #include "model/model.h"
 #include "text/tokenizer.h"
 
+#include <cstdint>
 #include <limits>
 #include <memory>
 #include <optional>
@@ -137,6 +139,7 @@ struct BeamNode {
     std::vector<float> attention;  // (S) the row of the step that produced this token
     bool finished = false;         // token is <eos> or the length limit was reached
     bool in_beam = true;           // kept among the K best at its step
+    bool forced = false;           // a token of the forced prefix (beamSearch with a prefix), not searched
     std::vector<int> children;
 };
 struct BeamResult {
@@ -145,10 +148,20 @@ struct BeamResult {
     DecodeResult best;          // the best finished hypothesis as a decode object
 };
 // No length normalisation: `best` is the finished hypothesis with the highest total log-probability. Width 1 gives
-// exactly greedyDecode's result. Throws InputError for a width < 1.
+// exactly greedyDecode's result. Throws InputError for a width < 1 or > kMaxBeamWidth (decode/limits.h), or a tree
+// larger than kMaxBeamTreeBytes.
 BeamResult beamSearch(const Model& model, std::string_view source_text, int beam_width,
                       const DecodeOptions& options = {});
 BeamResult beamSearch(const Model& model, const TokenizedText& source, int beam_width,
                       const DecodeOptions& options = {});
+// The same search after a forced prefix of target ids (the window's "force a token at a node"): the tree starts
+// with one `forced` node per prefix token (its log-prob the model's), then searches on from the last one. A prefix
+// ending with <eos> is the whole hypothesis. max_len is raised to the prefix's length. Throws InputError for an id
+// that cannot be produced or an <eos> before the prefix's end. An empty prefix gives beamSearch's result.
+BeamResult beamSearch(const Model& model, const TokenizedText& source, const std::vector<int>& prefix, int beam_width,
+                      const DecodeOptions& options = {});
+// An upper bound of what a search keeps of attention rows and scores: max_len steps of beam_width expanded
+// hypotheses with min(beam_width, V − 2) children of S floats each.
+uint64_t beamTreeBytes(int S, int beam_width, int max_len, int target_vocab);
 
 }  // namespace attnviz

@@ -37,6 +37,6 @@ DecodeResult greedyDecode(const Model& model, const TokenizedText& source, const
 DecodeResult forcedDecode(const Model& model, const TokenizedText& source, const TokenizedText& reference,
                           const StepPath& path);
 BeamResult beamSearch(const Model& model, const TokenizedText& source, int beam_width, const DecodeOptions& options,
-                      const StepPath& path);
+                      const StepPath& path, std::vector<int> prefix = {});
 
 }  // namespace attnviz::detail

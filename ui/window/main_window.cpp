@@ -151,6 +151,7 @@ void MainWindow::createCentralWidgets() {
     step_dock_->setObjectName(QStringLiteral("StepDock"));
     step_dock_->setWidget(dock_contents);
     addDockWidget(Qt::RightDockWidgetArea, step_dock_);
+    createBeamDock();
     retranslateCentralWidgets();
 }
 
@@ -165,6 +166,7 @@ void MainWindow::retranslateCentralWidgets() {
     source_label_->setText(tr("&Source:"));
     reference_label_->setText(tr("&Reference:"));
     step_dock_->setWindowTitle(tr("Current step"));
+    beam_dock_->setWindowTitle(tr("Beam search"));
 }
 
 // The views observe the state; the text fields and the state follow each other; edits of the request decode.

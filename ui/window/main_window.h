@@ -33,6 +33,7 @@ class QTimer;
 
 namespace attnviz::ui {
 
+class BeamTreeView;
 class DecodeState;
 class HeatmapActions;
 class ForceTokenBox;
@@ -97,6 +98,8 @@ public:
     HeatmapView* heatmapView() const { return heatmap_; }
     HeatmapActions* heatmapActions() const { return heatmap_actions_; }  // zoom, the heatmap's context menu
     StepPanel* stepPanel() const { return step_panel_; }
+    BeamTreeView* beamTree() const { return beam_tree_; }
+    QDockWidget* beamDock() const { return beam_dock_; }
     SourceEditor* sourceEditor() const { return source_; }
     QLineEdit* referenceEdit() const { return reference_; }
     QAction* stepAction(Step which) const;
@@ -151,6 +154,9 @@ private:
     // texts are written; new ones belong there too) keeping their state, then the other texts.
     void retranslateUi();
 
+    // main_window_beam.cpp: the beam search dock (hidden at first, in the View menu).
+    void createBeamDock();
+
     // main_window.cpp: the model, the decode and the step.
     void createCentralWidgets();
     void retranslateCentralWidgets();  // labels, tooltips and placeholders of the fields and the step dock
@@ -200,6 +206,8 @@ private:
     HeatmapView* heatmap_ = nullptr;
     HeatmapActions* heatmap_actions_ = nullptr;
     StepPanel* step_panel_ = nullptr;
+    QDockWidget* beam_dock_ = nullptr;
+    BeamTreeView* beam_tree_ = nullptr;
     QLabel* model_label_ = nullptr;
     QLabel* time_label_ = nullptr;
     QTimer* play_timer_ = nullptr;

@@ -160,6 +160,7 @@ void MainWindow::createMenus() {
     }
     view->addSeparator();
     heatmap_actions_->addZoomActions(view);
+    view->addAction(beam_dock_->toggleViewAction());
     addAppearanceMenus(view);
 
     QMenu* decode = menuBar()->addMenu(tr("&Decoder"));

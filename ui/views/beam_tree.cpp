@@ -1,0 +1,318 @@
+#include "views/beam_tree.h"
+
+#include "state/decode_state.h"
+#include "views/beam_tree_canvas.h"
+
+#include <QCheckBox>
+#include <QEvent>
+#include <QHBoxLayout>
+#include <QInputDialog>
+#include <QLabel>
+#include <QListWidget>
+#include <QMenu>
+#include <QScrollArea>
+#include <QSpinBox>
+#include <QSplitter>
+#include <QVBoxLayout>
+
+#include <algorithm>
+#include <cmath>
+
+namespace attnviz::ui {
+
+namespace {
+
+QString qs(std::string_view s) { return QString::fromUtf8(s.data(), qsizetype(s.size())); }
+
+// Node ids from the first produced token to `node` (empty for the root).
+std::vector<int> pathTo(const BeamResult& tree, int node) {
+    std::vector<int> path;
+    for (int n = node; n > 0; n = tree.nodes[size_t(n)].parent) path.push_back(n);
+    std::reverse(path.begin(), path.end());
+    return path;
+}
+
+// −Σ a log a over a row (0 log 0 = 0), nats: the step panel's entropy line.
+float rowEntropy(const std::vector<float>& row) {
+    double h = 0;
+    for (float a : row)
+        if (a > 0) h -= double(a) * std::log(double(a));
+    return float(h);
+}
+
+// The candidates the step panel lists for a node: its parent's children, most probable first (lower id on ties).
+std::vector<Candidate> siblingCandidates(const BeamResult& tree, const BeamNode& parent) {
+    std::vector<Candidate> out;
+    for (int c : parent.children) {
+        const BeamNode& n = tree.nodes[size_t(c)];
+        out.push_back({n.token, std::exp(n.log_prob), n.log_prob});
+    }
+    std::stable_sort(out.begin(), out.end(), [](const Candidate& a, const Candidate& b) {
+        return a.log_prob > b.log_prob || (a.log_prob == b.log_prob && a.id < b.id);
+    });
+    return out;
+}
+
+}  // namespace
+
+BeamTreeView::BeamTreeView(QWidget* parent) : QWidget(parent) {
+    width_ = new QSpinBox(this);
+    width_->setRange(1, kMaxViewWidth);
+    width_->setValue(3);
+    width_label_ = new QLabel(this);
+    width_label_->setBuddy(width_);
+    pruned_ = new QCheckBox(this);
+    pruned_->setChecked(true);
+    message_ = new QLabel(this);
+    message_->setWordWrap(true);
+    message_->setTextInteractionFlags(Qt::TextSelectableByMouse);
+
+    canvas_ = new BeamTreeCanvas;
+    scroll_ = new QScrollArea(this);
+    scroll_->setWidget(canvas_);
+    scroll_->setWidgetResizable(false);
+    scroll_->setBackgroundRole(QPalette::Base);
+    nbest_label_ = new QLabel(this);
+    nbest_ = new QListWidget(this);
+    nbest_label_->setBuddy(nbest_);
+
+    auto* controls = new QHBoxLayout;
+    controls->addWidget(width_label_);
+    controls->addWidget(width_);
+    controls->addSpacing(12);
+    controls->addWidget(pruned_);
+    controls->addStretch(1);
+    auto* side = new QWidget(this);
+    auto* side_layout = new QVBoxLayout(side);
+    side_layout->setContentsMargins(0, 0, 0, 0);
+    side_layout->addWidget(nbest_label_);
+    side_layout->addWidget(nbest_, 1);
+    auto* split = new QSplitter(Qt::Horizontal, this);
+    split->addWidget(scroll_);
+    split->addWidget(side);
+    split->setStretchFactor(0, 3);
+    split->setStretchFactor(1, 1);
+    split->setSizes({3000, 1000});  // the tree gets three quarters of the width
+    auto* layout = new QVBoxLayout(this);
+    layout->addLayout(controls);
+    layout->addWidget(message_);
+    layout->addWidget(split, 1);
+
+    connect(width_, &QSpinBox::valueChanged, this, [this] { search(); });
+    connect(pruned_, &QCheckBox::toggled, canvas_, &BeamTreeCanvas::setShowPruned);
+    connect(canvas_, &BeamTreeCanvas::nodeClicked, this, &BeamTreeView::showNode);
+    connect(canvas_, &BeamTreeCanvas::nodeMenuRequested, this, &BeamTreeView::showMenu);
+    connect(nbest_, &QListWidget::itemClicked, this,
+            [this](QListWidgetItem* item) { showNode(item->data(Qt::UserRole).toInt()); });
+    retranslateUi();
+}
+
+BeamTreeView::~BeamTreeView() = default;
+
+void BeamTreeView::retranslateUi() {
+    width_label_->setText(tr("Beam &width:"));
+    width_->setToolTip(
+        tr("How many hypotheses the search keeps at each step (1: the greedy decode). Each kept hypothesis "
+           "proposes as many next tokens; the best of them are kept, the others pruned."));
+    pruned_->setText(tr("Show &pruned"));
+    pruned_->setToolTip(tr("Draw the hypotheses the search dropped (dashed) as well as the kept ones"));
+    nbest_label_->setText(tr("&Finished hypotheses, best first:"));
+    canvas_->setToolTip(QString());
+    scroll_->setToolTip(
+        tr("Click a hypothesis to see its attention in the heatmap; right-click to force a token after it."));
+    if (!result_ && !model_) message_->setText(tr("Type a sentence: its beam search appears here."));
+    fillNbest();
+}
+
+void BeamTreeView::changeEvent(QEvent* event) {
+    if (event->type() == QEvent::LanguageChange) retranslateUi();
+    QWidget::changeEvent(event);
+}
+
+void BeamTreeView::setDecodeState(DecodeState* state) {
+    if (state_) disconnect(state_, nullptr, this, nullptr);
+    state_ = state;
+    if (!state_) return;
+    connect(state_, &DecodeState::decodeChanged, this, &BeamTreeView::decodeChanged);
+    decodeChanged();
+}
+
+int BeamTreeView::beamWidth() const { return width_->value(); }
+void BeamTreeView::setBeamWidth(int width) { width_->setValue(std::clamp(width, 1, kMaxViewWidth)); }
+QString BeamTreeView::messageText() const { return message_->text(); }
+
+// A decode the window made (not one of this view's hypotheses): search it, now or when next shown.
+void BeamTreeView::decodeChanged() {
+    if (!state_ || (state_->decode() && state_->decode() == own_decode_)) return;
+    own_decode_ = nullptr;
+    prefix_.clear();
+    if (!state_->decode()) {
+        model_.reset();
+        source_ = {};
+        canvas_->setTree(nullptr, nullptr);
+        result_.reset();
+        message_->setText(tr("Type a sentence: its beam search appears here."));
+        fillNbest();
+        emit searched();
+        return;
+    }
+    model_ = state_->decodedModel();
+    source_ = state_->decode()->source;
+    stale_ = !isVisible();
+    if (!stale_) search();
+}
+
+void BeamTreeView::showEvent(QShowEvent* event) {
+    QWidget::showEvent(event);
+    if (stale_) search();
+}
+
+void BeamTreeView::research() {
+    prefix_.clear();
+    search();
+}
+
+void BeamTreeView::search() {
+    stale_ = false;
+    if (!model_) return;
+    canvas_->setTree(nullptr, nullptr);
+    try {
+        result_ = std::make_unique<BeamResult>(beamSearch(*model_, source_, prefix_, beamWidth()));
+        message_->clear();
+    } catch (const std::exception& e) {
+        result_.reset();
+        message_->setText(tr("No beam search: %1").arg(qs(e.what())));
+    }
+    canvas_->setTree(result_.get(), result_ ? &model_->target_vocab : nullptr);
+    fillNbest();
+    emit searched();
+}
+
+void BeamTreeView::fillNbest() {
+    nbest_->clear();
+    if (!result_) return;
+    int rank = 0;
+    for (int leaf : result_->finished) {
+        QStringList tokens;
+        for (int n : pathTo(*result_, leaf)) tokens << canvas_->tokenText(n);
+        auto* item = new QListWidgetItem(tr("%1. %2  (%3)")
+                                             .arg(++rank)
+                                             .arg(tokens.join(u' '))
+                                             .arg(result_->nodes[size_t(leaf)].total_log_prob, 0, 'f', 3),
+                                         nbest_);
+        item->setData(Qt::UserRole, leaf);
+        item->setToolTip(tr("Total log-probability %1 over %n token(s)", "", int(tokens.size()))
+                             .arg(result_->nodes[size_t(leaf)].total_log_prob, 0, 'f', 4));
+    }
+}
+
+std::shared_ptr<PrefixDecoding> BeamTreeView::hypothesisDecoding(int node) const {
+    auto d = std::make_shared<PrefixDecoding>();
+    d->source = source_;
+    const BeamResult& tree = *result_;
+    const bool best = !tree.finished.empty() && node == tree.finished.front();
+    DecodeResult& r = d->result;
+    if (best) r = tree.best;  // with its raw scores (and a Transformer's layers)
+    r.source_tokens = source_.tokens;
+    r.source_ids = source_.ids;
+    for (int id : pathTo(tree, node)) {
+        const BeamNode& n = tree.nodes[size_t(id)];
+        StepRecord rec;
+        rec.token = n.token;
+        rec.token_text = std::string(model_->target_vocab.token(n.token));
+        rec.log_prob = n.log_prob;
+        rec.attention = n.attention;
+        rec.entropy = rowEntropy(n.attention);
+        rec.forced = n.forced;
+        rec.top_k = siblingCandidates(tree, tree.nodes[size_t(n.parent)]);
+        if (!best) {
+            r.target_tokens.push_back(rec.token_text);
+            r.target_ids.push_back(rec.token);
+            r.attention.push_back(rec.attention);
+            r.log_probs.push_back(rec.log_prob);
+            r.total_log_prob += double(rec.log_prob);
+        }
+        d->steps.push_back(std::move(rec));
+    }
+    return d;
+}
+
+void BeamTreeView::showNode(int node) {
+    if (!result_ || node < 0 || size_t(node) >= result_->nodes.size()) return;
+    canvas_->setSelectedNode(node);
+    const QRect rect = canvas_->nodeRect(node);
+    if (!rect.isNull()) scroll_->ensureVisible(rect.center().x(), rect.center().y(), rect.width(), rect.height());
+    for (int i = 0; i < nbest_->count(); ++i)
+        if (nbest_->item(i)->data(Qt::UserRole).toInt() == node) nbest_->setCurrentRow(i);
+    if (node == 0 || !state_) return;  // the root is no hypothesis yet
+    std::shared_ptr<PrefixDecoding> d = hypothesisDecoding(node);
+    own_decode_ = d.get();
+    state_->setDecode(model_, std::move(d), -1);
+}
+
+bool BeamTreeView::forceAt(int node, int token) {
+    if (!result_ || !model_ || node < 0 || size_t(node) >= result_->nodes.size()) return false;
+    const BeamNode& n = result_->nodes[size_t(node)];
+    if (node > 0 && n.token == kEos) {
+        message_->setText(tr("This hypothesis ends with <eos>: no token can follow it."));
+        return false;
+    }
+    std::vector<int> prefix;
+    for (int id : pathTo(*result_, node)) prefix.push_back(result_->nodes[size_t(id)].token);
+    prefix.push_back(token);
+    const std::vector<int> before = prefix_;
+    prefix_ = std::move(prefix);
+    search();
+    if (!result_) {  // the message says why; the previous search comes back
+        const QString why = message_->text();
+        prefix_ = before;
+        search();
+        message_->setText(why);
+        return false;
+    }
+    showNode(result_->finished.front());
+    return true;
+}
+
+void BeamTreeView::showMenu(int node, const QPoint& global_pos) {
+    if (!result_) return;
+    canvas_->setSelectedNode(node);
+    QMenu menu(this);
+    QAction* show = menu.addAction(tr("&Show this hypothesis"));
+    show->setEnabled(node > 0);
+    QAction* force = menu.addAction(tr("&Force a token here…"));
+    force->setEnabled(node == 0 || result_->nodes[size_t(node)].token != kEos);
+    QAction* again = menu.addAction(tr("Search &again without forced tokens"));
+    again->setEnabled(!prefix_.empty());
+    QAction* chosen = menu.exec(global_pos);
+    if (chosen == show) showNode(node);
+    if (chosen == force) askForceToken(node);
+    if (chosen == again) research();
+}
+
+// The tokens this node's children proposed first (most probable first), then every other producible token.
+void BeamTreeView::askForceToken(int node) {
+    const Vocabulary& vocab = model_->target_vocab;
+    QStringList items;
+    std::vector<char> listed(size_t(vocab.size()), 0);
+    for (const Candidate& c : siblingCandidates(*result_, result_->nodes[size_t(node)])) {
+        items << qs(vocab.token(c.id));
+        listed[size_t(c.id)] = 1;
+    }
+    for (int id = 0; id < vocab.size(); ++id)
+        if (id != kPad && id != kSos && !listed[size_t(id)]) items << qs(vocab.token(id));
+    const QString after = node == 0 ? tr("the start") : QStringLiteral("“%1”").arg(canvas_->tokenText(node));
+    bool ok = false;
+    const QString text = QInputDialog::getItem(
+        this, tr("Force a token"),
+        tr("Token at step %1, after %2:").arg(result_->nodes[size_t(node)].step + 1).arg(after), items, 0, true, &ok);
+    if (!ok || text.trimmed().isEmpty()) return;
+    const std::string spelled = text.trimmed().toStdString();
+    if (!vocab.contains(spelled)) {
+        message_->setText(tr("“%1” is not in the model's target vocabulary.").arg(text.trimmed()));
+        return;
+    }
+    forceAt(node, vocab.id(spelled));
+}
+
+}  // namespace attnviz::ui

@@ -1,0 +1,20 @@
+// The main window's beam search dock: the beam tree view (views/beam_tree.h) observing the window's state, under
+// the heatmap and hidden until View ▸ Beam search shows it (a hidden view does not search).
+#include "views/beam_tree.h"
+#include "window/main_window.h"
+
+#include <QDockWidget>
+
+namespace attnviz::ui {
+
+void MainWindow::createBeamDock() {
+    beam_tree_ = new BeamTreeView(this);
+    beam_tree_->setDecodeState(state_);
+    beam_dock_ = new QDockWidget(this);
+    beam_dock_->setObjectName(QStringLiteral("BeamDock"));
+    beam_dock_->setWidget(beam_tree_);
+    addDockWidget(Qt::BottomDockWidgetArea, beam_dock_);
+    beam_dock_->hide();
+}
+
+}  // namespace attnviz::ui
