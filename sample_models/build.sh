@@ -32,7 +32,7 @@ fi
 
 # Per task: epochs and learning rate; every model of a task shares sizes, data, seed and schedule.
 # tatoeba keeps source words and target characters seen at least twice in training (rarer ones become <unk>).
-declare -A epochs=([en_fr]=20 [en_zh]=8 [dates]=2 [tatoeba]=15)
+declare -A epochs=([en_fr]=20 [en_zh]=8 [dates]=2 [tatoeba]=8)
 declare -A lr=([en_fr]=0.002 [en_zh]=0.002 [dates]=0.002 [tatoeba]=0.002)
 declare -A min_freq=([en_fr]=1 [en_zh]=1 [dates]=1 [tatoeba]=2)
 # Every sibling learns its attention by itself (no guidance), so that the scoring toggle shows what each scoring

@@ -867,6 +867,7 @@ Vocabularies: %L5 source and %L6 output tokens; %7 k parameters</source>
     <message>
         <source>“%1” is not in the model&apos;s vocabulary: it reads &lt;unk&gt;.</source>
         <translation>“%1”不在模型的词表中：模型读到的是 &lt;unk&gt;。</translation>
+    </message>
     <message>
         <source>Beam search</source>
         <translation>束搜索</translation>
