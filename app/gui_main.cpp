@@ -1,13 +1,15 @@
 // attnviz: the desktop app. `attnviz [MODEL]` opens MODEL, else the last model, else the default sample model, with
 // a sentence already decoded. `--screenshot FILE` saves the window (QWidget::grab) after the first decode and quits.
-// `--help` and `--version` work without a display.
+// `--compare B` opens the compare view with model B. `--help` and `--version` work without a display.
 #include "attnviz_version.h"
+#include "views/compare_view.h"
 #include "window/language.h"
 #include "window/main_window.h"
 #include "window/theme.h"
 
 #include <QApplication>
 #include <QCommandLineParser>
+#include <QDockWidget>
 #include <QTimer>
 
 #include <cstdio>
@@ -24,6 +26,9 @@ struct Options {
     QCommandLineOption screenshot{QStringLiteral("screenshot"),
                                   QStringLiteral("Save the window to this PNG after the first decode, then quit."),
                                   QStringLiteral("file")};
+    QCommandLineOption compare{QStringLiteral("compare"),
+                               QStringLiteral("Show the compare view with this model as B (same vocabularies)."),
+                               QStringLiteral("model")};
     QCommandLineOption language{QStringLiteral("language"),
                                 QStringLiteral("Use this language now (en, zh_CN), not the saved or system one."),
                                 QStringLiteral("code")};
@@ -41,6 +46,7 @@ void setUpParser(QCommandLineParser& parser, const Options& options) {
     parser.addOption(options.sentence);
     parser.addOption(options.step);
     parser.addOption(options.screenshot);
+    parser.addOption(options.compare);
     parser.addOption(options.language);
     parser.addOption(options.theme);
 }
@@ -103,6 +109,12 @@ int main(int argc, char* argv[]) {
     if (parser.isSet(sentence)) {
         window.setSourceText(parser.value(sentence));
         window.decodeNow();
+    }
+    if (parser.isSet(options.compare)) {
+        window.compareDock()->show();
+        window.resizeDocks({window.compareDock()}, {window.height() / 2}, Qt::Vertical);
+        if (!window.compareView()->setModelB(parser.value(options.compare)))
+            std::fprintf(stderr, "attnviz: %s\n", qPrintable(window.compareView()->errorText()));
     }
 
     if (parser.isSet(screenshot)) {

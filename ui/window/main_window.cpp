@@ -120,6 +120,7 @@ void MainWindow::createCentralWidgets() {
     step_dock_->setObjectName(QStringLiteral("StepDock"));
     step_dock_->setWidget(step_panel_);
     addDockWidget(Qt::RightDockWidgetArea, step_dock_);
+    createCompareDock();
     retranslateCentralWidgets();
 }
 
@@ -134,6 +135,7 @@ void MainWindow::retranslateCentralWidgets() {
     source_label_->setText(tr("&Source:"));
     reference_label_->setText(tr("&Reference:"));
     step_dock_->setWindowTitle(tr("Current step"));
+    compare_dock_->setWindowTitle(tr("Compare models"));
 }
 
 // The views observe the state; the text fields and the state follow each other; edits of the request decode.

@@ -33,6 +33,7 @@ class QTimer;
 
 namespace attnviz::ui {
 
+class CompareView;
 class DecodeState;
 class HeatmapView;
 class ModelLibraryDialog;
@@ -99,6 +100,8 @@ public:
     QAction* hideSpecialsAction() const { return hide_specials_act_; }
     QAction* scoreAction(ScoreKind score) const;
     SiblingsMenu* siblingsMenu() const { return siblings_menu_; }
+    CompareView* compareView() const { return compare_view_; }
+    QDockWidget* compareDock() const { return compare_dock_; }
     QString noticeText() const;
     QString colormap() const { return style_.colormap; }
     void setColormap(const QString& name);
@@ -157,6 +160,9 @@ private:
     void setNotice(const QString& text, bool warning = false);
     void reportError(const QString& title, const QString& text);
 
+    // main_window_compare.cpp: the compare dock.
+    void createCompareDock();
+
     DecodeState* state_;
     std::vector<Sibling> siblings_;                // the open model's siblings, itself included (findSiblings)
     std::map<ScoreKind, QString> score_siblings_;  // per score, the sibling the toggle moves to (the model for its own)
@@ -199,6 +205,8 @@ private:
     QActionGroup* score_group_ = nullptr;
     std::map<ScoreKind, QAction*> score_acts_;
     SiblingsMenu* siblings_menu_ = nullptr;
+    QDockWidget* compare_dock_ = nullptr;
+    CompareView* compare_view_ = nullptr;
 };
 
 }  // namespace attnviz::ui

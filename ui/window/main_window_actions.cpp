@@ -7,6 +7,7 @@
 #include "heatmap/colormaps.h"
 #include "heatmap/heatmap_view.h"
 #include "state/decode_state.h"
+#include "views/compare_view.h"
 #include "window/about.h"
 #include "window/siblings_menu.h"
 #include "window/source_editor.h"
@@ -145,6 +146,7 @@ void MainWindow::createMenus() {
     QMenu* view = menuBar()->addMenu(tr("&View"));
     view->addAction(annotate_act_);
     view->addAction(hide_specials_act_);
+    view->addAction(compare_dock_->toggleViewAction());
     QMenu* colormaps = view->addMenu(tr("&Colour map"));
     for (const QString& name : colormapNames()) {
         QAction* a = colormaps->addAction(colormapDisplayName(name));
@@ -242,6 +244,7 @@ void MainWindow::applyStyle() {
     shown.annotate = style_.annotate;
     shown.hide_specials = style_.hide_specials;
     heatmap_->setStyle(shown);
+    compare_view_->setBaseStyle(style_);
     if (step_panel_->hideSpecials() != style_.hide_specials)
         step_panel_->setHideSpecials(style_.hide_specials);  // redraws its bars
     const int i = colormap_box_->findData(style_.colormap);
