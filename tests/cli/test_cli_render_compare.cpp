@@ -85,8 +85,8 @@ void TestCliRenderCompare::imagesHaveTheAskedSizeAndThreePanels() {
         if (ext == QLatin1String("svg")) {
             QVERIFY(bytes.contains("viewBox=\"0 0 1500 500\""));
             // The three panels' titles are text; the difference's colour scale has its own label.
-            QVERIFY(bytes.contains("A: a-additive.safetensors"));
-            QVERIFY(bytes.contains("B: b-dot.safetensors"));
+            QVERIFY(bytes.contains("A: a-additive"));
+            QVERIFY(bytes.contains("B: b-dot"));
             QVERIFY(bytes.contains("B \u2212 A"));
         } else {
             QVERIFY(bytes.startsWith("%PDF-"));

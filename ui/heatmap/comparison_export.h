@@ -19,13 +19,17 @@ struct ModelComparison {
     QString a_name, b_name;  // the models (paths or file names): the JSON's model / with; the titles' file names
     // Gold links of A's target (a forced reference, Pharaoh indices): each model's AER in the JSON.
     std::optional<std::vector<AlignmentLink>> gold;
+    // The difference's scale spans ± its largest |value| (the window's view: differences are often small), else it
+    // follows the base style's fit_range (−1 to 1 by default).
+    bool fit_difference = false;
 };
 
 // B − A cell by cell (core's attentionDifference) with A's tokens; InputError when the shapes differ.
 HeatmapData differenceData(const DecodeResult& a, const DecodeResult& b);
 // `base` for a difference map: diverging, the scale labelled "B − A", no title.
 HeatmapStyle differenceStyle(HeatmapStyle base);
-// A, B and B − A, titled with the models' file names, each with `base`'s colour map and toggles (the difference diverging).
+// A, B and B − A, titled with the models' file names (without what both names start with), each with `base`'s
+// colour map and toggles (the difference diverging).
 std::vector<HeatmapPanel> comparisonPanels(const ModelComparison& c, const HeatmapStyle& base);
 
 // The comparison's numbers: "csv" a line of distances per target token (comparisonToCsv), else the JSON

@@ -306,6 +306,7 @@ ModelComparison CompareView::comparison() const {
     if (shown_b_) c.b = *shown_b_;
     c.a_name = state_ ? fileName(state_->modelPath()) : QString();
     c.b_name = fileName(b_path_);
+    c.fit_difference = true;  // small differences stay visible; the scale says how large they are
     const bool on_reference = state_ && !state_->referenceText().trimmed().isEmpty() && state_->forcedTokens().empty();
     if (gold_ && on_reference && shown_a_ && goldProblem(*gold_, *shown_a_).isEmpty()) c.gold = gold_;
     return c;
