@@ -1,9 +1,10 @@
 // attnviz: the desktop app. `attnviz [MODEL]` opens MODEL, else the last model, else the default sample model, with
 // a sentence already decoded. `--screenshot FILE` saves the window (QWidget::grab) after the first decode and quits.
-// `--beam K` shows the beam search dock with width K.
+// `--beam K` shows the beam search dock with width K; `--compare B` opens the compare view with model B.
 // `--help` and `--version` work without a display.
 #include "attnviz_version.h"
 #include "views/beam_tree.h"
+#include "views/compare_view.h"
 #include "window/language.h"
 #include "window/main_window.h"
 #include "window/theme.h"
@@ -27,6 +28,9 @@ struct Options {
     QCommandLineOption screenshot{QStringLiteral("screenshot"),
                                   QStringLiteral("Save the window to this PNG after the first decode, then quit."),
                                   QStringLiteral("file")};
+    QCommandLineOption compare{QStringLiteral("compare"),
+                               QStringLiteral("Show the compare view with this model as B (same vocabularies)."),
+                               QStringLiteral("model")};
     QCommandLineOption language{QStringLiteral("language"),
                                 QStringLiteral("Use this language now (en, zh_CN), not the saved or system one."),
                                 QStringLiteral("code")};
@@ -46,6 +50,7 @@ void setUpParser(QCommandLineParser& parser, const Options& options) {
     parser.addOption(options.sentence);
     parser.addOption(options.step);
     parser.addOption(options.screenshot);
+    parser.addOption(options.compare);
     parser.addOption(options.language);
     parser.addOption(options.theme);
     parser.addOption(options.beam);
@@ -113,6 +118,12 @@ int main(int argc, char* argv[]) {
     if (parser.isSet(sentence)) {
         window.setSourceText(parser.value(sentence));
         window.decodeNow();
+    }
+    if (parser.isSet(options.compare)) {
+        window.compareDock()->show();
+        window.resizeDocks({window.compareDock()}, {window.height() / 2}, Qt::Vertical);
+        if (!window.compareView()->setModelB(parser.value(options.compare)))
+            std::fprintf(stderr, "attnviz: %s\n", qPrintable(window.compareView()->errorText()));
     }
 
     if (parser.isSet(screenshot)) {

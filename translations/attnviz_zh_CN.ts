@@ -197,6 +197,189 @@ log p = %4，总对数概率 %5</translation>
     </message>
 </context>
 <context>
+    <name>attnviz::ui::CompareRowsModel</name>
+    <message>
+        <source>A and B look most at the same source token</source>
+        <translation>A 与 B 最关注同一个源词元</translation>
+    </message>
+    <message>
+        <source>A and B look most at different tokens</source>
+        <translation>A 与 B 最关注不同的词元</translation>
+    </message>
+    <message>
+        <source>Target</source>
+        <translation>目标</translation>
+    </message>
+    <message>
+        <source>TV</source>
+        <translation>TV</translation>
+    </message>
+    <message>
+        <source>JS</source>
+        <translation>JS</translation>
+    </message>
+    <message>
+        <source>Argmax A</source>
+        <translation>A 的 argmax</translation>
+    </message>
+    <message>
+        <source>Argmax B</source>
+        <translation>B 的 argmax</translation>
+    </message>
+    <message>
+        <source>Total variation distance between the two rows: ½ Σ|a − b|, 0 to 1</source>
+        <translation>两行之间的总变差距离：½ Σ|a − b|，取值 0 到 1</translation>
+    </message>
+    <message>
+        <source>Jensen–Shannon divergence between the two rows, in nats (0 to ln 2)</source>
+        <translation>两行之间的 Jensen–Shannon 散度，单位为奈特（0 到 ln 2）</translation>
+    </message>
+    <message>
+        <source>The source token model A looks at most</source>
+        <translation>模型 A 最关注的源词元</translation>
+    </message>
+    <message>
+        <source>The source token model B looks at most (= when it is A&apos;s)</source>
+        <translation>模型 B 最关注的源词元（与 A 相同时标 =）</translation>
+    </message>
+</context>
+<context>
+    <name>attnviz::ui::CompareView</name>
+    <message>
+        <source>the gold link %1-%2 is outside the sentence (%3 source words, %4 target words)</source>
+        <translation>金标准对齐 %1-%2 超出了句子范围（%3 个源词，%4 个目标词）</translation>
+    </message>
+    <message>
+        <source>Compare &amp;with:</source>
+        <translation>比较对象(&amp;W)：</translation>
+    </message>
+    <message>
+        <source>Model B, forced onto model A&apos;s output (or onto the reference when one is typed): a sibling of the open model, or any model with the same vocabularies</source>
+        <translation>模型 B，强制到模型 A 的输出上（输入了参考译文时强制到参考译文上）：当前模型的同组模型，或任何词表相同的模型</translation>
+    </message>
+    <message>
+        <source>&amp;Gold links:</source>
+        <translation>金标准对齐(&amp;G)：</translation>
+    </message>
+    <message>
+        <source>e.g. 0-0 1-2 2-1 (Pharaoh, for the typed reference)</source>
+        <translation>例如 0-0 1-2 2-1（Pharaoh 格式，对应输入的参考译文）</translation>
+    </message>
+    <message>
+        <source>Gold alignment of the typed reference, as source-target word pairs counted from 0: each model&apos;s alignment error rate (AER) is shown beside the distances</source>
+        <translation>输入的参考译文的金标准对齐，即从 0 开始编号的“源词-目标词”对：各模型的对齐错误率（AER）显示在距离旁边</translation>
+    </message>
+    <message>
+        <source>&amp;Export</source>
+        <translation>导出(&amp;E)</translation>
+    </message>
+    <message>
+        <source>Write a part of the comparison as PNG, SVG, PDF, CSV or JSON</source>
+        <translation>把比较的某一部分写成 PNG、SVG、PDF、CSV 或 JSON</translation>
+    </message>
+    <message>
+        <source>Model &amp;A…</source>
+        <translation>模型 A(&amp;A)…</translation>
+    </message>
+    <message>
+        <source>Model &amp;B…</source>
+        <translation>模型 B(&amp;B)…</translation>
+    </message>
+    <message>
+        <source>&amp;Difference B − A…</source>
+        <translation>差值 B − A(&amp;D)…</translation>
+    </message>
+    <message>
+        <source>The whole &amp;comparison…</source>
+        <translation>整个比较(&amp;C)…</translation>
+    </message>
+    <message>
+        <source>%1 — %2</source>
+        <translation>%1 — %2</translation>
+    </message>
+    <message>
+        <source>Open…</source>
+        <translation>打开…</translation>
+    </message>
+    <message>
+        <source>(no model B)</source>
+        <translation>（无模型 B）</translation>
+    </message>
+    <message>
+        <source>Open model B</source>
+        <translation>打开模型 B</translation>
+    </message>
+    <message>
+        <source>attnviz models (*.safetensors);;All files (*)</source>
+        <translation>attnviz 模型 (*.safetensors);;所有文件 (*)</translation>
+    </message>
+    <message>
+        <source>Could not open the model %1: %2</source>
+        <translation>无法打开模型 %1：%2</translation>
+    </message>
+    <message>
+        <source>%1 cannot be compared with the open model: %2</source>
+        <translation>%1 无法与当前模型比较：%2</translation>
+    </message>
+    <message>
+        <source>Choose model B above: a sibling of the open model or any model with the same vocabularies.</source>
+        <translation>请在上方选择模型 B：当前模型的同组模型，或任何词表相同的模型。</translation>
+    </message>
+    <message>
+        <source>Model B could not be decoded: %1</source>
+        <translation>模型 B 无法解码：%1</translation>
+    </message>
+    <message>
+        <source>Gold links: %1</source>
+        <translation>金标准对齐：%1</translation>
+    </message>
+    <message numerus="yes">
+        <source>Means over %n row(s): TV %1 · JS %2 nats · argmax agreement %3 %</source>
+        <translation>
+            <numerusform>%n 行的平均值：TV %1 · JS %2 奈特 · argmax 一致率 %3 %</numerusform>
+        </translation>
+    </message>
+    <message>
+        <source>Entropy A %1, B %2 nats</source>
+        <translation>熵：A %1，B %2 奈特</translation>
+    </message>
+    <message>
+        <source>AER A %1, B %2 (against the gold links)</source>
+        <translation>AER：A %1，B %2（对照金标准对齐）</translation>
+    </message>
+    <message>
+        <source>Gold links apply to a typed reference.</source>
+        <translation>金标准对齐只适用于输入的参考译文。</translation>
+    </message>
+    <message>
+        <source>%1: nothing to export (no comparison is shown)</source>
+        <translation>%1：没有可导出的内容（未显示比较）</translation>
+    </message>
+    <message>
+        <source>Export</source>
+        <translation>导出</translation>
+    </message>
+    <message>
+        <source>PNG image (*.png);;SVG image (*.svg);;PDF document (*.pdf);;CSV numbers (*.csv);;JSON numbers (*.json)</source>
+        <translation>PNG 图像 (*.png);;SVG 图像 (*.svg);;PDF 文档 (*.pdf);;CSV 数值 (*.csv);;JSON 数值 (*.json)</translation>
+    </message>
+</context>
+<context>
+    <name>attnviz::ui::Comparison</name>
+    <message>
+        <source>B − A</source>
+        <translation>B − A</translation>
+    </message>
+    <message>
+        <source>A: %1</source>
+        <translation>A：%1</translation>
+    </message>
+    <message>
+        <source>B: %1</source>
+        <translation>B：%1</translation>
+    </message>
+</context>
+<context>
     <name>attnviz::ui::ExportDialog</name>
     <message>
         <source>Export heatmap</source>
@@ -396,6 +579,10 @@ log p = %4，总对数概率 %5</translation>
     <message>
         <source>&lt;br&gt;&lt;span style=&apos;color:gray&apos;&gt;target %1, source %2&lt;/span&gt;</source>
         <translation>&lt;br&gt;&lt;span style=&apos;color:gray&apos;&gt;目标 %1，源 %2&lt;/span&gt;</translation>
+    </message>
+    <message>
+        <source>&lt;b&gt;%1&lt;/b&gt; ← &lt;b&gt;%2&lt;/b&gt;&lt;br&gt;%3: %4</source>
+        <translation>&lt;b&gt;%1&lt;/b&gt; ← &lt;b&gt;%2&lt;/b&gt;&lt;br&gt;%3：%4</translation>
     </message>
 </context>
 <context>
@@ -871,6 +1058,10 @@ Vocabularies: %L5 source and %L6 output tokens; %7 k parameters</source>
     <message>
         <source>Beam search</source>
         <translation>束搜索</translation>
+    </message>
+    <message>
+        <source>Compare models</source>
+        <translation>比较模型</translation>
     </message>
 </context>
 <context>

@@ -8,6 +8,7 @@
 #include "decode/decoding.h"
 #include "decode/limits.h"
 #include "eval/compare.h"
+#include "eval/compare_json.h"
 #include "io/model_file.h"
 #include "text/tokenizer.h"
 
@@ -32,25 +33,9 @@ struct ComparedLine {
     AttentionComparisonCounts counts;
 };
 
-// Names the first entry where two token lists differ ("id 57: "cat" against "dog"", or the sizes).
-std::string vocabDifference(const Vocabulary& a, const Vocabulary& b) {
-    if (a.size() != b.size()) return std::to_string(a.size()) + " against " + std::to_string(b.size()) + " tokens";
-    for (int i = 0; i < a.size(); ++i)
-        if (a.token(i) != b.token(i))
-            return "id " + std::to_string(i) + " is \"" + printable(a.token(i)) + "\" against \"" +
-                   printable(b.token(i)) + "\"";
-    return "equal";
-}
-
 // The two models must tokenize a sentence alike and number its tokens alike, or their rows would not line up.
 void checkComparable(const Model& a, const std::string& a_path, const Model& b, const std::string& b_path) {
-    std::string what;
-    if (a.source_vocab != b.source_vocab)
-        what = "source vocabularies differ (" + vocabDifference(a.source_vocab, b.source_vocab) + ")";
-    else if (a.target_vocab != b.target_vocab)
-        what = "target vocabularies differ (" + vocabDifference(a.target_vocab, b.target_vocab) + ")";
-    else if (a.config.tokenizer != b.config.tokenizer)
-        what = "tokenizers differ";
+    const std::string what = comparabilityProblem(a, b);
     if (!what.empty())
         throw ModelError(a_path + " and " + b_path + " cannot be compared: " + what +
                          "; compare needs two models with the same vocabularies and tokenizers (siblings)");
@@ -94,22 +79,6 @@ std::vector<ComparedLine> compareCorpus(const Model& a, const Model& b, const Co
     return out;
 }
 
-nlohmann::ordered_json summaryJson(const AttentionComparisonCounts& c) {
-    const AttentionComparison s = comparisonSummary(c);
-    nlohmann::ordered_json j;
-    j["rows"] = s.rows;
-    j["tv"] = s.mean_tv;
-    j["js"] = s.mean_js;
-    j["argmax_agreement"] = s.argmax_agreement;
-    j["entropy_a"] = s.mean_entropy_a;
-    j["entropy_b"] = s.mean_entropy_b;
-    if (s.aer_a) {
-        j["aer_a"] = *s.aer_a;
-        j["aer_b"] = *s.aer_b;
-    }
-    return j;
-}
-
 void printCompareJson(const std::vector<ComparedLine>& lines, const std::string& a_path, const std::string& b_path,
                       const std::string& data_path) {
     nlohmann::ordered_json j;
@@ -125,7 +94,7 @@ void printCompareJson(const std::vector<ComparedLine>& lines, const std::string&
         s["source_tokens"] = l.a.source_tokens;
         s["target_tokens"] = l.a.target_tokens;
         s["forced"] = l.forced;
-        s.update(summaryJson(l.counts));
+        s.update(comparisonSummaryJson(l.counts));
         sentences.push_back(std::move(s));
         total += l.counts;
     }
@@ -133,7 +102,7 @@ void printCompareJson(const std::vector<ComparedLine>& lines, const std::string&
     nlohmann::ordered_json avg;
     avg["lines"] = total.lines;
     avg["aligned_lines"] = total.aligned_lines;
-    avg.update(summaryJson(total));
+    avg.update(comparisonSummaryJson(total));
     j["average"] = std::move(avg);
     std::printf("%s\n", j.dump(-1, ' ', false, nlohmann::json::error_handler_t::replace).c_str());
 }

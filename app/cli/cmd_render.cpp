@@ -1,13 +1,16 @@
 // attnviz-cli render --model MODEL --out FILE [options] SENTENCE: writes the heatmap the GUI shows (PNG, SVG, PDF)
 // or its numbers (CSV, JSON), chosen by FILE's extension; --input FILE --out-dir DIR --format EXT renders every
-// line of FILE to DIR/0001.EXT, DIR/0002.EXT, ... Runs headless: without a display it uses Qt's offscreen platform.
+// line of FILE to DIR/0001.EXT, DIR/0002.EXT, ... With --with B, the comparison: A, B forced onto A's target and
+// B − A side by side, or the distances as numbers. Runs headless: without a display it uses Qt's offscreen platform.
 #include "commands.h"
 
 #ifdef ATTNVIZ_HAVE_RENDER
 #include "base/errors.h"
 #include "cli_common.h"
 #include "decode/decoding.h"
+#include "eval/compare.h"
 #include "heatmap/colormaps.h"
+#include "heatmap/comparison_export.h"
 #include "heatmap/heatmap_export.h"
 #include "io/model_file.h"
 #include "text/tokenizer.h"
@@ -17,6 +20,7 @@
 #include <QFileInfo>
 #include <cstdio>
 #include <memory>
+#include <optional>
 
 namespace attnviz::cli {
 namespace {
@@ -73,16 +77,36 @@ DecodeResult decodeOne(const Model& model, const std::string& source, const std:
     return greedyDecode(model, src, o);
 }
 
-void writeOne(const DecodeResult& r, const ModelConfig& config, const QString& path, const ui::ExportOptions& options) {
+// The second model of --with and its name in the figure's titles and the JSON (the path as given).
+struct CompareWith {
+    const Model* model = nullptr;
+    QString a_name, b_name;
+};
+
+// `r` alone, or with `with.model` set the comparison: that model forced onto r's target (as `compare` does).
+void writeOne(const DecodeResult& r, const ModelConfig& config, const QString& path, const ui::ExportOptions& options,
+              const CompareWith& with, const std::vector<AlignmentLink>* gold = nullptr) {
     QString error;
-    if (!ui::exportHeatmap(ui::HeatmapData::fromDecode(r), r, config, path, options, &error))
-        throw std::runtime_error(error.toStdString());
+    bool ok = false;
+    if (with.model) {
+        ui::ModelComparison c;
+        c.a = r;
+        c.b = forcedDecode(*with.model, TokenizedText{r.source_tokens, r.source_ids},
+                           TokenizedText{r.target_tokens, r.target_ids});
+        c.a_name = with.a_name;
+        c.b_name = with.b_name;
+        if (gold) c.gold = *gold;
+        ok = ui::exportComparison(c, path, options, &error);
+    } else {
+        ok = ui::exportHeatmap(ui::HeatmapData::fromDecode(r), r, config, path, options, &error);
+    }
+    if (!ok) throw std::runtime_error(error.toStdString());
     std::printf("%s\n", QDir::toNativeSeparators(path).toStdString().c_str());
 }
 
 // Everything `render` was asked for.
 struct RenderArgs {
-    std::string model_path, out, target, input, out_dir, format, score, colormap = "viridis", title;
+    std::string model_path, with_path, out, target, input, out_dir, format, score, colormap = "viridis", title;
     RenderSettings s;
     bool annotate = false, hide_specials = false, fit_range = false;
     bool batch = false, has_target = false;
@@ -97,6 +121,9 @@ void addRenderOptions(ArgParser& p, RenderArgs& a) {
     p.option("--model", &a.model_path, "MODEL", "the model file (.safetensors)").required();
     p.option("--out", &a.out, "FILE", "the file to write: .png .svg .pdf .csv or .json");
     p.option("--target", &a.target, "TEXT", "forced decoding on this reference translation (<eos> is appended)");
+    p.option("--with", &a.with_path, "B",
+             "compare with model B (same vocabularies, e.g. a sibling) forced onto the same target: images show "
+             "A, B and B - A side by side; .csv/.json hold the distances per row, as `compare` computes them");
     p.option("--beam", &s.beam, "K", "beam search of width K (default 1 = greedy)", 1, 1000);
     p.option("--max-len", &s.max_len, "N", "at most N target tokens, <eos> included (default 2*S+10)", 1, 1000000);
     p.choice("--score", &a.score, scoreChoices(), "use the sibling model trained with this score");
@@ -159,6 +186,9 @@ bool parseRenderArgs(const std::vector<std::string>& args, RenderArgs& a) {
                 "Colours span weights 0 to 1 (fixed, so figures compare across models) unless --fit-range.\n"
                 "With --input FILE --out-dir DIR [--format EXT], every non-blank line of FILE (`source` or\n"
                 "`source<TAB>reference`, forced) is written to DIR/0001.EXT, DIR/0002.EXT, ... in order.\n"
+                "With --with B, the comparison: B is forced onto the model's target and the image shows A, B and\n"
+                "B - A (a diverging scale centred on 0) side by side; .csv has one line of distances per target\n"
+                "token (TV, JS, argmaxes, entropies) and .json the comparison with the same summary as `compare`.\n"
                 "Files are written atomically; the path of each file written is printed on stdout.");
     addRenderOptions(p, a);
     if (!p.parse(args)) return false;
@@ -175,7 +205,7 @@ bool parseRenderArgs(const std::vector<std::string>& args, RenderArgs& a) {
 
 // Every line of --input to DIR/0001.EXT, ...; a file that cannot be written (a full disk) is reported and the others
 // are still tried, then the command fails.
-void renderBatch(const Model& model, const RenderArgs& a) {
+void renderBatch(const Model& model, const RenderArgs& a, const CompareWith& with) {
     const Corpus corpus = readInputLines(a.input);
     const std::string& input = corpus.name;  // "<stdin>" for --input -
     const QString dir = QString::fromStdString(a.out_dir);
@@ -192,7 +222,8 @@ void renderBatch(const Model& model, const RenderArgs& a) {
         }
         const QString name = QStringLiteral("%1.%2").arg(index, 4, 10, QLatin1Char('0')).arg(a.s.exp.format);
         try {
-            writeOne(r, model.config, QDir(dir).filePath(name), a.s.exp);
+            const bool gold = with.model && ex.has_target && ex.has_alignment;
+            writeOne(r, model.config, QDir(dir).filePath(name), a.s.exp, with, gold ? &ex.alignment : nullptr);
         } catch (const std::exception& e) {
             fail("render", e.what());
             ++failed;
@@ -214,15 +245,24 @@ int runRender(const std::vector<std::string>& args) {
         if (!a.score.empty()) score_kind = parseScoreKind(a.score);
         const LoadedModel loaded = loadModelForCli(a.model_path, score_kind);
         const Model& model = *loaded.model;
+        std::optional<LoadedModel> other;
+        CompareWith with;
+        if (!a.with_path.empty()) {
+            other = loadModelForCli(a.with_path);
+            if (const std::string what = comparabilityProblem(model, *other->model); !what.empty())
+                throw ModelError(loaded.path + " and " + a.with_path + " cannot be compared: " + what +
+                                 "; --with needs two models with the same vocabularies and tokenizers (siblings)");
+            with = {other->model.get(), QString::fromStdString(loaded.path), QString::fromStdString(a.with_path)};
+        }
         ensureApplication();
         if (a.batch) {
-            renderBatch(model, a);
+            renderBatch(model, a, with);
             return 0;
         }
         std::string sentence;
         for (const std::string& w : a.words) sentence += (sentence.empty() ? "" : " ") + w;
         const DecodeResult r = decodeOne(model, sentence, a.has_target ? &a.target : nullptr, a.s, "SENTENCE");
-        writeOne(r, model.config, QString::fromStdString(a.out), a.s.exp);
+        writeOne(r, model.config, QString::fromStdString(a.out), a.s.exp, with);
         return 0;
     });
 }

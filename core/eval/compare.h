@@ -8,9 +8,11 @@
 #include "decode/decoding.h"
 #include "eval/metrics.h"
 #include "io/corpus.h"
+#include "model/model.h"
 
 #include <cstdint>
 #include <optional>
+#include <string>
 #include <vector>
 
 namespace attnviz {
@@ -21,6 +23,24 @@ double totalVariation(const std::vector<float>& p, const std::vector<float>& q);
 double jensenShannon(const std::vector<float>& p, const std::vector<float>& q);
 // The first column with the highest weight.
 int rowArgmax(const std::vector<float>& row);
+
+// Why the attention rows of two models would not line up ("" when they do): they must tokenize a sentence alike and
+// number its tokens alike, i.e. have equal source and target vocabularies and tokenizers (siblings do). Names the
+// first difference: "target vocabularies differ (id 57 is "cat" against "dog")".
+std::string comparabilityProblem(const Model& a, const Model& b);
+
+// The measures of one pair of rows (row t of `a` and of `b`).
+struct RowComparison {
+    double tv = 0;  // totalVariation
+    double js = 0;  // jensenShannon, nats
+    int argmax_a = 0, argmax_b = 0;
+    double entropy_a = 0, entropy_b = 0;  // rowEntropy, nats
+    bool agree() const { return argmax_a == argmax_b; }
+};
+// Row by row, for decodes as compareAttention takes them (InputError when their shapes differ).
+std::vector<RowComparison> compareRows(const DecodeResult& a, const DecodeResult& b);
+// B − A cell by cell in float, (T, S) like the attention (InputError when the shapes differ).
+std::vector<std::vector<float>> attentionDifference(const DecodeResult& a, const DecodeResult& b);
 
 // Sums over rows (and over aligned lines for the AER), added up in any order before the means are taken.
 struct AttentionComparisonCounts {

@@ -148,6 +148,8 @@ std::vector<std::vector<Mat>> headMatrices(const nlohmann::json& j, const char* 
     return out;
 }
 
+}  // namespace
+
 std::string csvField(const std::string& s) {
     if (s.find_first_of(",\"\r\n") == std::string::npos) return s;
     std::string out = "\"";
@@ -157,8 +159,6 @@ std::string csvField(const std::string& s) {
     }
     return out + "\"";
 }
-
-}  // namespace
 
 std::string formatFloat(double value) {
     if (std::isnan(value)) return "nan";

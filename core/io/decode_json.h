@@ -31,6 +31,8 @@ std::string decodeToJsonText(const DecodeResult& result, const ModelConfig& conf
 DecodeResult decodeFromJson(const nlohmann::json& j, ModelConfig* config = nullptr);
 
 std::string decodeToCsv(const DecodeResult& result);
+// One CSV field, quoted as described above when it holds a comma, quote, CR or LF.
+std::string csvField(const std::string& text);
 
 // The text of a float as written in the JSON and CSV (shortest round-trip text of the equal double).
 std::string formatFloat(double value);

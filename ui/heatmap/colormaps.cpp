@@ -66,6 +66,14 @@ constexpr Stop kBone[] = {
     {1.0000, 255, 255, 255},
 };
 
+// ColorBrewer diverging RdBu, 11 classes (matplotlib's _RdBu_data), reversed (matplotlib's RdBu_r): dark blue at
+// 0, the light grey centre at 0.5, dark red at 1.
+constexpr Stop kRdBuReversed[] = {
+    {0.0, 5, 48, 97},     {0.1, 33, 102, 172},  {0.2, 67, 147, 195},  {0.3, 146, 197, 222},
+    {0.4, 209, 229, 240}, {0.5, 247, 247, 247}, {0.6, 253, 219, 199}, {0.7, 244, 165, 130},
+    {0.8, 214, 96, 77},   {0.9, 178, 24, 43},   {1.0, 103, 0, 31},
+};
+
 struct Entry {
     const char* name;
     const char* display;  // English; colormapDisplayName() translates it
@@ -121,12 +129,13 @@ bool isColormap(const QString& name) {
     return false;
 }
 
-QCPColorGradient colormapGradient(const QString& name) {
-    const Entry& e = entryFor(name);
+namespace {
+
+QCPColorGradient gradientOf(const Stop* table, int count, bool reversed) {
     QMap<double, QColor> stops;
-    for (int i = 0; i < e.count; ++i) {
-        const Stop& s = e.stops[i];
-        stops.insert(e.reversed ? 1.0 - s.t : s.t, QColor(s.r, s.g, s.b));
+    for (int i = 0; i < count; ++i) {
+        const Stop& s = table[i];
+        stops.insert(reversed ? 1.0 - s.t : s.t, QColor(s.r, s.g, s.b));
     }
     QCPColorGradient g;
     g.setColorStops(stops);
@@ -136,6 +145,15 @@ QCPColorGradient colormapGradient(const QString& name) {
     g.setNanHandling(QCPColorGradient::nhTransparent);
     return g;
 }
+
+}  // namespace
+
+QCPColorGradient colormapGradient(const QString& name) {
+    const Entry& e = entryFor(name);
+    return gradientOf(e.stops, e.count, e.reversed);
+}
+
+QCPColorGradient divergingGradient() { return gradientOf(kRdBuReversed, int(std::size(kRdBuReversed)), false); }
 
 QString colormapDisplayName(const QString& name) {
     return QCoreApplication::translate("attnviz::ui::Colormaps", entryFor(name).display);

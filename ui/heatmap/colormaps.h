@@ -15,7 +15,10 @@ QStringList colormapNames();
 QString defaultColormap();                               // "viridis"
 bool isColormap(const QString& name);                    // case-insensitive
 QCPColorGradient colormapGradient(const QString& name);  // unknown name -> viridis
-QString colormapDisplayName(const QString& name);        // "Viridis (perceptually uniform)"; unknown -> the viridis one
+// For signed values (a difference of attention): ColorBrewer's diverging RdBu, blue at the low end, a light grey at
+// the centre, red at the high end; not among colormapNames(), a scale centred on 0 uses it whatever the colour map.
+QCPColorGradient divergingGradient();
+QString colormapDisplayName(const QString& name);  // "Viridis (perceptually uniform)"; unknown -> the viridis one
 // Black or white, whichever reads better on `background` (WCAG contrast against the relative luminance).
 QColor contrastingTextColor(const QColor& background);
 // WCAG contrast ratio of two colours: 1 (the same luminance) to 21 (black on white).

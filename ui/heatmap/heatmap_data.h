@@ -40,6 +40,10 @@ struct HeatmapStyle {
     int current_row = -1;                          // marked row while stepping (-1: none)
     int selected_row = -1, selected_col = -1;
     QColor background = Qt::white;  // the figure's paper; labels take black or white against it
+    // Signed values (a difference B − A, in [-1, 1]): the diverging colour map (colormaps.h) on a scale centred on 0,
+    // [-1, 1], or ± the largest |value| shown with fit_range; `colormap` is then not used.
+    bool diverging = false;
+    QString scale_label;  // the colour scale's label; empty: "attention weight"
 };
 
 // Marks beside the labels, in data indices: rows whose token the user forced ("what if?") and words the model does

@@ -13,23 +13,27 @@
 #include <QPdfWriter>
 #include <QRegularExpression>
 #include <QSvgGenerator>
+#include <algorithm>
 #include <cmath>
 
 namespace attnviz::ui {
 
 namespace {
 
-QString describe(const HeatmapData& data, const ExportOptions& options) {
-    return QStringLiteral("attention heatmap: %1 target x %2 source tokens, colour map %3")
-        .arg(data.rows())
-        .arg(data.cols())
-        .arg(options.style.colormap);
+QString describe(const std::vector<HeatmapPanel>& panels) {
+    const HeatmapPanel& first = panels.front();
+    const QString one = QStringLiteral("attention heatmap: %1 target x %2 source tokens, colour map %3")
+                            .arg(first.data.rows())
+                            .arg(first.data.cols())
+                            .arg(first.style.colormap);
+    return panels.size() == 1 ? one
+                              : QStringLiteral("%1 panels side by side, the first an %2").arg(panels.size()).arg(one);
 }
 
-bool writeImage(QIODevice& file, const HeatmapData& data, const ExportOptions& options, QString* what) {
-    QImage image = renderHeatmapImage(data, options);
+bool writeImage(QIODevice& file, const std::vector<HeatmapPanel>& panels, const ExportOptions& options, QString* what) {
+    QImage image = panelsToImage(panels, QSize(options.width, options.height), options.dpi);
     image.setText(QStringLiteral("Software"), QStringLiteral("attnviz"));
-    image.setText(QStringLiteral("Description"), describe(data, options));
+    image.setText(QStringLiteral("Description"), describe(panels));
     if (!options.style.title.isEmpty()) image.setText(QStringLiteral("Title"), options.style.title);
     QImageWriter writer(&file, "png");
     if (!writer.write(image)) {
@@ -51,7 +55,7 @@ QByteArray withFontFallbacks(QByteArray svg) {
     return text.toUtf8();
 }
 
-bool writeSvg(QIODevice& file, const HeatmapData& data, const ExportOptions& options, QString* what) {
+bool writeSvg(QIODevice& file, const std::vector<HeatmapPanel>& panels, const ExportOptions& options, QString* what) {
     const QSize pixels(options.width, options.height);
     QBuffer buffer;
     buffer.open(QIODevice::WriteOnly);
@@ -64,9 +68,8 @@ bool writeSvg(QIODevice& file, const HeatmapData& data, const ExportOptions& opt
         // QSvgGenerator writes these verbatim into <title>/<desc>: escape them ("cat & mat" would break the XML).
         svg.setTitle((options.style.title.isEmpty() ? QStringLiteral("attention heatmap") : options.style.title)
                          .toHtmlEscaped());
-        svg.setDescription(describe(data, options).toHtmlEscaped());
-        HeatmapRenderer renderer(data, options.style);
-        renderer.paint(&svg, pixels, options.dpi, true);
+        svg.setDescription(describe(panels).toHtmlEscaped());
+        paintPanels(panels, &svg, pixels, options.dpi, true);
     }  // the generator finishes the document when it goes
     const QByteArray text = withFontFallbacks(buffer.data());
     if (file.write(text) != text.size()) {
@@ -76,7 +79,7 @@ bool writeSvg(QIODevice& file, const HeatmapData& data, const ExportOptions& opt
     return true;
 }
 
-bool writePdf(QIODevice& file, const HeatmapData& data, const ExportOptions& options, QString* what) {
+bool writePdf(QIODevice& file, const std::vector<HeatmapPanel>& panels, const ExportOptions& options, QString* what) {
     QPdfWriter pdf(&file);
     pdf.setCreator(QStringLiteral("attnviz"));
     pdf.setTitle(options.style.title.isEmpty() ? QStringLiteral("attention heatmap") : options.style.title);
@@ -88,9 +91,8 @@ bool writePdf(QIODevice& file, const HeatmapData& data, const ExportOptions& opt
         return false;
     }
     pdf.setPageMargins(QMarginsF(0, 0, 0, 0), QPageLayout::Point);
-    HeatmapRenderer renderer(data, options.style);
     // The device's pixel size at the page resolution (within a pixel of width x height).
-    renderer.paint(&pdf, QSize(pdf.width(), pdf.height()), options.dpi, true);
+    paintPanels(panels, &pdf, QSize(pdf.width(), pdf.height()), options.dpi, true);
     return true;
 }
 
@@ -122,6 +124,13 @@ QImage renderHeatmapImage(const HeatmapData& data, const ExportOptions& options)
 
 bool exportHeatmap(const HeatmapData& data, const DecodeResult& result, const ModelConfig& config, const QString& path,
                    const ExportOptions& options, QString* error) {
+    return exportPanels({HeatmapPanel{data, options.style}}, path, options, error, [&](const QString& format) {
+        return format == QLatin1String("csv") ? decodeToCsv(result) : decodeToJsonText(result, config, 2) + "\n";
+    });
+}
+
+bool exportPanels(const std::vector<HeatmapPanel>& panels, const QString& path, const ExportOptions& options,
+                  QString* error, const std::function<std::string(const QString& format)>& numbers) {
     auto fail = [&](const QString& what) {
         if (error) *error = QStringLiteral("%1: %2").arg(path, what);
         return false;
@@ -134,7 +143,9 @@ bool exportHeatmap(const HeatmapData& data, const DecodeResult& result, const Mo
     if (const QString bad = validateExportOptions(options); !bad.isEmpty()) return fail(bad);
     const bool image =
         format == QLatin1String("png") || format == QLatin1String("svg") || format == QLatin1String("pdf");
-    if (image && data.isEmpty()) return fail(QStringLiteral("nothing to draw (no target or no source tokens)"));
+    const bool empty = panels.empty() || std::any_of(panels.begin(), panels.end(),
+                                                     [](const HeatmapPanel& p) { return p.data.isEmpty(); });
+    if (image && empty) return fail(QStringLiteral("nothing to draw (no target or no source tokens)"));
 
     // The whole file is made in memory, then written by core's atomic writer (io/atomic_file.h), as model files
     // are: on a full disk or any other failure the old file stays and the error names the path and the reason.
@@ -143,15 +154,14 @@ bool exportHeatmap(const HeatmapData& data, const DecodeResult& result, const Mo
     QString what;
     bool ok = true;
     if (format == QLatin1String("png")) {
-        ok = writeImage(file, data, options, &what);
+        ok = writeImage(file, panels, options, &what);
     } else if (format == QLatin1String("svg")) {
-        ok = writeSvg(file, data, options, &what);
+        ok = writeSvg(file, panels, options, &what);
     } else if (format == QLatin1String("pdf")) {
-        ok = writePdf(file, data, options, &what);
+        ok = writePdf(file, panels, options, &what);
     } else {
         try {
-            const std::string text =
-                format == QLatin1String("csv") ? decodeToCsv(result) : decodeToJsonText(result, config, 2) + "\n";
+            const std::string text = numbers(format);
             file.write(text.data(), qint64(text.size()));
         } catch (const std::exception& e) {
             ok = false;

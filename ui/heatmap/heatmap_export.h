@@ -5,11 +5,15 @@
 #pragma once
 #include "decode/decoding.h"
 #include "heatmap/heatmap_data.h"
+#include "heatmap/heatmap_renderer.h"
 #include "model/config.h"
 
 #include <QImage>
 #include <QString>
 #include <QStringList>
+#include <functional>
+#include <string>
+#include <vector>
 
 namespace attnviz::ui {
 
@@ -31,6 +35,12 @@ QString validateExportOptions(const ExportOptions& options);
 // json: the decode object of docs/cli.md with `config`). Returns false and sets *error ("PATH: what") on failure.
 bool exportHeatmap(const HeatmapData& data, const DecodeResult& result, const ModelConfig& config, const QString& path,
                    const ExportOptions& options, QString* error);
+
+// The path every export takes: `panels` side by side (heatmap_renderer.h) for png/svg/pdf, where options.style
+// gives only the file's title (each panel has its own style), or the text `numbers(format)` makes for csv/json; made
+// in memory, then written atomically as described above. exportHeatmap is this with one panel.
+bool exportPanels(const std::vector<HeatmapPanel>& panels, const QString& path, const ExportOptions& options,
+                  QString* error, const std::function<std::string(const QString& format)>& numbers);
 
 // The figure as an image of options.width x options.height with the DPI set (the GUI's "copy image").
 QImage renderHeatmapImage(const HeatmapData& data, const ExportOptions& options);

@@ -25,39 +25,83 @@ HeatmapRenderer::~HeatmapRenderer() {
 QCustomPlot* HeatmapRenderer::plot() { return plot_.get(); }
 HeatmapScene& HeatmapRenderer::scene() { return *scene_; }
 
-void HeatmapRenderer::paint(QPaintDevice* device, const QSize& pixels, double dpi, bool vector) {
-    const double scale = dpi / kLogicalDpi;
-    const QSize logical(std::max(1, int(std::lround(pixels.width() / scale))),
-                        std::max(1, int(std::lround(pixels.height() / scale))));
-    plot_->resize(logical);
-    scene_->fitForExport(logical);
-    scene_->setVectorCells(vector);
+namespace {
 
-    QCPPainter p(device);
+// A painter on `device` set up for figures: antialiased lines and text, crisp cells, text as text (never cached
+// pixmaps), vector mode for SVG and PDF.
+void setUpPainter(QCPPainter& p, bool vector) {
     p.setRenderHint(QPainter::Antialiasing, true);
     p.setRenderHint(QPainter::TextAntialiasing, true);
     p.setRenderHint(QPainter::SmoothPixmapTransform, false);  // crisp cells
     if (vector) p.setMode(QCPPainter::pmVectorized);
-    p.setMode(QCPPainter::pmNoCaching);  // text drawn as text, never cached pixmaps
-    p.scale(pixels.width() / double(logical.width()), pixels.height() / double(logical.height()));
-    plot_->toPainter(&p, logical.width(), logical.height());
-    p.end();
+    p.setMode(QCPPainter::pmNoCaching);
 }
 
-QImage HeatmapRenderer::toImage(const QSize& pixels, double dpi) {
+// An opaque image of `pixels` filled with `paper`, painted by `paint`, with `dpi` in its metadata.
+template <typename Paint>
+QImage figureImage(const QSize& pixels, double dpi, const QColor& paper, Paint paint) {
     QImage image(pixels, QImage::Format_ARGB32_Premultiplied);
     // While painting, the image claims 96 dpi so that nothing Qt derives from the device DPI differs from the
     // layout's; the asked DPI is written afterwards.
     const int logicalDpm = int(std::lround(kLogicalDpi / 0.0254));
     image.setDotsPerMeterX(logicalDpm);
     image.setDotsPerMeterY(logicalDpm);
-    image.fill(scene_->style().background.isValid() ? scene_->style().background : QColor(Qt::white));
-    paint(&image, pixels, dpi, false);
+    image.fill(paper.isValid() ? paper : QColor(Qt::white));
+    paint(&image);
     image.convertTo(QImage::Format_RGB32);  // opaque: smaller and faster PNGs
     const int dpm = int(std::lround(dpi / 0.0254));
     image.setDotsPerMeterX(dpm);
     image.setDotsPerMeterY(dpm);
     return image;
+}
+
+}  // namespace
+
+void HeatmapRenderer::paint(QPaintDevice* device, const QSize& pixels, double dpi, bool vector) {
+    QCPPainter p(device);
+    setUpPainter(p, vector);
+    paintInto(p, QRect(QPoint(0, 0), pixels), dpi, vector);
+    p.end();
+}
+
+void HeatmapRenderer::paintInto(QCPPainter& p, const QRect& area, double dpi, bool vector) {
+    const double scale = dpi / kLogicalDpi;
+    const QSize logical(std::max(1, int(std::lround(area.width() / scale))),
+                        std::max(1, int(std::lround(area.height() / scale))));
+    plot_->resize(logical);
+    scene_->fitForExport(logical);
+    scene_->setVectorCells(vector);
+    p.save();
+    p.translate(area.topLeft());
+    p.scale(area.width() / double(logical.width()), area.height() / double(logical.height()));
+    plot_->toPainter(&p, logical.width(), logical.height());
+    p.restore();
+}
+
+QImage HeatmapRenderer::toImage(const QSize& pixels, double dpi) {
+    return figureImage(pixels, dpi, scene_->style().background,
+                       [&](QPaintDevice* image) { paint(image, pixels, dpi, false); });
+}
+
+void paintPanels(const std::vector<HeatmapPanel>& panels, QPaintDevice* device, const QSize& pixels, double dpi,
+                 bool vector) {
+    if (panels.empty()) return;
+    QCPPainter p(device);
+    setUpPainter(p, vector);
+    const int n = int(panels.size());
+    for (int i = 0; i < n; ++i) {
+        // Whole pixels, the last panel taking what rounding leaves.
+        const int x0 = pixels.width() * i / n, x1 = pixels.width() * (i + 1) / n;
+        HeatmapRenderer renderer(panels[size_t(i)].data, panels[size_t(i)].style);
+        renderer.paintInto(p, QRect(x0, 0, x1 - x0, pixels.height()), dpi, vector);
+    }
+    p.end();
+}
+
+QImage panelsToImage(const std::vector<HeatmapPanel>& panels, const QSize& pixels, double dpi) {
+    const QColor paper = panels.empty() ? QColor(Qt::white) : panels.front().style.background;
+    return figureImage(pixels, dpi, paper,
+                       [&](QPaintDevice* image) { paintPanels(panels, image, pixels, dpi, false); });
 }
 
 }  // namespace attnviz::ui

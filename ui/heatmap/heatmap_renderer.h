@@ -10,10 +10,13 @@
 #include "heatmap/heatmap_data.h"
 
 #include <QImage>
+#include <QRect>
 #include <QSize>
 #include <memory>
+#include <vector>
 
 class QCustomPlot;
+class QCPPainter;
 class QPaintDevice;
 
 namespace attnviz::ui {
@@ -30,6 +33,8 @@ public:
     // filling `pixels` device pixels. `vector` keeps text as text and lines as lines (SVG, PDF); the colour cells
     // are then an embedded image without smoothing.
     void paint(QPaintDevice* device, const QSize& pixels, double dpi, bool vector);
+    // The same into `area` (device pixels) of a painter already active on its device (paint's set-up done).
+    void paintInto(QCPPainter& painter, const QRect& area, double dpi, bool vector);
     // The figure as an ARGB32 image of exactly `pixels`, white background, with the DPI in its metadata.
     QImage toImage(const QSize& pixels, double dpi);
 
@@ -40,5 +45,17 @@ private:
     std::unique_ptr<QCustomPlot> plot_;
     std::unique_ptr<HeatmapScene> scene_;
 };
+
+// One heatmap of a figure with several side by side (a comparison's A, B and B − A), each with its own style.
+struct HeatmapPanel {
+    HeatmapData data;
+    HeatmapStyle style;
+};
+// Paints `panels` left to right onto `device`, each in an equal share of `pixels`' width and its full height, each
+// drawn by its own HeatmapRenderer (so each looks as it would exported alone at that size).
+void paintPanels(const std::vector<HeatmapPanel>& panels, QPaintDevice* device, const QSize& pixels, double dpi,
+                 bool vector);
+// The panels as an opaque image of exactly `pixels` on the first panel's background, with the DPI in its metadata.
+QImage panelsToImage(const std::vector<HeatmapPanel>& panels, const QSize& pixels, double dpi);
 
 }  // namespace attnviz::ui

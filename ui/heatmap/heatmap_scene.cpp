@@ -319,7 +319,9 @@ void HeatmapScene::applyColors() {
     scale->setTickLabelColor(contrast);
     scale->setLabelColor(contrast);
     // Translated when the program has installed a translator (the window); attnviz-cli draws it in English.
-    scale->setLabel(QCoreApplication::translate("attnviz::ui::HeatmapScene", "attention weight"));
+    scale->setLabel(style_.scale_label.isEmpty()
+                        ? QCoreApplication::translate("attnviz::ui::HeatmapScene", "attention weight")
+                        : style_.scale_label);
     if (title_) title_->setTextColor(contrast);
 }
 
@@ -343,12 +345,13 @@ void HeatmapScene::setContent(const HeatmapData& data, const HeatmapStyle& style
             const int dc = layout_.cols[c];
             const double v = decoded && row && dc < int(row->size()) ? double((*row)[dc]) : kNaN;
             d->setCell(c, r, v);
-            if (std::isfinite(v)) maxShown = std::max(maxShown, v);
+            if (std::isfinite(v)) maxShown = std::max(maxShown, std::abs(v));
         }
     }
     map_->setVisible(C > 0 && R > 0);
-    map_->setGradient(colormapGradient(style_.colormap));
-    map_->setDataRange(style_.fit_range && maxShown > 0 ? QCPRange(0, maxShown) : QCPRange(0, 1));
+    map_->setGradient(style_.diverging ? divergingGradient() : colormapGradient(style_.colormap));
+    const double top = style_.fit_range && maxShown > 0 ? maxShown : 1.0;
+    map_->setDataRange(style_.diverging ? QCPRange(-top, top) : QCPRange(0, top));
 
     // Title row above the matrix, only when there is a title.
     if (!style_.title.isEmpty() && !title_) {

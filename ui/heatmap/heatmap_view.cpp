@@ -342,9 +342,13 @@ void HeatmapView::hover(const QPoint& pos) {
     }
     if (row >= int(data_.weights.size()) || col >= int(data_.weights[row].size())) return;
     const float w = data_.weights[row][col];
-    QString text = tr("<b>%1</b> ← <b>%2</b><br>weight %3")
-                       .arg(data_.target_tokens[row].toHtmlEscaped(), data_.source_tokens[col].toHtmlEscaped())
-                       .arg(double(w), 0, 'f', 4);
+    const QString target = data_.target_tokens[row].toHtmlEscaped(), source = data_.source_tokens[col].toHtmlEscaped();
+    // A difference map (style_.diverging) names its values by the colour scale's label ("B − A").
+    QString text = style_.diverging
+                       ? tr("<b>%1</b> ← <b>%2</b><br>%3: %4")
+                             .arg(target, source, style_.scale_label.toHtmlEscaped())
+                             .arg(double(w), 0, 'f', 4)
+                       : tr("<b>%1</b> ← <b>%2</b><br>weight %3").arg(target, source).arg(double(w), 0, 'f', 4);
     if (row < int(data_.scores.size()) && col < int(data_.scores[row].size())) {
         const float e = data_.scores[row][col];
         text +=

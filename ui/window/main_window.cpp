@@ -152,6 +152,7 @@ void MainWindow::createCentralWidgets() {
     step_dock_->setWidget(dock_contents);
     addDockWidget(Qt::RightDockWidgetArea, step_dock_);
     createBeamDock();
+    createCompareDock();
     retranslateCentralWidgets();
 }
 
@@ -167,6 +168,7 @@ void MainWindow::retranslateCentralWidgets() {
     reference_label_->setText(tr("&Reference:"));
     step_dock_->setWindowTitle(tr("Current step"));
     beam_dock_->setWindowTitle(tr("Beam search"));
+    compare_dock_->setWindowTitle(tr("Compare models"));
 }
 
 // The views observe the state; the text fields and the state follow each other; edits of the request decode.

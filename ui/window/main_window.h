@@ -34,6 +34,7 @@ class QTimer;
 namespace attnviz::ui {
 
 class BeamTreeView;
+class CompareView;
 class DecodeState;
 class HeatmapActions;
 class ForceTokenBox;
@@ -115,6 +116,8 @@ public:
     QAction* redoAction() const { return redo_act_; }
     QAction* clearForcedAction() const { return clear_forced_act_; }
     QDockWidget* stepDock() const { return step_dock_; }
+    CompareView* compareView() const { return compare_view_; }
+    QDockWidget* compareDock() const { return compare_dock_; }
     QString noticeText() const;
     QString colormap() const { return style_.colormap; }
     void setColormap(const QString& name);
@@ -182,6 +185,8 @@ private:
     // main_window_status.cpp: the status bar in plain words, and load errors plain first, details second.
     void showHoverStatus(int row, int col);
     void reportLoadError(const QString& path, const QString& technical);
+    // main_window_compare.cpp: the compare dock.
+    void createCompareDock();
 
     DecodeState* state_;
     std::vector<Sibling> siblings_;                // the open model's siblings, itself included (findSiblings)
@@ -234,6 +239,8 @@ private:
     QActionGroup* score_group_ = nullptr;
     std::map<ScoreKind, QAction*> score_acts_;
     SiblingsMenu* siblings_menu_ = nullptr;
+    QDockWidget* compare_dock_ = nullptr;
+    CompareView* compare_view_ = nullptr;
 };
 
 }  // namespace attnviz::ui

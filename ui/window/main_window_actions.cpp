@@ -7,6 +7,7 @@
 #include "heatmap/colormaps.h"
 #include "heatmap/heatmap_view.h"
 #include "state/decode_state.h"
+#include "views/compare_view.h"
 #include "window/about.h"
 #include "window/heatmap_actions.h"
 #include "window/siblings_menu.h"
@@ -153,6 +154,7 @@ void MainWindow::createMenus() {
     view->addAction(annotate_act_);
     view->addAction(hide_specials_act_);
     view->addAction(step_dock_->toggleViewAction());  // the dock again after closing it
+    view->addAction(compare_dock_->toggleViewAction());
     QMenu* colormaps = view->addMenu(tr("&Colour map"));
     for (const QString& name : colormapNames()) {
         QAction* a = colormaps->addAction(colormapDisplayName(name));
@@ -254,6 +256,7 @@ void MainWindow::applyStyle() {
     shown.annotate = style_.annotate;
     shown.hide_specials = style_.hide_specials;
     heatmap_->setStyle(shown);
+    compare_view_->setBaseStyle(style_);
     if (step_panel_->hideSpecials() != style_.hide_specials)
         step_panel_->setHideSpecials(style_.hide_specials);  // redraws its bars
     const int i = colormap_box_->findData(style_.colormap);

@@ -1,0 +1,29 @@
+// Comparisons as numbers in files: the summary object of `attnviz-cli compare --json` (per sentence and on average),
+// and one compared sentence as JSON or CSV, as the window's compare view and `attnviz-cli render --with` export it
+// (docs/cli.md).
+//
+// Summary keys: rows, tv, js, argmax_agreement, entropy_a, entropy_b and, with gold links, aer_a and aer_b (the means
+// of comparisonSummary).
+// One comparison as JSON: model, with (the names given), log_base "e", source_tokens, target_tokens, the summary
+// keys, per_row (T objects: target, tv, js, argmax_a, argmax_b, agree, entropy_a, entropy_b; an argmax is a source
+// column, <sos> = 0), attention_a, attention_b and difference (B − A), each T rows of S. Floats are the doubles
+// equal to the engine's floats, as in io/decode_json.h.
+// As CSV (RFC 4180, "\n" line ends): the header `target,tv,js,argmax_a,argmax_b,agree,entropy_a,entropy_b`, then one
+// line per target token (agree is 1 or 0); numbers as formatFloat writes them.
+#pragma once
+#include "eval/compare.h"
+
+#include <nlohmann/json.hpp>
+#include <string>
+#include <vector>
+
+namespace attnviz {
+
+nlohmann::ordered_json comparisonSummaryJson(const AttentionComparisonCounts& counts);
+
+// `a` and `b` as compareAttention takes them (InputError when their shapes differ); `gold` as there.
+nlohmann::ordered_json comparisonToJson(const DecodeResult& a, const DecodeResult& b, const std::string& a_name,
+                                        const std::string& b_name, const std::vector<AlignmentLink>* gold = nullptr);
+std::string comparisonToCsv(const DecodeResult& a, const DecodeResult& b);
+
+}  // namespace attnviz

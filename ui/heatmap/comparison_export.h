@@ -1,0 +1,43 @@
+// Two models on one sentence as a figure and as numbers: A's heatmap, B's (forced onto A's target) and the
+// difference B − A on a diverging scale centred on 0, side by side, each drawn by HeatmapRenderer as any export; the
+// numbers are core's (eval/compare.h, eval/compare_json.h). Shared by the window's compare view and
+// `attnviz-cli render --with`.
+#pragma once
+#include "decode/decoding.h"
+#include "heatmap/heatmap_export.h"
+#include "io/corpus.h"
+
+#include <QString>
+#include <optional>
+#include <string>
+#include <vector>
+
+namespace attnviz::ui {
+
+struct ModelComparison {
+    DecodeResult a, b;       // the same rows and columns (B forced onto A's target)
+    QString a_name, b_name;  // the models (paths or file names): the JSON's model / with; the titles' file names
+    // Gold links of A's target (a forced reference, Pharaoh indices): each model's AER in the JSON.
+    std::optional<std::vector<AlignmentLink>> gold;
+    // The difference's scale spans ± its largest |value| (the window's view: differences are often small), else it
+    // follows the base style's fit_range (−1 to 1 by default).
+    bool fit_difference = false;
+};
+
+// B − A cell by cell (core's attentionDifference) with A's tokens; InputError when the shapes differ.
+HeatmapData differenceData(const DecodeResult& a, const DecodeResult& b);
+// `base` for a difference map: diverging, the scale labelled "B − A", no title.
+HeatmapStyle differenceStyle(HeatmapStyle base);
+// A, B and B − A, titled with the models' file names (without what both names start with), each with `base`'s
+// colour map and toggles (the difference diverging).
+std::vector<HeatmapPanel> comparisonPanels(const ModelComparison& c, const HeatmapStyle& base);
+
+// The comparison's numbers: "csv" a line of distances per target token (comparisonToCsv), else the JSON
+// (comparisonToJson, pretty-printed, with a final newline).
+std::string comparisonNumbers(const ModelComparison& c, const QString& format);
+
+// png/svg/pdf: the three panels across options.width (options.style is the base style); csv: a line of distances
+// per target token (comparisonToCsv); json: comparisonToJson. Returns false and sets *error ("PATH: what").
+bool exportComparison(const ModelComparison& c, const QString& path, const ExportOptions& options, QString* error);
+
+}  // namespace attnviz::ui

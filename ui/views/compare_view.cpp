@@ -1,0 +1,470 @@
+#include "views/compare_view.h"
+
+#include "heatmap/heatmap_view.h"
+#include "io/model_file.h"
+#include "state/decode_state.h"
+#include "views/compare_rows_model.h"
+
+#include <QComboBox>
+#include <QDir>
+#include <QEvent>
+#include <QFileDialog>
+#include <QFileInfo>
+#include <QHBoxLayout>
+#include <QHeaderView>
+#include <QLabel>
+#include <QLineEdit>
+#include <QMenu>
+#include <QMetaObject>
+#include <QSplitter>
+#include <QTableView>
+#include <QToolButton>
+#include <QVBoxLayout>
+#include <QtConcurrent/QtConcurrentRun>
+
+namespace attnviz::ui {
+
+namespace {
+
+QString qs(const std::string& s) { return QString::fromStdString(s); }
+QString fileName(const QString& path) { return QFileInfo(path).fileName(); }
+
+// Whether two styles draw the same picture apart from the marks (current row, selection).
+bool sameLook(const HeatmapStyle& a, const HeatmapStyle& b) {
+    return a.colormap == b.colormap && a.annotate == b.annotate && a.hide_specials == b.hide_specials &&
+           a.title == b.title && a.fit_range == b.fit_range && a.diverging == b.diverging &&
+           a.scale_label == b.scale_label;
+}
+
+// What is wrong with gold links for A's forced output ("" if nothing): every link must name a source word
+// (S - 2 of them) and a target word (the rows but a final <eos>).
+QString goldProblem(const std::vector<AlignmentLink>& gold, const DecodeResult& a) {
+    const int words = std::max(0, int(a.source_tokens.size()) - 2);
+    int targets = int(a.target_tokens.size());
+    if (targets > 0 && a.target_tokens.back() == "<eos>") --targets;
+    for (const AlignmentLink& l : gold)
+        if (l.first >= words || l.second >= targets)
+            return CompareView::tr("the gold link %1-%2 is outside the sentence (%3 source words, %4 target words)")
+                .arg(l.first)
+                .arg(l.second)
+                .arg(words)
+                .arg(targets);
+    return {};
+}
+
+}  // namespace
+
+CompareView::CompareView(DecodeState* state, QWidget* parent) : QWidget(parent), state_(state) {
+    pool_.setMaxThreadCount(1);  // one decode of B at a time; a stale one is dropped when it arrives
+    buildUi();
+    retranslateUi();
+    if (state_) {
+        connect(state_, &DecodeState::modelChanged, this, &CompareView::modelAChanged);
+        connect(state_, &DecodeState::decodeChanged, this, &CompareView::requestB);
+        connect(state_, &DecodeState::cursorChanged, this, &CompareView::showCursor);
+        connect(state_, &DecodeState::referenceTextChanged, this, &CompareView::updateGoldEnabled);
+        connect(state_, &DecodeState::forcedTokensChanged, this, &CompareView::updateGoldEnabled);
+    }
+    modelAChanged();
+    updateGoldEnabled();
+}
+
+CompareView::~CompareView() {
+    ++*generation_;  // a running decode's result is dropped
+    pool_.waitForDone();
+}
+
+void CompareView::buildUi() {
+    model_label_ = new QLabel(this);
+    model_box_ = new QComboBox(this);
+    model_box_->setSizeAdjustPolicy(QComboBox::AdjustToContents);
+    model_box_->setMinimumContentsLength(24);
+    model_label_->setBuddy(model_box_);
+    connect(model_box_, &QComboBox::activated, this, &CompareView::modelBoxActivated);
+    gold_label_ = new QLabel(this);
+    gold_edit_ = new QLineEdit(this);
+    gold_edit_->setClearButtonEnabled(true);
+    gold_label_->setBuddy(gold_edit_);
+    connect(gold_edit_, &QLineEdit::textChanged, this, [this](const QString& text) { setGoldLinks(text); });
+    export_button_ = new QToolButton(this);
+    export_button_->setPopupMode(QToolButton::InstantPopup);
+    export_button_->setMenu(new QMenu(export_button_));
+
+    auto* top = new QHBoxLayout;
+    top->addWidget(model_label_);
+    top->addWidget(model_box_, 1);
+    top->addWidget(gold_label_);
+    top->addWidget(gold_edit_, 1);
+    top->addWidget(export_button_);
+
+    auto* maps = new QSplitter(Qt::Horizontal, this);
+    for (HeatmapView** v : {&view_a_, &view_b_, &view_diff_}) {
+        *v = new HeatmapView(maps);
+        (*v)->setMinimumCellSize(14);
+        maps->addWidget(*v);
+    }
+    auto* side = new QWidget(maps);
+    auto* side_layout = new QVBoxLayout(side);
+    side_layout->setContentsMargins(0, 0, 0, 0);
+    summary_label_ = new QLabel(side);
+    summary_label_->setWordWrap(true);
+    summary_label_->setTextInteractionFlags(Qt::TextSelectableByMouse);
+    rows_model_ = new CompareRowsModel(this);
+    table_ = new QTableView(side);
+    table_->setModel(rows_model_);
+    table_->setSelectionBehavior(QAbstractItemView::SelectRows);
+    table_->setSelectionMode(QAbstractItemView::SingleSelection);
+    table_->setEditTriggers(QAbstractItemView::NoEditTriggers);
+    table_->verticalHeader()->setVisible(false);
+    table_->verticalHeader()->setDefaultSectionSize(fontMetrics().height() + 4);
+    // Fixed widths (no measuring of every cell on each new sentence): tokens are elided, the last column stretches.
+    table_->horizontalHeader()->setDefaultSectionSize(fontMetrics().horizontalAdvance(QStringLiteral("0.000000")));
+    table_->horizontalHeader()->setStretchLastSection(true);
+    table_->setTextElideMode(Qt::ElideMiddle);
+    // A click on a line steps the window there (rows shown = line + 1), like clicking a heatmap row used to.
+    connect(table_, &QTableView::clicked, this, [this](const QModelIndex& index) {
+        if (state_ && index.isValid()) state_->setCursor(index.row() + 1);
+    });
+    side_layout->addWidget(summary_label_);
+    side_layout->addWidget(table_, 1);
+    maps->addWidget(side);
+    for (int i = 0; i < 4; ++i) maps->setStretchFactor(i, 1);
+
+    auto* layout = new QVBoxLayout(this);
+    layout->addLayout(top);
+    layout->addWidget(maps, 1);
+}
+
+void CompareView::retranslateUi() {
+    model_label_->setText(tr("Compare &with:"));
+    model_box_->setToolTip(
+        tr("Model B, forced onto model A's output (or onto the reference when one is typed): a sibling of the "
+           "open model, or any model with the same vocabularies"));
+    gold_label_->setText(tr("&Gold links:"));
+    gold_edit_->setPlaceholderText(tr("e.g. 0-0 1-2 2-1 (Pharaoh, for the typed reference)"));
+    gold_edit_->setToolTip(
+        tr("Gold alignment of the typed reference, as source-target word pairs counted from 0: each model's "
+           "alignment error rate (AER) is shown beside the distances"));
+    export_button_->setText(tr("&Export"));
+    export_button_->setToolTip(tr("Write a part of the comparison as PNG, SVG, PDF, CSV or JSON"));
+    QMenu* menu = export_button_->menu();
+    menu->clear();
+    menu->addAction(tr("Model &A…"), this, [this] { exportInteractively(Part::A); });
+    menu->addAction(tr("Model &B…"), this, [this] { exportInteractively(Part::B); });
+    menu->addAction(tr("&Difference B − A…"), this, [this] { exportInteractively(Part::Difference); });
+    menu->addAction(tr("The whole &comparison…"), this, [this] { exportInteractively(Part::Comparison); });
+    fillModelBox();
+    updateSummary();
+}
+
+void CompareView::changeEvent(QEvent* event) {
+    if (event->type() == QEvent::LanguageChange) retranslateUi();
+    QWidget::changeEvent(event);
+}
+
+// ------------------------------------------------------------------------------------------------ model B
+
+void CompareView::modelAChanged() {
+    siblings_.clear();
+    const std::shared_ptr<const Model> a = state_ ? state_->model() : nullptr;
+    if (a) {
+        const std::string path = state_->modelPath().toStdString();
+        for (Sibling& s : findSiblings(path, *a))
+            if (QFileInfo(qs(s.path)) != QFileInfo(state_->modelPath())) siblings_.push_back(std::move(s));
+    }
+    // A B that no longer fits the new A gives way to the first sibling; a fitting one stays.
+    const bool fits = b_model_ && a && comparabilityProblem(*a, *b_model_).empty();
+    if (!fits && !siblings_.empty()) {
+        setModelB(qs(siblings_.front().path));
+        return;  // setModelB refilled the box and asked for B's decode
+    }
+    fillModelBox();
+}
+
+void CompareView::fillModelBox() {
+    const QSignalBlocker block(model_box_);
+    model_box_->clear();
+    const std::shared_ptr<const Model> a = state_ ? state_->model() : nullptr;
+    const std::string a_path = state_ ? state_->modelPath().toStdString() : std::string();
+    const Sibling self{a_path, a ? a->config : ModelConfig{}, a ? isGuided(a->training, a_path) : false};
+    int current = -1;
+    for (const Sibling& s : siblings_) {
+        if (QFileInfo(qs(s.path)) == QFileInfo(b_path_)) current = model_box_->count();
+        model_box_->addItem(tr("%1 — %2").arg(fileName(qs(s.path)), qs(describeDifferences(self, s))), qs(s.path));
+    }
+    if (current < 0 && !b_path_.isEmpty()) {  // a model opened from elsewhere
+        current = model_box_->count();
+        model_box_->addItem(fileName(b_path_), b_path_);
+    }
+    model_box_->addItem(tr("Open…"));
+    model_box_->setCurrentIndex(current);
+    if (current < 0) model_box_->setPlaceholderText(tr("(no model B)"));
+}
+
+void CompareView::modelBoxActivated(int index) {
+    QString path = model_box_->itemData(index).toString();
+    if (path.isEmpty()) {  // "Open…"
+        const QString dir =
+            b_path_.isEmpty() && state_ ? QFileInfo(state_->modelPath()).path() : QFileInfo(b_path_).path();
+        path = QFileDialog::getOpenFileName(this, tr("Open model B"), dir,
+                                            tr("attnviz models (*.safetensors);;All files (*)"));
+    }
+    if (path.isEmpty() || !setModelB(path)) fillModelBox();  // back to the B shown
+}
+
+bool CompareView::setModelB(const QString& path) {
+    std::shared_ptr<const Model> model;
+    try {
+        model = std::make_shared<const Model>(loadModel(QDir::toNativeSeparators(path).toStdString()));
+    } catch (const std::exception& e) {
+        error_ = tr("Could not open the model %1: %2").arg(QDir::toNativeSeparators(path), qs(e.what()));
+        updateSummary();
+        return false;
+    }
+    const std::shared_ptr<const Model> a = state_ ? state_->model() : nullptr;
+    if (a) {
+        if (const std::string what = comparabilityProblem(*a, *model); !what.empty()) {
+            error_ = tr("%1 cannot be compared with the open model: %2").arg(fileName(path), qs(what));
+            updateSummary();
+            return false;
+        }
+    }
+    b_model_ = std::move(model);
+    b_path_ = QFileInfo(path).absoluteFilePath();
+    error_.clear();
+    fillModelBox();
+    emit modelBChanged(b_path_);
+    requestB();
+    return true;
+}
+
+// ------------------------------------------------------------------------------------------------ decoding B
+
+DecodeResult CompareView::decodeB(const Model& b, const DecodeResult& a) {
+    return forcedDecode(b, TokenizedText{a.source_tokens, a.source_ids}, TokenizedText{a.target_tokens, a.target_ids});
+}
+
+void CompareView::setActive(bool on) {
+    if (on == active_) return;
+    active_ = on;
+    if (active_) requestB();
+}
+
+void CompareView::requestB() {
+    const quint64 generation = ++*generation_;
+    if (!active_) return;  // the pair shown is redone when the view is activated
+    const PrefixDecoding* decode = state_ ? state_->decode() : nullptr;
+    if (!decode || decode->result.target_tokens.empty()) return clearPair(QString());
+    if (!b_model_)
+        return clearPair(
+            tr("Choose model B above: a sibling of the open model or any model with the same "
+               "vocabularies."));
+    if (const auto& a_model = state_->decodedModel(); a_model) {
+        if (const std::string what = comparabilityProblem(*a_model, *b_model_); !what.empty())
+            return clearPair(tr("%1 cannot be compared with the open model: %2").arg(fileName(b_path_), qs(what)));
+    }
+    auto a = std::make_shared<const DecodeResult>(decode->result);
+    auto latest = generation_;
+    ++pending_;
+    (void)QtConcurrent::run(&pool_, [this, latest, generation, a, model = b_model_] {
+        std::shared_ptr<const DecodeResult> b;
+        QString error;
+        try {
+            b = std::make_shared<const DecodeResult>(decodeB(*model, *a));
+        } catch (const std::exception& e) {
+            error = qs(e.what());
+        }
+        // Back on the UI thread; Qt drops the call if the view is gone by then.
+        QMetaObject::invokeMethod(
+            this,
+            [this, latest, generation, a, b, error] {
+                --pending_;
+                if (generation != latest->load()) return;  // a newer decode of A or another B came first
+                if (!b) return clearPair(tr("Model B could not be decoded: %1").arg(error));
+                showPair(a, b);
+            },
+            Qt::QueuedConnection);
+    });
+}
+
+// ------------------------------------------------------------------------------------------------ showing
+
+void CompareView::clearPair(const QString& why) {
+    shown_a_.reset();
+    shown_b_.reset();
+    summary_ = {};
+    error_ = why;
+    rows_model_->setRows({}, {}, {});
+    for (HeatmapView* v : {view_a_, view_b_, view_diff_}) v->setData(HeatmapData{}, -1, -1);
+    updateSummary();
+    emit comparisonChanged();
+}
+
+ModelComparison CompareView::comparison() const {
+    ModelComparison c;
+    if (shown_a_) c.a = *shown_a_;
+    if (shown_b_) c.b = *shown_b_;
+    c.a_name = state_ ? fileName(state_->modelPath()) : QString();
+    c.b_name = fileName(b_path_);
+    c.fit_difference = true;  // small differences stay visible; the scale says how large they are
+    const bool on_reference = state_ && !state_->referenceText().trimmed().isEmpty() && state_->forcedTokens().empty();
+    if (gold_ && on_reference && shown_a_ && goldProblem(*gold_, *shown_a_).isEmpty()) c.gold = gold_;
+    return c;
+}
+
+void CompareView::showPair(std::shared_ptr<const DecodeResult> a, std::shared_ptr<const DecodeResult> b) {
+    std::vector<RowComparison> rows;
+    try {
+        rows = compareRows(*a, *b);
+    } catch (const std::exception& e) {  // rows that do not line up: never shown as if they did
+        return clearPair(qs(e.what()));
+    }
+    shown_a_ = std::move(a);
+    shown_b_ = std::move(b);
+    error_.clear();
+    const std::vector<HeatmapPanel> panels = comparisonPanels(comparison(), base_);
+    const int cursor = state_ ? state_->cursor() : -1;
+    const int visible = !state_ || cursor >= state_->stepCount() ? -1 : cursor;
+    HeatmapView* views[] = {view_a_, view_b_, view_diff_};
+    for (size_t i = 0; i < panels.size(); ++i) {
+        if (!sameLook(views[i]->style(), panels[i].style)) {
+            HeatmapStyle style = panels[i].style;
+            style.current_row = views[i]->style().current_row;
+            views[i]->setStyle(style);
+        }
+        views[i]->setData(panels[i].data, visible, state_ ? cursor - 1 : -1);
+    }
+    rows_model_->setRows(std::move(rows), panels[0].data.target_tokens, panels[0].data.source_tokens);
+    rows_model_->setVisibleRows(visible);
+    updateSummary();
+    emit comparisonChanged();
+}
+
+void CompareView::showCursor() {
+    if (!shown_a_ || !state_) return;
+    const int cursor = state_->cursor();
+    const int visible = cursor >= state_->stepCount() ? -1 : cursor;
+    for (HeatmapView* v : {view_a_, view_b_, view_diff_}) {
+        if (v->visibleRows() != visible) v->setVisibleRows(visible);
+        if (v->style().current_row != cursor - 1) v->setCurrentRow(cursor - 1);
+    }
+    rows_model_->setVisibleRows(visible);
+    if (cursor > 0 && cursor <= rows_model_->rowCount())
+        table_->selectRow(cursor - 1);
+    else
+        table_->clearSelection();
+}
+
+void CompareView::setBaseStyle(const HeatmapStyle& style) {
+    base_ = style;
+    base_.current_row = -1;
+    base_.selected_row = base_.selected_col = -1;
+    if (shown_a_ && shown_b_) showPair(shown_a_, shown_b_);
+}
+
+const std::vector<RowComparison>& CompareView::rows() const { return rows_model_->rows(); }
+
+QString CompareView::setGoldLinks(const QString& pharaoh) {
+    gold_.reset();
+    gold_error_.clear();
+    if (!pharaoh.trimmed().isEmpty()) {
+        try {
+            gold_ = parseAlignment(pharaoh.toStdString());
+        } catch (const std::exception& e) {
+            gold_error_ = tr("Gold links: %1").arg(qs(e.what()));
+        }
+    }
+    if (gold_edit_->text() != pharaoh) {
+        const QSignalBlocker block(gold_edit_);
+        gold_edit_->setText(pharaoh);
+    }
+    updateSummary();
+    return gold_error_;
+}
+
+void CompareView::updateGoldEnabled() {
+    const bool on_reference = state_ && !state_->referenceText().trimmed().isEmpty() && state_->forcedTokens().empty();
+    gold_edit_->setEnabled(on_reference);
+    updateSummary();
+}
+
+// The line above the table: the means of the pair shown, each side's AER, or why nothing is shown.
+void CompareView::updateSummary() {
+    if (!shown_a_ || !shown_b_) {
+        summary_ = {};
+        summary_label_->setText(error_);
+        return;
+    }
+    const ModelComparison c = comparison();
+    summary_ = comparisonSummary(compareAttention(c.a, c.b, c.gold ? &*c.gold : nullptr));
+    QStringList lines;
+    lines << tr("Means over %n row(s): TV %1 · JS %2 nats · argmax agreement %3 %", "", int(summary_.rows))
+                 .arg(summary_.mean_tv, 0, 'f', 3)
+                 .arg(summary_.mean_js, 0, 'f', 3)
+                 .arg(100.0 * summary_.argmax_agreement, 0, 'f', 1);
+    lines << tr("Entropy A %1, B %2 nats")
+                 .arg(summary_.mean_entropy_a, 0, 'f', 3)
+                 .arg(summary_.mean_entropy_b, 0, 'f', 3);
+    if (summary_.aer_a)
+        lines << tr("AER A %1, B %2 (against the gold links)")
+                     .arg(*summary_.aer_a, 0, 'f', 3)
+                     .arg(*summary_.aer_b, 0, 'f', 3);
+    else if (!gold_error_.isEmpty())
+        lines << gold_error_;
+    else if (gold_ && !gold_edit_->isEnabled())
+        lines << tr("Gold links apply to a typed reference.");
+    else if (gold_)
+        lines << goldProblem(*gold_, *shown_a_);
+    summary_label_->setText(lines.join(u'\n'));
+}
+
+QString CompareView::summaryText() const { return summary_label_->text(); }
+
+// ------------------------------------------------------------------------------------------------ export
+
+bool CompareView::exportPart(Part part, const QString& path, const ExportOptions& options, QString* error) const {
+    if (!shown_a_ || !shown_b_) {
+        if (error) *error = tr("%1: nothing to export (no comparison is shown)").arg(QDir::toNativeSeparators(path));
+        return false;
+    }
+    const ModelComparison c = comparison();
+    ExportOptions o = options;
+    switch (part) {
+    case Part::A:
+    case Part::B: {
+        const bool is_a = part == Part::A;
+        const std::shared_ptr<const Model> model = !is_a ? b_model_ : state_ ? state_->decodedModel() : nullptr;
+        o.style = comparisonPanels(c, options.style)[is_a ? 0 : 1].style;
+        const DecodeResult& r = is_a ? c.a : c.b;
+        return exportHeatmap(HeatmapData::fromDecode(r), r, model ? model->config : ModelConfig{}, path, o, error);
+    }
+    case Part::Difference:  // the map alone; csv/json: the comparison's numbers (the JSON holds the difference)
+        return exportPanels({comparisonPanels(c, options.style)[2]}, path, o, error,
+                            [&](const QString& format) { return comparisonNumbers(c, format); });
+    case Part::Comparison:
+        return exportComparison(c, path, o, error);
+    }
+    return false;
+}
+
+void CompareView::exportInteractively(Part part) {
+    const QString dir = QFileInfo(state_ ? state_->modelPath() : QString()).path();
+    const QString name = part == Part::A            ? QStringLiteral("model-a")
+                         : part == Part::B          ? QStringLiteral("model-b")
+                         : part == Part::Difference ? QStringLiteral("difference")
+                                                    : QStringLiteral("comparison");
+    const QString path = QFileDialog::getSaveFileName(
+        this, tr("Export"), QDir(dir).filePath(name + QStringLiteral(".png")),
+        tr("PNG image (*.png);;SVG image (*.svg);;PDF document (*.pdf);;CSV numbers (*.csv);;JSON numbers (*.json)"));
+    if (path.isEmpty()) return;
+    ExportOptions options;
+    options.style = base_;
+    if (part == Part::Comparison) options.width = 2400;  // three maps side by side
+    QString error;
+    if (!exportPart(part, path, options, &error)) {
+        error_ = error;
+        summary_label_->setText(summaryText() + QLatin1Char('\n') + error);
+    }
+}
+
+}  // namespace attnviz::ui

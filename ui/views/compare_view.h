@@ -1,0 +1,141 @@
+// The compare view: two models side by side on the window's sentence. A is the window's model and decode (its
+// DecodeState); B, picked among A's siblings (io/siblings.h) or any model file with the same vocabularies ("Open…"),
+// is forced onto A's output. With a reference typed, A's output is that reference, so both are then forced onto it.
+//
+// Shown: A's and B's heatmaps and the difference B − A (a diverging colour map centred on 0 with its own scale),
+// each drawn by the same scene as every export and exportable alone or together (heatmap/comparison_export.h), and
+// a table of per-row distances with their means (core's eval/compare.h: total variation, Jensen–Shannon, argmax
+// agreement, entropies) and, when gold links are given for a typed reference, each model's AER. Stepping the window
+// (the state's cursor) moves all three maps and the table.
+//
+// B is decoded off the UI thread, once per new decode of A or new B; the three maps and the table change together
+// when B's decode arrives (comparisonChanged).
+#pragma once
+#include "decode/decoding.h"
+#include "eval/compare.h"
+#include "heatmap/comparison_export.h"
+#include "io/siblings.h"
+
+#include <QPointer>
+#include <QThreadPool>
+#include <QWidget>
+
+#include <atomic>
+#include <memory>
+#include <optional>
+#include <vector>
+
+class QComboBox;
+class QLabel;
+class QLineEdit;
+class QTableView;
+class QToolButton;
+
+namespace attnviz::ui {
+
+class CompareRowsModel;
+class DecodeState;
+class HeatmapView;
+
+class CompareView : public QWidget {
+    Q_OBJECT
+public:
+    enum class Part { A, B, Difference, Comparison };
+
+    explicit CompareView(DecodeState* state, QWidget* parent = nullptr);
+    ~CompareView() override;
+
+    // Model B from a file; false, with the reason in errorText(), when it cannot be read or compared with A (then
+    // the previous B stays).
+    bool setModelB(const QString& path);
+    QString modelBPath() const { return b_path_; }
+    const std::shared_ptr<const Model>& modelB() const { return b_model_; }
+    // The choices: A's siblings but A ("FILE — what differs"), then "Open…".
+    QComboBox* modelBox() const { return model_box_; }
+
+    // The window's colour map and toggles (the title and marks are the view's own).
+    void setBaseStyle(const HeatmapStyle& style);
+    // The AER hook: gold links (Pharaoh "i-j", 0-based source and target words) of the typed reference. Returns ""
+    // or what is wrong with them; empty text clears them.
+    QString setGoldLinks(const QString& pharaoh);
+    QLineEdit* goldEdit() const { return gold_edit_; }
+
+    // The pair shown (nullptr while there is none) and its numbers.
+    const DecodeResult* decodeA() const { return shown_a_.get(); }
+    const DecodeResult* decodeB() const { return shown_b_.get(); }
+    const std::vector<RowComparison>& rows() const;
+    AttentionComparison summary() const { return summary_; }
+    QString summaryText() const;
+    QString errorText() const { return error_; }
+    HeatmapView* viewA() const { return view_a_; }
+    HeatmapView* viewB() const { return view_b_; }
+    HeatmapView* viewDifference() const { return view_diff_; }
+    QTableView* distanceTable() const { return table_; }
+
+    // B forced onto `a`'s output (its source and target tokens): what the view decodes, synchronously.
+    static DecodeResult decodeB(const Model& b, const DecodeResult& a);
+    // Shows a pair now, as when B's decode arrives (benchmarks): maps, table and summary.
+    void showPair(std::shared_ptr<const DecodeResult> a, std::shared_ptr<const DecodeResult> b);
+    // The shown pair as a comparison (names, gold links) for the exports.
+    ModelComparison comparison() const;
+    // Writes a part: A or B (heatmap_export.h), the difference map (images; csv/json: the comparison's numbers) or
+    // the whole comparison (comparison_export.h). False with *error when nothing is shown or writing fails.
+    bool exportPart(Part part, const QString& path, const ExportOptions& options, QString* error) const;
+
+    // An inactive view (its dock hidden) decodes nothing; activating it decodes B for the decode shown. Default: on.
+    void setActive(bool on);
+    bool isActive() const { return active_; }
+    bool isBusy() const { return pending_ > 0; }
+    void waitForDone() { pool_.waitForDone(); }
+
+signals:
+    void comparisonChanged();  // a new pair is shown, or none
+    void modelBChanged(const QString& path);
+
+protected:
+    void changeEvent(QEvent* event) override;
+
+private:
+    void buildUi();
+    void retranslateUi();
+    void modelAChanged();
+    void fillModelBox();
+    void modelBoxActivated(int index);
+    void exportInteractively(Part part);
+    void requestB();  // decodes B for the state's decode of A
+    void clearPair(const QString& why);
+    void showCursor();
+    void updateSummary();
+    void updateGoldEnabled();
+
+    QPointer<DecodeState> state_;
+    std::shared_ptr<const Model> b_model_;
+    QString b_path_;
+    std::vector<Sibling> siblings_;  // A's siblings but A (the combo's entries before "Open…")
+    HeatmapStyle base_;
+    std::optional<std::vector<AlignmentLink>> gold_;
+    QString gold_error_;
+
+    std::shared_ptr<const DecodeResult> shown_a_, shown_b_;
+    AttentionComparison summary_;
+    QString error_;
+
+    QThreadPool pool_;
+    std::shared_ptr<std::atomic<quint64>> generation_ = std::make_shared<std::atomic<quint64>>(0);
+    int pending_ = 0;
+    bool active_ = true;
+
+    QLabel* model_label_ = nullptr;
+    QComboBox* model_box_ = nullptr;
+    QLabel* gold_label_ = nullptr;
+    QLineEdit* gold_edit_ = nullptr;
+    QToolButton* export_button_ = nullptr;
+    HeatmapView* view_a_ = nullptr;
+    HeatmapView* view_b_ = nullptr;
+    HeatmapView* view_diff_ = nullptr;
+    QLabel* summary_label_ = nullptr;
+    QTableView* table_ = nullptr;
+    CompareRowsModel* rows_model_ = nullptr;
+};
+
+}  // namespace attnviz::ui
