@@ -115,6 +115,13 @@ void TestSampleModels::typedSentences_data() {
     QTest::newRow("time word first") << "en_zh-bahdanau-additive"
                                      << "i ate an apple yesterday"
                                      << "我 昨天 吃 了 一个 苹果";
+    // Real sentences (Tatoeba, Chinese by character): the tutorials' example, and a question.
+    QTest::newRow("tatoeba i love you") << "tatoeba-bahdanau-additive"
+                                        << "I love you."
+                                        << "我爱你。";
+    QTest::newRow("tatoeba question") << "tatoeba-bahdanau-additive"
+                                      << "Where is the train station?"
+                                      << "火车站在哪里？";
     QTest::newRow("date words") << "dates-bahdanau-additive"
                                 << "saturday 9 may 2018"
                                 << "2018-05-09";
