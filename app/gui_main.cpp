@@ -2,6 +2,7 @@
 // a sentence already decoded. `--screenshot FILE` saves the window (QWidget::grab) after the first decode and quits.
 // `--help` and `--version` work without a display.
 #include "attnviz_version.h"
+#include "state/decode_state.h"
 #include "window/language.h"
 #include "window/main_window.h"
 #include "window/theme.h"
@@ -21,6 +22,9 @@ struct Options {
                                 QStringLiteral("text")};
     QCommandLineOption step{QStringLiteral("step"), QStringLiteral("Show the decoder at this step (default: the end)."),
                             QStringLiteral("n")};
+    QCommandLineOption select{QStringLiteral("select"),
+                              QStringLiteral("Inspect this heatmap cell (row,column from 0) after the first decode."),
+                              QStringLiteral("row,col")};
     QCommandLineOption screenshot{QStringLiteral("screenshot"),
                                   QStringLiteral("Save the window to this PNG after the first decode, then quit."),
                                   QStringLiteral("file")};
@@ -40,6 +44,7 @@ void setUpParser(QCommandLineParser& parser, const Options& options) {
                                  QStringLiteral("[model]"));
     parser.addOption(options.sentence);
     parser.addOption(options.step);
+    parser.addOption(options.select);
     parser.addOption(options.screenshot);
     parser.addOption(options.language);
     parser.addOption(options.theme);
@@ -105,6 +110,18 @@ int main(int argc, char* argv[]) {
         window.decodeNow();
     }
 
+    if (parser.isSet(options.select)) {  // before the screenshot's handler: connections run in order
+        const QStringList cell = parser.value(options.select).split(u',');
+        bool row_ok = false, col_ok = false;
+        const int row = cell.value(0).toInt(&row_ok), col = cell.value(1).toInt(&col_ok);
+        if (cell.size() != 2 || !row_ok || !col_ok)
+            std::fprintf(stderr, "attnviz: --select wants row,column (e.g. 2,3), got %s\n",
+                         qPrintable(parser.value(options.select)));
+        else
+            QObject::connect(
+                &window, &attnviz::ui::MainWindow::decodeFinished, &window,
+                [&window, row, col] { window.state()->setSelection(row, col); }, Qt::SingleShotConnection);
+    }
     if (parser.isSet(screenshot)) {
         const QString file = parser.value(screenshot);
         const int at_step = parser.isSet(step) ? parser.value(step).toInt() : -1;

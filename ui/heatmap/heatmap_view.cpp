@@ -175,6 +175,7 @@ void HeatmapView::setSelectedCell(int row, int col) {
 }
 
 QCustomPlot* HeatmapView::plot() { return plot_; }
+const HeatmapDiagnostics& HeatmapView::diagnostics() const { return scene_->diagnostics(); }
 
 double HeatmapView::cellValue(int row, int col) const { return scene_->displayValue(row, col); }
 

@@ -11,6 +11,7 @@
 // bars move, a double click fits the whole matrix.
 #pragma once
 #include "heatmap/heatmap_data.h"
+#include "heatmap/heatmap_diagnostics.h"
 
 #include <QSize>
 #include <QWidget>
@@ -49,6 +50,8 @@ public:
     void setSelectedCell(int row, int col);  // data indices, -1,-1: none
 
     QCustomPlot* plot();  // for tests
+    // The coverage and row entropies drawn when style().diagnostics (empty otherwise).
+    const HeatmapDiagnostics& diagnostics() const;
     // What the colour map holds at DISPLAY cell (row, col); NaN outside or for rows not decoded yet.
     double cellValue(int row, int col) const;
     QSize matrixSize() const;           // (cols, rows) of the QCPColorMap data

@@ -120,6 +120,7 @@ void MainWindow::createCentralWidgets() {
     step_dock_->setObjectName(QStringLiteral("StepDock"));
     step_dock_->setWidget(step_panel_);
     addDockWidget(Qt::RightDockWidgetArea, step_dock_);
+    createInspector();
     retranslateCentralWidgets();
 }
 
@@ -134,6 +135,7 @@ void MainWindow::retranslateCentralWidgets() {
     source_label_->setText(tr("&Source:"));
     reference_label_->setText(tr("&Reference:"));
     step_dock_->setWindowTitle(tr("Current step"));
+    retranslateInspector();
 }
 
 // The views observe the state; the text fields and the state follow each other; edits of the request decode.
@@ -141,10 +143,8 @@ void MainWindow::connectState() {
     bindHeatmap(heatmap_, state_);
     step_panel_->setDecodeState(state_);
     output_->setDecodeState(state_);
-    connect(heatmap_, &HeatmapView::cellClicked, this, [this](int row, int) {
-        if (row >= 0) setCursorStep(row + 1);
-        heatmap_->setFocus();
-    });
+    // A click selects the cell (bindHeatmap), which the cell inspector explains; stepping stays on the toolbar and keys.
+    connect(heatmap_, &HeatmapView::cellClicked, this, [this] { heatmap_->setFocus(); });
 
     connect(source_, &QPlainTextEdit::textChanged, this, [this] { state_->setSourceText(source_->text()); });
     connect(state_, &DecodeState::sourceTextChanged, this, [this](const QString& text) {

@@ -33,6 +33,7 @@ class QTimer;
 
 namespace attnviz::ui {
 
+class CellInspector;
 class DecodeState;
 class HeatmapView;
 class ModelLibraryDialog;
@@ -99,6 +100,9 @@ public:
     QAction* hideSpecialsAction() const { return hide_specials_act_; }
     QAction* scoreAction(ScoreKind score) const;
     SiblingsMenu* siblingsMenu() const { return siblings_menu_; }
+    CellInspector* cellInspector() const { return inspector_; }
+    QAction* diagnosticsAction() const { return diagnostics_act_; }  // coverage row and entropy column
+    QString confidenceText() const;                                  // the status bar's sentence confidence
     QString noticeText() const;
     QString colormap() const { return style_.colormap; }
     void setColormap(const QString& name);
@@ -157,6 +161,11 @@ private:
     void setNotice(const QString& text, bool warning = false);
     void reportError(const QString& title, const QString& text);
 
+    // main_window_inspector.cpp: the cell inspector dock, the diagnostics toggle, the sentence's confidence.
+    void createInspector();
+    void retranslateInspector();
+    void updateConfidence();
+
     DecodeState* state_;
     std::vector<Sibling> siblings_;                // the open model's siblings, itself included (findSiblings)
     std::map<ScoreKind, QString> score_siblings_;  // per score, the sibling the toggle moves to (the model for its own)
@@ -182,6 +191,10 @@ private:
     QDoubleSpinBox* speed_ = nullptr;
     QComboBox* colormap_box_ = nullptr;
     QPointer<ModelLibraryDialog> library_;
+    CellInspector* inspector_ = nullptr;
+    QDockWidget* inspector_dock_ = nullptr;
+    QAction* diagnostics_act_ = nullptr;  // owned by the window: kept when the menus are rebuilt
+    QLabel* confidence_label_ = nullptr;
 
     QMenu* recent_menu_ = nullptr;
     QAction* open_act_ = nullptr;

@@ -145,6 +145,8 @@ void MainWindow::createMenus() {
     QMenu* view = menuBar()->addMenu(tr("&View"));
     view->addAction(annotate_act_);
     view->addAction(hide_specials_act_);
+    view->addAction(diagnostics_act_);
+    view->addAction(inspector_dock_->toggleViewAction());
     QMenu* colormaps = view->addMenu(tr("&Colour map"));
     for (const QString& name : colormapNames()) {
         QAction* a = colormaps->addAction(colormapDisplayName(name));
@@ -241,6 +243,7 @@ void MainWindow::applyStyle() {
     shown.colormap = style_.colormap;
     shown.annotate = style_.annotate;
     shown.hide_specials = style_.hide_specials;
+    shown.diagnostics = style_.diagnostics;
     heatmap_->setStyle(shown);
     if (step_panel_->hideSpecials() != style_.hide_specials)
         step_panel_->setHideSpecials(style_.hide_specials);  // redraws its bars
