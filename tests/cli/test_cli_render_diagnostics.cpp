@@ -57,8 +57,7 @@ void TestCliRenderDiagnostics::pngDiffersOnlyWithTheFlag() {
     const QStringList common = {"--model", path, "--width", "600", "--height", "400"};
     QCOMPARE(render(common + QStringList{"--out", dir.filePath("a.png"), "the cat sat"}).code, 0);
     QCOMPARE(render(common + QStringList{"--out", dir.filePath("b.png"), "the cat sat"}).code, 0);
-    QCOMPARE(render(common + QStringList{"--diagnostics", "--out", dir.filePath("c.png"), "the cat sat"}).code,
-             0);
+    QCOMPARE(render(common + QStringList{"--diagnostics", "--out", dir.filePath("c.png"), "the cat sat"}).code, 0);
     QCOMPARE(readFile(dir.filePath("a.png")), readFile(dir.filePath("b.png")));  // the same figure twice
     QVERIFY(readFile(dir.filePath("a.png")) != readFile(dir.filePath("c.png")));
 }
