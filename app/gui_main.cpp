@@ -3,6 +3,7 @@
 // `--beam K` shows the beam search dock with width K; `--compare B` opens the compare view with model B.
 // `--help` and `--version` work without a display.
 #include "attnviz_version.h"
+#include "state/decode_state.h"
 #include "views/beam_tree.h"
 #include "views/compare_view.h"
 #include "window/language.h"
@@ -25,6 +26,9 @@ struct Options {
                                 QStringLiteral("text")};
     QCommandLineOption step{QStringLiteral("step"), QStringLiteral("Show the decoder at this step (default: the end)."),
                             QStringLiteral("n")};
+    QCommandLineOption select{QStringLiteral("select"),
+                              QStringLiteral("Inspect this heatmap cell (row,column from 0) after the first decode."),
+                              QStringLiteral("row,col")};
     QCommandLineOption screenshot{QStringLiteral("screenshot"),
                                   QStringLiteral("Save the window to this PNG after the first decode, then quit."),
                                   QStringLiteral("file")};
@@ -49,6 +53,7 @@ void setUpParser(QCommandLineParser& parser, const Options& options) {
                                  QStringLiteral("[model]"));
     parser.addOption(options.sentence);
     parser.addOption(options.step);
+    parser.addOption(options.select);
     parser.addOption(options.screenshot);
     parser.addOption(options.compare);
     parser.addOption(options.language);
@@ -126,6 +131,18 @@ int main(int argc, char* argv[]) {
             std::fprintf(stderr, "attnviz: %s\n", qPrintable(window.compareView()->errorText()));
     }
 
+    if (parser.isSet(options.select)) {  // before the screenshot's handler: connections run in order
+        const QStringList cell = parser.value(options.select).split(u',');
+        bool row_ok = false, col_ok = false;
+        const int row = cell.value(0).toInt(&row_ok), col = cell.value(1).toInt(&col_ok);
+        if (cell.size() != 2 || !row_ok || !col_ok)
+            std::fprintf(stderr, "attnviz: --select wants row,column (e.g. 2,3), got %s\n",
+                         qPrintable(parser.value(options.select)));
+        else
+            QObject::connect(
+                &window, &attnviz::ui::MainWindow::decodeFinished, &window,
+                [&window, row, col] { window.state()->setSelection(row, col); }, Qt::SingleShotConnection);
+    }
     if (parser.isSet(screenshot)) {
         const QString file = parser.value(screenshot);
         const int at_step = parser.isSet(step) ? parser.value(step).toInt() : -1;

@@ -108,7 +108,7 @@ void writeOne(const DecodeResult& r, const ModelConfig& config, const QString& p
 struct RenderArgs {
     std::string model_path, with_path, out, target, input, out_dir, format, score, colormap = "viridis", title;
     RenderSettings s;
-    bool annotate = false, hide_specials = false, fit_range = false;
+    bool annotate = false, hide_specials = false, fit_range = false, diagnostics = false;
     bool batch = false, has_target = false;
     std::vector<std::string> words;
 };
@@ -140,6 +140,8 @@ void addRenderOptions(ArgParser& p, RenderArgs& a) {
     p.option("--title", &a.title, "TEXT", "a title above the matrix");
     p.flag("--hide-specials", &a.hide_specials, "leave out the <sos>/<eos> columns and the <eos> row (images only)");
     p.flag("--fit-range", &a.fit_range, "colours span 0 to the largest weight instead of 0 to 1");
+    p.flag("--diagnostics", &a.diagnostics,
+           "draw the coverage row under the matrix and each row's entropy at its right (docs/diagnostics.md)");
     p.option("--input", &a.input, "FILE",
              "render every line of FILE (- for standard input; `source` or `source<TAB>reference`)");
     p.option("--out-dir", &a.out_dir, "DIR",
@@ -199,6 +201,7 @@ bool parseRenderArgs(const std::vector<std::string>& args, RenderArgs& a) {
     a.s.exp.style.annotate = a.annotate;
     a.s.exp.style.hide_specials = a.hide_specials;
     a.s.exp.style.fit_range = a.fit_range;
+    a.s.exp.style.diagnostics = a.diagnostics;
     a.s.exp.style.title = QString::fromStdString(a.title);
     return true;
 }

@@ -35,6 +35,10 @@ struct StepRecord {
     float entropy = 0;             // -sum a log a over the row, nats
     float center = std::numeric_limits<float>::quiet_NaN();  // p of a local span; NaN for global
     bool forced = false;                                     // token chosen by the user / the reference, not the argmax
+    // (H_d) the decoder state the scores were taken from (bahdanau s_{t−1}, luong s_t), so that one cell can be
+    // explained later (eval/cell_explanation.h). Kept by DecodingSession (and so prefixDecode); empty elsewhere and
+    // for the Transformer. H_d floats per step, next to the S-float rows above.
+    std::vector<float> query_state;
     // Transformer models only (empty for the RNN kinds), row h = head h. For them `attention` is the last layer's
     // cross-attention averaged over its heads, `scores` is NaN (no single e_j) and `context` is empty.
     std::vector<Mat> cross_attention;  // [decoder layer] (nhead, S)

@@ -66,6 +66,10 @@ struct DecodingSession::Impl {
             states.resize(size_t(index) + 2);
             decoder->step(enc, y_prev, index + 1, states[size_t(index)], states[size_t(index) + 1], work);
             detail::fillRecord(work, options.top_k, rec);
+            // The state the attention read: bahdanau's comes before the step, luong's after its GRU.
+            const bool luong = model->config.decoder == DecoderKind::Luong;
+            const Vec& query = states[size_t(index) + (luong ? 1 : 0)].s;
+            rec.query_state.assign(query.data(), query.data() + query.size());
             addRecord(std::move(rec), token, work.log_probs);
         }
     }

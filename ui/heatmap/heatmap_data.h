@@ -39,6 +39,7 @@ struct HeatmapStyle {
     bool fit_range = false;                        // colour scale [0, max shown weight] instead of the fixed [0, 1]
     int current_row = -1;                          // marked row while stepping (-1: none)
     int selected_row = -1, selected_col = -1;
+    bool diagnostics = false;  // coverage row under the matrix, entropy column at its right (heatmap_diagnostics.h)
     QColor background = Qt::white;  // the figure's paper; labels take black or white against it
     // Signed values (a difference B − A, in [-1, 1]): the diverging colour map (colormaps.h) on a scale centred on 0,
     // [-1, 1], or ± the largest |value| shown with fit_range; `colormap` is then not used.

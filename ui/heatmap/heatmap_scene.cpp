@@ -62,7 +62,8 @@ protected:
     }
     QRect clipRect() const override {
         const int m = int(kMarkDepth);
-        return scene_->axisRect()->rect().adjusted(-m, -m, 4, 4);
+        const QRect matrix = scene_->axisRect()->rect().adjusted(-m, -m, 4, 4);
+        return scene_->style_.diagnostics ? matrix.united(scene_->axisRect()->outerRect()) : matrix;
     }
     void draw(QCPPainter* painter) override;
 
@@ -187,6 +188,8 @@ void HeatmapOverlay::draw(QCPPainter* painter) {
     const int cur = l.displayRowAtOrBefore(s.style_.current_row);
     if (cur >= 0)
         outline(painter, s.displayCellRect(cur, 0).united(s.displayCellRect(cur, C - 1)), QColor(255, 255, 255), 1.6);
+    if (s.style_.diagnostics) drawDiagnostics(painter, s);
+    drawSelectedWindow(painter, s);
     const int sr = l.displayRow(s.style_.selected_row), sc = l.displayCol(s.style_.selected_col);
     if (sr >= 0 && sc >= 0) outline(painter, s.displayCellRect(sr, sc), QColor(255, 64, 54), 2.0);
     const int hr = l.displayRow(s.hover_row_), hc = l.displayCol(s.hover_col_);
@@ -282,6 +285,7 @@ void HeatmapScene::setFontPixelSize(double px) {
     font_px_ = px;
     label_px_ = value_label_px_ = px;
     annotate_px_ = px * 0.85;
+    if (style_.diagnostics) axisRect()->setMinimumMargins(diagnosticsMargins(px));
     applyFonts();
 }
 
@@ -330,6 +334,8 @@ void HeatmapScene::setContent(const HeatmapData& data, const HeatmapStyle& style
     style_ = style;
     visible_rows_ = visibleRows;
     layout_ = HeatmapLayout::make(data_, style_.hide_specials);
+    diagnostics_ = style_.diagnostics ? HeatmapDiagnostics::make(data_, visible_rows_) : HeatmapDiagnostics{};
+    axisRect()->setMinimumMargins(style_.diagnostics ? diagnosticsMargins(font_px_) : QMargins());
     const int C = int(layout_.cols.size()), R = int(layout_.rows.size());
 
     QCPColorMapData* d = map_->data();

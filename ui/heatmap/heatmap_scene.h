@@ -9,6 +9,7 @@
 #pragma once
 #include "heatmap/heatmap_data.h"
 #include "heatmap/token_labels.h"  // isSpecialToken and the labels' rules
+#include "heatmap/heatmap_diagnostics.h"
 
 #include <qcustomplot.h>
 #include <QPoint>
@@ -66,6 +67,7 @@ public:
     const HeatmapStyle& style() const { return style_; }
     const HeatmapLayout& layout() const { return layout_; }
     int visibleRows() const { return visible_rows_; }
+    const HeatmapDiagnostics& diagnostics() const { return diagnostics_; }  // filled when style().diagnostics
     QCustomPlot* plot() const { return plot_; }
     QCPColorMap* colorMap() const { return map_; }
     QCPColorScale* colorScale() const { return scale_; }
@@ -111,6 +113,7 @@ private:
     HeatmapData data_;
     HeatmapStyle style_;
     HeatmapLayout layout_;
+    HeatmapDiagnostics diagnostics_;
     int visible_rows_ = -1;
     double font_px_ = 13;
     double label_px_ = 13;        // source (key) tick labels (the exporter may shrink them for narrow cells)

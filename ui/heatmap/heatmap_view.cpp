@@ -198,6 +198,7 @@ QRect HeatmapView::columnMarkRect(int col) const {
 }
 
 QCustomPlot* HeatmapView::plot() { return plot_; }
+const HeatmapDiagnostics& HeatmapView::diagnostics() const { return scene_->diagnostics(); }
 
 double HeatmapView::cellValue(int row, int col) const { return scene_->displayValue(row, col); }
 

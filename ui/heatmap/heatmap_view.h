@@ -12,6 +12,7 @@
 // A right click asks for the cell's context menu (contextMenuRequested): the window builds it.
 #pragma once
 #include "heatmap/heatmap_data.h"
+#include "heatmap/heatmap_diagnostics.h"
 
 #include <QSize>
 #include <QWidget>
@@ -56,6 +57,8 @@ public:
     QRect columnMarkRect(int col) const;
 
     QCustomPlot* plot();  // for tests
+    // The coverage and row entropies drawn when style().diagnostics (empty otherwise).
+    const HeatmapDiagnostics& diagnostics() const;
     // What the colour map holds at DISPLAY cell (row, col); NaN outside or for rows not decoded yet.
     double cellValue(int row, int col) const;
     QSize matrixSize() const;           // (cols, rows) of the QCPColorMap data

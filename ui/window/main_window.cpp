@@ -153,6 +153,7 @@ void MainWindow::createCentralWidgets() {
     addDockWidget(Qt::RightDockWidgetArea, step_dock_);
     createBeamDock();
     createCompareDock();
+    createInspector();
     retranslateCentralWidgets();
 }
 
@@ -169,6 +170,7 @@ void MainWindow::retranslateCentralWidgets() {
     step_dock_->setWindowTitle(tr("Current step"));
     beam_dock_->setWindowTitle(tr("Beam search"));
     compare_dock_->setWindowTitle(tr("Compare models"));
+    retranslateInspector();
 }
 
 // The views observe the state; the text fields and the state follow each other; edits of the request decode.
@@ -181,10 +183,8 @@ void MainWindow::connectState() {
     connect(force_box_, &ForceTokenBox::tokenChosen, this, &MainWindow::forceCandidate);
     connect(history_, &ForcingHistory::forcedTokensApplied, this, &MainWindow::decodeForced);
     connect(heatmap_, &HeatmapView::cellHovered, this, &MainWindow::showHoverStatus);
-    connect(heatmap_, &HeatmapView::cellClicked, this, [this](int row, int) {
-        if (row >= 0) setCursorStep(row + 1);
-        heatmap_->setFocus();
-    });
+    // A click selects the cell (bindHeatmap), which the cell inspector explains; stepping stays on the toolbar and keys.
+    connect(heatmap_, &HeatmapView::cellClicked, this, [this] { heatmap_->setFocus(); });
 
     connect(source_, &QPlainTextEdit::textChanged, this, [this] { state_->setSourceText(source_->text()); });
     connect(state_, &DecodeState::sourceTextChanged, this, [this](const QString& text) {

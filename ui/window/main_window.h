@@ -35,6 +35,7 @@ namespace attnviz::ui {
 
 class BeamTreeView;
 class CompareView;
+class CellInspector;
 class DecodeState;
 class HeatmapActions;
 class ForceTokenBox;
@@ -118,6 +119,9 @@ public:
     QDockWidget* stepDock() const { return step_dock_; }
     CompareView* compareView() const { return compare_view_; }
     QDockWidget* compareDock() const { return compare_dock_; }
+    CellInspector* cellInspector() const { return inspector_; }
+    QAction* diagnosticsAction() const { return diagnostics_act_; }  // coverage row and entropy column
+    QString confidenceText() const;                                  // the status bar's sentence confidence
     QString noticeText() const;
     QString colormap() const { return style_.colormap; }
     void setColormap(const QString& name);
@@ -187,6 +191,10 @@ private:
     void reportLoadError(const QString& path, const QString& technical);
     // main_window_compare.cpp: the compare dock.
     void createCompareDock();
+    // main_window_inspector.cpp: the cell inspector dock, the diagnostics toggle, the sentence's confidence.
+    void createInspector();
+    void retranslateInspector();
+    void updateConfidence();
 
     DecodeState* state_;
     std::vector<Sibling> siblings_;                // the open model's siblings, itself included (findSiblings)
@@ -219,6 +227,10 @@ private:
     QDoubleSpinBox* speed_ = nullptr;
     QComboBox* colormap_box_ = nullptr;
     QPointer<ModelLibraryDialog> library_;
+    CellInspector* inspector_ = nullptr;
+    QDockWidget* inspector_dock_ = nullptr;
+    QAction* diagnostics_act_ = nullptr;  // owned by the window: kept when the menus are rebuilt
+    QLabel* confidence_label_ = nullptr;
 
     QMenu* recent_menu_ = nullptr;
     QAction* open_act_ = nullptr;

@@ -155,6 +155,8 @@ void MainWindow::createMenus() {
     view->addAction(hide_specials_act_);
     view->addAction(step_dock_->toggleViewAction());  // the dock again after closing it
     view->addAction(compare_dock_->toggleViewAction());
+    view->addAction(diagnostics_act_);
+    view->addAction(inspector_dock_->toggleViewAction());
     QMenu* colormaps = view->addMenu(tr("&Colour map"));
     for (const QString& name : colormapNames()) {
         QAction* a = colormaps->addAction(colormapDisplayName(name));
@@ -255,6 +257,7 @@ void MainWindow::applyStyle() {
     shown.colormap = style_.colormap;
     shown.annotate = style_.annotate;
     shown.hide_specials = style_.hide_specials;
+    shown.diagnostics = style_.diagnostics;
     heatmap_->setStyle(shown);
     compare_view_->setBaseStyle(style_);
     if (step_panel_->hideSpecials() != style_.hide_specials)

@@ -1,0 +1,32 @@
+// What the heatmap draws around its matrix when HeatmapStyle::diagnostics is on: a coverage row under it (Σ_t a_tj
+// per source token, neglected words in blue, over-attended ones in red, a dashed line at 1) and an entropy column at
+// its right (each row's H / ln S as a bar, diffuse rows in orange, a dashed line at the diffuse threshold); and, on
+// the selected row, a local span's window. The numbers are eval/attention_diagnostics.h's (docs/diagnostics.md). The
+// scene's overlay draws them, so the window and every export look the same.
+#pragma once
+#include "eval/attention_diagnostics.h"
+#include "heatmap/heatmap_data.h"
+
+#include <QMargins>
+#include <vector>
+
+class QCPPainter;
+
+namespace attnviz::ui {
+
+class HeatmapScene;
+
+struct HeatmapDiagnostics {
+    SourceCoverage coverage;         // (S) over the rows shown
+    std::vector<RowDiagnosis> rows;  // (T) per data row (rows not shown yet included)
+    static HeatmapDiagnostics make(const HeatmapData& data, int visibleRows);
+};
+
+// The room around the matrix the diagnostics need at a font size: left for the row's label, right for the entropy
+// column, bottom for the coverage row.
+QMargins diagnosticsMargins(double fontPx);
+void drawDiagnostics(QCPPainter* painter, const HeatmapScene& scene);
+// The window [lo, hi] of the selected row when it is narrower than the row (a local span: scores are NaN outside).
+void drawSelectedWindow(QCPPainter* painter, const HeatmapScene& scene);
+
+}  // namespace attnviz::ui
