@@ -166,6 +166,165 @@ log p = %4，总对数概率 %5</translation>
     </message>
 </context>
 <context>
+    <name>attnviz::ui::CellInspector</name>
+    <message>
+        <source>Click a cell of the heatmap to see how its attention weight was made.</source>
+        <translation>点击热力图中的一个单元格，查看它的注意力权重是如何得出的。</translation>
+    </message>
+    <message>
+        <source>This cell cannot be explained: %1</source>
+        <translation>无法解释此单元格：%1</translation>
+    </message>
+    <message>
+        <source>&lt;p&gt;&lt;b&gt;“%1” ← “%2”&lt;/b&gt;&lt;br&gt;step %3, source position %4&lt;/p&gt;</source>
+        <translation>&lt;p&gt;&lt;b&gt;“%1” ← “%2”&lt;/b&gt;&lt;br&gt;第 %3 步，源位置 %4&lt;/p&gt;</translation>
+    </message>
+    <message>
+        <source>&lt;p&gt;A Transformer&apos;s row is the mean of its last layer&apos;s cross-attention heads: there is no single score to take apart.&lt;/p&gt;</source>
+        <translation>&lt;p&gt;Transformer 的一行是其最后一层交叉注意力各个头的平均：没有单一的打分可供拆解。&lt;/p&gt;</translation>
+    </message>
+    <message>
+        <source>&lt;p&gt;Position %1 is outside this step&apos;s window [%2, %3]: it has no score and weight 0.&lt;/p&gt;</source>
+        <translation>&lt;p&gt;位置 %1 在本步的窗口 [%2, %3] 之外：没有打分，权重为 0。&lt;/p&gt;</translation>
+    </message>
+    <message>
+        <source>weight a&lt;sub&gt;tj&lt;/sub&gt;</source>
+        <translation>权重 a&lt;sub&gt;tj&lt;/sub&gt;</translation>
+    </message>
+    <message>
+        <source>= softmax %1 × Gaussian %2</source>
+        <translation>= softmax %1 × 高斯因子 %2</translation>
+    </message>
+    <message>
+        <source>softmax of the scores</source>
+        <translation>打分的 softmax</translation>
+    </message>
+    <message>
+        <source>rank in the row</source>
+        <translation>行内排名</translation>
+    </message>
+    <message>
+        <source>%1 of %2</source>
+        <translation>第 %1 名，共 %2 个</translation>
+    </message>
+    <message>
+        <source>share of the context</source>
+        <translation>上下文占比</translation>
+    </message>
+    <message>
+        <source>‖a&lt;sub&gt;tj&lt;/sub&gt; h&lt;sub&gt;j&lt;/sub&gt;‖ / Σ&lt;sub&gt;j&lt;/sub&gt; ‖a&lt;sub&gt;tj&lt;/sub&gt; h&lt;sub&gt;j&lt;/sub&gt;‖</source>
+        <translation>‖a&lt;sub&gt;tj&lt;/sub&gt; h&lt;sub&gt;j&lt;/sub&gt;‖ / Σ&lt;sub&gt;j&lt;/sub&gt; ‖a&lt;sub&gt;tj&lt;/sub&gt; h&lt;sub&gt;j&lt;/sub&gt;‖</translation>
+    </message>
+    <message>
+        <source>row entropy</source>
+        <translation>行熵</translation>
+    </message>
+    <message>
+        <source>%1 nats</source>
+        <translation>%1 奈特</translation>
+    </message>
+    <message>
+        <source>uniform ln S = %1 (%2 %)%3</source>
+        <translation>均匀分布 ln S = %1（%2 %）%3</translation>
+    </message>
+    <message>
+        <source>: &lt;b&gt;diffuse&lt;/b&gt;</source>
+        <translation>：&lt;b&gt;分散&lt;/b&gt;</translation>
+    </message>
+    <message>
+        <source>s&lt;sub&gt;t&lt;/sub&gt;, the state after this step&apos;s GRU</source>
+        <translation>s&lt;sub&gt;t&lt;/sub&gt;，本步 GRU 之后的状态</translation>
+    </message>
+    <message>
+        <source>s&lt;sub&gt;t−1&lt;/sub&gt;, the state before this step</source>
+        <translation>s&lt;sub&gt;t−1&lt;/sub&gt;，本步之前的状态</translation>
+    </message>
+    <message>
+        <source>additive: e = v · tanh(W s + U h&lt;sub&gt;j&lt;/sub&gt; + b)</source>
+        <translation>加性：e = v · tanh(W s + U h&lt;sub&gt;j&lt;/sub&gt; + b)</translation>
+    </message>
+    <message>
+        <source>W s</source>
+        <translation>W s</translation>
+    </message>
+    <message>
+        <source>norm; %1</source>
+        <translation>范数；%1</translation>
+    </message>
+    <message>
+        <source>U h&lt;sub&gt;j&lt;/sub&gt;</source>
+        <translation>U h&lt;sub&gt;j&lt;/sub&gt;</translation>
+    </message>
+    <message>
+        <source>tanh(W s + U h&lt;sub&gt;j&lt;/sub&gt; + b)</source>
+        <translation>tanh(W s + U h&lt;sub&gt;j&lt;/sub&gt; + b)</translation>
+    </message>
+    <message>
+        <source>dot: e = s · h&lt;sub&gt;j&lt;/sub&gt;</source>
+        <translation>点积：e = s · h&lt;sub&gt;j&lt;/sub&gt;</translation>
+    </message>
+    <message>
+        <source>s · h&lt;sub&gt;j&lt;/sub&gt;</source>
+        <translation>s · h&lt;sub&gt;j&lt;/sub&gt;</translation>
+    </message>
+    <message>
+        <source>scaled dot: e = s · h&lt;sub&gt;j&lt;/sub&gt; / √d, d = %1</source>
+        <translation>缩放点积：e = s · h&lt;sub&gt;j&lt;/sub&gt; / √d，d = %1</translation>
+    </message>
+    <message>
+        <source>scale 1/√d</source>
+        <translation>缩放 1/√d</translation>
+    </message>
+    <message>
+        <source>general: e = s · (W h&lt;sub&gt;j&lt;/sub&gt;)</source>
+        <translation>一般 (general)：e = s · (W h&lt;sub&gt;j&lt;/sub&gt;)</translation>
+    </message>
+    <message>
+        <source>W h&lt;sub&gt;j&lt;/sub&gt;</source>
+        <translation>W h&lt;sub&gt;j&lt;/sub&gt;</translation>
+    </message>
+    <message>
+        <source>s · (W h&lt;sub&gt;j&lt;/sub&gt;)</source>
+        <translation>s · (W h&lt;sub&gt;j&lt;/sub&gt;)</translation>
+    </message>
+    <message>
+        <source>score e&lt;sub&gt;tj&lt;/sub&gt;</source>
+        <translation>打分 e&lt;sub&gt;tj&lt;/sub&gt;</translation>
+    </message>
+    <message>
+        <source>&lt;p&gt;%1&lt;br&gt;s = %2&lt;/p&gt;</source>
+        <translation>&lt;p&gt;%1&lt;br&gt;s = %2&lt;/p&gt;</translation>
+    </message>
+    <message>
+        <source>local_m: p = min(t, S − 1)</source>
+        <translation>local_m：p = min(t, S − 1)</translation>
+    </message>
+    <message>
+        <source>local_p: p = S · sigmoid(v&lt;sub&gt;p&lt;/sub&gt; · tanh(W&lt;sub&gt;p&lt;/sub&gt; s))</source>
+        <translation>local_p：p = S · sigmoid(v&lt;sub&gt;p&lt;/sub&gt; · tanh(W&lt;sub&gt;p&lt;/sub&gt; s))</translation>
+    </message>
+    <message>
+        <source>centre p</source>
+        <translation>中心 p</translation>
+    </message>
+    <message>
+        <source>window</source>
+        <translation>窗口</translation>
+    </message>
+    <message>
+        <source>p ± D, D = %1</source>
+        <translation>p ± D，D = %1</translation>
+    </message>
+    <message>
+        <source>Gaussian factor</source>
+        <translation>高斯因子</translation>
+    </message>
+    <message>
+        <source>exp(−(j − p)² / (2 (D/2)²))</source>
+        <translation>exp(−(j − p)² / (2 (D/2)²))</translation>
+    </message>
+</context>
+<context>
     <name>attnviz::ui::Colormaps</name>
     <message>
         <source>Viridis (perceptually uniform)</source>
@@ -479,6 +638,36 @@ log p = %4，总对数概率 %5</translation>
     </message>
 </context>
 <context>
+    <name>attnviz::ui::ForceTokenBox</name>
+    <message>
+        <source>Or force &amp;any output token here:</source>
+        <translation>或在此强制任意输出词元(&amp;A)：</translation>
+    </message>
+    <message>
+        <source>Type a word of the model&apos;s output vocabulary…</source>
+        <translation>输入模型输出词表中的一个词…</translation>
+    </message>
+    <message>
+        <source>Type any token of the model&apos;s output vocabulary (the list completes it) and press Enter: it is forced at this step and the decoder goes on from it. Edit ▸ Undo takes it back.</source>
+        <translation>输入模型输出词表中的任意词元（列表会补全它），按 Enter：它在这一步被强制，解码器从它继续解码。编辑 ▸ 撤销可以取消。</translation>
+    </message>
+    <message>
+        <source>“%1” is not in the model&apos;s output vocabulary: choose a word from the list.</source>
+        <translation>“%1”不在模型的输出词表中：请从列表中选择一个词。</translation>
+    </message>
+</context>
+<context>
+    <name>attnviz::ui::ForcingHistory</name>
+    <message>
+        <source>Force “%1” at step %2</source>
+        <translation>在第 %2 步强制“%1”</translation>
+    </message>
+    <message>
+        <source>Clear forced tokens</source>
+        <translation>清除强制词元</translation>
+    </message>
+</context>
+<context>
     <name>attnviz::ui::HeatmapActions</name>
     <message>
         <source>Ctrl+0</source>
@@ -526,40 +715,18 @@ log p = %4，总对数概率 %5</translation>
     </message>
 </context>
 <context>
-    <name>attnviz::ui::ForceTokenBox</name>
-    <message>
-        <source>Or force &amp;any output token here:</source>
-        <translation>或在此强制任意输出词元(&amp;A)：</translation>
-    </message>
-    <message>
-        <source>Type a word of the model&apos;s output vocabulary…</source>
-        <translation>输入模型输出词表中的一个词…</translation>
-    </message>
-    <message>
-        <source>Type any token of the model&apos;s output vocabulary (the list completes it) and press Enter: it is forced at this step and the decoder goes on from it. Edit ▸ Undo takes it back.</source>
-        <translation>输入模型输出词表中的任意词元（列表会补全它），按 Enter：它在这一步被强制，解码器从它继续解码。编辑 ▸ 撤销可以取消。</translation>
-    </message>
-    <message>
-        <source>“%1” is not in the model&apos;s output vocabulary: choose a word from the list.</source>
-        <translation>“%1”不在模型的输出词表中：请从列表中选择一个词。</translation>
-    </message>
-</context>
-<context>
-    <name>attnviz::ui::ForcingHistory</name>
-    <message>
-        <source>Force “%1” at step %2</source>
-        <translation>在第 %2 步强制“%1”</translation>
-    </message>
-    <message>
-        <source>Clear forced tokens</source>
-        <translation>清除强制词元</translation>
-    </message>
-</context>
-<context>
     <name>attnviz::ui::HeatmapScene</name>
     <message>
         <source>attention weight</source>
         <translation>注意力权重</translation>
+    </message>
+    <message>
+        <source>coverage</source>
+        <translation>覆盖度</translation>
+    </message>
+    <message>
+        <source>H / ln S</source>
+        <translation>H / ln S</translation>
     </message>
 </context>
 <context>
@@ -1062,6 +1229,34 @@ Vocabularies: %L5 source and %L6 output tokens; %7 k parameters</source>
     <message>
         <source>Compare models</source>
         <translation>比较模型</translation>
+    </message>
+    <message>
+        <source>Cell inspector</source>
+        <translation>单元格检查器</translation>
+    </message>
+    <message>
+        <source>C&amp;overage and entropy</source>
+        <translation>覆盖度与熵(&amp;O)</translation>
+    </message>
+    <message>
+        <source>Under the heatmap, how much attention each source word received in all (blue: neglected, red: over-attended); at its right, each row&apos;s entropy against a uniform row (orange: diffuse)</source>
+        <translation>热力图下方：每个源词共获得多少注意力（蓝色：被忽略，红色：过度关注）；右侧：每行的熵与均匀分布之比（橙色：分散）</translation>
+    </message>
+    <message>
+        <source>attention confidence %1</source>
+        <translation>注意力置信度 %1</translation>
+    </message>
+    <message>
+        <source>How focused and complete the attention of this sentence is (0 is best; the sum of the first three):
+coverage deviation penalty %1 (words read more or less than once)
+absentmindedness of the output %2 (rows spread over many words)
+absentmindedness of the input %3 (words looked at from many steps)
+GNMT coverage penalty %4</source>
+        <translation>本句注意力的集中与完整程度（0 为最佳，为前三项之和）：
+覆盖偏差惩罚 %1（词被读了多于或少于一次）
+输出的注意力涣散 %2（一行分散在许多词上）
+输入的注意力涣散 %3（一个词被许多步关注）
+GNMT 覆盖惩罚 %4</translation>
     </message>
 </context>
 <context>
