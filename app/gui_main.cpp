@@ -77,60 +77,11 @@ bool asksForTextOnly(int argc, char* argv[]) {
     return false;
 }
 
-}  // namespace
-
-int main(int argc, char* argv[]) {
-    if (asksForTextOnly(argc, argv)) {
-        QCoreApplication core(argc, argv);
-        setNames();
-        const Options options;
-        QCommandLineParser parser;
-        setUpParser(parser, options);
-        parser.process(core);  // prints the help or the version and exits
-        return 0;
-    }
-    Q_INIT_RESOURCE(attnviz);
-    QApplication app(argc, argv);
-    setNames();
-    QApplication::setApplicationDisplayName(QStringLiteral("attnviz"));
-    QApplication::setWindowIcon(QIcon(QStringLiteral(":/icons/attnviz.svg")));
-    const Options options;
-    QCommandLineParser parser;
-    setUpParser(parser, options);
-    parser.process(app);
-    // The saved choices of View → Theme and View → Language (the language follows the system locale by default),
-    // unless the command line names one for this run (screenshots).
-    if (parser.isSet(options.theme))
-        attnviz::ui::setTheme(attnviz::ui::themeFromKey(parser.value(options.theme)));
-    else
-        attnviz::ui::applySavedTheme();
-    if (!parser.isSet(options.language))
-        attnviz::ui::applySavedLanguage();
-    else if (!attnviz::ui::setLanguage(parser.value(options.language)))
-        std::fprintf(stderr, "attnviz: unknown language %s (en, zh_CN)\n", qPrintable(parser.value(options.language)));
-    const QCommandLineOption& sentence = options.sentence;
+// What the command line asks of the window once it shows a decode: a cell inspected (--select), a screenshot saved
+// (--screenshot, then the program ends) or a step shown (--step).
+void scheduleStartupActions(attnviz::ui::MainWindow& window, const QCommandLineParser& parser, const Options& options) {
     const QCommandLineOption& step = options.step;
     const QCommandLineOption& screenshot = options.screenshot;
-
-    attnviz::ui::MainWindow window;
-    const QStringList args = parser.positionalArguments();
-    window.show();
-    if (parser.isSet(options.beam)) {
-        window.beamTree()->setBeamWidth(parser.value(options.beam).toInt());
-        window.beamDock()->show();
-    }
-    window.openStartupModel(args.value(0));
-    if (parser.isSet(sentence)) {
-        window.setSourceText(parser.value(sentence));
-        window.decodeNow();
-    }
-    if (parser.isSet(options.compare)) {
-        window.compareDock()->show();
-        window.resizeDocks({window.compareDock()}, {window.height() / 2}, Qt::Vertical);
-        if (!window.compareView()->setModelB(parser.value(options.compare)))
-            std::fprintf(stderr, "attnviz: %s\n", qPrintable(window.compareView()->errorText()));
-    }
-
     if (parser.isSet(options.select)) {  // before the screenshot's handler: connections run in order
         const QStringList cell = parser.value(options.select).split(u',');
         bool row_ok = false, col_ok = false;
@@ -168,5 +119,60 @@ int main(int argc, char* argv[]) {
             &window, &attnviz::ui::MainWindow::decodeFinished, &window,
             [&window, n = parser.value(step).toInt()] { window.setCursorStep(n); }, Qt::SingleShotConnection);
     }
+}
+
+}  // namespace
+
+int main(int argc, char* argv[]) {
+    if (asksForTextOnly(argc, argv)) {
+        QCoreApplication core(argc, argv);
+        setNames();
+        const Options options;
+        QCommandLineParser parser;
+        setUpParser(parser, options);
+        parser.process(core);  // prints the help or the version and exits
+        return 0;
+    }
+    Q_INIT_RESOURCE(attnviz);
+    QApplication app(argc, argv);
+    setNames();
+    QApplication::setApplicationDisplayName(QStringLiteral("attnviz"));
+    QApplication::setWindowIcon(QIcon(QStringLiteral(":/icons/attnviz.svg")));
+    const Options options;
+    QCommandLineParser parser;
+    setUpParser(parser, options);
+    parser.process(app);
+    // The saved choices of View → Theme and View → Language (the language follows the system locale by default),
+    // unless the command line names one for this run (screenshots).
+    if (parser.isSet(options.theme))
+        attnviz::ui::setTheme(attnviz::ui::themeFromKey(parser.value(options.theme)));
+    else
+        attnviz::ui::applySavedTheme();
+    if (!parser.isSet(options.language))
+        attnviz::ui::applySavedLanguage();
+    else if (!attnviz::ui::setLanguage(parser.value(options.language)))
+        std::fprintf(stderr, "attnviz: unknown language %s (en, zh_CN)\n", qPrintable(parser.value(options.language)));
+    const QCommandLineOption& sentence = options.sentence;
+
+    attnviz::ui::MainWindow window;
+    const QStringList args = parser.positionalArguments();
+    window.show();
+    if (parser.isSet(options.beam)) {
+        window.beamTree()->setBeamWidth(parser.value(options.beam).toInt());
+        window.beamDock()->show();
+    }
+    window.openStartupModel(args.value(0));
+    if (parser.isSet(sentence)) {
+        window.setSourceText(parser.value(sentence));
+        window.decodeNow();
+    }
+    if (parser.isSet(options.compare)) {
+        window.compareDock()->show();
+        window.resizeDocks({window.compareDock()}, {window.height() / 2}, Qt::Vertical);
+        if (!window.compareView()->setModelB(parser.value(options.compare)))
+            std::fprintf(stderr, "attnviz: %s\n", qPrintable(window.compareView()->errorText()));
+    }
+
+    scheduleStartupActions(window, parser, options);
     return QApplication::exec();
 }

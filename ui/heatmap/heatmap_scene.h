@@ -8,8 +8,8 @@
 // HeatmapStyle::fit_range asks for [0, max shown weight].
 #pragma once
 #include "heatmap/heatmap_data.h"
-#include "heatmap/token_labels.h"  // isSpecialToken and the labels' rules
 #include "heatmap/heatmap_diagnostics.h"
+#include "heatmap/token_labels.h"  // isSpecialToken and the labels' rules
 
 #include <qcustomplot.h>
 #include <QPoint>

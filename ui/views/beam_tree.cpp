@@ -1,6 +1,7 @@
 #include "views/beam_tree.h"
 
 #include "state/decode_state.h"
+#include "state/utf8_text.h"
 #include "views/beam_tree_canvas.h"
 
 #include <QCheckBox>
@@ -21,8 +22,6 @@
 namespace attnviz::ui {
 
 namespace {
-
-QString qs(std::string_view s) { return QString::fromUtf8(s.data(), qsizetype(s.size())); }
 
 // Node ids from the first produced token to `node` (empty for the root).
 std::vector<int> pathTo(const BeamResult& tree, int node) {

@@ -3,6 +3,7 @@
 #include "heatmap/heatmap_view.h"
 #include "io/model_file.h"
 #include "state/decode_state.h"
+#include "state/utf8_text.h"
 #include "views/compare_rows_model.h"
 
 #include <QComboBox>
@@ -26,7 +27,6 @@ namespace attnviz::ui {
 
 namespace {
 
-QString qs(const std::string& s) { return QString::fromStdString(s); }
 QString fileName(const QString& path) { return QFileInfo(path).fileName(); }
 
 // Whether two styles draw the same picture apart from the marks (current row, selection).

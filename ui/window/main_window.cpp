@@ -7,10 +7,11 @@
 #include "state/decode_state.h"
 #include "state/forcing_history.h"
 #include "state/heatmap_binding.h"
+#include "state/utf8_text.h"
 #include "text/tokenizer.h"
-#include "window/heatmap_actions.h"
 #include "views/force_token_box.h"
 #include "views/heatmap_marks.h"
+#include "window/heatmap_actions.h"
 #include "window/output_line.h"
 #include "window/reference_marker.h"
 #include "window/siblings_menu.h"
@@ -35,7 +36,6 @@
 namespace attnviz::ui {
 
 namespace {
-QString qs(std::string_view s) { return QString::fromUtf8(s.data(), qsizetype(s.size())); }
 
 // The notice line after a decode: what was left out, unknown words, forced decoding.
 QString decodeNotes(const DecodeOutcome& outcome) {
@@ -260,98 +260,6 @@ void MainWindow::modelChanged() {
     setWindowFilePath(modelPath());
     updateScoreActions();
     updateStatus();
-}
-
-void MainWindow::findSiblingModels() {
-    siblings_.clear();
-    score_siblings_.clear();
-    const std::shared_ptr<const Model> model = this->model();
-    if (!model) {
-        siblings_menu_->clearSiblings();
-        return;
-    }
-    const std::string path = modelPath().toStdString();
-    siblings_ = findSiblings(path, *model);
-    const Sibling self{path, model->config, isGuided(model->training, path)};
-    for (ScoreKind score : {ScoreKind::Additive, ScoreKind::Dot, ScoreKind::ScaledDot, ScoreKind::General})
-        if (const std::optional<Sibling> s = matchingSibling(siblings_, self, score))
-            score_siblings_[score] = qs(s->path);
-    siblings_menu_->setSiblings(siblings_, self, !model->task.empty());
-}
-
-bool MainWindow::switchScore(ScoreKind score) {
-    if (!model()) return false;
-    if (score == model()->config.score) return true;
-    const auto it = score_siblings_.find(score);
-    if (it == score_siblings_.end()) return false;
-    return switchToSibling(it->second);
-}
-
-bool MainWindow::switchToSibling(const QString& sibling_path) {
-    if (!model()) return false;
-    const QString path = sibling_path;  // a copy: setModel refills the sibling lists
-    std::shared_ptr<const Model> model;
-    try {
-        model = std::make_shared<const Model>(loadModel(path.toStdString()));
-    } catch (const std::exception& e) {
-        reportLoadError(path, qs(e.what()));
-        updateScoreActions();  // the check goes back to the current model's score
-        return false;
-    }
-    const int keep = cursorStep();
-    // A "what if" carries over: the forced tokens, spelled the same in the sibling's vocabulary, up to the first
-    // one the sibling does not know.
-    std::vector<int> forced;
-    const Vocabulary& from = this->model()->target_vocab;
-    for (int id : state_->forcedTokens()) {
-        const int mapped = model->target_vocab.id(from.token(id));
-        if (mapped == kUnk && id != kUnk) break;
-        forced.push_back(mapped);
-    }
-    setModel(std::move(model), path);
-    state_->setForcedTokens(std::move(forced));
-    DecodeRequest r = makeRequest();
-    r.cursor = keep;  // same sentence, same step
-    if (!sourceText().trimmed().isEmpty()) worker_->submit(std::move(r));
-    return true;
-}
-
-// Why a score has no sibling to move to: none with that score, or those with it differ in more than the score.
-QString MainWindow::noSiblingReason(ScoreKind score) const {
-    const std::shared_ptr<const Model> model = this->model();
-    const QString folder = QDir::toNativeSeparators(QFileInfo(modelPath()).path());
-    const QString task = !model->task.empty() ? qs(model->task) : tr("(none)");
-    const QString name = qs(toString(score));
-    const std::string path = modelPath().toStdString();
-    const Sibling self{path, model->config, isGuided(model->training, path)};
-    QStringList others;
-    for (const Sibling& s : siblings_)
-        if (s.config.score == score)
-            others
-                << tr("%1 differs in more: %2").arg(QFileInfo(qs(s.path)).fileName(), qs(describeDifferences(self, s)));
-    if (others.isEmpty()) return tr("no model trained with %1 scoring for task %2 in %3").arg(name, task, folder);
-    return tr("no model trained with %1 scoring and this model's other settings for task %2 in %3 (%4; see "
-              "Siblings)")
-        .arg(name, task, folder, others.join(QStringLiteral("; ")));
-}
-
-void MainWindow::updateScoreActions() {
-    const std::shared_ptr<const Model> model = this->model();
-    for (auto& [score, act] : score_acts_) {
-        const auto it = score_siblings_.find(score);
-        const bool has = it != score_siblings_.end();
-        act->setEnabled(has);
-        act->setChecked(model && model->config.score == score);
-        const QString name = qs(toString(score));
-        if (!model)
-            act->setToolTip(tr("Open a model first"));
-        else if (has)
-            act->setToolTip(
-                tr("Show the model trained with %1 scoring (%2)").arg(name, QFileInfo(it->second).fileName()));
-        else
-            act->setToolTip(noSiblingReason(score));
-        act->setStatusTip(act->toolTip());
-    }
 }
 
 void MainWindow::updateStatus() {

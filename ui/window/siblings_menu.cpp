@@ -1,15 +1,13 @@
 #include "window/siblings_menu.h"
 
+#include "state/utf8_text.h"
+
 #include <QAction>
 #include <QActionGroup>
 #include <QDir>
 #include <QFileInfo>
 
 namespace attnviz::ui {
-
-namespace {
-QString qs(const std::string& s) { return QString::fromUtf8(s.data(), qsizetype(s.size())); }
-}  // namespace
 
 SiblingsMenu::SiblingsMenu(QWidget* parent) : QMenu(tr("S&iblings"), parent) {
     setToolTipsVisible(true);
