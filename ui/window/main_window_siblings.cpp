@@ -9,6 +9,7 @@
 #include "window/siblings_menu.h"
 
 #include <QAction>
+#include <QDir>
 #include <QFileInfo>
 
 namespace attnviz::ui {
