@@ -3,6 +3,7 @@
 // Model: the en_zh additive sample model with <eos> made unreachable, so that all 8 hypotheses live for the whole 30
 // steps (the worst case: 8 expansions of 8 children per step), else a random model of sample size.
 //   bench_beam_tree_ui --benchmark_repetitions=5 --benchmark_report_aggregates_only=true
+#include "bench_ui_support.h"
 #include "dialogs/model_library.h"
 #include "io/model_file.h"
 #include "text/tokenizer.h"
@@ -39,17 +40,7 @@ std::shared_ptr<const Model> benchModel() {
             }
         }
         if (!loaded) {
-            std::vector<std::string> src = {"<pad>", "<unk>", "<sos>", "<eos>"}, tgt = src;
-            for (int i = 0; i < 2000; ++i) {
-                src.push_back(std::string("w").append(std::to_string(i)));
-                tgt.push_back(std::string("t").append(std::to_string(i)));
-            }
-            ModelConfig c;
-            c.emb_dim = 64;
-            c.enc_hid_dim = 64;
-            c.dec_hid_dim = 128;
-            std::fprintf(stderr, "model: random bahdanau/additive, E 64, H 64/128, V 2000/2000\n");
-            m = makeRandomModel(c, Vocabulary(src), Vocabulary(tgt), 7);
+            m = bench::randomSampleSizeModel(7);
         }
         m.params.fc_out_b[kEos] -= 1000.0f;  // no hypothesis finishes before the length limit
         return std::make_shared<const Model>(std::move(m));
@@ -109,12 +100,4 @@ BENCHMARK(BM_BeamSearchLayoutPaint)->Arg(8)->ArgName("width")->Unit(benchmark::k
 
 }  // namespace
 
-int main(int argc, char** argv) {
-    if (qEnvironmentVariableIsEmpty("QT_QPA_PLATFORM")) qputenv("QT_QPA_PLATFORM", "offscreen");
-    QApplication app(argc, argv);
-    benchmark::Initialize(&argc, argv);
-    if (benchmark::ReportUnrecognizedArguments(argc, argv)) return 1;
-    benchmark::RunSpecifiedBenchmarks();
-    benchmark::Shutdown();
-    return 0;
-}
+int main(int argc, char** argv) { return attnviz::bench::runUiBenchmarks(argc, argv); }

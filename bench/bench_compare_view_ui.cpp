@@ -5,6 +5,7 @@
 // decoded). Targets: median <= 16 ms for 20 words, <= 50 ms for 200 words (issue 15).
 // Models: the en_zh bahdanau additive and dot sample models when they are found, else two random models of sample
 // size with the same vocabularies (their outputs run to the length limit).
+#include "bench_ui_support.h"
 #include "dialogs/model_library.h"
 #include "io/model_file.h"
 #include "views/compare_view.h"
@@ -27,16 +28,7 @@ namespace {
 using ModelPair = std::pair<std::shared_ptr<const Model>, std::shared_ptr<const Model>>;
 
 std::shared_ptr<const Model> randomModel(uint64_t seed) {
-    std::vector<std::string> src = {"<pad>", "<unk>", "<sos>", "<eos>"}, tgt = src;
-    for (int i = 0; i < 2000; ++i) {
-        src.push_back(std::string("w").append(std::to_string(i)));
-        tgt.push_back(std::string("t").append(std::to_string(i)));
-    }
-    ModelConfig c;
-    c.emb_dim = 64;
-    c.enc_hid_dim = 64;
-    c.dec_hid_dim = 128;
-    return std::make_shared<const Model>(makeRandomModel(c, Vocabulary(src), Vocabulary(tgt), seed));
+    return std::make_shared<const Model>(bench::randomSampleSizeModel(seed));
 }
 
 const ModelPair& benchModels() {
@@ -53,27 +45,14 @@ const ModelPair& benchModels() {
                 continue;  // not in this folder
             }
         }
-        std::fprintf(stderr, "models: two random bahdanau/additive, E 64, H 64/128, V 2000/2000\n");
         return {randomModel(7), randomModel(8)};
     }();
     return models;
 }
 
-// `words` words of the model's source vocabulary (no <unk>), deterministic.
-std::string sentence(const Model& m, int words, uint32_t seed) {
-    std::mt19937 rng(seed);
-    std::uniform_int_distribution<int> pick(4, m.source_vocab.size() - 1);
-    std::string s;
-    for (int i = 0; i < words; ++i) {
-        if (i) s += ' ';
-        s += m.source_vocab.token(pick(rng));
-    }
-    return s;
-}
-
 // Two versions of a sentence that differ in their last word, as after one edit.
 std::pair<std::string, std::string> editedPair(const Model& m, int words) {
-    const std::string a = sentence(m, words, 1);
+    const std::string a = bench::benchSentence(m, words, 1);
     return {a, a.substr(0, a.rfind(' ') + 1) + m.source_vocab.token(4)};
 }
 
@@ -141,12 +120,4 @@ BENCHMARK(BM_CompareRepaint)
 
 }  // namespace
 
-int main(int argc, char** argv) {
-    if (qEnvironmentVariableIsEmpty("QT_QPA_PLATFORM")) qputenv("QT_QPA_PLATFORM", "offscreen");
-    QApplication app(argc, argv);
-    benchmark::Initialize(&argc, argv);
-    if (benchmark::ReportUnrecognizedArguments(argc, argv)) return 1;
-    benchmark::RunSpecifiedBenchmarks();
-    benchmark::Shutdown();
-    return 0;
-}
+int main(int argc, char** argv) { return attnviz::bench::runUiBenchmarks(argc, argv); }

@@ -3,6 +3,7 @@
 // (which replots). Targets: median <= 16 ms for 20 words, <= 50 ms for 200 words.
 // Model: the default sample model when there is one (a trained model stops at <eos>, T ~ S), else a random model
 // of sample size (E 64, H_e 64, H_d 128, 2,000-word vocabularies) whose output runs to the length limit.
+#include "bench_ui_support.h"
 #include "dialogs/model_library.h"
 #include "heatmap/heatmap_view.h"
 #include "io/model_file.h"
@@ -39,31 +40,9 @@ std::shared_ptr<const Model> benchModel() {
                 std::fprintf(stderr, "cannot load %s (%s); using a random model\n", qPrintable(path), e.what());
             }
         }
-        std::vector<std::string> src = {"<pad>", "<unk>", "<sos>", "<eos>"}, tgt = src;
-        for (int i = 0; i < 2000; ++i) {
-            src.push_back(std::string("w").append(std::to_string(i)));
-            tgt.push_back(std::string("t").append(std::to_string(i)));
-        }
-        ModelConfig c;
-        c.emb_dim = 64;
-        c.enc_hid_dim = 64;
-        c.dec_hid_dim = 128;
-        std::fprintf(stderr, "model: random bahdanau/additive, E 64, H 64/128, V 2000/2000\n");
-        return std::make_shared<const Model>(makeRandomModel(c, Vocabulary(src), Vocabulary(tgt), 7));
+        return std::make_shared<const Model>(bench::randomSampleSizeModel(7));
     }();
     return model;
-}
-
-// `words` words of the model's source vocabulary (no <unk>), deterministic.
-std::string sentence(const Model& m, int words, uint32_t seed) {
-    std::mt19937 rng(seed);
-    std::uniform_int_distribution<int> pick(4, m.source_vocab.size() - 1);
-    std::string s;
-    for (int i = 0; i < words; ++i) {
-        if (i) s += ' ';
-        s += m.source_vocab.token(pick(rng));
-    }
-    return s;
 }
 
 void BM_EditToHeatmap(benchmark::State& state) {
@@ -74,7 +53,7 @@ void BM_EditToHeatmap(benchmark::State& state) {
     view.show();
     QApplication::processEvents();
     // Two versions of the sentence that differ in their last word, as after one edit.
-    const std::string a = sentence(*model, words, 1);
+    const std::string a = bench::benchSentence(*model, words, 1);
     std::string b = a.substr(0, a.rfind(' ') + 1) + model->source_vocab.token(4);
     DecodeRequest request;
     request.model = model;
@@ -105,19 +84,11 @@ void BM_DecodeOnly(benchmark::State& state) {
     auto model = benchModel();
     DecodeRequest request;
     request.model = model;
-    request.source = sentence(*model, int(state.range(0)), 1);
+    request.source = bench::benchSentence(*model, int(state.range(0)), 1);
     for (auto _ : state) benchmark::DoNotOptimize(DecodeWorker::run(request));
 }
 BENCHMARK(BM_DecodeOnly)->Arg(20)->Arg(200)->Unit(benchmark::kMillisecond);
 
 }  // namespace
 
-int main(int argc, char** argv) {
-    if (qEnvironmentVariableIsEmpty("QT_QPA_PLATFORM")) qputenv("QT_QPA_PLATFORM", "offscreen");
-    QApplication app(argc, argv);
-    benchmark::Initialize(&argc, argv);
-    if (benchmark::ReportUnrecognizedArguments(argc, argv)) return 1;
-    benchmark::RunSpecifiedBenchmarks();
-    benchmark::Shutdown();
-    return 0;
-}
+int main(int argc, char** argv) { return attnviz::bench::runUiBenchmarks(argc, argv); }
