@@ -33,6 +33,7 @@ void fillScores(LineScores& s, const Model& model, const DecodeResult& greedy) {
     s.mean_entropy = s.counts.attention_rows ? s.counts.entropy_sum / double(s.counts.attention_rows) : 0.0;
     s.confidence = sentenceConfidence(greedy.attention);
     s.bleu = s.counts.bleu.bleu();
+    s.bleu_plus_one = s.counts.bleu.bleuPlusOne();
     s.token_accuracy =
         s.counts.tokens.positions ? double(s.counts.tokens.correct) / double(s.counts.tokens.positions) : 0.0;
     if (s.counts.aligned_lines > 0) s.aer = s.counts.alignment.aer();
@@ -99,11 +100,11 @@ std::string csvRow(const CorpusExample& ex, const LineScores& s) {
         for (std::string v : {csvField(s.output), formatFloat(s.log_prob), formatFloat(s.log_prob_per_token),
                               formatFloat(s.mean_entropy), formatFloat(c.confidence), formatFloat(c.coverage_deviation),
                               formatFloat(c.absentminded_out), formatFloat(c.absentminded_in), formatFloat(s.bleu),
-                              formatFloat(s.token_accuracy), std::string(s.counts.exact ? "1" : "0"),
-                              s.aer ? formatFloat(*s.aer) : std::string()})
+                              formatFloat(s.bleu_plus_one), formatFloat(s.token_accuracy),
+                              std::string(s.counts.exact ? "1" : "0"), s.aer ? formatFloat(*s.aer) : std::string()})
             f.push_back(std::move(v));
     } else {
-        f.resize(f.size() + 12);
+        f.resize(f.size() + 13);
     }
     f.push_back(csvField(s.error));
     std::string row;
@@ -116,7 +117,7 @@ std::string csvRow(const CorpusExample& ex, const LineScores& s) {
 std::string corpusScoresToCsv(const std::vector<CorpusExample>& examples, const std::vector<LineScores>& scores) {
     std::string csv =
         "line,source,reference,output,log_prob,log_prob_per_token,mean_entropy,confidence,coverage_deviation,"
-        "absentminded_out,absentminded_in,bleu,token_accuracy,exact,aer,error\n";
+        "absentminded_out,absentminded_in,bleu,bleu_plus_one,token_accuracy,exact,aer,error\n";
     const size_t n = std::min(examples.size(), scores.size());
     for (size_t i = 0; i < n; ++i) csv += csvRow(examples[i], scores[i]);
     return csv;

@@ -30,6 +30,7 @@ struct LineScores {
     SentenceConfidence confidence;           // of the greedy attention (T, S)
     EvalCounts counts;                       // evalExample's counts: exact, tokens, BLEU statistics, AER counts
     double bleu = 0;                         // counts.bleu.bleu(): sentence BLEU-4 in %, unsmoothed
+    double bleu_plus_one = 0;                // counts.bleu.bleuPlusOne(): BLEU+1 in %, the browser's BLEU column
     double token_accuracy = 0;               // counts.tokens.correct / counts.tokens.positions
     std::optional<double> aer;               // counts.alignment.aer() when the line has gold links
 };
@@ -54,7 +55,7 @@ std::vector<LineScores> scoreCorpus(const Model& model, const std::vector<Corpus
 
 // The table as CSV (RFC 4180 quoting via io/decode_json.h's csvField, "\n" line ends, UTF-8): the header
 // `line,source,reference,output,log_prob,log_prob_per_token,mean_entropy,confidence,coverage_deviation,
-// absentminded_out,absentminded_in,bleu,token_accuracy,exact,aer,error`, then one row per example with its scores
+// absentminded_out,absentminded_in,bleu,bleu_plus_one,token_accuracy,exact,aer,error`, then one row per example with its scores
 // (same index). Unscored lines and lines without gold links leave the number fields empty.
 std::string corpusScoresToCsv(const std::vector<CorpusExample>& examples, const std::vector<LineScores>& scores);
 

@@ -49,6 +49,7 @@ private slots:
     void cancelledAndUnscorableLines();
     void csvQuotesAndLeavesMissingValuesEmpty();
     void readerSkipsBadLinesWhenAsked();
+    void bleuPlusOneByHand();
 };
 
 void TestCorpusScores::numbersMatchTheDecodeTakenByHand() {
@@ -111,6 +112,7 @@ void TestCorpusScores::knownAnswersOfBleuExactAndAer() {
     QCOMPARE(s.size(), size_t(3));
     QVERIFY(s[0].counts.exact == 1);
     QCOMPARE(s[0].bleu, 100.0);
+    QCOMPARE(s[0].bleu_plus_one, 100.0);
     // The reference has <eos>; an output cut at the length limit lacks it: one position of n + 1 lost.
     QCOMPARE(s[0].token_accuracy, stopped ? 1.0 : double(output_words) / double(output_words + 1));
     QVERIFY(s[0].aer.has_value());
@@ -171,12 +173,14 @@ void TestCorpusScores::csvQuotesAndLeavesMissingValuesEmpty() {
     const std::string csv = corpusScoresToCsv(c.examples, s);
     const QStringList lines = QString::fromStdString(csv).split(u'\n');
     QCOMPARE(lines.size(), 4);  // header, two rows, the empty text after the last "\n"
-    QCOMPARE(lines[0],
-             QStringLiteral("line,source,reference,output,log_prob,log_prob_per_token,mean_entropy,confidence,"
-                            "coverage_deviation,absentminded_out,absentminded_in,bleu,token_accuracy,exact,aer,error"));
+    QCOMPARE(
+        lines[0],
+        QStringLiteral("line,source,reference,output,log_prob,log_prob_per_token,mean_entropy,confidence,"
+                       "coverage_deviation,absentminded_out,absentminded_in,bleu,bleu_plus_one,token_accuracy,exact,"
+                       "aer,error"));
     QVERIFY2(lines[1].startsWith(QStringLiteral("1,\"i love you , \"\"the cat\"\"\",我 爱 你,")), qPrintable(lines[1]));
     QVERIFY2(lines[1].endsWith(QStringLiteral(",") + QString::number(*s[0].aer) + ","), qPrintable(lines[1]));
-    QCOMPARE(lines[2], QStringLiteral("2,the mat,猫,,,,,,,,,,,,,\"why, \"\"not\"\"\""));
+    QCOMPARE(lines[2], QStringLiteral("2,the mat,猫,,,,,,,,,,,,,,\"why, \"\"not\"\"\""));
     QCOMPARE(lines[3], QString());
 }
 
@@ -210,6 +214,18 @@ void TestCorpusScores::readerSkipsBadLinesWhenAsked() {
     QVERIFY(bad.examples.empty());
     QCOMPARE(bad.skipped.size(), kMaxListedSkippedLines);
     QCOMPARE(bad.skipped_count, int64_t(kMaxListedSkippedLines + 50));
+}
+
+void TestCorpusScores::bleuPlusOneByHand() {
+    // "a b c" against "a b d": unigrams 2/3, bigrams (1+1)/(2+1), trigrams (0+1)/(1+1), 4-grams (0+1)/(0+1); c = r.
+    const BleuStats s = bleuStats({"a", "b", "c"}, {"a", "b", "d"});
+    QCOMPARE(s.bleu(), 0.0);  // unsmoothed: no trigram matches
+    QVERIFY(std::abs(s.bleuPlusOne() - 100.0 * std::pow(2.0 / 3 * 2.0 / 3 * 1.0 / 2 * 1.0, 0.25)) < 1e-12);
+    // A hypothesis shorter than its reference pays the brevity penalty exp(1 − r/c): "a b" against "a b d".
+    const BleuStats short_one = bleuStats({"a", "b"}, {"a", "b", "d"});
+    const double p = 1.0 * (1.0 + 1) / (1 + 1) * 1.0 * 1.0;  // 2/2, (1+1)/(1+1), (0+1)/(0+1), (0+1)/(0+1)
+    QVERIFY(std::abs(short_one.bleuPlusOne() - 100.0 * std::exp(1.0 - 3.0 / 2.0) * std::pow(p, 0.25)) < 1e-12);
+    QCOMPARE(bleuStats({"x"}, {"a"}).bleuPlusOne(), 0.0);  // no unigram matches
 }
 
 QTEST_GUILESS_MAIN(TestCorpusScores)

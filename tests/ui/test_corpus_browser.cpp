@@ -221,11 +221,11 @@ void TestCorpusBrowser::filteredExportParsesBack() {
     QVERIFY2(browser()->exportCsv(path), qPrintable(browser()->errorText()));
     const QStringList lines = QString::fromUtf8(testing::readFile(path)).split(u'\n');
     QCOMPARE(lines.size(), 1 + p->rowCount() + 1);  // header, rows, the empty text after the final line end
-    QCOMPARE(csvFields(lines[0]).size(), 16);
+    QCOMPARE(csvFields(lines[0]).size(), 17);
     const CorpusTableModel* m = browser()->tableModel();
     for (int r = 0; r < p->rowCount(); ++r) {
         const QStringList f = csvFields(lines[r + 1]);
-        QCOMPARE(f.size(), 16);
+        QCOMPARE(f.size(), 17);
         const int source_row = p->mapToSource(p->index(r, 0)).row();
         const CorpusExample& ex = m->examples()[size_t(source_row)];
         const LineScores& s = m->scores()[size_t(source_row)];
@@ -235,7 +235,7 @@ void TestCorpusBrowser::filteredExportParsesBack() {
         QCOMPARE(f[3], QString::fromStdString(s.output));
         QCOMPARE(f[4].toDouble(), s.log_prob);
         QCOMPARE(f[6].toDouble(), s.mean_entropy);
-        QCOMPARE(f[14].isEmpty(), !ex.has_alignment);
+        QCOMPARE(f[15].isEmpty(), !ex.has_alignment);
     }
     QVERIFY(lines.join(u'\n').contains(QStringLiteral("\"i , \"\"the cat\"\" , ate\"")));
 }

@@ -92,9 +92,18 @@ void CorpusBrowser::createWidgets() {
     table_->setAlternatingRowColors(true);
     table_->verticalHeader()->hide();
     table_->verticalHeader()->setDefaultSectionSize(table_->fontMetrics().lineSpacing() + 8);  // CJK fallback glyphs
-    table_->horizontalHeader()->setStretchLastSection(false);
-    for (int c : {CorpusTableModel::Source, CorpusTableModel::Reference, CorpusTableModel::Output})
-        table_->setColumnWidth(c, 16 * table_->fontMetrics().averageCharWidth());
+    table_->setMinimumHeight(7 * table_->verticalHeader()->defaultSectionSize());  // several lines, not two
+    // Text columns wide enough for a short sentence, number columns for their header (a tooltip tells the rest).
+    const QFontMetrics fm = table_->fontMetrics();
+    table_->setColumnWidth(CorpusTableModel::Line, fm.horizontalAdvance(QStringLiteral("000000")) + 24);
+    table_->setColumnWidth(CorpusTableModel::Source, 28 * fm.averageCharWidth());
+    table_->setColumnWidth(CorpusTableModel::Reference, 22 * fm.averageCharWidth());
+    table_->setColumnWidth(CorpusTableModel::Output, 22 * fm.averageCharWidth());
+    for (int c = CorpusTableModel::LogProb; c < CorpusTableModel::ColumnCount; ++c)
+        table_->setColumnWidth(c, std::max(fm.horizontalAdvance(QStringLiteral("-000.000")),
+                                           fm.horizontalAdvance(model_->headerData(c, Qt::Horizontal).toString())) +
+                                      28);
+    table_->horizontalHeader()->setSectionResizeMode(CorpusTableModel::Source, QHeaderView::Stretch);
     connect(table_, &QTableView::clicked, this, &CorpusBrowser::activateRow);
     connect(table_, &QTableView::activated, this, &CorpusBrowser::activateRow);
 

@@ -26,7 +26,7 @@ std::optional<double> numberOf(const LineScores& s, int column) {
     case CorpusTableModel::Confidence:
         return s.confidence.confidence;
     case CorpusTableModel::Bleu:
-        return s.bleu;
+        return s.bleu_plus_one;
     case CorpusTableModel::Exact:
         return s.counts.exact ? 1.0 : 0.0;
     case CorpusTableModel::Aer:
@@ -174,7 +174,7 @@ QVariant CorpusTableModel::headerData(int section, Qt::Orientation orientation, 
         case Confidence:
             return tr("Confidence");
         case Bleu:
-            return tr("BLEU");
+            return tr("BLEU+1");
         case Exact:
             return tr("Exact");
         case Aer:
@@ -198,7 +198,8 @@ QVariant CorpusTableModel::headerData(int section, Qt::Orientation orientation, 
         case Confidence:
             return tr("Attention confidence: coverage deviation plus absentmindedness penalties (0 is best)");
         case Bleu:
-            return tr("Sentence BLEU-4 against the reference, in %, unsmoothed (0 when no 4-gram matches)");
+            return tr("Sentence BLEU+1 against the reference, in % (BLEU-4 with one added to the 2- to 4-gram "
+                      "counts, so that short sentences do not all score 0; the CSV has the unsmoothed BLEU too)");
         case Exact:
             return tr("Whether the output equals the reference");
         case Aer:
