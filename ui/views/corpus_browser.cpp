@@ -92,7 +92,7 @@ void CorpusBrowser::createWidgets() {
     table_->setAlternatingRowColors(true);
     table_->verticalHeader()->hide();
     table_->verticalHeader()->setDefaultSectionSize(table_->fontMetrics().lineSpacing() + 8);  // CJK fallback glyphs
-    table_->setMinimumHeight(7 * table_->verticalHeader()->defaultSectionSize());  // several lines, not two
+    table_->setMinimumHeight(7 * table_->verticalHeader()->defaultSectionSize());              // several lines, not two
     // Text columns wide enough for a short sentence, number columns for their header (a tooltip tells the rest).
     const QFontMetrics fm = table_->fontMetrics();
     table_->setColumnWidth(CorpusTableModel::Line, fm.horizontalAdvance(QStringLiteral("000000")) + 24);

@@ -198,8 +198,9 @@ QVariant CorpusTableModel::headerData(int section, Qt::Orientation orientation, 
         case Confidence:
             return tr("Attention confidence: coverage deviation plus absentmindedness penalties (0 is best)");
         case Bleu:
-            return tr("Sentence BLEU+1 against the reference, in % (BLEU-4 with one added to the 2- to 4-gram "
-                      "counts, so that short sentences do not all score 0; the CSV has the unsmoothed BLEU too)");
+            return tr(
+                "Sentence BLEU+1 against the reference, in % (BLEU-4 with one added to the 2- to 4-gram "
+                "counts, so that short sentences do not all score 0; the CSV has the unsmoothed BLEU too)");
         case Exact:
             return tr("Whether the output equals the reference");
         case Aer:
