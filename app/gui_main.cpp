@@ -1,11 +1,13 @@
 // attnviz: the desktop app. `attnviz [MODEL]` opens MODEL, else the last model, else the default sample model, with
 // a sentence already decoded. `--screenshot FILE` saves the window (QWidget::grab) after the first decode and quits.
-// `--beam K` shows the beam search dock with width K; `--compare B` opens the compare view with model B.
+// `--beam K` shows the beam search dock with width K; `--compare B` opens the compare view with model B; `--corpus F`
+// opens F in the corpus browser.
 // `--help` and `--version` work without a display.
 #include "attnviz_version.h"
 #include "state/decode_state.h"
 #include "views/beam_tree.h"
 #include "views/compare_view.h"
+#include "views/corpus_browser.h"
 #include "window/language.h"
 #include "window/main_window.h"
 #include "window/theme.h"
@@ -43,6 +45,10 @@ struct Options {
                              QStringLiteral("name")};
     QCommandLineOption beam{QStringLiteral("beam"), QStringLiteral("Show the beam search with this width (1 to 32)."),
                             QStringLiteral("k")};
+    QCommandLineOption corpus{QStringLiteral("corpus"),
+                              QStringLiteral("Open this TSV corpus (source<TAB>reference[<TAB>gold links]) in the "
+                                             "corpus browser; with --screenshot, its first line is shown once scored."),
+                              QStringLiteral("file")};
 };
 
 void setUpParser(QCommandLineParser& parser, const Options& options) {
@@ -59,6 +65,7 @@ void setUpParser(QCommandLineParser& parser, const Options& options) {
     parser.addOption(options.language);
     parser.addOption(options.theme);
     parser.addOption(options.beam);
+    parser.addOption(options.corpus);
 }
 
 void setNames() {
@@ -107,9 +114,22 @@ void scheduleStartupActions(attnviz::ui::MainWindow& window, const QCommandLineP
                 QApplication::exit(ok && decoded ? 0 : 1);
             });
         };
-        QObject::connect(
-            &window, &attnviz::ui::MainWindow::decodeFinished, &window, [save] { save(true); },
-            Qt::SingleShotConnection);
+        if (parser.isSet(options.corpus)) {  // the corpus scored, then its first line decoded
+            attnviz::ui::CorpusBrowser* browser = window.corpusBrowser();
+            QObject::connect(
+                browser, &attnviz::ui::CorpusBrowser::scoringFinished, &window,
+                [&window, browser, save] {
+                    QObject::connect(
+                        &window, &attnviz::ui::MainWindow::decodeFinished, &window, [save] { save(true); },
+                        Qt::SingleShotConnection);
+                    browser->openRow(0);
+                },
+                Qt::SingleShotConnection);
+        } else {
+            QObject::connect(
+                &window, &attnviz::ui::MainWindow::decodeFinished, &window, [save] { save(true); },
+                Qt::SingleShotConnection);
+        }
         QTimer::singleShot(20000, &window, [save] {
             std::fprintf(stderr, "attnviz: no decode within 20 s; saving the window as it is\n");
             save(false);
@@ -173,6 +193,13 @@ int main(int argc, char* argv[]) {
             std::fprintf(stderr, "attnviz: %s\n", qPrintable(window.compareView()->errorText()));
     }
 
+    if (parser.isSet(options.corpus)) {
+        if (!window.openCorpus(parser.value(options.corpus)))
+            std::fprintf(stderr, "attnviz: %s\n", qPrintable(window.corpusBrowser()->errorText()));
+        QTimer::singleShot(0, &window, [&window] {  // once the shown dock is laid out
+            window.resizeDocks({window.corpusDock()}, {window.height() * 2 / 5}, Qt::Vertical);
+        });
+    }
     scheduleStartupActions(window, parser, options);
     return QApplication::exec();
 }

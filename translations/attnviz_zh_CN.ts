@@ -539,6 +539,264 @@ log p = %4，总对数概率 %5</translation>
     </message>
 </context>
 <context>
+    <name>attnviz::ui::CorpusBrowser</name>
+    <message>
+        <source>Open corpus…</source>
+        <translation>打开语料…</translation>
+    </message>
+    <message>
+        <source>Open a TSV file: source&lt;TAB&gt;reference[&lt;TAB&gt;gold links as i-j]</source>
+        <translation>打开 TSV 文件：源句&lt;TAB&gt;参考译文[&lt;TAB&gt;金标准对齐，格式 i-j]</translation>
+    </message>
+    <message>
+        <source>Rescore</source>
+        <translation>重新打分</translation>
+    </message>
+    <message>
+        <source>Score every line again with the open model</source>
+        <translation>用当前模型为每一行重新打分</translation>
+    </message>
+    <message>
+        <source>Export CSV…</source>
+        <translation>导出 CSV…</translation>
+    </message>
+    <message>
+        <source>Save the table as shown (filter and order) as CSV</source>
+        <translation>把表格按当前显示（筛选与排序）保存为 CSV</translation>
+    </message>
+    <message>
+        <source>Filter lines (any column&apos;s text)</source>
+        <translation>筛选行（任一列的文字）</translation>
+    </message>
+    <message>
+        <source>Cancel</source>
+        <translation>取消</translation>
+    </message>
+    <message>
+        <source>Stop scoring; the lines scored so far stay</source>
+        <translation>停止打分；已打分的行保留</translation>
+    </message>
+    <message>
+        <source>Open a model first: the corpus is read with the model&apos;s tokenizer.</source>
+        <translation>请先打开一个模型：语料要用模型的分词器读取。</translation>
+    </message>
+    <message>
+        <source>Cannot open the corpus: %1</source>
+        <translation>无法打开语料：%1</translation>
+    </message>
+    <message numerus="yes">
+        <source>No line of %1 can be read (%n bad line(s); the first: %2)</source>
+        <translation>
+            <numerusform>%1 中没有一行可以读取（%n 个错误行；第一个：%2）</numerusform>
+        </translation>
+    </message>
+    <message>
+        <source>%1 holds no lines (the file is empty or blank).</source>
+        <translation>%1 中没有任何行（文件为空或只有空白）。</translation>
+    </message>
+    <message>
+        <source>Open corpus</source>
+        <translation>打开语料</translation>
+    </message>
+    <message>
+        <source>Corpus files (*.tsv *.txt);;All files (*)</source>
+        <translation>语料文件 (*.tsv *.txt);;所有文件 (*)</translation>
+    </message>
+    <message>
+        <source>Scoring the corpus failed: %1</source>
+        <translation>语料打分失败：%1</translation>
+    </message>
+    <message>
+        <source>There is no corpus to export: open one first.</source>
+        <translation>没有可导出的语料：请先打开一个。</translation>
+    </message>
+    <message>
+        <source>Cannot export the table: %1</source>
+        <translation>无法导出表格：%1</translation>
+    </message>
+    <message>
+        <source>Export the corpus table</source>
+        <translation>导出语料表格</translation>
+    </message>
+    <message>
+        <source>CSV files (*.csv)</source>
+        <translation>CSV 文件 (*.csv)</translation>
+    </message>
+    <message>
+        <source>Corpus browser</source>
+        <translation>语料浏览器</translation>
+    </message>
+    <message>
+        <source>Open a corpus: a TSV file of source&lt;TAB&gt;reference lines, with gold links (Pharaoh i-j) as an optional third column. Click a line to open it in the window.</source>
+        <translation>打开语料：每行为 源句&lt;TAB&gt;参考译文 的 TSV 文件，可选的第三列为金标准对齐（Pharaoh 格式 i-j）。点击一行即可在窗口中打开它。</translation>
+    </message>
+    <message numerus="yes">
+        <source>%1: %n line(s)</source>
+        <translation>
+            <numerusform>%1：%n 行</numerusform>
+        </translation>
+    </message>
+    <message numerus="yes">
+        <source> (%n with gold links)</source>
+        <translation>
+            <numerusform>（其中 %n 行有金标准对齐）</numerusform>
+        </translation>
+    </message>
+    <message numerus="yes">
+        <source>%n bad line(s) skipped (the first: %1)</source>
+        <translation>
+            <numerusform>跳过了 %n 个错误行（第一个：%1）</numerusform>
+        </translation>
+    </message>
+    <message>
+        <source>scores are stale (another model): scoring again…</source>
+        <translation>分数已过期（来自另一个模型）：正在重新打分…</translation>
+    </message>
+    <message>
+        <source>scoring…</source>
+        <translation>正在打分…</translation>
+    </message>
+    <message>
+        <source>cancelled: %1 of %2 lines scored</source>
+        <translation>已取消：%2 行中已打分 %1 行</translation>
+    </message>
+    <message>
+        <source>scored in %1 s</source>
+        <translation>打分用时 %1 秒</translation>
+    </message>
+    <message>
+        <source>corpus BLEU %1, exact match %2 %</source>
+        <translation>语料 BLEU %1，完全匹配 %2 %</translation>
+    </message>
+    <message>
+        <source>, AER %1</source>
+        <translation>，AER %1</translation>
+    </message>
+    <message numerus="yes">
+        <source>%n line(s) not scored (see their tooltips)</source>
+        <translation>
+            <numerusform>%n 行未打分（原因见其提示）</numerusform>
+        </translation>
+    </message>
+</context>
+<context>
+    <name>attnviz::ui::CorpusTableModel</name>
+    <message>
+        <source>(not scored)</source>
+        <translation>（未打分）</translation>
+    </message>
+    <message>
+        <source>yes</source>
+        <translation>是</translation>
+    </message>
+    <message>
+        <source>no</source>
+        <translation>否</translation>
+    </message>
+    <message>
+        <source>Line %1 was not scored: %2</source>
+        <translation>第 %1 行未打分：%2</translation>
+    </message>
+    <message>
+        <source>%1
+Gold links: %2 links</source>
+        <translation>%1
+金标准对齐：%2 条</translation>
+    </message>
+    <message>
+        <source>Attention confidence %1 (0 is best): coverage deviation %2, absentmindedness of the output %3, of the input %4</source>
+        <translation>注意力置信度 %1（0 为最佳）：覆盖偏差 %2，输出的注意力涣散 %3，输入的注意力涣散 %4</translation>
+    </message>
+    <message>
+        <source>This line has no gold links</source>
+        <translation>这一行没有金标准对齐</translation>
+    </message>
+    <message>
+        <source>Line</source>
+        <translation>行号</translation>
+    </message>
+    <message>
+        <source>Source</source>
+        <translation>源句</translation>
+    </message>
+    <message>
+        <source>Reference</source>
+        <translation>参考译文</translation>
+    </message>
+    <message>
+        <source>Output (stale)</source>
+        <translation>输出（已过期）</translation>
+    </message>
+    <message>
+        <source>Output</source>
+        <translation>输出</translation>
+    </message>
+    <message>
+        <source>Log-prob</source>
+        <translation>对数概率</translation>
+    </message>
+    <message>
+        <source>Per token</source>
+        <translation>每词元</translation>
+    </message>
+    <message>
+        <source>Entropy</source>
+        <translation>熵</translation>
+    </message>
+    <message>
+        <source>Confidence</source>
+        <translation>置信度</translation>
+    </message>
+    <message>
+        <source>BLEU+1</source>
+        <translation>BLEU+1</translation>
+    </message>
+    <message>
+        <source>Exact</source>
+        <translation>完全匹配</translation>
+    </message>
+    <message>
+        <source>AER</source>
+        <translation>AER</translation>
+    </message>
+    <message>
+        <source>The line&apos;s number in the file</source>
+        <translation>该行在文件中的行号</translation>
+    </message>
+    <message>
+        <source>The model&apos;s greedy output</source>
+        <translation>模型的贪心解码输出</translation>
+    </message>
+    <message>
+        <source>Log-probability of the greedy output, &lt;eos&gt; included (natural log)</source>
+        <translation>贪心输出的对数概率，含 &lt;eos&gt;（自然对数）</translation>
+    </message>
+    <message>
+        <source>Log-probability per output token</source>
+        <translation>每个输出词元的平均对数概率</translation>
+    </message>
+    <message>
+        <source>Mean entropy of the attention rows, in nats (higher: more spread out)</source>
+        <translation>注意力各行的平均熵，单位为奈特（越高越分散）</translation>
+    </message>
+    <message>
+        <source>Attention confidence: coverage deviation plus absentmindedness penalties (0 is best)</source>
+        <translation>注意力置信度：覆盖偏差与注意力涣散惩罚之和（0 为最佳）</translation>
+    </message>
+    <message>
+        <source>Sentence BLEU+1 against the reference, in % (BLEU-4 with one added to the 2- to 4-gram counts, so that short sentences do not all score 0; the CSV has the unsmoothed BLEU too)</source>
+        <translation>相对参考译文的句子级 BLEU+1，单位 %（在 2 到 4 元组的计数上各加一的 BLEU-4，使短句不至于全为 0；CSV 中也有未平滑的 BLEU）</translation>
+    </message>
+    <message>
+        <source>Whether the output equals the reference</source>
+        <translation>输出是否与参考译文完全相同</translation>
+    </message>
+    <message>
+        <source>Alignment error rate of the attention forced onto the reference, against the line&apos;s gold links</source>
+        <translation>强制解码参考译文时注意力的对齐错误率（AER），对照该行的金标准对齐</translation>
+    </message>
+</context>
+<context>
     <name>attnviz::ui::ExportDialog</name>
     <message>
         <source>Export heatmap</source>
@@ -1257,6 +1515,26 @@ GNMT coverage penalty %4</source>
 输出的注意力涣散 %2（一行分散在许多词上）
 输入的注意力涣散 %3（一个词被许多步关注）
 GNMT 覆盖惩罚 %4</translation>
+    </message>
+    <message>
+        <source>Corpus</source>
+        <translation>语料</translation>
+    </message>
+    <message>
+        <source>Open &amp;corpus…</source>
+        <translation>打开语料(&amp;C)…</translation>
+    </message>
+    <message>
+        <source>Ctrl+K</source>
+        <translation>Ctrl+K</translation>
+    </message>
+    <message>
+        <source>Open a TSV corpus in the corpus browser: every line scored, click one to see it</source>
+        <translation>在语料浏览器中打开 TSV 语料：每一行都会打分，点击一行即可查看</translation>
+    </message>
+    <message>
+        <source>Cannot open the corpus</source>
+        <translation>无法打开语料</translation>
     </message>
 </context>
 <context>

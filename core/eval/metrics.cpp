@@ -45,6 +45,16 @@ double BleuStats::bleu() const {
     return 100.0 * bp * std::exp(log_sum / 4.0);
 }
 
+double BleuStats::bleuPlusOne() const {
+    if (hyp_length == 0 || matches[0] == 0) return 0.0;
+    double log_sum = std::log(static_cast<double>(matches[0]) / static_cast<double>(totals[0]));
+    for (size_t n = 1; n < 4; ++n)
+        log_sum += std::log(static_cast<double>(matches[n] + 1) / static_cast<double>(totals[n] + 1));
+    const double c = static_cast<double>(hyp_length), r = static_cast<double>(ref_length);
+    const double bp = c >= r ? 1.0 : std::exp(1.0 - r / c);
+    return 100.0 * bp * std::exp(log_sum / 4.0);
+}
+
 BleuStats bleuStats(const std::vector<std::string>& hyp, const std::vector<std::string>& ref) {
     BleuStats s;
     s.hyp_length = static_cast<int64_t>(hyp.size());

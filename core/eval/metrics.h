@@ -27,6 +27,10 @@ struct BleuStats {
     // 100 * BP * exp(mean_n log p_n), p_n = matches[n] / totals[n]; 0 if any p_n is 0 (no smoothing) or c = 0;
     // BP = 1 if c >= r, else exp(1 - r / c).
     double bleu() const;
+    // BLEU+1 of one sentence (Lin & Och 2004, as Moses' sentence-bleu): one added to the matches and the totals of
+    // n = 2..4, so that a short sentence without a 4-gram match does not score 0; the same BP; 0 if c = 0 or no
+    // unigram matches.
+    double bleuPlusOne() const;
 };
 // The statistics of one sentence pair (tokens without <eos>; one reference).
 BleuStats bleuStats(const std::vector<std::string>& hypothesis, const std::vector<std::string>& reference);

@@ -126,6 +126,26 @@ void tokenizeExample(CorpusExample& ex, const TokenizerConfig& t, const std::str
     }
 }
 
+// One line (without its LF) as an example; nullopt for a blank line. InputError "NAME:LINE: what" for a bad one.
+std::optional<CorpusExample> exampleOfLine(std::string_view line, int line_no, const std::string& name,
+                                           const CorpusOptions& options) {
+    if (line.size() > kMaxLineBytes)
+        throw InputError(where(name, line_no) + "the line is " + std::to_string(line.size()) +
+                         " bytes long; lines of at most " + std::to_string(kMaxLineBytes) +
+                         " bytes are read (is this a text corpus?)");
+    if (!line.empty() && line.back() == '\r') line.remove_suffix(1);
+    if (const size_t bad = firstInvalidUtf8(line); bad != std::string_view::npos) {
+        char hex[8];
+        std::snprintf(hex, sizeof hex, "0x%02X", static_cast<unsigned char>(line[bad]));
+        throw InputError(where(name, line_no) + "invalid UTF-8 at byte " + std::to_string(bad + 1) + " of the line (" +
+                         hex + ")");
+    }
+    if (isBlank(line)) return std::nullopt;
+    CorpusExample ex = exampleFromLine(line, line_no, name, options);
+    if (options.tokenizer) tokenizeExample(ex, *options.tokenizer, where(name, line_no));
+    return ex;
+}
+
 }  // namespace
 
 Corpus parseCorpus(std::string_view text, const std::string& name, const CorpusOptions& options) {
@@ -141,21 +161,14 @@ Corpus parseCorpus(std::string_view text, const std::string& name, const CorpusO
         std::string_view line = text.substr(pos, eol - pos);
         pos = eol + 1;
         ++line_no;
-        if (line.size() > kMaxLineBytes)
-            throw InputError(where(name, line_no) + "the line is " + std::to_string(line.size()) +
-                             " bytes long; lines of at most " + std::to_string(kMaxLineBytes) +
-                             " bytes are read (is this a text corpus?)");
-        if (!line.empty() && line.back() == '\r') line.remove_suffix(1);
-        if (const size_t bad = firstInvalidUtf8(line); bad != std::string_view::npos) {
-            char hex[8];
-            std::snprintf(hex, sizeof hex, "0x%02X", static_cast<unsigned char>(line[bad]));
-            throw InputError(where(name, line_no) + "invalid UTF-8 at byte " + std::to_string(bad + 1) +
-                             " of the line (" + hex + ")");
+        try {
+            if (std::optional<CorpusExample> ex = exampleOfLine(line, line_no, name, options))
+                corpus.examples.push_back(std::move(*ex));
+        } catch (const InputError& e) {
+            if (!options.skip_bad_lines) throw;
+            if (corpus.skipped.size() < kMaxListedSkippedLines) corpus.skipped.push_back({line_no, e.what()});
+            ++corpus.skipped_count;
         }
-        if (isBlank(line)) continue;
-        CorpusExample ex = exampleFromLine(line, line_no, name, options);
-        if (options.tokenizer) tokenizeExample(ex, *options.tokenizer, where(name, line_no));
-        corpus.examples.push_back(std::move(ex));
     }
     return corpus;
 }

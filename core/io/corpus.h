@@ -11,9 +11,12 @@
 // - an alignment token that is not `i-j` with two non-negative integers ("3-x", "3", "-1-2") is an error;
 // - with a tokenizer given, links whose source or target index is past the sentence's word count are errors,
 //   and the tokens are kept in the example (the trainer builds vocabularies from them).
+// With CorpusOptions::skip_bad_lines a bad line is listed in Corpus::skipped instead and reading goes on (the window's
+// corpus browser opens the good lines); a file that cannot be read at all still throws.
 #pragma once
 #include "model/config.h"
 
+#include <cstdint>
 #include <optional>
 #include <string>
 #include <string_view>
@@ -46,12 +49,25 @@ struct CorpusOptions {
     // When set, both sides are tokenized with it (source with .source, target with .target), empty-after-
     // tokenization sides are errors and alignment indices are checked against the word counts.
     std::optional<TokenizerConfig> tokenizer;
+    // true: a bad line is skipped and listed in Corpus::skipped (its message as the InputError would have said it)
+    // rather than ending the read.
+    bool skip_bad_lines = false;
 };
+
+// A line left out under CorpusOptions::skip_bad_lines.
+struct SkippedLine {
+    int line = 0;         // 1-based
+    std::string message;  // "PATH:LINE: what"
+};
+// At most this many skipped lines are listed (a binary file would have one per line); skipped_count counts them all.
+inline constexpr size_t kMaxListedSkippedLines = 100;
 
 struct Corpus {
     std::string name;  // the path (or the name given to parseCorpus)
     std::vector<CorpusExample> examples;
-    int alignedCount() const;  // examples with an alignment field
+    std::vector<SkippedLine> skipped;  // the first kMaxListedSkippedLines bad lines (skip_bad_lines only)
+    int64_t skipped_count = 0;         // every bad line skipped
+    int alignedCount() const;          // examples with an alignment field
 };
 
 // Parses TSV text; `name` stands for the path in messages. Throws InputError on the first bad line.

@@ -154,6 +154,7 @@ void MainWindow::createCentralWidgets() {
     createBeamDock();
     createCompareDock();
     createInspector();
+    createCorpusDock();
     retranslateCentralWidgets();
 }
 
@@ -170,6 +171,7 @@ void MainWindow::retranslateCentralWidgets() {
     step_dock_->setWindowTitle(tr("Current step"));
     beam_dock_->setWindowTitle(tr("Beam search"));
     compare_dock_->setWindowTitle(tr("Compare models"));
+    corpus_dock_->setWindowTitle(tr("Corpus"));
     retranslateInspector();
 }
 

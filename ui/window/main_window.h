@@ -35,6 +35,7 @@ namespace attnviz::ui {
 
 class BeamTreeView;
 class CompareView;
+class CorpusBrowser;
 class CellInspector;
 class DecodeState;
 class HeatmapActions;
@@ -122,6 +123,11 @@ public:
     CellInspector* cellInspector() const { return inspector_; }
     QAction* diagnosticsAction() const { return diagnostics_act_; }  // coverage row and entropy column
     QString confidenceText() const;                                  // the status bar's sentence confidence
+    // File ▸ Open corpus: shows the corpus dock and opens `path` in it; false (reported) when it cannot be opened.
+    bool openCorpus(const QString& path);
+    CorpusBrowser* corpusBrowser() const { return corpus_browser_; }
+    QDockWidget* corpusDock() const { return corpus_dock_; }
+    QAction* openCorpusAction() const { return open_corpus_act_; }
     QString noticeText() const;
     QString colormap() const { return style_.colormap; }
     void setColormap(const QString& name);
@@ -195,6 +201,9 @@ private:
     void createInspector();
     void retranslateInspector();
     void updateConfidence();
+    // main_window_corpus.cpp: the corpus browser dock; a line clicked there opens here.
+    void createCorpusDock();
+    void openCorpusLine(const QString& source, const QString& reference, const QString& gold);
 
     DecodeState* state_;
     std::vector<Sibling> siblings_;                // the open model's siblings, itself included (findSiblings)
@@ -253,6 +262,9 @@ private:
     SiblingsMenu* siblings_menu_ = nullptr;
     QDockWidget* compare_dock_ = nullptr;
     CompareView* compare_view_ = nullptr;
+    QDockWidget* corpus_dock_ = nullptr;
+    CorpusBrowser* corpus_browser_ = nullptr;
+    QAction* open_corpus_act_ = nullptr;
 };
 
 }  // namespace attnviz::ui

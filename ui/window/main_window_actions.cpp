@@ -8,6 +8,7 @@
 #include "heatmap/heatmap_view.h"
 #include "state/decode_state.h"
 #include "views/compare_view.h"
+#include "views/corpus_browser.h"
 #include "window/about.h"
 #include "window/heatmap_actions.h"
 #include "window/siblings_menu.h"
@@ -70,6 +71,13 @@ void MainWindow::createActions() {
     library_act_ = makeAction(this, icon("folder-open", "library"), tr("&Sample models…"), QKeySequence(tr("Ctrl+L")),
                               tr("Browse the shipped sample models by task"));
     connect(library_act_, &QAction::triggered, this, &MainWindow::showLibrary);
+    open_corpus_act_ =
+        makeAction(this, icon("document-open", "open"), tr("Open &corpus…"), QKeySequence(tr("Ctrl+K")),
+                   tr("Open a TSV corpus in the corpus browser: every line scored, click one to see it"));
+    connect(open_corpus_act_, &QAction::triggered, this, [this] {
+        corpus_dock_->show();
+        corpus_browser_->chooseAndOpen();
+    });
     export_act_ = makeAction(this, icon("document-save-as", "export"), tr("&Export heatmap…"), QKeySequence::Save,
                              tr("Save the heatmap as PNG, SVG, PDF, CSV or JSON"));
     connect(export_act_, &QAction::triggered, this, &MainWindow::showExportDialog);
@@ -137,6 +145,7 @@ void MainWindow::createMenus() {
     recent_menu_ = file->addMenu(tr("Open &recent"));
     connect(recent_menu_, &QMenu::aboutToShow, this, &MainWindow::updateRecentMenu);
     file->addAction(library_act_);
+    file->addAction(open_corpus_act_);
     file->addSeparator();
     file->addAction(export_act_);
     file->addSeparator();
@@ -165,6 +174,7 @@ void MainWindow::createMenus() {
     view->addSeparator();
     heatmap_actions_->addZoomActions(view);
     view->addAction(beam_dock_->toggleViewAction());
+    view->addAction(corpus_dock_->toggleViewAction());
     addAppearanceMenus(view);
 
     QMenu* decode = menuBar()->addMenu(tr("&Decoder"));

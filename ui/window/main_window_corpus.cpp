@@ -1,0 +1,40 @@
+// MainWindow's corpus dock (views/corpus_browser.h): a TSV corpus scored line by line, hidden until File ▸ Open corpus
+// or View ▸ Corpus shows it. A line clicked there becomes the window's sentence and reference (its gold links go to
+// the compare view's field), and the heatmap shows it.
+#include "state/decode_state.h"
+#include "views/compare_view.h"
+#include "views/corpus_browser.h"
+#include "window/main_window.h"
+
+#include <QDockWidget>
+
+namespace attnviz::ui {
+
+void MainWindow::createCorpusDock() {
+    corpus_browser_ = new CorpusBrowser(state_, this);
+    corpus_dock_ = new QDockWidget(this);
+    corpus_dock_->setObjectName(QStringLiteral("CorpusDock"));
+    corpus_dock_->setWidget(corpus_browser_);
+    addDockWidget(Qt::BottomDockWidgetArea, corpus_dock_);
+    corpus_dock_->hide();
+    connect(corpus_browser_, &CorpusBrowser::lineActivated, this, &MainWindow::openCorpusLine);
+    connect(corpus_browser_, &CorpusBrowser::errorReported, this, &MainWindow::errorReported);
+}
+
+bool MainWindow::openCorpus(const QString& path) {
+    corpus_dock_->show();
+    corpus_browser_->setInteractive(interactive_);
+    if (corpus_browser_->openCorpus(path)) return true;
+    reportError(tr("Cannot open the corpus"), corpus_browser_->errorText());
+    return false;
+}
+
+void MainWindow::openCorpusLine(const QString& source, const QString& reference, const QString& gold) {
+    compare_view_->setGoldLinks(gold);
+    if (sourceText() == source && state_->referenceText() == reference) return;  // already shown
+    setSourceText(source);
+    setReferenceText(reference);
+    decodeNow();
+}
+
+}  // namespace attnviz::ui
