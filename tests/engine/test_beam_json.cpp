@@ -30,15 +30,17 @@ BeamNode node(int parent, int token, int step, float lp, double total, int row, 
 // the search stops with 8 live (two finished hypotheses beat it).
 BeamResult handMadeTree() {
     BeamResult t;
-    t.nodes = {node(-1, kSos, 0, 0, 0, -1, true, false),
-               node(0, 4, 1, -0.25f, -0.25, 0, true, false),
-               node(0, 5, 1, -1.5f, -1.5, 0, true, false),
-               node(1, 7, 2, -0.5f, -0.75, 1, true, false),
-               node(1, kEos, 2, -1.0f, -1.25, 1, true, true),
-               node(2, 6, 2, -0.125f, -1.625, 2, false, false),
-               node(2, kEos, 2, -2.0f, -3.5, 2, false, false),
-               node(3, kEos, 3, -0.0625f, -0.8125, 3, true, true),
-               node(3, 4, 3, -3.0f, -3.75, 3, true, false)};
+    t.nodes = {
+        node(-1, kSos, 0, 0, 0, -1, true, false),            // 0: the root
+        node(0, 4, 1, -0.25f, -0.25, 0, true, false),        // 1: the
+        node(0, 5, 1, -1.5f, -1.5, 0, true, false),          // 2: a,b
+        node(1, 7, 2, -0.5f, -0.75, 1, true, false),         // 3: 猫
+        node(1, kEos, 2, -1.0f, -1.25, 1, true, true),       // 4: <eos>, the second hypothesis
+        node(2, 6, 2, -0.125f, -1.625, 2, false, false),     // 5: say "hi", pruned
+        node(2, kEos, 2, -2.0f, -3.5, 2, false, false),      // 6: <eos>, pruned
+        node(3, kEos, 3, -0.0625f, -0.8125, 3, true, true),  // 7: <eos>, the best
+        node(3, 4, 3, -3.0f, -3.75, 3, true, false),         // 8: the, live
+    };
     t.nodes[0].children = {1, 2};
     t.nodes[1].children = {3, 4};
     t.nodes[2].children = {5, 6};

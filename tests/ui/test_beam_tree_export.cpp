@@ -94,9 +94,8 @@ void TestBeamTreeExport::svgAndPdf() {
     const QSize logical = view()->canvas()->layout().size;
     const QByteArray svg = readFile(exported(QStringLiteral("tree.svg")));
     QVERIFY(svg.startsWith("<?xml"));
-    const QString view_box = QStringLiteral("viewBox=\"0 0 %1 %2\"")
-                                 .arg(qRound(logical.width() * 1.5))
-                                 .arg(qRound(logical.height() * 1.5));
+    const QString view_box =
+        QStringLiteral("viewBox=\"0 0 %1 %2\"").arg(qRound(logical.width() * 1.5)).arg(qRound(logical.height() * 1.5));
     QVERIFY2(svg.contains(view_box.toUtf8()), svg.left(600).constData());
     // Text as text: the best hypothesis' first token and a step header are in the file.
     const BeamResult& tree = *view()->result();

@@ -89,8 +89,7 @@ void paintNode(QPainter& p, const BeamResult& tree, const BeamTreeLayout& layout
     bold.setBold(n.in_beam);
     p.setFont(bold);
     p.setPen(ink);
-    const QString token =
-        QFontMetrics(bold, p.device()).elidedText(layout.tokens[node], Qt::ElideRight, inner.width());
+    const QString token = QFontMetrics(bold, p.device()).elidedText(layout.tokens[node], Qt::ElideRight, inner.width());
     p.drawText(QRect(inner.left(), inner.top(), inner.width(), inner.height() / 2), Qt::AlignLeft | Qt::AlignVCenter,
                token);
     if (node == 0) return;  // the root has no score
@@ -133,8 +132,8 @@ BeamTreeLayout BeamTreeLayout::of(const BeamResult* tree, const Vocabulary* targ
     if (!tree->finished.empty())
         for (int n = tree->finished.front(); n >= 0; n = tree->nodes[size_t(n)].parent) l.on_best_path[size_t(n)] = 1;
     const int cols = int(l.columns.size());
-    l.size = QSize(2 * kMargin + cols * kBoxWidth + (cols - 1) * kGapX,
-                   2 * kMargin + kHeader + rows * (kBoxHeight + kGapY));
+    l.size =
+        QSize(2 * kMargin + cols * kBoxWidth + (cols - 1) * kGapX, 2 * kMargin + kHeader + rows * (kBoxHeight + kGapY));
     return l;
 }
 
