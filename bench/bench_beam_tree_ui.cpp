@@ -1,5 +1,6 @@
 // The beam search view's cost (target: width 8 at 30 steps ≤ 50 ms, search + layout): the search alone, the search
 // and the tree's layout (BeamTreeCanvas::setTree), and both with a paint of a 1200 × 320 view of the tree.
+// The tree's memory is reported as counters of the search alone (bytes of rows and nodes).
 // Model: the en_zh additive sample model with <eos> made unreachable, so that all 8 hypotheses live for the whole 30
 // steps (the worst case: 8 expansions of 8 children per step), else a random model of sample size.
 //   bench_beam_tree_ui --benchmark_repetitions=5 --benchmark_report_aggregates_only=true
@@ -60,10 +61,22 @@ DecodeOptions thirtySteps() {
     return o;
 }
 
+// Also what the tree keeps, in bytes: its attention rows (one per expansion), what one row per node would take (as
+// the tree kept before), and its nodes with their lists of children.
 void BM_BeamSearchOnly(benchmark::State& state) {
     const auto model = benchModel();
     const TokenizedText src = benchSource(*model);
     for (auto _ : state) benchmark::DoNotOptimize(beamSearch(*model, src, int(state.range(0)), thirtySteps()));
+    const BeamResult tree = beamSearch(*model, src, int(state.range(0)), thirtySteps());
+    const double row_bytes = double(src.ids.size() * sizeof(float));
+    double node_bytes = 0;
+    for (const BeamNode& n : tree.nodes) node_bytes += double(sizeof(BeamNode) + n.children.size() * sizeof(int));
+    state.counters["S"] = double(src.ids.size());
+    state.counters["nodes"] = double(tree.nodes.size());
+    state.counters["rows"] = double(tree.rows.size());
+    state.counters["row_bytes"] = double(tree.rows.size()) * row_bytes;
+    state.counters["row_bytes_one_per_node"] = double(tree.nodes.size() - 1) * row_bytes;
+    state.counters["node_bytes"] = node_bytes;
 }
 BENCHMARK(BM_BeamSearchOnly)->Arg(8)->ArgName("width")->Unit(benchmark::kMillisecond)->UseRealTime();
 

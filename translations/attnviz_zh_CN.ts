@@ -164,6 +164,34 @@ log p = %4，总对数概率 %5</translation>
         <source>“%1” is not in the model&apos;s target vocabulary.</source>
         <translation>“%1”不在模型的目标词表中。</translation>
     </message>
+    <message>
+        <source>E&amp;xport…</source>
+        <translation>导出(&amp;X)…</translation>
+    </message>
+    <message>
+        <source>Save the tree as drawn (PNG, SVG, PDF) or its numbers (CSV, JSON)</source>
+        <translation>按所绘样子保存这棵树（PNG、SVG、PDF），或保存其数值（CSV、JSON）</translation>
+    </message>
+    <message>
+        <source>E&amp;xport the tree…</source>
+        <translation>导出这棵树(&amp;X)…</translation>
+    </message>
+    <message>
+        <source>Export the beam tree</source>
+        <translation>导出束搜索树</translation>
+    </message>
+    <message>
+        <source>PNG image (*.png);;SVG image (*.svg);;PDF document (*.pdf);;CSV numbers (*.csv);;JSON numbers (*.json)</source>
+        <translation>PNG 图像 (*.png);;SVG 图像 (*.svg);;PDF 文档 (*.pdf);;CSV 数值 (*.csv);;JSON 数值 (*.json)</translation>
+    </message>
+    <message>
+        <source>Saved %1</source>
+        <translation>已保存 %1</translation>
+    </message>
+    <message>
+        <source>The tree was not saved. %1</source>
+        <translation>这棵树未能保存。%1</translation>
+    </message>
 </context>
 <context>
     <name>attnviz::ui::CellInspector</name>

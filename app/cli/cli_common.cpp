@@ -2,6 +2,7 @@
 
 #include "base/errors.h"
 #include "base/utf8.h"
+#include "decode/decoding.h"
 #include "decode/parallel.h"
 #include "io/model_file.h"
 
@@ -200,10 +201,12 @@ std::string gibText(double bytes) {
     return text;
 }
 
-void checkDecodeSize(const TokenizedText& source, int beam, int max_len, const std::string& where) {
+void checkDecodeSize(const Model& model, const TokenizedText& source, int beam, int max_len, const std::string& where) {
     const uint64_t S = source.tokens.size(), K = uint64_t(std::max(beam, 1));
     const uint64_t T = max_len > 0 ? uint64_t(max_len) : 2 * S + 10;
-    const double bytes = double(T) * double(K) * double(K) * double(S) * 8.0;
+    const double bytes =
+        K > 1 ? double(beamTreeBytes(int(S), int(K), int(std::min<uint64_t>(T, INT32_MAX)), model.target_vocab.size()))
+              : double(T) * double(S) * 8.0;
     if (bytes <= double(kMaxDecodeBytes)) return;
     const std::string size = gibText(bytes);
     const std::string what = K > 1 ? "--beam " + std::to_string(beam) + " with at most " : "at most ";

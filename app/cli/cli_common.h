@@ -91,10 +91,11 @@ void warnIfMostlyUnknown(std::string_view command, const Model& model, const Cor
 std::string gibText(double bytes);
 
 // A decode keeps every step's attention and scores: up to T * S * 8 bytes for T = max_len (default 2 * S + 10),
-// S = source length with specials; beam search keeps its whole tree (core/decode/beam.cpp), T * K * K * S * 8
-// bytes for width K. Throws InputError "WHERE: ... may need up to X GiB ..." above kMaxDecodeBytes.
+// S = source length with specials; beam search keeps its whole tree (core/decode/beam.cpp), beamTreeBytes for width
+// K (a row and its scores per expansion, K * K nodes per step). Throws InputError "WHERE: ... may need up to X GiB
+// ..." above kMaxDecodeBytes.
 inline constexpr uint64_t kMaxDecodeBytes = uint64_t(4) << 30;
-void checkDecodeSize(const TokenizedText& source, int beam, int max_len, const std::string& where);
+void checkDecodeSize(const Model& model, const TokenizedText& source, int beam, int max_len, const std::string& where);
 
 // Text from a model file (task, description, metadata, vocabulary) made safe to print on a terminal: C0 and C1
 // control characters and DEL become \xNN (\t, \n, \r, \e spelled so), and so does each byte of invalid UTF-8.

@@ -55,7 +55,7 @@ ComparedLine compareLine(const Model& a, const Model& b, const CorpusExample& ex
         out.a = forcedDecode(a, src, ref, o);
         out.forced = true;
     } else {
-        checkDecodeSize(src, 1, s.max_len, "source");
+        checkDecodeSize(a, src, 1, s.max_len, "source");
         out.a = greedyDecode(a, src, o);
     }
     const TokenizedText target{out.a.target_tokens, out.a.target_ids};

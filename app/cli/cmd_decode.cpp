@@ -5,6 +5,8 @@
 
 #include "base/errors.h"
 #include "decode/decoding.h"
+#include "io/atomic_file.h"
+#include "io/beam_json.h"
 #include "io/decode_json.h"
 #include "io/model_file.h"
 #include "text/tokenizer.h"
@@ -21,6 +23,7 @@ struct DecodeSettings {
     bool json = false;
     int max_source_len = kMaxSourceTokens;
     bool parallel_steps = true;  // off when sentences are decoded side by side (DecodeOptions::parallel_steps)
+    std::string tree;            // --tree FILE: the beam search's tree as JSON (io/beam_json.h)
 };
 
 enum class Mode { Greedy, Beam, Forced };
@@ -38,7 +41,7 @@ DecodeResult decodeOne(const Model& model, const std::string& source, const std:
         checkReferenceLength(ref, s.max_source_len, "reference");
         return forcedDecode(model, src, ref, o);
     }
-    checkDecodeSize(src, s.beam, s.max_len, "source");
+    checkDecodeSize(model, src, s.beam, s.max_len, "source");
     if (s.beam > 1) return beamSearch(model, src, s.beam, o).best;
     return greedyDecode(model, src, o);
 }
@@ -167,7 +170,13 @@ DecodeResult decodeSentence(const Model& model, const std::string& sentence, con
     }
     DecodeOptions o;
     o.max_len = s.max_len;
-    checkDecodeSize(src, s.beam, s.max_len, "SENTENCE");
+    checkDecodeSize(model, src, s.beam, s.max_len, "SENTENCE");
+    if (!s.tree.empty()) {  // width 1 is the greedy decode, with its tree
+        const BeamResult b = beamSearch(model, src, s.beam, o);
+        writeFileAtomically(s.tree, beamTreeToJsonText(b, model.target_vocab, src, s.beam, 2) + "\n");
+        mode = s.beam > 1 ? Mode::Beam : Mode::Greedy;
+        return b.best;
+    }
     if (s.beam > 1) {
         mode = Mode::Beam;
         return beamSearch(model, src, s.beam, o).best;
@@ -196,6 +205,8 @@ int runDecode(const std::vector<std::string>& args) {
         p.option("--beam", &s.beam, "K", "beam search of width K (default 1 = greedy)", 1, 1000);
         p.option("--max-len", &s.max_len, "N",
                  "at most N target tokens, <eos> included (default 2*S+10); ignored with --target", 1, 1000000);
+        p.option("--tree", &s.tree, "FILE",
+                 "also write the beam search's tree (nodes, n-best, attention rows) to FILE as JSON (atomically)");
         p.option("--target", &target, "TEXT", "forced decoding: score this reference translation (<eos> is appended)");
         p.option("--input", &input, "FILE",
                  "decode every line of FILE (- for standard input): `source` or `source<TAB>reference` (forced)");
@@ -214,6 +225,8 @@ int runDecode(const std::vector<std::string>& args) {
         if (p.seen("--input") && forced)
             throw UsageError("--target cannot be used with --input (put the reference after a tab on each line)");
         if (!p.seen("--input") && words.empty()) throw UsageError("missing SENTENCE (or --input FILE)");
+        if (p.seen("--tree") && (forced || p.seen("--input")))
+            throw UsageError("--tree writes the search of one SENTENCE: it cannot be used with --target or --input");
 
         std::optional<ScoreKind> score_kind;
         if (!score.empty()) score_kind = parseScoreKind(score);

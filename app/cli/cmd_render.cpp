@@ -70,7 +70,7 @@ DecodeResult decodeOne(const Model& model, const std::string& source, const std:
         checkReferenceLength(ref, s.max_source_len, where == "SENTENCE" ? std::string("--target") : where);
         return forcedDecode(model, src, ref);
     }
-    checkDecodeSize(src, s.beam, s.max_len, where);
+    checkDecodeSize(model, src, s.beam, s.max_len, where);
     DecodeOptions o;
     o.max_len = s.max_len;
     if (s.beam > 1) return beamSearch(model, src, s.beam, o).best;

@@ -8,6 +8,9 @@
 // one with the highest total log-probability. Width 1 reproduces greedy decoding exactly.
 // A forced prefix (the window's "force a token here") is fed first, one node per step on a single hypothesis; the
 // search goes on from its last node as from the root.
+// Every expansion (one decoder step from one node) adds one attention row to the result, shared by the children it
+// makes, and one decoder state (or Transformer cache): states_[k + 1] is the state after expansion k, states_[0] the
+// one before the first step, so a node continues from states_[row + 1] (the root, row −1, from states_[0]).
 // Legend: S source length with <sos>/<eos>, K beam width, V target vocabulary size.
 #include "base/errors.h"
 #include "decode/decoding.h"
@@ -45,9 +48,6 @@ public:
             decoder_->begin(enc_, states_[0], out_);
         }
         result_.nodes.emplace_back();  // the root: <sos>
-        node_state_.push_back(0);
-        node_scores_.emplace_back();
-        node_layers_.emplace_back();
         result_.best.source_tokens = source.tokens;
         result_.best.source_ids = source.ids;
     }
@@ -61,6 +61,7 @@ public:
         }
         for (; t <= max_len_ && !live.empty(); ++t) {
             cands_.clear();
+            step_rows_ = int(result_.rows.size());
             for (int parent : live) expand(parent, t);
             live = keepBest(t);
             releaseCaches(live);
@@ -79,11 +80,11 @@ private:
 
     // One decoder step from `parent`; its K most probable producible tokens become child nodes (not in the beam yet).
     void expand(int parent, int t) {
-        const Step step = stepFrom(parent, t);
+        const int row = stepFrom(parent, t);
         const Vec& log_probs = transformer_ ? tout_.log_probs : out_.log_probs;
         detail::topCandidates(log_probs, K_, top_);
         for (const Candidate& c : top_) {
-            const int id = addChild(parent, t, c.id, c.log_prob, step);
+            const int id = addChild(parent, t, c.id, c.log_prob, row);
             cands_.push_back({id, result_.nodes[size_t(id)].total_log_prob});
         }
     }
@@ -91,10 +92,10 @@ private:
     // Step t of the forced prefix: the one child of `parent` is the forced token, kept (it finishes as a kept child
     // would). Returns the live hypotheses after it: that child, or none.
     std::vector<int> feedForced(int parent, int t) {
-        const Step step = stepFrom(parent, t);
+        const int row = stepFrom(parent, t);
         const Vec& log_probs = transformer_ ? tout_.log_probs : out_.log_probs;
         const int token = prefix_[size_t(t) - 1];
-        const int id = addChild(parent, t, token, log_probs[token], step);
+        const int id = addChild(parent, t, token, log_probs[token], row);
         BeamNode& n = result_.nodes[size_t(id)];
         n.in_beam = true;
         n.forced = true;
@@ -106,19 +107,15 @@ private:
         return {id};
     }
 
-    // What one decoder step from a node leaves for its children: the state after it, its attention row (S), its raw
-    // scores (S) and, for a Transformer, every layer's attention.
-    struct Step {
-        int state_index;
-        std::vector<float> row;
-        std::vector<float> scores;
-        std::shared_ptr<const StepRecord> layers;
-    };
+    // The state (or cache) a node's children continue from: the one after the step that produced it.
+    size_t stateOf(int node) const { return size_t(result_.nodes[size_t(node)].row + 1); }
 
-    Step stepFrom(int parent, int t) {
+    // One decoder step from `parent`: pushes the state after it, its attention row (S) to result_.rows, its raw
+    // scores (S) and, for a Transformer, every layer's attention. Returns the row's index.
+    int stepFrom(int parent, int t) {
         std::shared_ptr<const StepRecord> layers;
         if (transformer_) {
-            TransformerDecoderState next = caches_[size_t(node_state_[size_t(parent)])];  // O(t): the prefix's cache
+            TransformerDecoderState next = caches_[stateOf(parent)];  // O(t): the prefix's cache
             transformer_->step(next, result_.nodes[size_t(parent)].token, tout_);
             caches_.push_back(std::move(next));
             auto record = std::make_shared<StepRecord>();
@@ -126,34 +123,30 @@ private:
             layers = std::move(record);
         } else {
             DecoderState next;
-            decoder_->step(enc_, result_.nodes[size_t(parent)].token, t, states_[size_t(node_state_[size_t(parent)])],
-                           next, out_);
+            decoder_->step(enc_, result_.nodes[size_t(parent)].token, t, states_[stateOf(parent)], next, out_);
             states_.push_back(std::move(next));
         }
-        const int state_index = int(transformer_ ? caches_.size() : states_.size()) - 1;
         const Vec& a = out_.attn.weights;
         const Vec& e = out_.attn.scores;
-        std::vector<float> row = layers ? layers->attention : std::vector<float>(a.data(), a.data() + a.size());
-        std::vector<float> scores = layers ? layers->scores : std::vector<float>(e.data(), e.data() + e.size());
-        return {state_index, std::move(row), std::move(scores), std::move(layers)};
+        result_.rows.push_back(layers ? layers->attention : std::vector<float>(a.data(), a.data() + a.size()));
+        row_scores_.push_back(layers ? layers->scores : std::vector<float>(e.data(), e.data() + e.size()));
+        row_layers_.push_back(std::move(layers));
+        return int(result_.rows.size()) - 1;
     }
 
-    // A child node of `parent` with `token` (not in the beam yet); returns its id.
-    int addChild(int parent, int t, int token, float log_prob, const Step& step) {
+    // A child node of `parent` with `token` (not in the beam yet), made by the step of row `row`; returns its id.
+    int addChild(int parent, int t, int token, float log_prob, int row) {
         BeamNode n;
         n.parent = parent;
         n.token = token;
         n.step = t;
         n.log_prob = log_prob;
         n.total_log_prob = result_.nodes[size_t(parent)].total_log_prob + double(log_prob);
-        n.attention = step.row;
+        n.row = row;
         n.in_beam = false;
         const int id = int(result_.nodes.size());
         result_.nodes[size_t(parent)].children.push_back(id);
         result_.nodes.push_back(std::move(n));
-        node_state_.push_back(step.state_index);
-        node_scores_.push_back(step.scores);
-        node_layers_.push_back(step.layers);
         return id;
     }
 
@@ -161,12 +154,8 @@ private:
     // <eos> or reach the length limit finish. Returns the others, best first: the live hypotheses.
     std::vector<int> keepBest(int t) {
         std::stable_sort(cands_.begin(), cands_.end(), [](const Cand& a, const Cand& b) { return a.total > b.total; });
-        // A pruned node is never expanded nor on a finished path: only its attention row stays (for the tree).
-        for (size_t k = size_t(K_); k < cands_.size(); ++k) {
-            node_scores_[size_t(cands_[k].node)] = {};
-            node_layers_[size_t(cands_[k].node)].reset();
-        }
         if (int(cands_.size()) > K_) cands_.resize(size_t(K_));
+        releasePrunedSteps();
         std::vector<int> live;
         for (const Cand& c : cands_) {
             BeamNode& n = result_.nodes[size_t(c.node)];
@@ -184,11 +173,23 @@ private:
         return live;
     }
 
+    // A pruned node is never expanded nor on a finished path: of a step of this position whose children were all
+    // pruned only the attention row stays (for the tree); its scores and layers go.
+    void releasePrunedSteps() {
+        std::vector<char> kept(result_.rows.size() - size_t(step_rows_), 0);
+        for (const Cand& c : cands_) kept[size_t(result_.nodes[size_t(c.node)].row - step_rows_)] = 1;
+        for (size_t k = 0; k < kept.size(); ++k) {
+            if (kept[k]) continue;
+            row_scores_[size_t(step_rows_) + k] = {};
+            row_layers_[size_t(step_rows_) + k].reset();
+        }
+    }
+
     // A Transformer's cache is O(t) per hypothesis: keep only those the live hypotheses will expand from.
     void releaseCaches(const std::vector<int>& live) {
         if (!transformer_) return;
         std::vector<char> keep(caches_.size(), 0);
-        for (int n : live) keep[size_t(node_state_[size_t(n)])] = 1;
+        for (int n : live) keep[stateOf(n)] = 1;
         for (size_t k = 0; k < caches_.size(); ++k)
             if (!keep[k]) caches_[k] = TransformerDecoderState{};
     }
@@ -209,12 +210,12 @@ private:
         std::reverse(path.begin(), path.end());
         std::vector<const StepRecord*> rows;
         for (int n : path) {
-            if (transformer_) rows.push_back(node_layers_[size_t(n)].get());
             const BeamNode& node = result_.nodes[size_t(n)];
+            if (transformer_) rows.push_back(row_layers_[size_t(node.row)].get());
             best.target_ids.push_back(node.token);
             best.target_tokens.push_back(model_.target_vocab.token(node.token));
-            best.attention.push_back(node.attention);
-            best.scores.push_back(node_scores_[size_t(n)]);
+            best.attention.push_back(result_.rows[size_t(node.row)]);
+            best.scores.push_back(row_scores_[size_t(node.row)]);
             best.log_probs.push_back(node.log_prob);
             best.total_log_prob += double(node.log_prob);
         }
@@ -229,17 +230,17 @@ private:
     EncoderState enc_;
     std::optional<detail::StepDecoder> decoder_;
     StepOutput out_;
-    std::vector<DecoderState> states_;  // states_[k]: the state after an expanded step (0: before the first)
+    std::vector<DecoderState> states_;  // states_[k + 1]: the state after expansion k (0: before the first step)
     // Transformer: the key/value cache after each expanded step (0: before the first), as states_ for the RNNs
     std::optional<detail::TransformerSteps> transformer_;
     TransformerStep tout_;
     std::vector<TransformerDecoderState> caches_;
     BeamResult result_;
-    std::vector<int> node_state_;                                 // per node: index into states_ of the state after it
-    std::vector<std::vector<float>> node_scores_;                 // per node: raw scores of the step that produced it
-    std::vector<std::shared_ptr<const StepRecord>> node_layers_;  // Transformer, per node: its step's attentions
-    std::vector<Cand> cands_;                                     // this step's children
-    std::vector<Candidate> top_;                                  // scratch of expand()
+    std::vector<std::vector<float>> row_scores_;                 // per expansion (as result_.rows): its raw scores
+    std::vector<std::shared_ptr<const StepRecord>> row_layers_;  // Transformer, per expansion: its step's attentions
+    int step_rows_ = 0;                                          // the first expansion of this target position
+    std::vector<Cand> cands_;                                    // this step's children
+    std::vector<Candidate> top_;                                 // scratch of expand()
 };
 
 }  // namespace
@@ -257,13 +258,20 @@ BeamResult beamSearch(const Model& model, const TokenizedText& source, const std
     return detail::beamSearch(model, source, beam_width, options, detail::defaultPath(model, options), prefix);
 }
 
+const std::vector<float>& BeamResult::attention(int node) const {
+    static const std::vector<float> none;
+    const int row = nodes[size_t(node)].row;
+    return row < 0 ? none : rows[size_t(row)];
+}
+
 uint64_t beamTreeBytes(int S, int beam_width, int max_len, int target_vocab) {
     const uint64_t K = uint64_t(std::max(beam_width, 1));
     const uint64_t children = std::min<uint64_t>(K, uint64_t(std::max(target_vocab - 2, 1)));
-    // Per step K expanded hypotheses of `children` nodes each; a node keeps its row of S floats, a kept one its
-    // scores too.
-    const uint64_t rows = K * children + K;
-    return uint64_t(std::max(max_len, 1)) * rows * uint64_t(std::max(S, 1)) * sizeof(float);
+    // Per step K expansions: an attention row and a row of scores of S floats each, and `children` nodes (each also
+    // named once in its parent's list of children).
+    const uint64_t rows = 2 * K * uint64_t(std::max(S, 1)) * sizeof(float);
+    const uint64_t nodes = K * children * (sizeof(BeamNode) + sizeof(int));
+    return uint64_t(std::max(max_len, 1)) * (rows + nodes);
 }
 
 BeamResult detail::beamSearch(const Model& model, const TokenizedText& source, int beam_width,
@@ -288,7 +296,7 @@ BeamResult detail::beamSearch(const Model& model, const TokenizedText& source, i
     if (bytes > kMaxBeamTreeBytes)
         throw InputError("beam width " + std::to_string(beam_width) + " over up to " + std::to_string(max_len) +
                          " target tokens on a source of " + std::to_string(src.ids.size()) + " tokens would keep " +
-                         std::to_string(bytes >> 20) + " MiB of attention rows (the limit is " +
+                         std::to_string(bytes >> 20) + " MiB of attention rows and tree nodes (the limit is " +
                          std::to_string(kMaxBeamTreeBytes >> 20) + " MiB): use a smaller width or length");
     return BeamSearch(model, src, beam_width, max_len, path, std::move(prefix)).run();
 }

@@ -133,23 +133,29 @@ DecodeResult forcedDecode(const Model& model, const TokenizedText& source, const
                           const DecodeOptions& options = {});
 
 // Beam search of width K keeping the whole tree: node 0 is the root (<sos>); every expanded node lists its children.
+// All children of one expanded hypothesis come from the same decoder step and so share that step's attention row:
+// the tree keeps one row per expansion (`rows`), and a node names the row of the step that produced it.
 // For a Transformer, `attention` is the spec's `attention` row and `best` has the three attention keys.
 struct BeamNode {
     int parent = -1;
     int token = kSos;
-    int step = 0;                  // target position (1 for the first produced token)
-    float log_prob = 0;            // of this token given its parent
-    double total_log_prob = 0;     // sum along the path
-    std::vector<float> attention;  // (S) the row of the step that produced this token
-    bool finished = false;         // token is <eos> or the length limit was reached
-    bool in_beam = true;           // kept among the K best at its step
-    bool forced = false;           // a token of the forced prefix (beamSearch with a prefix), not searched
+    int step = 0;               // target position (1 for the first produced token)
+    float log_prob = 0;         // of this token given its parent
+    double total_log_prob = 0;  // sum along the path
+    int row = -1;               // index into BeamResult::rows of the step that produced this token; -1 for the root
+    bool finished = false;      // token is <eos> or the length limit was reached
+    bool in_beam = true;        // kept among the K best at its step
+    bool forced = false;        // a token of the forced prefix (beamSearch with a prefix), not searched
     std::vector<int> children;
 };
 struct BeamResult {
     std::vector<BeamNode> nodes;
-    std::vector<int> finished;  // leaf nodes of finished hypotheses, best first
-    DecodeResult best;          // the best finished hypothesis as a decode object
+    std::vector<std::vector<float>> rows;  // [expansion] (S): the attention row of each decoder step taken
+    std::vector<int> finished;             // leaf nodes of finished hypotheses, best first
+    DecodeResult best;                     // the best finished hypothesis as a decode object
+
+    // (S) the attention row of the step that produced node `node`; empty for the root.
+    const std::vector<float>& attention(int node) const;
 };
 // No length normalisation: `best` is the finished hypothesis with the highest total log-probability. Width 1 gives
 // exactly greedyDecode's result. Throws InputError for a width < 1 or > kMaxBeamWidth (decode/limits.h), or a tree
@@ -164,8 +170,8 @@ BeamResult beamSearch(const Model& model, const TokenizedText& source, int beam_
 // that cannot be produced or an <eos> before the prefix's end. An empty prefix gives beamSearch's result.
 BeamResult beamSearch(const Model& model, const TokenizedText& source, const std::vector<int>& prefix, int beam_width,
                       const DecodeOptions& options = {});
-// An upper bound of what a search keeps of attention rows and scores: max_len steps of beam_width expanded
-// hypotheses with min(beam_width, V − 2) children of S floats each.
+// An upper bound of what a search keeps: max_len steps of beam_width expansions, each one attention row and one
+// row of raw scores of S floats, and min(beam_width, V − 2) nodes (BeamNode) per expansion.
 uint64_t beamTreeBytes(int S, int beam_width, int max_len, int target_vocab);
 
 }  // namespace attnviz

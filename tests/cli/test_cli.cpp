@@ -11,6 +11,7 @@
 #include "test_models.h"
 #include "text/tokenizer.h"
 
+#include <QDir>
 #include <QProcess>
 #include <QRegularExpression>
 #include <QTemporaryDir>
@@ -65,6 +66,7 @@ private slots:
     void decodeUnknownWordKeepsSpelling();
     void decodeBeamOneIsGreedy();
     void decodeBeamTwoIsEngineBeam();
+    void decodeBeamTree();
     void decodeForcedTarget();
     void decodeMaxLen();
     void decodeEmptySentenceWarns();
@@ -207,6 +209,27 @@ void TestCli::decodeBeamTwoIsEngineBeam() {
     compareDecode(parseJson(b.out), beamSearch(dot_model_, "you love the cat", 2).best, dot_model_.config);
 }
 
+// --tree writes the engine's whole tree (io/beam_json.h): its nodes and rows, the best hypothesis the printed one.
+void TestCli::decodeBeamTree() {
+    const QString path = QDir(dir_.path()).filePath("tree.json");
+    const Run b = runCli({"decode", "--model", dot_, "--json", "--beam", "2", "--tree", path, "you love the cat"});
+    QVERIFY2(b.code == 0, qPrintable(b.errText()));
+    const BeamResult engine = beamSearch(dot_model_, "you love the cat", 2);
+    compareDecode(parseJson(b.out), engine.best, dot_model_.config);
+    std::ifstream in(path.toStdString());
+    const json t = json::parse(in);
+    QCOMPARE(t["beam_width"].get<int>(), 2);
+    QCOMPARE(t["nodes"].size(), engine.nodes.size());
+    for (size_t i = 0; i < engine.nodes.size(); ++i) {
+        QCOMPARE(t["nodes"][i]["token_id"].get<int>(), engine.nodes[i].token);
+        QCOMPARE(t["nodes"][i]["log_prob"].get<float>(), engine.nodes[i].log_prob);
+        QCOMPARE(t["nodes"][i]["row"].get<int>(), engine.nodes[i].row);
+    }
+    QCOMPARE(t["rows"].size(), engine.rows.size());
+    QCOMPARE(t["rows"].back().get<std::vector<float>>(), engine.rows.back());
+    QCOMPARE(t["nbest"][0]["token_ids"].get<std::vector<int>>(), engine.best.target_ids);
+}
+
 void TestCli::decodeForcedTarget() {
     const Run r = runCli({"decode", "--model", additive_, "--json", "--target", "我 爱 斑马", "i love zebras"});
     QVERIFY2(r.code == 0, qPrintable(r.errText()));
@@ -342,6 +365,8 @@ void TestCli::usageErrors_data() {
     QTest::newRow("max-len negative") << QStringList{"decode", "--model", m, "--max-len", "-3", "hi"} << "--max-len";
     QTest::newRow("beam with target") << QStringList{"decode", "--model", m, "--beam", "2", "--target", "我", "hi"}
                                       << "--beam and --target";
+    QTest::newRow("tree with target") << QStringList{"decode", "--model", m, "--tree", "t.json", "--target", "我", "hi"}
+                                      << "--tree";
     QTest::newRow("no sentence") << QStringList{"decode", "--model", m} << "missing SENTENCE";
     QTest::newRow("sentence and input") << QStringList{"decode", "--model", m, "--input", "x.txt", "hi"} << "--input";
     QTest::newRow("bad score") << QStringList{"decode", "--model", m, "--score", "cosine", "hi"}

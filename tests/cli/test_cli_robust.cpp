@@ -176,11 +176,13 @@ void TestCliRobust::longSourceIsRefused() {
     const Run raised = runCli({"decode", "--model", model_, "--max-source-len", "1200", "--json", words(1100, "cat")});
     QCOMPARE(raised.code, 0);
 
-    // Beam search keeps its tree: width 1000 on 100 words could need 160 GiB; a huge --max-len is bounded too.
-    const Run beam = runCli({"decode", "--model", model_, "--beam", "1000", words(100, "cat")});
+    // Beam search keeps its tree: width 1000 over 5000 steps on 100 words (S = 102) with 16 producible target
+    // tokens could keep 5000 × (1000 × 102 × 8 + 1000 × 16 × 60) bytes = 8.3 GiB (beamTreeBytes: a row and its
+    // scores per expansion, 16 children of 56 + 4 bytes per expansion); a huge --max-len is bounded too.
+    const Run beam = runCli({"decode", "--model", model_, "--beam", "1000", "--max-len", "5000", words(100, "cat")});
     QCOMPARE(beam.code, 1);
-    QVERIFY2(beam.errText().contains("SENTENCE: --beam 1000 with at most 214 target tokens on a source of 100 tokens "
-                                     "may need up to 162.6 GiB (the limit is 4 GiB)"),
+    QVERIFY2(beam.errText().contains("SENTENCE: --beam 1000 with at most 5000 target tokens on a source of 100 tokens "
+                                     "may need up to 8.3 GiB (the limit is 4 GiB)"),
              beam.err.constData());
     const Run long_max = runCli({"decode", "--model", model_, "--max-len", "1000000", words(1000, "cat")});
     QCOMPARE(long_max.code, 1);

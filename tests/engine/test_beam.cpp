@@ -130,13 +130,13 @@ void TestBeam::wideBeamTreeIsConsistent() {
         QVERIFY(std::abs(n.total_log_prob - (p.total_log_prob + n.log_prob)) < 1e-9);
         QVERIFY(n.token != kPad && n.token != kSos);
         QVERIFY(n.log_prob <= 0);
-        QCOMPARE(int(n.attention.size()), int(catSentence().ids.size()));
+        QCOMPARE(int(b.attention(int(i)).size()), int(catSentence().ids.size()));
         QCOMPARE(int(p.children.size()) <= K, true);
         if (n.in_beam) ++in_beam_per_step[n.step];
         if (n.finished) QVERIFY(n.in_beam && (n.token == kEos || n.step == opt.max_len));
         if (!n.children.empty()) QVERIFY(n.in_beam && !n.finished);
         // Siblings share the row of the step that produced them.
-        QCOMPARE(n.attention, b.nodes[size_t(p.children.front())].attention);
+        QCOMPARE(b.attention(int(i)), b.attention(p.children.front()));
     }
     for (auto [step, count] : in_beam_per_step)
         QVERIFY2(count <= K, qPrintable(QString("step %1 keeps %2").arg(step).arg(count)));

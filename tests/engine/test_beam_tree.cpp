@@ -18,6 +18,7 @@
 #include <cmath>
 #include <map>
 #include <memory>
+#include <set>
 
 using namespace attnviz;
 using namespace attnviz::testing;
@@ -109,6 +110,8 @@ private slots:
     void forcingAtANode_data() { addKinds(); }
     void forcingAtANode();
     void memoryIsBounded();
+    void oneRowPerExpansion_data() { addKinds(); }
+    void oneRowPerExpansion();
     void rejectsBadRequests();
 
 private:
@@ -269,7 +272,8 @@ void TestBeamTree::forcingAtANode() {
     QCOMPARE(done.nodes.size(), size_t(3));
 }
 
-// What the tree keeps of attention rows stays within beamTreeBytes' bound.
+// What the tree keeps (a row and its scores per expansion, the nodes) stays within beamTreeBytes' bound; for a
+// realistic source the bound is far below one row per node, as the tree kept before.
 void TestBeamTree::memoryIsBounded() {
     const auto m = rnnModel();
     DecodeOptions opt;
@@ -277,12 +281,42 @@ void TestBeamTree::memoryIsBounded() {
     for (int K : {1, 4, 8}) {
         const BeamResult b = beamSearch(*m, catSentence(), K, opt);
         const int S = int(catSentence().ids.size());
-        uint64_t floats = 0;
-        for (const BeamNode& n : b.nodes) floats += n.attention.size();
+        uint64_t bytes = b.nodes.size() * (sizeof(BeamNode) + sizeof(int));
+        for (const std::vector<float>& row : b.rows) bytes += 2 * row.size() * sizeof(float);
         const uint64_t bound = beamTreeBytes(S, K, opt.max_len, m->target_vocab.size());
-        QVERIFY2(floats * sizeof(float) <= bound, qPrintable(QString("K %1: %2 floats").arg(K).arg(floats)));
-        QVERIFY(bound <= uint64_t(opt.max_len) * uint64_t(K * K + K) * uint64_t(S) * sizeof(float));
+        QVERIFY2(bytes <= bound, qPrintable(QString("K %1: %2 bytes, bound %3").arg(K).arg(bytes).arg(bound)));
+        QVERIFY(b.rows.size() <= size_t(opt.max_len) * size_t(K));
     }
+    // Width 8 at 30 steps on a 30-word source (S = 32) and 10,000 target words: one row per node was
+    // 30 × (64 + 8) × 32 × 4 bytes = 276,480; one per expansion (with its scores) and the nodes keep less.
+    QVERIFY(beamTreeBytes(32, 8, 30, 10000) < uint64_t(30) * 72 * 32 * 4);
+}
+
+// The tree keeps one attention row per expansion; siblings share their parent's, and each node's row is the one a
+// plain decode forced along the node's path computes at the node's step, bit for bit.
+void TestBeamTree::oneRowPerExpansion() {
+    const auto m = modelOfRow();
+    DecodeOptions opt;
+    opt.max_len = 9;
+    const BeamResult b = beamSearch(*m, catSentence(), std::vector<int>{9}, 3, opt);  // a forced step first
+    size_t expanded = 0;
+    for (const BeamNode& n : b.nodes) expanded += n.children.empty() ? 0 : 1;
+    QCOMPARE(b.rows.size(), expanded);
+    QCOMPARE(b.nodes[0].row, -1);
+    QVERIFY(b.attention(0).empty());
+    std::map<int, int> row_of_parent;
+    for (size_t i = 1; i < b.nodes.size(); ++i) {
+        const BeamNode& n = b.nodes[i];
+        const auto it = row_of_parent.emplace(n.parent, n.row).first;
+        QCOMPARE(n.row, it->second);
+        const std::vector<int> path = tokensTo(b, int(i));
+        DecodingSession session(m, catSentence(), opt);
+        for (size_t k = 0; k < path.size(); ++k) session.force(int(k), path[k]);
+        QCOMPARE(b.attention(int(i)), session.steps()[path.size() - 1].attention);
+    }
+    std::set<int> rows;
+    for (const auto& [parent, row] : row_of_parent) rows.insert(row);
+    QCOMPARE(rows.size(), b.rows.size());  // a row per expanded parent, none shared between parents
 }
 
 void TestBeamTree::rejectsBadRequests() {

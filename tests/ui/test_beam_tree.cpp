@@ -34,8 +34,7 @@ std::vector<int> pathTo(const BeamResult& b, int node) {
 // The rows of a hypothesis as the heatmap would show them.
 std::vector<std::vector<double>> rowsOf(const BeamResult& b, int node) {
     std::vector<std::vector<double>> rows;
-    for (int n : pathTo(b, node))
-        rows.emplace_back(b.nodes[size_t(n)].attention.begin(), b.nodes[size_t(n)].attention.end());
+    for (int n : pathTo(b, node)) rows.emplace_back(b.attention(n).begin(), b.attention(n).end());
     return rows;
 }
 

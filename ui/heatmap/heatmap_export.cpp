@@ -30,10 +30,12 @@ QString describe(const std::vector<HeatmapPanel>& panels) {
                               : QStringLiteral("%1 panels side by side, the first an %2").arg(panels.size()).arg(one);
 }
 
-bool writeImage(QIODevice& file, const std::vector<HeatmapPanel>& panels, const ExportOptions& options, QString* what) {
-    QImage image = panelsToImage(panels, QSize(options.width, options.height), options.dpi);
+bool writeImage(QIODevice& file, const ExportFigure& figure, const ExportOptions& options, QString* what) {
+    const QSize pixels(options.width, options.height);
+    QImage image = figureImage(pixels, options.dpi, figure.paper,
+                               [&](QPaintDevice* device) { figure.paint(device, pixels, options.dpi, false); });
     image.setText(QStringLiteral("Software"), QStringLiteral("attnviz"));
-    image.setText(QStringLiteral("Description"), describe(panels));
+    image.setText(QStringLiteral("Description"), figure.description);
     if (!options.style.title.isEmpty()) image.setText(QStringLiteral("Title"), options.style.title);
     QImageWriter writer(&file, "png");
     if (!writer.write(image)) {
@@ -55,7 +57,11 @@ QByteArray withFontFallbacks(QByteArray svg) {
     return text.toUtf8();
 }
 
-bool writeSvg(QIODevice& file, const std::vector<HeatmapPanel>& panels, const ExportOptions& options, QString* what) {
+QString titleOf(const ExportFigure& figure, const ExportOptions& options) {
+    return options.style.title.isEmpty() ? figure.title : options.style.title;
+}
+
+bool writeSvg(QIODevice& file, const ExportFigure& figure, const ExportOptions& options, QString* what) {
     const QSize pixels(options.width, options.height);
     QBuffer buffer;
     buffer.open(QIODevice::WriteOnly);
@@ -66,10 +72,9 @@ bool writeSvg(QIODevice& file, const std::vector<HeatmapPanel>& panels, const Ex
         svg.setViewBox(QRect(QPoint(0, 0), pixels));
         svg.setResolution(int(std::lround(options.dpi)));
         // QSvgGenerator writes these verbatim into <title>/<desc>: escape them ("cat & mat" would break the XML).
-        svg.setTitle((options.style.title.isEmpty() ? QStringLiteral("attention heatmap") : options.style.title)
-                         .toHtmlEscaped());
-        svg.setDescription(describe(panels).toHtmlEscaped());
-        paintPanels(panels, &svg, pixels, options.dpi, true);
+        svg.setTitle(titleOf(figure, options).toHtmlEscaped());
+        svg.setDescription(figure.description.toHtmlEscaped());
+        figure.paint(&svg, pixels, options.dpi, true);
     }  // the generator finishes the document when it goes
     const QByteArray text = withFontFallbacks(buffer.data());
     if (file.write(text) != text.size()) {
@@ -79,10 +84,10 @@ bool writeSvg(QIODevice& file, const std::vector<HeatmapPanel>& panels, const Ex
     return true;
 }
 
-bool writePdf(QIODevice& file, const std::vector<HeatmapPanel>& panels, const ExportOptions& options, QString* what) {
+bool writePdf(QIODevice& file, const ExportFigure& figure, const ExportOptions& options, QString* what) {
     QPdfWriter pdf(&file);
     pdf.setCreator(QStringLiteral("attnviz"));
-    pdf.setTitle(options.style.title.isEmpty() ? QStringLiteral("attention heatmap") : options.style.title);
+    pdf.setTitle(titleOf(figure, options));
     pdf.setResolution(int(std::lround(options.dpi)));
     // The page is the figure: width/dpi x height/dpi inches, no margins.
     const QSizeF points(options.width * 72.0 / options.dpi, options.height * 72.0 / options.dpi);
@@ -92,7 +97,7 @@ bool writePdf(QIODevice& file, const std::vector<HeatmapPanel>& panels, const Ex
     }
     pdf.setPageMargins(QMarginsF(0, 0, 0, 0), QPageLayout::Point);
     // The device's pixel size at the page resolution (within a pixel of width x height).
-    paintPanels(panels, &pdf, QSize(pdf.width(), pdf.height()), options.dpi, true);
+    figure.paint(&pdf, QSize(pdf.width(), pdf.height()), options.dpi, true);
     return true;
 }
 
@@ -131,6 +136,27 @@ bool exportHeatmap(const HeatmapData& data, const DecodeResult& result, const Mo
 
 bool exportPanels(const std::vector<HeatmapPanel>& panels, const QString& path, const ExportOptions& options,
                   QString* error, const std::function<std::string(const QString& format)>& numbers) {
+    const QString format = exportFormatFor(path, options);
+    const bool image =
+        format == QLatin1String("png") || format == QLatin1String("svg") || format == QLatin1String("pdf");
+    const bool empty = panels.empty() || std::any_of(panels.begin(), panels.end(),
+                                                     [](const HeatmapPanel& p) { return p.data.isEmpty(); });
+    if (image && empty && validateExportOptions(options).isEmpty()) {  // bad sizes are named first (exportFigure)
+        if (error) *error = QStringLiteral("%1: nothing to draw (no target or no source tokens)").arg(path);
+        return false;
+    }
+    ExportFigure figure;
+    figure.title = QStringLiteral("attention heatmap");
+    figure.description = empty ? QString() : describe(panels);
+    figure.paper = panels.empty() ? QColor(Qt::white) : panels.front().style.background;
+    figure.paint = [&](QPaintDevice* device, const QSize& pixels, double dpi, bool vector) {
+        paintPanels(panels, device, pixels, dpi, vector);
+    };
+    return exportFigure(figure, path, options, error, numbers);
+}
+
+bool exportFigure(const ExportFigure& figure, const QString& path, const ExportOptions& options, QString* error,
+                  const std::function<std::string(const QString& format)>& numbers) {
     auto fail = [&](const QString& what) {
         if (error) *error = QStringLiteral("%1: %2").arg(path, what);
         return false;
@@ -141,11 +167,6 @@ bool exportPanels(const std::vector<HeatmapPanel>& panels, const QString& path, 
                         .arg(options.format.isEmpty() ? QFileInfo(path).suffix() : options.format,
                              exportFormats().join(QStringLiteral(", "))));
     if (const QString bad = validateExportOptions(options); !bad.isEmpty()) return fail(bad);
-    const bool image =
-        format == QLatin1String("png") || format == QLatin1String("svg") || format == QLatin1String("pdf");
-    const bool empty = panels.empty() || std::any_of(panels.begin(), panels.end(),
-                                                     [](const HeatmapPanel& p) { return p.data.isEmpty(); });
-    if (image && empty) return fail(QStringLiteral("nothing to draw (no target or no source tokens)"));
 
     // The whole file is made in memory, then written by core's atomic writer (io/atomic_file.h), as model files
     // are: on a full disk or any other failure the old file stays and the error names the path and the reason.
@@ -154,11 +175,11 @@ bool exportPanels(const std::vector<HeatmapPanel>& panels, const QString& path, 
     QString what;
     bool ok = true;
     if (format == QLatin1String("png")) {
-        ok = writeImage(file, panels, options, &what);
+        ok = writeImage(file, figure, options, &what);
     } else if (format == QLatin1String("svg")) {
-        ok = writeSvg(file, panels, options, &what);
+        ok = writeSvg(file, figure, options, &what);
     } else if (format == QLatin1String("pdf")) {
-        ok = writePdf(file, panels, options, &what);
+        ok = writePdf(file, figure, options, &what);
     } else {
         try {
             const std::string text = numbers(format);

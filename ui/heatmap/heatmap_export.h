@@ -8,6 +8,7 @@
 #include "heatmap/heatmap_renderer.h"
 #include "model/config.h"
 
+#include <QColor>
 #include <QImage>
 #include <QString>
 #include <QStringList>
@@ -41,6 +42,20 @@ bool exportHeatmap(const HeatmapData& data, const DecodeResult& result, const Mo
 // in memory, then written atomically as described above. exportHeatmap is this with one panel.
 bool exportPanels(const std::vector<HeatmapPanel>& panels, const QString& path, const ExportOptions& options,
                   QString* error, const std::function<std::string(const QString& format)>& numbers);
+
+// Any figure an export draws (the heatmap's panels, the beam tree): `paint` draws all of it on `device`, `pixels`
+// device pixels at `dpi` (vector: SVG or PDF, text as text). `paper` fills a PNG first; `description` goes into the
+// PNG's and SVG's metadata; `title` names the SVG and PDF when options.style.title is empty.
+struct ExportFigure {
+    QString title;
+    QString description;
+    QColor paper = Qt::white;
+    std::function<void(QPaintDevice* device, const QSize& pixels, double dpi, bool vector)> paint;
+};
+// What exportPanels does for any figure: png/svg/pdf drawn at options.width x options.height, csv/json the text
+// `numbers(format)` makes; in memory, then written atomically. exportPanels is this with the panels' figure.
+bool exportFigure(const ExportFigure& figure, const QString& path, const ExportOptions& options, QString* error,
+                  const std::function<std::string(const QString& format)>& numbers);
 
 // The figure as an image of options.width x options.height with the DPI set (the GUI's "copy image").
 QImage renderHeatmapImage(const HeatmapData& data, const ExportOptions& options);

@@ -37,12 +37,11 @@ void setUpPainter(QCPPainter& p, bool vector) {
     p.setMode(QCPPainter::pmNoCaching);
 }
 
-// An opaque image of `pixels` filled with `paper`, painted by `paint`, with `dpi` in its metadata.
-template <typename Paint>
-QImage figureImage(const QSize& pixels, double dpi, const QColor& paper, Paint paint) {
+}  // namespace
+
+QImage figureImage(const QSize& pixels, double dpi, const QColor& paper,
+                   const std::function<void(QPaintDevice* image)>& paint) {
     QImage image(pixels, QImage::Format_ARGB32_Premultiplied);
-    // While painting, the image claims 96 dpi so that nothing Qt derives from the device DPI differs from the
-    // layout's; the asked DPI is written afterwards.
     const int logicalDpm = int(std::lround(kLogicalDpi / 0.0254));
     image.setDotsPerMeterX(logicalDpm);
     image.setDotsPerMeterY(logicalDpm);
@@ -54,8 +53,6 @@ QImage figureImage(const QSize& pixels, double dpi, const QColor& paper, Paint p
     image.setDotsPerMeterY(dpm);
     return image;
 }
-
-}  // namespace
 
 void HeatmapRenderer::paint(QPaintDevice* device, const QSize& pixels, double dpi, bool vector) {
     QCPPainter p(device);

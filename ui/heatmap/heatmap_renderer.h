@@ -12,6 +12,7 @@
 #include <QImage>
 #include <QRect>
 #include <QSize>
+#include <functional>
 #include <memory>
 #include <vector>
 
@@ -57,5 +58,9 @@ void paintPanels(const std::vector<HeatmapPanel>& panels, QPaintDevice* device, 
                  bool vector);
 // The panels as an opaque image of exactly `pixels` on the first panel's background, with the DPI in its metadata.
 QImage panelsToImage(const std::vector<HeatmapPanel>& panels, const QSize& pixels, double dpi);
+// Any figure as such an image: `pixels` filled with `paper`, painted by `paint` (while it paints, the image claims
+// 96 dpi, so that nothing Qt derives from the device DPI differs from the layout's), then `dpi` in the metadata.
+QImage figureImage(const QSize& pixels, double dpi, const QColor& paper,
+                   const std::function<void(QPaintDevice* image)>& paint);
 
 }  // namespace attnviz::ui

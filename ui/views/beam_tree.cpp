@@ -3,14 +3,19 @@
 #include "state/decode_state.h"
 #include "state/utf8_text.h"
 #include "views/beam_tree_canvas.h"
+#include "views/beam_tree_export.h"
 
 #include <QCheckBox>
+#include <QDir>
 #include <QEvent>
+#include <QFileDialog>
+#include <QFileInfo>
 #include <QHBoxLayout>
 #include <QInputDialog>
 #include <QLabel>
 #include <QListWidget>
 #include <QMenu>
+#include <QPushButton>
 #include <QScrollArea>
 #include <QSpinBox>
 #include <QSplitter>
@@ -62,6 +67,8 @@ BeamTreeView::BeamTreeView(QWidget* parent) : QWidget(parent) {
     width_label_->setBuddy(width_);
     pruned_ = new QCheckBox(this);
     pruned_->setChecked(true);
+    export_ = new QPushButton(this);
+    export_->setEnabled(false);
     message_ = new QLabel(this);
     message_->setWordWrap(true);
     message_->setTextInteractionFlags(Qt::TextSelectableByMouse);
@@ -81,6 +88,7 @@ BeamTreeView::BeamTreeView(QWidget* parent) : QWidget(parent) {
     controls->addSpacing(12);
     controls->addWidget(pruned_);
     controls->addStretch(1);
+    controls->addWidget(export_);
     auto* side = new QWidget(this);
     auto* side_layout = new QVBoxLayout(side);
     side_layout->setContentsMargins(0, 0, 0, 0);
@@ -101,6 +109,7 @@ BeamTreeView::BeamTreeView(QWidget* parent) : QWidget(parent) {
     connect(pruned_, &QCheckBox::toggled, canvas_, &BeamTreeCanvas::setShowPruned);
     connect(canvas_, &BeamTreeCanvas::nodeClicked, this, &BeamTreeView::showNode);
     connect(canvas_, &BeamTreeCanvas::nodeMenuRequested, this, &BeamTreeView::showMenu);
+    connect(export_, &QPushButton::clicked, this, &BeamTreeView::exportInteractively);
     connect(nbest_, &QListWidget::itemClicked, this,
             [this](QListWidgetItem* item) { showNode(item->data(Qt::UserRole).toInt()); });
     retranslateUi();
@@ -116,6 +125,8 @@ void BeamTreeView::retranslateUi() {
     pruned_->setText(tr("Show &pruned"));
     pruned_->setToolTip(tr("Draw the hypotheses the search dropped (dashed) as well as the kept ones"));
     nbest_label_->setText(tr("&Finished hypotheses, best first:"));
+    export_->setText(tr("E&xport…"));
+    export_->setToolTip(tr("Save the tree as drawn (PNG, SVG, PDF) or its numbers (CSV, JSON)"));
     canvas_->setToolTip(QString());
     scroll_->setToolTip(
         tr("Click a hypothesis to see its attention in the heatmap; right-click to force a token after it."));
@@ -150,6 +161,7 @@ void BeamTreeView::decodeChanged() {
         source_ = {};
         canvas_->setTree(nullptr, nullptr);
         result_.reset();
+        export_->setEnabled(false);
         message_->setText(tr("Type a sentence: its beam search appears here."));
         fillNbest();
         emit searched();
@@ -183,6 +195,7 @@ void BeamTreeView::search() {
         message_->setText(tr("No beam search: %1").arg(qs(e.what())));
     }
     canvas_->setTree(result_.get(), result_ ? &model_->target_vocab : nullptr);
+    export_->setEnabled(result_ != nullptr);
     fillNbest();
     emit searched();
 }
@@ -220,8 +233,8 @@ std::shared_ptr<PrefixDecoding> BeamTreeView::hypothesisDecoding(int node) const
         rec.token = n.token;
         rec.token_text = std::string(model_->target_vocab.token(n.token));
         rec.log_prob = n.log_prob;
-        rec.attention = n.attention;
-        rec.entropy = rowEntropy(n.attention);
+        rec.attention = tree.attention(id);
+        rec.entropy = rowEntropy(rec.attention);
         rec.forced = n.forced;
         rec.top_k = siblingCandidates(tree, tree.nodes[size_t(n.parent)]);
         if (!best) {
@@ -273,20 +286,52 @@ bool BeamTreeView::forceAt(int node, int token) {
     return true;
 }
 
+// On a node (or, node −1, on the tree's background): show, force, search again, export.
 void BeamTreeView::showMenu(int node, const QPoint& global_pos) {
     if (!result_) return;
-    canvas_->setSelectedNode(node);
+    if (node >= 0) canvas_->setSelectedNode(node);
     QMenu menu(this);
     QAction* show = menu.addAction(tr("&Show this hypothesis"));
     show->setEnabled(node > 0);
     QAction* force = menu.addAction(tr("&Force a token here…"));
-    force->setEnabled(node == 0 || result_->nodes[size_t(node)].token != kEos);
+    force->setEnabled(node == 0 || (node > 0 && result_->nodes[size_t(node)].token != kEos));
     QAction* again = menu.addAction(tr("Search &again without forced tokens"));
     again->setEnabled(!prefix_.empty());
+    menu.addSeparator();
+    QAction* save = menu.addAction(tr("E&xport the tree…"));
     QAction* chosen = menu.exec(global_pos);
     if (chosen == show) showNode(node);
     if (chosen == force) askForceToken(node);
     if (chosen == again) research();
+    if (chosen == save) exportInteractively();
+}
+
+bool BeamTreeView::exportTo(const QString& path, const ExportOptions& options, QString* error) const {
+    BeamTreeExport what;
+    what.tree = result_.get();
+    what.target_vocab = model_ && result_ ? &model_->target_vocab : nullptr;
+    what.source = source_;
+    what.beam_width = beamWidth();
+    what.show_pruned = canvas_->showPruned();
+    what.selected = canvas_->selectedNode();
+    return exportBeamTree(what, QDir::toNativeSeparators(path), options, error);
+}
+
+void BeamTreeView::exportInteractively() {
+    if (!result_) return;
+    const QString suggested = !last_export_.isEmpty() && QFileInfo(last_export_).dir().exists()
+                                  ? last_export_
+                                  : QDir::home().filePath("beam-tree.png");
+    const QString path = QFileDialog::getSaveFileName(
+        this, tr("Export the beam tree"), suggested,
+        tr("PNG image (*.png);;SVG image (*.svg);;PDF document (*.pdf);;CSV numbers (*.csv);;JSON numbers (*.json)"));
+    if (path.isEmpty()) return;
+    last_export_ = path;
+    QString error;
+    if (exportTo(path, ExportOptions{}, &error))
+        message_->setText(tr("Saved %1").arg(QDir::toNativeSeparators(path)));
+    else
+        message_->setText(tr("The tree was not saved. %1").arg(error));
 }
 
 // The tokens this node's children proposed first (most probable first), then every other producible token.

@@ -5,9 +5,12 @@
 // the window's cut), while the view is visible. A click on a node (or an n-best entry) shows that hypothesis in the
 // state, so the heatmap draws its attention history and the step panel its steps (with the siblings the search
 // made as candidates); the view does not search again for a decode it set itself. "Force a token here…" on a node
-// searches again from that node's tokens plus the chosen token (beamSearch with a prefix).
+// searches again from that node's tokens plus the chosen token (beamSearch with a prefix). "Export…" (a button and
+// the tree's context menu) writes the tree as drawn (PNG, SVG, PDF) or its numbers (CSV, JSON):
+// views/beam_tree_export.h.
 #pragma once
 #include "decode/decoding.h"
+#include "heatmap/heatmap_export.h"
 
 #include <QPointer>
 #include <QWidget>
@@ -18,6 +21,7 @@
 class QCheckBox;
 class QLabel;
 class QListWidget;
+class QPushButton;
 class QScrollArea;
 class QSpinBox;
 
@@ -57,11 +61,17 @@ public:
     bool forceAt(int node, int token);
     // Searches the state's decode again from scratch (no forced prefix).
     void research();
+    // Writes the tree shown to `path` (the format from options.format or the extension; views/beam_tree_export.h).
+    // False and *error ("PATH: what") when nothing is shown or the file cannot be written.
+    bool exportTo(const QString& path, const ExportOptions& options, QString* error) const;
+    // Asks for a file, writes it, and shows an error in the view's message line.
+    void exportInteractively();
 
     BeamTreeCanvas* canvas() const { return canvas_; }
     QSpinBox* widthBox() const { return width_; }
     QListWidget* nbestList() const { return nbest_; }
     QCheckBox* prunedBox() const { return pruned_; }
+    QPushButton* exportButton() const { return export_; }
     QString messageText() const;
 
 signals:
@@ -83,6 +93,7 @@ private:
     QPointer<DecodeState> state_;
     QSpinBox* width_;
     QCheckBox* pruned_;
+    QPushButton* export_;
     QLabel* width_label_;
     QLabel* message_;
     QScrollArea* scroll_;
@@ -96,6 +107,7 @@ private:
     std::unique_ptr<BeamResult> result_;
     const PrefixDecoding* own_decode_ = nullptr;  // the decode this view last put in the state
     bool stale_ = false;                          // a decode came while hidden: search when shown
+    QString last_export_;                         // the last export's path (the next one suggests it)
 };
 
 }  // namespace attnviz::ui

@@ -1,17 +1,14 @@
-// The drawing of a beam search's tree (BeamResult): one column per target step, the root (<sos>) on the left; in
-// each column the kept hypotheses first, best first, then the pruned ones, best first. A node shows its token, its
-// step log-prob and its total score; kept, pruned, finished and forced nodes are styled apart, the best hypothesis'
-// path is drawn bold. Custom-painted (only what is exposed is drawn), so that a wide search lays out at once; it sits
-// in a QScrollArea and grows to the tree's size.
+// The drawing of a beam search's tree (BeamResult) on screen, laid out and painted by views/beam_tree_painter.h (the
+// exports' code): only what is exposed is drawn, so that a wide search lays out at once; it sits in a QScrollArea and
+// grows to the tree's size.
 #pragma once
 #include "decode/decoding.h"
+#include "views/beam_tree_painter.h"
 
 #include <QStringList>
 #include <QWidget>
 
 #include <vector>
-
-class QPainter;
 
 namespace attnviz::ui {
 
@@ -34,11 +31,14 @@ public:
     int nodeAt(const QPoint& pos) const;
     // The token as drawn (the vocabulary's spelling).
     QString tokenText(int node) const;
-    QSize sizeHint() const override { return size_; }
+    QSize sizeHint() const override { return layout_.size; }
+    // The tree shown (nullptr: none) and its layout, for the exports.
+    const BeamResult* tree() const { return tree_; }
+    const BeamTreeLayout& layout() const { return layout_; }
 
 signals:
     void nodeClicked(int node);
-    void nodeMenuRequested(int node, const QPoint& global_pos);
+    void nodeMenuRequested(int node, const QPoint& global_pos);  // node −1: outside every node
 
 protected:
     void paintEvent(QPaintEvent* event) override;
@@ -48,19 +48,13 @@ protected:
 
 private:
     void layoutTree();
-    void paintEdges(QPainter& p, const QRect& exposed) const;
-    void paintNode(QPainter& p, int node) const;
     QString toolTipFor(int node) const;
 
     const BeamResult* tree_ = nullptr;
     const Vocabulary* vocab_ = nullptr;
     bool show_pruned_ = true;
     int selected_ = -1;
-    std::vector<int> row_;                   // per node: its row in its step's column (-1: not drawn)
-    std::vector<std::vector<int>> columns_;  // per step: the nodes drawn, top to bottom
-    std::vector<char> on_best_path_;         // per node
-    QStringList tokens_;                     // per node
-    QSize size_{0, 0};
+    BeamTreeLayout layout_;
 };
 
 }  // namespace attnviz::ui
