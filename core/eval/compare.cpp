@@ -122,7 +122,7 @@ std::vector<std::vector<float>> attentionDifference(const DecodeResult& a, const
 }
 
 AttentionComparisonCounts compareAttention(const DecodeResult& a, const DecodeResult& b,
-                                           const std::vector<AlignmentLink>* gold) {
+                                           const GoldAlignment* gold) {
     AttentionComparisonCounts c;
     c.lines = 1;
     for (const RowComparison& r : compareRows(a, b)) {
