@@ -1,11 +1,13 @@
 // attnviz: the desktop app. `attnviz [MODEL]` opens MODEL, else the last model, else the default sample model, with
 // a sentence already decoded. `--screenshot FILE` saves the window (QWidget::grab) after the first decode and quits.
-// `--beam K` shows the beam search dock with width K; `--compare B` opens the compare view with model B.
+// `--beam K` shows the beam search dock with width K; `--compare B` opens the compare view with model B;
+// `--reference TEXT` forces the model onto a reference and `--gold LINKS` gives its gold links.
 // `--help` and `--version` work without a display.
 #include "attnviz_version.h"
 #include "state/decode_state.h"
 #include "views/beam_tree.h"
 #include "views/compare_view.h"
+#include "views/gold_links_panel.h"
 #include "window/language.h"
 #include "window/main_window.h"
 #include "window/theme.h"
@@ -43,6 +45,12 @@ struct Options {
                              QStringLiteral("name")};
     QCommandLineOption beam{QStringLiteral("beam"), QStringLiteral("Show the beam search with this width (1 to 32)."),
                             QStringLiteral("k")};
+    QCommandLineOption reference{QStringLiteral("reference"),
+                                 QStringLiteral("Force the model onto this reference translation."),
+                                 QStringLiteral("text")};
+    QCommandLineOption gold{QStringLiteral("gold"),
+                            QStringLiteral("Gold links of the reference (Pharaoh: i-j sure, i?j possible)."),
+                            QStringLiteral("links")};
 };
 
 void setUpParser(QCommandLineParser& parser, const Options& options) {
@@ -59,6 +67,8 @@ void setUpParser(QCommandLineParser& parser, const Options& options) {
     parser.addOption(options.language);
     parser.addOption(options.theme);
     parser.addOption(options.beam);
+    parser.addOption(options.reference);
+    parser.addOption(options.gold);
 }
 
 void setNames() {
@@ -162,6 +172,8 @@ int main(int argc, char* argv[]) {
         window.beamDock()->show();
     }
     window.openStartupModel(args.value(0));
+    if (parser.isSet(options.reference)) window.setReferenceText(parser.value(options.reference));
+    if (parser.isSet(options.gold)) window.goldLinks()->setLinks(parser.value(options.gold));
     if (parser.isSet(sentence)) {
         window.setSourceText(parser.value(sentence));
         window.decodeNow();
