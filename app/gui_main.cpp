@@ -1,13 +1,15 @@
 // attnviz: the desktop app. `attnviz [MODEL]` opens MODEL, else the last model, else the default sample model, with
 // a sentence already decoded. `--screenshot FILE` saves the window (QWidget::grab) after the first decode and quits.
 // `--beam K` shows the beam search dock with width K; `--compare B` opens the compare view with model B; `--corpus F`
-// opens F in the corpus browser.
+// opens F in the corpus browser; `--reference TEXT` forces the model onto a reference and `--gold LINKS` gives its
+// gold links.
 // `--help` and `--version` work without a display.
 #include "attnviz_version.h"
 #include "state/decode_state.h"
 #include "views/beam_tree.h"
 #include "views/compare_view.h"
 #include "views/corpus_browser.h"
+#include "views/gold_links_panel.h"
 #include "window/language.h"
 #include "window/main_window.h"
 #include "window/theme.h"
@@ -49,6 +51,12 @@ struct Options {
                               QStringLiteral("Open this TSV corpus (source<TAB>reference[<TAB>gold links]) in the "
                                              "corpus browser; with --screenshot, its first line is shown once scored."),
                               QStringLiteral("file")};
+    QCommandLineOption reference{QStringLiteral("reference"),
+                                 QStringLiteral("Force the model onto this reference translation."),
+                                 QStringLiteral("text")};
+    QCommandLineOption gold{QStringLiteral("gold"),
+                            QStringLiteral("Gold links of the reference (Pharaoh: i-j sure, i?j possible)."),
+                            QStringLiteral("links")};
 };
 
 void setUpParser(QCommandLineParser& parser, const Options& options) {
@@ -66,6 +74,8 @@ void setUpParser(QCommandLineParser& parser, const Options& options) {
     parser.addOption(options.theme);
     parser.addOption(options.beam);
     parser.addOption(options.corpus);
+    parser.addOption(options.reference);
+    parser.addOption(options.gold);
 }
 
 void setNames() {
@@ -182,6 +192,8 @@ int main(int argc, char* argv[]) {
         window.beamDock()->show();
     }
     window.openStartupModel(args.value(0));
+    if (parser.isSet(options.reference)) window.setReferenceText(parser.value(options.reference));
+    if (parser.isSet(options.gold)) window.goldLinks()->setLinks(parser.value(options.gold));
     if (parser.isSet(sentence)) {
         window.setSourceText(parser.value(sentence));
         window.decodeNow();

@@ -27,7 +27,7 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
             if (ex.line <= last_line || ex.source.empty()) std::abort();
             if (options.require_target && !ex.has_target) std::abort();
             if (options.tokenizer && ex.source_tokens.empty()) std::abort();
-            for (const auto& [i, j] : ex.alignment)
+            for (const auto& [i, j] : ex.alignment.all())
                 if (i < 0 || j < 0) std::abort();
             last_line = ex.line;
         }

@@ -433,10 +433,6 @@ log p = %4，总对数概率 %5</translation>
 <context>
     <name>attnviz::ui::CompareView</name>
     <message>
-        <source>the gold link %1-%2 is outside the sentence (%3 source words, %4 target words)</source>
-        <translation>金标准对齐 %1-%2 超出了句子范围（%3 个源词，%4 个目标词）</translation>
-    </message>
-    <message>
         <source>Compare &amp;with:</source>
         <translation>比较对象(&amp;W)：</translation>
     </message>
@@ -447,14 +443,6 @@ log p = %4，总对数概率 %5</translation>
     <message>
         <source>&amp;Gold links:</source>
         <translation>金标准对齐(&amp;G)：</translation>
-    </message>
-    <message>
-        <source>e.g. 0-0 1-2 2-1 (Pharaoh, for the typed reference)</source>
-        <translation>例如 0-0 1-2 2-1（Pharaoh 格式，对应输入的参考译文）</translation>
-    </message>
-    <message>
-        <source>Gold alignment of the typed reference, as source-target word pairs counted from 0: each model&apos;s alignment error rate (AER) is shown beside the distances</source>
-        <translation>输入的参考译文的金标准对齐，即从 0 开始编号的“源词-目标词”对：各模型的对齐错误率（AER）显示在距离旁边</translation>
     </message>
     <message>
         <source>&amp;Export</source>
@@ -549,6 +537,14 @@ log p = %4，总对数概率 %5</translation>
     <message>
         <source>PNG image (*.png);;SVG image (*.svg);;PDF document (*.pdf);;CSV numbers (*.csv);;JSON numbers (*.json)</source>
         <translation>PNG 图像 (*.png);;SVG 图像 (*.svg);;PDF 文档 (*.pdf);;CSV 数值 (*.csv);;JSON 数值 (*.json)</translation>
+    </message>
+    <message>
+        <source>e.g. 0-0 1-2 2?1 (Pharaoh: i-j sure, i?j possible; for the typed reference)</source>
+        <translation>例如 0-0 1-2 2?1（Pharaoh 格式：i-j 为确定对齐，i?j 为可能对齐；针对输入的参考译文）</translation>
+    </message>
+    <message>
+        <source>Gold alignment of the typed reference, as source-target word pairs counted from 0 (i-j sure, i?j possible): each model&apos;s alignment error rate (AER) is shown beside the distances</source>
+        <translation>输入的参考译文的金标准对齐，即从 0 开始编号的源词-目标词对（i-j 为确定对齐，i?j 为可能对齐）：每个模型的对齐错误率（AER）显示在距离旁边</translation>
     </message>
 </context>
 <context>
@@ -951,6 +947,89 @@ Gold links: %2 links</source>
     <message>
         <source>Clear forced tokens</source>
         <translation>清除强制词元</translation>
+    </message>
+</context>
+<context>
+    <name>attnviz::ui::GoldLinksPanel</name>
+    <message>
+        <source>&amp;Gold links:</source>
+        <translation>金标准对齐(&amp;G)：</translation>
+    </message>
+    <message>
+        <source>Optional: the reference&apos;s word alignment, e.g. 0-0 1-2 2?1</source>
+        <translation>可选：参考译文的词对齐，例如 0-0 1-2 2?1</translation>
+    </message>
+    <message>
+        <source>Gold links of the reference in Pharaoh format: i-j links source word i to reference word j (both counted from 0, &lt;sos&gt;/&lt;eos&gt; not counted) as sure, i?j as possible. The heatmap marks each cell correct, false or missed and the AER, precision and recall are shown below.</source>
+        <translation>参考译文的金标准对齐，采用 Pharaoh 格式：i-j 表示源语言第 i 个词与参考译文第 j 个词确定对齐（都从 0 开始编号，不计 &lt;sos&gt;/&lt;eos&gt;），i?j 表示可能对齐。热力图会把每个格子标为正确、错误或遗漏，下方显示 AER、精确率和召回率。</translation>
+    </message>
+    <message>
+        <source>Load…</source>
+        <translation>载入…</translation>
+    </message>
+    <message>
+        <source>Read the links from a text file (its first non-blank line)</source>
+        <translation>从文本文件读取对齐（取第一个非空行）</translation>
+    </message>
+    <message>
+        <source>argmax</source>
+        <translation>argmax（最大值）</translation>
+    </message>
+    <message>
+        <source>threshold</source>
+        <translation>阈值</translation>
+    </message>
+    <message>
+        <source>shift</source>
+        <translation>错位（shift）</translation>
+    </message>
+    <message>
+        <source>How links are read off the attention: argmax, each reference word to the source word it attends most; threshold, every source word with at least the weight τ; shift, the argmax of the next step&apos;s row</source>
+        <translation>如何从注意力中读出对齐：argmax，参考译文的每个词对齐到它注意力最大的源词；阈值，对齐到权重不小于 τ 的所有源词；错位（shift），取下一步那一行的最大值</translation>
+    </message>
+    <message>
+        <source>τ </source>
+        <translation>τ </translation>
+    </message>
+    <message>
+        <source>The threshold τ of the threshold mode</source>
+        <translation>阈值模式的阈值 τ</translation>
+    </message>
+    <message>
+        <source>Count &lt;sos&gt;/&lt;eos&gt;</source>
+        <translation>计入 &lt;sos&gt;/&lt;eos&gt;</translation>
+    </message>
+    <message>
+        <source>Off: &lt;sos&gt; and &lt;eos&gt; are taken out of each row before the links are read. On: the row as it is, and a word that attends most to &lt;sos&gt; or &lt;eos&gt; gets no link</source>
+        <translation>关闭：读取对齐前先把 &lt;sos&gt; 和 &lt;eos&gt; 从每一行中去掉。打开：按原样使用整行，注意力最大处落在 &lt;sos&gt; 或 &lt;eos&gt; 上的词不产生对齐</translation>
+    </message>
+    <message>
+        <source>Gold links: %1</source>
+        <translation>金标准对齐：%1</translation>
+    </message>
+    <message>
+        <source>Load gold links</source>
+        <translation>载入金标准对齐</translation>
+    </message>
+    <message>
+        <source>Text files (*.txt *.align *.tsv);;All files (*)</source>
+        <translation>文本文件 (*.txt *.align *.tsv);;所有文件 (*)</translation>
+    </message>
+    <message>
+        <source>Gold links describe the reference: type a reference translation.</source>
+        <translation>金标准对齐描述的是参考译文：请先输入参考译文。</translation>
+    </message>
+    <message>
+        <source>Gold links measure the reference: clear the forced tokens to see them.</source>
+        <translation>金标准对齐衡量的是参考译文：清除强制的词元后才能看到。</translation>
+    </message>
+    <message>
+        <source>AER %1 · precision %2 · recall %3   ● correct %4 · ✕ false %5 · ○ missed %6</source>
+        <translation>AER %1 · 精确率 %2 · 召回率 %3   ● 正确 %4 · ✕ 错误 %5 · ○ 遗漏 %6</translation>
+    </message>
+    <message>
+        <source>%1 predicted links (%2), %3 sure and %4 possible gold links</source>
+        <translation>预测对齐 %1 个（%2），金标准对齐：确定 %3 个，可能 %4 个</translation>
     </message>
 </context>
 <context>

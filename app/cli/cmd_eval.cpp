@@ -1,6 +1,6 @@
 // attnviz-cli eval --model MODEL --data FILE [--json]: greedy-decodes every source line of a TSV corpus and reports
 // exact match, token accuracy, corpus BLEU-4, mean attention entropy and, where the data has alignments, AER
-// (docs/cli.md; the maths in core/eval/metrics.h).
+// (docs/cli.md; the maths in core/eval/metrics.h and, for the alignment modes, core/eval/alignment.h).
 #include "cli_common.h"
 #include "commands.h"
 
@@ -20,32 +20,48 @@
 namespace attnviz::cli {
 namespace {
 
-EvalCounts evalLine(const Model& model, const CorpusExample& ex, const DecodeOptions& options, int max_source_len) {
+// How the alignment of the attention is read: `align` gives `aer`; `modes` (--align-mode all) are counted beside it.
+struct AlignSettings {
+    AlignOptions align;
+    std::vector<AlignOptions> modes;
+};
+
+// One line's counts, and its AER counts under each of settings.modes (empty without gold links).
+struct LineCounts {
+    EvalCounts counts;
+    std::vector<AerCounts> modes;
+};
+
+LineCounts evalLine(const Model& model, const CorpusExample& ex, const DecodeOptions& options, int max_source_len,
+                    const AlignSettings& settings) {
     const TokenizedText src = tokenizeSource(model, ex.source);
     checkSourceLength(src, max_source_len, "source");
     const TokenizedText ref = tokenizeTarget(model, ex.target);
     checkReferenceLength(ref, max_source_len, "reference");
     const DecodeResult greedy = greedyDecode(model, src, options);
-    if (!ex.has_alignment) return evalExample(greedy, ref.tokens);
+    if (!ex.has_alignment) return {evalExample(greedy, ref.tokens), {}};
     const DecodeResult forced = forcedDecode(model, src, ref, options);
-    return evalExample(greedy, ref.tokens, &forced, &ex.alignment);
+    LineCounts line{evalExample(greedy, ref.tokens, &forced, &ex.alignment, settings.align), {}};
+    for (const AlignOptions& mode : settings.modes)
+        line.modes.push_back(aerCounts(extractAlignment(forced, mode), ex.alignment));
+    return line;
 }
 
 // Every line's counts, decoded in blocks on every core; between blocks, progress on stderr when it is a terminal.
-EvalCounts evalCorpus(const Model& model, const Corpus& corpus, const std::string& data_path, int max_len, int threads,
-                      int max_source_len) {
+LineCounts evalCorpus(const Model& model, const Corpus& corpus, const std::string& data_path, int max_len, int threads,
+                      int max_source_len, const AlignSettings& settings) {
     DecodeOptions options;
     options.max_len = max_len;
     options.parallel_steps = threadCount(threads) <= 1;  // else every core decodes lines of its own
     const size_t n = corpus.examples.size();
     const bool progress = isatty(STDERR_FILENO) != 0 && n > 256;
     constexpr size_t kBlock = 256;
-    std::vector<EvalCounts> per_line(n);
+    std::vector<LineCounts> per_line(n);
     for (size_t begin = 0; begin < n; begin += kBlock) {
         parallelFor(begin, std::min(n, begin + kBlock), threadCount(threads), [&](size_t i) {
             const CorpusExample& ex = corpus.examples[i];
             try {
-                per_line[i] = evalLine(model, ex, options, max_source_len);
+                per_line[i] = evalLine(model, ex, options, max_source_len, settings);
             } catch (const std::exception& e) {
                 throw InputError(atLine(data_path, ex.line, e));
             }
@@ -53,19 +69,50 @@ EvalCounts evalCorpus(const Model& model, const Corpus& corpus, const std::strin
         if (progress) std::fprintf(stderr, "\rattnviz-cli eval: %zu / %zu lines", std::min(n, begin + kBlock), n);
     }
     if (progress) std::fprintf(stderr, "\r\033[K");
-    EvalCounts total;
-    for (const EvalCounts& c : per_line) total += c;
+    LineCounts total{{}, std::vector<AerCounts>(settings.modes.size())};
+    for (const LineCounts& c : per_line) {
+        total.counts += c.counts;
+        for (size_t m = 0; m < c.modes.size(); ++m) total.modes[m] += c.modes[m];
+    }
     return total;
 }
 
-void printEvalJson(const EvalReport& r, const EvalCounts& total, const std::string& model_path,
-                   const std::string& data_path, double seconds) {
+const char* specialsName(const AlignOptions& o) { return o.include_specials ? "include" : "exclude"; }
+
+// --align-mode all: one object per mode, with the keys `aer` has beside it.
+nlohmann::ordered_json modesJson(const AlignSettings& settings, const std::vector<AerCounts>& modes) {
+    nlohmann::ordered_json out = nlohmann::ordered_json::array();
+    for (size_t m = 0; m < modes.size(); ++m) {
+        nlohmann::ordered_json j;
+        j["align_mode"] = alignModeName(settings.modes[m]);
+        j["align_specials"] = specialsName(settings.modes[m]);
+        j["aer"] = modes[m].aer();
+        j["alignment_precision"] = modes[m].precision();
+        j["alignment_recall"] = modes[m].recall();
+        out.push_back(std::move(j));
+    }
+    return out;
+}
+
+void printEvalJson(const EvalReport& r, const LineCounts& line_total, const AlignSettings& settings,
+                   const std::string& model_path, const std::string& data_path, double seconds) {
+    const EvalCounts& total = line_total.counts;
     nlohmann::ordered_json j;
     j["exact_match"] = r.exact_match;
     j["token_accuracy"] = r.token_accuracy;
     j["bleu"] = r.bleu;
     j["mean_entropy"] = r.mean_entropy;
-    if (r.aer) j["aer"] = *r.aer;
+    if (r.aer) {
+        j["aer"] = *r.aer;
+        j["alignment_precision"] = *r.alignment_precision;
+        j["alignment_recall"] = *r.alignment_recall;
+        j["align_mode"] = alignModeName(settings.align);
+        j["align_specials"] = specialsName(settings.align);
+        j["predicted_links"] = total.alignment.predicted;
+        j["sure_links"] = total.alignment.gold;
+        j["possible_links"] = total.alignment.possible;
+        if (!settings.modes.empty()) j["align_modes"] = modesJson(settings, line_total.modes);
+    }
     j["lines"] = total.lines;
     j["aligned_lines"] = total.aligned_lines;
     j["exact_lines"] = total.exact;
@@ -79,8 +126,28 @@ void printEvalJson(const EvalReport& r, const EvalCounts& total, const std::stri
     std::printf("%s\n", j.dump(-1, ' ', false, nlohmann::json::error_handler_t::replace).c_str());
 }
 
-void printEvalText(const EvalReport& r, const EvalCounts& total, const std::string& model_path,
-                   const std::string& data_path, double seconds) {
+// The alignment lines of the readable report: the chosen mode's AER, precision and recall, then any further modes.
+void printAlignmentText(const EvalReport& r, const LineCounts& line_total, const AlignSettings& settings) {
+    const AerCounts& a = line_total.counts.alignment;
+    std::printf(
+        "aer             %.4f   (%s, specials %sd: %lld predicted links, %lld sure gold links of %lld possible)\n",
+        *r.aer, alignModeName(settings.align).c_str(), specialsName(settings.align),
+        static_cast<long long>(a.predicted), static_cast<long long>(a.gold), static_cast<long long>(a.possible));
+    std::printf("alignment_precision %.4f   (%lld predicted links possible)\n", *r.alignment_precision,
+                static_cast<long long>(a.overlap_possible));
+    std::printf("alignment_recall    %.4f   (%lld sure links predicted)\n", *r.alignment_recall,
+                static_cast<long long>(a.overlap));
+    for (size_t m = 0; m < settings.modes.size(); ++m) {
+        const AerCounts& c = line_total.modes[m];
+        std::printf("  %-16s specials %sd: aer %.4f  precision %.4f  recall %.4f\n",
+                    alignModeName(settings.modes[m]).c_str(), specialsName(settings.modes[m]), c.aer(), c.precision(),
+                    c.recall());
+    }
+}
+
+void printEvalText(const EvalReport& r, const LineCounts& line_total, const AlignSettings& settings,
+                   const std::string& model_path, const std::string& data_path, double seconds) {
+    const EvalCounts& total = line_total.counts;
     std::printf("model           %s\n", model_path.c_str());
     std::printf(
         "data            %s: %lld lines (%lld with alignments), %lld reference tokens, %lld output tokens (<eos> "
@@ -94,11 +161,25 @@ void printEvalText(const EvalReport& r, const EvalCounts& total, const std::stri
     std::printf("bleu            %.2f    (corpus BLEU-4, %%)\n", r.bleu);
     std::printf("mean_entropy    %.4f   nats over %lld attention rows\n", r.mean_entropy,
                 static_cast<long long>(total.attention_rows));
-    if (r.aer)
-        std::printf("aer             %.4f   (%lld predicted links, %lld gold, %lld in both)\n", *r.aer,
-                    static_cast<long long>(total.alignment.predicted), static_cast<long long>(total.alignment.gold),
-                    static_cast<long long>(total.alignment.overlap));
+    if (r.aer) printAlignmentText(r, line_total, settings);
     std::printf("time            %.2f s\n", seconds);
+}
+
+// --align-mode and --align-specials as the eval's alignment settings; a bad mode is a UsageError (exit code 2).
+AlignSettings alignSettings(const std::string& mode, const std::string& specials) {
+    AlignSettings s;
+    s.align.include_specials = specials == "include";
+    if (mode == "all") {
+        for (const bool include : {false, true})
+            for (const AlignOptions& o : allAlignModes(kDefaultAlignThreshold, include)) s.modes.push_back(o);
+        return s;
+    }
+    try {
+        parseAlignMode(mode, s.align);
+    } catch (const InputError& e) {
+        throw UsageError(std::string("--align-mode: ") + e.what());
+    }
+    return s;
 }
 
 }  // namespace
@@ -109,8 +190,9 @@ int runEval(const std::vector<std::string>& args) {
             "eval", "--model MODEL --data FILE [--json]",
             "Greedy-decode every source line of FILE (UTF-8 TSV: source<TAB>target[<TAB>alignment]) and report\n"
             "exact_match and token_accuracy (shares, 0..1), corpus BLEU-4 (%), mean attention entropy (nats) and,\n"
-            "where lines have Pharaoh alignments, the AER of the attention (forced onto the reference).");
-        std::string model_path, data_path, score;
+            "where lines have Pharaoh alignments (i-j sure, i?j possible), the AER, precision and recall of the\n"
+            "attention's alignment (forced onto the reference; --align-mode says how links are read off it).");
+        std::string model_path, data_path, score, align_mode = "argmax", align_specials = "exclude";
         bool json = false;
         int max_len = 0, threads = 0, max_source_len = kMaxSourceTokens;
         p.option("--model", &model_path, "MODEL", "the model file (.safetensors)").required();
@@ -123,7 +205,14 @@ int runEval(const std::vector<std::string>& args) {
         p.option("--max-source-len", &max_source_len, "N",
                  "refuse sources of more than N tokens (default 1000); references may have 2*N+10", 1,
                  kMaxSourceLenLimit);
+        p.option("--align-mode", &align_mode, "MODE",
+                 "how a target word's links are read off the attention: argmax (default), threshold[:T] (every word "
+                 "with weight >= T, default 0.3), shift (the next step's argmax), or all (every mode's AER)");
+        p.choice("--align-specials", &align_specials, {"exclude", "include"},
+                 "exclude (default): <sos>/<eos> taken out of each row; include: a word attending most to one gets "
+                 "no link");
         if (!p.parse(args)) return 0;
+        const AlignSettings align = alignSettings(align_mode, align_specials);
 
         std::optional<ScoreKind> score_kind;
         if (!score.empty()) score_kind = parseScoreKind(score);
@@ -137,13 +226,13 @@ int runEval(const std::vector<std::string>& args) {
         if (corpus.examples.empty()) throw InputError(corpus.name + ": no examples (the file is empty or blank)");
 
         const auto t0 = std::chrono::steady_clock::now();
-        const EvalCounts total = evalCorpus(model, corpus, corpus.name, max_len, threads, max_source_len);
-        const EvalReport r = evalReport(total);
+        const LineCounts total = evalCorpus(model, corpus, corpus.name, max_len, threads, max_source_len, align);
+        const EvalReport r = evalReport(total.counts);
         const double seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
         if (json)
-            printEvalJson(r, total, loaded.path, data_path, seconds);
+            printEvalJson(r, total, align, loaded.path, data_path, seconds);
         else
-            printEvalText(r, total, loaded.path, corpus.name, seconds);
+            printEvalText(r, total, align, loaded.path, corpus.name, seconds);
         return 0;
     });
 }

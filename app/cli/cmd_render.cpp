@@ -85,7 +85,7 @@ struct CompareWith {
 
 // `r` alone, or with `with.model` set the comparison: that model forced onto r's target (as `compare` does).
 void writeOne(const DecodeResult& r, const ModelConfig& config, const QString& path, const ui::ExportOptions& options,
-              const CompareWith& with, const std::vector<AlignmentLink>* gold = nullptr) {
+              const CompareWith& with, const GoldAlignment* gold = nullptr) {
     QString error;
     bool ok = false;
     if (with.model) {

@@ -49,14 +49,14 @@ std::string clockText(double seconds) {
 
 // Ids with the model's tokenizers and vocabularies (core/text/tokenizer.h, so a special typed in the data is <unk> as at
 // inference): [<sos>] + tokens + [<eos>] on both sides. With `alignments`, a line's gold links (third column) become
-// the example's guided-alignment target; lines without one get no guidance.
+// the example's guided-alignment target (sure and possible links alike); lines without one get no guidance.
 std::vector<TrainExample> toExamples(const Model& model, const Corpus& corpus, bool alignments = false) {
     std::vector<TrainExample> out;
     out.reserve(corpus.examples.size());
     for (const CorpusExample& ex : corpus.examples) {
         try {
             out.push_back(makeExample(model, ex.source, ex.target, ex.line));
-            if (alignments && ex.has_alignment) setAlignment(out.back(), ex.alignment);
+            if (alignments && ex.has_alignment) setAlignment(out.back(), ex.alignment.all());
         } catch (const std::exception& e) {
             throw InputError(atLine(corpus.name, ex.line, e));
         }

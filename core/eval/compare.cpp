@@ -121,8 +121,7 @@ std::vector<std::vector<float>> attentionDifference(const DecodeResult& a, const
     return d;
 }
 
-AttentionComparisonCounts compareAttention(const DecodeResult& a, const DecodeResult& b,
-                                           const std::vector<AlignmentLink>* gold) {
+AttentionComparisonCounts compareAttention(const DecodeResult& a, const DecodeResult& b, const GoldAlignment* gold) {
     AttentionComparisonCounts c;
     c.lines = 1;
     for (const RowComparison& r : compareRows(a, b)) {

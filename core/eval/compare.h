@@ -57,9 +57,9 @@ struct AttentionComparisonCounts {
 // The counts of one sentence: `a` and `b` are decodes of the same source onto the same target (one row per target
 // token, each of the same length S); throws InputError when their shapes differ. With `gold`, both decodes must be
 // forced onto the reference those links refer to: each model's attention alignment (attentionAlignment) is counted
-// against them.
+// against their sure and possible links (eval/alignment.h).
 AttentionComparisonCounts compareAttention(const DecodeResult& a, const DecodeResult& b,
-                                           const std::vector<AlignmentLink>* gold = nullptr);
+                                           const GoldAlignment* gold = nullptr);
 
 struct AttentionComparison {
     int64_t lines = 0;

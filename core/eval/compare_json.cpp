@@ -35,7 +35,7 @@ nlohmann::ordered_json comparisonSummaryJson(const AttentionComparisonCounts& c)
 }
 
 nlohmann::ordered_json comparisonToJson(const DecodeResult& a, const DecodeResult& b, const std::string& a_name,
-                                        const std::string& b_name, const std::vector<AlignmentLink>* gold) {
+                                        const std::string& b_name, const GoldAlignment* gold) {
     const std::vector<RowComparison> rows = compareRows(a, b);  // checks the shapes first
     nlohmann::ordered_json j;
     j["model"] = a_name;

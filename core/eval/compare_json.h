@@ -23,7 +23,7 @@ nlohmann::ordered_json comparisonSummaryJson(const AttentionComparisonCounts& co
 
 // `a` and `b` as compareAttention takes them (InputError when their shapes differ); `gold` as there.
 nlohmann::ordered_json comparisonToJson(const DecodeResult& a, const DecodeResult& b, const std::string& a_name,
-                                        const std::string& b_name, const std::vector<AlignmentLink>* gold = nullptr);
+                                        const std::string& b_name, const GoldAlignment* gold = nullptr);
 std::string comparisonToCsv(const DecodeResult& a, const DecodeResult& b);
 
 }  // namespace attnviz

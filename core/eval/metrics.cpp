@@ -88,46 +88,6 @@ double rowEntropy(const std::vector<float>& row) {
     return h;
 }
 
-std::vector<AlignmentLink> attentionAlignment(const DecodeResult& forced) {
-    std::vector<AlignmentLink> links;
-    size_t rows = forced.attention.size();
-    if (rows > 0 && !forced.target_ids.empty() && forced.target_ids.back() == kEos)
-        --rows;  // the <eos> row links nothing
-    for (size_t j = 0; j < rows; ++j) {
-        const std::vector<float>& row = forced.attention[j];
-        if (row.size() < 3) continue;  // no source words
-        size_t best = 1;
-        for (size_t p = 2; p + 1 < row.size(); ++p)
-            if (row[p] > row[best]) best = p;
-        links.emplace_back(static_cast<int>(best) - 1, static_cast<int>(j));
-    }
-    std::sort(links.begin(), links.end());
-    return links;
-}
-
-AerCounts& AerCounts::operator+=(const AerCounts& o) {
-    predicted += o.predicted;
-    gold += o.gold;
-    overlap += o.overlap;
-    return *this;
-}
-
-double AerCounts::aer() const {
-    if (predicted + gold == 0) return 0.0;
-    return 1.0 - 2.0 * static_cast<double>(overlap) / static_cast<double>(predicted + gold);
-}
-
-AerCounts aerCounts(const std::vector<AlignmentLink>& predicted, const std::vector<AlignmentLink>& gold) {
-    std::vector<AlignmentLink> a = predicted, g = gold;
-    std::sort(a.begin(), a.end());
-    a.erase(std::unique(a.begin(), a.end()), a.end());
-    std::sort(g.begin(), g.end());
-    g.erase(std::unique(g.begin(), g.end()), g.end());
-    std::vector<AlignmentLink> both;
-    std::set_intersection(a.begin(), a.end(), g.begin(), g.end(), std::back_inserter(both));
-    return {static_cast<int64_t>(a.size()), static_cast<int64_t>(g.size()), static_cast<int64_t>(both.size())};
-}
-
 TokenCounts tokenCounts(const std::vector<std::string>& output, const std::vector<std::string>& reference) {
     TokenCounts c;
     c.positions = static_cast<int64_t>(reference.size());
@@ -160,7 +120,7 @@ EvalCounts& EvalCounts::operator+=(const EvalCounts& o) {
 }
 
 EvalCounts evalExample(const DecodeResult& greedy, const std::vector<std::string>& reference,
-                       const DecodeResult* forced, const std::vector<AlignmentLink>* gold) {
+                       const DecodeResult* forced, const GoldAlignment* gold, const AlignOptions& align) {
     EvalCounts c;
     c.lines = 1;
     c.exact = exactMatch(greedy.target_tokens, reference) ? 1 : 0;
@@ -171,7 +131,7 @@ EvalCounts evalExample(const DecodeResult& greedy, const std::vector<std::string
     c.output_tokens = static_cast<int64_t>(greedy.target_tokens.size());
     if (forced && gold) {
         c.aligned_lines = 1;
-        c.alignment = aerCounts(attentionAlignment(*forced), *gold);
+        c.alignment = aerCounts(extractAlignment(*forced, align), *gold);
     }
     return c;
 }
@@ -185,7 +145,11 @@ EvalReport evalReport(const EvalCounts& c) {
         c.tokens.positions ? static_cast<double>(c.tokens.correct) / static_cast<double>(c.tokens.positions) : 0.0;
     r.bleu = c.bleu.bleu();
     r.mean_entropy = c.attention_rows ? c.entropy_sum / static_cast<double>(c.attention_rows) : 0.0;
-    if (c.aligned_lines > 0) r.aer = c.alignment.aer();
+    if (c.aligned_lines > 0) {
+        r.aer = c.alignment.aer();
+        r.alignment_precision = c.alignment.precision();
+        r.alignment_recall = c.alignment.recall();
+    }
     return r;
 }
 

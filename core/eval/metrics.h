@@ -7,6 +7,7 @@
 // Tokens are compared by spelling: an unknown reference word ("foo", id 1) never matches a produced "<unk>".
 #pragma once
 #include "decode/decoding.h"
+#include "eval/alignment.h"
 #include "io/corpus.h"
 
 #include <array>
@@ -41,20 +42,7 @@ double corpusBleu(const std::vector<std::vector<std::string>>& hypotheses,
 // -sum_j a_j ln a_j over one attention row, in nats (0 ln 0 = 0), as the row is (not renormalised).
 double rowEntropy(const std::vector<float>& row);
 
-// The links the attention of a forced decode makes: each target word j (every row but the final <eos> row; all
-// rows if the output has no <eos>) is linked to the source word i whose position i + 1 has the highest weight
-// among positions 1..S-2 (<sos> and <eos> excluded; ties: the lower i). Sorted by (i, j).
-std::vector<AlignmentLink> attentionAlignment(const DecodeResult& forced);
-
-// |A|, |G|, |A ∩ G| for AER with all gold links sure: AER = 1 - 2|A∩G| / (|A| + |G|).
-struct AerCounts {
-    int64_t predicted = 0;  // |A|
-    int64_t gold = 0;       // |G|
-    int64_t overlap = 0;    // |A ∩ G|
-    AerCounts& operator+=(const AerCounts& o);
-    double aer() const;  // 0 when |A| + |G| = 0
-};
-AerCounts aerCounts(const std::vector<AlignmentLink>& predicted, const std::vector<AlignmentLink>& gold);
+// attentionAlignment, AerCounts and the other alignment modes and scores: eval/alignment.h.
 
 // Token-level comparison of an output with its reference, both with <eos> where they have it.
 struct TokenCounts {
@@ -83,17 +71,20 @@ struct EvalCounts {
     EvalCounts& operator+=(const EvalCounts& o);
 };
 // The counts of one example: `greedy` the greedy output, `reference` the reference target tokens with <eos>,
-// `forced` the forced decode on the reference and `gold` its alignment (both or neither).
+// `forced` the forced decode on the reference and `gold` its alignment (both or neither), whose links are extracted
+// with `align` (eval/alignment.h).
 EvalCounts evalExample(const DecodeResult& greedy, const std::vector<std::string>& reference,
-                       const DecodeResult* forced = nullptr, const std::vector<AlignmentLink>* gold = nullptr);
+                       const DecodeResult* forced = nullptr, const GoldAlignment* gold = nullptr,
+                       const AlignOptions& align = {});
 
 struct EvalReport {
     int64_t lines = 0;
-    double exact_match = 0;     // share of lines, 0..1
-    double token_accuracy = 0;  // share of reference positions, 0..1
-    double bleu = 0;            // %
-    double mean_entropy = 0;    // nats
-    std::optional<double> aer;  // when some line has an alignment
+    double exact_match = 0;                                       // share of lines, 0..1
+    double token_accuracy = 0;                                    // share of reference positions, 0..1
+    double bleu = 0;                                              // %
+    double mean_entropy = 0;                                      // nats
+    std::optional<double> aer;                                    // when some line has an alignment
+    std::optional<double> alignment_precision, alignment_recall;  // likewise (eval/alignment.h)
     EvalCounts counts;
 };
 EvalReport evalReport(const EvalCounts& counts);

@@ -8,6 +8,7 @@
 #include <algorithm>
 #include <cstdio>
 #include <cstring>
+#include <iterator>
 
 namespace attnviz {
 namespace {
@@ -37,8 +38,60 @@ int Corpus::alignedCount() const {
         std::count_if(examples.begin(), examples.end(), [](const CorpusExample& e) { return e.has_alignment; }));
 }
 
-std::vector<AlignmentLink> parseAlignment(std::string_view field) {
+namespace {
+
+void sortUnique(std::vector<AlignmentLink>& links) {
+    std::sort(links.begin(), links.end());
+    links.erase(std::unique(links.begin(), links.end()), links.end());
+}
+
+bool contains(const std::vector<AlignmentLink>& sorted, const AlignmentLink& link) {
+    return std::binary_search(sorted.begin(), sorted.end(), link);
+}
+
+std::string linkText(const AlignmentLink& l, char kind) {
+    return std::to_string(l.first) + kind + std::to_string(l.second);
+}
+
+bool isIndex(std::string_view d) {
+    return !d.empty() && d.size() <= 9 && std::all_of(d.begin(), d.end(), [](char c) { return c >= '0' && c <= '9'; });
+}
+
+}  // namespace
+
+bool GoldAlignment::isSure(const AlignmentLink& link) const { return contains(sure, link); }
+
+bool GoldAlignment::isPossible(const AlignmentLink& link) const { return isSure(link) || contains(possible, link); }
+
+std::vector<AlignmentLink> GoldAlignment::all() const {
     std::vector<AlignmentLink> links;
+    std::merge(sure.begin(), sure.end(), possible.begin(), possible.end(), std::back_inserter(links));
+    return links;
+}
+
+GoldAlignment makeGoldAlignment(std::vector<AlignmentLink> sure, std::vector<AlignmentLink> possible) {
+    GoldAlignment g;
+    g.sure = std::move(sure);
+    sortUnique(g.sure);
+    sortUnique(possible);
+    for (const AlignmentLink& l : possible)
+        if (!contains(g.sure, l)) g.possible.push_back(l);
+    return g;
+}
+
+std::string pharaohText(const GoldAlignment& gold) {
+    std::string out;
+    const auto add = [&out](const AlignmentLink& l, char kind) {
+        if (!out.empty()) out += ' ';
+        out += linkText(l, kind);
+    };
+    for (const AlignmentLink& l : gold.sure) add(l, '-');
+    for (const AlignmentLink& l : gold.possible) add(l, '?');
+    return out;
+}
+
+GoldAlignment parseAlignment(std::string_view field) {
+    std::vector<AlignmentLink> sure, possible;
     size_t i = 0;
     while (i < field.size()) {
         while (i < field.size() && isAsciiSpace(field[i])) ++i;
@@ -47,20 +100,32 @@ std::vector<AlignmentLink> parseAlignment(std::string_view field) {
         while (end < field.size() && !isAsciiSpace(field[end])) ++end;
         const std::string_view tok = field.substr(i, end - i);
         i = end;
-        // i-j: 1 to 9 digits, '-', 1 to 9 digits.
-        const size_t dash = tok.find('-');
-        auto digits = [](std::string_view d) {
-            return !d.empty() && d.size() <= 9 &&
-                   std::all_of(d.begin(), d.end(), [](char c) { return c >= '0' && c <= '9'; });
-        };
-        if (dash == std::string_view::npos || !digits(tok.substr(0, dash)) || !digits(tok.substr(dash + 1)))
+        // i-j or i?j: 1 to 9 digits, '-' or '?', 1 to 9 digits.
+        const size_t sep = tok.find_first_of("-?");
+        if (sep == std::string_view::npos || !isIndex(tok.substr(0, sep)) || !isIndex(tok.substr(sep + 1)))
             throw InputError("bad alignment link " + quoted(tok) +
-                             " (expected i-j, two 0-based word indices, e.g. \"0-1\")");
-        links.emplace_back(std::stoi(std::string(tok.substr(0, dash))), std::stoi(std::string(tok.substr(dash + 1))));
+                             " (expected i-j for a sure link or i?j for a possible one, two 0-based word indices, "
+                             "e.g. \"0-1\" or \"2?3\")");
+        const AlignmentLink link(std::stoi(std::string(tok.substr(0, sep))),
+                                 std::stoi(std::string(tok.substr(sep + 1))));
+        (tok[sep] == '-' ? sure : possible).push_back(link);
     }
-    std::sort(links.begin(), links.end());
-    links.erase(std::unique(links.begin(), links.end()), links.end());
-    return links;
+    return makeGoldAlignment(std::move(sure), std::move(possible));
+}
+
+void checkAlignmentRange(const GoldAlignment& gold, int source_words, int target_words) {
+    for (const auto* links : {&gold.sure, &gold.possible})
+        for (const AlignmentLink& l : *links) {
+            const std::string link = "alignment link " + linkText(l, links == &gold.sure ? '-' : '?');
+            if (l.first >= source_words)
+                throw InputError(link + ": source word " + std::to_string(l.first) +
+                                 " does not exist (the source has " + std::to_string(source_words) +
+                                 " words, 0-based, specials not counted)");
+            if (l.second >= target_words)
+                throw InputError(link + ": target word " + std::to_string(l.second) +
+                                 " does not exist (the target has " + std::to_string(target_words) +
+                                 " words, 0-based, <eos> not counted)");
+        }
 }
 
 namespace {
@@ -113,16 +178,11 @@ void tokenizeExample(CorpusExample& ex, const TokenizerConfig& t, const std::str
     }
     if (ex.source_tokens.empty()) throw InputError(at + "the source sentence has no tokens");
     if (ex.has_target && ex.target_tokens.empty()) throw InputError(at + "the target sentence has no tokens");
-    const int ns = static_cast<int>(ex.source_tokens.size());
-    const int nt = static_cast<int>(ex.target_tokens.size());
-    for (const auto& [i, j] : ex.alignment) {
-        const std::string link = "alignment link " + std::to_string(i) + "-" + std::to_string(j);
-        if (i >= ns)
-            throw InputError(at + link + ": source word " + std::to_string(i) + " does not exist (the source has " +
-                             std::to_string(ns) + " words, 0-based, specials not counted)");
-        if (j >= nt)
-            throw InputError(at + link + ": target word " + std::to_string(j) + " does not exist (the target has " +
-                             std::to_string(nt) + " words, 0-based, <eos> not counted)");
+    try {
+        checkAlignmentRange(ex.alignment, static_cast<int>(ex.source_tokens.size()),
+                            static_cast<int>(ex.target_tokens.size()));
+    } catch (const InputError& e) {
+        throw InputError(at + e.what());
     }
 }
 

@@ -1,6 +1,7 @@
 // Parallel corpora: UTF-8 TSV files of `source<TAB>target[<TAB>alignment]` lines (docs/cli.md, `train --data`,
 // `eval --data`, `decode --input`). The alignment is Pharaoh format: space-separated `i-j` links, 0-based, source
-// word i to target word j, specials (<sos>, <eos>) not counted.
+// word i to target word j, specials (<sos>, <eos>) not counted. A link is sure (`i-j`) or possible (`i?j`), as in
+// Och & Ney's sure/possible annotation; every sure link is also possible (S ⊆ P).
 //
 // Reading rules (every problem is an InputError "PATH:LINE: what", LINE 1-based):
 // - the path must be a regular file (a FIFO, device or directory is refused before any read);
@@ -8,7 +9,7 @@
 // - a line is at most kMaxLineBytes (64 KiB) long, so that no line can make a reader allocate much;
 // - blank (whitespace-only) lines are skipped; every example keeps its own line number;
 // - at most three tab-separated fields; an empty source or target is an error;
-// - an alignment token that is not `i-j` with two non-negative integers ("3-x", "3", "-1-2") is an error;
+// - an alignment token that is not `i-j` or `i?j` with two non-negative integers ("3-x", "3", "-1-2") is an error;
 // - with a tokenizer given, links whose source or target index is past the sentence's word count are errors,
 //   and the tokens are kept in the example (the trainer builds vocabularies from them).
 // With CorpusOptions::skip_bad_lines a bad line is listed in Corpus::skipped instead and reading goes on (the window's
@@ -31,13 +32,29 @@ inline constexpr size_t kMaxLineBytes = 65536;
 // One gold link: (source word i, target word j), both 0-based, specials not counted.
 using AlignmentLink = std::pair<int, int>;
 
+// Gold links with Och & Ney's two kinds: sure links S (written `i-j`) and possible links P (`i?j`). A sure link is
+// also possible (S ⊆ P): `possible` holds only the links written `i?j` and not also `i-j`, so P = sure ∪ possible.
+struct GoldAlignment {
+    std::vector<AlignmentLink> sure;      // S, sorted, duplicates removed
+    std::vector<AlignmentLink> possible;  // P \ S, sorted, duplicates removed
+    bool empty() const { return sure.empty() && possible.empty(); }
+    bool isSure(const AlignmentLink& link) const;
+    bool isPossible(const AlignmentLink& link) const;  // in S or in P
+    std::vector<AlignmentLink> all() const;            // S ∪ P, sorted
+    bool operator==(const GoldAlignment&) const = default;
+};
+// Builds S and P \ S from links of either kind (sorting, removing duplicates, a sure link winning over a possible one).
+GoldAlignment makeGoldAlignment(std::vector<AlignmentLink> sure, std::vector<AlignmentLink> possible = {});
+// The links as Pharaoh text, sure then possible: "0-0 1-2 2?1".
+std::string pharaohText(const GoldAlignment& gold);
+
 struct CorpusExample {
     int line = 0;        // 1-based line number in the file
     std::string source;  // the raw text of the first field (no tab, no CR)
     std::string target;  // the second field; "" when absent and CorpusOptions::require_target is false
     bool has_target = false;
-    bool has_alignment = false;            // a third field was present (it may hold zero links)
-    std::vector<AlignmentLink> alignment;  // sorted, duplicates removed
+    bool has_alignment = false;  // a third field was present (it may hold zero links)
+    GoldAlignment alignment;     // its sure and possible links
     // Filled only when CorpusOptions::tokenizer is set: the words without specials.
     std::vector<std::string> source_tokens;
     std::vector<std::string> target_tokens;
@@ -76,8 +93,13 @@ Corpus parseCorpus(std::string_view text, const std::string& name, const CorpusO
 // InputError as readTextFile if it cannot be read, else as parseCorpus.
 Corpus readCorpus(const std::string& path, const CorpusOptions& options = {});
 
-// Parses a Pharaoh alignment field ("0-0 1-2 2-1"); throws InputError naming the bad token (no position prefix).
-std::vector<AlignmentLink> parseAlignment(std::string_view field);
+// Parses a Pharaoh alignment field ("0-0 1-2 2?1": `i-j` sure, `i?j` possible, separated by whitespace); throws
+// InputError naming the bad token (no position prefix). Every reader of gold links (corpora, the CLI, the window)
+// uses this one parser.
+GoldAlignment parseAlignment(std::string_view field);
+// Throws InputError when a link names a source word at or past `source_words` or a target word at or past
+// `target_words` ("alignment link 2-1: source word 2 does not exist (the source has 2 words, ...)").
+void checkAlignmentRange(const GoldAlignment& gold, int source_words, int target_words);
 
 // Reads a whole regular file into memory, or standard input for "-" (io/input_file.h: 256 MiB at most, and no line
 // past kMaxLineBytes); throws InputError "PATH: cannot open: reason",

@@ -109,7 +109,7 @@ void TestCompare::aerOfEachModelAgainstGold() {
     // Source <sos> w0 w1 <eos>; target t0 t1 <eos>. A links t0-w0, t1-w1 (the gold); B links both to w1.
     const DecodeResult a = decodeWith({{0, 0.9f, 0.1f, 0}, {0, 0.2f, 0.8f, 0}, {0, 0, 0, 1}}, {5, 6, kEos});
     const DecodeResult b = decodeWith({{0, 0.3f, 0.7f, 0}, {0, 0.1f, 0.6f, 0.3f}, {0, 0, 0, 1}}, {5, 6, kEos});
-    const std::vector<AlignmentLink> gold = {{0, 0}, {1, 1}};
+    const GoldAlignment gold = parseAlignment("0-0 1-1");
     const AttentionComparisonCounts c = compareAttention(a, b, &gold);
     QCOMPARE(c.aligned_lines, int64_t(1));
     const AttentionComparison s = comparisonSummary(c);

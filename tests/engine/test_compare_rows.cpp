@@ -92,7 +92,7 @@ void TestCompareRows::csvAndJsonOfAComparison() {
     QVERIFY(std::abs(eos[2].toDouble() - std::log(2.0)) < 1e-7);
     QCOMPARE(eos.mid(3, 3), (QStringList{"2", "3", "0"}));
 
-    const std::vector<AlignmentLink> gold = {{0, 0}};
+    const GoldAlignment gold = parseAlignment("0-0");
     const nlohmann::ordered_json j = comparisonToJson(a, b, "A.safetensors", "B.safetensors", &gold);
     QCOMPARE(j["model"].get<std::string>(), std::string("A.safetensors"));
     QCOMPARE(j["rows"].get<int>(), 2);

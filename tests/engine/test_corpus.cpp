@@ -85,6 +85,10 @@ void TestCorpus::badFiles_data() {
         << "data.tsv:1: alignment link 2-1: source word 2 does not exist (the source has 2 words";
     QTest::newRow("alignment target out of range") << QByteArray("a b\tx y\n\na b\tx y\t0-0 1-2\n") << true
                                                    << "data.tsv:3: alignment link 1-2: target word 2 does not exist";
+    QTest::newRow("possible link out of range")
+        << QByteArray("a b\tx y\t0-0 1?2\n") << true << "data.tsv:1: alignment link 1?2: target word 2 does not exist";
+    QTest::newRow("possible link not a number")
+        << QByteArray("a b\tx y\t0?y\n") << false << "data.tsv:1: bad alignment link \"0?y\"";
     QTest::newRow("four fields") << QByteArray("a\tx\t0-0\textra\n") << false
                                  << "data.tsv:1: found 4 tab-separated fields";
     QTest::newRow("empty source") << QByteArray("a\tx\n \ty\n") << false << "data.tsv:2: empty source";
@@ -109,12 +113,14 @@ void TestCorpus::badFiles() {
 }
 
 void TestCorpus::alignmentParsed() {
-    const Corpus c = parseCorpus("the cat\t猫 了\t1-0  0-0 1-0\n", "a.tsv");
+    const Corpus c = parseCorpus("the cat\t猫 了\t1-0  0-0 1-0 1?0 0?1\n", "a.tsv");
     QCOMPARE(int(c.examples.size()), 1);
     QVERIFY(c.examples[0].has_alignment);
     // Sorted and de-duplicated.
     const std::vector<AlignmentLink> want = {{0, 0}, {1, 0}};
-    QCOMPARE(c.examples[0].alignment, want);
+    QCOMPARE(c.examples[0].alignment.sure, want);
+    // 1?0 is also sure, so only 0?1 is possible-only.
+    QCOMPARE(c.examples[0].alignment.possible, (std::vector<AlignmentLink>{{0, 1}}));
     QCOMPARE(c.alignedCount(), 1);
 }
 

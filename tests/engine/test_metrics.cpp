@@ -191,7 +191,7 @@ void TestMetrics::aerWorkedExample() {
     const DecodeResult f1 =
         forcedWith(words("a b c"), words("x y"),
                    {{0.5f, 0.1f, 0.3f, 0.05f, 0.05f}, {0.0f, 0.2f, 0.2f, 0.1f, 0.5f}, {0.2f, 0.2f, 0.2f, 0.2f, 0.2f}});
-    const std::vector<AlignmentLink> g1 = {{1, 0}, {2, 1}, {2, 0}};
+    const GoldAlignment g1 = makeGoldAlignment({{1, 0}, {2, 1}, {2, 0}});
     const AerCounts c1 = aerCounts(attentionAlignment(f1), g1);
     QCOMPARE(c1.predicted, int64_t(2));
     QCOMPARE(c1.gold, int64_t(3));
@@ -199,7 +199,7 @@ void TestMetrics::aerWorkedExample() {
     QVERIFY(std::abs(c1.aer() - 0.6) < 1e-12);
     // Sentence 2: one word each, perfectly aligned: A = G = {0-0}.
     const DecodeResult f2 = forcedWith(words("z"), words("w"), {{0.1f, 0.8f, 0.1f}, {0.3f, 0.3f, 0.4f}});
-    const std::vector<AlignmentLink> g2 = {{0, 0}};
+    const GoldAlignment g2 = makeGoldAlignment({{0, 0}});
     // Corpus AER sums the counts: A = 3, G = 4, overlap 2: 1 - 4/7 = 3/7 (not the mean 0.3 of 0.6 and 0).
     EvalCounts total = evalExample(f1, f1.target_tokens, &f1, &g1);
     total += evalExample(f2, f2.target_tokens, &f2, &g2);

@@ -213,7 +213,7 @@ void TestCompareView::goldLinksGiveEachSidesAer() {
     QCOMPARE(wordsOf(QStringList{"我", "昨天", "吃", "了", "一个", "苹果", "<eos>"}), view()->decodeA()->target_tokens);
 
     QTest::keyClicks(view()->goldEdit(), QStringLiteral("0-0 4-1 2-2 2-3 3-4 3-5"));
-    const std::vector<AlignmentLink> gold = {{0, 0}, {4, 1}, {2, 2}, {2, 3}, {3, 4}, {3, 5}};
+    const GoldAlignment gold = makeGoldAlignment({{0, 0}, {4, 1}, {2, 2}, {2, 3}, {3, 4}, {3, 5}});
     const DecodeResult& a = w_->state()->decode()->result;
     const AttentionComparison want = comparisonSummary(compareAttention(a, engineB(dot_), &gold));
     QVERIFY(view()->summary().aer_a && view()->summary().aer_b);

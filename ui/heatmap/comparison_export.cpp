@@ -54,7 +54,7 @@ std::vector<HeatmapPanel> comparisonPanels(const ModelComparison& c, const Heatm
 
 std::string comparisonNumbers(const ModelComparison& c, const QString& format) {
     if (format == QLatin1String("csv")) return comparisonToCsv(c.a, c.b);
-    const std::vector<AlignmentLink>* gold = c.gold ? &*c.gold : nullptr;
+    const GoldAlignment* gold = c.gold ? &*c.gold : nullptr;
     return comparisonToJson(c.a, c.b, c.a_name.toStdString(), c.b_name.toStdString(), gold)
                .dump(2, ' ', false, nlohmann::json::error_handler_t::replace) +
            "\n";

@@ -18,7 +18,7 @@ struct ModelComparison {
     DecodeResult a, b;       // the same rows and columns (B forced onto A's target)
     QString a_name, b_name;  // the models (paths or file names): the JSON's model / with; the titles' file names
     // Gold links of A's target (a forced reference, Pharaoh indices): each model's AER in the JSON.
-    std::optional<std::vector<AlignmentLink>> gold;
+    std::optional<GoldAlignment> gold;
     // The difference's scale spans ± its largest |value| (the window's view: differences are often small), else it
     // follows the base style's fit_range (−1 to 1 by default).
     bool fit_difference = false;

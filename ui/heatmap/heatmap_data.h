@@ -1,6 +1,7 @@
 // What a heatmap shows: tokens and the engine's numbers, copied from a DecodeResult (never recomputed here).
 #pragma once
 #include "decode/decoding.h"
+#include "eval/alignment.h"
 
 #include <QColor>
 #include <QString>
@@ -30,6 +31,14 @@ struct HeatmapData {
     }
 };
 
+// A gold-alignment mark on one cell (heatmap/alignment_marks.h), in data indices: row = target word j, col = source
+// position i + 1 of source word i. The kinds are eval/alignment.h's (correct, false, missed).
+struct AlignmentMark {
+    int row = -1, col = -1;
+    AlignmentCellKind kind = AlignmentCellKind::Correct;
+    bool operator==(const AlignmentMark&) const = default;
+};
+
 // How it is drawn; shared by the widget and every export so that both look the same.
 struct HeatmapStyle {
     QString colormap = QStringLiteral("viridis");  // see colormaps.h
@@ -45,6 +54,8 @@ struct HeatmapStyle {
     // [-1, 1], or ± the largest |value| shown with fit_range; `colormap` is then not used.
     bool diverging = false;
     QString scale_label;  // the colour scale's label; empty: "attention weight"
+    // Cells marked against gold links (the window's gold links field); drawn on rows shown so far.
+    std::vector<AlignmentMark> alignment_marks;
 };
 
 // Marks beside the labels, in data indices: rows whose token the user forced ("what if?") and words the model does

@@ -189,6 +189,7 @@ void HeatmapOverlay::draw(QCPPainter* painter) {
     if (cur >= 0)
         outline(painter, s.displayCellRect(cur, 0).united(s.displayCellRect(cur, C - 1)), QColor(255, 255, 255), 1.6);
     if (s.style_.diagnostics) drawDiagnostics(painter, s);
+    drawAlignmentMarks(painter, s);
     drawSelectedWindow(painter, s);
     const int sr = l.displayRow(s.style_.selected_row), sc = l.displayCol(s.style_.selected_col);
     if (sr >= 0 && sc >= 0) outline(painter, s.displayCellRect(sr, sc), QColor(255, 64, 54), 2.0);

@@ -7,6 +7,7 @@
 // Colours: weights in [0, 1] map to the gradient's ends (fixed, so colours compare across models and steps) unless
 // HeatmapStyle::fit_range asks for [0, max shown weight].
 #pragma once
+#include "heatmap/alignment_marks.h"
 #include "heatmap/heatmap_data.h"
 #include "heatmap/heatmap_diagnostics.h"
 #include "heatmap/token_labels.h"  // isSpecialToken and the labels' rules

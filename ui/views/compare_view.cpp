@@ -37,18 +37,16 @@ bool sameLook(const HeatmapStyle& a, const HeatmapStyle& b) {
 }
 
 // What is wrong with gold links for A's forced output ("" if nothing): every link must name a source word
-// (S - 2 of them) and a target word (the rows but a final <eos>).
-QString goldProblem(const std::vector<AlignmentLink>& gold, const DecodeResult& a) {
+// (S - 2 of them) and a target word (the rows but a final <eos>), checked by the corpus reader's own rule.
+QString goldProblem(const GoldAlignment& gold, const DecodeResult& a) {
     const int words = std::max(0, int(a.source_tokens.size()) - 2);
     int targets = int(a.target_tokens.size());
     if (targets > 0 && a.target_tokens.back() == "<eos>") --targets;
-    for (const AlignmentLink& l : gold)
-        if (l.first >= words || l.second >= targets)
-            return CompareView::tr("the gold link %1-%2 is outside the sentence (%3 source words, %4 target words)")
-                .arg(l.first)
-                .arg(l.second)
-                .arg(words)
-                .arg(targets);
+    try {
+        checkAlignmentRange(gold, words, targets);
+    } catch (const std::exception& e) {
+        return CompareView::tr("Gold links: %1").arg(qs(e.what()));
+    }
     return {};
 }
 
@@ -141,10 +139,10 @@ void CompareView::retranslateUi() {
         tr("Model B, forced onto model A's output (or onto the reference when one is typed): a sibling of the "
            "open model, or any model with the same vocabularies"));
     gold_label_->setText(tr("&Gold links:"));
-    gold_edit_->setPlaceholderText(tr("e.g. 0-0 1-2 2-1 (Pharaoh, for the typed reference)"));
+    gold_edit_->setPlaceholderText(tr("e.g. 0-0 1-2 2?1 (Pharaoh: i-j sure, i?j possible; for the typed reference)"));
     gold_edit_->setToolTip(
-        tr("Gold alignment of the typed reference, as source-target word pairs counted from 0: each model's "
-           "alignment error rate (AER) is shown beside the distances"));
+        tr("Gold alignment of the typed reference, as source-target word pairs counted from 0 (i-j sure, i?j "
+           "possible): each model's alignment error rate (AER) is shown beside the distances"));
     export_button_->setText(tr("&Export"));
     export_button_->setToolTip(tr("Write a part of the comparison as PNG, SVG, PDF, CSV or JSON"));
     QMenu* menu = export_button_->menu();
@@ -359,6 +357,7 @@ void CompareView::setBaseStyle(const HeatmapStyle& style) {
     base_ = style;
     base_.current_row = -1;
     base_.selected_row = base_.selected_col = -1;
+    base_.alignment_marks.clear();  // the window's gold marks are A's cells on the reference, not the comparison's
     if (shown_a_ && shown_b_) showPair(shown_a_, shown_b_);
 }
 

@@ -55,7 +55,7 @@ public:
 
     // The window's colour map and toggles (the title and marks are the view's own).
     void setBaseStyle(const HeatmapStyle& style);
-    // The AER hook: gold links (Pharaoh "i-j", 0-based source and target words) of the typed reference. Returns ""
+    // The AER hook: gold links (Pharaoh "i-j" sure, "i?j" possible, 0-based source and target words) of the typed reference. Returns ""
     // or what is wrong with them; empty text clears them.
     QString setGoldLinks(const QString& pharaoh);
     QLineEdit* goldEdit() const { return gold_edit_; }
@@ -113,7 +113,7 @@ private:
     QString b_path_;
     std::vector<Sibling> siblings_;  // A's siblings but A (the combo's entries before "Open…")
     HeatmapStyle base_;
-    std::optional<std::vector<AlignmentLink>> gold_;
+    std::optional<GoldAlignment> gold_;
     QString gold_error_;
 
     std::shared_ptr<const DecodeResult> shown_a_, shown_b_;

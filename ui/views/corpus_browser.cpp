@@ -34,12 +34,6 @@ namespace {
 // The largest corpus file the browser reads: 200,000 lines of 300 bytes.
 constexpr uint64_t kMaxCorpusBytes = uint64_t(64) << 20;
 
-QString pharaohText(const CorpusExample& ex) {
-    QStringList links;
-    for (const auto& [i, j] : ex.alignment) links << QStringLiteral("%1-%2").arg(i).arg(j);
-    return links.join(u' ');
-}
-
 }  // namespace
 
 CorpusBrowser::CorpusBrowser(DecodeState* state, QWidget* parent)
@@ -243,7 +237,7 @@ void CorpusBrowser::activateRow(const QModelIndex& proxy_index) {
     const int row = proxy_->mapToSource(proxy_index).row();
     if (row < 0 || row >= int(model_->examples().size())) return;
     const CorpusExample& ex = model_->examples()[size_t(row)];
-    emit lineActivated(qs(ex.source), qs(ex.target), ex.has_alignment ? pharaohText(ex) : QString());
+    emit lineActivated(qs(ex.source), qs(ex.target), ex.has_alignment ? qs(pharaohText(ex.alignment)) : QString());
 }
 
 void CorpusBrowser::openRow(int row) {

@@ -134,7 +134,7 @@ QVariant CorpusTableModel::toolTip(const CorpusExample& ex, const LineScores& s,
     case Source:
         return qs(ex.source);
     case Reference:
-        return ex.has_alignment ? tr("%1\nGold links: %2 links").arg(qs(ex.target)).arg(ex.alignment.size())
+        return ex.has_alignment ? tr("%1\nGold links: %2 links").arg(qs(ex.target)).arg(ex.alignment.all().size())
                                 : qs(ex.target);
     case Output:
         return s.scored ? qs(s.output) : QVariant();

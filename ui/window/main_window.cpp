@@ -128,6 +128,7 @@ void MainWindow::createCentralWidgets() {
     form->addRow(reference_label_ = new QLabel(this), reference_);
     source_label_->setBuddy(source_);
     reference_label_->setBuddy(reference_);
+    createGoldLinks(form);
     auto* central = new QWidget(this);
     auto* layout = new QVBoxLayout(central);
     layout->addLayout(form);

@@ -26,6 +26,7 @@ class QActionGroup;
 class QComboBox;
 class QDockWidget;
 class QDoubleSpinBox;
+class QFormLayout;
 class QLabel;
 class QLineEdit;
 class QMenu;
@@ -41,6 +42,7 @@ class DecodeState;
 class HeatmapActions;
 class ForceTokenBox;
 class ForcingHistory;
+class GoldLinksPanel;
 class HeatmapView;
 class ReferenceMarker;
 class ModelLibraryDialog;
@@ -122,6 +124,7 @@ public:
     QDockWidget* compareDock() const { return compare_dock_; }
     CellInspector* cellInspector() const { return inspector_; }
     QAction* diagnosticsAction() const { return diagnostics_act_; }  // coverage row and entropy column
+    GoldLinksPanel* goldLinks() const { return gold_links_; }        // gold links of the reference, their marks
     QString confidenceText() const;                                  // the status bar's sentence confidence
     // File ▸ Open corpus: shows the corpus dock and opens `path` in it; false (reported) when it cannot be opened.
     bool openCorpus(const QString& path);
@@ -195,6 +198,8 @@ private:
     // main_window_status.cpp: the status bar in plain words, and load errors plain first, details second.
     void showHoverStatus(int row, int col);
     void reportLoadError(const QString& path, const QString& technical);
+    // main_window_gold.cpp: the gold links field under the reference and its marks on the heatmap.
+    void createGoldLinks(QFormLayout* form);
     // main_window_compare.cpp: the compare dock.
     void createCompareDock();
     // main_window_inspector.cpp: the cell inspector dock, the diagnostics toggle, the sentence's confidence.
@@ -240,6 +245,7 @@ private:
     QDockWidget* inspector_dock_ = nullptr;
     QAction* diagnostics_act_ = nullptr;  // owned by the window: kept when the menus are rebuilt
     QLabel* confidence_label_ = nullptr;
+    GoldLinksPanel* gold_links_ = nullptr;
 
     QMenu* recent_menu_ = nullptr;
     QAction* open_act_ = nullptr;

@@ -4,6 +4,7 @@
 #include "state/decode_state.h"
 #include "views/compare_view.h"
 #include "views/corpus_browser.h"
+#include "views/gold_links_panel.h"
 #include "window/main_window.h"
 
 #include <QDockWidget>
@@ -31,10 +32,12 @@ bool MainWindow::openCorpus(const QString& path) {
 
 void MainWindow::openCorpusLine(const QString& source, const QString& reference, const QString& gold) {
     compare_view_->setGoldLinks(gold);
-    if (sourceText() == source && state_->referenceText() == reference) return;  // already shown
-    setSourceText(source);
-    setReferenceText(reference);
-    decodeNow();
+    if (sourceText() != source || state_->referenceText() != reference) {
+        setSourceText(source);
+        setReferenceText(reference);
+        decodeNow();
+    }
+    gold_links_->setLinks(gold);  // after the decode: the links are checked against its words
 }
 
 }  // namespace attnviz::ui
