@@ -1,9 +1,12 @@
 // attnviz: the desktop app. `attnviz [MODEL]` opens MODEL, else the last model, else the default sample model, with
 // a sentence already decoded. `--screenshot FILE` saves the window (QWidget::grab) after the first decode and quits.
 // `--beam K` shows the beam search dock with width K; `--compare B` opens the compare view with model B.
-// `--help` and `--version` work without a display.
+// `--train CORPUS` opens the training window on CORPUS and starts training (with `--screenshot`, that window is
+// saved when the training ends). `--help` and `--version` work without a display.
 #include "attnviz_version.h"
 #include "state/decode_state.h"
+#include "training/training_form.h"
+#include "training/training_window.h"
 #include "views/beam_tree.h"
 #include "views/compare_view.h"
 #include "window/language.h"
@@ -43,6 +46,9 @@ struct Options {
                              QStringLiteral("name")};
     QCommandLineOption beam{QStringLiteral("beam"), QStringLiteral("Show the beam search with this width (1 to 32)."),
                             QStringLiteral("k")};
+    QCommandLineOption train{QStringLiteral("train"),
+                             QStringLiteral("Open the training window on this corpus (TSV) and start training."),
+                             QStringLiteral("corpus")};
 };
 
 void setUpParser(QCommandLineParser& parser, const Options& options) {
@@ -59,6 +65,7 @@ void setUpParser(QCommandLineParser& parser, const Options& options) {
     parser.addOption(options.language);
     parser.addOption(options.theme);
     parser.addOption(options.beam);
+    parser.addOption(options.train);
 }
 
 void setNames() {
@@ -121,6 +128,25 @@ void scheduleStartupActions(attnviz::ui::MainWindow& window, const QCommandLineP
     }
 }
 
+// --train CORPUS: the training window with the corpus's defaults, started; --screenshot saves that window once the
+// training has ended (then the program ends).
+void trainOnStartup(attnviz::ui::MainWindow& window, const QCommandLineParser& parser, const Options& options) {
+    attnviz::ui::TrainingWindow* training = window.showTrainingWindow();
+    training->form()->setCorpusFile(parser.value(options.train));
+    if (!training->start()) std::fprintf(stderr, "attnviz: %s\n", qPrintable(training->lastError()));
+    if (!parser.isSet(options.screenshot)) return;
+    const QString file = parser.value(options.screenshot);
+    auto save = [training, file] {
+        QTimer::singleShot(600, training, [training, file] {  // the curves' last replot and the layout settle
+            const bool ok = training->grab().save(file, "PNG");
+            if (!ok) std::fprintf(stderr, "attnviz: cannot write %s\n", qPrintable(file));
+            QApplication::exit(ok && training->lastError().isEmpty() ? 0 : 1);
+        });
+    };
+    if (!training->isRunning()) save();
+    QObject::connect(training, &attnviz::ui::TrainingWindow::trainingFinished, training, save);
+}
+
 }  // namespace
 
 int main(int argc, char* argv[]) {
@@ -173,6 +199,9 @@ int main(int argc, char* argv[]) {
             std::fprintf(stderr, "attnviz: %s\n", qPrintable(window.compareView()->errorText()));
     }
 
-    scheduleStartupActions(window, parser, options);
+    if (parser.isSet(options.train))
+        trainOnStartup(window, parser, options);
+    else
+        scheduleStartupActions(window, parser, options);
     return QApplication::exec();
 }

@@ -71,7 +71,9 @@ void TestTrainingHooks::snapshotsEqualPlainTraining() {
     std::vector<Seen> seen;
     TrainCallbacks cb;
     cb.snapshot_every = 7;
-    cb.snapshot = [&](const Model& now, const TrainProgress& pr) { seen.push_back({pr.step, greedyDecode(now, kProbe)}); };
+    cb.snapshot = [&](const Model& now, const TrainProgress& pr) {
+        seen.push_back({pr.step, greedyDecode(now, kProbe)});
+    };
     const TrainReport rep = trainModel(m, data, {}, smallRun(24), cb);
     QCOMPARE(rep.steps, int64_t(24));
     QCOMPARE(seen.size(), size_t(4));  // 7, 14, 21 and the last, 24

@@ -31,7 +31,7 @@ QString describe(const std::vector<HeatmapPanel>& panels) {
 }
 
 bool writeImage(QIODevice& file, const std::vector<HeatmapPanel>& panels, const ExportOptions& options, QString* what) {
-    QImage image = panelsToImage(panels, QSize(options.width, options.height), options.dpi);
+    QImage image = panelsToImage(panels, QSize(options.width, options.height), options.dpi, options.columns);
     image.setText(QStringLiteral("Software"), QStringLiteral("attnviz"));
     image.setText(QStringLiteral("Description"), describe(panels));
     if (!options.style.title.isEmpty()) image.setText(QStringLiteral("Title"), options.style.title);
@@ -69,7 +69,7 @@ bool writeSvg(QIODevice& file, const std::vector<HeatmapPanel>& panels, const Ex
         svg.setTitle((options.style.title.isEmpty() ? QStringLiteral("attention heatmap") : options.style.title)
                          .toHtmlEscaped());
         svg.setDescription(describe(panels).toHtmlEscaped());
-        paintPanels(panels, &svg, pixels, options.dpi, true);
+        paintPanels(panels, &svg, pixels, options.dpi, true, options.columns);
     }  // the generator finishes the document when it goes
     const QByteArray text = withFontFallbacks(buffer.data());
     if (file.write(text) != text.size()) {
@@ -92,7 +92,7 @@ bool writePdf(QIODevice& file, const std::vector<HeatmapPanel>& panels, const Ex
     }
     pdf.setPageMargins(QMarginsF(0, 0, 0, 0), QPageLayout::Point);
     // The device's pixel size at the page resolution (within a pixel of width x height).
-    paintPanels(panels, &pdf, QSize(pdf.width(), pdf.height()), options.dpi, true);
+    paintPanels(panels, &pdf, QSize(pdf.width(), pdf.height()), options.dpi, true, options.columns);
     return true;
 }
 

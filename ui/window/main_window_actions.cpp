@@ -70,6 +70,9 @@ void MainWindow::createActions() {
     library_act_ = makeAction(this, icon("folder-open", "library"), tr("&Sample models…"), QKeySequence(tr("Ctrl+L")),
                               tr("Browse the shipped sample models by task"));
     connect(library_act_, &QAction::triggered, this, &MainWindow::showLibrary);
+    train_act_ = makeAction(this, icon("", "train"), tr("&Train a model…"), QKeySequence(tr("Ctrl+T")),
+                            tr("Train a model on a corpus and watch its attention learn"));
+    connect(train_act_, &QAction::triggered, this, &MainWindow::showTrainingWindow);
     export_act_ = makeAction(this, icon("document-save-as", "export"), tr("&Export heatmap…"), QKeySequence::Save,
                              tr("Save the heatmap as PNG, SVG, PDF, CSV or JSON"));
     connect(export_act_, &QAction::triggered, this, &MainWindow::showExportDialog);
@@ -137,6 +140,7 @@ void MainWindow::createMenus() {
     recent_menu_ = file->addMenu(tr("Open &recent"));
     connect(recent_menu_, &QMenu::aboutToShow, this, &MainWindow::updateRecentMenu);
     file->addAction(library_act_);
+    file->addAction(train_act_);
     file->addSeparator();
     file->addAction(export_act_);
     file->addSeparator();
@@ -186,6 +190,7 @@ void MainWindow::createToolBars() {
     file->setObjectName(QStringLiteral("FileToolBar"));
     file->addAction(open_act_);
     file->addAction(library_act_);
+    file->addAction(train_act_);
     file->addAction(export_act_);
     file->addAction(copy_act_);
 
