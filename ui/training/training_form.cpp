@@ -122,10 +122,11 @@ void TrainingForm::buildFields() {
     corpus_label_->setBuddy(corpus_);
     form_->addRow(corpus_label_, corpus_row);
     for (QWidget* w : std::initializer_list<QWidget*>{
-             valid_,      lines_,     task_,    init_,  decoder_, score_,          span_,      feed_, source_tok_,
-             target_tok_, lowercase_, emb_,     enc_,   dec_,     min_freq_,       optimizer_, lr_,   batch_,
-             epochs_,     clip_,      dropout_, align_, seed_,    snapshot_every_, probe_, probe_reference_, out_})
-        form_->addRow(QString(), w);
+             valid_,      lines_,           task_,      init_, decoder_, score_, span_,     feed_,
+             source_tok_, target_tok_,      lowercase_, emb_,  enc_,     dec_,   min_freq_, optimizer_,
+             lr_,         batch_,           epochs_,    clip_, dropout_, align_, seed_,     snapshot_every_,
+             probe_,      probe_reference_, out_})
+        form_->addRow(w == feed_ || w == lowercase_ ? nullptr : new QLabel(this), w);  // texts: retranslate()
 }
 
 void TrainingForm::retranslate() {
@@ -175,8 +176,9 @@ void TrainingForm::retranslate() {
     snapshot_every_->setSuffix(tr(" updates"));
     probe_->setToolTip(tr("The sentence whose attention is shown while the model learns"));
     probe_reference_->setPlaceholderText(tr("none: the model's own output"));
-    probe_reference_->setToolTip(tr("The model is forced onto this translation in every snapshot, so that the rows "
-                                    "stay the same while the attention changes"));
+    probe_reference_->setToolTip(
+        tr("The model is forced onto this translation in every snapshot, so that the rows "
+           "stay the same while the attention changes"));
     out_->setToolTip(tr("Written at every pause and when training ends (atomically: never half a file)"));
 }
 
@@ -192,10 +194,11 @@ void TrainingForm::corpusChosen(int index) {
     applySettings(s);
 }
 
-void TrainingForm::setCorpusFile(const QString& path) {
+void TrainingForm::setCorpusFile(const QString& file) {
+    const QString path = QFileInfo(file).absoluteFilePath();
     int index = corpus_->findData(path);
     if (index < 0) {
-        corpus_->addItem(QFileInfo(path).fileName(), path);
+        corpus_->addItem(taskOf(path), path);
         index = corpus_->count() - 1;
     }
     corpus_->setItemData(index, path, Qt::ToolTipRole);
@@ -263,9 +266,10 @@ TrainingSettings TrainingForm::settings() const {
 void TrainingForm::applySettings(const TrainingSettings& s) {
     if (!s.corpus.isEmpty()) {  // selected without its defaults: they are the settings given here
         const QSignalBlocker quiet(corpus_);
-        int index = corpus_->findData(s.corpus);
+        const QString path = QFileInfo(s.corpus).absoluteFilePath();
+        int index = corpus_->findData(path);
         if (index < 0) {
-            corpus_->addItem(QFileInfo(s.corpus).fileName(), s.corpus);
+            corpus_->addItem(taskOf(path), path);
             index = corpus_->count() - 1;
         }
         corpus_->setCurrentIndex(index);

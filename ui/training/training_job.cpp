@@ -93,7 +93,8 @@ QStringList sampleCorpusDirs() {
 #endif
     QStringList dirs;
     for (const QString& d : candidates)
-        if (QFileInfo(d).isDir() && !dirs.contains(QDir::cleanPath(d))) dirs << QDir::cleanPath(d);
+        if (const QString dir = QFileInfo(d).absoluteFilePath(); QFileInfo(dir).isDir() && !dirs.contains(dir))
+            dirs << dir;
     return dirs;
 }
 
@@ -178,8 +179,7 @@ TrainingJob prepareTrainingJob(const TrainingSettings& s) {
     }
     const bool default_probe = s.probe.trimmed().isEmpty();
     job.probe = default_probe ? corpus.examples.front().source : s.probe.trimmed().toStdString();
-    job.probe_reference =
-        default_probe ? corpus.examples.front().target : s.probe_reference.trimmed().toStdString();
+    job.probe_reference = default_probe ? corpus.examples.front().target : s.probe_reference.trimmed().toStdString();
     decodeProbe(*job.model, job);  // throws now on text the model cannot read (invalid UTF-8, ...)
     job.options = s.options;
     job.snapshot_every = std::max<int64_t>(1, s.snapshot_every);

@@ -30,7 +30,7 @@ struct TrainingSettings {
     // The probe's translation: the snapshots force the model onto it (forcedDecode), so that every snapshot has the
     // same rows; "" : greedy decoding (the rows are what the model writes at that update).
     QString probe_reference;
-    QString out;                  // where the model is written (at a pause and at the end)
+    QString out;  // where the model is written (at a pause and at the end)
 };
 
 // One sample corpus: <dir>/<task>/train.tsv (and valid.tsv beside it) as sample_models/corpora/generate.py writes.
