@@ -1619,6 +1619,14 @@ GNMT 覆盖惩罚 %4</translation>
         <source>Tab-separated corpora (*.tsv *.txt);;All files (*)</source>
         <translation>制表符分隔的语料 (*.tsv *.txt);;所有文件 (*)</translation>
     </message>
+    <message>
+        <source>Continue from a model</source>
+        <translation>在已有模型上继续训练</translation>
+    </message>
+    <message>
+        <source>attnviz models (*.safetensors)</source>
+        <translation>attnviz 模型 (*.safetensors)</translation>
+    </message>
 </context>
 <context>
     <name>attnviz::ui::TrainingWindow</name>

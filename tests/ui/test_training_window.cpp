@@ -84,6 +84,7 @@ private slots:
     void pauseAndStopKeepTheModel();
     void closingStopsAndWrites();
     void exportsHaveTheirSize();
+    void continuesFromASavedModel();
     void badSettingsSayWhy();
     void fileMenuOpensTheWindow();
 
@@ -261,6 +262,28 @@ void TestTrainingWindow::exportsHaveTheirSize() {
     QVERIFY(w.siblingPath().endsWith("reverse-bahdanau-additive-trained.safetensors"));
     QVERIFY2(w.saveAsSibling(sibling, &error), qPrintable(error));
     QVERIFY(maxAbsDiff(loadModel(sibling.toStdString()).params, w.trainedModel()->params) == 0);
+}
+
+// "Continue from": the run starts from the file's weights and vocabularies (its first snapshot is that model's
+// decode) and goes on learning from there.
+void TestTrainingWindow::continuesFromASavedModel() {
+    TrainingSettings s = tinySettings(dir_.path(), 1);
+    s.out = dir_.filePath("first.safetensors");
+    {
+        TrainingWindow first;
+        runToEnd(first, s);
+    }
+    const Model start = loadModel(s.out.toStdString());
+    TrainingWindow w;
+    s.init = s.out;
+    s.out = dir_.filePath("second.safetensors");
+    runToEnd(w, s);
+    const auto& snaps = w.history().snapshots;
+    QVERIFY(snaps.front().decode.attention == greedyDecode(start, kProbe.toStdString()).attention);
+    QCOMPARE(w.trainedModel()->source_vocab.size(), start.source_vocab.size());
+    QVERIFY(maxAbsDiff(w.trainedModel()->params, start.params) > 0);
+    QCOMPARE(nlohmann::json::parse(loadModel(s.out.toStdString()).training).at("init").get<std::string>(),
+             std::string("first.safetensors"));
 }
 
 void TestTrainingWindow::badSettingsSayWhy() {

@@ -2,6 +2,7 @@
 
 #include "base/errors.h"
 
+#include <QAction>
 #include <QCheckBox>
 #include <QComboBox>
 #include <QDir>
@@ -74,6 +75,12 @@ TrainingForm::TrainingForm(QWidget* parent) : QWidget(parent) {
     connect(browse_, &QPushButton::clicked, this, &TrainingForm::browseCorpus);
     connect(decoder_, &QComboBox::currentIndexChanged, this, &TrainingForm::updateEnabled);
     connect(init_, &QLineEdit::textChanged, this, &TrainingForm::updateEnabled);
+    QAction* pick_init = init_->addAction(QIcon(QStringLiteral(":/icons/open.svg")), QLineEdit::TrailingPosition);
+    connect(pick_init, &QAction::triggered, this, [this] {
+        const QString path = QFileDialog::getOpenFileName(this, tr("Continue from a model"), QString(),
+                                                          tr("attnviz models (*.safetensors)"));
+        if (!path.isEmpty()) init_->setText(path);
+    });
     retranslate();
     if (corpus_->count() > 0)
         corpusChosen(0);
