@@ -2,10 +2,12 @@
 // a sentence already decoded. `--screenshot FILE` saves the window (QWidget::grab) after the first decode and quits.
 // `--beam K` shows the beam search dock with width K; `--compare B` opens the compare view with model B; `--corpus F`
 // opens F in the corpus browser; `--reference TEXT` forces the model onto a reference and `--gold LINKS` gives its
-// gold links.
-// `--help` and `--version` work without a display.
+// gold links. `--train CORPUS` opens the training window on CORPUS and starts training (with `--screenshot`, that
+// window is saved when the training ends). `--help` and `--version` work without a display.
 #include "attnviz_version.h"
 #include "state/decode_state.h"
+#include "training/training_form.h"
+#include "training/training_window.h"
 #include "views/beam_tree.h"
 #include "views/compare_view.h"
 #include "views/corpus_browser.h"
@@ -57,6 +59,9 @@ struct Options {
     QCommandLineOption gold{QStringLiteral("gold"),
                             QStringLiteral("Gold links of the reference (Pharaoh: i-j sure, i?j possible)."),
                             QStringLiteral("links")};
+    QCommandLineOption train{QStringLiteral("train"),
+                             QStringLiteral("Open the training window on this corpus (TSV) and start training."),
+                             QStringLiteral("corpus")};
 };
 
 void setUpParser(QCommandLineParser& parser, const Options& options) {
@@ -76,6 +81,7 @@ void setUpParser(QCommandLineParser& parser, const Options& options) {
     parser.addOption(options.corpus);
     parser.addOption(options.reference);
     parser.addOption(options.gold);
+    parser.addOption(options.train);
 }
 
 void setNames() {
@@ -151,6 +157,25 @@ void scheduleStartupActions(attnviz::ui::MainWindow& window, const QCommandLineP
     }
 }
 
+// --train CORPUS: the training window with the corpus's defaults, started; --screenshot saves that window once the
+// training has ended (then the program ends).
+void trainOnStartup(attnviz::ui::MainWindow& window, const QCommandLineParser& parser, const Options& options) {
+    attnviz::ui::TrainingWindow* training = window.showTrainingWindow();
+    training->form()->setCorpusFile(parser.value(options.train));
+    if (!training->start()) std::fprintf(stderr, "attnviz: %s\n", qPrintable(training->lastError()));
+    if (!parser.isSet(options.screenshot)) return;
+    const QString file = parser.value(options.screenshot);
+    auto save = [training, file] {
+        QTimer::singleShot(600, training, [training, file] {  // the curves' last replot and the layout settle
+            const bool ok = training->grab().save(file, "PNG");
+            if (!ok) std::fprintf(stderr, "attnviz: cannot write %s\n", qPrintable(file));
+            QApplication::exit(ok && training->lastError().isEmpty() ? 0 : 1);
+        });
+    };
+    if (!training->isRunning()) save();
+    QObject::connect(training, &attnviz::ui::TrainingWindow::trainingFinished, training, save);
+}
+
 }  // namespace
 
 int main(int argc, char* argv[]) {
@@ -212,6 +237,9 @@ int main(int argc, char* argv[]) {
             window.resizeDocks({window.corpusDock()}, {window.height() * 2 / 5}, Qt::Vertical);
         });
     }
-    scheduleStartupActions(window, parser, options);
+    if (parser.isSet(options.train))
+        trainOnStartup(window, parser, options);
+    else
+        scheduleStartupActions(window, parser, options);
     return QApplication::exec();
 }

@@ -1118,6 +1118,29 @@ Gold links: %2 links</source>
     </message>
 </context>
 <context>
+    <name>attnviz::ui::LossPlot</name>
+    <message>
+        <source>training loss (batch)</source>
+        <translation>训练损失（每批）</translation>
+    </message>
+    <message>
+        <source>validation loss (epoch)</source>
+        <translation>验证损失（每轮）</translation>
+    </message>
+    <message>
+        <source>update</source>
+        <translation>更新次数</translation>
+    </message>
+    <message>
+        <source>loss (nats per token)</source>
+        <translation>损失（每词元，奈特）</translation>
+    </message>
+    <message>
+        <source>&amp;Logarithmic loss axis</source>
+        <translation>损失轴取对数(&amp;L)</translation>
+    </message>
+</context>
+<context>
     <name>attnviz::ui::MainWindow</name>
     <message>
         <source>The sentence is long: only its first %L1 tokens are decoded (%L2 more are left out).</source>
@@ -1643,6 +1666,18 @@ GNMT 覆盖惩罚 %4</translation>
         <source>Cannot open the corpus</source>
         <translation>无法打开语料</translation>
     </message>
+    <message>
+        <source>&amp;Train a model…</source>
+        <translation>训练模型(&amp;T)…</translation>
+    </message>
+    <message>
+        <source>Ctrl+T</source>
+        <translation>Ctrl+T</translation>
+    </message>
+    <message>
+        <source>Train a model on a corpus and watch its attention learn</source>
+        <translation>在语料上训练模型，看它的注意力如何学会对齐</translation>
+    </message>
 </context>
 <context>
     <name>attnviz::ui::ModelLibraryDialog</name>
@@ -1797,6 +1832,350 @@ GNMT 覆盖惩罚 %4</translation>
     <message>
         <source>&lt;b&gt;%1&lt;/b&gt;&lt;br&gt;attention %2</source>
         <translation>&lt;b&gt;%1&lt;/b&gt;&lt;br&gt;注意力 %2</translation>
+    </message>
+</context>
+<context>
+    <name>attnviz::ui::TrainingForm</name>
+    <message>
+        <source>Continue from a model</source>
+        <translation>在已有模型上继续训练</translation>
+    </message>
+    <message>
+        <source>attnviz models (*.safetensors)</source>
+        <translation>attnviz 模型 (*.safetensors)</translation>
+    </message>
+    <message>
+        <source>Validation:</source>
+        <translation>验证集：</translation>
+    </message>
+    <message>
+        <source>Lines used:</source>
+        <translation>使用行数：</translation>
+    </message>
+    <message>
+        <source>Task name:</source>
+        <translation>任务名称：</translation>
+    </message>
+    <message>
+        <source>Continue from:</source>
+        <translation>继续训练自：</translation>
+    </message>
+    <message>
+        <source>Decoder:</source>
+        <translation>解码器：</translation>
+    </message>
+    <message>
+        <source>Scoring function:</source>
+        <translation>打分函数：</translation>
+    </message>
+    <message>
+        <source>Attention span:</source>
+        <translation>注意力范围：</translation>
+    </message>
+    <message>
+        <source>Source tokens:</source>
+        <translation>源语言切分：</translation>
+    </message>
+    <message>
+        <source>Target tokens:</source>
+        <translation>目标语言切分：</translation>
+    </message>
+    <message>
+        <source>Embedding size:</source>
+        <translation>词嵌入维度：</translation>
+    </message>
+    <message>
+        <source>Encoder hidden size:</source>
+        <translation>编码器隐藏层维度：</translation>
+    </message>
+    <message>
+        <source>Decoder hidden size:</source>
+        <translation>解码器隐藏层维度：</translation>
+    </message>
+    <message>
+        <source>Minimum frequency:</source>
+        <translation>最低词频：</translation>
+    </message>
+    <message>
+        <source>Optimizer:</source>
+        <translation>优化器：</translation>
+    </message>
+    <message>
+        <source>Learning rate:</source>
+        <translation>学习率：</translation>
+    </message>
+    <message>
+        <source>Batch size:</source>
+        <translation>批大小：</translation>
+    </message>
+    <message>
+        <source>Epochs:</source>
+        <translation>训练轮数：</translation>
+    </message>
+    <message>
+        <source>Gradient clipping:</source>
+        <translation>梯度裁剪：</translation>
+    </message>
+    <message>
+        <source>Dropout:</source>
+        <translation>Dropout：</translation>
+    </message>
+    <message>
+        <source>Guidance weight:</source>
+        <translation>对齐引导权重：</translation>
+    </message>
+    <message>
+        <source>Seed:</source>
+        <translation>随机种子：</translation>
+    </message>
+    <message>
+        <source>Snapshot every:</source>
+        <translation>快照间隔：</translation>
+    </message>
+    <message>
+        <source>Probe sentence:</source>
+        <translation>观察句子：</translation>
+    </message>
+    <message>
+        <source>Its translation:</source>
+        <translation>其译文：</translation>
+    </message>
+    <message>
+        <source>Model file:</source>
+        <translation>模型文件：</translation>
+    </message>
+    <message>
+        <source>&amp;Corpus:</source>
+        <translation>语料(&amp;C)：</translation>
+    </message>
+    <message>
+        <source>&amp;Browse…</source>
+        <translation>浏览(&amp;B)…</translation>
+    </message>
+    <message>
+        <source>Any UTF-8 TSV file: source&lt;TAB&gt;target, optionally &lt;TAB&gt;gold links (i-j …)</source>
+        <translation>任意 UTF-8 TSV 文件：源句&lt;TAB&gt;目标句，可再加 &lt;TAB&gt;金标准对齐（i-j …）</translation>
+    </message>
+    <message>
+        <source>none</source>
+        <translation>无</translation>
+    </message>
+    <message>
+        <source>a new model</source>
+        <translation>新模型</translation>
+    </message>
+    <message>
+        <source>A model file to continue training (its kind, sizes and vocabularies are kept)</source>
+        <translation>在这个模型文件的基础上继续训练（保留其类型、尺寸和词表）</translation>
+    </message>
+    <message>
+        <source>all</source>
+        <translation>全部</translation>
+    </message>
+    <message>
+        <source>Input feeding (luong)</source>
+        <translation>输入馈送（luong）</translation>
+    </message>
+    <message>
+        <source>Lower-case the text</source>
+        <translation>文本转为小写</translation>
+    </message>
+    <message>
+        <source>Guided alignment: this weight times the cross-entropy between the attention and the corpus&apos;s gold links (0: the attention learns by itself)</source>
+        <translation>引导对齐：把注意力与语料金标准对齐之间的交叉熵乘以此权重加入损失（0：注意力自行学习）</translation>
+    </message>
+    <message>
+        <source> updates</source>
+        <translation> 次更新</translation>
+    </message>
+    <message>
+        <source>The sentence whose attention is shown while the model learns</source>
+        <translation>模型学习期间显示其注意力的句子</translation>
+    </message>
+    <message>
+        <source>none: the model&apos;s own output</source>
+        <translation>无：用模型自己的输出</translation>
+    </message>
+    <message>
+        <source>The model is forced onto this translation in every snapshot, so that the rows stay the same while the attention changes</source>
+        <translation>每个快照都把模型强制到这个译文上，行保持不变，只有注意力在变化</translation>
+    </message>
+    <message>
+        <source>Written at every pause and when training ends (atomically: never half a file)</source>
+        <translation>每次暂停和训练结束时写入（原子写入：绝不会留下半个文件）</translation>
+    </message>
+    <message>
+        <source>Training corpus</source>
+        <translation>训练语料</translation>
+    </message>
+    <message>
+        <source>Tab-separated corpora (*.tsv *.txt);;All files (*)</source>
+        <translation>制表符分隔的语料 (*.tsv *.txt);;所有文件 (*)</translation>
+    </message>
+</context>
+<context>
+    <name>attnviz::ui::TrainingWindow</name>
+    <message>
+        <source>update %1</source>
+        <translation>第 %1 次更新</translation>
+    </message>
+    <message>
+        <source>attention while training</source>
+        <translation>训练过程中的注意力</translation>
+    </message>
+    <message>
+        <source>Train a model — attnviz</source>
+        <translation>训练模型 — attnviz</translation>
+    </message>
+    <message>
+        <source>&amp;Start training</source>
+        <translation>开始训练(&amp;S)</translation>
+    </message>
+    <message>
+        <source>&amp;Resume</source>
+        <translation>继续(&amp;R)</translation>
+    </message>
+    <message>
+        <source>&amp;Pause</source>
+        <translation>暂停(&amp;P)</translation>
+    </message>
+    <message>
+        <source>S&amp;top</source>
+        <translation>停止(&amp;T)</translation>
+    </message>
+    <message>
+        <source>Stop after the current update and write the model</source>
+        <translation>当前这次更新完成后停止，并写入模型</translation>
+    </message>
+    <message>
+        <source>S&amp;napshot:</source>
+        <translation>快照(&amp;N)：</translation>
+    </message>
+    <message>
+        <source>Scrub back through the probe sentence&apos;s attention as the model learnt it</source>
+        <translation>来回拖动，查看模型学习过程中观察句子的注意力</translation>
+    </message>
+    <message>
+        <source>Export &amp;filmstrip…</source>
+        <translation>导出胶片图(&amp;F)…</translation>
+    </message>
+    <message>
+        <source>The snapshots in a grid, each with its update number (PNG, SVG or PDF)</source>
+        <translation>把快照排成网格，每个标出其更新次数（PNG、SVG 或 PDF）</translation>
+    </message>
+    <message>
+        <source>Export &amp;curves…</source>
+        <translation>导出曲线(&amp;C)…</translation>
+    </message>
+    <message>
+        <source>The loss curves as a PNG picture or their numbers as CSV</source>
+        <translation>把损失曲线导出为 PNG 图片，或把其数值导出为 CSV</translation>
+    </message>
+    <message>
+        <source>&amp;Open in the main window</source>
+        <translation>在主窗口中打开(&amp;O)</translation>
+    </message>
+    <message>
+        <source>Save as &amp;sibling…</source>
+        <translation>另存为同组模型(&amp;S)…</translation>
+    </message>
+    <message>
+        <source>Save beside the models of the same task, so that the scoring buttons reach it</source>
+        <translation>保存到同一任务的模型旁边，让打分函数按钮能切换到它</translation>
+    </message>
+    <message>
+        <source>Choose a corpus and the model&apos;s settings, then start.</source>
+        <translation>选择语料和模型设置，然后开始训练。</translation>
+    </message>
+    <message>
+        <source>A training is running.</source>
+        <translation>训练正在进行。</translation>
+    </message>
+    <message>
+        <source>Cannot start: %1</source>
+        <translation>无法开始：%1</translation>
+    </message>
+    <message numerus="yes">
+        <source>Training on %n line(s)…</source>
+        <translation>
+            <numerusform>正在 %n 行语料上训练…</numerusform>
+        </translation>
+    </message>
+    <message>
+        <source>Pausing after the current update…</source>
+        <translation>当前这次更新完成后暂停…</translation>
+    </message>
+    <message>
+        <source>Stopping after the current update…</source>
+        <translation>当前这次更新完成后停止…</translation>
+    </message>
+    <message>
+        <source>update %1 of %2 · epoch %3 · loss %4 · %5 tokens/s · %6 left</source>
+        <translation>第 %1/%2 次更新 · 第 %3 轮 · 损失 %4 · 每秒 %5 个词元 · 还需 %6</translation>
+    </message>
+    <message>
+        <source>no snapshot yet</source>
+        <translation>尚无快照</translation>
+    </message>
+    <message>
+        <source>update %1 (%2 of %3)</source>
+        <translation>第 %1 次更新（快照 %2/%3）</translation>
+    </message>
+    <message>
+        <source>Paused after update %1; the model so far is in %2</source>
+        <translation>已在第 %1 次更新后暂停；目前的模型保存在 %2</translation>
+    </message>
+    <message>
+        <source>Paused after update %1; the model could not be written: %2</source>
+        <translation>已在第 %1 次更新后暂停；无法写入模型：%2</translation>
+    </message>
+    <message>
+        <source>Training failed: %1</source>
+        <translation>训练失败：%1</translation>
+    </message>
+    <message>
+        <source>Trained %1 updates in %2 (%3 tokens/s)</source>
+        <translation>用时 %2 完成 %1 次更新（每秒 %3 个词元）</translation>
+    </message>
+    <message>
+        <source>Stopped after %1 updates</source>
+        <translation>在第 %1 次更新后停止</translation>
+    </message>
+    <message>
+        <source>%1; the model is in %2</source>
+        <translation>%1；模型保存在 %2</translation>
+    </message>
+    <message>
+        <source>No trained model yet.</source>
+        <translation>还没有训练好的模型。</translation>
+    </message>
+    <message>
+        <source>Export filmstrip</source>
+        <translation>导出胶片图</translation>
+    </message>
+    <message>
+        <source>Images (*.png *.svg *.pdf)</source>
+        <translation>图片 (*.png *.svg *.pdf)</translation>
+    </message>
+    <message>
+        <source>Wrote %1</source>
+        <translation>已写入 %1</translation>
+    </message>
+    <message>
+        <source>Export loss curves</source>
+        <translation>导出损失曲线</translation>
+    </message>
+    <message>
+        <source>CSV numbers (*.csv);;PNG picture (*.png)</source>
+        <translation>CSV 数值 (*.csv);;PNG 图片 (*.png)</translation>
+    </message>
+    <message>
+        <source>Save as sibling</source>
+        <translation>另存为同组模型</translation>
+    </message>
+    <message>
+        <source>Models (*.safetensors)</source>
+        <translation>模型 (*.safetensors)</translation>
     </message>
 </context>
 </TS>

@@ -9,6 +9,7 @@
 #include "io/input_file.h"
 #include "io/model_file.h"
 #include "model/params.h"
+#include "train/corpus_training.h"
 #include "train/trainer.h"
 
 #include <nlohmann/json.hpp>
@@ -47,36 +48,7 @@ std::string clockText(double seconds) {
     return buf;
 }
 
-// Ids with the model's tokenizers and vocabularies (core/text/tokenizer.h, so a special typed in the data is <unk> as at
-// inference): [<sos>] + tokens + [<eos>] on both sides. With `alignments`, a line's gold links (third column) become
-// the example's guided-alignment target (sure and possible links alike); lines without one get no guidance.
-std::vector<TrainExample> toExamples(const Model& model, const Corpus& corpus, bool alignments = false) {
-    std::vector<TrainExample> out;
-    out.reserve(corpus.examples.size());
-    for (const CorpusExample& ex : corpus.examples) {
-        try {
-            out.push_back(makeExample(model, ex.source, ex.target, ex.line));
-            if (alignments && ex.has_alignment) setAlignment(out.back(), ex.alignment.all());
-        } catch (const std::exception& e) {
-            throw InputError(atLine(corpus.name, ex.line, e));
-        }
-    }
-    return out;
-}
-
 nlohmann::json number(double v) { return std::isfinite(v) ? nlohmann::json(v) : nlohmann::json(nullptr); }
-
-std::string_view statusName(TrainStatus s) {
-    switch (s) {
-    case TrainStatus::Completed:
-        return "completed";
-    case TrainStatus::Cancelled:
-        return "interrupted";
-    case TrainStatus::NonFinite:
-        return "non_finite";
-    }
-    return "?";
-}
 
 // The command line of `attnviz-cli train`.
 struct TrainArgs {
@@ -188,14 +160,9 @@ Model startingModel(const TrainArgs& a, Corpus& corpus) {
         throw InputError(inputName(a.config_path) + ": not a JSON config (" + e.what() + ")");
     }
     corpus = readCorpus(a.data, CorpusOptions{true, config.tokenizer});
-    std::vector<std::vector<std::string>> src, tgt;
-    for (const CorpusExample& ex : corpus.examples) {
-        src.push_back(ex.source_tokens);
-        tgt.push_back(ex.target_tokens);
-    }
-    Vocabulary source_vocab = buildVocabulary(src, a.min_freq), target_vocab = buildVocabulary(tgt, a.min_freq);
-    checkTrainingMemory(a, config, int(source_vocab.size()), int(target_vocab.size()));
-    return makeRandomModel(config, std::move(source_vocab), std::move(target_vocab), a.seed);
+    CorpusVocabularies v = corpusVocabularies(corpus, a.min_freq);
+    checkTrainingMemory(a, config, int(v.source.size()), int(v.target.size()));
+    return makeRandomModel(config, std::move(v.source), std::move(v.target), a.seed);
 }
 
 // Progress on stderr: a line rewritten in place on a terminal (one line per report otherwise), and one line kept
@@ -238,35 +205,29 @@ TrainReport trainInterruptibly(Model& model, const std::vector<TrainExample>& tr
 
 // The "training" metadata written into the model.
 std::string trainingMetadata(const TrainArgs& a, size_t lines, size_t valid_lines, const TrainReport& rep) {
-    nlohmann::ordered_json meta;
-    meta["data"] = fileName(a.data);
-    meta["lines"] = lines;
-    if (!a.init.empty()) meta["init"] = fileName(a.init);
+    TrainingRecord r;
+    r.data = fileName(a.data);
+    r.lines = lines;
+    if (!a.init.empty()) r.init = fileName(a.init);
     if (!a.valid.empty()) {
-        meta["valid"] = fileName(a.valid);
-        meta["valid_lines"] = valid_lines;
+        r.valid = fileName(a.valid);
+        r.valid_lines = valid_lines;
     }
-    meta["optimizer"] = a.optimizer;
-    meta["lr"] = a.lr;
-    meta["batch_size"] = a.batch;
-    meta["steps"] = rep.steps;
-    meta["epochs"] = rep.epochs;
-    meta["clip"] = a.clip;
-    meta["dropout"] = a.dropout;
-    meta["seed"] = a.seed;
-    meta["shuffle"] = !a.no_shuffle;
-    meta["align_weight"] = a.align_weight;
-    if (a.align_weight > 0) meta["train_align_loss"] = number(rep.train_align_loss);
-    meta["train_loss"] = number(rep.train_loss);
-    meta["valid_loss"] = number(rep.valid_loss);
-    meta["status"] = statusName(rep.status);
-    return meta.dump();
+    r.optimizer = a.optimizer;
+    r.lr = a.lr;
+    r.batch_size = a.batch;
+    r.clip = a.clip;
+    r.dropout = a.dropout;
+    r.seed = a.seed;
+    r.shuffle = !a.no_shuffle;
+    r.align_weight = a.align_weight;
+    return attnviz::trainingMetadata(r, rep);
 }
 
 // --json: the final metrics line on stdout.
 void printMetrics(const TrainArgs& a, const Model& model, size_t examples, const TrainReport& rep) {
     nlohmann::ordered_json j;
-    j["status"] = statusName(rep.status);
+    j["status"] = trainStatusName(rep.status);
     j["out"] = a.out;
     j["steps"] = rep.steps;
     j["epochs"] = rep.epochs;
@@ -323,12 +284,12 @@ int runTrain(const std::vector<std::string>& args) {
             std::fprintf(stderr,
                          "train: note: --align-weight has no effect with a local span (guided alignment is "
                          "for global attention)\n");
-        const std::vector<TrainExample> train = toExamples(model, corpus, a.align_weight > 0);
+        const std::vector<TrainExample> train = corpusExamples(model, corpus, a.align_weight > 0);
         std::vector<TrainExample> valid_set;
         if (!a.valid.empty()) {
             const Corpus vc = readCorpus(a.valid, CorpusOptions{true, model.config.tokenizer});
             if (vc.examples.empty()) throw InputError(vc.name + ": no validation examples");
-            valid_set = toExamples(model, vc);
+            valid_set = corpusExamples(model, vc);
         }
         checkWritable(a.out);  // fails early (before minutes of training) if --out cannot be written
 

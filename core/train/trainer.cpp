@@ -104,6 +104,7 @@ public:
 
     TrainReport run() {
         t0_ = Clock::now();
+        model_.engine_cache = EngineCache();  // decode/'s memo of the weights, which are about to change
         while (step_ < total_ && !stop_) runEpoch();
         return finish();
     }
@@ -117,7 +118,7 @@ private:
         epoch_tokens_ = 0;
         epoch_steps_ = 0;
         for (int64_t bi = 0; bi < per_epoch_ && step_ < total_; ++bi) {
-            if (cb_.cancel && cb_.cancel->load()) {
+            if (mustStop()) {
                 rep_.status = TrainStatus::Cancelled;
                 stop_ = true;
                 break;
@@ -166,7 +167,26 @@ private:
             last_report_ = el;
             cb_.progress(progress(loss, el, false));
         }
+        if (cb_.snapshot && cb_.snapshot_every > 0 && (step_ % cb_.snapshot_every == 0 || step_ == total_))
+            showModel(cb_.snapshot, progress(loss, el, false));
         return true;
+    }
+
+    // Cancel or the gate's stop; a pause waits here (the gate's condition variable) after the paused callback.
+    bool mustStop() {
+        if (cb_.cancel && cb_.cancel->load()) return true;
+        if (!cb_.gate) return false;
+        return !cb_.gate->passOrWait([this] {
+            if (cb_.paused) showModel(cb_.paused, progress(rep_.last_loss, secondsSince(t0_), false));
+        });
+    }
+
+    // A callback reads the model as it is now. decode/ keeps per-model tables of the weights in engine_cache
+    // (model.h), made by a decode in the callback: they are dropped before and after, as the weights change.
+    void showModel(const std::function<void(const Model&, const TrainProgress&)>& f, const TrainProgress& pr) {
+        model_.engine_cache = EngineCache();
+        f(model_, pr);
+        model_.engine_cache = EngineCache();
     }
 
     bool nonFinite(const std::string& what) {
@@ -208,6 +228,7 @@ private:
 
     // The report, and model.params: the best validated parameters, else the last finite ones.
     TrainReport finish() {
+        model_.engine_cache = EngineCache();
         rep_.steps = step_;
         rep_.epochs = double(step_) / double(per_epoch_);
         rep_.train_loss = last_epoch_loss_;

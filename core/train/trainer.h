@@ -4,6 +4,7 @@
 #include "model/model.h"
 #include "train/optimizer.h"
 #include "train/seq2seq_loss.h"
+#include "train/train_gate.h"
 
 #include <atomic>
 #include <functional>
@@ -64,9 +65,19 @@ struct TrainReport {
     double tokens_per_second = 0;
 };
 
+// Every callback runs on the training thread. A `const Model&` is the model being trained as it is at that moment
+// (valid during the call only); reading it (a decode) changes nothing in the run. Unused callbacks cost nothing:
+// the parameters are bit for bit those of a run without them.
 struct TrainCallbacks {
-    std::function<void(const TrainProgress&)> progress;  // called from the training thread
-    const std::atomic<bool>* cancel = nullptr;           // set → the current step finishes, then the loop stops
+    std::function<void(const TrainProgress&)> progress;
+    const std::atomic<bool>* cancel = nullptr;  // set → the current step finishes, then the loop stops
+    // After every `snapshot_every`-th update and after the last one (0: never): the parameters after that update.
+    int64_t snapshot_every = 0;
+    std::function<void(const Model&, const TrainProgress&)> snapshot;
+    // Pause / resume / stop from another thread, asked before each update (a stop ends the run as a cancel does).
+    TrainGate* gate = nullptr;
+    // When a pause begins, before the training thread sleeps: the parameters after the last update.
+    std::function<void(const Model&, const TrainProgress&)> paused;
 };
 
 // The float32 copies of the model's parameters that training keeps, in bytes (each copy is 4 x parameters): the

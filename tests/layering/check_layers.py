@@ -12,7 +12,7 @@ import sys
 
 CORE_LAYERS = ["base", "kernels", "model", "text", "nn", "fast", "decode", "io", "train", "eval"]
 CORE_PRIVATE = {"kernels", "nn", "fast"}
-UI_LAYERS = ["heatmap", "state", "views", "dialogs", "window"]
+UI_LAYERS = ["heatmap", "state", "views", "dialogs", "training", "window"]
 GENERATED = {"attnviz_version.h"}  # configured into the build tree by CMake
 INCLUDE = re.compile(r'^\s*#\s*include\s+"([^"]+)"', re.MULTILINE)
 

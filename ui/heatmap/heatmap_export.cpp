@@ -150,7 +150,7 @@ bool exportPanels(const std::vector<HeatmapPanel>& panels, const QString& path, 
     figure.description = empty ? QString() : describe(panels);
     figure.paper = panels.empty() ? QColor(Qt::white) : panels.front().style.background;
     figure.paint = [&](QPaintDevice* device, const QSize& pixels, double dpi, bool vector) {
-        paintPanels(panels, device, pixels, dpi, vector);
+        paintPanels(panels, device, pixels, dpi, vector, options.columns);
     };
     return exportFigure(figure, path, options, error, numbers);
 }

@@ -24,6 +24,7 @@ struct ExportOptions {
     int height = 1200;
     double dpi = 144;
     HeatmapStyle style;
+    int columns = 0;  // several panels: this many per row, row by row (a filmstrip); 0: all in one row
 };
 
 QStringList exportFormats();  // png svg pdf csv json

@@ -3,6 +3,7 @@
 #include "heatmap/heatmap_scene.h"
 
 #include <qcustomplot.h>
+#include <algorithm>
 #include <cmath>
 
 namespace attnviz::ui {
@@ -81,24 +82,27 @@ QImage HeatmapRenderer::toImage(const QSize& pixels, double dpi) {
 }
 
 void paintPanels(const std::vector<HeatmapPanel>& panels, QPaintDevice* device, const QSize& pixels, double dpi,
-                 bool vector) {
+                 bool vector, int columns) {
     if (panels.empty()) return;
     QCPPainter p(device);
     setUpPainter(p, vector);
     const int n = int(panels.size());
+    const int cols = columns > 0 ? std::min(columns, n) : n, rows = (n + cols - 1) / cols;
     for (int i = 0; i < n; ++i) {
-        // Whole pixels, the last panel taking what rounding leaves.
-        const int x0 = pixels.width() * i / n, x1 = pixels.width() * (i + 1) / n;
+        // Whole pixels, the last column and row taking what rounding leaves.
+        const int c = i % cols, r = i / cols;
+        const int x0 = pixels.width() * c / cols, x1 = pixels.width() * (c + 1) / cols;
+        const int y0 = pixels.height() * r / rows, y1 = pixels.height() * (r + 1) / rows;
         HeatmapRenderer renderer(panels[size_t(i)].data, panels[size_t(i)].style);
-        renderer.paintInto(p, QRect(x0, 0, x1 - x0, pixels.height()), dpi, vector);
+        renderer.paintInto(p, QRect(x0, y0, x1 - x0, y1 - y0), dpi, vector);
     }
     p.end();
 }
 
-QImage panelsToImage(const std::vector<HeatmapPanel>& panels, const QSize& pixels, double dpi) {
+QImage panelsToImage(const std::vector<HeatmapPanel>& panels, const QSize& pixels, double dpi, int columns) {
     const QColor paper = panels.empty() ? QColor(Qt::white) : panels.front().style.background;
     return figureImage(pixels, dpi, paper,
-                       [&](QPaintDevice* image) { paintPanels(panels, image, pixels, dpi, false); });
+                       [&](QPaintDevice* image) { paintPanels(panels, image, pixels, dpi, false, columns); });
 }
 
 }  // namespace attnviz::ui

@@ -53,11 +53,12 @@ struct HeatmapPanel {
     HeatmapStyle style;
 };
 // Paints `panels` left to right onto `device`, each in an equal share of `pixels`' width and its full height, each
-// drawn by its own HeatmapRenderer (so each looks as it would exported alone at that size).
+// drawn by its own HeatmapRenderer (so each looks as it would exported alone at that size). With `columns` > 0 they
+// fill a grid of that many columns row by row (a filmstrip), each row an equal share of the height.
 void paintPanels(const std::vector<HeatmapPanel>& panels, QPaintDevice* device, const QSize& pixels, double dpi,
-                 bool vector);
+                 bool vector, int columns = 0);
 // The panels as an opaque image of exactly `pixels` on the first panel's background, with the DPI in its metadata.
-QImage panelsToImage(const std::vector<HeatmapPanel>& panels, const QSize& pixels, double dpi);
+QImage panelsToImage(const std::vector<HeatmapPanel>& panels, const QSize& pixels, double dpi, int columns = 0);
 // Any figure as such an image: `pixels` filled with `paper`, painted by `paint` (while it paints, the image claims
 // 96 dpi, so that nothing Qt derives from the device DPI differs from the layout's), then `dpi` in the metadata.
 QImage figureImage(const QSize& pixels, double dpi, const QColor& paper,

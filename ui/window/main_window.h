@@ -50,6 +50,7 @@ class OutputLine;
 class SiblingsMenu;
 class SourceEditor;
 class StepPanel;
+class TrainingWindow;
 
 class MainWindow : public QMainWindow {
     Q_OBJECT
@@ -135,6 +136,9 @@ public:
     QString colormap() const { return style_.colormap; }
     void setColormap(const QString& name);
     DecodeWorker* worker() const { return worker_; }
+    // File ▸ Train a model…: the training window (made on first use, window/main_window_training.cpp).
+    TrainingWindow* showTrainingWindow();
+    QAction* trainAction() const { return train_act_; }
 
 signals:
     void decodeFinished();  // a decode was shown (also: the sentence became empty)
@@ -250,6 +254,8 @@ private:
     QMenu* recent_menu_ = nullptr;
     QAction* open_act_ = nullptr;
     QAction* library_act_ = nullptr;
+    QAction* train_act_ = nullptr;
+    QPointer<TrainingWindow> training_window_;
     QAction* export_act_ = nullptr;
     QAction* copy_act_ = nullptr;
     QAction* quit_act_ = nullptr;

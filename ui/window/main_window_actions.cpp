@@ -78,6 +78,9 @@ void MainWindow::createActions() {
         corpus_dock_->show();
         corpus_browser_->chooseAndOpen();
     });
+    train_act_ = makeAction(this, icon("", "train"), tr("&Train a model…"), QKeySequence(tr("Ctrl+T")),
+                            tr("Train a model on a corpus and watch its attention learn"));
+    connect(train_act_, &QAction::triggered, this, &MainWindow::showTrainingWindow);
     export_act_ = makeAction(this, icon("document-save-as", "export"), tr("&Export heatmap…"), QKeySequence::Save,
                              tr("Save the heatmap as PNG, SVG, PDF, CSV or JSON"));
     connect(export_act_, &QAction::triggered, this, &MainWindow::showExportDialog);
@@ -146,6 +149,7 @@ void MainWindow::createMenus() {
     connect(recent_menu_, &QMenu::aboutToShow, this, &MainWindow::updateRecentMenu);
     file->addAction(library_act_);
     file->addAction(open_corpus_act_);
+    file->addAction(train_act_);
     file->addSeparator();
     file->addAction(export_act_);
     file->addSeparator();
@@ -196,6 +200,7 @@ void MainWindow::createToolBars() {
     file->setObjectName(QStringLiteral("FileToolBar"));
     file->addAction(open_act_);
     file->addAction(library_act_);
+    file->addAction(train_act_);
     file->addAction(export_act_);
     file->addAction(copy_act_);
 

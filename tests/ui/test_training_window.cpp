@@ -1,0 +1,316 @@
+// The "Train a model…" window driven as a user would, on a tiny corpus (the reverse task, tests/support/
+// training_fixtures.h) of a few dozen updates. Checked against core by another route (the corpus read, the model
+// built and trained by core's functions as `attnviz-cli train` does, without the window): every snapshot's attention
+// is the greedy decode of the model trained that many updates, the curves' points are the engine's progress reports,
+// a pause and a stop leave a model file that loads and holds the trained parameters, the exports have the expected
+// size and numbers.
+#include "main_window_fixture.h"
+#include "training_fixtures.h"
+
+#include "heatmap/heatmap_view.h"
+#include "io/corpus.h"
+#include "io/model_file.h"
+#include "train/corpus_training.h"
+#include "training/loss_plot.h"
+#include "training/training_form.h"
+#include "training/training_window.h"
+
+#include <qcustomplot.h>
+#include <QFile>
+#include <QImage>
+#include <QLabel>
+#include <QSignalSpy>
+#include <QSlider>
+#include <QTemporaryDir>
+#include <QtTest>
+#include <nlohmann/json.hpp>
+
+using namespace attnviz;
+using namespace attnviz::ui;
+using attnviz::testing::maxAbsDiff;
+using attnviz::testing::writeReverseTask;
+
+namespace {
+
+const QString kProbe = QStringLiteral("a b c d e");
+
+// 120 lines in batches of 8: 15 updates an epoch.
+TrainingSettings tinySettings(const QString& dir, int epochs) {
+    TrainingSettings s;
+    s.corpus = dir + "/train.tsv";
+    s.valid = dir + "/valid.tsv";
+    s.task = QStringLiteral("reverse");
+    s.config.emb_dim = 16;
+    s.config.enc_hid_dim = 24;
+    s.config.dec_hid_dim = 48;
+    s.options.lr = 0.01;
+    s.options.batch_size = 8;
+    s.options.epochs = epochs;
+    s.options.clip = 1.0;
+    s.options.dropout = 0.1f;
+    s.options.seed = 3;
+    s.options.threads = 2;
+    s.snapshot_every = 5;
+    s.probe = kProbe;
+    s.out = dir + "/out/reverse.safetensors";
+    return s;
+}
+
+// Core alone: the corpus read with the tokenizer, the vocabularies and a seeded model, `steps` updates of the same
+// options with no callback and no validation (validation changes no parameter, it only picks the returned ones).
+Model trainedByCore(const TrainingSettings& s, int64_t steps, std::vector<TrainProgress>* reports = nullptr) {
+    const Corpus corpus = readCorpus(s.corpus.toStdString(), CorpusOptions{true, s.config.tokenizer});
+    CorpusVocabularies v = corpusVocabularies(corpus, 1);
+    Model m = makeRandomModel(s.config, std::move(v.source), std::move(v.target), s.options.seed);
+    if (steps == 0) return m;
+    TrainOptions o = s.options;
+    o.steps = steps;
+    o.progress_interval = 0;
+    TrainCallbacks cb;
+    if (reports) cb.progress = [reports](const TrainProgress& p) { reports->push_back(p); };
+    trainModel(m, corpusExamples(m, corpus), {}, o, cb);
+    return m;
+}
+
+}  // namespace
+
+class TestTrainingWindow : public QObject, attnviz::testing::MainWindowFixture {
+    Q_OBJECT
+private slots:
+    void initTestCase();
+    void snapshotsAreTheEnginesDecodes();
+    void curvesAreTheProgressReports();
+    void timelineScrubsBack();
+    void pauseAndStopKeepTheModel();
+    void closingStopsAndWrites();
+    void exportsHaveTheirSize();
+    void continuesFromASavedModel();
+    void badSettingsSayWhy();
+    void fileMenuOpensTheWindow();
+
+private:
+    // Runs `s` in a new window to its end.
+    void runToEnd(TrainingWindow& w, const TrainingSettings& s);
+    QTemporaryDir dir_;
+};
+
+void TestTrainingWindow::initTestCase() {
+    setUpWindowTests(QStringLiteral("attnviz-test-training-window"));
+    QVERIFY(dir_.isValid());
+    writeReverseTask(dir_.filePath("train.tsv"), 120, 1, true);
+    writeReverseTask(dir_.filePath("valid.tsv"), 30, 2, true);
+    writeReverseTask(dir_.filePath("long.tsv"), 2000, 3);
+    writeReverseTask(dir_.filePath("plain.tsv"), 50, 4, false);
+}
+
+void TestTrainingWindow::runToEnd(TrainingWindow& w, const TrainingSettings& s) {
+    w.form()->applySettings(s);
+    QSignalSpy done(&w, &TrainingWindow::trainingFinished);
+    QVERIFY2(w.start(), qPrintable(w.lastError()));
+    QVERIFY(done.wait(120000));
+    QVERIFY2(w.lastError().isEmpty(), qPrintable(w.lastError()));
+}
+
+// Snapshots at updates 0, 5, ..., 30; each the greedy decode of the probe by the model core trains that many
+// updates, bit for bit; the model file holds the returned (best validated) parameters.
+void TestTrainingWindow::snapshotsAreTheEnginesDecodes() {
+    TrainingWindow w;
+    const TrainingSettings s = tinySettings(dir_.path(), 2);
+    runToEnd(w, s);
+    QCOMPARE(int(w.lastReport().status), int(TrainStatus::Completed));
+    QCOMPARE(w.lastReport().steps, int64_t(30));
+    const auto& snaps = w.history().snapshots;
+    QCOMPARE(snaps.size(), size_t(7));
+    for (size_t i = 0; i < snaps.size(); ++i) {
+        QCOMPARE(snaps[i].progress.step, int64_t(5 * i));
+        const DecodeResult expected = greedyDecode(trainedByCore(s, int64_t(5 * i)), kProbe.toStdString());
+        QCOMPARE(snaps[i].decode.target_ids, expected.target_ids);
+        QVERIFY2(snaps[i].decode.attention == expected.attention, qPrintable(QString("update %1").arg(5 * i)));
+    }
+    QVERIFY(snaps.front().decode.attention != snaps.back().decode.attention);
+    const Model saved = loadModel(w.modelPath().toStdString());
+    QVERIFY(maxAbsDiff(saved.params, w.trainedModel()->params) == 0);
+    const auto meta = nlohmann::json::parse(saved.training);
+    QCOMPARE(meta.at("status").get<std::string>(), std::string("completed"));
+    QCOMPARE(meta.at("steps").get<int64_t>(), int64_t(30));
+    QCOMPARE(saved.task, std::string("reverse"));
+}
+
+// One training point per update, the engine's batch loss; one validation point per epoch.
+void TestTrainingWindow::curvesAreTheProgressReports() {
+    TrainingWindow w;
+    const TrainingSettings s = tinySettings(dir_.path(), 2);
+    runToEnd(w, s);
+    std::vector<TrainProgress> core_reports;
+    trainedByCore(s, 30, &core_reports);
+    QCPGraph* train = w.lossPlot()->trainingGraph();
+    QCOMPARE(train->dataCount(), 30);
+    QCOMPARE(core_reports.size(), size_t(30));
+    for (int i = 0; i < 30; ++i) {
+        QCOMPARE(train->data()->at(i)->key, double(i + 1));
+        QCOMPARE(train->data()->at(i)->value, core_reports[size_t(i)].loss);  // exactly the engine's number
+    }
+    QCPGraph* valid = w.lossPlot()->validationGraph();
+    QCOMPARE(valid->dataCount(), 2);  // after epochs 1 and 2
+    int seen = 0;
+    for (const TrainProgress& p : w.history().reports) {
+        if (!p.after_validation) continue;
+        QCOMPARE(valid->data()->at(seen)->key, double(p.step));
+        QCOMPARE(valid->data()->at(seen)->value, p.valid_loss);
+        ++seen;
+    }
+    QCOMPARE(w.lastReport().best_valid_loss, std::min(valid->data()->at(0)->value, valid->data()->at(1)->value));
+    w.lossPlot()->setLogScale(true);
+    QCOMPARE(w.lossPlot()->plot()->yAxis->scaleType(), QCPAxis::stLogarithmic);
+}
+
+// With the probe's translation given, every snapshot is the model forced onto it (the same rows each time); the
+// slider shows any of them.
+void TestTrainingWindow::timelineScrubsBack() {
+    TrainingWindow w;
+    TrainingSettings s = tinySettings(dir_.path(), 2);
+    s.probe_reference = QStringLiteral("e d c b a");
+    runToEnd(w, s);
+    for (const TrainingSnapshot& snap : w.history().snapshots) {
+        const DecodeResult expected =
+            forcedDecode(trainedByCore(s, snap.progress.step), kProbe.toStdString(), "e d c b a");
+        QCOMPARE(snap.decode.target_tokens, (std::vector<std::string>{"e", "d", "c", "b", "a", "<eos>"}));
+        QVERIFY(snap.decode.attention == expected.attention);
+    }
+    QCOMPARE(w.timeline()->maximum(), 6);
+    QCOMPARE(w.timeline()->value(), 6);  // followed the run to its last snapshot
+    QCOMPARE(w.heatmap()->data().weights, w.history().snapshots.back().decode.attention);
+    w.timeline()->setValue(1);
+    QCOMPARE(w.heatmap()->data().weights, w.history().snapshots[1].decode.attention);
+    QVERIFY(w.heatmap()->data().weights != w.history().snapshots.back().decode.attention);
+}
+
+// Paused after a few snapshots: the file holds the parameters of that update (core trained as many); stopped while
+// paused: the run ends there, and the file holds the parameters the run returned, marked "interrupted".
+void TestTrainingWindow::pauseAndStopKeepTheModel() {
+    TrainingWindow w;
+    TrainingSettings s = tinySettings(dir_.path(), 200);  // 3000 updates: far longer than the test
+    w.form()->applySettings(s);
+    QSignalSpy snapshots(&w, &TrainingWindow::snapshotAdded);
+    QSignalSpy paused(&w, &TrainingWindow::paused);
+    QSignalSpy done(&w, &TrainingWindow::trainingFinished);
+    QVERIFY(w.start());
+    QTRY_VERIFY_WITH_TIMEOUT(snapshots.count() >= 3, 60000);
+    w.pause();
+    QVERIFY(paused.wait(60000));
+    QVERIFY(w.isPaused());
+    const int64_t step = paused.takeFirst().at(0).toLongLong();
+    QVERIFY(step >= 10);
+    const Model at_pause = loadModel(w.modelPath().toStdString());
+    QVERIFY(maxAbsDiff(at_pause.params, trainedByCore(s, step).params) == 0);
+    QCOMPARE(nlohmann::json::parse(at_pause.training).at("steps").get<int64_t>(), step);
+    w.stop();
+    QVERIFY(done.wait(60000));
+    QCOMPARE(int(w.lastReport().status), int(TrainStatus::Cancelled));
+    QCOMPARE(w.lastReport().steps, step);
+    const Model at_stop = loadModel(w.modelPath().toStdString());
+    QVERIFY(maxAbsDiff(at_stop.params, w.trainedModel()->params) == 0);
+    QCOMPARE(nlohmann::json::parse(at_stop.training).at("status").get<std::string>(), std::string("interrupted"));
+}
+
+void TestTrainingWindow::closingStopsAndWrites() {
+    TrainingWindow w;
+    TrainingSettings s = tinySettings(dir_.path(), 200);
+    s.out = dir_.filePath("closed/reverse.safetensors");
+    w.form()->applySettings(s);
+    w.show();
+    QSignalSpy snapshots(&w, &TrainingWindow::snapshotAdded);
+    QVERIFY(w.start());
+    QTRY_VERIFY_WITH_TIMEOUT(snapshots.count() >= 2, 60000);
+    w.close();
+    QVERIFY(!w.isRunning());
+    const Model saved = loadModel(s.out.toStdString());
+    QVERIFY(maxAbsDiff(saved.params, w.trainedModel()->params) == 0);
+}
+
+void TestTrainingWindow::exportsHaveTheirSize() {
+    TrainingWindow w;
+    runToEnd(w, tinySettings(dir_.path(), 2));
+    QString error;
+    // 7 snapshots: a 3 x 3 grid of 480 x 400 cells
+    QVERIFY2(w.exportFilmstrip(dir_.filePath("film.png"), &error), qPrintable(error));
+    const QImage film(dir_.filePath("film.png"));
+    QCOMPARE(film.size(), QSize(3 * 480, 3 * 400));
+    for (const char* ext : {"svg", "pdf"}) {
+        const QString path = dir_.filePath(QStringLiteral("film.%1").arg(QLatin1String(ext)));
+        QVERIFY2(w.exportFilmstrip(path, &error), qPrintable(error));
+        QVERIFY(QFileInfo(path).size() > 1000);
+    }
+    QFile svg(dir_.filePath("film.svg"));
+    QVERIFY(svg.open(QIODevice::ReadOnly));
+    const QByteArray svg_text = svg.readAll();
+    QVERIFY(svg_text.contains("update 0") && svg_text.contains("update 30"));
+    QVERIFY(!w.exportFilmstrip(dir_.filePath("film.txt"), &error));
+    QVERIFY2(error.contains("film.txt"), qPrintable(error));
+
+    QVERIFY2(w.exportCurves(dir_.filePath("loss.csv"), &error), qPrintable(error));
+    QFile csv(dir_.filePath("loss.csv"));
+    QVERIFY(csv.open(QIODevice::ReadOnly));
+    const QList<QByteArray> lines = csv.readAll().trimmed().split('\n');
+    QCOMPARE(lines.size(), int(w.history().reports.size()) + 1);
+    QVERIFY(lines.front().startsWith("step,epoch,loss"));
+    QVERIFY(lines[1].startsWith("1,1,"));
+    QVERIFY2(w.exportCurves(dir_.filePath("loss.png"), &error), qPrintable(error));
+    QCOMPARE(QImage(dir_.filePath("loss.png")).size(), QSize(1200, 700));
+
+    const QString sibling = dir_.filePath("reverse-bahdanau-additive-trained.safetensors");
+    QVERIFY(w.siblingPath().endsWith("reverse-bahdanau-additive-trained.safetensors"));
+    QVERIFY2(w.saveAsSibling(sibling, &error), qPrintable(error));
+    QVERIFY(maxAbsDiff(loadModel(sibling.toStdString()).params, w.trainedModel()->params) == 0);
+}
+
+// "Continue from": the run starts from the file's weights and vocabularies (its first snapshot is that model's
+// decode) and goes on learning from there.
+void TestTrainingWindow::continuesFromASavedModel() {
+    TrainingSettings s = tinySettings(dir_.path(), 1);
+    s.out = dir_.filePath("first.safetensors");
+    {
+        TrainingWindow first;
+        runToEnd(first, s);
+    }
+    const Model start = loadModel(s.out.toStdString());
+    TrainingWindow w;
+    s.init = s.out;
+    s.out = dir_.filePath("second.safetensors");
+    runToEnd(w, s);
+    const auto& snaps = w.history().snapshots;
+    QVERIFY(snaps.front().decode.attention == greedyDecode(start, kProbe.toStdString()).attention);
+    QCOMPARE(w.trainedModel()->source_vocab.size(), start.source_vocab.size());
+    QVERIFY(maxAbsDiff(w.trainedModel()->params, start.params) > 0);
+    QCOMPARE(nlohmann::json::parse(loadModel(s.out.toStdString()).training).at("init").get<std::string>(),
+             std::string("first.safetensors"));
+}
+
+void TestTrainingWindow::badSettingsSayWhy() {
+    TrainingWindow w;
+    TrainingSettings s = tinySettings(dir_.path(), 1);
+    s.corpus = dir_.filePath("missing.tsv");
+    w.form()->applySettings(s);
+    QVERIFY(!w.start());
+    QVERIFY2(w.lastError().contains("missing.tsv"), qPrintable(w.lastError()));
+    QVERIFY(w.statusLabel()->text().contains("missing.tsv"));
+    s = tinySettings(dir_.path(), 1);
+    s.corpus = dir_.filePath("plain.tsv");
+    s.options.align_weight = 1;
+    w.form()->applySettings(s);
+    QVERIFY(!w.start());
+    QVERIFY2(w.lastError().contains("gold links"), qPrintable(w.lastError()));
+    QVERIFY(!w.isRunning());
+}
+
+void TestTrainingWindow::fileMenuOpensTheWindow() {
+    openWindow();
+    QVERIFY(w_->trainAction());
+    w_->trainAction()->trigger();
+    TrainingWindow* t = w_->findChild<TrainingWindow*>();
+    QVERIFY(t && t->isVisible());
+    closeWindow();
+}
+
+QTEST_MAIN(TestTrainingWindow)
+#include "test_training_window.moc"

@@ -1,0 +1,315 @@
+#include "training/training_form.h"
+
+#include "base/errors.h"
+
+#include <QAction>
+#include <QCheckBox>
+#include <QComboBox>
+#include <QDir>
+#include <QDoubleSpinBox>
+#include <QFile>
+#include <QFileDialog>
+#include <QFileInfo>
+#include <QFormLayout>
+#include <QHBoxLayout>
+#include <QLabel>
+#include <QLineEdit>
+#include <QPushButton>
+#include <QSignalBlocker>
+#include <QSpinBox>
+#include <tuple>
+
+namespace attnviz::ui {
+namespace {
+
+template <typename Kind, size_t N>
+QComboBox* kindBox(QWidget* parent, const Kind (&kinds)[N]) {
+    auto* box = new QComboBox(parent);
+    for (Kind k : kinds) box->addItem(QString::fromUtf8(toString(k).data()), QString::fromUtf8(toString(k).data()));
+    return box;
+}
+
+template <typename Kind>
+void selectKind(QComboBox* box, Kind k) {
+    box->setCurrentIndex(std::max(0, box->findData(QString::fromUtf8(toString(k).data()))));
+}
+
+QSpinBox* spin(QWidget* parent, int lo, int hi) {
+    auto* s = new QSpinBox(parent);
+    s->setRange(lo, hi);
+    return s;
+}
+
+QDoubleSpinBox* doubleSpin(QWidget* parent, double lo, double hi, int decimals, double step) {
+    auto* s = new QDoubleSpinBox(parent);
+    s->setRange(lo, hi);
+    s->setDecimals(decimals);
+    s->setSingleStep(step);
+    return s;
+}
+
+// The task of a corpus file: the folder's name for <task>/train.tsv, else the file's base name.
+QString taskOf(const QString& path) {
+    const QFileInfo f(path);
+    return f.fileName() == QLatin1String("train.tsv") ? f.dir().dirName() : f.completeBaseName();
+}
+
+// The file's first non-blank line as (source, target); empty if none among the first 100 lines.
+std::pair<QString, QString> firstLine(const QString& path) {
+    QFile f(path);
+    if (!f.open(QIODevice::ReadOnly)) return {};
+    for (int i = 0; i < 100 && !f.atEnd(); ++i) {
+        const QString line = QString::fromUtf8(f.readLine(65536)).trimmed();
+        if (!line.isEmpty())
+            return {line.section(QLatin1Char('\t'), 0, 0).trimmed(), line.section(QLatin1Char('\t'), 1, 1).trimmed()};
+    }
+    return {};
+}
+
+}  // namespace
+
+TrainingForm::TrainingForm(QWidget* parent) : QWidget(parent) {
+    buildFields();
+    for (const SampleCorpus& c : findSampleCorpora()) corpus_->addItem(c.task, c.train);
+    connect(corpus_, &QComboBox::currentIndexChanged, this, &TrainingForm::corpusChosen);
+    connect(browse_, &QPushButton::clicked, this, &TrainingForm::browseCorpus);
+    connect(decoder_, &QComboBox::currentIndexChanged, this, &TrainingForm::updateEnabled);
+    connect(init_, &QLineEdit::textChanged, this, &TrainingForm::updateEnabled);
+    QAction* pick_init = init_->addAction(QIcon(QStringLiteral(":/icons/open.svg")), QLineEdit::TrailingPosition);
+    connect(pick_init, &QAction::triggered, this, [this] {
+        const QString path = QFileDialog::getOpenFileName(this, tr("Continue from a model"), QString(),
+                                                          tr("attnviz models (*.safetensors)"));
+        if (!path.isEmpty()) init_->setText(path);
+    });
+    retranslate();
+    if (corpus_->count() > 0)
+        corpusChosen(0);
+    else
+        applySettings(defaultTrainingSettings(QString()));
+}
+
+void TrainingForm::buildFields() {
+    corpus_ = new QComboBox(this);
+    browse_ = new QPushButton(this);
+    valid_ = new QLineEdit(this);
+    init_ = new QLineEdit(this);
+    task_ = new QLineEdit(this);
+    lines_ = spin(this, 0, 100000000);
+    decoder_ = kindBox(this, {DecoderKind::Bahdanau, DecoderKind::Luong});
+    score_ = kindBox(this, {ScoreKind::Additive, ScoreKind::Dot, ScoreKind::ScaledDot, ScoreKind::General});
+    span_ = kindBox(this, {SpanKind::Global, SpanKind::LocalM, SpanKind::LocalP});
+    feed_ = new QCheckBox(this);
+    source_tok_ = kindBox(this, {TokenizerKind::Whitespace, TokenizerKind::Word, TokenizerKind::Char});
+    target_tok_ = kindBox(this, {TokenizerKind::Whitespace, TokenizerKind::Word, TokenizerKind::Char});
+    lowercase_ = new QCheckBox(this);
+    emb_ = spin(this, 1, 4096);
+    enc_ = spin(this, 1, 4096);
+    dec_ = spin(this, 1, 8192);
+    min_freq_ = spin(this, 1, 1000000);
+    optimizer_ = new QComboBox(this);
+    optimizer_->addItem(QStringLiteral("adam"), QStringLiteral("adam"));
+    optimizer_->addItem(QStringLiteral("sgd"), QStringLiteral("sgd"));
+    lr_ = doubleSpin(this, 0.00001, 10, 5, 0.0005);
+    batch_ = spin(this, 1, 100000);
+    epochs_ = spin(this, 1, 100000);
+    clip_ = doubleSpin(this, 0, 1000, 2, 0.5);
+    dropout_ = doubleSpin(this, 0, 0.9, 2, 0.05);
+    align_ = doubleSpin(this, 0, 1000, 2, 0.5);
+    seed_ = spin(this, 0, 2147483647);
+    snapshot_every_ = spin(this, 1, 1000000);
+    probe_ = new QLineEdit(this);
+    probe_reference_ = new QLineEdit(this);
+    out_ = new QLineEdit(this);
+
+    form_ = new QFormLayout(this);
+    auto* corpus_row = new QHBoxLayout;
+    corpus_row->addWidget(corpus_, 1);
+    corpus_row->addWidget(browse_);
+    corpus_label_ = new QLabel(this);
+    corpus_label_->setBuddy(corpus_);
+    form_->addRow(corpus_label_, corpus_row);
+    for (QWidget* w : std::initializer_list<QWidget*>{
+             valid_,      lines_,           task_,      init_, decoder_, score_, span_,     feed_,
+             source_tok_, target_tok_,      lowercase_, emb_,  enc_,     dec_,   min_freq_, optimizer_,
+             lr_,         batch_,           epochs_,    clip_, dropout_, align_, seed_,     snapshot_every_,
+             probe_,      probe_reference_, out_})
+        form_->addRow(w == feed_ || w == lowercase_ ? nullptr : new QLabel(this), w);  // texts: retranslate()
+}
+
+void TrainingForm::retranslate() {
+    const std::pair<QWidget*, QString> labels[] = {
+        {valid_, tr("Validation:")},
+        {lines_, tr("Lines used:")},
+        {task_, tr("Task name:")},
+        {init_, tr("Continue from:")},
+        {decoder_, tr("Decoder:")},
+        {score_, tr("Scoring function:")},
+        {span_, tr("Attention span:")},
+        {feed_, QString()},
+        {source_tok_, tr("Source tokens:")},
+        {target_tok_, tr("Target tokens:")},
+        {lowercase_, QString()},
+        {emb_, tr("Embedding size:")},
+        {enc_, tr("Encoder hidden size:")},
+        {dec_, tr("Decoder hidden size:")},
+        {min_freq_, tr("Minimum frequency:")},
+        {optimizer_, tr("Optimizer:")},
+        {lr_, tr("Learning rate:")},
+        {batch_, tr("Batch size:")},
+        {epochs_, tr("Epochs:")},
+        {clip_, tr("Gradient clipping:")},
+        {dropout_, tr("Dropout:")},
+        {align_, tr("Guidance weight:")},
+        {seed_, tr("Seed:")},
+        {snapshot_every_, tr("Snapshot every:")},
+        {probe_, tr("Probe sentence:")},
+        {probe_reference_, tr("Its translation:")},
+        {out_, tr("Model file:")},
+    };
+    for (const auto& [w, text] : labels)
+        if (auto* label = qobject_cast<QLabel*>(form_->labelForField(w))) label->setText(text);
+    corpus_label_->setText(tr("&Corpus:"));
+    browse_->setText(tr("&Browse…"));
+    browse_->setToolTip(tr("Any UTF-8 TSV file: source<TAB>target, optionally <TAB>gold links (i-j …)"));
+    valid_->setPlaceholderText(tr("none"));
+    init_->setPlaceholderText(tr("a new model"));
+    init_->setToolTip(tr("A model file to continue training (its kind, sizes and vocabularies are kept)"));
+    lines_->setSpecialValueText(tr("all"));
+    feed_->setText(tr("Input feeding (luong)"));
+    lowercase_->setText(tr("Lower-case the text"));
+    align_->setToolTip(
+        tr("Guided alignment: this weight times the cross-entropy between the attention and the "
+           "corpus's gold links (0: the attention learns by itself)"));
+    snapshot_every_->setSuffix(tr(" updates"));
+    probe_->setToolTip(tr("The sentence whose attention is shown while the model learns"));
+    probe_reference_->setPlaceholderText(tr("none: the model's own output"));
+    probe_reference_->setToolTip(
+        tr("The model is forced onto this translation in every snapshot, so that the rows "
+           "stay the same while the attention changes"));
+    out_->setToolTip(tr("Written at every pause and when training ends (atomically: never half a file)"));
+}
+
+void TrainingForm::corpusChosen(int index) {
+    if (index < 0) return;
+    const QString path = corpus_->itemData(index).toString();
+    TrainingSettings s = defaultTrainingSettings(taskOf(path));
+    s.corpus = path;
+    const QString valid = QFileInfo(path).dir().filePath(QStringLiteral("valid.tsv"));
+    if (QFileInfo(path).fileName() == QLatin1String("train.tsv") && QFileInfo(valid).isFile()) s.valid = valid;
+    std::tie(s.probe, s.probe_reference) = firstLine(path);
+    s.out = defaultModelPath(s.task, s.config);
+    applySettings(s);
+}
+
+void TrainingForm::setCorpusFile(const QString& file) {
+    const QString path = QFileInfo(file).absoluteFilePath();
+    int index = corpus_->findData(path);
+    if (index < 0) {
+        corpus_->addItem(taskOf(path), path);
+        index = corpus_->count() - 1;
+    }
+    corpus_->setItemData(index, path, Qt::ToolTipRole);
+    if (corpus_->currentIndex() == index)
+        corpusChosen(index);
+    else
+        corpus_->setCurrentIndex(index);
+}
+
+void TrainingForm::browseCorpus() {
+    const QString path = QFileDialog::getOpenFileName(this, tr("Training corpus"), QString(),
+                                                      tr("Tab-separated corpora (*.tsv *.txt);;All files (*)"));
+    if (!path.isEmpty()) setCorpusFile(path);
+}
+
+void TrainingForm::updateEnabled() {
+    const bool fresh = init_->text().trimmed().isEmpty();
+    const bool luong = decoder_->currentData().toString() == QLatin1String("luong");
+    for (QWidget* w : std::initializer_list<QWidget*>{decoder_, score_, source_tok_, target_tok_, lowercase_, emb_,
+                                                      enc_, dec_, min_freq_})
+        w->setEnabled(fresh);
+    span_->setEnabled(fresh && luong);  // local spans and input feeding are luong's (model-format.md)
+    feed_->setEnabled(fresh && luong);
+    if (!luong) {
+        selectKind(span_, SpanKind::Global);
+        feed_->setChecked(false);
+    }
+}
+
+TrainingSettings TrainingForm::settings() const {
+    TrainingSettings s;
+    s.corpus = corpus_->currentData().toString();
+    s.valid = valid_->text().trimmed();
+    s.init = init_->text().trimmed();
+    s.task = task_->text().trimmed();
+    s.max_lines = lines_->value();
+    s.config.decoder = parseDecoderKind(decoder_->currentData().toString().toStdString());
+    s.config.score = parseScoreKind(score_->currentData().toString().toStdString());
+    s.config.span = parseSpanKind(span_->currentData().toString().toStdString());
+    s.config.input_feeding = feed_->isChecked();
+    s.config.tokenizer.source = parseTokenizerKind(source_tok_->currentData().toString().toStdString());
+    s.config.tokenizer.target = parseTokenizerKind(target_tok_->currentData().toString().toStdString());
+    s.config.tokenizer.lowercase = lowercase_->isChecked();
+    s.config.emb_dim = emb_->value();
+    s.config.enc_hid_dim = enc_->value();
+    s.config.dec_hid_dim = dec_->value();
+    s.min_freq = min_freq_->value();
+    s.options.optimizer =
+        optimizer_->currentData().toString() == QLatin1String("sgd") ? OptimizerKind::Sgd : OptimizerKind::Adam;
+    s.options.lr = lr_->value();
+    s.options.batch_size = batch_->value();
+    s.options.epochs = epochs_->value();
+    s.options.clip = clip_->value();
+    s.options.dropout = float(dropout_->value());
+    s.options.align_weight = align_->value();
+    s.options.seed = uint64_t(seed_->value());
+    s.options.threads = threads_;
+    s.snapshot_every = snapshot_every_->value();
+    s.probe = probe_->text();
+    s.probe_reference = probe_reference_->text();
+    s.out = out_->text().trimmed();
+    return s;
+}
+
+void TrainingForm::applySettings(const TrainingSettings& s) {
+    if (!s.corpus.isEmpty()) {  // selected without its defaults: they are the settings given here
+        const QSignalBlocker quiet(corpus_);
+        const QString path = QFileInfo(s.corpus).absoluteFilePath();
+        int index = corpus_->findData(path);
+        if (index < 0) {
+            corpus_->addItem(taskOf(path), path);
+            index = corpus_->count() - 1;
+        }
+        corpus_->setCurrentIndex(index);
+    }
+    valid_->setText(s.valid);
+    init_->setText(s.init);
+    task_->setText(s.task);
+    lines_->setValue(s.max_lines);
+    selectKind(decoder_, s.config.decoder);
+    selectKind(score_, s.config.score);
+    selectKind(span_, s.config.span);
+    feed_->setChecked(s.config.input_feeding);
+    selectKind(source_tok_, s.config.tokenizer.source);
+    selectKind(target_tok_, s.config.tokenizer.target);
+    lowercase_->setChecked(s.config.tokenizer.lowercase);
+    emb_->setValue(s.config.emb_dim);
+    enc_->setValue(s.config.enc_hid_dim);
+    dec_->setValue(s.config.dec_hid_dim);
+    min_freq_->setValue(s.min_freq);
+    optimizer_->setCurrentIndex(s.options.optimizer == OptimizerKind::Sgd ? 1 : 0);
+    lr_->setValue(s.options.lr);
+    batch_->setValue(s.options.batch_size);
+    epochs_->setValue(s.options.epochs);
+    clip_->setValue(s.options.clip);
+    dropout_->setValue(double(s.options.dropout));
+    align_->setValue(s.options.align_weight);
+    seed_->setValue(int(s.options.seed));
+    threads_ = s.options.threads;
+    snapshot_every_->setValue(int(s.snapshot_every));
+    probe_->setText(s.probe);
+    probe_reference_->setText(s.probe_reference);
+    out_->setText(s.out);
+    updateEnabled();
+}
+
+}  // namespace attnviz::ui

@@ -1,0 +1,75 @@
+#include "training/training_history.h"
+
+#include "heatmap/heatmap_data.h"
+
+#include <QCoreApplication>
+#include <cmath>
+#include <cstdio>
+#include <stdexcept>
+
+namespace attnviz::ui {
+namespace {
+
+std::string csvNumber(double v) {
+    if (!std::isfinite(v)) return {};
+    char buf[40];
+    std::snprintf(buf, sizeof buf, "%.9g", v);
+    return buf;
+}
+
+}  // namespace
+
+std::string lossCurvesCsv(const std::vector<TrainProgress>& reports) {
+    std::string out = "step,epoch,loss,epoch_avg_loss,valid_loss,tokens_per_second,elapsed_seconds\n";
+    for (const TrainProgress& p : reports) {
+        out += std::to_string(p.step) + "," + std::to_string(p.epoch) + "," + csvNumber(p.loss) + "," +
+               csvNumber(p.avg_loss) + "," + (p.after_validation ? csvNumber(p.valid_loss) : std::string()) + "," +
+               csvNumber(p.tokens_per_second) + "," + csvNumber(p.elapsed_seconds) + "\n";
+    }
+    return out;
+}
+
+std::vector<int> filmstripPicks(int count, int most) {
+    std::vector<int> picks;
+    if (count <= 0 || most <= 0) return picks;
+    if (count <= most) {
+        for (int i = 0; i < count; ++i) picks.push_back(i);
+        return picks;
+    }
+    if (most == 1) return {count - 1};
+    // most points from 0 to count-1, rounded; distinct because count > most
+    for (int k = 0; k < most; ++k) picks.push_back(int(std::lround(double(k) * (count - 1) / (most - 1))));
+    return picks;
+}
+
+int filmstripColumns(int n) {
+    int c = 1;
+    while (c * c < n) ++c;
+    return c;
+}
+
+bool exportFilmstrip(const std::vector<TrainingSnapshot>& snapshots, const QString& path, ExportOptions options,
+                     QString* error) {
+    std::vector<HeatmapPanel> panels;
+    for (int i : filmstripPicks(int(snapshots.size()), kFilmstripMost)) {
+        const TrainingSnapshot& s = snapshots[size_t(i)];
+        HeatmapPanel panel{HeatmapData::fromDecode(s.decode), options.style};
+        panel.style.title = QCoreApplication::translate("attnviz::ui::TrainingWindow", "update %1")
+                                .arg(static_cast<qlonglong>(s.progress.step));
+        panels.push_back(std::move(panel));
+    }
+    if (panels.empty()) {
+        if (error) *error = QStringLiteral("%1: no snapshots to draw").arg(path);
+        return false;
+    }
+    const int n = int(panels.size()), cols = filmstripColumns(n), rows = (n + cols - 1) / cols;
+    options.columns = cols;
+    options.width = cols * kFilmstripCellWidth;
+    options.height = rows * kFilmstripCellHeight;
+    options.style.title = QCoreApplication::translate("attnviz::ui::TrainingWindow", "attention while training");
+    return exportPanels(panels, path, options, error, [](const QString& format) -> std::string {
+        throw std::runtime_error("a filmstrip is an image (png, svg or pdf), not " + format.toStdString());
+    });
+}
+
+}  // namespace attnviz::ui

@@ -1,0 +1,46 @@
+// What a training run in the window leaves behind: every progress report (the loss curves' points) and the probe
+// sentence's decode every N updates (the snapshots the timeline scrubs through), and their exports: the loss curves
+// as CSV, the snapshots as a filmstrip (a grid of heatmaps labelled with their update numbers, drawn by the heatmap
+// export, heatmap/heatmap_export.h). Every number is the engine's (train/trainer.h, decode/decoding.h).
+#pragma once
+#include "decode/decoding.h"
+#include "heatmap/heatmap_export.h"
+#include "train/trainer.h"
+
+#include <QString>
+#include <string>
+#include <vector>
+
+namespace attnviz::ui {
+
+// The probe sentence greedily decoded by the model as it was after `progress.step` updates (0: before training).
+struct TrainingSnapshot {
+    TrainProgress progress;
+    DecodeResult decode;
+};
+
+struct TrainingHistory {
+    std::vector<TrainProgress> reports;  // in order; those with after_validation carry an epoch's validation loss
+    std::vector<TrainingSnapshot> snapshots;
+};
+
+// The reports as CSV: step,epoch,loss,epoch_avg_loss,valid_loss,tokens_per_second,elapsed_seconds; one row per
+// report, valid_loss only on the rows that follow a validation (empty elsewhere).
+std::string lossCurvesCsv(const std::vector<TrainProgress>& reports);
+
+// The snapshots a filmstrip shows: all when there are at most `most`, else `most` of them evenly spread, the first
+// and the last always among them. Indices into the snapshots, increasing.
+std::vector<int> filmstripPicks(int count, int most);
+// Columns of a filmstrip of n panels: the smallest c with c * c >= n (a near-square grid).
+int filmstripColumns(int n);
+// The largest number of snapshots a filmstrip shows and the size of each one, in pixels.
+inline constexpr int kFilmstripMost = 24;
+inline constexpr int kFilmstripCellWidth = 480, kFilmstripCellHeight = 400;
+
+// Writes the picked snapshots as a grid (PNG, SVG or PDF from the path's extension or options.format), each titled
+// "update N", options.style for every cell; width and height are set from the grid (columns x cell size). Returns
+// false and sets *error ("PATH: what") on failure; written atomically.
+bool exportFilmstrip(const std::vector<TrainingSnapshot>& snapshots, const QString& path, ExportOptions options,
+                     QString* error);
+
+}  // namespace attnviz::ui

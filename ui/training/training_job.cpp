@@ -1,0 +1,191 @@
+#include "training/training_job.h"
+
+#include "base/errors.h"
+#include "io/corpus.h"
+#include "io/model_file.h"
+#include "model/params.h"
+#include "text/tokenizer.h"
+
+#include <QDir>
+#include <QFileInfo>
+#include <QStandardPaths>
+#include <QtGlobal>
+#include <algorithm>
+#include <cstdlib>
+#include <thread>
+
+namespace attnviz::ui {
+namespace {
+
+// sample_models/build.sh's settings per task (configs/<task>-bahdanau-additive.json for sizes and tokenizers).
+struct TaskDefaults {
+    const char* task;
+    TokenizerKind source, target;
+    int emb, enc, dec, epochs, min_freq;
+};
+constexpr TaskDefaults kTasks[] = {
+    {"en_fr", TokenizerKind::Word, TokenizerKind::Whitespace, 64, 64, 128, 10, 1},
+    {"en_zh", TokenizerKind::Word, TokenizerKind::Whitespace, 64, 64, 128, 8, 1},
+    {"dates", TokenizerKind::Char, TokenizerKind::Char, 32, 64, 128, 6, 1},
+    {"tatoeba", TokenizerKind::Word, TokenizerKind::Char, 128, 128, 256, 8, 2},
+};
+
+std::string fileName(const QString& path) { return QFileInfo(path).fileName().toStdString(); }
+
+void keepFirst(Corpus& corpus, int lines) {
+    if (lines > 0 && corpus.examples.size() > size_t(lines)) corpus.examples.resize(size_t(lines));
+}
+
+// As `attnviz-cli train` refuses a training state past kMaxTrainingBytes, before the model is allocated.
+void checkMemory(const ModelConfig& c, const CorpusVocabularies& v, const TrainOptions& o, bool validation) {
+    const int64_t parameters = parameterCount(c, int(v.source.size()), int(v.target.size()));
+    const TrainingMemory m = trainingMemory(parameters, o, validation);
+    if (m.total() > kMaxTrainingBytes)
+        throw InputError("training this model needs " + std::to_string(m.total() >> 20) + " MiB (the limit is " +
+                         std::to_string(kMaxTrainingBytes >> 20) + " MiB): " + std::to_string(parameters) +
+                         " parameters; use fewer lines, a larger minimum frequency or smaller sizes");
+}
+
+std::shared_ptr<Model> startingModel(const TrainingSettings& s, Corpus& corpus) {
+    const std::string path = s.corpus.toStdString();
+    if (!s.init.isEmpty()) {
+        auto model = std::make_shared<Model>(loadModel(s.init.toStdString()));
+        corpus = readCorpus(path, CorpusOptions{true, model->config.tokenizer});
+        keepFirst(corpus, s.max_lines);
+        return model;
+    }
+    validateConfig(s.config);
+    corpus = readCorpus(path, CorpusOptions{true, s.config.tokenizer});
+    keepFirst(corpus, s.max_lines);
+    CorpusVocabularies v = corpusVocabularies(corpus, s.min_freq);
+    checkMemory(s.config, v, s.options, !s.valid.isEmpty());
+    return std::make_shared<Model>(makeRandomModel(s.config, std::move(v.source), std::move(v.target), s.options.seed));
+}
+
+TrainingRecord recordOf(const TrainingSettings& s, const TrainingJob& job) {
+    TrainingRecord r;
+    r.data = fileName(s.corpus);
+    r.lines = job.train.size();
+    if (!s.init.isEmpty()) r.init = fileName(s.init);
+    if (!s.valid.isEmpty()) {
+        r.valid = fileName(s.valid);
+        r.valid_lines = job.valid.size();
+    }
+    r.optimizer = s.options.optimizer == OptimizerKind::Sgd ? "sgd" : "adam";
+    r.lr = s.options.lr;
+    r.batch_size = s.options.batch_size;
+    r.clip = s.options.clip;
+    r.dropout = double(s.options.dropout);
+    r.seed = s.options.seed;
+    r.shuffle = s.options.shuffle;
+    r.align_weight = s.options.align_weight;
+    return r;
+}
+
+}  // namespace
+
+QStringList sampleCorpusDirs() {
+    QStringList candidates;
+    if (const QString env = qEnvironmentVariable("ATTNVIZ_CORPORA"); !env.isEmpty()) candidates << env;
+    candidates << QDir(QStandardPaths::writableLocation(QStandardPaths::AppDataLocation)).filePath("corpora");
+#ifdef ATTNVIZ_SOURCE_SAMPLE_MODELS
+    candidates << QDir::cleanPath(QStringLiteral(ATTNVIZ_SOURCE_SAMPLE_MODELS "/../build/corpora"));
+#endif
+    QStringList dirs;
+    for (const QString& d : candidates)
+        if (const QString dir = QFileInfo(d).absoluteFilePath(); QFileInfo(dir).isDir() && !dirs.contains(dir))
+            dirs << dir;
+    return dirs;
+}
+
+std::vector<SampleCorpus> findSampleCorpora() {
+    std::vector<SampleCorpus> out;
+    for (const QString& dir : sampleCorpusDirs()) {
+        for (const QString& task : QDir(dir).entryList(QDir::Dirs | QDir::NoDotAndDotDot, QDir::Name)) {
+            const QDir d(QDir(dir).filePath(task));
+            if (!QFileInfo(d.filePath("train.tsv")).isFile()) continue;
+            const QString valid = QFileInfo(d.filePath("valid.tsv")).isFile() ? d.filePath("valid.tsv") : QString();
+            out.push_back({task, d.filePath("train.tsv"), valid});
+        }
+    }
+    return out;
+}
+
+TrainingSettings defaultTrainingSettings(const QString& task) {
+    TrainingSettings s;
+    s.task = task;
+    s.max_lines = 4000;
+    s.config.decoder = DecoderKind::Bahdanau;
+    s.config.score = ScoreKind::Additive;
+    s.config.emb_dim = 32;
+    s.config.enc_hid_dim = 32;
+    s.config.dec_hid_dim = 64;
+    s.options.optimizer = OptimizerKind::Adam;
+    s.options.lr = 0.002;
+    s.options.batch_size = 64;
+    s.options.epochs = 10;
+    s.options.clip = 1.0;
+    s.options.dropout = 0.1f;
+    s.options.seed = 1;
+    s.options.threads = std::max(1, int(std::thread::hardware_concurrency()));
+    for (const TaskDefaults& t : kTasks) {
+        if (task != QLatin1String(t.task)) continue;
+        s.config.tokenizer = {t.source, t.target, true};
+        s.config.emb_dim = t.emb;
+        s.config.enc_hid_dim = t.enc;
+        s.config.dec_hid_dim = t.dec;
+        s.options.epochs = t.epochs;
+        s.min_freq = t.min_freq;
+    }
+    return s;
+}
+
+QString siblingFileName(const QString& task, const ModelConfig& c, bool guided) {
+    QString name = QStringLiteral("%1-%2-%3")
+                       .arg(task.isEmpty() ? QStringLiteral("model") : task,
+                            QString::fromUtf8(toString(c.decoder).data()), QString::fromUtf8(toString(c.score).data()));
+    if (c.span != SpanKind::Global) name += QLatin1Char('-') + QString::fromUtf8(toString(c.span).data());
+    if (c.input_feeding) name += QStringLiteral("-feed");
+    if (guided) name += QStringLiteral("-guided");
+    return name + QStringLiteral("-trained.safetensors");
+}
+
+QString defaultModelPath(const QString& task, const ModelConfig& config) {
+    const QDir dir(QDir(QStandardPaths::writableLocation(QStandardPaths::AppDataLocation)).filePath("trained"));
+    return dir.filePath(siblingFileName(task, config, false));
+}
+
+DecodeResult decodeProbe(const Model& model, const TrainingJob& job) {
+    return job.probe_reference.empty() ? greedyDecode(model, job.probe)
+                                       : forcedDecode(model, job.probe, job.probe_reference);
+}
+
+TrainingJob prepareTrainingJob(const TrainingSettings& s) {
+    if (s.corpus.isEmpty()) throw InputError("no training corpus chosen");
+    TrainingJob job;
+    Corpus corpus;
+    job.model = startingModel(s, corpus);
+    if (corpus.examples.empty()) throw InputError(corpus.name + ": no training examples");
+    if (!s.task.isEmpty()) job.model->task = s.task.toStdString();
+    const bool guided = s.options.align_weight > 0;
+    if (guided && corpus.alignedCount() == 0)
+        throw InputError("guided alignment needs gold links: " + corpus.name +
+                         " has no alignment column (source<TAB>target<TAB>i-j ...)");
+    job.train = corpusExamples(*job.model, corpus, guided);
+    if (!s.valid.isEmpty()) {
+        Corpus vc = readCorpus(s.valid.toStdString(), CorpusOptions{true, job.model->config.tokenizer});
+        keepFirst(vc, s.max_valid_lines);
+        job.valid = corpusExamples(*job.model, vc);
+    }
+    const bool default_probe = s.probe.trimmed().isEmpty();
+    job.probe = default_probe ? corpus.examples.front().source : s.probe.trimmed().toStdString();
+    job.probe_reference = default_probe ? corpus.examples.front().target : s.probe_reference.trimmed().toStdString();
+    decodeProbe(*job.model, job);  // throws now on text the model cannot read (invalid UTF-8, ...)
+    job.options = s.options;
+    job.snapshot_every = std::max<int64_t>(1, s.snapshot_every);
+    job.out = (s.out.isEmpty() ? defaultModelPath(s.task, job.model->config) : s.out).toStdString();
+    job.record = recordOf(s, job);
+    return job;
+}
+
+}  // namespace attnviz::ui

@@ -1,0 +1,71 @@
+// What the "Train a model…" window asks for (TrainingSettings), the defaults of the sample corpora, where those
+// corpora are, and the run made from the settings (TrainingJob: the starting model and the examples, read and built
+// by core's train/corpus_training.h as `attnviz-cli train` does).
+#pragma once
+#include "decode/decoding.h"
+#include "model/model.h"
+#include "train/corpus_training.h"
+#include "train/trainer.h"
+
+#include <QString>
+#include <QStringList>
+#include <memory>
+#include <string>
+#include <vector>
+
+namespace attnviz::ui {
+
+struct TrainingSettings {
+    QString corpus;     // training TSV: source<TAB>target[<TAB>alignment]
+    QString valid;      // validation TSV ("" for none)
+    QString init;       // continue from this model file ("" for a new model from `config`)
+    QString task;       // the task name written to the model (siblings share it)
+    int max_lines = 0;  // use the first this many training lines (0: all)
+    int max_valid_lines = 500;
+    ModelConfig config;  // a new model's kind and sizes (tokenizers included)
+    int min_freq = 1;
+    TrainOptions options;
+    int64_t snapshot_every = 20;  // updates between two snapshots of the probe
+    QString probe;                // "" : the first training line's source
+    // The probe's translation: the snapshots force the model onto it (forcedDecode), so that every snapshot has the
+    // same rows; "" : greedy decoding (the rows are what the model writes at that update).
+    QString probe_reference;
+    QString out;  // where the model is written (at a pause and at the end)
+};
+
+// One sample corpus: <dir>/<task>/train.tsv (and valid.tsv beside it) as sample_models/corpora/generate.py writes.
+struct SampleCorpus {
+    QString task, train, valid;
+};
+// The folders searched, those that exist: $ATTNVIZ_CORPORA, the app data folder's corpora/, the source tree's
+// build/corpora (where sample_models/build.sh generates them).
+QStringList sampleCorpusDirs();
+std::vector<SampleCorpus> findSampleCorpora();
+
+// The settings sample_models/build.sh trains the task's models with (sizes and tokenizers of its configs/, its
+// epochs, learning rate and min-freq), with 4,000 lines so that a run takes minutes; for another task, a small
+// whitespace-tokenized model.
+TrainingSettings defaultTrainingSettings(const QString& task);
+// Where the window writes a model by default: the app data folder's trained/<task>-<decoder>-<score>.safetensors.
+QString defaultModelPath(const QString& task, const ModelConfig& config);
+// A sibling's file name for the model: <task>-<decoder>-<score>[-<span>][-feed][-guided]-trained.safetensors.
+QString siblingFileName(const QString& task, const ModelConfig& config, bool guided);
+
+struct TrainingJob {
+    std::shared_ptr<Model> model;  // trained in place by the worker
+    std::vector<TrainExample> train, valid;
+    TrainOptions options;
+    int64_t snapshot_every = 20;
+    std::string probe, probe_reference;
+    std::string out;
+    TrainingRecord record;  // the "training" metadata of the written model
+};
+
+// The probe decoded by `model`: forced onto the job's reference when it has one, else greedy.
+DecodeResult decodeProbe(const Model& model, const TrainingJob& job);
+
+// Reads the corpora, builds the vocabularies and the model (or loads `init`), checks what `attnviz-cli train`
+// checks. Throws InputError / ModelError with a message naming the file or the setting.
+TrainingJob prepareTrainingJob(const TrainingSettings& settings);
+
+}  // namespace attnviz::ui

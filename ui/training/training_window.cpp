@@ -1,0 +1,395 @@
+#include "training/training_window.h"
+
+#include "dialogs/model_library.h"
+#include "heatmap/heatmap_view.h"
+#include "heatmap/plot_palette.h"
+#include "io/atomic_file.h"
+#include "io/model_file.h"
+#include "training/loss_plot.h"
+#include "training/training_form.h"
+#include "training/training_worker.h"
+
+#include <QCloseEvent>
+#include <QDir>
+#include <QFileDialog>
+#include <QFileInfo>
+#include <QHBoxLayout>
+#include <QLabel>
+#include <QPushButton>
+#include <QScrollArea>
+#include <QSlider>
+#include <QSplitter>
+#include <QVBoxLayout>
+#include <cmath>
+
+namespace attnviz::ui {
+namespace {
+
+QString clockText(double seconds) {
+    if (!std::isfinite(seconds) || seconds < 0) return QStringLiteral("?");
+    const qlonglong s = qlonglong(seconds + 0.5);
+    if (s >= 3600)
+        return QStringLiteral("%1:%2:%3")
+            .arg(s / 3600)
+            .arg((s / 60) % 60, 2, 10, QLatin1Char('0'))
+            .arg(s % 60, 2, 10, QLatin1Char('0'));
+    return QStringLiteral("%1:%2").arg(s / 60).arg(s % 60, 2, 10, QLatin1Char('0'));
+}
+
+// At most this many snapshots are kept; past it, every second one is dropped (the first and the newest stay).
+constexpr int kMaxSnapshots = 1000;
+
+void thinOut(std::vector<TrainingSnapshot>& snapshots) {
+    std::vector<TrainingSnapshot> kept;
+    for (size_t i = 0; i < snapshots.size(); ++i)
+        if (i % 2 == 0 || i + 1 == snapshots.size()) kept.push_back(std::move(snapshots[i]));
+    snapshots = std::move(kept);
+}
+
+}  // namespace
+
+TrainingWindow::TrainingWindow(QWidget* parent) : QWidget(parent, Qt::Window), worker_(new TrainingWorker(this)) {
+    setObjectName(QStringLiteral("TrainingWindow"));
+    auto* splitter = new QSplitter(Qt::Horizontal, this);
+    splitter->addWidget(buildControls());
+    splitter->addWidget(buildViews());
+    splitter->setStretchFactor(1, 1);
+    auto* layout = new QVBoxLayout(this);
+    layout->addWidget(splitter);
+    connect(worker_, &TrainingWorker::progressed, this, &TrainingWindow::addReport);
+    connect(worker_, &TrainingWorker::snapshotTaken, this, &TrainingWindow::addSnapshot);
+    connect(worker_, &TrainingWorker::pausedAt, this, &TrainingWindow::onPaused);
+    connect(worker_, &TrainingWorker::finished, this, &TrainingWindow::onFinished);
+    retranslate();
+    updateButtons();
+    resize(1400, 900);
+}
+
+TrainingWindow::~TrainingWindow() = default;  // the worker stops its run and waits
+
+QWidget* TrainingWindow::buildControls() {
+    auto* box = new QWidget(this);
+    form_ = new TrainingForm(box);
+    auto* scroll = new QScrollArea(box);
+    scroll->setWidget(form_);
+    scroll->setWidgetResizable(true);
+    scroll->setMinimumWidth(form_->sizeHint().width() + 24);
+    start_ = new QPushButton(box);
+    pause_ = new QPushButton(box);
+    stop_ = new QPushButton(box);
+    connect(start_, &QPushButton::clicked, this, [this] { start(); });
+    connect(pause_, &QPushButton::clicked, this, [this] { isPaused() ? resume() : pause(); });
+    connect(stop_, &QPushButton::clicked, this, &TrainingWindow::stop);
+    auto* buttons = new QHBoxLayout;
+    for (QPushButton* b : {start_, pause_, stop_}) buttons->addWidget(b);
+    auto* layout = new QVBoxLayout(box);
+    layout->setContentsMargins(0, 0, 0, 0);
+    layout->addWidget(scroll, 1);
+    layout->addLayout(buttons);
+    return box;
+}
+
+QWidget* TrainingWindow::buildViews() {
+    auto* box = new QWidget(this);
+    status_ = new QLabel(box);
+    status_->setWordWrap(true);
+    status_->setTextInteractionFlags(Qt::TextSelectableByMouse);
+    loss_plot_ = new LossPlot(box);
+    heatmap_ = new HeatmapView(box);
+    heatmap_->setMinimumCellSize(14);
+    auto* views = new QSplitter(Qt::Vertical, box);
+    views->addWidget(loss_plot_);
+    views->addWidget(heatmap_);
+    views->setStretchFactor(1, 2);
+    timeline_label_ = new QLabel(box);
+    timeline_ = new QSlider(Qt::Horizontal, box);
+    timeline_->setRange(0, 0);
+    timeline_label_->setBuddy(timeline_);
+    snapshot_label_ = new QLabel(box);
+    snapshot_label_->setMinimumWidth(snapshot_label_->fontMetrics().horizontalAdvance(QStringLiteral("0")) * 28);
+    connect(timeline_, &QSlider::valueChanged, this, &TrainingWindow::showSnapshot);
+    auto* timeline_row = new QHBoxLayout;
+    timeline_row->addWidget(timeline_label_);
+    timeline_row->addWidget(timeline_, 1);
+    timeline_row->addWidget(snapshot_label_);
+    export_film_ = new QPushButton(box);
+    export_curves_ = new QPushButton(box);
+    open_main_ = new QPushButton(box);
+    save_sibling_ = new QPushButton(box);
+    connect(export_film_, &QPushButton::clicked, this, &TrainingWindow::chooseFilmstripFile);
+    connect(export_curves_, &QPushButton::clicked, this, &TrainingWindow::chooseCurvesFile);
+    connect(open_main_, &QPushButton::clicked, this, [this] { emit openModelRequested(modelPath()); });
+    connect(save_sibling_, &QPushButton::clicked, this, &TrainingWindow::chooseSiblingFile);
+    auto* actions = new QHBoxLayout;
+    for (QPushButton* b : {export_film_, export_curves_}) actions->addWidget(b);
+    actions->addStretch(1);
+    for (QPushButton* b : {open_main_, save_sibling_}) actions->addWidget(b);
+    auto* layout = new QVBoxLayout(box);
+    layout->setContentsMargins(0, 0, 0, 0);
+    layout->addWidget(status_);
+    layout->addWidget(views, 1);
+    layout->addLayout(timeline_row);
+    layout->addLayout(actions);
+    return box;
+}
+
+void TrainingWindow::retranslate() {
+    setWindowTitle(tr("Train a model — attnviz"));
+    start_->setText(tr("&Start training"));
+    pause_->setText(isPaused() ? tr("&Resume") : tr("&Pause"));
+    stop_->setText(tr("S&top"));
+    stop_->setToolTip(tr("Stop after the current update and write the model"));
+    timeline_label_->setText(tr("S&napshot:"));
+    timeline_->setToolTip(tr("Scrub back through the probe sentence's attention as the model learnt it"));
+    export_film_->setText(tr("Export &filmstrip…"));
+    export_film_->setToolTip(tr("The snapshots in a grid, each with its update number (PNG, SVG or PDF)"));
+    export_curves_->setText(tr("Export &curves…"));
+    export_curves_->setToolTip(tr("The loss curves as a PNG picture or their numbers as CSV"));
+    open_main_->setText(tr("&Open in the main window"));
+    save_sibling_->setText(tr("Save as &sibling…"));
+    save_sibling_->setToolTip(tr("Save beside the models of the same task, so that the scoring buttons reach it"));
+    if (status_->text().isEmpty()) status_->setText(tr("Choose a corpus and the model's settings, then start."));
+    showSnapshot(timeline_->value());
+}
+
+void TrainingWindow::changeEvent(QEvent* event) {
+    QWidget::changeEvent(event);
+    if (event->type() == QEvent::LanguageChange) {
+        retranslate();
+        form_->retranslate();
+    }
+}
+
+bool TrainingWindow::start() {
+    if (isRunning()) {
+        last_error_ = tr("A training is running.");
+        return false;
+    }
+    const TrainingSettings settings = form_->settings();
+    TrainingJob job;
+    try {
+        job = prepareTrainingJob(settings);
+    } catch (const std::exception& e) {
+        last_error_ = QString::fromStdString(e.what());
+        showMessage(tr("Cannot start: %1").arg(last_error_), true);
+        return false;
+    }
+    job.options.progress_interval = 0;  // every update is a point of the curve
+    task_ = QString::fromStdString(job.model->task);
+    guided_ = job.options.align_weight > 0;
+    history_ = {};
+    report_ = {};
+    ended_ = false;
+    last_error_.clear();
+    loss_plot_->clear();
+    timeline_->setRange(0, 0);
+    const qlonglong lines = qlonglong(job.train.size());
+    worker_->start(std::move(job));
+    showMessage(tr("Training on %n line(s)…", nullptr, int(lines)), false);
+    updateButtons();
+    return true;
+}
+
+void TrainingWindow::pause() {
+    if (!isRunning()) return;
+    worker_->pause();
+    showMessage(tr("Pausing after the current update…"), false);
+    updateButtons();
+}
+
+void TrainingWindow::resume() {
+    worker_->resume();
+    updateButtons();
+}
+
+void TrainingWindow::stop() {
+    if (!isRunning()) return;
+    worker_->stop();
+    showMessage(tr("Stopping after the current update…"), false);
+    updateButtons();
+}
+
+bool TrainingWindow::isRunning() const { return worker_->isRunning(); }
+bool TrainingWindow::isPaused() const { return worker_->isRunning() && worker_->isPaused(); }
+std::shared_ptr<const Model> TrainingWindow::trainedModel() const { return worker_->model(); }
+QString TrainingWindow::modelPath() const { return worker_->modelPath(); }
+
+void TrainingWindow::updateButtons() {
+    const bool running = isRunning(), has_snapshots = !history_.snapshots.empty();
+    start_->setEnabled(!running);
+    form_->setEnabled(!running);
+    pause_->setEnabled(running);
+    pause_->setText(isPaused() ? tr("&Resume") : tr("&Pause"));
+    stop_->setEnabled(running);
+    export_film_->setEnabled(has_snapshots);
+    export_curves_->setEnabled(!history_.reports.empty());
+    open_main_->setEnabled(ended_ && last_error_.isEmpty());
+    save_sibling_->setEnabled(ended_ && trainedModel() != nullptr);
+}
+
+void TrainingWindow::addReport(const TrainProgress& p) {
+    history_.reports.push_back(p);
+    loss_plot_->addReport(p);
+    if (p.after_validation) return;
+    showMessage(tr("update %1 of %2 · epoch %3 · loss %4 · %5 tokens/s · %6 left")
+                    .arg(p.step)
+                    .arg(p.total_steps)
+                    .arg(p.epoch)
+                    .arg(p.loss, 0, 'f', 4)
+                    .arg(p.tokens_per_second, 0, 'f', 0)
+                    .arg(clockText(p.eta_seconds)),
+                false);
+    if (history_.reports.size() == 1) updateButtons();
+}
+
+void TrainingWindow::addSnapshot(const TrainingSnapshot& s) {
+    const bool live = timeline_->value() == timeline_->maximum();
+    history_.snapshots.push_back(s);
+    if (history_.snapshots.size() > size_t(kMaxSnapshots)) {  // bounded memory on long runs: every other one goes
+        thinOut(history_.snapshots);
+        timeline_->setValue(std::min(timeline_->value() / 2, int(history_.snapshots.size()) - 1));
+    }
+    const int last = int(history_.snapshots.size()) - 1;
+    timeline_->setRange(0, last);
+    if (live) timeline_->setValue(last);
+    if (live || last == 0) showSnapshot(timeline_->value());
+    if (last == 0) updateButtons();
+    emit snapshotAdded(last + 1);
+}
+
+void TrainingWindow::showSnapshot(int index) {
+    if (index < 0 || index >= int(history_.snapshots.size())) {
+        snapshot_label_->setText(tr("no snapshot yet"));
+        return;
+    }
+    const TrainingSnapshot& s = history_.snapshots[size_t(index)];
+    heatmap_->setData(HeatmapData::fromDecode(s.decode));
+    loss_plot_->setMarker(s.progress.step);
+    snapshot_label_->setText(
+        tr("update %1 (%2 of %3)").arg(s.progress.step).arg(index + 1).arg(history_.snapshots.size()));
+}
+
+void TrainingWindow::onPaused(qint64 step, const QString& error) {
+    if (error.isEmpty())
+        showMessage(tr("Paused after update %1; the model so far is in %2").arg(step).arg(modelPath()), false);
+    else
+        showMessage(tr("Paused after update %1; the model could not be written: %2").arg(step).arg(error), true);
+    updateButtons();
+    emit paused(step);
+}
+
+void TrainingWindow::onFinished(const TrainReport& report, const QString& error) {
+    report_ = report;
+    ended_ = true;
+    last_error_ = error;
+    if (!error.isEmpty()) {
+        showMessage(tr("Training failed: %1").arg(error), true);
+    } else {
+        QString how = tr("Trained %1 updates in %2 (%3 tokens/s)")
+                          .arg(report.steps)
+                          .arg(clockText(report.seconds))
+                          .arg(report.tokens_per_second, 0, 'f', 0);
+        if (report.status == TrainStatus::Cancelled) how = tr("Stopped after %1 updates").arg(report.steps);
+        if (report.status == TrainStatus::NonFinite) how = QString::fromStdString(report.message);
+        showMessage(tr("%1; the model is in %2").arg(how, modelPath()), report.status == TrainStatus::NonFinite);
+    }
+    updateButtons();
+    emit trainingFinished();
+}
+
+void TrainingWindow::showMessage(const QString& text, bool warning) {
+    status_->setText(text);
+    status_->setStyleSheet(warning ? warningStyleSheet(palette()) : QString());
+}
+
+bool TrainingWindow::exportFilmstrip(const QString& path, QString* error) {
+    ExportOptions options;
+    options.style = heatmap_->style();
+    options.style.current_row = -1;
+    options.style.selected_row = options.style.selected_col = -1;
+    return ui::exportFilmstrip(history_.snapshots, path, options, error);
+}
+
+bool TrainingWindow::exportCurves(const QString& path, QString* error) {
+    if (QFileInfo(path).suffix().compare(QLatin1String("png"), Qt::CaseInsensitive) == 0)
+        return loss_plot_->exportPng(path, 1200, 700, error);
+    try {
+        writeFileAtomically(path.toStdString(), lossCurvesCsv(history_.reports));
+        return true;
+    } catch (const std::exception& e) {
+        if (error) *error = QString::fromStdString(e.what());
+        return false;
+    }
+}
+
+QString TrainingWindow::siblingPath() const {
+    QString dir = QFileInfo(modelPath()).absolutePath();
+    for (const QString& d : sampleModelDirs()) {
+        bool found = false;
+        for (const ModelInfo& m : scanModelDir(d)) found = found || (!task_.isEmpty() && m.task == task_);
+        if (found) {
+            dir = d;
+            break;
+        }
+    }
+    const std::shared_ptr<const Model> model = trainedModel();
+    return QDir(dir).filePath(siblingFileName(task_, model ? model->config : ModelConfig(), guided_));
+}
+
+bool TrainingWindow::saveAsSibling(const QString& path, QString* error) {
+    const std::shared_ptr<const Model> model = trainedModel();
+    if (!model) {
+        if (error) *error = tr("No trained model yet.");
+        return false;
+    }
+    try {
+        saveModel(*model, path.toStdString());  // with the "training" metadata of its run
+        return true;
+    } catch (const std::exception& e) {
+        if (error) *error = QString::fromStdString(e.what());
+        return false;
+    }
+}
+
+void TrainingWindow::chooseFilmstripFile() {
+    const QString path = QFileDialog::getSaveFileName(this, tr("Export filmstrip"), QStringLiteral("filmstrip.png"),
+                                                      tr("Images (*.png *.svg *.pdf)"));
+    QString error;
+    if (path.isEmpty()) return;
+    if (exportFilmstrip(path, &error))
+        showMessage(tr("Wrote %1").arg(path), false);
+    else
+        showMessage(error, true);
+}
+
+void TrainingWindow::chooseCurvesFile() {
+    const QString path = QFileDialog::getSaveFileName(this, tr("Export loss curves"), QStringLiteral("loss.csv"),
+                                                      tr("CSV numbers (*.csv);;PNG picture (*.png)"));
+    QString error;
+    if (path.isEmpty()) return;
+    if (exportCurves(path, &error))
+        showMessage(tr("Wrote %1").arg(path), false);
+    else
+        showMessage(error, true);
+}
+
+void TrainingWindow::chooseSiblingFile() {
+    const QString path =
+        QFileDialog::getSaveFileName(this, tr("Save as sibling"), siblingPath(), tr("Models (*.safetensors)"));
+    QString error;
+    if (path.isEmpty()) return;
+    if (saveAsSibling(path, &error))
+        showMessage(tr("Wrote %1").arg(path), false);
+    else
+        showMessage(error, true);
+}
+
+void TrainingWindow::closeEvent(QCloseEvent* event) {
+    if (isRunning()) {
+        worker_->stop();  // the current update finishes, then the model is written
+        worker_->wait(600000);
+    }
+    event->accept();
+}
+
+}  // namespace attnviz::ui

@@ -1,0 +1,106 @@
+// The "Train a model…" window (File menu): training off the UI thread (TrainingWorker) with live loss curves
+// (LossPlot), tokens/s and ETA, and the probe sentence's attention every N updates, each kept as a snapshot that
+// the timeline slider scrubs back through. Pause, resume, stop; the model file is written at every pause and at the
+// end (also when the window closes). When done: open the model in the main window, or save it beside its siblings.
+// Exports: the snapshots as a filmstrip (PNG, SVG, PDF) and the loss curves (PNG, CSV).
+#pragma once
+#include "training/training_history.h"
+
+#include <QString>
+#include <QWidget>
+#include <memory>
+
+class QLabel;
+class QPushButton;
+class QSlider;
+
+namespace attnviz::ui {
+
+class HeatmapView;
+class LossPlot;
+class TrainingForm;
+class TrainingWorker;
+
+class TrainingWindow : public QWidget {
+    Q_OBJECT
+public:
+    explicit TrainingWindow(QWidget* parent = nullptr);
+    ~TrainingWindow() override;
+
+    // Starts a run with the form's settings; false (and lastError()) if they cannot be used or a run is going.
+    bool start();
+    void pause();
+    void resume();
+    void stop();
+    bool isRunning() const;
+    bool isPaused() const;
+    QString lastError() const { return last_error_; }
+
+    const TrainingHistory& history() const { return history_; }
+    // The trained model once a run has ended (nullptr before); its file is modelPath().
+    std::shared_ptr<const Model> trainedModel() const;
+    QString modelPath() const;
+    const TrainReport& lastReport() const { return report_; }
+
+    // Shows snapshot `index` (the timeline's position).
+    void showSnapshot(int index);
+    bool exportFilmstrip(const QString& path, QString* error);
+    bool exportCurves(const QString& path, QString* error);  // .png (the plot) or .csv (the reports)
+    // Where "Save as sibling" proposes to write: beside the sample models of the same task, else beside the model.
+    QString siblingPath() const;
+    bool saveAsSibling(const QString& path, QString* error);
+
+    TrainingForm* form() const { return form_; }
+    LossPlot* lossPlot() const { return loss_plot_; }
+    HeatmapView* heatmap() const { return heatmap_; }
+    QSlider* timeline() const { return timeline_; }
+    QLabel* statusLabel() const { return status_; }
+
+signals:
+    void openModelRequested(const QString& path);
+    void trainingFinished();  // after the model file was written (or could not be)
+    void snapshotAdded(int count);
+    void paused(qint64 step);  // a pause began and the model so far was written (or could not be: the status says)
+
+protected:
+    void closeEvent(QCloseEvent* event) override;
+    void changeEvent(QEvent* event) override;
+
+private:
+    QWidget* buildControls();
+    QWidget* buildViews();
+    void retranslate();
+    void updateButtons();
+    void addReport(const TrainProgress& progress);
+    void addSnapshot(const TrainingSnapshot& snapshot);
+    void onPaused(qint64 step, const QString& error);
+    void onFinished(const TrainReport& report, const QString& error);
+    void showMessage(const QString& text, bool warning);
+    void chooseFilmstripFile();
+    void chooseCurvesFile();
+    void chooseSiblingFile();
+
+    TrainingWorker* worker_;
+    TrainingForm* form_ = nullptr;
+    LossPlot* loss_plot_ = nullptr;
+    HeatmapView* heatmap_ = nullptr;
+    QSlider* timeline_ = nullptr;
+    QLabel* status_ = nullptr;
+    QLabel* snapshot_label_ = nullptr;
+    QLabel* timeline_label_ = nullptr;
+    QPushButton* start_ = nullptr;
+    QPushButton* pause_ = nullptr;
+    QPushButton* stop_ = nullptr;
+    QPushButton* export_film_ = nullptr;
+    QPushButton* export_curves_ = nullptr;
+    QPushButton* open_main_ = nullptr;
+    QPushButton* save_sibling_ = nullptr;
+    TrainingHistory history_;
+    TrainReport report_;
+    bool ended_ = false;  // a run has ended (its model is written)
+    QString last_error_;
+    QString task_;
+    bool guided_ = false;
+};
+
+}  // namespace attnviz::ui

@@ -1,0 +1,109 @@
+#include "training/training_worker.h"
+
+#include "io/model_file.h"
+
+#include <QCoreApplication>
+#include <QDeadlineTimer>
+#include <QDir>
+#include <QFileInfo>
+#include <exception>
+
+namespace attnviz::ui {
+
+TrainingWorker::TrainingWorker(QObject* parent) : QObject(parent), gate_(std::make_unique<TrainGate>()) {
+    qRegisterMetaType<attnviz::TrainProgress>();
+    qRegisterMetaType<attnviz::TrainReport>();
+    qRegisterMetaType<attnviz::ui::TrainingSnapshot>();
+    thread_.setObjectName(QStringLiteral("attnviz training"));
+    runner_ = new QObject;
+    runner_->moveToThread(&thread_);
+    connect(&thread_, &QThread::finished, runner_, &QObject::deleteLater);
+    thread_.start();
+}
+
+TrainingWorker::~TrainingWorker() {
+    gate_->stop();
+    thread_.quit();
+    thread_.wait();
+}
+
+bool TrainingWorker::start(TrainingJob job) {
+    if (running_) return false;
+    running_ = true;
+    finished_model_.reset();
+    gate_ = std::make_unique<TrainGate>();  // a new run starts neither paused nor stopped
+    out_ = QString::fromStdString(job.out);
+    auto shared = std::make_shared<TrainingJob>(std::move(job));
+    QMetaObject::invokeMethod(
+        runner_, [this, shared] { run(shared); }, Qt::QueuedConnection);
+    return true;
+}
+
+bool TrainingWorker::wait(int milliseconds) {
+    QDeadlineTimer deadline(milliseconds);
+    while (running_ && !deadline.hasExpired()) {
+        QCoreApplication::processEvents(QEventLoop::AllEvents, 20);
+        QThread::msleep(2);
+    }
+    return !running_;
+}
+
+TrainingSnapshot TrainingWorker::snapshotOf(const Model& model, const TrainProgress& progress,
+                                            const TrainingJob& job) const {
+    return TrainingSnapshot{progress, decodeProbe(model, job)};
+}
+
+// The model with its "training" metadata, written atomically; "" or what went wrong.
+QString TrainingWorker::writeModel(const Model& model, const TrainingJob& job, const TrainReport& report) const {
+    try {
+        QDir().mkpath(QFileInfo(QString::fromStdString(job.out)).absolutePath());
+        Model copy = model;
+        copy.training = trainingMetadata(job.record, report);
+        saveModel(copy, job.out);
+        return {};
+    } catch (const std::exception& e) {
+        return QString::fromStdString(e.what());
+    }
+}
+
+void TrainingWorker::run(const std::shared_ptr<TrainingJob>& job) {
+    TrainGate* gate = gate_.get();  // replaced only by start(), which waits for this run's end
+    Model& model = *job->model;
+    const int64_t per_epoch = (int64_t(job->train.size()) + job->options.batch_size - 1) / job->options.batch_size;
+    TrainCallbacks cb;
+    cb.gate = gate;
+    cb.progress = [this](const TrainProgress& p) { emit progressed(p); };
+    cb.snapshot_every = job->snapshot_every;
+    cb.snapshot = [&](const Model& m, const TrainProgress& p) { emit snapshotTaken(snapshotOf(m, p, *job)); };
+    cb.paused = [&](const Model& m, const TrainProgress& p) {
+        TrainReport so_far;  // the metadata of a model written at a pause: a run interrupted after p.step updates
+        so_far.status = TrainStatus::Cancelled;
+        so_far.steps = p.step;
+        so_far.epochs = double(p.step) / double(std::max<int64_t>(1, per_epoch));
+        so_far.train_loss = p.avg_loss;
+        emit pausedAt(p.step, writeModel(m, *job, so_far));
+    };
+    TrainReport report;
+    QString error;
+    try {
+        TrainProgress start;
+        start.total_steps = job->options.steps > 0 ? job->options.steps : per_epoch * job->options.epochs;
+        emit snapshotTaken(snapshotOf(model, start, *job));  // before the first update
+        report = trainModel(model, job->train, job->valid, job->options, cb);
+        model.training = trainingMetadata(job->record, report);
+        error = writeModel(model, *job, report);
+    } catch (const std::exception& e) {
+        error = QString::fromStdString(e.what());
+    }
+    std::shared_ptr<const Model> trained = job->model;
+    QMetaObject::invokeMethod(
+        this,
+        [this, trained, report, error] {
+            finished_model_ = trained;
+            running_ = false;
+            emit finished(report, error);
+        },
+        Qt::QueuedConnection);
+}
+
+}  // namespace attnviz::ui
