@@ -233,9 +233,6 @@ int main(int argc, char* argv[]) {
     if (parser.isSet(options.corpus)) {
         if (!window.openCorpus(parser.value(options.corpus)))
             std::fprintf(stderr, "attnviz: %s\n", qPrintable(window.corpusBrowser()->errorText()));
-        QTimer::singleShot(0, &window, [&window] {  // once the shown dock is laid out
-            window.resizeDocks({window.corpusDock()}, {window.height() * 2 / 5}, Qt::Vertical);
-        });
     }
     if (parser.isSet(options.train))
         trainOnStartup(window, parser, options);

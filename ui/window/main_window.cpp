@@ -152,6 +152,9 @@ void MainWindow::createCentralWidgets() {
     step_dock_->setObjectName(QStringLiteral("StepDock"));
     step_dock_->setWidget(dock_contents);
     addDockWidget(Qt::RightDockWidgetArea, step_dock_);
+    // The right column (current step, inspector) runs the full height; the bottom docks (beam search, compare,
+    // corpus) share the heatmap's column, so the right column's height does not squeeze them.
+    setCorner(Qt::BottomRightCorner, Qt::RightDockWidgetArea);
     createBeamDock();
     createCompareDock();
     createInspector();

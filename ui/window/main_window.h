@@ -176,6 +176,8 @@ private:
 
     // main_window_beam.cpp: the beam search dock (hidden at first, in the View menu).
     void createBeamDock();
+    // A bottom dock shown squeezed under the heatmap (shorter than a third of the window) grows to two fifths of it.
+    void growWhenShown(QDockWidget* dock);
 
     // main_window.cpp: the model, the decode and the step.
     void createCentralWidgets();

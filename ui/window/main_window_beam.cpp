@@ -4,6 +4,7 @@
 #include "window/main_window.h"
 
 #include <QDockWidget>
+#include <QTimer>
 
 namespace attnviz::ui {
 
@@ -15,6 +16,17 @@ void MainWindow::createBeamDock() {
     beam_dock_->setWidget(beam_tree_);
     addDockWidget(Qt::BottomDockWidgetArea, beam_dock_);
     beam_dock_->hide();
+    growWhenShown(beam_dock_);
+}
+
+void MainWindow::growWhenShown(QDockWidget* dock) {
+    connect(dock, &QDockWidget::visibilityChanged, this, [this, dock](bool visible) {
+        if (!visible || dock->isFloating()) return;
+        QTimer::singleShot(0, this, [this, dock] {  // once the shown dock is laid out
+            if (dock->isVisible() && !dock->isFloating() && dock->height() < height() / 3)
+                resizeDocks({dock}, {height() * 2 / 5}, Qt::Vertical);
+        });
+    });
 }
 
 }  // namespace attnviz::ui

@@ -1,6 +1,6 @@
 // MainWindow's corpus dock (views/corpus_browser.h): a TSV corpus scored line by line, hidden until File ▸ Open corpus
 // or View ▸ Corpus shows it. A line clicked there becomes the window's sentence and reference (its gold links go to
-// the compare view's field), and the heatmap shows it.
+// the gold links field and the compare view's), and the heatmap shows it.
 #include "state/decode_state.h"
 #include "views/compare_view.h"
 #include "views/corpus_browser.h"
@@ -18,6 +18,7 @@ void MainWindow::createCorpusDock() {
     corpus_dock_->setWidget(corpus_browser_);
     addDockWidget(Qt::BottomDockWidgetArea, corpus_dock_);
     corpus_dock_->hide();
+    growWhenShown(corpus_dock_);
     connect(corpus_browser_, &CorpusBrowser::lineActivated, this, &MainWindow::openCorpusLine);
     connect(corpus_browser_, &CorpusBrowser::errorReported, this, &MainWindow::errorReported);
 }
