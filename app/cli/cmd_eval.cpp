@@ -1,5 +1,5 @@
 // attnviz-cli eval --model MODEL --data FILE [--json]: greedy-decodes every source line of a TSV corpus and reports
-// exact match, token accuracy, corpus BLEU-4, mean attention entropy and, where the data has alignments, AER
+// exact match, token accuracy, corpus BLEU-4, chrF, mean attention entropy and, where the data has alignments, AER
 // (docs/cli.md; the maths in core/eval/metrics.h and, for the alignment modes, core/eval/alignment.h).
 #include "cli_common.h"
 #include "commands.h"
@@ -101,6 +101,7 @@ void printEvalJson(const EvalReport& r, const LineCounts& line_total, const Alig
     j["exact_match"] = r.exact_match;
     j["token_accuracy"] = r.token_accuracy;
     j["bleu"] = r.bleu;
+    j["chrf"] = r.chrf;
     j["mean_entropy"] = r.mean_entropy;
     if (r.aer) {
         j["aer"] = *r.aer;
@@ -159,6 +160,7 @@ void printEvalText(const EvalReport& r, const LineCounts& line_total, const Alig
     std::printf("token_accuracy  %.4f   (%lld of %lld reference positions)\n", r.token_accuracy,
                 static_cast<long long>(total.tokens.correct), static_cast<long long>(total.tokens.positions));
     std::printf("bleu            %.2f    (corpus BLEU-4, %%)\n", r.bleu);
+    std::printf("chrf            %.2f    (corpus chrF, character 1- to 6-grams, beta 2, %%)\n", r.chrf);
     std::printf("mean_entropy    %.4f   nats over %lld attention rows\n", r.mean_entropy,
                 static_cast<long long>(total.attention_rows));
     if (r.aer) printAlignmentText(r, line_total, settings);
@@ -189,7 +191,7 @@ int runEval(const std::vector<std::string>& args) {
         ArgParser p(
             "eval", "--model MODEL --data FILE [--json]",
             "Greedy-decode every source line of FILE (UTF-8 TSV: source<TAB>target[<TAB>alignment]) and report\n"
-            "exact_match and token_accuracy (shares, 0..1), corpus BLEU-4 (%), mean attention entropy (nats) and,\n"
+            "exact_match and token_accuracy (shares, 0..1), corpus BLEU-4 and chrF (%), mean attention entropy (nats) and,\n"
             "where lines have Pharaoh alignments (i-j sure, i?j possible), the AER, precision and recall of the\n"
             "attention's alignment (forced onto the reference; --align-mode says how links are read off it).");
         std::string model_path, data_path, score, align_mode = "argmax", align_specials = "exclude";

@@ -111,6 +111,7 @@ EvalCounts& EvalCounts::operator+=(const EvalCounts& o) {
     tokens.correct += o.tokens.correct;
     tokens.positions += o.tokens.positions;
     bleu += o.bleu;
+    chrf += o.chrf;
     entropy_sum += o.entropy_sum;
     attention_rows += o.attention_rows;
     output_tokens += o.output_tokens;
@@ -126,6 +127,7 @@ EvalCounts evalExample(const DecodeResult& greedy, const std::vector<std::string
     c.exact = exactMatch(greedy.target_tokens, reference) ? 1 : 0;
     c.tokens = tokenCounts(greedy.target_tokens, reference);
     c.bleu = bleuStats(withoutEos(greedy.target_tokens), withoutEos(reference));
+    c.chrf = chrfStats(withoutEos(greedy.target_tokens), withoutEos(reference));
     for (const auto& row : greedy.attention) c.entropy_sum += rowEntropy(row);
     c.attention_rows = static_cast<int64_t>(greedy.attention.size());
     c.output_tokens = static_cast<int64_t>(greedy.target_tokens.size());
@@ -144,6 +146,7 @@ EvalReport evalReport(const EvalCounts& c) {
     r.token_accuracy =
         c.tokens.positions ? static_cast<double>(c.tokens.correct) / static_cast<double>(c.tokens.positions) : 0.0;
     r.bleu = c.bleu.bleu();
+    r.chrf = c.chrf.chrf();
     r.mean_entropy = c.attention_rows ? c.entropy_sum / static_cast<double>(c.attention_rows) : 0.0;
     if (c.aligned_lines > 0) {
         r.aer = c.alignment.aer();

@@ -1,5 +1,5 @@
-// Evaluation metrics of docs/cli.md (`attnviz-cli eval`): exact match, token accuracy, corpus BLEU-4, mean attention
-// entropy and the alignment error rate (AER) of the attention against gold Pharaoh alignments.
+// Evaluation metrics of docs/cli.md (`attnviz-cli eval`): exact match, token accuracy, corpus BLEU-4, chrF
+// (eval/chrf.h), mean attention entropy and the alignment error rate (AER) of the attention against gold Pharaoh alignments.
 //
 // Every metric is a corpus-level ratio of sums, so each example yields counts (EvalCounts) that are added up in any
 // order (one accumulator per thread, then merged) before the ratios are taken.
@@ -8,6 +8,7 @@
 #pragma once
 #include "decode/decoding.h"
 #include "eval/alignment.h"
+#include "eval/chrf.h"
 #include "io/corpus.h"
 
 #include <array>
@@ -63,6 +64,7 @@ struct EvalCounts {
     int64_t exact = 0;
     TokenCounts tokens;
     BleuStats bleu;
+    ChrfStats chrf;
     double entropy_sum = 0;  // over all attention rows of the greedy outputs
     int64_t attention_rows = 0;
     int64_t output_tokens = 0;  // greedy output tokens, <eos> included
@@ -82,6 +84,7 @@ struct EvalReport {
     double exact_match = 0;                                       // share of lines, 0..1
     double token_accuracy = 0;                                    // share of reference positions, 0..1
     double bleu = 0;                                              // %
+    double chrf = 0;                                              // %
     double mean_entropy = 0;                                      // nats
     std::optional<double> aer;                                    // when some line has an alignment
     std::optional<double> alignment_precision, alignment_recall;  // likewise (eval/alignment.h)

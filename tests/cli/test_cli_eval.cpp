@@ -130,13 +130,17 @@ void TestCliEval::evalMatchesIndependentComputation() {
     QCOMPARE(j["reference_tokens"].get<int64_t>(), positions);
     QVERIFY(std::abs(j["mean_entropy"].get<double>() - entropy / double(rows)) < 1e-9);
     QVERIFY(std::abs(j["bleu"].get<double>() - corpusBleu(hyps, ref_tokens)) < 1e-9);  // BLEU's maths: test_metrics
+    ChrfStats chrf;  // chrF's maths: test_metrics; here, that the lines' counts are summed, not their scores averaged
+    for (size_t k = 0; k < hyps.size(); ++k) chrf += chrfStats(hyps[k], ref_tokens[k]);
+    QVERIFY(std::abs(j["chrf"].get<double>() - chrf.chrf()) < 1e-9);
+    QVERIFY(j["chrf"].get<double>() > 0 && j["chrf"].get<double>() < 100);
     QVERIFY(j.contains("aer"));
     QVERIFY(std::abs(j["aer"].get<double>() - (1.0 - 2.0 * double(both) / double(a_size + g_size))) < 1e-12);
 
     // The readable report names every metric; --threads 1 gives the same numbers.
     const Run t = runCli({"eval", "--model", additive_, "--data", data});
     QCOMPARE(t.code, 0);
-    for (const char* key : {"exact_match", "token_accuracy", "bleu", "mean_entropy", "aer"})
+    for (const char* key : {"exact_match", "token_accuracy", "bleu", "chrf", "mean_entropy", "aer"})
         QVERIFY(QString::fromUtf8(t.out).contains(key));
     const Run one = runCli({"eval", "--model", additive_, "--data", data, "--json", "--threads", "1"});
     QCOMPARE(parseJson(one.out)["token_accuracy"], j["token_accuracy"]);

@@ -1,4 +1,4 @@
-// core/metrics: BLEU, token accuracy, exact match, attention entropy and AER against hand-worked examples.
+// core/metrics: BLEU, chrF, token accuracy, exact match, attention entropy and AER against hand-worked examples.
 #include "eval/metrics.h"
 
 #include <QtTest>
@@ -43,6 +43,9 @@ private slots:
     void bleuSentence();
     void bleuClippedCounts();
     void bleuTwoSentenceCorpus();
+    void chrf_data();
+    void chrf();
+    void chrfCorpusSumsCounts();
     void tokenAccuracy_data();
     void tokenAccuracy();
     void exactMatchIgnoresFinalEos();
@@ -119,6 +122,39 @@ void TestMetrics::bleuTwoSentenceCorpus() {
     BleuStats a = bleuStats(hyps[1], refs[1]);
     a += bleuStats(hyps[0], refs[0]);
     QVERIFY(std::abs(a.bleu() - want) < 1e-9);
+}
+
+void TestMetrics::chrf_data() {
+    QTest::addColumn<QString>("hyp");
+    QTest::addColumn<QString>("ref");
+    QTest::addColumn<double>("want");
+    // "ab" against "abc": n = 1: P 2/2, R 2/3, F = 5 (2/3) / (4 + 2/3) = 10/14; n = 2: P 1/1, R 1/2, F = 2.5/4.5;
+    // n >= 3: the hypothesis has none, so the mean is over two orders.
+    QTest::newRow("prefix") << "a b" << "a b c" << 100.0 * (10.0 / 14.0 + 2.5 / 4.5) / 2;
+    // Whitespace and token boundaries do not count: char tokens against one word token of the same characters.
+    QTest::newRow("same characters") << "我 爱 你" << "我爱你" << 100.0;
+    QTest::newRow("disjoint") << "ab" << "cd" << 0.0;
+    // Clipped: "aaa" against "a": n = 1: P 1/3, R 1, F = 5 (1/3) / (4/3 + 1) = 5/7; n = 2 only in the hypothesis.
+    QTest::newRow("clipped repeats") << "aaa" << "a" << 100.0 * 5.0 / 7.0;
+    QTest::newRow("empty hypothesis") << "" << "a b" << 0.0;
+}
+
+void TestMetrics::chrf() {
+    QFETCH(QString, hyp);
+    QFETCH(QString, ref);
+    QFETCH(double, want);
+    const double got = chrfStats(words(hyp.toUtf8().constData()), words(ref.toUtf8().constData())).chrf();
+    QVERIFY2(std::abs(got - want) < 1e-9, qPrintable(QString::number(got, 'g', 12)));
+}
+
+void TestMetrics::chrfCorpusSumsCounts() {
+    // ("ab", "abc") + ("ab", "ab"): n = 1: 4 matches of 4 hypothesis and 5 reference grams, F = 4/4.8;
+    // n = 2: 2 of 2 and 3, F = (10/3) / (14/3). The corpus value is not the mean of 63.49 and 100.
+    ChrfStats s = chrfStats(words("ab"), words("abc"));
+    s += chrfStats(words("ab"), words("ab"));
+    const double want = 100.0 * (4.0 / 4.8 + 10.0 / 14.0) / 2;
+    QVERIFY(std::abs(s.chrf() - want) < 1e-9);
+    QVERIFY(std::abs(want - 77.380952) < 1e-5);
 }
 
 void TestMetrics::tokenAccuracy_data() {
