@@ -191,9 +191,10 @@ int runEval(const std::vector<std::string>& args) {
         ArgParser p(
             "eval", "--model MODEL --data FILE [--json]",
             "Greedy-decode every source line of FILE (UTF-8 TSV: source<TAB>target[<TAB>alignment]) and report\n"
-            "exact_match and token_accuracy (shares, 0..1), corpus BLEU-4 and chrF (%), mean attention entropy (nats) and,\n"
-            "where lines have Pharaoh alignments (i-j sure, i?j possible), the AER, precision and recall of the\n"
-            "attention's alignment (forced onto the reference; --align-mode says how links are read off it).");
+            "exact_match and token_accuracy (shares, 0..1), corpus BLEU-4 and chrF (%), mean attention entropy\n"
+            "(nats) and, where lines have Pharaoh alignments (i-j sure, i?j possible), the AER, precision and\n"
+            "recall of the attention's alignment (forced onto the reference; --align-mode says how links are read\n"
+            "off it).");
         std::string model_path, data_path, score, align_mode = "argmax", align_specials = "exclude";
         bool json = false;
         int max_len = 0, threads = 0, max_source_len = kMaxSourceTokens;

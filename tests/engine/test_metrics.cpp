@@ -130,13 +130,18 @@ void TestMetrics::chrf_data() {
     QTest::addColumn<double>("want");
     // "ab" against "abc": n = 1: P 2/2, R 2/3, F = 5 (2/3) / (4 + 2/3) = 10/14; n = 2: P 1/1, R 1/2, F = 2.5/4.5;
     // n >= 3: the hypothesis has none, so the mean is over two orders.
-    QTest::newRow("prefix") << "a b" << "a b c" << 100.0 * (10.0 / 14.0 + 2.5 / 4.5) / 2;
+    QTest::newRow("prefix") << "a b"
+                            << "a b c" << 100.0 * (10.0 / 14.0 + 2.5 / 4.5) / 2;
     // Whitespace and token boundaries do not count: char tokens against one word token of the same characters.
-    QTest::newRow("same characters") << "我 爱 你" << "我爱你" << 100.0;
-    QTest::newRow("disjoint") << "ab" << "cd" << 0.0;
+    QTest::newRow("same characters") << "我 爱 你"
+                                     << "我爱你" << 100.0;
+    QTest::newRow("disjoint") << "ab"
+                              << "cd" << 0.0;
     // Clipped: "aaa" against "a": n = 1: P 1/3, R 1, F = 5 (1/3) / (4/3 + 1) = 5/7; n = 2 only in the hypothesis.
-    QTest::newRow("clipped repeats") << "aaa" << "a" << 100.0 * 5.0 / 7.0;
-    QTest::newRow("empty hypothesis") << "" << "a b" << 0.0;
+    QTest::newRow("clipped repeats") << "aaa"
+                                     << "a" << 100.0 * 5.0 / 7.0;
+    QTest::newRow("empty hypothesis") << ""
+                                      << "a b" << 0.0;
 }
 
 void TestMetrics::chrf() {
