@@ -32,24 +32,29 @@ struct LineCounts {
     std::vector<AerCounts> modes;
 };
 
-LineCounts evalLine(const Model& model, const CorpusExample& ex, const DecodeOptions& options, int max_source_len,
-                    const AlignSettings& settings) {
+// The output a line is scored on: greedy (beam 1) or the best hypothesis of a beam search.
+DecodeResult decodeOutput(const Model& model, const TokenizedText& src, const DecodeOptions& options, int beam) {
+    return beam > 1 ? beamSearch(model, src, beam, options).best : greedyDecode(model, src, options);
+}
+
+LineCounts evalLine(const Model& model, const CorpusExample& ex, const DecodeOptions& options, int beam,
+                    int max_source_len, const AlignSettings& settings) {
     const TokenizedText src = tokenizeSource(model, ex.source);
     checkSourceLength(src, max_source_len, "source");
     const TokenizedText ref = tokenizeTarget(model, ex.target);
     checkReferenceLength(ref, max_source_len, "reference");
-    const DecodeResult greedy = greedyDecode(model, src, options);
-    if (!ex.has_alignment) return {evalExample(greedy, ref.tokens), {}};
+    const DecodeResult output = decodeOutput(model, src, options, beam);
+    if (!ex.has_alignment) return {evalExample(output, ref.tokens), {}};
     const DecodeResult forced = forcedDecode(model, src, ref, options);
-    LineCounts line{evalExample(greedy, ref.tokens, &forced, &ex.alignment, settings.align), {}};
+    LineCounts line{evalExample(output, ref.tokens, &forced, &ex.alignment, settings.align), {}};
     for (const AlignOptions& mode : settings.modes)
         line.modes.push_back(aerCounts(extractAlignment(forced, mode), ex.alignment));
     return line;
 }
 
 // Every line's counts, decoded in blocks on every core; between blocks, progress on stderr when it is a terminal.
-LineCounts evalCorpus(const Model& model, const Corpus& corpus, const std::string& data_path, int max_len, int threads,
-                      int max_source_len, const AlignSettings& settings) {
+LineCounts evalCorpus(const Model& model, const Corpus& corpus, const std::string& data_path, int max_len, int beam,
+                      int threads, int max_source_len, const AlignSettings& settings) {
     DecodeOptions options;
     options.max_len = max_len;
     options.parallel_steps = threadCount(threads) <= 1;  // else every core decodes lines of its own
@@ -61,7 +66,7 @@ LineCounts evalCorpus(const Model& model, const Corpus& corpus, const std::strin
         parallelFor(begin, std::min(n, begin + kBlock), threadCount(threads), [&](size_t i) {
             const CorpusExample& ex = corpus.examples[i];
             try {
-                per_line[i] = evalLine(model, ex, options, max_source_len, settings);
+                per_line[i] = evalLine(model, ex, options, beam, max_source_len, settings);
             } catch (const std::exception& e) {
                 throw InputError(atLine(data_path, ex.line, e));
             }
@@ -94,7 +99,7 @@ nlohmann::ordered_json modesJson(const AlignSettings& settings, const std::vecto
     return out;
 }
 
-void printEvalJson(const EvalReport& r, const LineCounts& line_total, const AlignSettings& settings,
+void printEvalJson(const EvalReport& r, const LineCounts& line_total, const AlignSettings& settings, int beam,
                    const std::string& model_path, const std::string& data_path, double seconds) {
     const EvalCounts& total = line_total.counts;
     nlohmann::ordered_json j;
@@ -114,6 +119,7 @@ void printEvalJson(const EvalReport& r, const LineCounts& line_total, const Alig
         j["possible_links"] = total.alignment.possible;
         if (!settings.modes.empty()) j["align_modes"] = modesJson(settings, line_total.modes);
     }
+    j["beam"] = beam;
     j["lines"] = total.lines;
     j["aligned_lines"] = total.aligned_lines;
     j["exact_lines"] = total.exact;
@@ -146,7 +152,7 @@ void printAlignmentText(const EvalReport& r, const LineCounts& line_total, const
     }
 }
 
-void printEvalText(const EvalReport& r, const LineCounts& line_total, const AlignSettings& settings,
+void printEvalText(const EvalReport& r, const LineCounts& line_total, const AlignSettings& settings, int beam,
                    const std::string& model_path, const std::string& data_path, double seconds) {
     const EvalCounts& total = line_total.counts;
     std::printf("model           %s\n", model_path.c_str());
@@ -155,6 +161,7 @@ void printEvalText(const EvalReport& r, const LineCounts& line_total, const Alig
         "included)\n",
         data_path.c_str(), static_cast<long long>(total.lines), static_cast<long long>(total.aligned_lines),
         static_cast<long long>(total.tokens.positions), static_cast<long long>(total.output_tokens));
+    if (beam > 1) std::printf("decoding        beam search of width %d (the best hypothesis)\n", beam);
     std::printf("exact_match     %.4f   (%lld of %lld lines)\n", r.exact_match, static_cast<long long>(total.exact),
                 static_cast<long long>(total.lines));
     std::printf("token_accuracy  %.4f   (%lld of %lld reference positions)\n", r.token_accuracy,
@@ -190,19 +197,23 @@ int runEval(const std::vector<std::string>& args) {
     return runCommand("eval", [&] {
         ArgParser p(
             "eval", "--model MODEL --data FILE [--json]",
-            "Greedy-decode every source line of FILE (UTF-8 TSV: source<TAB>target[<TAB>alignment]) and report\n"
-            "exact_match and token_accuracy (shares, 0..1), corpus BLEU-4 and chrF (%), mean attention entropy\n"
-            "(nats) and, where lines have Pharaoh alignments (i-j sure, i?j possible), the AER, precision and\n"
-            "recall of the attention's alignment (forced onto the reference; --align-mode says how links are read\n"
-            "off it).");
+            "Greedy-decode (or beam-search, --beam K) every source line of FILE (UTF-8 TSV:\n"
+            "source<TAB>target[<TAB>alignment]) and report exact_match and token_accuracy (shares, 0..1), corpus\n"
+            "BLEU-4 and chrF (%), mean attention entropy (nats) and, where lines have Pharaoh alignments (i-j sure,\n"
+            "i?j possible), the AER, precision and recall of the attention's alignment (forced onto the reference;\n"
+            "--align-mode says how links are read off it).");
         std::string model_path, data_path, score, align_mode = "argmax", align_specials = "exclude";
         bool json = false;
-        int max_len = 0, threads = 0, max_source_len = kMaxSourceTokens;
+        int max_len = 0, beam = 1, threads = 0, max_source_len = kMaxSourceTokens;
         p.option("--model", &model_path, "MODEL", "the model file (.safetensors)").required();
         p.option("--data", &data_path, "FILE", "the evaluation corpus (- for standard input)").required();
         p.flag("--json", &json, "print one JSON object");
         p.option("--max-len", &max_len, "N", "at most N output tokens per line, <eos> included (default 2*S+10)", 1,
                  1000000);
+        p.option("--beam", &beam, "K",
+                 "score the best hypothesis of a beam search of width K instead of the greedy output (default 1 = "
+                 "greedy)",
+                 1, kMaxBeamWidth);
         p.choice("--score", &score, scoreChoices(), "evaluate the sibling model trained with this score");
         p.option("--threads", &threads, "N", "worker threads (default: every core)", 1, 256);
         p.option("--max-source-len", &max_source_len, "N",
@@ -229,13 +240,13 @@ int runEval(const std::vector<std::string>& args) {
         if (corpus.examples.empty()) throw InputError(corpus.name + ": no examples (the file is empty or blank)");
 
         const auto t0 = std::chrono::steady_clock::now();
-        const LineCounts total = evalCorpus(model, corpus, corpus.name, max_len, threads, max_source_len, align);
+        const LineCounts total = evalCorpus(model, corpus, corpus.name, max_len, beam, threads, max_source_len, align);
         const EvalReport r = evalReport(total.counts);
         const double seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
         if (json)
-            printEvalJson(r, total, align, loaded.path, data_path, seconds);
+            printEvalJson(r, total, align, beam, loaded.path, data_path, seconds);
         else
-            printEvalText(r, total, align, loaded.path, corpus.name, seconds);
+            printEvalText(r, total, align, beam, loaded.path, corpus.name, seconds);
         return 0;
     });
 }

@@ -42,6 +42,7 @@ private slots:
 
     void evalMatchesIndependentComputation();
     void evalPerfectAlignmentAndSelfReference();
+    void evalBeamScoresTheBestHypothesis();
     void evalBadData_data();
     void evalBadData();
 
@@ -175,6 +176,40 @@ void TestCliEval::evalPerfectAlignmentAndSelfReference() {
     const Run p = runCli({"eval", "--model", dot_, "--data", plain, "--json"});
     QCOMPARE(p.code, 0);
     QVERIFY(!parseJson(p.out).contains("aer"));
+}
+
+void TestCliEval::evalBeamScoresTheBestHypothesis() {
+    // Random small models rank differently under a width-4 search than greedily on some of these sentences; the
+    // metrics must be those of beamSearch's best hypotheses, computed here through the engine directly.
+    const std::vector<std::string> sources = {"i love you",      "the cat sat on the mat", "an apple",
+                                              "you ate the cat", "the mat sat on you",     "i ate an apple"};
+    QByteArray text;
+    std::vector<std::vector<std::string>> beam_hyps, greedy_hyps, refs;
+    for (const std::string& src : sources) {
+        const std::string ref = "你 吃 了 一个 苹果";
+        text += QByteArray::fromStdString(src + "\t" + ref + "\n");
+        refs.push_back(withoutEos(tokenizeTarget(additive_model_, ref).tokens));
+        beam_hyps.push_back(withoutEos(beamSearch(additive_model_, src, 4).best.target_tokens));
+        greedy_hyps.push_back(withoutEos(greedyDecode(additive_model_, src).target_tokens));
+    }
+    QVERIFY2(beam_hyps != greedy_hyps, "no sentence where the search changes the output: the test cannot tell");
+    const QString data = dir_.filePath("beam.tsv");
+    writeFile(data, text);
+    const Run r = runCli({"eval", "--model", additive_, "--data", data, "--json", "--beam", "4"});
+    QVERIFY2(r.code == 0, qPrintable(r.errText()));
+    const json j = parseJson(r.out);
+    QCOMPARE(j["beam"].get<int>(), 4);
+    ChrfStats chrf;
+    for (size_t k = 0; k < refs.size(); ++k) chrf += chrfStats(beam_hyps[k], refs[k]);
+    QVERIFY(std::abs(j["chrf"].get<double>() - chrf.chrf()) < 1e-9);
+    QVERIFY(std::abs(j["bleu"].get<double>() - corpusBleu(beam_hyps, refs)) < 1e-9);
+    // --beam 1 is greedy decoding.
+    const Run g = runCli({"eval", "--model", additive_, "--data", data, "--json", "--beam", "1"});
+    QCOMPARE(g.code, 0);
+    ChrfStats greedy_chrf;
+    for (size_t k = 0; k < refs.size(); ++k) greedy_chrf += chrfStats(greedy_hyps[k], refs[k]);
+    QVERIFY(std::abs(parseJson(g.out)["chrf"].get<double>() - greedy_chrf.chrf()) < 1e-9);
+    QCOMPARE(runCli({"eval", "--model", additive_, "--data", data, "--beam", "0"}).code, 2);
 }
 
 void TestCliEval::evalBadData_data() {
