@@ -12,7 +12,7 @@ import struct
 import sys
 import tempfile
 
-KEYS = ("exact_match", "token_accuracy", "bleu", "aer", "mean_entropy", "lines")
+KEYS = ("exact_match", "token_accuracy", "bleu", "chrf", "aer", "mean_entropy", "lines")
 
 
 def main() -> int:
