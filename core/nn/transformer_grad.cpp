@@ -1,7 +1,7 @@
 #include "nn/transformer_grad.h"
 
+#include <algorithm>
 #include <cmath>
-#include <limits>
 
 namespace attnviz {
 
