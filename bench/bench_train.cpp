@@ -2,9 +2,12 @@
 // on a batch of 64 examples of 12 tokens (10 words + <sos>/<eos> on both sides: 11 target positions each),
 // E=64, H_e=64, H_d=128, 500-word vocabularies. Issue target: ≥ 20,000 target tokens/s with bahdanau + additive on
 // this 2-core machine, ≥ 2× PyTorch (bench/pytorch_train.py; bench/compare_train.sh runs both).
+// BM_TrainTransformer: the same batch through a Transformer (d_model 64, 4 heads, 2 + 2 layers, dim_feedforward
+// 128, post-LN relu; docs/transformer.md), each example on its own (train/transformer_batch.h); no target yet.
 #include "model/model.h"
 #include "train/optimizer.h"
 #include "train/seq2seq_loss.h"
+#include "train/transformer_batch.h"
 
 #include "bench_vocab.h"
 
@@ -77,8 +80,34 @@ void BM_TrainLuongLocalPFeed(benchmark::State& st) {
     trainStep(st, DecoderKind::Luong, ScoreKind::Additive, SpanKind::LocalP, true);
 }
 
+void BM_TrainTransformer(benchmark::State& state) {
+    const int threads = int(state.range(0));
+    ModelConfig c;
+    c.decoder = DecoderKind::Transformer;
+    c.score = ScoreKind::ScaledDot;
+    c.transformer = {64, 4, 2, 2, 128, false, Activation::Relu};
+    Model m = makeRandomModel(c, numberedVocab(500, "s"), numberedVocab(500, "t"), 1);
+    const std::vector<TrainExample> data = batchOf(64, 10, 500, 2);
+    std::vector<const TrainExample*> batch;
+    for (const auto& e : data) batch.push_back(&e);
+    TransformerBatchGradient bg(c, m.transformer, threads);
+    TransformerOptimizer opt(OptimizerKind::Adam, 1e-3, m.transformer);
+    TransformerParams grads;
+    zerosLike(grads, m.transformer);
+    int64_t tokens = 0;
+    for (auto _ : state) {
+        const LossSum l = bg.compute(m.transformer, batch, 0.0f, 0, grads);
+        clipGradNorm(grads, 1.0);
+        opt.step(m.transformer, grads);
+        tokens += l.tokens;
+        benchmark::DoNotOptimize(l.sum);
+    }
+    state.counters["target_tokens_per_s"] = benchmark::Counter(double(tokens), benchmark::Counter::kIsRate);
+}
+
 }  // namespace
 
+BENCHMARK(BM_TrainTransformer)->Arg(1)->Arg(2)->ArgName("threads")->UseRealTime()->Unit(benchmark::kMillisecond);
 BENCHMARK(BM_TrainBahdanauAdditive)->Arg(1)->Arg(2)->ArgName("threads")->UseRealTime()->Unit(benchmark::kMillisecond);
 BENCHMARK(BM_TrainBahdanauDot)->Arg(2)->ArgName("threads")->UseRealTime()->Unit(benchmark::kMillisecond);
 BENCHMARK(BM_TrainLuongGeneral)->Arg(2)->ArgName("threads")->UseRealTime()->Unit(benchmark::kMillisecond);

@@ -56,7 +56,7 @@ struct TrainArgs {
     bool description_given = false;
     double lr = 1e-3, clip = 0, dropout = 0, align_weight = 0;
     int batch = 32, epochs = 10, threads = 0, min_freq = 1;
-    int64_t steps = 0;
+    int64_t steps = 0, warmup = 0;
     uint64_t seed = 0;
     bool no_shuffle = false, json = false, quiet = false;
 };
@@ -73,11 +73,17 @@ bool parseTrainArgs(const std::vector<std::string>& args, TrainArgs& a) {
     p.option("--out", &a.out, "MODEL", "where the trained model is written (atomically)").required();
     p.choice("--optimizer", &a.optimizer, {"adam", "sgd"}, "adam (torch.optim.Adam) or sgd (plain); default adam");
     p.option("--lr", &a.lr, "LR", "learning rate (default 0.001)", 0.0, 1e300);
+    p.option("--warmup", &a.warmup, "N",
+             "learning-rate warmup: lr/N at the first update growing linearly to lr at update N (default 0 = off)", 0,
+             int64_t(1) << 40);
     p.option("--batch-size", &a.batch, "B", "examples per update (default 32)", 1, 1000000);
     p.option("--epochs", &a.epochs, "N", "passes over the data (default 10)", 1, 1000000);
     p.option("--steps", &a.steps, "N", "a fixed number of updates (overrides --epochs)", 1, int64_t(1) << 40);
     p.option("--clip", &a.clip, "C", "total gradient-norm clipping (default 0 = off)", 0.0, 1e30);
-    p.option("--dropout", &a.dropout, "P", "dropout on both embeddings (default 0 = off)", 0.0, 0.99);
+    p.option("--dropout", &a.dropout, "P",
+             "dropout: on both embeddings (RNN kinds), nn.Transformer(dropout=P)'s sites\n"
+             "and after the embeddings (transformer); default 0 = off",
+             0.0, 0.99);
     p.option("--align-weight", &a.align_weight, "W",
              "guided alignment: W x the cross-entropy between the attention and the data's gold alignment\n"
              "column (i-j links; lines without one get no guidance); global spans only (default 0 = off)",
@@ -108,6 +114,7 @@ TrainOptions trainOptions(const TrainArgs& a, bool tty) {
     TrainOptions o;
     o.optimizer = a.optimizer == "sgd" ? OptimizerKind::Sgd : OptimizerKind::Adam;
     o.lr = a.lr;
+    o.warmup = a.warmup;
     o.batch_size = a.batch;
     o.epochs = a.epochs;
     o.steps = a.steps;
@@ -121,20 +128,31 @@ TrainOptions trainOptions(const TrainArgs& a, bool tty) {
     return o;
 }
 
+// The sizes of the config that make its parameter count.
+std::string sizesText(const ModelConfig& c) {
+    if (c.isTransformer())
+        return "d_model " + std::to_string(c.transformer.d_model) + ", dim_feedforward " +
+               std::to_string(c.transformer.dim_feedforward) + ", " + std::to_string(c.transformer.num_encoder_layers) +
+               " + " + std::to_string(c.transformer.num_decoder_layers) + " layers";
+    return "emb_dim " + std::to_string(c.emb_dim) + ", enc_hid_dim " + std::to_string(c.enc_hid_dim) +
+           ", dec_hid_dim " + std::to_string(c.dec_hid_dim);
+}
+
 // Refuses, before anything of the model's size is allocated, a training whose weights, gradients and optimizer
 // state would pass kMaxTrainingBytes; the message names the sizes that make it so.
 void checkTrainingMemory(const TrainArgs& a, const ModelConfig& c, int source_vocab, int target_vocab) {
     const TrainOptions o = trainOptions(a, false);
-    const int64_t parameters = parameterCount(c, source_vocab, target_vocab);
+    const int64_t parameters = c.isTransformer()
+                                   ? transformerParameterCount({c.transformer, source_vocab, target_vocab, 0})
+                                   : parameterCount(c, source_vocab, target_vocab);
     const TrainingMemory m = trainingMemory(parameters, o, !a.valid.empty());
     if (m.total() <= kMaxTrainingBytes) return;
     const std::string vocab_origin =
         a.init.empty() ? "after --min-freq " + std::to_string(a.min_freq) : "of --init " + a.init;
     throw InputError("training this model needs " + gibText(double(m.total())) + " (the limit is " +
                      gibText(double(kMaxTrainingBytes)) + "): vocabularies of " + std::to_string(source_vocab) +
-                     " source and " + std::to_string(target_vocab) + " target tokens (" + vocab_origin +
-                     ") with emb_dim " + std::to_string(c.emb_dim) + ", enc_hid_dim " + std::to_string(c.enc_hid_dim) +
-                     ", dec_hid_dim " + std::to_string(c.dec_hid_dim) + " make " + std::to_string(parameters) +
+                     " source and " + std::to_string(target_vocab) + " target tokens (" + vocab_origin + ") with " +
+                     sizesText(c) + " make " + std::to_string(parameters) +
                      " parameters: " + gibText(double(m.weights)) + " of weights, " + gibText(double(m.gradients)) +
                      " of gradients (--threads " + std::to_string(o.threads) + "), " + gibText(double(m.optimizer)) +
                      " of " + a.optimizer + " state, " + gibText(double(m.snapshots)) +
@@ -215,6 +233,7 @@ std::string trainingMetadata(const TrainArgs& a, size_t lines, size_t valid_line
     }
     r.optimizer = a.optimizer;
     r.lr = a.lr;
+    r.warmup = a.warmup;
     r.batch_size = a.batch;
     r.clip = a.clip;
     r.dropout = a.dropout;
@@ -277,6 +296,8 @@ int runTrain(const std::vector<std::string>& args) {
         if (corpus.examples.empty()) throw InputError(corpus.name + ": no training examples");
         if (!a.task.empty()) model.task = a.task;
         if (a.description_given) model.description = a.description;
+        if (a.align_weight > 0 && model.config.isTransformer())
+            throw UsageError("--align-weight: guided alignment is not implemented for decoder \"transformer\" models");
         if (a.align_weight > 0 && corpus.alignedCount() == 0)
             throw UsageError("--align-weight: " + inputName(a.data) +
                              " has no alignment column (source<TAB>target<TAB>i-j ...)");

@@ -63,6 +63,7 @@ std::string trainingMetadata(const TrainingRecord& r, const TrainReport& rep) {
     }
     meta["optimizer"] = r.optimizer;
     meta["lr"] = r.lr;
+    meta["warmup"] = r.warmup;
     meta["batch_size"] = r.batch_size;
     meta["steps"] = rep.steps;
     meta["epochs"] = rep.epochs;

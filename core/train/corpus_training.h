@@ -33,6 +33,7 @@ struct TrainingRecord {
     size_t valid_lines = 0;
     std::string optimizer = "adam";
     double lr = 1e-3, clip = 0, dropout = 0, align_weight = 0;
+    int64_t warmup = 0;  // updates of linear learning-rate warmup (0 = none)
     int batch_size = 32;
     uint64_t seed = 0;
     bool shuffle = true;

@@ -1,29 +1,52 @@
 #include "train/optimizer.h"
 
+#include <algorithm>
 #include <cmath>
 
 namespace attnviz {
+namespace {
 
-double gradNorm(const ModelParams& grads) {
+// f(t...) over the matching tensors of parameter sets of either kind.
+template <class F, class... P>
+void visitSets(F&& f, P&... p) {
+    if constexpr ((std::is_same_v<std::remove_const_t<P>, TransformerParams> && ...))
+        visitTransformerTensorSets(f, p...);
+    else
+        visitTensorSets(f, p...);
+}
+
+}  // namespace
+
+template <class P>
+double gradNorm(const P& grads) {
     double sq = 0;
-    visitTensors(grads, [&](const char*, const auto& t) {
-        if (t.size() > 0) sq += double(t.squaredNorm());  // per tensor in float (vectorised), summed in double
-    });
+    visitSets(
+        [&](const auto& t) {
+            if (t.size() > 0) sq += double(t.squaredNorm());  // per tensor in float (vectorised), summed in double
+        },
+        grads);
     return std::sqrt(sq);
 }
 
-double clipGradNorm(ModelParams& grads, double max_norm) {
+template <class P>
+double clipGradNorm(P& grads, double max_norm) {
     const double norm = gradNorm(grads);
     if (max_norm <= 0) return norm;
     const double coef = max_norm / (norm + 1e-6);
     if (coef < 1.0) {
         const float c = float(coef);
-        visitTensors(grads, [&](const char*, auto& t) { t *= c; });
+        visitSets([&](auto& t) { t *= c; }, grads);
     }
     return norm;
 }
 
-Optimizer::Optimizer(OptimizerKind kind, double lr, const ModelParams& like, double beta1, double beta2, double eps)
+double warmupLearningRate(double lr, int64_t update, int64_t warmup) {
+    if (warmup <= 1 || update >= warmup) return lr;
+    return lr * double(std::max<int64_t>(update, 1)) / double(warmup);
+}
+
+template <class P>
+OptimizerT<P>::OptimizerT(OptimizerKind kind, double lr, const P& like, double beta1, double beta2, double eps)
     : kind_(kind), lr_(lr), beta1_(beta1), beta2_(beta2), eps_(eps) {
     if (kind_ == OptimizerKind::Adam) {
         zerosLike(m_, like);
@@ -31,11 +54,12 @@ Optimizer::Optimizer(OptimizerKind kind, double lr, const ModelParams& like, dou
     }
 }
 
-void Optimizer::step(ModelParams& params, const ModelParams& grads) {
+template <class P>
+void OptimizerT<P>::step(P& params, const P& grads) {
     ++t_;
     if (kind_ == OptimizerKind::Sgd) {
         const float lr = float(lr_);
-        visitTensorPairs(params, grads, [&](auto& p, const auto& g) { p -= lr * g; });
+        visitSets([&](auto& p, const auto& g) { p -= lr * g; }, params, grads);
         return;
     }
     // The order of operations of torch.optim.Adam's single-tensor path (torch 1.13, float32 tensors).
@@ -44,7 +68,7 @@ void Optimizer::step(ModelParams& params, const ModelParams& grads) {
     const float step_size = float(lr_ / bc1);
     const float bc2_sqrt = float(std::sqrt(bc2));
     const float b1 = float(beta1_), b2 = float(beta2_), eps = float(eps_);
-    visitTensorSets(
+    visitSets(
         [&](auto& p, const auto& g, auto& m, auto& v) {
             const Eigen::Index n = p.size();
             Eigen::Map<Eigen::ArrayXf> M(m.data(), n), Vv(v.data(), n), th(p.data(), n);
@@ -55,5 +79,12 @@ void Optimizer::step(ModelParams& params, const ModelParams& grads) {
         },
         params, grads, m_, v_);
 }
+
+template double gradNorm(const ModelParams&);
+template double gradNorm(const TransformerParams&);
+template double clipGradNorm(ModelParams&, double);
+template double clipGradNorm(TransformerParams&, double);
+template class OptimizerT<ModelParams>;
+template class OptimizerT<TransformerParams>;
 
 }  // namespace attnviz

@@ -2,6 +2,7 @@
 
 #include "base/errors.h"
 #include "text/tokenizer.h"
+#include "train/transformer_batch.h"
 
 #include <algorithm>
 #include <chrono>
@@ -26,10 +27,37 @@ void shuffleOrder(std::vector<int>& order, std::mt19937_64& rng) {
     }
 }
 
-// The backward passes of the Transformer kind are not written yet (docs/transformer.md, "Not yet").
-void requireRnnModel(const Model& model) {
-    if (model.config.isTransformer())
-        throw ModelError("training and loss evaluation of a decoder \"transformer\" model are not implemented yet");
+// What training needs of each kind: its weights in the Model and the gradient of a batch.
+template <class P>
+struct KindOf;
+template <>
+struct KindOf<ModelParams> {
+    using Gradient = BatchGradient;
+    static ModelParams& weights(Model& m) { return m.params; }
+    static const ModelParams& weights(const Model& m) { return m.params; }
+};
+template <>
+struct KindOf<TransformerParams> {
+    using Gradient = TransformerBatchGradient;
+    static TransformerParams& weights(Model& m) { return m.transformer; }
+    static const TransformerParams& weights(const Model& m) { return m.transformer; }
+};
+
+template <class P>
+double evaluateLossOf(const Model& model, const std::vector<TrainExample>& examples, int threads, int batch_size) {
+    const P& weights = KindOf<P>::weights(model);
+    typename KindOf<P>::Gradient bg(model.config, weights, threads);
+    LossSum total;
+    std::vector<const TrainExample*> batch;
+    batch_size = std::max(1, batch_size);
+    for (size_t i = 0; i < examples.size(); i += size_t(batch_size)) {
+        batch.clear();
+        for (size_t k = i; k < std::min(examples.size(), i + size_t(batch_size)); ++k) batch.push_back(&examples[k]);
+        const LossSum s = bg.loss(weights, batch);
+        total.sum += s.sum;
+        total.tokens += s.tokens;
+    }
+    return total.tokens > 0 ? total.sum / double(total.tokens) : std::numeric_limits<double>::quiet_NaN();
 }
 
 }  // namespace
@@ -46,26 +74,15 @@ TrainingMemory trainingMemory(int64_t parameters, const TrainOptions& options, b
 }
 
 double evaluateLoss(const Model& model, const std::vector<TrainExample>& examples, int threads, int batch_size) {
-    requireRnnModel(model);
     if (examples.empty()) return std::numeric_limits<double>::quiet_NaN();
-    BatchGradient bg(model.config, model.params, threads);
-    LossSum total;
-    std::vector<const TrainExample*> batch;
-    batch_size = std::max(1, batch_size);
-    for (size_t i = 0; i < examples.size(); i += size_t(batch_size)) {
-        batch.clear();
-        for (size_t k = i; k < std::min(examples.size(), i + size_t(batch_size)); ++k) batch.push_back(&examples[k]);
-        const LossSum s = bg.loss(model.params, batch);
-        total.sum += s.sum;
-        total.tokens += s.tokens;
-    }
-    return total.tokens > 0 ? total.sum / double(total.tokens) : std::numeric_limits<double>::quiet_NaN();
+    if (model.config.isTransformer()) return evaluateLossOf<TransformerParams>(model, examples, threads, batch_size);
+    return evaluateLossOf<ModelParams>(model, examples, threads, batch_size);
 }
 
 namespace {
 
 // Throws InputError saying which option value is wrong and why; the caller (CLI, GUI) names its own flag or field.
-void checkOptions(const TrainOptions& o) {
+void checkOptions(const TrainOptions& o, const Model& model) {
     if (o.batch_size < 1)
         throw InputError("training options: the batch size must be at least 1 (got " + std::to_string(o.batch_size) +
                          ")");
@@ -76,24 +93,31 @@ void checkOptions(const TrainOptions& o) {
         throw InputError("training options: the number of epochs must be at least 1 when no step count is given");
     if (!(o.align_weight >= 0) || !std::isfinite(o.align_weight))
         throw InputError("training options: the alignment weight must be a number >= 0");
+    if (o.warmup < 0) throw InputError("training options: the warmup must be a number of updates >= 0");
+    if (o.align_weight > 0 && model.config.isTransformer())
+        throw InputError(
+            "training options: guided alignment (an alignment weight > 0) is not implemented for "
+            "decoder \"transformer\" models");
 }
 
 // One call of trainModel: epochs of shuffled batches, each step a gradient, clipping and an optimizer update, with
-// validation after every full epoch. Stops early on cancel or a non-finite loss / gradient.
+// validation after every full epoch. Stops early on cancel or a non-finite loss / gradient. P is the kind's
+// parameter set (KindOf).
+template <class P>
 class TrainingRun {
 public:
     TrainingRun(Model& model, const std::vector<TrainExample>& train, const std::vector<TrainExample>& valid,
                 const TrainOptions& o, const TrainCallbacks& cb)
         : model_(model),
-          params_(model.params),
+          params_(KindOf<P>::weights(model)),
           train_(train),
           valid_(valid),
           o_(o),
           cb_(cb),
           per_epoch_((int64_t(train.size()) + o.batch_size - 1) / o.batch_size),
           total_(o.steps > 0 ? o.steps : per_epoch_ * o.epochs),
-          bg_(model.config, model.params, o.threads),
-          opt_(o.optimizer, o.lr, model.params),
+          bg_(model.config, params_, o.threads),
+          opt_(o.optimizer, o.lr, params_),
           rng_(o.seed) {
         zerosLike(grads_, params_);
         prev_ = params_;
@@ -152,6 +176,7 @@ private:
         }
         if (!std::isfinite(clipGradNorm(grads_, o_.clip))) return nonFinite("the gradient became non-finite");
         prev_ = params_;
+        opt_.setLr(warmupLearningRate(o_.lr, step_ + 1, o_.warmup));
         opt_.step(params_, grads_);
         ++step_;
         ++epoch_steps_;
@@ -252,16 +277,16 @@ private:
     bool guided() const { return o_.align_weight > 0; }
 
     Model& model_;
-    ModelParams& params_;  // model_.params, trained in place
+    P& params_;  // model_.params or model_.transformer, trained in place
     const std::vector<TrainExample>& train_;
     const std::vector<TrainExample>& valid_;
     const TrainOptions& o_;
     const TrainCallbacks& cb_;
     const int64_t per_epoch_, total_;  // steps per epoch, steps in all
-    BatchGradient bg_;
-    Optimizer opt_;
+    typename KindOf<P>::Gradient bg_;
+    OptimizerT<P> opt_;
     std::mt19937_64 rng_;  // the shuffles
-    ModelParams grads_, prev_, best_;
+    P grads_, prev_, best_;
     std::vector<int> order_;  // this epoch's order of train_
     std::vector<const TrainExample*> batch_;
     TrainReport rep_;
@@ -280,10 +305,10 @@ private:
 
 TrainReport trainModel(Model& model, const std::vector<TrainExample>& train, const std::vector<TrainExample>& valid,
                        const TrainOptions& o, const TrainCallbacks& cb) {
-    requireRnnModel(model);
     if (train.empty()) throw InputError("training data: no examples");
-    checkOptions(o);
-    return TrainingRun(model, train, valid, o, cb).run();
+    checkOptions(o, model);
+    if (model.config.isTransformer()) return TrainingRun<TransformerParams>(model, train, valid, o, cb).run();
+    return TrainingRun<ModelParams>(model, train, valid, o, cb).run();
 }
 
 Vocabulary buildVocabulary(const std::vector<std::vector<std::string>>& sentences, int min_freq) {

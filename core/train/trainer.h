@@ -17,11 +17,13 @@ namespace attnviz {
 struct TrainOptions {
     OptimizerKind optimizer = OptimizerKind::Adam;
     double lr = 1e-3;
+    int64_t warmup = 0;  // > 1: the learning rate grows linearly from lr/warmup at the first update to lr at update
+                         // `warmup`, then stays (warmupLearningRate); 0 or 1 = off
     int batch_size = 32;
     int epochs = 10;
     int64_t steps = 0;    // > 0: exactly this many updates (overrides epochs; epochs repeat as needed)
     double clip = 0;      // total-norm clipping; 0 = off
-    float dropout = 0;    // embedding dropout; 0 = off
+    float dropout = 0;    // RNN kinds: embedding dropout; Transformer: nn.Transformer(dropout=P)'s sites; 0 = off
     uint64_t seed = 0;    // shuffling and dropout
     bool shuffle = true;  // false: batches in file order
     int threads = 2;

@@ -1,6 +1,6 @@
 // Training maths: padded batches equal their examples, 1 vs 2 threads, the loss equals the inference engine's forced
 // decoding and the double reference, Adam / SGD / clipping against hand-worked numbers, guided alignment off is
-// bit-identical, vocabulary order. Real training runs: test_training_runs.cpp; `attnviz-cli train`:
+// bit-identical, the learning-rate warmup inside the trainer, vocabulary order. Real training runs: test_training_runs.cpp; `attnviz-cli train`:
 // tests/cli/test_cli_train.cpp.
 #include "base/errors.h"
 #include "decode/decoding.h"
@@ -69,6 +69,7 @@ private slots:
     void sgdAndClipping();
     void guidedAlignmentOffIsBitIdentical_data();
     void guidedAlignmentOffIsBitIdentical();
+    void warmupInTheTrainer();
     void vocabularyOrder();
 };
 
@@ -310,6 +311,37 @@ void TestTraining::guidedAlignmentOffIsBitIdentical() {
     QVERIFY(std::abs(l1b.align_sum - l1.align_sum) <= 1e-5 * l1.align_sum);
     const double d = maxAbsDiff(g2, g, &scale);
     QVERIFY2(d <= 1e-5 * std::max(1.0, scale), qPrintable(QString::number(d)));
+}
+
+void TestTraining::warmupInTheTrainer() {
+    // --warmup for an RNN model: sgd lr 0.3, warmup 3, two updates on one batch: θ2 = θ1 − 0.2 g(θ1),
+    // θ1 = θ0 − 0.1 g(θ0) (the Transformer's: test_transformer_training.cpp).
+    Model m = testing::reverseModel(11);
+    std::vector<TrainExample> ex;
+    for (const auto& [s, t] : testing::reversePairs(6, 12)) ex.push_back(makeExample(m, s, t, int(ex.size()) + 1));
+    Model by_hand = m;
+    BatchGradient bg(m.config, m.params, 1);
+    ModelParams g;
+    zerosLike(g, m.params);
+    for (float lr : {0.1f, 0.2f}) {
+        bg.compute(by_hand.params, pointers(ex), 0.0f, 0, g);
+        visitTensorPairs(by_hand.params, g, [&](auto& p, const auto& d) { p -= lr * d; });
+    }
+    TrainOptions o;
+    o.optimizer = OptimizerKind::Sgd;
+    o.lr = 0.3;
+    o.warmup = 3;
+    o.steps = 2;
+    o.batch_size = 6;
+    o.shuffle = false;
+    o.threads = 1;
+    Model without = m;
+    trainModel(m, ex, {}, o);
+    double scale = 0;
+    QVERIFY(maxAbsDiff(m.params, by_hand.params, &scale) <= 1e-7 * scale);
+    o.warmup = 0;
+    trainModel(without, ex, {}, o);
+    QVERIFY(maxAbsDiff(without.params, by_hand.params) > 1e-4);
 }
 
 void TestTraining::vocabularyOrder() {

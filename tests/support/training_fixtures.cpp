@@ -54,6 +54,16 @@ Model reverseModel(uint64_t seed) {
     return makeRandomModel(c, vocabWith(syms), vocabWith(syms), seed);
 }
 
+Model reverseTransformerModel(uint64_t seed, int maxlen) {
+    ModelConfig c;
+    c.decoder = DecoderKind::Transformer;
+    c.score = ScoreKind::ScaledDot;
+    c.transformer = {16, 2, 1, 1, 32, false, Activation::Relu};
+    std::vector<std::string> syms;
+    for (int k = 0; k < 10; ++k) syms.push_back(std::string(1, char('a' + k)));
+    return makeRandomTransformerModel(c, vocabWith(syms), vocabWith(syms), {seed, false}, maxlen);
+}
+
 double maxAbsDiff(const ModelParams& a, const ModelParams& b, double* scale) {
     double d = 0, s = 0;
     visitTensorPairs(const_cast<ModelParams&>(a), const_cast<ModelParams&>(b), [&](const auto& x, const auto& y) {

@@ -19,6 +19,10 @@ std::vector<std::pair<std::string, std::string>> reversePairs(int n, uint64_t se
 // A bahdanau additive model (E 16, H_e 24, H_d 48) over the ten symbols a..j, randomly initialised from `seed`.
 Model reverseModel(uint64_t seed);
 
+// A Transformer (d_model 16, 2 heads, 1 + 1 layers, dim_feedforward 32, post-LN relu) over the same symbols, with
+// the tutorial's initialisation from `seed`; maxlen > 0 stores a positional table of that many rows.
+Model reverseTransformerModel(uint64_t seed, int maxlen = 0);
+
 // The largest |a − b| over every tensor; `scale` (optional) gets the largest |b|.
 double maxAbsDiff(const ModelParams& a, const ModelParams& b, double* scale = nullptr);
 

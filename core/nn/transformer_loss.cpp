@@ -1,0 +1,225 @@
+#include "nn/transformer_loss.h"
+
+#include "base/errors.h"
+#include "nn/softmax.h"
+
+#include <cmath>
+#include <string>
+
+namespace attnviz {
+namespace {
+
+std::string lineOf(const TrainExample& ex) { return "line " + std::to_string(ex.line) + ": "; }
+
+// E[id_i] · √d + PE[i], then dropout: (n, d). ids are checked against the table's rows.
+template <typename T>
+TMat<T> embedForward(const TMat<T>& table, const TMat<T>& pos_table, const std::vector<int>& ids, int d,
+                     const TrainExample& ex, const char* side, DropoutSource* drop, TMat<T>& mask) {
+    const Eigen::Index n = Eigen::Index(ids.size());
+    if (pos_table.rows() > 0 && n > pos_table.rows())
+        throw InputError(lineOf(ex) + side + " has " + std::to_string(n) +
+                         " positions with <sos> and <eos>, more than the model's positional table (maxlen " +
+                         std::to_string(pos_table.rows()) + ")");
+    const TMat<T> pe = pos_table.rows() > 0 ? TMat<T>(pos_table.topRows(n)) : sinusoidalPositions<T>(int(n), d);
+    const T scale = T(std::sqrt(double(d)));
+    TMat<T> x(n, d);
+    for (Eigen::Index i = 0; i < n; ++i) {
+        const int id = ids[size_t(i)];
+        if (id < 0 || id >= table.rows())
+            throw InputError(lineOf(ex) + side + " token id " + std::to_string(id) + " is outside the vocabulary (" +
+                             std::to_string(table.rows()) + " entries)");
+        x.row(i) = table.row(id) * scale + pe.row(i);
+    }
+    mask = dropoutMask<T>(drop, n, d);
+    applyMask(x, mask);
+    return x;
+}
+
+// dE[id_i] += √d · (dropout's backward of dx)_i; PE is not trained.
+template <typename T>
+void embedBackward(TMat<T> dx, const TMat<T>& mask, const std::vector<int>& ids, TMat<T>& dtable) {
+    applyMask(dx, mask);
+    const T scale = T(std::sqrt(double(dx.cols())));
+    for (Eigen::Index i = 0; i < dx.rows(); ++i) dtable.row(ids[size_t(i)]) += scale * dx.row(i);
+}
+
+// A sublayer's output through its dropout: the mask is drawn and kept.
+template <typename T>
+TMat<T> dropped(TMat<T> x, DropoutSource* drop, TMat<T>& mask) {
+    mask = dropoutMask<T>(drop, x.rows(), x.cols());
+    applyMask(x, mask);
+    return x;
+}
+template <typename T>
+TMat<T> masked(TMat<T> dx, const TMat<T>& mask) {
+    applyMask(dx, mask);
+    return dx;
+}
+
+// post-LN: x = LN1(x + SA(x)), x = LN2(x + FF(x)); pre-LN: x = x + SA(LN1(x)), x = x + FF(LN2(x)). x (S, d).
+template <typename T>
+TMat<T> encoderLayerForward(const TMat<T>& x, const EncoderLayerParamsT<T>& p, const TransformerConfig& c,
+                            DropoutSource* drop, EncoderLayerCache<T>& k) {
+    if (c.norm_first) {
+        const TMat<T> n1 = layerNormForward<T>(x, p.norm1, k.norm1);
+        const TMat<T> h =
+            x + dropped<T>(attentionForward<T>(n1, n1, p.self_attn, c.nhead, false, drop, k.self_attn), drop, k.drop1);
+        const TMat<T> n2 = layerNormForward<T>(h, p.norm2, k.norm2);
+        return h + dropped<T>(feedForwardForward<T>(n2, p.ff, c.activation, drop, k.ff), drop, k.drop2);
+    }
+    const TMat<T> a =
+        dropped<T>(attentionForward<T>(x, x, p.self_attn, c.nhead, false, drop, k.self_attn), drop, k.drop1);
+    const TMat<T> y1 = layerNormForward<T>(x + a, p.norm1, k.norm1);
+    const TMat<T> f = dropped<T>(feedForwardForward<T>(y1, p.ff, c.activation, drop, k.ff), drop, k.drop2);
+    return layerNormForward<T>(y1 + f, p.norm2, k.norm2);
+}
+
+// The gradient of a self-attention's input (queries, keys and values all from it).
+template <typename T>
+TMat<T> selfAttentionBackward(const TMat<T>& dout, const MultiHeadAttentionParamsT<T>& p, int nhead,
+                              const AttentionCache<T>& k, MultiHeadAttentionParamsT<T>& g) {
+    TMat<T> dq, dkv;
+    attentionBackward<T>(dout, p, nhead, k, g, dq, dkv);
+    return dq + dkv;
+}
+
+template <typename T>
+TMat<T> encoderLayerBackward(const TMat<T>& dout, const EncoderLayerParamsT<T>& p, const TransformerConfig& c,
+                             const EncoderLayerCache<T>& k, EncoderLayerParamsT<T>& g) {
+    if (c.norm_first) {
+        const TMat<T> dn2 = feedForwardBackward<T>(masked<T>(dout, k.drop2), p.ff, c.activation, k.ff, g.ff);
+        const TMat<T> dh = dout + layerNormBackward<T>(dn2, p.norm2, k.norm2, g.norm2);
+        const TMat<T> dn1 =
+            selfAttentionBackward<T>(masked<T>(dh, k.drop1), p.self_attn, c.nhead, k.self_attn, g.self_attn);
+        return dh + layerNormBackward<T>(dn1, p.norm1, k.norm1, g.norm1);
+    }
+    const TMat<T> du2 = layerNormBackward<T>(dout, p.norm2, k.norm2, g.norm2);  // ∂(y1 + f)
+    const TMat<T> dy1 = du2 + feedForwardBackward<T>(masked<T>(du2, k.drop2), p.ff, c.activation, k.ff, g.ff);
+    const TMat<T> du1 = layerNormBackward<T>(dy1, p.norm1, k.norm1, g.norm1);  // ∂(x + a)
+    return du1 + selfAttentionBackward<T>(masked<T>(du1, k.drop1), p.self_attn, c.nhead, k.self_attn, g.self_attn);
+}
+
+// post-LN: y = LN1(y + SA_causal(y)), y = LN2(y + MHA(y, memory)), y = LN3(y + FF(y));
+// pre-LN: y = y + SA_causal(LN1(y)), y = y + MHA(LN2(y), memory), y = y + FF(LN3(y)). y (N, d), memory (S, d).
+template <typename T>
+TMat<T> decoderLayerForward(const TMat<T>& y, const TMat<T>& memory, const DecoderLayerParamsT<T>& p,
+                            const TransformerConfig& c, DropoutSource* drop, DecoderLayerCache<T>& k) {
+    const int nh = c.nhead;
+    if (c.norm_first) {
+        const TMat<T> n1 = layerNormForward<T>(y, p.norm1, k.norm1);
+        const TMat<T> h1 =
+            y + dropped<T>(attentionForward<T>(n1, n1, p.self_attn, nh, true, drop, k.self_attn), drop, k.drop1);
+        const TMat<T> n2 = layerNormForward<T>(h1, p.norm2, k.norm2);
+        const TMat<T> h2 =
+            h1 +
+            dropped<T>(attentionForward<T>(n2, memory, p.multihead_attn, nh, false, drop, k.cross_attn), drop, k.drop2);
+        const TMat<T> n3 = layerNormForward<T>(h2, p.norm3, k.norm3);
+        return h2 + dropped<T>(feedForwardForward<T>(n3, p.ff, c.activation, drop, k.ff), drop, k.drop3);
+    }
+    const TMat<T> a = dropped<T>(attentionForward<T>(y, y, p.self_attn, nh, true, drop, k.self_attn), drop, k.drop1);
+    const TMat<T> z1 = layerNormForward<T>(y + a, p.norm1, k.norm1);
+    const TMat<T> b =
+        dropped<T>(attentionForward<T>(z1, memory, p.multihead_attn, nh, false, drop, k.cross_attn), drop, k.drop2);
+    const TMat<T> z2 = layerNormForward<T>(z1 + b, p.norm2, k.norm2);
+    const TMat<T> f = dropped<T>(feedForwardForward<T>(z2, p.ff, c.activation, drop, k.ff), drop, k.drop3);
+    return layerNormForward<T>(z2 + f, p.norm3, k.norm3);
+}
+
+// Returns ∂y; adds the cross-attention's ∂memory into dmemory.
+template <typename T>
+TMat<T> decoderLayerBackward(const TMat<T>& dout, const DecoderLayerParamsT<T>& p, const TransformerConfig& c,
+                             const DecoderLayerCache<T>& k, DecoderLayerParamsT<T>& g, TMat<T>& dmemory) {
+    const int nh = c.nhead;
+    TMat<T> dq, dmem;
+    if (c.norm_first) {
+        const TMat<T> dn3 = feedForwardBackward<T>(masked<T>(dout, k.drop3), p.ff, c.activation, k.ff, g.ff);
+        const TMat<T> dh2 = dout + layerNormBackward<T>(dn3, p.norm3, k.norm3, g.norm3);
+        attentionBackward<T>(masked<T>(dh2, k.drop2), p.multihead_attn, nh, k.cross_attn, g.multihead_attn, dq, dmem);
+        dmemory += dmem;
+        const TMat<T> dh1 = dh2 + layerNormBackward<T>(dq, p.norm2, k.norm2, g.norm2);
+        const TMat<T> dn1 =
+            selfAttentionBackward<T>(masked<T>(dh1, k.drop1), p.self_attn, nh, k.self_attn, g.self_attn);
+        return dh1 + layerNormBackward<T>(dn1, p.norm1, k.norm1, g.norm1);
+    }
+    const TMat<T> du3 = layerNormBackward<T>(dout, p.norm3, k.norm3, g.norm3);  // ∂(z2 + f)
+    const TMat<T> dz2 = du3 + feedForwardBackward<T>(masked<T>(du3, k.drop3), p.ff, c.activation, k.ff, g.ff);
+    const TMat<T> du2 = layerNormBackward<T>(dz2, p.norm2, k.norm2, g.norm2);  // ∂(z1 + b)
+    attentionBackward<T>(masked<T>(du2, k.drop2), p.multihead_attn, nh, k.cross_attn, g.multihead_attn, dq, dmem);
+    dmemory += dmem;
+    const TMat<T> du1 = layerNormBackward<T>(du2 + dq, p.norm1, k.norm1, g.norm1);  // ∂(y + a)
+    return du1 + selfAttentionBackward<T>(masked<T>(du1, k.drop1), p.self_attn, nh, k.self_attn, g.self_attn);
+}
+
+template <typename T>
+void checkExample(const TrainExample& ex) {
+    if (ex.source.size() < 2 || ex.target.size() < 2)
+        throw InputError(lineOf(ex) + "a training example needs <sos> and <eos> on both sides");
+}
+
+// The forward: the memory, the decoder output and the log-probabilities, every cache filled.
+template <typename T>
+void forward(const TransformerConfig& c, const TransformerParamsT<T>& p, const TrainExample& ex, DropoutSource* drop,
+             TransformerLossCache<T>& k) {
+    checkExample<T>(ex);
+    TMat<T> x = embedForward<T>(p.src_embedding, p.pos_embedding, ex.source, c.d_model, ex, "source", drop, k.src_drop);
+    k.encoder.resize(size_t(c.num_encoder_layers));
+    for (int l = 0; l < c.num_encoder_layers; ++l)
+        x = encoderLayerForward<T>(x, p.encoder_layers[size_t(l)], c, drop, k.encoder[size_t(l)]);
+    k.memory = layerNormForward<T>(x, p.encoder_norm, k.encoder_norm);
+    const std::vector<int> inputs(ex.target.begin(), ex.target.end() - 1);  // [<sos>, y_1, …], N positions
+    TMat<T> y = embedForward<T>(p.tgt_embedding, p.pos_embedding, inputs, c.d_model, ex, "target", drop, k.tgt_drop);
+    k.decoder.resize(size_t(c.num_decoder_layers));
+    for (int l = 0; l < c.num_decoder_layers; ++l)
+        y = decoderLayerForward<T>(y, k.memory, p.decoder_layers[size_t(l)], c, drop, k.decoder[size_t(l)]);
+    k.decoder_out = layerNormForward<T>(y, p.decoder_norm, k.decoder_norm);
+    k.log_probs = linearForward<T>(k.decoder_out, p.generator_weight, p.generator_bias);  // (N, V_t) logits
+    for (Eigen::Index i = 0; i < k.log_probs.rows(); ++i) logSoftmaxInPlace(k.log_probs.row(i));
+}
+
+template <typename T>
+void backward(const TransformerConfig& c, const TransformerParamsT<T>& p, const TrainExample& ex, T grad_scale,
+              const TransformerLossCache<T>& k, TransformerParamsT<T>& g) {
+    // ∂/∂logits of −Σ log p(target[i + 1]): softmax − one-hot, times the scale
+    TMat<T> dlogits = k.log_probs.array().exp() * grad_scale;
+    for (Eigen::Index i = 0; i < dlogits.rows(); ++i) dlogits(i, ex.target[size_t(i) + 1]) -= grad_scale;
+    TMat<T> dy = linearBackward<T>(k.decoder_out, p.generator_weight, dlogits, g.generator_weight, g.generator_bias);
+    dy = layerNormBackward<T>(dy, p.decoder_norm, k.decoder_norm, g.decoder_norm);
+    TMat<T> dmemory = TMat<T>::Zero(k.memory.rows(), k.memory.cols());
+    for (int l = c.num_decoder_layers - 1; l >= 0; --l)
+        dy = decoderLayerBackward<T>(dy, p.decoder_layers[size_t(l)], c, k.decoder[size_t(l)],
+                                     g.decoder_layers[size_t(l)], dmemory);
+    const std::vector<int> inputs(ex.target.begin(), ex.target.end() - 1);
+    embedBackward<T>(dy, k.tgt_drop, inputs, g.tgt_embedding);
+    TMat<T> dx = layerNormBackward<T>(dmemory, p.encoder_norm, k.encoder_norm, g.encoder_norm);
+    for (int l = c.num_encoder_layers - 1; l >= 0; --l)
+        dx = encoderLayerBackward<T>(dx, p.encoder_layers[size_t(l)], c, k.encoder[size_t(l)],
+                                     g.encoder_layers[size_t(l)]);
+    embedBackward<T>(dx, k.src_drop, ex.source, g.src_embedding);
+}
+
+}  // namespace
+
+template <typename T>
+LossSum transformerLossAndGrad(const TransformerConfig& c, const TransformerParamsT<T>& p, const TrainExample& ex,
+                               DropoutSource* drop, T grad_scale, TransformerParamsT<T>* g,
+                               TransformerLossCache<T>& cache) {
+    for (size_t i = 1; i < ex.target.size(); ++i)  // the embedding checks the inputs; the last token only predicted
+        if (ex.target[i] < 0 || ex.target[i] >= p.tgt_embedding.rows())
+            throw InputError(lineOf(ex) + "target token id " + std::to_string(ex.target[i]) +
+                             " is outside the vocabulary (" + std::to_string(p.tgt_embedding.rows()) + " entries)");
+    forward<T>(c, p, ex, drop, cache);
+    LossSum s;
+    for (Eigen::Index i = 0; i < cache.log_probs.rows(); ++i) s.sum -= double(cache.log_probs(i, ex.target[i + 1]));
+    s.tokens = cache.log_probs.rows();
+    if (g) backward<T>(c, p, ex, grad_scale, cache, *g);
+    return s;
+}
+
+template LossSum transformerLossAndGrad<float>(const TransformerConfig&, const TransformerParamsT<float>&,
+                                               const TrainExample&, DropoutSource*, float, TransformerParamsT<float>*,
+                                               TransformerLossCache<float>&);
+template LossSum transformerLossAndGrad<double>(const TransformerConfig&, const TransformerParamsT<double>&,
+                                                const TrainExample&, DropoutSource*, double,
+                                                TransformerParamsT<double>*, TransformerLossCache<double>&);
+
+}  // namespace attnviz

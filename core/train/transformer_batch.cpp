@@ -1,0 +1,57 @@
+#include "train/transformer_batch.h"
+
+#include "kernels/thread_pool.h"
+#include "model/transformer_params_ops.h"
+
+#include <algorithm>
+#include <stdexcept>
+
+namespace attnviz {
+
+TransformerBatchGradient::TransformerBatchGradient(const ModelConfig& config, const TransformerParams& like,
+                                                   int threads)
+    : config_(config.transformer), threads_(std::max(1, threads)), caches_(size_t(threads_)), grads_(size_t(threads_)) {
+    for (int i = 1; i < threads_; ++i) zerosLike(grads_[size_t(i)], like);
+}
+
+LossSum TransformerBatchGradient::run(const TransformerParams& p, const std::vector<const TrainExample*>& batch,
+                                      float dropout, uint64_t seed, TransformerParams* grads) {
+    const int B = int(batch.size());
+    int64_t tokens = 0;
+    for (const TrainExample* e : batch) tokens += int64_t(e->target.size()) - 1;
+    const float scale = tokens > 0 ? 1.0f / float(tokens) : 0.0f;
+    const int parts = std::min(threads_, std::max(1, B));
+    std::vector<LossSum> sums(static_cast<size_t>(parts));
+    auto work = [&](int i) {
+        TransformerParams* g = !grads ? nullptr : i == 0 ? grads : &grads_[size_t(i)];
+        if (g) setZero(*g);
+        for (int b = B * i / parts; b < B * (i + 1) / parts; ++b) {
+            DropoutSource drop{dropout, std::mt19937_64(seed * 0x9E3779B97F4A7C15ull + uint64_t(b))};
+            const LossSum s =
+                transformerLossAndGrad<float>(config_, p, *batch[size_t(b)], &drop, scale, g, caches_[size_t(i)]);
+            sums[size_t(i)].sum += s.sum;
+            sums[size_t(i)].tokens += s.tokens;
+        }
+    };
+    ThreadPool::engine().run(parts, work);  // rethrows the first part's exception, if any
+    LossSum total;
+    for (int i = 0; i < parts; ++i) {
+        if (grads && i > 0) addInto(*grads, grads_[size_t(i)]);
+        total.sum += sums[size_t(i)].sum;
+        total.tokens += sums[size_t(i)].tokens;
+    }
+    return total;
+}
+
+LossSum TransformerBatchGradient::compute(const TransformerParams& p, const std::vector<const TrainExample*>& batch,
+                                          float dropout, uint64_t seed, TransformerParams& grads, float align_weight) {
+    if (align_weight != 0.0f)
+        throw std::logic_error("TransformerBatchGradient: guided alignment is not implemented for the kind");
+    return run(p, batch, dropout, seed, &grads);
+}
+
+LossSum TransformerBatchGradient::loss(const TransformerParams& p, const std::vector<const TrainExample*>& batch) {
+    return run(p, batch, 0.0f, 0, nullptr);
+}
+
+}  // namespace attnviz

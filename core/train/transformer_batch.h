@@ -1,0 +1,35 @@
+// The float gradient of a batch's mean loss for a Transformer: each example on its own (nn/transformer_loss.h, so
+// no padding), the batch split across threads, the parts' gradients summed in thread order. The counterpart of
+// train/seq2seq_loss.h's BatchGradient with the same interface, so the training loop serves either kind.
+#pragma once
+#include "model/config.h"
+#include "nn/transformer_loss.h"
+
+#include <cstdint>
+#include <vector>
+
+namespace attnviz {
+
+class TransformerBatchGradient {
+public:
+    TransformerBatchGradient(const ModelConfig& config, const TransformerParams& like, int threads);
+    // Loss = Σ −log p / tokens over the batch; grads (shaped like the params) is overwritten with its gradient.
+    // Example b of the batch draws its dropout masks from a generator seeded by (seed, b) alone, so the split across
+    // threads changes no mask. Guided alignment is not implemented for the kind: align_weight must be 0.
+    LossSum compute(const TransformerParams& p, const std::vector<const TrainExample*>& batch, float dropout,
+                    uint64_t seed, TransformerParams& grads, float align_weight = 0.0f);
+    // Forward only (no dropout); the Σ and the count.
+    LossSum loss(const TransformerParams& p, const std::vector<const TrainExample*>& batch);
+    int threads() const { return threads_; }
+
+private:
+    LossSum run(const TransformerParams& p, const std::vector<const TrainExample*>& batch, float dropout, uint64_t seed,
+                TransformerParams* grads);
+
+    TransformerConfig config_;
+    int threads_;
+    std::vector<TransformerLossCache<float>> caches_;
+    std::vector<TransformerParams> grads_;  // threads 1.. (thread 0 writes into the caller's buffer)
+};
+
+}  // namespace attnviz

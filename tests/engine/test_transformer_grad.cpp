@@ -1,0 +1,355 @@
+// The Transformer's backward passes (nn/transformer_grad.h, nn/transformer_loss.h): central finite differences on
+// the double instantiation for each block (LayerNorm, the feed-forward block with relu and gelu, multi-head
+// attention causal and not, with and without dropout) and for the whole model's loss in every variant (post-LN and
+// pre-LN, relu and gelu, 1 + 1 and 2 + 2 layers, with dropout); the full forward's log-probabilities against the
+// engine's incremental decoder (nn/transformer) and the independent double reference; gelu's derivative by hand.
+#include "base/errors.h"
+#include "nn/transformer.h"
+#include "nn/transformer_loss.h"
+#include "reference_transformer.h"
+
+#include <QtTest>
+#include <cmath>
+#include <functional>
+#include <random>
+
+using namespace attnviz;
+using namespace attnviz::testing;
+
+namespace {
+
+constexpr double kStep = 1e-5;
+using DM = TMat<double>;
+using DV = TVec<double>;
+
+template <class M>
+void randomFill(M& m, std::mt19937_64& rng, double scale) {
+    std::uniform_real_distribution<double> u(-scale, scale);
+    for (Eigen::Index i = 0; i < m.size(); ++i) m.data()[i] = u(rng);
+}
+
+// Compares analytic[i] with the central difference of f at x[i], for `count` indices of x (the first, the last and
+// random ones). Returns a description of the first mismatch, empty when all agree to tol (relative above 1).
+std::string checkValues(const std::string& name, double* x, const double* analytic, Eigen::Index size, int count,
+                        std::mt19937_64& rng, const std::function<double()>& f, double tol = 1e-6) {
+    for (int k = 0; k < count && size > 0; ++k) {
+        const Eigen::Index i = k == 0 ? 0 : k == 1 ? size - 1 : Eigen::Index(rng() % uint64_t(size));
+        const double saved = x[i];
+        x[i] = saved + kStep;
+        const double fp = f();
+        x[i] = saved - kStep;
+        const double fm = f();
+        x[i] = saved;
+        const double numeric = (fp - fm) / (2 * kStep);
+        if (!(std::abs(numeric - analytic[i]) <= tol * std::max(1.0, std::abs(numeric))))
+            return name + "[" + std::to_string(i) + "]: analytic " + std::to_string(analytic[i]) + ", numeric " +
+                   std::to_string(numeric);
+    }
+    return {};
+}
+
+#define CHECK_GRAD(name, x, g, f)                                                                     \
+    do {                                                                                              \
+        const std::string failure = checkValues(name, (x).data(), (g).data(), (x).size(), 8, rng, f); \
+        QVERIFY2(failure.empty(), failure.c_str());                                                   \
+    } while (0)
+
+// A scalar loss of a block's output: Σ R ∘ y with fixed random R, so that every output matters differently.
+double weighted(const DM& y, const DM& r) { return (y.array() * r.array()).sum(); }
+
+MultiHeadAttentionParamsT<double> randomAttention(int d, std::mt19937_64& rng) {
+    MultiHeadAttentionParamsT<double> p;
+    p.in_proj_weight.resize(3 * d, d);
+    p.in_proj_bias.resize(3 * d);
+    p.out_proj_weight.resize(d, d);
+    p.out_proj_bias.resize(d);
+    randomFill(p.in_proj_weight, rng, 0.6);
+    randomFill(p.in_proj_bias, rng, 0.3);
+    randomFill(p.out_proj_weight, rng, 0.6);
+    randomFill(p.out_proj_bias, rng, 0.3);
+    return p;
+}
+
+MultiHeadAttentionParamsT<double> zerosLikeAttention(const MultiHeadAttentionParamsT<double>& p) {
+    return {DM::Zero(p.in_proj_weight.rows(), p.in_proj_weight.cols()), DV::Zero(p.in_proj_bias.size()),
+            DM::Zero(p.out_proj_weight.rows(), p.out_proj_weight.cols()), DV::Zero(p.out_proj_bias.size())};
+}
+
+struct Net {
+    TransformerConfig config;
+    TransformerShape shape;
+    TransformerParamsT<double> params;
+};
+
+Net makeNet(bool norm_first, Activation act, int layers, uint64_t seed, int maxlen = 0) {
+    Net n;
+    n.config = {8, 2, layers, layers, 12, norm_first, act};
+    n.shape = {n.config, 9, 10, maxlen};
+    initTransformerParams(n.params, n.shape, {seed, true});
+    return n;
+}
+
+TrainExample example(std::vector<int> source, std::vector<int> target, int line = 1) {
+    TrainExample e;
+    e.source = std::move(source);
+    e.target = std::move(target);
+    e.line = line;
+    return e;
+}
+
+// The loss of the whole model with dropout drawn from a fresh generator of `seed` each time (the same masks).
+double modelLoss(const Net& n, const TrainExample& ex, double dropout, uint64_t seed, TransformerParamsT<double>* g) {
+    DropoutSource drop{dropout, std::mt19937_64(seed)};
+    TransformerLossCache<double> cache;
+    return transformerLossAndGrad<double>(n.config, n.params, ex, &drop, 1.0, g, cache).sum;
+}
+
+}  // namespace
+
+class TestTransformerGrad : public QObject {
+    Q_OBJECT
+
+private slots:
+    void geluDerivativeByHand() {
+        // gelu'(x) = Φ(x) + x φ(x): 0.5 at 0; Φ(1) + φ(1) = 0.8413447461 + 0.2419707245 at 1; relu's step
+        QVERIFY(std::abs(activationDerivative(0.0, Activation::Gelu) - 0.5) < 1e-12);
+        QVERIFY(std::abs(activationDerivative(1.0, Activation::Gelu) - 1.0833154706) < 1e-9);
+        QVERIFY(std::abs(activationDerivative(-1.0, Activation::Gelu) - (0.1586552539 - 0.2419707245)) < 1e-9);
+        QCOMPARE(activationDerivative(0.3, Activation::Relu), 1.0);
+        QCOMPARE(activationDerivative(-0.3, Activation::Relu), 0.0);
+    }
+
+    void layerNormGradient() {
+        std::mt19937_64 rng(1);
+        DM x(3, 6), r(3, 6);
+        randomFill(x, rng, 2.0);
+        randomFill(r, rng, 1.0);
+        LayerNormParamsT<double> p{DV::Random(6), DV::Random(6)}, g{DV::Zero(6), DV::Zero(6)};
+        LayerNormCache<double> cache;
+        auto f = [&] { return weighted(layerNormForward<double>(x, p, cache), r); };
+        f();
+        const DM dx = layerNormBackward<double>(r, p, cache, g);
+        CHECK_GRAD("x", x, dx, f);
+        CHECK_GRAD("weight", p.weight, g.weight, f);
+        CHECK_GRAD("bias", p.bias, g.bias, f);
+    }
+
+    void feedForwardGradient_data() {
+        QTest::addColumn<int>("activation");
+        QTest::addColumn<double>("dropout");
+        QTest::newRow("relu") << int(Activation::Relu) << 0.0;
+        QTest::newRow("gelu") << int(Activation::Gelu) << 0.0;
+        QTest::newRow("gelu, dropout 0.3") << int(Activation::Gelu) << 0.3;
+    }
+    void feedForwardGradient() {
+        QFETCH(int, activation);
+        QFETCH(double, dropout);
+        const Activation act = Activation(activation);
+        std::mt19937_64 rng(2);
+        DM x(4, 6), r(4, 6);
+        randomFill(x, rng, 1.5);
+        randomFill(r, rng, 1.0);
+        FeedForwardParamsT<double> p{DM(10, 6), DV(10), DM(6, 10), DV(6)};
+        randomFill(p.linear1_weight, rng, 0.8);
+        randomFill(p.linear1_bias, rng, 0.5);
+        randomFill(p.linear2_weight, rng, 0.8);
+        randomFill(p.linear2_bias, rng, 0.5);
+        FeedForwardParamsT<double> g{DM::Zero(10, 6), DV::Zero(10), DM::Zero(6, 10), DV::Zero(6)};
+        FeedForwardCache<double> cache;
+        auto f = [&] {
+            DropoutSource drop{dropout, std::mt19937_64(7)};
+            return weighted(feedForwardForward<double>(x, p, act, &drop, cache), r);
+        };
+        f();
+        if (dropout > 0) QVERIFY((cache.mask.array() == 0).any() && (cache.mask.array() > 0).any());
+        const DM dx = feedForwardBackward<double>(r, p, act, cache, g);
+        CHECK_GRAD("x", x, dx, f);
+        CHECK_GRAD("linear1.weight", p.linear1_weight, g.linear1_weight, f);
+        CHECK_GRAD("linear1.bias", p.linear1_bias, g.linear1_bias, f);
+        CHECK_GRAD("linear2.weight", p.linear2_weight, g.linear2_weight, f);
+        CHECK_GRAD("linear2.bias", p.linear2_bias, g.linear2_bias, f);
+    }
+
+    void attentionGradient_data() {
+        QTest::addColumn<bool>("causal");
+        QTest::addColumn<int>("nhead");
+        QTest::addColumn<double>("dropout");
+        QTest::newRow("cross, 2 heads") << false << 2 << 0.0;
+        QTest::newRow("causal, 2 heads") << true << 2 << 0.0;
+        QTest::newRow("causal, 4 heads, dropout") << true << 4 << 0.25;
+        QTest::newRow("cross, 1 head, dropout") << false << 1 << 0.25;
+    }
+    void attentionGradient() {
+        QFETCH(bool, causal);
+        QFETCH(int, nhead);
+        QFETCH(double, dropout);
+        std::mt19937_64 rng(3);
+        const int d = 8, n = 4, m = causal ? 4 : 5;
+        DM q_in(n, d), kv_in(m, d), r(n, d);
+        randomFill(q_in, rng, 1.0);
+        randomFill(kv_in, rng, 1.0);
+        randomFill(r, rng, 1.0);
+        MultiHeadAttentionParamsT<double> p = randomAttention(d, rng), g = zerosLikeAttention(p);
+        AttentionCache<double> cache;
+        auto f = [&] {
+            DropoutSource drop{dropout, std::mt19937_64(11)};
+            return weighted(attentionForward<double>(q_in, kv_in, p, nhead, causal, &drop, cache), r);
+        };
+        f();
+        if (causal)  // query 0 sees key 0 only: exact zeros above the diagonal, rows summing to 1
+            for (const DM& a : cache.a) {
+                QCOMPARE(a(0, 1), 0.0);
+                QCOMPARE(a(1, 3), 0.0);
+                QVERIFY(std::abs(a(0, 0) - 1.0) < 1e-15);
+            }
+        DM dq, dkv;
+        attentionBackward<double>(r, p, nhead, cache, g, dq, dkv);
+        CHECK_GRAD("q_in", q_in, dq, f);
+        CHECK_GRAD("kv_in", kv_in, dkv, f);
+        CHECK_GRAD("in_proj_weight", p.in_proj_weight, g.in_proj_weight, f);
+        CHECK_GRAD("in_proj_bias", p.in_proj_bias, g.in_proj_bias, f);
+        CHECK_GRAD("out_proj.weight", p.out_proj_weight, g.out_proj_weight, f);
+        CHECK_GRAD("out_proj.bias", p.out_proj_bias, g.out_proj_bias, f);
+    }
+
+    void causalSelfAttentionGradient() {
+        // A self-attention passes one input as queries, keys and values: the input's gradient is dq + dkv.
+        std::mt19937_64 rng(4);
+        const int d = 8, n = 5;
+        DM x(n, d), r(n, d);
+        randomFill(x, rng, 1.0);
+        randomFill(r, rng, 1.0);
+        MultiHeadAttentionParamsT<double> p = randomAttention(d, rng), g = zerosLikeAttention(p);
+        AttentionCache<double> cache;
+        auto f = [&] { return weighted(attentionForward<double>(x, x, p, 2, true, nullptr, cache), r); };
+        f();
+        DM dq, dkv;
+        attentionBackward<double>(r, p, 2, cache, g, dq, dkv);
+        const DM dx = dq + dkv;
+        CHECK_GRAD("x", x, dx, f);
+    }
+
+    void wholeModelGradient_data() {
+        QTest::addColumn<bool>("norm_first");
+        QTest::addColumn<int>("activation");
+        QTest::addColumn<int>("layers");
+        QTest::addColumn<double>("dropout");
+        QTest::addColumn<int>("maxlen");
+        QTest::newRow("post-LN relu 1+1") << false << int(Activation::Relu) << 1 << 0.0 << 0;
+        QTest::newRow("post-LN gelu 2+2") << false << int(Activation::Gelu) << 2 << 0.0 << 0;
+        QTest::newRow("pre-LN relu 2+2") << true << int(Activation::Relu) << 2 << 0.0 << 0;
+        QTest::newRow("pre-LN gelu 1+1, stored table") << true << int(Activation::Gelu) << 1 << 0.0 << 9;
+        QTest::newRow("post-LN gelu 1+1, dropout") << false << int(Activation::Gelu) << 1 << 0.2 << 0;
+        QTest::newRow("pre-LN relu 2+2, dropout") << true << int(Activation::Relu) << 2 << 0.2 << 0;
+    }
+    void wholeModelGradient() {
+        QFETCH(bool, norm_first);
+        QFETCH(int, activation);
+        QFETCH(int, layers);
+        QFETCH(double, dropout);
+        QFETCH(int, maxlen);
+        Net n = makeNet(norm_first, Activation(activation), layers, 20 + uint64_t(layers), maxlen);
+        const TrainExample ex = example({2, 5, 6, 4, 8, 3}, {2, 7, 4, 9, 5, 3});
+        TransformerParamsT<double> g;
+        resizeTransformerParams(g, n.shape);
+        const double loss = modelLoss(n, ex, dropout, 5, &g);
+        QVERIFY(std::isfinite(loss) && loss > 0);
+        std::mt19937_64 rng(6);
+        auto f = [&] { return modelLoss(n, ex, dropout, 5, nullptr); };
+        // the params and the gradient walked side by side (the same list, so the same order)
+        std::vector<std::pair<std::string, const double*>> grads;
+        forEachTransformerTensor(g, n.shape, [&](const std::string& name, const std::vector<int64_t>&, auto& t) {
+            grads.emplace_back(name, t.data());
+        });
+        size_t i = 0;
+        int checked = 0;
+        std::string failure;
+        forEachTransformerTensor(n.params, n.shape, [&](const std::string& name, const std::vector<int64_t>&, auto& t) {
+            const double* analytic = grads[i++].second;
+            if (name == "positional_encoding.pos_embedding" || !failure.empty()) return;  // a buffer, not trained
+            failure = checkValues(name, t.data(), analytic, t.size(), 3, rng, f);
+            ++checked;
+        });
+        QVERIFY2(failure.empty(), failure.c_str());
+        QCOMPARE(checked, 2 + 12 * layers + 2 + 18 * layers + 2 + 2);
+        if (maxlen > 0) QVERIFY(grads.back().first == "positional_encoding.pos_embedding");
+    }
+
+    void forwardMatchesIncrementalDecoding_data() {
+        QTest::addColumn<bool>("norm_first");
+        QTest::addColumn<int>("activation");
+        QTest::newRow("post-LN relu") << false << int(Activation::Relu);
+        QTest::newRow("pre-LN gelu") << true << int(Activation::Gelu);
+    }
+    void forwardMatchesIncrementalDecoding() {
+        // The training forward over the whole prefix (float) against the engine's cached steps (float) and the
+        // independent double reference: the same log-probabilities to float round-off.
+        QFETCH(bool, norm_first);
+        QFETCH(int, activation);
+        const Net n = makeNet(norm_first, Activation(activation), 2, 31);
+        const TransformerParams fp = castTransformerParams<float>(n.params, n.shape);
+        const TrainExample ex = example({2, 5, 6, 4, 8, 7, 3}, {2, 7, 4, 9, 5, 3});
+        TransformerLossCache<float> cache;
+        const LossSum s = transformerLossAndGrad<float>(n.config, fp, ex, nullptr, 1.0f, nullptr, cache);
+        QCOMPARE(s.tokens, int64_t(5));
+
+        const Transformer engine(n.config, fp);
+        const TransformerEncoding enc = engine.encode(ex.source);
+        TransformerDecoderState state;
+        TransformerStep step;
+        const std::vector<int> inputs(ex.target.begin(), ex.target.end() - 1);
+        const RefTransformerEncoding ref_enc = referenceTransformerEncode(n.config, n.params, ex.source);
+        const RefTransformerDecoding ref = referenceTransformerDecode(n.config, n.params, ref_enc.memory, inputs);
+        double engine_sum = 0;
+        for (size_t t = 0; t < inputs.size(); ++t) {
+            engine.step(enc, state, inputs[t], step);
+            engine_sum -= step.log_probs[ex.target[t + 1]];
+            for (Eigen::Index v = 0; v < step.log_probs.size(); ++v) {
+                QVERIFY(std::abs(cache.log_probs(Eigen::Index(t), v) - step.log_probs[v]) < 2e-5);
+                QVERIFY(std::abs(cache.log_probs(Eigen::Index(t), v) - ref.log_probs(Eigen::Index(t), v)) < 2e-5);
+            }
+        }
+        QVERIFY(std::abs(s.sum - engine_sum) < 1e-4);
+    }
+
+    void gradientScaleAndAccumulation() {
+        // g gets grad_scale × the gradient ADDED: two calls of scale 0.25 give half of one call of scale 1.
+        const Net n = makeNet(false, Activation::Relu, 1, 40);
+        const TrainExample ex = example({2, 5, 3}, {2, 7, 4, 3});
+        TransformerParamsT<double> once, twice;
+        resizeTransformerParams(once, n.shape);
+        resizeTransformerParams(twice, n.shape);
+        TransformerLossCache<double> cache;
+        transformerLossAndGrad<double>(n.config, n.params, ex, nullptr, 1.0, &once, cache);
+        transformerLossAndGrad<double>(n.config, n.params, ex, nullptr, 0.25, &twice, cache);
+        transformerLossAndGrad<double>(n.config, n.params, ex, nullptr, 0.25, &twice, cache);
+        QVERIFY(once.generator_weight.norm() > 0);
+        QVERIFY((once.generator_weight * 0.5 - twice.generator_weight).norm() < 1e-12);
+        QVERIFY((once.src_embedding * 0.5 - twice.src_embedding).norm() < 1e-12);
+    }
+
+    void badExamples() {
+        const Net n = makeNet(false, Activation::Relu, 1, 41, 5);
+        TransformerLossCache<double> cache;
+        auto message = [&](const TrainExample& ex) {
+            try {
+                transformerLossAndGrad<double>(n.config, n.params, ex, nullptr, 1.0, nullptr, cache);
+            } catch (const InputError& e) {
+                return std::string(e.what());
+            }
+            return std::string("no error");
+        };
+        QCOMPARE(message(example({2, 5, 3}, {2, 10, 3}, 7)),
+                 std::string("line 7: target token id 10 is outside the vocabulary (10 entries)"));
+        QCOMPARE(message(example({2, 9, 3}, {2, 4, 3}, 8)),
+                 std::string("line 8: source token id 9 is outside the vocabulary (9 entries)"));
+        QCOMPARE(message(example({2, 4, 4, 4, 4, 3}, {2, 4, 3}, 9)),
+                 std::string("line 9: source has 6 positions with <sos> and <eos>, more than the model's positional "
+                             "table (maxlen 5)"));
+        QCOMPARE(message(example({2, 3}, {2}, 10)),
+                 std::string("line 10: a training example needs <sos> and <eos> on both sides"));
+    }
+};
+
+QTEST_GUILESS_MAIN(TestTransformerGrad)
+#include "test_transformer_grad.moc"

@@ -1,0 +1,233 @@
+// Training the Transformer kind (train/transformer_batch.h, train/trainer.h): a batch's gradient is the sum of its
+// examples' (so batching and padding cannot change a result) and does not depend on the thread split, dropout is
+// seeded, the optimizer and clipping walk every tensor once, the warmup schedule by hand and inside the trainer,
+// evaluateLoss against forced decoding, a short run that learns the reverse task and leaves a stored positional
+// table alone, and the refusal of guided alignment. The gradients themselves: test_transformer_grad.cpp.
+#include "base/errors.h"
+#include "decode/decoding.h"
+#include "train/optimizer.h"
+#include "train/trainer.h"
+#include "train/transformer_batch.h"
+#include "training_fixtures.h"
+
+#include <QtTest>
+#include <cmath>
+
+using namespace attnviz;
+using namespace attnviz::testing;
+
+namespace {
+
+std::vector<TrainExample> reverseExamples(const Model& m, int n, uint64_t seed) {
+    std::vector<TrainExample> out;
+    int line = 0;
+    for (const auto& [source, target] : reversePairs(n, seed)) out.push_back(makeExample(m, source, target, ++line));
+    return out;
+}
+
+std::vector<const TrainExample*> pointers(const std::vector<TrainExample>& examples) {
+    std::vector<const TrainExample*> out;
+    for (const TrainExample& e : examples) out.push_back(&e);
+    return out;
+}
+
+// The largest |a − b| over every tensor, and (scale) the largest |b|.
+double maxAbsDiff(const TransformerParams& a, const TransformerParams& b, double* scale = nullptr) {
+    double d = 0, s = 0;
+    visitTransformerTensorSets(
+        [&](const auto& x, const auto& y) {
+            if (x.size() == 0) return;
+            d = std::max(d, double((x - y).cwiseAbs().maxCoeff()));
+            s = std::max(s, double(y.cwiseAbs().maxCoeff()));
+        },
+        a, b);
+    if (scale) *scale = s;
+    return d;
+}
+
+TransformerParams gradientOf(const Model& m, const std::vector<const TrainExample*>& batch, int threads,
+                             float dropout = 0, uint64_t seed = 0, LossSum* loss = nullptr) {
+    TransformerBatchGradient bg(m.config, m.transformer, threads);
+    TransformerParams g;
+    zerosLike(g, m.transformer);
+    const LossSum s = bg.compute(m.transformer, batch, dropout, seed, g);
+    if (loss) *loss = s;
+    return g;
+}
+
+}  // namespace
+
+class TestTransformerTraining : public QObject {
+    Q_OBJECT
+
+private slots:
+    void batchGradientIsTheSumOfItsExamples() {
+        // The mean-loss gradient of a batch = Σ_b (tokens_b / tokens) × example b's own mean-loss gradient: each
+        // example is processed alone, so sentences of other lengths in the batch (padding) change nothing.
+        const Model m = reverseTransformerModel(3);
+        const std::vector<TrainExample> ex = reverseExamples(m, 4, 1);
+        LossSum whole;
+        const TransformerParams g = gradientOf(m, pointers(ex), 1, 0, 0, &whole);
+        TransformerParams sum;
+        zerosLike(sum, m.transformer);
+        double loss_sum = 0;
+        for (const TrainExample& e : ex) {
+            LossSum one;
+            TransformerParams ge = gradientOf(m, {&e}, 1, 0, 0, &one);
+            const float share = float(one.tokens) / float(whole.tokens);
+            visitTransformerTensorSets([&](auto& s, const auto& x) { s += share * x; }, sum, ge);
+            loss_sum += one.sum;
+        }
+        double scale = 0;
+        const double diff = maxAbsDiff(sum, g, &scale);
+        QVERIFY(scale > 1e-3);
+        QVERIFY2(diff <= 1e-6 * scale, qPrintable(QString("diff %1, scale %2").arg(diff).arg(scale)));
+        QVERIFY(std::abs(loss_sum - whole.sum) <= 1e-9 * whole.sum);
+        QCOMPARE(whole.tokens,
+                 int64_t(ex[0].target.size() + ex[1].target.size() + ex[2].target.size() + ex[3].target.size() - 4));
+    }
+
+    void threadsChangeNothing() {
+        // The masks of an example depend on (seed, its place in the batch) only: 1, 2 or 3 threads give the same
+        // loss and, up to the order of the float sums, the same gradient, with dropout.
+        const Model m = reverseTransformerModel(4);
+        const std::vector<TrainExample> ex = reverseExamples(m, 5, 2);
+        LossSum l1, l2, l3;
+        const TransformerParams g1 = gradientOf(m, pointers(ex), 1, 0.3f, 9, &l1);
+        const TransformerParams g2 = gradientOf(m, pointers(ex), 2, 0.3f, 9, &l2);
+        const TransformerParams g3 = gradientOf(m, pointers(ex), 3, 0.3f, 9, &l3);
+        QCOMPARE(l1.sum, l2.sum);
+        QCOMPARE(l1.sum, l3.sum);
+        double scale = 0;
+        QVERIFY(maxAbsDiff(g2, g1, &scale) <= 1e-6 * scale);
+        QVERIFY(maxAbsDiff(g3, g1) <= 1e-6 * scale);
+    }
+
+    void dropoutIsSeeded() {
+        const Model m = reverseTransformerModel(5);
+        const std::vector<TrainExample> ex = reverseExamples(m, 3, 3);
+        LossSum plain, a, b, c;
+        gradientOf(m, pointers(ex), 1, 0.0f, 7, &plain);
+        const TransformerParams ga = gradientOf(m, pointers(ex), 1, 0.3f, 7, &a);
+        const TransformerParams gb = gradientOf(m, pointers(ex), 2, 0.3f, 7, &b);
+        gradientOf(m, pointers(ex), 1, 0.3f, 8, &c);
+        QCOMPARE(a.sum, b.sum);       // the same seed: the same masks
+        QVERIFY(a.sum != plain.sum);  // dropout changes the training loss...
+        QVERIFY(a.sum != c.sum);      // ...differently for another seed
+        TransformerBatchGradient bg(m.config, m.transformer, 1);
+        QCOMPARE(bg.loss(m.transformer, pointers(ex)).sum, plain.sum);  // evaluation: no dropout
+    }
+
+    void optimizerAndClippingSeeEveryTensor() {
+        // All-ones gradients: the norm is √(parameter count), with the stored positional table counted once.
+        const Model m = reverseTransformerModel(6, 12);
+        TransformerParams g;
+        zerosLike(g, m.transformer);
+        visitTransformerTensorSets([](auto& t) { t.setOnes(); }, g);
+        const double count = double(m.parameterCount());
+        QCOMPARE(count, double(transformerParameterCount(m.transformerShape())));
+        QVERIFY(std::abs(gradNorm(g) - std::sqrt(count)) < 1e-9 * std::sqrt(count));
+        QVERIFY(std::abs(clipGradNorm(g, 2.0) - std::sqrt(count)) < 1e-9 * std::sqrt(count));
+        QVERIFY(std::abs(gradNorm(g) - 2.0) < 1e-4);
+        // sgd: θ − lr·g on every tensor
+        TransformerParams p = m.transformer;
+        TransformerOptimizer sgd(OptimizerKind::Sgd, 0.5, p);
+        sgd.step(p, g);
+        const float moved = 0.5f * g.generator_bias[0];
+        QCOMPARE(p.generator_bias[0], m.transformer.generator_bias[0] - moved);
+        QCOMPARE(p.pos_embedding(3, 1), m.transformer.pos_embedding(3, 1) - moved);
+    }
+
+    void warmupSchedule() {
+        // lr/N at the first update, growing by lr/N per update up to lr at update N, then lr.
+        QCOMPARE(warmupLearningRate(0.01, 1, 4), 0.0025);
+        QCOMPARE(warmupLearningRate(0.01, 2, 4), 0.005);
+        QCOMPARE(warmupLearningRate(0.01, 3, 4), 0.0075);
+        QCOMPARE(warmupLearningRate(0.01, 4, 4), 0.01);
+        QCOMPARE(warmupLearningRate(0.01, 50, 4), 0.01);
+        QCOMPARE(warmupLearningRate(0.01, 1, 0), 0.01);
+        QCOMPARE(warmupLearningRate(0.01, 1, 1), 0.01);
+    }
+
+    void trainerAppliesWarmup() {
+        // sgd lr 0.1, warmup 4, two updates on one batch: θ2 = θ1 − 0.05 g(θ1), θ1 = θ0 − 0.025 g(θ0).
+        Model m = reverseTransformerModel(7);
+        const std::vector<TrainExample> ex = reverseExamples(m, 4, 4);
+        Model by_hand = m;
+        for (float lr : {0.025f, 0.05f}) {
+            const TransformerParams g = gradientOf(by_hand, pointers(ex), 1);
+            visitTransformerTensorSets([&](auto& p, const auto& d) { p -= lr * d; }, by_hand.transformer, g);
+        }
+        TrainOptions o;
+        o.optimizer = OptimizerKind::Sgd;
+        o.lr = 0.1;
+        o.warmup = 4;
+        o.steps = 2;
+        o.batch_size = 4;
+        o.shuffle = false;
+        o.threads = 1;
+        Model no_warmup = m;
+        const TrainReport rep = trainModel(m, ex, {}, o);
+        QCOMPARE(rep.steps, int64_t(2));
+        double scale = 0;
+        QVERIFY(maxAbsDiff(m.transformer, by_hand.transformer, &scale) <= 1e-7 * scale);
+        o.warmup = 0;
+        trainModel(no_warmup, ex, {}, o);
+        QVERIFY(maxAbsDiff(no_warmup.transformer, by_hand.transformer) > 1e-4);
+    }
+
+    void evaluateLossEqualsForcedDecoding() {
+        const Model m = reverseTransformerModel(8);
+        const auto pairs = reversePairs(6, 5);
+        std::vector<TrainExample> ex;
+        double nll = 0;
+        int64_t tokens = 0;
+        for (const auto& [source, target] : pairs) {
+            ex.push_back(makeExample(m, source, target, int(ex.size()) + 1));
+            const DecodeResult r = forcedDecode(m, source, target);
+            for (float lp : r.log_probs) nll -= lp;
+            tokens += int64_t(r.log_probs.size());
+        }
+        const double loss = evaluateLoss(m, ex, 2, 4);
+        QVERIFY2(std::abs(loss - nll / double(tokens)) < 1e-5,
+                 qPrintable(QString("%1 vs %2").arg(loss).arg(nll / double(tokens))));
+    }
+
+    void shortRunLearnsAndKeepsTheStoredTable() {
+        Model m = reverseTransformerModel(9, 16);
+        const TransformerParams start = m.transformer;
+        const std::vector<TrainExample> train = reverseExamples(m, 200, 6), valid = reverseExamples(m, 20, 7);
+        const double before = evaluateLoss(m, valid);
+        TrainOptions o;
+        o.lr = 5e-3;
+        o.warmup = 10;
+        o.steps = 250;
+        o.batch_size = 16;
+        o.dropout = 0.1f;
+        o.seed = 3;
+        const TrainReport rep = trainModel(m, train, valid, o);
+        QCOMPARE(rep.status, TrainStatus::Completed);
+        QVERIFY2(rep.best_valid_loss < 0.3 * before,
+                 qPrintable(QString("valid loss %1 → %2").arg(before).arg(rep.best_valid_loss)));
+        QCOMPARE(evaluateLoss(m, valid), rep.best_valid_loss);        // the best parameters are the ones returned
+        QVERIFY(m.transformer.pos_embedding == start.pos_embedding);  // a buffer, as in the tutorial
+        QVERIFY(m.transformer.generator_weight != start.generator_weight);
+    }
+
+    void guidedAlignmentIsRefused() {
+        Model m = reverseTransformerModel(10);
+        const std::vector<TrainExample> ex = reverseExamples(m, 2, 8);
+        TrainOptions o;
+        o.align_weight = 0.5;
+        try {
+            trainModel(m, ex, {}, o);
+            QFAIL("no error");
+        } catch (const InputError& e) {
+            QCOMPARE(QString(e.what()), QString("training options: guided alignment (an alignment weight > 0) is not "
+                                                "implemented for decoder \"transformer\" models"));
+        }
+    }
+};
+
+QTEST_GUILESS_MAIN(TestTransformerTraining)
+#include "test_transformer_training.moc"
