@@ -5,6 +5,7 @@
 #include "heatmap/plot_palette.h"
 #include "io/atomic_file.h"
 #include "io/model_file.h"
+#include "training/epoch_metrics_table.h"
 #include "training/loss_plot.h"
 #include "training/training_form.h"
 #include "training/training_worker.h"
@@ -58,6 +59,7 @@ TrainingWindow::TrainingWindow(QWidget* parent) : QWidget(parent, Qt::Window), w
     layout->addWidget(splitter);
     connect(worker_, &TrainingWorker::progressed, this, &TrainingWindow::addReport);
     connect(worker_, &TrainingWorker::snapshotTaken, this, &TrainingWindow::addSnapshot);
+    connect(worker_, &TrainingWorker::validated, this, &TrainingWindow::addMetrics);
     connect(worker_, &TrainingWorker::pausedAt, this, &TrainingWindow::onPaused);
     connect(worker_, &TrainingWorker::finished, this, &TrainingWindow::onFinished);
     retranslate();
@@ -97,8 +99,14 @@ QWidget* TrainingWindow::buildViews() {
     loss_plot_ = new LossPlot(box);
     heatmap_ = new HeatmapView(box);
     heatmap_->setMinimumCellSize(14);
+    metrics_table_ = new EpochMetricsTable(box);
+    auto* curves = new QSplitter(Qt::Horizontal, box);
+    curves->addWidget(loss_plot_);
+    curves->addWidget(metrics_table_);
+    curves->setStretchFactor(0, 3);
+    curves->setStretchFactor(1, 1);
     auto* views = new QSplitter(Qt::Vertical, box);
-    views->addWidget(loss_plot_);
+    views->addWidget(curves);
     views->addWidget(heatmap_);
     views->setStretchFactor(1, 2);
     timeline_label_ = new QLabel(box);
@@ -182,6 +190,7 @@ bool TrainingWindow::start() {
     ended_ = false;
     last_error_.clear();
     loss_plot_->clear();
+    metrics_table_->clearMetrics();
     timeline_->setRange(0, 0);
     const qlonglong lines = qlonglong(job.train.size());
     worker_->start(std::move(job));
@@ -257,6 +266,11 @@ void TrainingWindow::addSnapshot(const TrainingSnapshot& s) {
     emit snapshotAdded(last + 1);
 }
 
+void TrainingWindow::addMetrics(const EpochMetrics& m) {
+    history_.metrics.push_back(m);
+    metrics_table_->addMetrics(m);
+}
+
 void TrainingWindow::showSnapshot(int index) {
     if (index < 0 || index >= int(history_.snapshots.size())) {
         snapshot_label_->setText(tr("no snapshot yet"));
@@ -314,7 +328,7 @@ bool TrainingWindow::exportCurves(const QString& path, QString* error) {
     if (QFileInfo(path).suffix().compare(QLatin1String("png"), Qt::CaseInsensitive) == 0)
         return loss_plot_->exportPng(path, 1200, 700, error);
     try {
-        writeFileAtomically(path.toStdString(), lossCurvesCsv(history_.reports));
+        writeFileAtomically(path.toStdString(), lossCurvesCsv(history_.reports, history_.metrics));
         return true;
     } catch (const std::exception& e) {
         if (error) *error = QString::fromStdString(e.what());

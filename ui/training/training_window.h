@@ -2,7 +2,8 @@
 // (LossPlot), tokens/s and ETA, and the probe sentence's attention every N updates, each kept as a snapshot that
 // the timeline slider scrubs back through. Pause, resume, stop; the model file is written at every pause and at the
 // end (also when the window closes). When done: open the model in the main window, or save it beside its siblings.
-// Exports: the snapshots as a filmstrip (PNG, SVG, PDF) and the loss curves (PNG, CSV).
+// After each epoch, the validation corpus's BLEU and AER (core's evaluateCorpus) in a table beside the curves.
+// Exports: the snapshots as a filmstrip (PNG, SVG, PDF) and the loss curves (PNG, CSV with the epochs' measures).
 #pragma once
 #include "training/training_history.h"
 
@@ -16,6 +17,7 @@ class QSlider;
 
 namespace attnviz::ui {
 
+class EpochMetricsTable;
 class HeatmapView;
 class LossPlot;
 class TrainingForm;
@@ -52,6 +54,7 @@ public:
 
     TrainingForm* form() const { return form_; }
     LossPlot* lossPlot() const { return loss_plot_; }
+    EpochMetricsTable* metricsTable() const { return metrics_table_; }
     HeatmapView* heatmap() const { return heatmap_; }
     QSlider* timeline() const { return timeline_; }
     QLabel* statusLabel() const { return status_; }
@@ -73,6 +76,7 @@ private:
     void updateButtons();
     void addReport(const TrainProgress& progress);
     void addSnapshot(const TrainingSnapshot& snapshot);
+    void addMetrics(const EpochMetrics& metrics);
     void onPaused(qint64 step, const QString& error);
     void onFinished(const TrainReport& report, const QString& error);
     void showMessage(const QString& text, bool warning);
@@ -83,6 +87,7 @@ private:
     TrainingWorker* worker_;
     TrainingForm* form_ = nullptr;
     LossPlot* loss_plot_ = nullptr;
+    EpochMetricsTable* metrics_table_ = nullptr;
     HeatmapView* heatmap_ = nullptr;
     QSlider* timeline_ = nullptr;
     QLabel* status_ = nullptr;
