@@ -41,6 +41,13 @@ std::string lossCurvesCsv(const std::vector<TrainProgress>& reports, const std::
     return out;
 }
 
+HeatmapPanel snapshotPanel(const TrainingSnapshot& s, const HeatmapStyle& style) {
+    HeatmapPanel panel{HeatmapData::fromDecode(s.decode), style};
+    panel.style.title = QCoreApplication::translate("attnviz::ui::TrainingWindow", "update %1")
+                            .arg(static_cast<qlonglong>(s.progress.step));
+    return panel;
+}
+
 std::vector<int> filmstripPicks(int count, int most) {
     std::vector<int> picks;
     if (count <= 0 || most <= 0) return picks;
@@ -64,11 +71,7 @@ bool exportFilmstrip(const std::vector<TrainingSnapshot>& snapshots, const QStri
                      QString* error) {
     std::vector<HeatmapPanel> panels;
     for (int i : filmstripPicks(int(snapshots.size()), kFilmstripMost)) {
-        const TrainingSnapshot& s = snapshots[size_t(i)];
-        HeatmapPanel panel{HeatmapData::fromDecode(s.decode), options.style};
-        panel.style.title = QCoreApplication::translate("attnviz::ui::TrainingWindow", "update %1")
-                                .arg(static_cast<qlonglong>(s.progress.step));
-        panels.push_back(std::move(panel));
+        panels.push_back(snapshotPanel(snapshots[size_t(i)], options.style));
     }
     if (panels.empty()) {
         if (error) *error = QStringLiteral("%1: no snapshots to draw").arg(path);

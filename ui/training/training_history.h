@@ -38,6 +38,9 @@ struct TrainingHistory {
 // those of them whose step has metrics (valid_aer where the validation corpus has gold links); empty elsewhere.
 std::string lossCurvesCsv(const std::vector<TrainProgress>& reports, const std::vector<EpochMetrics>& metrics = {});
 
+// A snapshot as a filmstrip cell or an animation frame draws it: the probe's heatmap in `style`, titled "update N".
+HeatmapPanel snapshotPanel(const TrainingSnapshot& snapshot, const HeatmapStyle& style);
+
 // The snapshots a filmstrip shows: all when there are at most `most`, else `most` of them evenly spread, the first
 // and the last always among them. Indices into the snapshots, increasing.
 std::vector<int> filmstripPicks(int count, int most);

@@ -1,24 +1,20 @@
 #include "training/training_window.h"
 
-#include "dialogs/model_library.h"
 #include "heatmap/heatmap_view.h"
 #include "heatmap/plot_palette.h"
-#include "io/atomic_file.h"
-#include "io/model_file.h"
 #include "training/epoch_metrics_table.h"
 #include "training/loss_plot.h"
+#include "training/training_animation.h"
 #include "training/training_form.h"
 #include "training/training_worker.h"
 
 #include <QCloseEvent>
-#include <QDir>
-#include <QFileDialog>
-#include <QFileInfo>
 #include <QHBoxLayout>
 #include <QLabel>
 #include <QPushButton>
 #include <QScrollArea>
 #include <QSlider>
+#include <QSpinBox>
 #include <QSplitter>
 #include <QVBoxLayout>
 #include <cmath>
@@ -121,15 +117,27 @@ QWidget* TrainingWindow::buildViews() {
     timeline_row->addWidget(timeline_, 1);
     timeline_row->addWidget(snapshot_label_);
     export_film_ = new QPushButton(box);
+    export_anim_ = new QPushButton(box);
+    frame_delay_label_ = new QLabel(box);
+    frame_delay_ = new QSpinBox(box);
+    frame_delay_->setRange(20, 10000);
+    frame_delay_->setSingleStep(50);
+    frame_delay_->setValue(kDefaultFrameDelayMs);
+    frame_delay_label_->setBuddy(frame_delay_);
     export_curves_ = new QPushButton(box);
     open_main_ = new QPushButton(box);
     save_sibling_ = new QPushButton(box);
     connect(export_film_, &QPushButton::clicked, this, &TrainingWindow::chooseFilmstripFile);
+    connect(export_anim_, &QPushButton::clicked, this, &TrainingWindow::chooseAnimationFile);
     connect(export_curves_, &QPushButton::clicked, this, &TrainingWindow::chooseCurvesFile);
     connect(open_main_, &QPushButton::clicked, this, [this] { emit openModelRequested(modelPath()); });
     connect(save_sibling_, &QPushButton::clicked, this, &TrainingWindow::chooseSiblingFile);
     auto* actions = new QHBoxLayout;
-    for (QPushButton* b : {export_film_, export_curves_}) actions->addWidget(b);
+    actions->addWidget(export_film_);
+    actions->addWidget(export_anim_);
+    actions->addWidget(frame_delay_label_);
+    actions->addWidget(frame_delay_);
+    actions->addWidget(export_curves_);
     actions->addStretch(1);
     for (QPushButton* b : {open_main_, save_sibling_}) actions->addWidget(b);
     auto* layout = new QVBoxLayout(box);
@@ -151,6 +159,11 @@ void TrainingWindow::retranslate() {
     timeline_->setToolTip(tr("Scrub back through the probe sentence's attention as the model learnt it"));
     export_film_->setText(tr("Export &filmstrip…"));
     export_film_->setToolTip(tr("The snapshots in a grid, each with its update number (PNG, SVG or PDF)"));
+    export_anim_->setText(tr("Export &animation…"));
+    export_anim_->setToolTip(tr("The snapshots as an animated PNG for slides, one frame per snapshot"));
+    frame_delay_label_->setText(tr("Frame &delay:"));
+    frame_delay_->setSuffix(tr(" ms"));
+    frame_delay_->setToolTip(tr("How long the animation shows each snapshot"));
     export_curves_->setText(tr("Export &curves…"));
     export_curves_->setToolTip(tr("The loss curves as a PNG picture or their numbers as CSV"));
     open_main_->setText(tr("&Open in the main window"));
@@ -231,6 +244,7 @@ void TrainingWindow::updateButtons() {
     pause_->setText(isPaused() ? tr("&Resume") : tr("&Pause"));
     stop_->setEnabled(running);
     export_film_->setEnabled(has_snapshots);
+    export_anim_->setEnabled(has_snapshots);
     export_curves_->setEnabled(!history_.reports.empty());
     open_main_->setEnabled(ended_ && last_error_.isEmpty());
     save_sibling_->setEnabled(ended_ && trainedModel() != nullptr);
@@ -314,88 +328,6 @@ void TrainingWindow::onFinished(const TrainReport& report, const QString& error)
 void TrainingWindow::showMessage(const QString& text, bool warning) {
     status_->setText(text);
     status_->setStyleSheet(warning ? warningStyleSheet(palette()) : QString());
-}
-
-bool TrainingWindow::exportFilmstrip(const QString& path, QString* error) {
-    ExportOptions options;
-    options.style = heatmap_->style();
-    options.style.current_row = -1;
-    options.style.selected_row = options.style.selected_col = -1;
-    return ui::exportFilmstrip(history_.snapshots, path, options, error);
-}
-
-bool TrainingWindow::exportCurves(const QString& path, QString* error) {
-    if (QFileInfo(path).suffix().compare(QLatin1String("png"), Qt::CaseInsensitive) == 0)
-        return loss_plot_->exportPng(path, 1200, 700, error);
-    try {
-        writeFileAtomically(path.toStdString(), lossCurvesCsv(history_.reports, history_.metrics));
-        return true;
-    } catch (const std::exception& e) {
-        if (error) *error = QString::fromStdString(e.what());
-        return false;
-    }
-}
-
-QString TrainingWindow::siblingPath() const {
-    QString dir = QFileInfo(modelPath()).absolutePath();
-    for (const QString& d : sampleModelDirs()) {
-        bool found = false;
-        for (const ModelInfo& m : scanModelDir(d)) found = found || (!task_.isEmpty() && m.task == task_);
-        if (found) {
-            dir = d;
-            break;
-        }
-    }
-    const std::shared_ptr<const Model> model = trainedModel();
-    return QDir(dir).filePath(siblingFileName(task_, model ? model->config : ModelConfig(), guided_));
-}
-
-bool TrainingWindow::saveAsSibling(const QString& path, QString* error) {
-    const std::shared_ptr<const Model> model = trainedModel();
-    if (!model) {
-        if (error) *error = tr("No trained model yet.");
-        return false;
-    }
-    try {
-        saveModel(*model, path.toStdString());  // with the "training" metadata of its run
-        return true;
-    } catch (const std::exception& e) {
-        if (error) *error = QString::fromStdString(e.what());
-        return false;
-    }
-}
-
-void TrainingWindow::chooseFilmstripFile() {
-    const QString path = QFileDialog::getSaveFileName(this, tr("Export filmstrip"), QStringLiteral("filmstrip.png"),
-                                                      tr("Images (*.png *.svg *.pdf)"));
-    QString error;
-    if (path.isEmpty()) return;
-    if (exportFilmstrip(path, &error))
-        showMessage(tr("Wrote %1").arg(path), false);
-    else
-        showMessage(error, true);
-}
-
-void TrainingWindow::chooseCurvesFile() {
-    const QString path = QFileDialog::getSaveFileName(this, tr("Export loss curves"), QStringLiteral("loss.csv"),
-                                                      tr("CSV numbers (*.csv);;PNG picture (*.png)"));
-    QString error;
-    if (path.isEmpty()) return;
-    if (exportCurves(path, &error))
-        showMessage(tr("Wrote %1").arg(path), false);
-    else
-        showMessage(error, true);
-}
-
-void TrainingWindow::chooseSiblingFile() {
-    const QString path =
-        QFileDialog::getSaveFileName(this, tr("Save as sibling"), siblingPath(), tr("Models (*.safetensors)"));
-    QString error;
-    if (path.isEmpty()) return;
-    if (saveAsSibling(path, &error))
-        showMessage(tr("Wrote %1").arg(path), false);
-    else
-        showMessage(error, true);
 }
 
 void TrainingWindow::closeEvent(QCloseEvent* event) {

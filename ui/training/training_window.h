@@ -3,7 +3,7 @@
 // the timeline slider scrubs back through. Pause, resume, stop; the model file is written at every pause and at the
 // end (also when the window closes). When done: open the model in the main window, or save it beside its siblings.
 // After each epoch, the validation corpus's BLEU and AER (core's evaluateCorpus) in a table beside the curves.
-// Exports: the snapshots as a filmstrip (PNG, SVG, PDF) and the loss curves (PNG, CSV with the epochs' measures).
+// Exports (training_window_exports.cpp): the snapshots as a filmstrip (PNG, SVG, PDF) or an animated PNG, and the loss curves (PNG, CSV with the epochs' measures).
 #pragma once
 #include "training/training_history.h"
 
@@ -14,6 +14,7 @@
 class QLabel;
 class QPushButton;
 class QSlider;
+class QSpinBox;
 
 namespace attnviz::ui {
 
@@ -47,6 +48,9 @@ public:
     // Shows snapshot `index` (the timeline's position).
     void showSnapshot(int index);
     bool exportFilmstrip(const QString& path, QString* error);
+    // The snapshots as an animated PNG, each frame shown `delay_ms` (training_animation.h).
+    bool exportAnimation(const QString& path, int delay_ms, QString* error);
+    int frameDelay() const;                                  // the form's "Frame delay", in ms
     bool exportCurves(const QString& path, QString* error);  // .png (the plot) or .csv (the reports)
     // Where "Save as sibling" proposes to write: beside the sample models of the same task, else beside the model.
     QString siblingPath() const;
@@ -81,6 +85,7 @@ private:
     void onFinished(const TrainReport& report, const QString& error);
     void showMessage(const QString& text, bool warning);
     void chooseFilmstripFile();
+    void chooseAnimationFile();
     void chooseCurvesFile();
     void chooseSiblingFile();
 
@@ -97,6 +102,9 @@ private:
     QPushButton* pause_ = nullptr;
     QPushButton* stop_ = nullptr;
     QPushButton* export_film_ = nullptr;
+    QPushButton* export_anim_ = nullptr;
+    QLabel* frame_delay_label_ = nullptr;
+    QSpinBox* frame_delay_ = nullptr;
     QPushButton* export_curves_ = nullptr;
     QPushButton* open_main_ = nullptr;
     QPushButton* save_sibling_ = nullptr;
