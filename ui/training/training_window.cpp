@@ -4,6 +4,7 @@
 #include "heatmap/plot_palette.h"
 #include "training/epoch_metrics_table.h"
 #include "training/loss_plot.h"
+#include "training/sibling_runs.h"
 #include "training/training_animation.h"
 #include "training/training_form.h"
 #include "training/training_worker.h"
@@ -75,6 +76,8 @@ QWidget* TrainingWindow::buildControls() {
     start_ = new QPushButton(box);
     pause_ = new QPushButton(box);
     stop_ = new QPushButton(box);
+    siblings_button_ = new QPushButton(box);
+    connect(siblings_button_, &QPushButton::clicked, this, &TrainingWindow::chooseSiblingsFolder);
     connect(start_, &QPushButton::clicked, this, [this] { start(); });
     connect(pause_, &QPushButton::clicked, this, [this] { isPaused() ? resume() : pause(); });
     connect(stop_, &QPushButton::clicked, this, &TrainingWindow::stop);
@@ -84,6 +87,7 @@ QWidget* TrainingWindow::buildControls() {
     layout->setContentsMargins(0, 0, 0, 0);
     layout->addWidget(scroll, 1);
     layout->addLayout(buttons);
+    layout->addWidget(siblings_button_);
     return box;
 }
 
@@ -155,6 +159,10 @@ void TrainingWindow::retranslate() {
     pause_->setText(isPaused() ? tr("&Resume") : tr("&Pause"));
     stop_->setText(tr("S&top"));
     stop_->setToolTip(tr("Stop after the current update and write the model"));
+    siblings_button_->setText(tr("Train four s&iblings…"));
+    siblings_button_->setToolTip(
+        tr("Train the additive, dot, scaled_dot and general scorings one after the other with these settings, save "
+           "them side by side in a folder and compare them in the main window"));
     timeline_label_->setText(tr("S&napshot:"));
     timeline_->setToolTip(tr("Scrub back through the probe sentence's attention as the model learnt it"));
     export_film_->setText(tr("Export &filmstrip…"));
@@ -186,7 +194,11 @@ bool TrainingWindow::start() {
         last_error_ = tr("A training is running.");
         return false;
     }
-    const TrainingSettings settings = form_->settings();
+    siblings_.reset();
+    return startWith(form_->settings());
+}
+
+bool TrainingWindow::startWith(const TrainingSettings& settings) {
     TrainingJob job;
     try {
         job = prepareTrainingJob(settings);
@@ -207,7 +219,7 @@ bool TrainingWindow::start() {
     timeline_->setRange(0, 0);
     const qlonglong lines = qlonglong(job.train.size());
     worker_->start(std::move(job));
-    showMessage(tr("Training on %n line(s)…", nullptr, int(lines)), false);
+    showMessage(siblingPrefix() + tr("Training on %n line(s)…", nullptr, int(lines)), false);
     updateButtons();
     return true;
 }
@@ -239,6 +251,7 @@ QString TrainingWindow::modelPath() const { return worker_->modelPath(); }
 void TrainingWindow::updateButtons() {
     const bool running = isRunning(), has_snapshots = !history_.snapshots.empty();
     start_->setEnabled(!running);
+    siblings_button_->setEnabled(!running);
     form_->setEnabled(!running);
     pause_->setEnabled(running);
     pause_->setText(isPaused() ? tr("&Resume") : tr("&Pause"));
@@ -254,13 +267,13 @@ void TrainingWindow::addReport(const TrainProgress& p) {
     history_.reports.push_back(p);
     loss_plot_->addReport(p);
     if (p.after_validation) return;
-    showMessage(tr("update %1 of %2 · epoch %3 · loss %4 · %5 tokens/s · %6 left")
-                    .arg(p.step)
-                    .arg(p.total_steps)
-                    .arg(p.epoch)
-                    .arg(p.loss, 0, 'f', 4)
-                    .arg(p.tokens_per_second, 0, 'f', 0)
-                    .arg(clockText(p.eta_seconds)),
+    showMessage(siblingPrefix() + tr("update %1 of %2 · epoch %3 · loss %4 · %5 tokens/s · %6 left")
+                                      .arg(p.step)
+                                      .arg(p.total_steps)
+                                      .arg(p.epoch)
+                                      .arg(p.loss, 0, 'f', 4)
+                                      .arg(p.tokens_per_second, 0, 'f', 0)
+                                      .arg(clockText(p.eta_seconds)),
                 false);
     if (history_.reports.size() == 1) updateButtons();
 }
@@ -323,6 +336,7 @@ void TrainingWindow::onFinished(const TrainReport& report, const QString& error)
     }
     updateButtons();
     emit trainingFinished();
+    if (siblings_) continueSiblings(report, error);
 }
 
 void TrainingWindow::showMessage(const QString& text, bool warning) {
