@@ -2,6 +2,9 @@
 
 #include <QEvent>
 #include <QHeaderView>
+#include <QScrollBar>
+#include <QStyle>
+#include <algorithm>
 #include <cmath>
 
 namespace attnviz::ui {
@@ -24,7 +27,7 @@ EpochMetricsTable::EpochMetricsTable(QWidget* parent) : QTableWidget(0, ColumnCo
     setObjectName(QStringLiteral("EpochMetricsTable"));
     verticalHeader()->setVisible(false);
     horizontalHeader()->setSectionResizeMode(QHeaderView::ResizeToContents);
-    horizontalHeader()->setStretchLastSection(true);
+    setSizePolicy(QSizePolicy::Maximum, QSizePolicy::Expanding);
     setEditTriggers(QAbstractItemView::NoEditTriggers);
     setSelectionBehavior(QAbstractItemView::SelectRows);
     retranslate();
@@ -32,10 +35,25 @@ EpochMetricsTable::EpochMetricsTable(QWidget* parent) : QTableWidget(0, ColumnCo
 
 void EpochMetricsTable::retranslate() {
     setHorizontalHeaderLabels({tr("Epoch"), tr("Update"), tr("Valid. loss"), tr("BLEU"), tr("AER")});
+    setMinimumWidth(sizeHint().width());
     setToolTip(
         tr("After each epoch: the validation corpus decoded greedily by the model just validated, scored as "
            "attnviz-cli eval scores it (corpus BLEU-4 in %; the AER of the attention's argmax links against "
            "the gold links, where the corpus has them)"));
+}
+
+// Each column as wide as its header or its widest likely number, whichever is wider.
+QSize EpochMetricsTable::sizeHint() const {
+    static const char* const kWidest[ColumnCount] = {"9999", "9999999", "00.0000", "100.00", "0.000"};
+    const int padding = 2 * style()->pixelMetric(QStyle::PM_HeaderMargin) + 8;
+    int width = 2 * frameWidth() + verticalScrollBar()->sizeHint().width();
+    for (int c = 0; c < ColumnCount; ++c) {
+        const QString header = horizontalHeaderItem(c) ? horizontalHeaderItem(c)->text() : QString();
+        width += std::max(horizontalHeader()->fontMetrics().horizontalAdvance(header),
+                          fontMetrics().horizontalAdvance(QLatin1String(kWidest[c]))) +
+                 padding;
+    }
+    return {width, QTableWidget::sizeHint().height()};
 }
 
 void EpochMetricsTable::changeEvent(QEvent* event) {

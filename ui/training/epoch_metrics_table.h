@@ -18,6 +18,8 @@ public:
     void clearMetrics();
     void addMetrics(const EpochMetrics& metrics);  // a row at the bottom, scrolled into view
     void retranslate();
+    // As wide as its columns (and the scroll bar): the curves beside it take the rest.
+    QSize sizeHint() const override;
 
 protected:
     void changeEvent(QEvent* event) override;

@@ -103,8 +103,8 @@ QWidget* TrainingWindow::buildViews() {
     auto* curves = new QSplitter(Qt::Horizontal, box);
     curves->addWidget(loss_plot_);
     curves->addWidget(metrics_table_);
-    curves->setStretchFactor(0, 3);
-    curves->setStretchFactor(1, 1);
+    curves->setStretchFactor(0, 1);
+    curves->setStretchFactor(1, 0);
     auto* views = new QSplitter(Qt::Vertical, box);
     views->addWidget(curves);
     views->addWidget(heatmap_);
