@@ -125,7 +125,7 @@ void TestTrainingSiblings::fourSiblingsReachTheCompareView() {
 // the last two are never written.
 void TestTrainingSiblings::stopKeepsTheFinishedOnes() {
     TrainingWindow t;
-    t.form()->applySettings(tinySettings(dir_.path(), 10));  // 150 updates a run
+    t.form()->applySettings(tinySettings(dir_.path(), 40));  // 600 updates a run: the stop comes well before its end
     const QString folder = dir_.filePath("stopped");
     QSignalSpy ended(&t, &TrainingWindow::siblingsEnded);
     QSignalSpy each(&t, &TrainingWindow::siblingTrained);
