@@ -821,6 +821,33 @@ Gold links: %2 links</source>
     </message>
 </context>
 <context>
+    <name>attnviz::ui::EpochMetricsTable</name>
+    <message>
+        <source>Epoch</source>
+        <translation>轮次</translation>
+    </message>
+    <message>
+        <source>Update</source>
+        <translation>更新</translation>
+    </message>
+    <message>
+        <source>Valid. loss</source>
+        <translation>验证损失</translation>
+    </message>
+    <message>
+        <source>BLEU</source>
+        <translation>BLEU</translation>
+    </message>
+    <message>
+        <source>AER</source>
+        <translation>AER</translation>
+    </message>
+    <message>
+        <source>After each epoch: the validation corpus decoded greedily by the model just validated, scored as attnviz-cli eval scores it (corpus BLEU-4 in %; the AER of the attention&apos;s argmax links against the gold links, where the corpus has them)</source>
+        <translation>每轮结束后：用刚刚验证过的模型对验证语料做贪心解码，并按 attnviz-cli eval 的方式打分（语料级 BLEU-4，单位为 %；在语料带有金标准对齐时，给出注意力 argmax 对齐相对金标准对齐的对齐错误率 AER）</translation>
+    </message>
+</context>
+<context>
     <name>attnviz::ui::ExportDialog</name>
     <message>
         <source>Export heatmap</source>
@@ -2176,6 +2203,66 @@ GNMT 覆盖惩罚 %4</translation>
     <message>
         <source>Models (*.safetensors)</source>
         <translation>模型 (*.safetensors)</translation>
+    </message>
+    <message>
+        <source>Train four s&amp;iblings…</source>
+        <translation>训练四个同组模型(&amp;I)…</translation>
+    </message>
+    <message>
+        <source>Train the additive, dot, scaled_dot and general scorings one after the other with these settings, save them side by side in a folder and compare them in the main window</source>
+        <translation>用这些设置依次训练 additive、dot、scaled_dot 和 general 四种打分函数，将它们并排保存在一个文件夹中，并在主窗口中对比</translation>
+    </message>
+    <message>
+        <source>Export &amp;animation…</source>
+        <translation>导出动画(&amp;A)…</translation>
+    </message>
+    <message>
+        <source>The snapshots as an animated PNG for slides, one frame per snapshot</source>
+        <translation>把快照导出为可放进幻灯片的动态 PNG，每个快照一帧</translation>
+    </message>
+    <message>
+        <source>Frame &amp;delay:</source>
+        <translation>帧间隔(&amp;D)：</translation>
+    </message>
+    <message>
+        <source> ms</source>
+        <translation> 毫秒</translation>
+    </message>
+    <message>
+        <source>How long the animation shows each snapshot</source>
+        <translation>动画中每个快照显示多长时间</translation>
+    </message>
+    <message>
+        <source>Export animation</source>
+        <translation>导出动画</translation>
+    </message>
+    <message>
+        <source>Animated PNG (*.png *.apng)</source>
+        <translation>动态 PNG (*.png *.apng)</translation>
+    </message>
+    <message>
+        <source>sibling %1 of %2 (%3): </source>
+        <translation>同组模型 %1/%2（%3）：</translation>
+    </message>
+    <message>
+        <source>The siblings stopped: the %1 one failed (%2); %3 of %4 trained and kept</source>
+        <translation>同组训练已停止：%1 模型训练失败（%2）；%4 个中已训练并保留 %3 个</translation>
+    </message>
+    <message>
+        <source>The siblings stopped during the %1 one (its model so far is in %2); %3 of %4 trained and kept</source>
+        <translation>同组训练在 %1 模型处停止（它目前的模型保存在 %2）；%4 个中已训练并保留 %3 个</translation>
+    </message>
+    <message>
+        <source>The siblings stopped: the %1 one cannot start (%2)</source>
+        <translation>同组训练已停止：%1 模型无法开始（%2）</translation>
+    </message>
+    <message>
+        <source>Trained the four siblings into %1; the main window compares them</source>
+        <translation>四个同组模型已训练完成并保存在 %1；主窗口正在对比它们</translation>
+    </message>
+    <message>
+        <source>Folder for the four siblings</source>
+        <translation>四个同组模型的保存文件夹</translation>
     </message>
 </context>
 </TS>

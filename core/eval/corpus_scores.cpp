@@ -91,6 +91,20 @@ std::vector<LineScores> scoreCorpus(const Model& model, const std::vector<Corpus
     return scores;
 }
 
+EvalReport evaluateCorpus(const Model& model, const std::vector<CorpusExample>& examples,
+                          const CorpusScoreOptions& options, int64_t* unscored) {
+    EvalCounts total;
+    int64_t missed = 0;
+    for (const LineScores& s : scoreCorpus(model, examples, options)) {
+        if (s.scored)
+            total += s.counts;
+        else
+            ++missed;
+    }
+    if (unscored) *unscored = missed;
+    return evalReport(total);
+}
+
 namespace {
 
 std::string csvRow(const CorpusExample& ex, const LineScores& s) {

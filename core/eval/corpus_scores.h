@@ -53,6 +53,13 @@ std::vector<LineScores> scoreCorpus(const Model& model, const std::vector<Corpus
                                     const CorpusScoreOptions& options = {}, std::atomic<size_t>* done = nullptr,
                                     const std::atomic<bool>* cancel = nullptr);
 
+// The corpus measures of `attnviz-cli eval` (eval/metrics.h's evalReport: corpus BLEU-4, exact match, token
+// accuracy, and the AER where some line has gold links) of every line scoreCorpus scores, summed in the lines' order;
+// a line it cannot score is left out and counted in `*unscored` (when given). What the training window shows after
+// each epoch's validation.
+EvalReport evaluateCorpus(const Model& model, const std::vector<CorpusExample>& examples,
+                          const CorpusScoreOptions& options = {}, int64_t* unscored = nullptr);
+
 // The table as CSV (RFC 4180 quoting via io/decode_json.h's csvField, "\n" line ends, UTF-8): the header
 // `line,source,reference,output,log_prob,log_prob_per_token,mean_entropy,confidence,coverage_deviation,
 // absentminded_out,absentminded_in,bleu,bleu_plus_one,token_accuracy,exact,aer,error`, then one row per example with its scores

@@ -156,7 +156,9 @@ private:
         if (epoch_tokens_ > 0 && guided()) last_epoch_align_ = epoch_align_ / double(epoch_tokens_);
         if (!valid_.empty() && epoch_steps_ == per_epoch_ && !stop_) {
             validate();
-            if (cb_.progress) cb_.progress(progress(rep_.last_loss, secondsSince(t0_), true));
+            const TrainProgress pr = progress(rep_.last_loss, secondsSince(t0_), true);
+            if (cb_.progress) cb_.progress(pr);
+            if (cb_.validated) showModel(cb_.validated, pr);
         }
     }
 

@@ -80,6 +80,10 @@ struct TrainCallbacks {
     TrainGate* gate = nullptr;
     // When a pause begins, before the training thread sleeps: the parameters after the last update.
     std::function<void(const Model&, const TrainProgress&)> paused;
+    // After each epoch's validation (with validation data), once its progress report is out (after_validation and
+    // valid_loss set): the parameters that were just validated. The window scores the validation corpus with them
+    // (eval/corpus_scores.h's evaluateCorpus: BLEU, and AER where lines have gold links).
+    std::function<void(const Model&, const TrainProgress&)> validated;
 };
 
 // The float32 copies of the model's parameters that training keeps, in bytes (each copy is 4 x parameters): the

@@ -7,10 +7,12 @@
 #include "main_window_fixture.h"
 #include "training_fixtures.h"
 
+#include "eval/corpus_scores.h"
 #include "heatmap/heatmap_view.h"
 #include "io/corpus.h"
 #include "io/model_file.h"
 #include "train/corpus_training.h"
+#include "training/epoch_metrics_table.h"
 #include "training/loss_plot.h"
 #include "training/training_form.h"
 #include "training/training_window.h"
@@ -80,6 +82,7 @@ private slots:
     void initTestCase();
     void snapshotsAreTheEnginesDecodes();
     void curvesAreTheProgressReports();
+    void epochMetricsAreCoresEvaluation();
     void timelineScrubsBack();
     void pauseAndStopKeepTheModel();
     void closingStopsAndWrites();
@@ -162,6 +165,55 @@ void TestTrainingWindow::curvesAreTheProgressReports() {
     QCOMPARE(w.lastReport().best_valid_loss, std::min(valid->data()->at(0)->value, valid->data()->at(1)->value));
     w.lossPlot()->setLogScale(true);
     QCOMPARE(w.lossPlot()->plot()->yAxis->scaleType(), QCPAxis::stLogarithmic);
+}
+
+// After each epoch the validation corpus's BLEU and AER: core's evaluateCorpus of the model core trains as many
+// updates, shown in the table and written into the curves CSV; a validation corpus without gold links has no AER.
+void TestTrainingWindow::epochMetricsAreCoresEvaluation() {
+    TrainingWindow w;
+    const TrainingSettings s = tinySettings(dir_.path(), 2);
+    runToEnd(w, s);
+    const Corpus valid = readCorpus(s.valid.toStdString(), CorpusOptions{true, s.config.tokenizer});
+    const auto& metrics = w.history().metrics;
+    QCOMPARE(metrics.size(), size_t(2));
+    EpochMetricsTable* table = w.metricsTable();
+    QCOMPARE(table->rowCount(), 2);
+    QString error;
+    QVERIFY2(w.exportCurves(dir_.filePath("metrics.csv"), &error), qPrintable(error));
+    QFile csv(dir_.filePath("metrics.csv"));
+    QVERIFY(csv.open(QIODevice::ReadOnly));
+    const QList<QByteArray> lines = csv.readAll().trimmed().split('\n');
+    QVERIFY(lines.front().endsWith("elapsed_seconds,valid_bleu,valid_aer"));
+    int csv_rows = 0;
+    for (int k = 0; k < 2; ++k) {
+        const EpochMetrics& m = metrics[size_t(k)];
+        QCOMPARE(m.progress.step, int64_t(15 * (k + 1)));
+        const EvalReport want = evaluateCorpus(trainedByCore(s, m.progress.step), valid.examples);
+        QCOMPARE(m.report.bleu, want.bleu);
+        QVERIFY(m.report.aer && want.aer);
+        QCOMPARE(*m.report.aer, *want.aer);
+        QCOMPARE(table->item(k, EpochMetricsTable::Update)->text(), QString::number(15 * (k + 1)));
+        QCOMPARE(table->item(k, EpochMetricsTable::Bleu)->text(), QString::number(want.bleu, 'f', 2));
+        QCOMPARE(table->item(k, EpochMetricsTable::Aer)->text(), QString::number(*want.aer, 'f', 3));
+        QCOMPARE(table->item(k, EpochMetricsTable::ValidLoss)->text(), QString::number(m.progress.valid_loss, 'f', 4));
+        for (const QByteArray& line : lines) {
+            const QList<QByteArray> f = line.split(',');
+            if (f.size() != 9 || f[0] != QByteArray::number(m.progress.step) || f[4].isEmpty()) continue;
+            QCOMPARE(f[7].toDouble(), want.bleu);  // %.9g
+            QVERIFY(std::abs(f[8].toDouble() - *want.aer) < 1e-8);
+            ++csv_rows;
+        }
+    }
+    QCOMPARE(csv_rows, 2);
+    QVERIFY(metrics[1].report.aer != metrics[0].report.aer);  // the attention moved between the epochs
+
+    TrainingSettings plain = tinySettings(dir_.path(), 1);
+    plain.valid = dir_.filePath("plain.tsv");
+    TrainingWindow w2;
+    runToEnd(w2, plain);
+    QCOMPARE(w2.history().metrics.size(), size_t(1));
+    QVERIFY(!w2.history().metrics.front().report.aer);
+    QCOMPARE(w2.metricsTable()->item(0, EpochMetricsTable::Aer)->text(), QStringLiteral("–"));
 }
 
 // With the probe's translation given, every snapshot is the model forced onto it (the same rows each time); the

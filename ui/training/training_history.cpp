@@ -17,16 +17,35 @@ std::string csvNumber(double v) {
     return buf;
 }
 
+// ",BLEU,AER" of the validation at `step`, or ",," when there are no metrics for it.
+std::string metricsFields(const std::vector<EpochMetrics>& metrics, int64_t step) {
+    for (const EpochMetrics& m : metrics) {
+        if (m.progress.step != step) continue;
+        return "," + csvNumber(m.report.bleu) + "," + (m.report.aer ? csvNumber(*m.report.aer) : std::string());
+    }
+    return ",,";
+}
+
 }  // namespace
 
-std::string lossCurvesCsv(const std::vector<TrainProgress>& reports) {
-    std::string out = "step,epoch,loss,epoch_avg_loss,valid_loss,tokens_per_second,elapsed_seconds\n";
+std::string lossCurvesCsv(const std::vector<TrainProgress>& reports, const std::vector<EpochMetrics>& metrics) {
+    std::string out =
+        "step,epoch,loss,epoch_avg_loss,valid_loss,tokens_per_second,elapsed_seconds,valid_bleu,"
+        "valid_aer\n";
     for (const TrainProgress& p : reports) {
         out += std::to_string(p.step) + "," + std::to_string(p.epoch) + "," + csvNumber(p.loss) + "," +
                csvNumber(p.avg_loss) + "," + (p.after_validation ? csvNumber(p.valid_loss) : std::string()) + "," +
-               csvNumber(p.tokens_per_second) + "," + csvNumber(p.elapsed_seconds) + "\n";
+               csvNumber(p.tokens_per_second) + "," + csvNumber(p.elapsed_seconds) +
+               (p.after_validation ? metricsFields(metrics, p.step) : std::string(",,")) + "\n";
     }
     return out;
+}
+
+HeatmapPanel snapshotPanel(const TrainingSnapshot& s, const HeatmapStyle& style) {
+    HeatmapPanel panel{HeatmapData::fromDecode(s.decode), style};
+    panel.style.title = QCoreApplication::translate("attnviz::ui::TrainingWindow", "update %1")
+                            .arg(static_cast<qlonglong>(s.progress.step));
+    return panel;
 }
 
 std::vector<int> filmstripPicks(int count, int most) {
@@ -52,11 +71,7 @@ bool exportFilmstrip(const std::vector<TrainingSnapshot>& snapshots, const QStri
                      QString* error) {
     std::vector<HeatmapPanel> panels;
     for (int i : filmstripPicks(int(snapshots.size()), kFilmstripMost)) {
-        const TrainingSnapshot& s = snapshots[size_t(i)];
-        HeatmapPanel panel{HeatmapData::fromDecode(s.decode), options.style};
-        panel.style.title = QCoreApplication::translate("attnviz::ui::TrainingWindow", "update %1")
-                                .arg(static_cast<qlonglong>(s.progress.step));
-        panels.push_back(std::move(panel));
+        panels.push_back(snapshotPanel(snapshots[size_t(i)], options.style));
     }
     if (panels.empty()) {
         if (error) *error = QStringLiteral("%1: no snapshots to draw").arg(path);

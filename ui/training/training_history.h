@@ -4,6 +4,7 @@
 // export, heatmap/heatmap_export.h). Every number is the engine's (train/trainer.h, decode/decoding.h).
 #pragma once
 #include "decode/decoding.h"
+#include "eval/metrics.h"
 #include "heatmap/heatmap_export.h"
 #include "train/trainer.h"
 
@@ -19,14 +20,26 @@ struct TrainingSnapshot {
     DecodeResult decode;
 };
 
+// The validation corpus scored by the model just validated at the end of an epoch (TrainCallbacks::validated):
+// eval/corpus_scores.h's evaluateCorpus, the measures of `attnviz-cli eval` (BLEU; AER where lines have gold links).
+struct EpochMetrics {
+    TrainProgress progress;  // the report of that validation (step, epoch, valid_loss)
+    EvalReport report;
+};
+
 struct TrainingHistory {
     std::vector<TrainProgress> reports;  // in order; those with after_validation carry an epoch's validation loss
     std::vector<TrainingSnapshot> snapshots;
+    std::vector<EpochMetrics> metrics;  // one per validated epoch, in order
 };
 
-// The reports as CSV: step,epoch,loss,epoch_avg_loss,valid_loss,tokens_per_second,elapsed_seconds; one row per
-// report, valid_loss only on the rows that follow a validation (empty elsewhere).
-std::string lossCurvesCsv(const std::vector<TrainProgress>& reports);
+// The reports as CSV: step,epoch,loss,epoch_avg_loss,valid_loss,tokens_per_second,elapsed_seconds,valid_bleu,
+// valid_aer; one row per report. valid_loss only on the rows that follow a validation, valid_bleu and valid_aer on
+// those of them whose step has metrics (valid_aer where the validation corpus has gold links); empty elsewhere.
+std::string lossCurvesCsv(const std::vector<TrainProgress>& reports, const std::vector<EpochMetrics>& metrics = {});
+
+// A snapshot as a filmstrip cell or an animation frame draws it: the probe's heatmap in `style`, titled "update N".
+HeatmapPanel snapshotPanel(const TrainingSnapshot& snapshot, const HeatmapStyle& style);
 
 // The snapshots a filmstrip shows: all when there are at most `most`, else `most` of them evenly spread, the first
 // and the last always among them. Indices into the snapshots, increasing.

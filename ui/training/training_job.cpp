@@ -176,6 +176,7 @@ TrainingJob prepareTrainingJob(const TrainingSettings& s) {
         Corpus vc = readCorpus(s.valid.toStdString(), CorpusOptions{true, job.model->config.tokenizer});
         keepFirst(vc, s.max_valid_lines);
         job.valid = corpusExamples(*job.model, vc);
+        job.valid_corpus = std::move(vc.examples);
     }
     const bool default_probe = s.probe.trimmed().isEmpty();
     job.probe = default_probe ? corpus.examples.front().source : s.probe.trimmed().toStdString();

@@ -54,6 +54,7 @@ QString siblingFileName(const QString& task, const ModelConfig& config, bool gui
 struct TrainingJob {
     std::shared_ptr<Model> model;  // trained in place by the worker
     std::vector<TrainExample> train, valid;
+    std::vector<CorpusExample> valid_corpus;  // the validation lines as read (text, gold links): for the metrics
     TrainOptions options;
     int64_t snapshot_every = 20;
     std::string probe, probe_reference;

@@ -1,23 +1,21 @@
 #include "training/training_window.h"
 
-#include "dialogs/model_library.h"
 #include "heatmap/heatmap_view.h"
 #include "heatmap/plot_palette.h"
-#include "io/atomic_file.h"
-#include "io/model_file.h"
+#include "training/epoch_metrics_table.h"
 #include "training/loss_plot.h"
+#include "training/sibling_runs.h"
+#include "training/training_animation.h"
 #include "training/training_form.h"
 #include "training/training_worker.h"
 
 #include <QCloseEvent>
-#include <QDir>
-#include <QFileDialog>
-#include <QFileInfo>
 #include <QHBoxLayout>
 #include <QLabel>
 #include <QPushButton>
 #include <QScrollArea>
 #include <QSlider>
+#include <QSpinBox>
 #include <QSplitter>
 #include <QVBoxLayout>
 #include <cmath>
@@ -58,6 +56,7 @@ TrainingWindow::TrainingWindow(QWidget* parent) : QWidget(parent, Qt::Window), w
     layout->addWidget(splitter);
     connect(worker_, &TrainingWorker::progressed, this, &TrainingWindow::addReport);
     connect(worker_, &TrainingWorker::snapshotTaken, this, &TrainingWindow::addSnapshot);
+    connect(worker_, &TrainingWorker::validated, this, &TrainingWindow::addMetrics);
     connect(worker_, &TrainingWorker::pausedAt, this, &TrainingWindow::onPaused);
     connect(worker_, &TrainingWorker::finished, this, &TrainingWindow::onFinished);
     retranslate();
@@ -77,6 +76,8 @@ QWidget* TrainingWindow::buildControls() {
     start_ = new QPushButton(box);
     pause_ = new QPushButton(box);
     stop_ = new QPushButton(box);
+    siblings_button_ = new QPushButton(box);
+    connect(siblings_button_, &QPushButton::clicked, this, &TrainingWindow::chooseSiblingsFolder);
     connect(start_, &QPushButton::clicked, this, [this] { start(); });
     connect(pause_, &QPushButton::clicked, this, [this] { isPaused() ? resume() : pause(); });
     connect(stop_, &QPushButton::clicked, this, &TrainingWindow::stop);
@@ -86,6 +87,7 @@ QWidget* TrainingWindow::buildControls() {
     layout->setContentsMargins(0, 0, 0, 0);
     layout->addWidget(scroll, 1);
     layout->addLayout(buttons);
+    layout->addWidget(siblings_button_);
     return box;
 }
 
@@ -97,8 +99,14 @@ QWidget* TrainingWindow::buildViews() {
     loss_plot_ = new LossPlot(box);
     heatmap_ = new HeatmapView(box);
     heatmap_->setMinimumCellSize(14);
+    metrics_table_ = new EpochMetricsTable(box);
+    auto* curves = new QSplitter(Qt::Horizontal, box);
+    curves->addWidget(loss_plot_);
+    curves->addWidget(metrics_table_);
+    curves->setStretchFactor(0, 1);
+    curves->setStretchFactor(1, 0);
     auto* views = new QSplitter(Qt::Vertical, box);
-    views->addWidget(loss_plot_);
+    views->addWidget(curves);
     views->addWidget(heatmap_);
     views->setStretchFactor(1, 2);
     timeline_label_ = new QLabel(box);
@@ -113,15 +121,27 @@ QWidget* TrainingWindow::buildViews() {
     timeline_row->addWidget(timeline_, 1);
     timeline_row->addWidget(snapshot_label_);
     export_film_ = new QPushButton(box);
+    export_anim_ = new QPushButton(box);
+    frame_delay_label_ = new QLabel(box);
+    frame_delay_ = new QSpinBox(box);
+    frame_delay_->setRange(20, 10000);
+    frame_delay_->setSingleStep(50);
+    frame_delay_->setValue(kDefaultFrameDelayMs);
+    frame_delay_label_->setBuddy(frame_delay_);
     export_curves_ = new QPushButton(box);
     open_main_ = new QPushButton(box);
     save_sibling_ = new QPushButton(box);
     connect(export_film_, &QPushButton::clicked, this, &TrainingWindow::chooseFilmstripFile);
+    connect(export_anim_, &QPushButton::clicked, this, &TrainingWindow::chooseAnimationFile);
     connect(export_curves_, &QPushButton::clicked, this, &TrainingWindow::chooseCurvesFile);
     connect(open_main_, &QPushButton::clicked, this, [this] { emit openModelRequested(modelPath()); });
     connect(save_sibling_, &QPushButton::clicked, this, &TrainingWindow::chooseSiblingFile);
     auto* actions = new QHBoxLayout;
-    for (QPushButton* b : {export_film_, export_curves_}) actions->addWidget(b);
+    actions->addWidget(export_film_);
+    actions->addWidget(export_anim_);
+    actions->addWidget(frame_delay_label_);
+    actions->addWidget(frame_delay_);
+    actions->addWidget(export_curves_);
     actions->addStretch(1);
     for (QPushButton* b : {open_main_, save_sibling_}) actions->addWidget(b);
     auto* layout = new QVBoxLayout(box);
@@ -139,10 +159,19 @@ void TrainingWindow::retranslate() {
     pause_->setText(isPaused() ? tr("&Resume") : tr("&Pause"));
     stop_->setText(tr("S&top"));
     stop_->setToolTip(tr("Stop after the current update and write the model"));
+    siblings_button_->setText(tr("Train four s&iblings…"));
+    siblings_button_->setToolTip(
+        tr("Train the additive, dot, scaled_dot and general scorings one after the other with these settings, save "
+           "them side by side in a folder and compare them in the main window"));
     timeline_label_->setText(tr("S&napshot:"));
     timeline_->setToolTip(tr("Scrub back through the probe sentence's attention as the model learnt it"));
     export_film_->setText(tr("Export &filmstrip…"));
     export_film_->setToolTip(tr("The snapshots in a grid, each with its update number (PNG, SVG or PDF)"));
+    export_anim_->setText(tr("Export &animation…"));
+    export_anim_->setToolTip(tr("The snapshots as an animated PNG for slides, one frame per snapshot"));
+    frame_delay_label_->setText(tr("Frame &delay:"));
+    frame_delay_->setSuffix(tr(" ms"));
+    frame_delay_->setToolTip(tr("How long the animation shows each snapshot"));
     export_curves_->setText(tr("Export &curves…"));
     export_curves_->setToolTip(tr("The loss curves as a PNG picture or their numbers as CSV"));
     open_main_->setText(tr("&Open in the main window"));
@@ -165,7 +194,11 @@ bool TrainingWindow::start() {
         last_error_ = tr("A training is running.");
         return false;
     }
-    const TrainingSettings settings = form_->settings();
+    siblings_.reset();
+    return startWith(form_->settings());
+}
+
+bool TrainingWindow::startWith(const TrainingSettings& settings) {
     TrainingJob job;
     try {
         job = prepareTrainingJob(settings);
@@ -182,10 +215,11 @@ bool TrainingWindow::start() {
     ended_ = false;
     last_error_.clear();
     loss_plot_->clear();
+    metrics_table_->clearMetrics();
     timeline_->setRange(0, 0);
     const qlonglong lines = qlonglong(job.train.size());
     worker_->start(std::move(job));
-    showMessage(tr("Training on %n line(s)…", nullptr, int(lines)), false);
+    showMessage(siblingPrefix() + tr("Training on %n line(s)…", nullptr, int(lines)), false);
     updateButtons();
     return true;
 }
@@ -217,11 +251,13 @@ QString TrainingWindow::modelPath() const { return worker_->modelPath(); }
 void TrainingWindow::updateButtons() {
     const bool running = isRunning(), has_snapshots = !history_.snapshots.empty();
     start_->setEnabled(!running);
+    siblings_button_->setEnabled(!running);
     form_->setEnabled(!running);
     pause_->setEnabled(running);
     pause_->setText(isPaused() ? tr("&Resume") : tr("&Pause"));
     stop_->setEnabled(running);
     export_film_->setEnabled(has_snapshots);
+    export_anim_->setEnabled(has_snapshots);
     export_curves_->setEnabled(!history_.reports.empty());
     open_main_->setEnabled(ended_ && last_error_.isEmpty());
     save_sibling_->setEnabled(ended_ && trainedModel() != nullptr);
@@ -231,13 +267,13 @@ void TrainingWindow::addReport(const TrainProgress& p) {
     history_.reports.push_back(p);
     loss_plot_->addReport(p);
     if (p.after_validation) return;
-    showMessage(tr("update %1 of %2 · epoch %3 · loss %4 · %5 tokens/s · %6 left")
-                    .arg(p.step)
-                    .arg(p.total_steps)
-                    .arg(p.epoch)
-                    .arg(p.loss, 0, 'f', 4)
-                    .arg(p.tokens_per_second, 0, 'f', 0)
-                    .arg(clockText(p.eta_seconds)),
+    showMessage(siblingPrefix() + tr("update %1 of %2 · epoch %3 · loss %4 · %5 tokens/s · %6 left")
+                                      .arg(p.step)
+                                      .arg(p.total_steps)
+                                      .arg(p.epoch)
+                                      .arg(p.loss, 0, 'f', 4)
+                                      .arg(p.tokens_per_second, 0, 'f', 0)
+                                      .arg(clockText(p.eta_seconds)),
                 false);
     if (history_.reports.size() == 1) updateButtons();
 }
@@ -255,6 +291,11 @@ void TrainingWindow::addSnapshot(const TrainingSnapshot& s) {
     if (live || last == 0) showSnapshot(timeline_->value());
     if (last == 0) updateButtons();
     emit snapshotAdded(last + 1);
+}
+
+void TrainingWindow::addMetrics(const EpochMetrics& m) {
+    history_.metrics.push_back(m);
+    metrics_table_->addMetrics(m);
 }
 
 void TrainingWindow::showSnapshot(int index) {
@@ -295,93 +336,12 @@ void TrainingWindow::onFinished(const TrainReport& report, const QString& error)
     }
     updateButtons();
     emit trainingFinished();
+    if (siblings_) continueSiblings(report, error);
 }
 
 void TrainingWindow::showMessage(const QString& text, bool warning) {
     status_->setText(text);
     status_->setStyleSheet(warning ? warningStyleSheet(palette()) : QString());
-}
-
-bool TrainingWindow::exportFilmstrip(const QString& path, QString* error) {
-    ExportOptions options;
-    options.style = heatmap_->style();
-    options.style.current_row = -1;
-    options.style.selected_row = options.style.selected_col = -1;
-    return ui::exportFilmstrip(history_.snapshots, path, options, error);
-}
-
-bool TrainingWindow::exportCurves(const QString& path, QString* error) {
-    if (QFileInfo(path).suffix().compare(QLatin1String("png"), Qt::CaseInsensitive) == 0)
-        return loss_plot_->exportPng(path, 1200, 700, error);
-    try {
-        writeFileAtomically(path.toStdString(), lossCurvesCsv(history_.reports));
-        return true;
-    } catch (const std::exception& e) {
-        if (error) *error = QString::fromStdString(e.what());
-        return false;
-    }
-}
-
-QString TrainingWindow::siblingPath() const {
-    QString dir = QFileInfo(modelPath()).absolutePath();
-    for (const QString& d : sampleModelDirs()) {
-        bool found = false;
-        for (const ModelInfo& m : scanModelDir(d)) found = found || (!task_.isEmpty() && m.task == task_);
-        if (found) {
-            dir = d;
-            break;
-        }
-    }
-    const std::shared_ptr<const Model> model = trainedModel();
-    return QDir(dir).filePath(siblingFileName(task_, model ? model->config : ModelConfig(), guided_));
-}
-
-bool TrainingWindow::saveAsSibling(const QString& path, QString* error) {
-    const std::shared_ptr<const Model> model = trainedModel();
-    if (!model) {
-        if (error) *error = tr("No trained model yet.");
-        return false;
-    }
-    try {
-        saveModel(*model, path.toStdString());  // with the "training" metadata of its run
-        return true;
-    } catch (const std::exception& e) {
-        if (error) *error = QString::fromStdString(e.what());
-        return false;
-    }
-}
-
-void TrainingWindow::chooseFilmstripFile() {
-    const QString path = QFileDialog::getSaveFileName(this, tr("Export filmstrip"), QStringLiteral("filmstrip.png"),
-                                                      tr("Images (*.png *.svg *.pdf)"));
-    QString error;
-    if (path.isEmpty()) return;
-    if (exportFilmstrip(path, &error))
-        showMessage(tr("Wrote %1").arg(path), false);
-    else
-        showMessage(error, true);
-}
-
-void TrainingWindow::chooseCurvesFile() {
-    const QString path = QFileDialog::getSaveFileName(this, tr("Export loss curves"), QStringLiteral("loss.csv"),
-                                                      tr("CSV numbers (*.csv);;PNG picture (*.png)"));
-    QString error;
-    if (path.isEmpty()) return;
-    if (exportCurves(path, &error))
-        showMessage(tr("Wrote %1").arg(path), false);
-    else
-        showMessage(error, true);
-}
-
-void TrainingWindow::chooseSiblingFile() {
-    const QString path =
-        QFileDialog::getSaveFileName(this, tr("Save as sibling"), siblingPath(), tr("Models (*.safetensors)"));
-    QString error;
-    if (path.isEmpty()) return;
-    if (saveAsSibling(path, &error))
-        showMessage(tr("Wrote %1").arg(path), false);
-    else
-        showMessage(error, true);
 }
 
 void TrainingWindow::closeEvent(QCloseEvent* event) {

@@ -2,7 +2,9 @@
 // (LossPlot), tokens/s and ETA, and the probe sentence's attention every N updates, each kept as a snapshot that
 // the timeline slider scrubs back through. Pause, resume, stop; the model file is written at every pause and at the
 // end (also when the window closes). When done: open the model in the main window, or save it beside its siblings.
-// Exports: the snapshots as a filmstrip (PNG, SVG, PDF) and the loss curves (PNG, CSV).
+// After each epoch, the validation corpus's BLEU and AER (core's evaluateCorpus) in a table beside the curves.
+// "Train four siblings" trains the four scorings one after the other and shows them in the main window's compare
+// view. Exports (training_window_exports.cpp): the snapshots as a filmstrip (PNG, SVG, PDF) or an animated PNG, and the loss curves (PNG, CSV with the epochs' measures).
 #pragma once
 #include "training/training_history.h"
 
@@ -13,11 +15,15 @@
 class QLabel;
 class QPushButton;
 class QSlider;
+class QSpinBox;
 
 namespace attnviz::ui {
 
+class EpochMetricsTable;
 class HeatmapView;
 class LossPlot;
+struct SiblingQueue;
+struct TrainingSettings;
 class TrainingForm;
 class TrainingWorker;
 
@@ -29,6 +35,12 @@ public:
 
     // Starts a run with the form's settings; false (and lastError()) if they cannot be used or a run is going.
     bool start();
+    // "Train four siblings" (training_window_siblings.cpp): the form's settings with each of the four scorings in
+    // turn, written to `folder` as siblings; when all four are done, siblingsEnded(paths, true) (the main window then
+    // compares them). A stop or a failure ends the sequence: the models finished are kept. False (and lastError())
+    // if the settings cannot be used or a run is going.
+    bool startSiblings(const QString& folder);
+    bool isTrainingSiblings() const { return siblings_ != nullptr; }
     void pause();
     void resume();
     void stop();
@@ -45,6 +57,9 @@ public:
     // Shows snapshot `index` (the timeline's position).
     void showSnapshot(int index);
     bool exportFilmstrip(const QString& path, QString* error);
+    // The snapshots as an animated PNG, each frame shown `delay_ms` (training_animation.h).
+    bool exportAnimation(const QString& path, int delay_ms, QString* error);
+    int frameDelay() const;                                  // the form's "Frame delay", in ms
     bool exportCurves(const QString& path, QString* error);  // .png (the plot) or .csv (the reports)
     // Where "Save as sibling" proposes to write: beside the sample models of the same task, else beside the model.
     QString siblingPath() const;
@@ -52,6 +67,7 @@ public:
 
     TrainingForm* form() const { return form_; }
     LossPlot* lossPlot() const { return loss_plot_; }
+    EpochMetricsTable* metricsTable() const { return metrics_table_; }
     HeatmapView* heatmap() const { return heatmap_; }
     QSlider* timeline() const { return timeline_; }
     QLabel* statusLabel() const { return status_; }
@@ -61,6 +77,9 @@ signals:
     void trainingFinished();  // after the model file was written (or could not be)
     void snapshotAdded(int count);
     void paused(qint64 step);  // a pause began and the model so far was written (or could not be: the status says)
+    void siblingTrained(const QString& path);  // one of the four siblings is done and written
+    // The sibling sequence ended: `written` the files of the siblings trained to their end; `complete`: all four.
+    void siblingsEnded(const QStringList& written, bool complete);
 
 protected:
     void closeEvent(QCloseEvent* event) override;
@@ -70,19 +89,27 @@ private:
     QWidget* buildControls();
     QWidget* buildViews();
     void retranslate();
+    bool startWith(const TrainingSettings& settings);
     void updateButtons();
+    QString siblingPrefix() const;  // "sibling 2 of 4 (dot): " while the siblings train
+    void continueSiblings(const TrainReport& report, const QString& error);
+    void endSiblings(const QString& message, bool complete);
+    void chooseSiblingsFolder();
     void addReport(const TrainProgress& progress);
     void addSnapshot(const TrainingSnapshot& snapshot);
+    void addMetrics(const EpochMetrics& metrics);
     void onPaused(qint64 step, const QString& error);
     void onFinished(const TrainReport& report, const QString& error);
     void showMessage(const QString& text, bool warning);
     void chooseFilmstripFile();
+    void chooseAnimationFile();
     void chooseCurvesFile();
     void chooseSiblingFile();
 
     TrainingWorker* worker_;
     TrainingForm* form_ = nullptr;
     LossPlot* loss_plot_ = nullptr;
+    EpochMetricsTable* metrics_table_ = nullptr;
     HeatmapView* heatmap_ = nullptr;
     QSlider* timeline_ = nullptr;
     QLabel* status_ = nullptr;
@@ -91,7 +118,11 @@ private:
     QPushButton* start_ = nullptr;
     QPushButton* pause_ = nullptr;
     QPushButton* stop_ = nullptr;
+    QPushButton* siblings_button_ = nullptr;
     QPushButton* export_film_ = nullptr;
+    QPushButton* export_anim_ = nullptr;
+    QLabel* frame_delay_label_ = nullptr;
+    QSpinBox* frame_delay_ = nullptr;
     QPushButton* export_curves_ = nullptr;
     QPushButton* open_main_ = nullptr;
     QPushButton* save_sibling_ = nullptr;
@@ -101,6 +132,7 @@ private:
     QString last_error_;
     QString task_;
     bool guided_ = false;
+    std::unique_ptr<SiblingQueue> siblings_;  // while the four siblings train
 };
 
 }  // namespace attnviz::ui

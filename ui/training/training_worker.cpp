@@ -1,5 +1,6 @@
 #include "training/training_worker.h"
 
+#include "eval/corpus_scores.h"
 #include "io/model_file.h"
 
 #include <QCoreApplication>
@@ -14,6 +15,7 @@ TrainingWorker::TrainingWorker(QObject* parent) : QObject(parent), gate_(std::ma
     qRegisterMetaType<attnviz::TrainProgress>();
     qRegisterMetaType<attnviz::TrainReport>();
     qRegisterMetaType<attnviz::ui::TrainingSnapshot>();
+    qRegisterMetaType<attnviz::ui::EpochMetrics>();
     thread_.setObjectName(QStringLiteral("attnviz training"));
     runner_ = new QObject;
     runner_->moveToThread(&thread_);
@@ -53,6 +55,15 @@ TrainingSnapshot TrainingWorker::snapshotOf(const Model& model, const TrainProgr
     return TrainingSnapshot{progress, decodeProbe(model, job)};
 }
 
+void TrainingWorker::scoreValidation(const Model& model, const TrainProgress& progress, const TrainingJob& job) {
+    CorpusScoreOptions options;
+    options.threads = job.options.threads;
+    try {
+        emit validated(EpochMetrics{progress, evaluateCorpus(model, job.valid_corpus, options)});
+    } catch (const std::exception&) {  // out of memory: the epoch has no metrics, the training goes on
+    }
+}
+
 // The model with its "training" metadata, written atomically; "" or what went wrong.
 QString TrainingWorker::writeModel(const Model& model, const TrainingJob& job, const TrainReport& report) const {
     try {
@@ -75,6 +86,8 @@ void TrainingWorker::run(const std::shared_ptr<TrainingJob>& job) {
     cb.progress = [this](const TrainProgress& p) { emit progressed(p); };
     cb.snapshot_every = job->snapshot_every;
     cb.snapshot = [&](const Model& m, const TrainProgress& p) { emit snapshotTaken(snapshotOf(m, p, *job)); };
+    if (!job->valid_corpus.empty())
+        cb.validated = [&](const Model& m, const TrainProgress& p) { scoreValidation(m, p, *job); };
     cb.paused = [&](const Model& m, const TrainProgress& p) {
         TrainReport so_far;  // the metadata of a model written at a pause: a run interrupted after p.step updates
         so_far.status = TrainStatus::Cancelled;

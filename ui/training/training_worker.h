@@ -17,6 +17,7 @@
 Q_DECLARE_METATYPE(attnviz::TrainProgress)
 Q_DECLARE_METATYPE(attnviz::TrainReport)
 Q_DECLARE_METATYPE(attnviz::ui::TrainingSnapshot)
+Q_DECLARE_METATYPE(attnviz::ui::EpochMetrics)
 
 namespace attnviz::ui {
 
@@ -42,6 +43,9 @@ public:
 signals:
     void progressed(const attnviz::TrainProgress& progress);
     void snapshotTaken(const attnviz::ui::TrainingSnapshot& snapshot);
+    // After each epoch's validation: the validation corpus scored by the model just validated (on the training
+    // thread, which waits for it: the scoring's time is not in the tokens/s).
+    void validated(const attnviz::ui::EpochMetrics& metrics);
     // A pause began after `step` updates; the model so far was written to modelPath() (`error` says why not).
     void pausedAt(qint64 step, const QString& error);
     // The run ended; `error` is set when it could not start or the model could not be written.
@@ -49,6 +53,7 @@ signals:
 
 private:
     void run(const std::shared_ptr<TrainingJob>& job);  // on thread_
+    void scoreValidation(const Model& model, const TrainProgress& progress, const TrainingJob& job);
     TrainingSnapshot snapshotOf(const Model& model, const TrainProgress& progress, const TrainingJob& job) const;
     QString writeModel(const Model& model, const TrainingJob& job, const TrainReport& report) const;
 

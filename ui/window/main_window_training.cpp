@@ -1,9 +1,26 @@
 // File ▸ Train a model…: the training window (training/training_window.h), one per main window, kept when closed
-// (its last run, snapshots and curves stay); "Open in the main window" opens the trained model here.
+// (its last run, snapshots and curves stay); "Open in the main window" opens the trained model here, and the four
+// siblings, once trained, are opened here in the compare view.
 #include "training/training_window.h"
+#include "views/compare_view.h"
 #include "window/main_window.h"
 
+#include <QDockWidget>
+
 namespace attnviz::ui {
+namespace {
+
+// "Train four siblings" done: the first (additive) opened as A, the compare view shown with the second as B; the
+// others are in its list of A's siblings.
+void compareSiblings(MainWindow* w, const QStringList& paths) {
+    if (paths.size() < 2 || !w->openModel(paths.front())) return;
+    w->compareDock()->show();
+    w->compareView()->setModelB(paths[1]);
+    w->raise();
+    w->activateWindow();
+}
+
+}  // namespace
 
 TrainingWindow* MainWindow::showTrainingWindow() {
     if (!training_window_) {
@@ -14,6 +31,10 @@ TrainingWindow* MainWindow::showTrainingWindow() {
                 activateWindow();
             }
         });
+        connect(training_window_, &TrainingWindow::siblingsEnded, this,
+                [this](const QStringList& paths, bool complete) {
+                    if (complete) compareSiblings(this, paths);
+                });
     }
     training_window_->show();
     training_window_->raise();
