@@ -55,8 +55,18 @@ declare -A about=(
 declare -A f16_always=([tatoeba]=1)
 f32_dir="$corpora/../models-f32"
 
+# A Transformer sibling (configs/<task>-transformer.json) shares its task's data, min-freq, batch, clipping and dropout,
+# with the schedule Transformers need: Adam 0.001 after 400 warm-up updates, more epochs (best validation model kept).
+declare -A transformer_epochs=([tatoeba]=10)
+transformer_lr=0.001
+transformer_warmup=400
+
 train_one() {  # task config-name
   local task=$1 name=$2 align=0 description=${about[$1]} trained="$f32_dir/$2.safetensors"
+  local lr=${lr[$1]} epochs=${epochs[$1]} warmup=0
+  if [[ "$name" == *-transformer ]]; then
+    lr=$transformer_lr epochs=${transformer_epochs[$task]} warmup=$transformer_warmup
+  fi
   mkdir -p "$f32_dir"
   if [[ "$name" == *-guided ]]; then
     align=$guided_align_weight
@@ -64,7 +74,7 @@ train_one() {  # task config-name
   fi
   "$cli" train --config "$here/configs/$name.json" --data "$corpora/$task/train.tsv" --valid "$corpora/$task/valid.tsv" \
     --out "$trained" --task "$task" --description "$description" \
-    --optimizer adam --lr "${lr[$task]}" --batch-size 64 --epochs "${epochs[$task]}" --clip 1.0 --dropout 0.1 \
+    --optimizer adam --lr "$lr" --warmup "$warmup" --batch-size 64 --epochs "$epochs" --clip 1.0 --dropout 0.1 \
     --min-freq "${min_freq[$task]}" --align-weight "$align" --seed "$seed" --threads "${ATTNVIZ_TRAIN_THREADS:-2}"
   "$cli" convert --dtype f16 "$trained" "$out/$name.safetensors"
   if ! python3 "$here/f16_check.py" "$cli" "$trained" "$out/$name.safetensors" "$corpora/$task/test.tsv" &&

@@ -147,6 +147,14 @@ void TestSampleModels::typedSentences_data() {
     QTest::newRow("tatoeba question") << "tatoeba-bahdanau-additive"
                                       << "Where is the train station?"
                                       << "火车站在哪里？";
+    // The Transformer sibling: the sentences the bahdanau models got wrong or incomplete (the table of
+    // sample_models/README.md).
+    QTest::newRow("tatoeba transformer weather") << "tatoeba-transformer"
+                                                 << "The weather is nice today."
+                                                 << "今天天气很好。";
+    QTest::newRow("tatoeba transformer have") << "tatoeba-transformer"
+                                              << "I have two brothers."
+                                              << "我有两个兄弟。";
     QTest::newRow("date words") << "dates-bahdanau-additive"
                                 << "saturday 9 may 2018"
                                 << "2018-05-09";
