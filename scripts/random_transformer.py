@@ -26,7 +26,7 @@ def uniform(shape, bound, rng):
 
 
 def attention(prefix, t, rng):
-    t[prefix + ".in_proj_weight"] = uniform((3 * D, D), 0.9, rng)  # peaked heads (PyTorch's xavier: ~0.22)
+    t[prefix + ".in_proj_weight"] = uniform((3 * D, D), 0.5, rng)  # peaked heads (PyTorch's xavier: ~0.22)
     t[prefix + ".in_proj_bias"] = uniform((3 * D,), 0.1, rng)
     t[prefix + ".out_proj.weight"] = uniform((D, D), 0.18, rng)
     t[prefix + ".out_proj.bias"] = Tensor([D], [0.0] * D)

@@ -1824,16 +1824,20 @@ GNMT 覆盖惩罚 %4</translation>
         <translation>注意力头</translation>
     </message>
     <message>
-        <source>The heatmap shows: %1 (%2). Attention heads ▸ Default view returns to the model&apos;s attention.</source>
-        <translation>热力图显示：%1（%2）。注意力头 ▸ 默认视图 可回到模型的注意力。</translation>
-    </message>
-    <message>
         <source>Masked: a position does not see later ones.</source>
         <translation>已屏蔽：一个位置看不到它后面的位置。</translation>
     </message>
     <message>
         <source>In the %4, “%1” gives “%2” %3 % of its attention.</source>
         <translation>在%4中，“%1”把 %3% 的注意力给了“%2”。</translation>
+    </message>
+    <message>
+        <source>Heatmap: %1 — %2</source>
+        <translation>热力图：%1 — %2</translation>
+    </message>
+    <message>
+        <source>Attention heads ▸ Default view returns to the model&apos;s attention</source>
+        <translation>注意力头 ▸ 默认视图 可回到模型的注意力</translation>
     </message>
 </context>
 <context>

@@ -154,7 +154,7 @@ void TestHeadGrid::clickShowsThatMatrixInTheHeatmap() {
                 QCOMPARE(shown, double(self(i, j)));
         }
     QCOMPARE(w_->heatmapView()->data().source_tokens.first(), QStringLiteral("<sos>"));
-    QVERIFY(w_->attentionViewText().contains(QStringLiteral("layer 2, head 1")));
+    QVERIFY(w_->attentionViewText().contains(QStringLiteral("Decoder self-attention, layer 2, head 1")));
     grid()->setKind(AttentionKind::EncoderSelf);
     click(0, 1);
     QCOMPARE(w_->heatmapView()->matrixSize(), QSize(S, S));

@@ -70,7 +70,9 @@ HeadGridCanvas::HeadGridCanvas(QWidget* parent) : QWidget(parent) {
 }
 
 void HeadGridCanvas::setFigure(HeadGridFigure figure) {
+    const bool resized = figure.layers() != figure_.layers();
     figure_ = std::move(figure);
+    if (resized) updateGeometry();  // sizeHint follows the layers
     relayout();
     update();
 }
@@ -80,6 +82,8 @@ QPoint HeadGridCanvas::thumbnailCenter(int layer, int head) const {
         return {-1, -1};
     return layout_.thumbs[size_t(layer)][size_t(head)].center().toPoint();
 }
+
+QSize HeadGridCanvas::sizeHint() const { return {600, std::clamp(figure_.layers() * 80 + 30, 130, 360)}; }
 
 void HeadGridCanvas::relayout() {
     layout_ = HeadGridLayout::make(figure_, rect().adjusted(kMargin, kMargin, -kMargin, -kMargin), gridFont(12));

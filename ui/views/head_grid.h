@@ -30,6 +30,8 @@ public:
     const HeadGridLayout& layout() const { return layout_; }
     QPoint thumbnailCenter(int layer, int head) const;  // widget coordinates; (-1, -1) if there is none
     QSize minimumSizeHint() const override { return {120, 80}; }
+    // About 80 pixels a layer (2 layers: 190), so that a shown dock leaves the heatmap its room.
+    QSize sizeHint() const override;
 
 signals:
     void thumbnailClicked(int layer, int head);

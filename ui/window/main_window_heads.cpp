@@ -20,8 +20,7 @@ void MainWindow::createHeadGridDock() {
     head_dock_->setObjectName(QStringLiteral("HeadGridDock"));
     head_dock_->setWidget(head_grid_);
     addDockWidget(Qt::BottomDockWidgetArea, head_dock_);
-    head_dock_->hide();
-    growWhenShown(head_dock_);
+    head_dock_->hide();  // shown at the grid's own height (HeadGridCanvas::sizeHint), not squeezing the heatmap
     connect(state_, &DecodeState::attentionViewChanged, this, &MainWindow::showAttentionView);
     view_label_->setWordWrap(true);
     view_label_->setTextFormat(Qt::PlainText);  // "<sos>" is a token, not a tag
@@ -31,8 +30,7 @@ QString MainWindow::attentionViewText() const {
     const AttentionView& view = state_->attentionView();
     if (view.isDefault() || !state_->decode()) return {};
     const int heads = attentionHeads(state_->decode()->result, view.kind);
-    return tr("The heatmap shows: %1 (%2). Attention heads ▸ Default view returns to the model's attention.")
-        .arg(attentionViewTitle(view, heads), attentionViewAxesText(view.kind));
+    return tr("Heatmap: %1 — %2").arg(attentionViewTitle(view, heads), attentionViewAxesText(view.kind));
 }
 
 void MainWindow::showAttentionView() {
@@ -40,6 +38,7 @@ void MainWindow::showAttentionView() {
     const QString text = attentionViewText();
     view_label_->setText(text);
     view_label_->setVisible(!text.isEmpty());
+    view_label_->setToolTip(tr("Attention heads ▸ Default view returns to the model's attention"));
     std::vector<AlignmentMark> marks;
     if (state_->attentionView().isDefault()) marks = style_.alignment_marks;
     if (marks == heatmap_->style().alignment_marks) return;
