@@ -48,7 +48,7 @@ QSize exportLogicalSize(const HeadGridFigure& f, const QFont& font) {
     for (const QString& s : f.row_labels) label_w = std::max(label_w, fm.horizontalAdvance(s));
     const double step_x = std::max(cell * cols, fm.horizontalAdvance(f.col_labels.value(0))) + 8;
     const double w = 2 * kMargin + label_w + 8 + step_x * f.heads();
-    const double h = 2 * kMargin + fm.height() * 1.4 + 4 + fm.height() + 4 + (cell * rows + 8) * f.layers();
+    const double h = 2 * kMargin + fm.height() * 1.4 + 4 + fm.height() + 8 + (cell * rows + 8) * f.layers();
     return {int(std::ceil(w)), int(std::ceil(h))};
 }
 

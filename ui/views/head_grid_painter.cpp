@@ -53,7 +53,7 @@ HeadGridLayout HeadGridLayout::make(const HeadGridFigure& f, const QRect& area, 
         top += l.title.height() + kGap / 2;
     }
     const double left = area.left() + label_w + kGap;
-    const double head_h = fm.height() + kGap / 2;
+    const double head_h = fm.height() + kGap;  // room for the selected thumbnail's outline too
     const double w = area.right() + 1 - left, h = area.bottom() + 1 - top - head_h;
     l.cell = std::min(cellSide(w, f.heads(), matrixCols(f)), cellSide(h, f.layers(), matrixRows(f)));
     if (l.cell >= 2) l.cell = std::floor(l.cell);  // whole pixels: crisp cells on screen
