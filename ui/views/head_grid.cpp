@@ -269,9 +269,8 @@ bool HeadGridView::exportTo(const QString& path, const ExportOptions& options, Q
     if (format != QLatin1String("png") && format != QLatin1String("svg") && format != QLatin1String("pdf"))
         return fail(QStringLiteral("the head grid is an image: png, svg or pdf"));
     const int heads = attentionHeads(state_->decode()->result, kind());
-    f.title = options.style.title.isEmpty()
-                  ? attentionKindName(kind()) + QStringLiteral(" · ") + tr("%n head(s)", "", heads)
-                  : options.style.title;
+    f.title = options.style.title.isEmpty() ? kind_->currentText() + QStringLiteral(" · ") + tr("%n head(s)", "", heads)
+                                            : options.style.title;
     f.selected_layer = f.selected_head = -1;  // a figure, not the window's choice
     const QFont font = gridFont(12);
     const QSize logical = exportLogicalSize(f, font);
