@@ -2,7 +2,7 @@
 // a sentence already decoded. `--screenshot FILE` saves the window (QWidget::grab) after the first decode and quits.
 // `--beam K` shows the beam search dock with width K; `--compare B` opens the compare view with model B; `--corpus F`
 // opens F in the corpus browser; `--reference TEXT` forces the model onto a reference and `--gold LINKS` gives its
-// gold links. `--train CORPUS` opens the training window on CORPUS and starts training (with `--screenshot`, that
+// gold links; `--heads KIND` shows a Transformer's head grid and `--head L,H` one head in the heatmap. `--train CORPUS` opens the training window on CORPUS and starts training (with `--screenshot`, that
 // window is saved when the training ends). `--help` and `--version` work without a display.
 #include "attnviz_version.h"
 #include "state/decode_state.h"
@@ -12,6 +12,7 @@
 #include "views/compare_view.h"
 #include "views/corpus_browser.h"
 #include "views/gold_links_panel.h"
+#include "views/head_grid.h"
 #include "window/language.h"
 #include "window/main_window.h"
 #include "window/theme.h"
@@ -59,6 +60,14 @@ struct Options {
     QCommandLineOption gold{QStringLiteral("gold"),
                             QStringLiteral("Gold links of the reference (Pharaoh: i-j sure, i?j possible)."),
                             QStringLiteral("links")};
+    QCommandLineOption heads{QStringLiteral("heads"),
+                             QStringLiteral("Show the attention heads of a Transformer: cross, encoder or decoder "
+                                            "(self-attention)."),
+                             QStringLiteral("kind")};
+    QCommandLineOption head{QStringLiteral("head"),
+                            QStringLiteral("Show this layer and head (from 1; \"mean\" for the mean of the heads) of "
+                                           "the --heads attention in the heatmap."),
+                            QStringLiteral("layer,head")};
     QCommandLineOption train{QStringLiteral("train"),
                              QStringLiteral("Open the training window on this corpus (TSV) and start training."),
                              QStringLiteral("corpus")};
@@ -81,6 +90,8 @@ void setUpParser(QCommandLineParser& parser, const Options& options) {
     parser.addOption(options.corpus);
     parser.addOption(options.reference);
     parser.addOption(options.gold);
+    parser.addOption(options.heads);
+    parser.addOption(options.head);
     parser.addOption(options.train);
 }
 
@@ -98,6 +109,35 @@ bool asksForTextOnly(int argc, char* argv[]) {
         if (a == "-h" || a == "--help" || a == "--help-all" || a == "-?" || a == "-v" || a == "--version") return true;
     }
     return false;
+}
+
+// --heads KIND shows the head grid dock on that attention; --head L,H (from 1, H may be "mean") shows that thumbnail
+// in the heatmap once the first decode is shown.
+void showHeads(attnviz::ui::MainWindow& window, const QCommandLineParser& parser, const Options& options) {
+    using attnviz::AttentionKind;
+    if (!parser.isSet(options.heads)) return;
+    const QString kind = parser.value(options.heads);
+    if (kind != "cross" && kind != "encoder" && kind != "decoder")
+        return (void)std::fprintf(stderr, "attnviz: --heads wants cross, encoder or decoder\n");
+    const AttentionKind k = kind == "cross"     ? AttentionKind::Cross
+                            : kind == "encoder" ? AttentionKind::EncoderSelf
+                                                : AttentionKind::DecoderSelf;
+    window.headGrid()->setKind(k);
+    window.headDock()->show();
+    if (!parser.isSet(options.head)) return;
+    const QStringList at = parser.value(options.head).split(u',');
+    bool layer_ok = false, head_ok = false;
+    const int layer = at.value(0).toInt(&layer_ok), head = at.value(1).toInt(&head_ok);
+    const bool mean = at.value(1) == "mean";
+    if (at.size() != 2 || !layer_ok || layer < 1 || (!mean && (!head_ok || head < 1)))
+        return (void)std::fprintf(stderr, "attnviz: --head wants layer,head from 1 (e.g. 2,1 or 2,mean)\n");
+    window.headGrid()->setAveraged(mean);
+    QObject::connect(
+        &window, &attnviz::ui::MainWindow::decodeFinished, &window,
+        [&window, k, layer, head, mean] {
+            window.state()->setAttentionView({k, layer - 1, mean ? -1 : head - 1});
+        },
+        Qt::SingleShotConnection);
 }
 
 // What the command line asks of the window once it shows a decode: a cell inspected (--select), a screenshot saved
@@ -216,6 +256,7 @@ int main(int argc, char* argv[]) {
         window.beamTree()->setBeamWidth(parser.value(options.beam).toInt());
         window.beamDock()->show();
     }
+    showHeads(window, parser, options);  // before the screenshot's handler: connections run in order
     window.openStartupModel(args.value(0));
     if (parser.isSet(options.reference)) window.setReferenceText(parser.value(options.reference));
     if (parser.isSet(options.gold)) window.goldLinks()->setLinks(parser.value(options.gold));

@@ -52,6 +52,49 @@
     </message>
 </context>
 <context>
+    <name>attnviz::ui::AttentionView</name>
+    <message>
+        <source>encoder self-attention</source>
+        <translation>编码器自注意力</translation>
+    </message>
+    <message>
+        <source>decoder self-attention</source>
+        <translation>解码器自注意力</translation>
+    </message>
+    <message>
+        <source>cross-attention</source>
+        <translation>交叉注意力</translation>
+    </message>
+    <message>
+        <source>Attention (last layer, mean of the heads)</source>
+        <translation>注意力（最后一层，各头的平均）</translation>
+    </message>
+    <message>
+        <source>Attention</source>
+        <translation>注意力</translation>
+    </message>
+    <message>
+        <source>%1, layer %2, head %3</source>
+        <translation>%1，第 %2 层，第 %3 个头</translation>
+    </message>
+    <message>
+        <source>%1, layer %2, mean of %3 heads</source>
+        <translation>%1，第 %2 层，%3 个头的平均</translation>
+    </message>
+    <message>
+        <source>rows: source tokens (queries) · columns: source tokens (keys)</source>
+        <translation>行：源词元（查询）· 列：源词元（键）</translation>
+    </message>
+    <message>
+        <source>rows: output tokens · columns: decoder inputs (&lt;sos&gt; then the output so far); none above the diagonal</source>
+        <translation>行：输出词元 · 列：解码器输入（&lt;sos&gt;，然后是目前为止的输出）；对角线以上为空</translation>
+    </message>
+    <message>
+        <source>rows: output tokens · columns: source tokens</source>
+        <translation>行：输出词元 · 列：源词元</translation>
+    </message>
+</context>
+<context>
     <name>attnviz::ui::BeamTreeCanvas</name>
     <message>
         <source>step %1</source>
@@ -1060,6 +1103,104 @@ Gold links: %2 links</source>
     </message>
 </context>
 <context>
+    <name>attnviz::ui::HeadGridCanvas</name>
+    <message>
+        <source>%1 · %2: click to show it in the heatmap</source>
+        <translation>%1 · %2：点击即在热力图中显示</translation>
+    </message>
+</context>
+<context>
+    <name>attnviz::ui::HeadGridView</name>
+    <message>
+        <source>Cross-attention</source>
+        <translation>交叉注意力</translation>
+    </message>
+    <message>
+        <source>Encoder self-attention</source>
+        <translation>编码器自注意力</translation>
+    </message>
+    <message>
+        <source>Decoder self-attention</source>
+        <translation>解码器自注意力</translation>
+    </message>
+    <message>
+        <source>Which attention the grid shows: every layer (rows) and head (columns)</source>
+        <translation>网格显示哪一种注意力：每一层（行）和每个头（列）</translation>
+    </message>
+    <message>
+        <source>&amp;Average over heads</source>
+        <translation>对各头取平均(&amp;A)</translation>
+    </message>
+    <message>
+        <source>One thumbnail per layer: the mean of its heads (a click shows that mean)</source>
+        <translation>每层一个缩略图：该层各头的平均（点击即显示这个平均）</translation>
+    </message>
+    <message>
+        <source>&amp;Default view</source>
+        <translation>默认视图(&amp;D)</translation>
+    </message>
+    <message>
+        <source>Show the model&apos;s attention again in the heatmap: the last layer&apos;s cross-attention, averaged over its heads</source>
+        <translation>在热力图中重新显示模型的注意力：最后一层的交叉注意力，对各头取平均</translation>
+    </message>
+    <message>
+        <source>E&amp;xport…</source>
+        <translation>导出(&amp;X)…</translation>
+    </message>
+    <message>
+        <source>Save the grid as one image (PNG, SVG, PDF)</source>
+        <translation>将网格保存为一张图像（PNG、SVG、PDF）</translation>
+    </message>
+    <message>
+        <source>Type a sentence to see the attention heads.</source>
+        <translation>输入一个句子即可查看各注意力头。</translation>
+    </message>
+    <message>
+        <source>This model has no attention heads and no self-attention: it is a recurrent encoder-decoder (RNN) with one attention, the one the heatmap shows. The head grid is for Transformer models.</source>
+        <translation>这个模型没有注意力头，也没有自注意力：它是循环神经网络（RNN）编码器-解码器，只有一种注意力，即热力图所显示的。注意力头网格只适用于 Transformer 模型。</translation>
+    </message>
+    <message>
+        <source>Click a thumbnail to show it in the heatmap. %1</source>
+        <translation>点击一个缩略图即在热力图中显示它。%1</translation>
+    </message>
+    <message>
+        <source>layer %1</source>
+        <translation>第 %1 层</translation>
+    </message>
+    <message numerus="yes">
+        <source>mean of %n head(s)</source>
+        <translation>
+            <numerusform>%n 个头的平均</numerusform>
+        </translation>
+    </message>
+    <message>
+        <source>head %1</source>
+        <translation>头 %1</translation>
+    </message>
+    <message numerus="yes">
+        <source>%n head(s)</source>
+        <translation>
+            <numerusform>%n 个头</numerusform>
+        </translation>
+    </message>
+    <message>
+        <source>Export the head grid</source>
+        <translation>导出注意力头网格</translation>
+    </message>
+    <message>
+        <source>PNG image (*.png);;SVG image (*.svg);;PDF document (*.pdf)</source>
+        <translation>PNG 图像 (*.png);;SVG 图像 (*.svg);;PDF 文档 (*.pdf)</translation>
+    </message>
+    <message>
+        <source>Saved %1</source>
+        <translation>已保存 %1</translation>
+    </message>
+    <message>
+        <source>The grid was not saved. %1</source>
+        <translation>网格未保存。%1</translation>
+    </message>
+</context>
+<context>
     <name>attnviz::ui::HeatmapActions</name>
     <message>
         <source>Ctrl+0</source>
@@ -1704,6 +1845,26 @@ GNMT 覆盖惩罚 %4</translation>
     <message>
         <source>Train a model on a corpus and watch its attention learn</source>
         <translation>在语料上训练模型，看它的注意力如何学会对齐</translation>
+    </message>
+    <message>
+        <source>Attention heads</source>
+        <translation>注意力头</translation>
+    </message>
+    <message>
+        <source>Masked: a position does not see later ones.</source>
+        <translation>已屏蔽：一个位置看不到它后面的位置。</translation>
+    </message>
+    <message>
+        <source>In the %4, “%1” gives “%2” %3 % of its attention.</source>
+        <translation>在%4中，“%1”把 %3% 的注意力给了“%2”。</translation>
+    </message>
+    <message>
+        <source>Heatmap: %1 — %2</source>
+        <translation>热力图：%1 — %2</translation>
+    </message>
+    <message>
+        <source>Attention heads ▸ Default view returns to the model&apos;s attention</source>
+        <translation>注意力头 ▸ 默认视图 可回到模型的注意力</translation>
     </message>
 </context>
 <context>

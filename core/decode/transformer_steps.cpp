@@ -1,6 +1,7 @@
 #include "decode/transformer_steps.h"
 
 #include "base/errors.h"
+#include "decode/attention_views.h"
 #include "decode/detail.h"
 
 #include <algorithm>
@@ -23,7 +24,7 @@ int TransformerSteps::lengthLimit(int max_len) const {
 
 void fillTransformerRecord(const TransformerStep& out, int top_k, StepRecord& rec) {
     const Mat& last = out.cross_attention.back();  // (nhead, S)
-    const Vec mean = (last.colwise().sum() / float(last.rows())).transpose();
+    const Vec mean = meanOverHeads(last);
     rec.attention.assign(mean.data(), mean.data() + mean.size());
     rec.scores.assign(size_t(mean.size()), std::numeric_limits<float>::quiet_NaN());
     rec.context.clear();

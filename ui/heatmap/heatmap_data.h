@@ -16,6 +16,9 @@ struct HeatmapData {
     QStringList target_tokens;                // rows, one per produced token (<eos> included)
     std::vector<std::vector<float>> weights;  // (T, S) attention a, as the engine computed it
     std::vector<std::vector<float>> scores;   // (T, S) raw e_j (NaN outside a local window); may be empty
+    // A causal self-attention (decoder self-attention, heatmap/attention_view_data.h): the cells above the diagonal
+    // (exact zeros, masked in the engine) are drawn empty rather than as weight 0.
+    bool causal = false;
 
     int rows() const { return int(target_tokens.size()); }
     int cols() const { return int(source_tokens.size()); }

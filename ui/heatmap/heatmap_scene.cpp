@@ -10,7 +10,6 @@
 #include <limits>
 
 namespace attnviz::ui {
-
 namespace {
 
 constexpr double kNaN = std::numeric_limits<double>::quiet_NaN();
@@ -350,7 +349,8 @@ void HeatmapScene::setContent(const HeatmapData& data, const HeatmapStyle& style
         const std::vector<float>* row = dr < int(data_.weights.size()) ? &data_.weights[dr] : nullptr;
         for (int c = 0; c < C; ++c) {
             const int dc = layout_.cols[c];
-            const double v = decoded && row && dc < int(row->size()) ? double((*row)[dc]) : kNaN;
+            const bool shown = decoded && row && dc < int(row->size()) && !(data_.causal && dc > dr);  // causal: empty
+            const double v = shown ? double((*row)[dc]) : kNaN;
             d->setCell(c, r, v);
             if (std::isfinite(v)) maxShown = std::max(maxShown, std::abs(v));
         }

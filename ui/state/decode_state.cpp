@@ -38,7 +38,10 @@ void DecodeState::setDecode(std::shared_ptr<const Model> model, std::shared_ptr<
     decode_ = std::move(decode);
     const int T = stepCount();
     cursor_ = cursor < 0 ? T : std::min(cursor, T);
+    const bool view_lost = decode_ && !isValidView(decode_->result, view_);
+    if (view_lost) view_ = AttentionView{};  // another model: a layer or head it does not have
     emit decodeChanged();
+    if (view_lost) emit attentionViewChanged();
 }
 
 void DecodeState::clearDecode() { setDecode(nullptr, nullptr, 0); }
@@ -60,6 +63,12 @@ void DecodeState::setSelection(int row, int col) {
     selected_row_ = row;
     selected_col_ = col;
     emit selectionChanged(row, col);
+}
+
+void DecodeState::setAttentionView(const AttentionView& view) {
+    if (view == view_ || (decode_ && !isValidView(decode_->result, view))) return;
+    view_ = view;
+    emit attentionViewChanged();
 }
 
 }  // namespace attnviz::ui

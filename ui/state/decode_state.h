@@ -5,8 +5,10 @@
 //
 // Signals follow Qt's model/view habit: decodeChanged is a reset (a new decode and with it a new cursor: observers
 // redraw everything, cursorChanged is not sent as well); cursorChanged and selectionChanged are moves within the
-// same decode. Each setter emits only when the value changes.
+// same decode; attentionViewChanged says which of the decode's attentions the main heatmap shows. Each setter emits
+// only when the value changes.
 #pragma once
+#include "decode/attention_views.h"
 #include "decode/prefix_decode.h"
 
 #include <QObject>
@@ -56,6 +58,11 @@ public:
     int selectedRow() const { return selected_row_; }
     int selectedColumn() const { return selected_col_; }
     void setSelection(int row, int col);
+    // Which attention the main heatmap shows (decode/attention_views.h; the head grid chooses it). Default: the
+    // decode's `attention`. A view the decode shown does not have is ignored; kept across decodes while the decode
+    // shown has it, else back to the default.
+    const AttentionView& attentionView() const { return view_; }
+    void setAttentionView(const AttentionView& view);
 
 signals:
     void modelChanged();
@@ -65,6 +72,7 @@ signals:
     void decodeChanged();
     void cursorChanged(int cursor);
     void selectionChanged(int row, int col);
+    void attentionViewChanged();
 
 private:
     std::shared_ptr<const Model> model_;
@@ -76,6 +84,7 @@ private:
     std::shared_ptr<const PrefixDecoding> decode_;
     int cursor_ = 0;
     int selected_row_ = -1, selected_col_ = -1;
+    AttentionView view_;
 };
 
 }  // namespace attnviz::ui

@@ -1,5 +1,6 @@
 #include "state/heatmap_binding.h"
 
+#include "heatmap/attention_view_data.h"
 #include "heatmap/heatmap_view.h"
 #include "state/decode_state.h"
 
@@ -7,25 +8,36 @@ namespace attnviz::ui {
 
 namespace {
 
-// Rows the view shows: those before the cursor, -1 (all) once the cursor is at the end.
-int visibleRows(const DecodeState& state) { return state.cursor() >= state.stepCount() ? -1 : state.cursor(); }
+// Rows the view shows: those before the cursor, -1 (all) once the cursor is at the end or when the rows are not the
+// decoder's steps (the encoder's self-attention).
+int visibleRows(const DecodeState& state) {
+    if (!stepsWithDecoder(state.attentionView().kind)) return -1;
+    return state.cursor() >= state.stepCount() ? -1 : state.cursor();
+}
+
+int currentRow(const DecodeState& state) {
+    return stepsWithDecoder(state.attentionView().kind) ? state.cursor() - 1 : -1;
+}
 
 void showDecode(HeatmapView* view, const DecodeState& state) {
-    const HeatmapData data = state.decode() ? HeatmapData::fromDecode(state.decode()->result) : HeatmapData{};
+    const HeatmapData data =
+        state.decode() ? heatmapDataOf(state.decode()->result, state.attentionView()) : HeatmapData{};
     // One replot for the new matrix, its shown rows and its marked row.
-    view->setData(data, visibleRows(state), state.cursor() - 1);
+    view->setData(data, visibleRows(state), currentRow(state));
 }
 
 void showCursor(HeatmapView* view, const DecodeState& state) {
     // Each of these replots: skip what did not change (after a decode at the end only the marked row moves).
     if (view->visibleRows() != visibleRows(state)) view->setVisibleRows(visibleRows(state));
-    if (view->style().current_row != state.cursor() - 1) view->setCurrentRow(state.cursor() - 1);
+    if (view->style().current_row != currentRow(state)) view->setCurrentRow(currentRow(state));
 }
 
+// The selected cell is one of the decode's `attention` (the cell inspector explains it): other views show none.
 void showSelection(HeatmapView* view, const DecodeState& state) {
+    const bool shown = state.attentionView().isDefault();
+    const int row = shown ? state.selectedRow() : -1, col = shown ? state.selectedColumn() : -1;
     const HeatmapStyle& s = view->style();
-    if (s.selected_row != state.selectedRow() || s.selected_col != state.selectedColumn())
-        view->setSelectedCell(state.selectedRow(), state.selectedColumn());
+    if (s.selected_row != row || s.selected_col != col) view->setSelectedCell(row, col);
 }
 
 }  // namespace
@@ -34,8 +46,13 @@ void bindHeatmap(HeatmapView* view, DecodeState* state) {
     QObject::connect(state, &DecodeState::decodeChanged, view, [view, state] { showDecode(view, *state); });
     QObject::connect(state, &DecodeState::cursorChanged, view, [view, state] { showCursor(view, *state); });
     QObject::connect(state, &DecodeState::selectionChanged, view, [view, state] { showSelection(view, *state); });
-    QObject::connect(view, &HeatmapView::cellClicked, state,
-                     [state](int row, int col) { state->setSelection(row, col); });
+    QObject::connect(state, &DecodeState::attentionViewChanged, view, [view, state] {
+        showDecode(view, *state);
+        showSelection(view, *state);
+    });
+    QObject::connect(view, &HeatmapView::cellClicked, state, [state](int row, int col) {
+        if (state->attentionView().isDefault()) state->setSelection(row, col);
+    });
     showDecode(view, *state);
     showSelection(view, *state);
 }

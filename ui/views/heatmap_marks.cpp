@@ -10,7 +10,8 @@ namespace attnviz::ui {
 LabelMarks labelMarksOf(const DecodeState& state) {
     LabelMarks marks;
     const PrefixDecoding* decode = state.decode();
-    if (!decode) return marks;
+    // Forced rows and unknown source words are marks of the target × source axes: not of a self-attention's.
+    if (!decode || state.attentionView().kind != AttentionKind::Cross) return marks;
     marks.forced_rows = userForcedRows(*decode, int(state.forcedTokens().size()));
     const std::vector<int>& source = decode->source.ids;
     for (int j = 0; j < int(source.size()); ++j)
@@ -27,6 +28,7 @@ void bindLabelMarks(HeatmapView* view, DecodeState* state) {
     const auto update = [view, state] { view->setLabelMarks(labelMarksOf(*state)); };
     QObject::connect(state, &DecodeState::decodeChanged, view, update);
     QObject::connect(state, &DecodeState::forcedTokensChanged, view, update);
+    QObject::connect(state, &DecodeState::attentionViewChanged, view, update);
     update();
 }
 

@@ -67,7 +67,7 @@ void HeatmapActions::showContextMenu(int row, int col, const QPoint& globalPos, 
     menu_col_ = col;
     const bool has_matrix = !view_->data().isEmpty();
     copy_values_->setEnabled(has_matrix);
-    inspect_->setEnabled(row >= 0 && col >= 0);
+    inspect_->setEnabled(row >= 0 && col >= 0 && state_->attentionView().isDefault());  // a cell of `attention`
     QMenu menu(view_);
     menu.addAction(copy_image);
     menu.addAction(copy_values_);

@@ -134,6 +134,8 @@ void MainWindow::createCentralWidgets() {
     layout->addLayout(form);
     layout->addWidget(notice_);
     layout->addWidget(output_);
+    layout->addWidget(view_label_ = new QLabel(this));
+    view_label_->hide();
     layout->addWidget(heatmap_, 1);
     setCentralWidget(central);
 
@@ -159,6 +161,7 @@ void MainWindow::createCentralWidgets() {
     createCompareDock();
     createInspector();
     createCorpusDock();
+    createHeadGridDock();
     retranslateCentralWidgets();
 }
 
@@ -176,6 +179,8 @@ void MainWindow::retranslateCentralWidgets() {
     beam_dock_->setWindowTitle(tr("Beam search"));
     compare_dock_->setWindowTitle(tr("Compare models"));
     corpus_dock_->setWindowTitle(tr("Corpus"));
+    head_dock_->setWindowTitle(tr("Attention heads"));
+    showAttentionView();
     retranslateInspector();
 }
 

@@ -43,6 +43,7 @@ class HeatmapActions;
 class ForceTokenBox;
 class ForcingHistory;
 class GoldLinksPanel;
+class HeadGridView;
 class HeatmapView;
 class ReferenceMarker;
 class ModelLibraryDialog;
@@ -131,6 +132,10 @@ public:
     bool openCorpus(const QString& path);
     CorpusBrowser* corpusBrowser() const { return corpus_browser_; }
     QDockWidget* corpusDock() const { return corpus_dock_; }
+    // View ▸ Attention heads: a Transformer's layers and heads; a thumbnail clicked there fills the heatmap.
+    HeadGridView* headGrid() const { return head_grid_; }
+    QDockWidget* headDock() const { return head_dock_; }
+    QString attentionViewText() const;  // the line above the heatmap naming the attention shown ("" for the default)
     QAction* openCorpusAction() const { return open_corpus_act_; }
     QString noticeText() const;
     QString colormap() const { return style_.colormap; }
@@ -215,6 +220,9 @@ private:
     // main_window_corpus.cpp: the corpus browser dock; a line clicked there opens here.
     void createCorpusDock();
     void openCorpusLine(const QString& source, const QString& reference, const QString& gold);
+    // main_window_heads.cpp: the head grid dock; the line above the heatmap and the marks that follow its attention.
+    void createHeadGridDock();
+    void showAttentionView();
 
     DecodeState* state_;
     std::vector<Sibling> siblings_;                // the open model's siblings, itself included (findSiblings)
@@ -279,6 +287,9 @@ private:
     QDockWidget* corpus_dock_ = nullptr;
     CorpusBrowser* corpus_browser_ = nullptr;
     QAction* open_corpus_act_ = nullptr;
+    QDockWidget* head_dock_ = nullptr;
+    HeadGridView* head_grid_ = nullptr;
+    QLabel* view_label_ = nullptr;  // above the heatmap: which attention it shows when not the default
 };
 
 }  // namespace attnviz::ui

@@ -2,6 +2,7 @@
 // stepping keys, settings, recent files, drag and drop, export. The model/decode/step logic is in main_window.cpp.
 #include "window/main_window.h"
 
+#include "decode/attention_views.h"
 #include "dialogs/export_dialog.h"
 #include "dialogs/model_library.h"
 #include "heatmap/colormaps.h"
@@ -9,6 +10,7 @@
 #include "state/decode_state.h"
 #include "views/compare_view.h"
 #include "views/corpus_browser.h"
+#include "views/head_grid.h"
 #include "window/about.h"
 #include "window/heatmap_actions.h"
 #include "window/siblings_menu.h"
@@ -179,6 +181,7 @@ void MainWindow::createMenus() {
     heatmap_actions_->addZoomActions(view);
     view->addAction(beam_dock_->toggleViewAction());
     view->addAction(corpus_dock_->toggleViewAction());
+    view->addAction(head_dock_->toggleViewAction());
     addAppearanceMenus(view);
 
     QMenu* decode = menuBar()->addMenu(tr("&Decoder"));
@@ -275,6 +278,7 @@ void MainWindow::applyStyle() {
     shown.diagnostics = style_.diagnostics;
     heatmap_->setStyle(shown);
     compare_view_->setBaseStyle(style_);
+    head_grid_->setColormap(style_.colormap);
     if (step_panel_->hideSpecials() != style_.hide_specials)
         step_panel_->setHideSpecials(style_.hide_specials);  // redraws its bars
     const int i = colormap_box_->findData(style_.colormap);
@@ -411,6 +415,7 @@ ExportOptions MainWindow::exportOptions() const {
     o.style = style_;
     o.style.current_row = -1;  // a figure, not the stepping state
     o.style.selected_row = o.style.selected_col = -1;
+    if (!state_->attentionView().isDefault()) o.style.alignment_marks.clear();  // marks of the default attention
     return o;
 }
 
@@ -421,7 +426,11 @@ bool MainWindow::exportTo(const QString& path, const ExportOptions& options) {
     }
     QString error;
     const ModelConfig& config = state_->decodedModel()->config;
-    if (!exportHeatmap(heatmap_->data(), state_->decode()->result, config, path, options, &error)) {
+    // CSV: the matrix shown (another attention than the default: its tokens and numbers); JSON: the whole decode.
+    const bool view_csv = !state_->attentionView().isDefault() && exportFormatFor(path, options) == "csv";
+    const DecodeResult result =
+        view_csv ? attentionViewResult(state_->decode()->result, state_->attentionView()) : state_->decode()->result;
+    if (!exportHeatmap(heatmap_->data(), result, config, path, options, &error)) {
         reportError(tr("Export failed"), tr("Could not write %1.\n\n%2").arg(QDir::toNativeSeparators(path), error));
         return false;
     }

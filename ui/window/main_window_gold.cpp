@@ -15,10 +15,7 @@ void MainWindow::createGoldLinks(QFormLayout* form) {
     connect(gold_links_, &GoldLinksPanel::marksChanged, this, [this] {
         const std::vector<AlignmentMark> marks = gold_links_->marks();
         style_.alignment_marks = marks;  // exportOptions()
-        if (marks == heatmap_->style().alignment_marks) return;
-        HeatmapStyle shown = heatmap_->style();
-        shown.alignment_marks = marks;
-        heatmap_->setStyle(shown);
+        showAttentionView();             // the marks belong to the default attention: other views show none
     });
 }
 

@@ -27,6 +27,7 @@ void MainWindow::createInspector() {
     inspector_dock_->setWidget(inspector_);
     addDockWidget(Qt::RightDockWidgetArea, inspector_dock_);  // under the current step
     connect(heatmap_, &HeatmapView::cellClicked, this, [this] {
+        if (!state_->attentionView().isDefault()) return;  // it explains cells of the default attention only
         if (inspector_dock_->isHidden()) inspector_dock_->show();
         inspector_dock_->raise();  // when tabbed with another dock
     });

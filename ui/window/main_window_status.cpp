@@ -3,6 +3,7 @@
 #include "window/main_window.h"
 
 #include "dialogs/load_error.h"
+#include "heatmap/attention_view_data.h"
 #include "heatmap/heatmap_view.h"
 #include "state/decode_state.h"
 
@@ -20,6 +21,14 @@ void MainWindow::showHoverStatus(int row, int col) {
         return;
     }
     const double percent = 100.0 * double(data.weights[size_t(row)][size_t(col)]);
+    if (!state_->attentionView().isDefault()) {  // another attention (the head grid's): say which
+        if (data.causal && col > row)
+            return statusBar()->showMessage(tr("Masked: a position does not see later ones."));
+        return statusBar()->showMessage(tr("In the %4, “%1” gives “%2” %3 % of its attention.")
+                                            .arg(data.target_tokens[row], data.source_tokens[col])
+                                            .arg(percent, 0, 'f', 1)
+                                            .arg(attentionKindName(state_->attentionView().kind)));
+    }
     QString text = tr("Writing “%1”, the model gives “%2” %3 % of its attention.")
                        .arg(data.target_tokens[row], data.source_tokens[col])
                        .arg(percent, 0, 'f', 1);

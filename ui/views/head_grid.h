@@ -1,0 +1,99 @@
+// The head grid dock (bertviz's "model view" for an encoder-decoder): for a Transformer, every layer (rows) and head
+// (columns) of one of its three attentions (cross, encoder self, decoder self; a selector) as small heatmaps of the
+// decode's own numbers, stepping with the decoder (rows up to the cursor). "Average over heads" shows one thumbnail
+// per layer, the mean over its heads. A click on a thumbnail shows it in the main heatmap (the state's
+// attentionView); "Default view" returns to the spec's `attention`. Export… writes the grid as one image (PNG,
+// SVG, PDF) through the heatmap's export path. An RNN model has no heads: the view says so and is disabled.
+#pragma once
+#include "decode/attention_views.h"
+#include "heatmap/heatmap_export.h"
+#include "views/head_grid_painter.h"
+
+#include <QWidget>
+
+class QCheckBox;
+class QComboBox;
+class QLabel;
+class QPushButton;
+
+namespace attnviz::ui {
+
+class DecodeState;
+
+// The grid itself: paints a HeadGridFigure and reports clicks on its thumbnails.
+class HeadGridCanvas : public QWidget {
+    Q_OBJECT
+public:
+    explicit HeadGridCanvas(QWidget* parent = nullptr);
+    void setFigure(HeadGridFigure figure);
+    const HeadGridFigure& figure() const { return figure_; }
+    const HeadGridLayout& layout() const { return layout_; }
+    QPoint thumbnailCenter(int layer, int head) const;  // widget coordinates; (-1, -1) if there is none
+    QSize minimumSizeHint() const override { return {120, 80}; }
+    // About 80 pixels a layer (2 layers: 190), so that a shown dock leaves the heatmap its room.
+    QSize sizeHint() const override;
+
+signals:
+    void thumbnailClicked(int layer, int head);
+
+protected:
+    void paintEvent(QPaintEvent* event) override;
+    void resizeEvent(QResizeEvent* event) override;
+    void mouseReleaseEvent(QMouseEvent* event) override;
+    void mouseMoveEvent(QMouseEvent* event) override;
+
+private:
+    void relayout();
+    HeadGridFigure figure_;
+    HeadGridLayout layout_;
+};
+
+class HeadGridView : public QWidget {
+    Q_OBJECT
+public:
+    explicit HeadGridView(QWidget* parent = nullptr);
+
+    void setDecodeState(DecodeState* state);
+    void setColormap(const QString& name);  // the main heatmap's
+
+    AttentionKind kind() const;
+    void setKind(AttentionKind kind);
+    bool averaged() const;
+    void setAveraged(bool on);
+    // Whether the decode shown has heads (a Transformer's); false for the RNN kinds and without a decode.
+    bool hasHeads() const;
+
+    HeadGridCanvas* canvas() const { return canvas_; }
+    QComboBox* kindBox() const { return kind_; }
+    QCheckBox* averageBox() const { return average_; }
+    QPushButton* defaultButton() const { return default_; }
+    QPushButton* exportButton() const { return export_; }
+    QString messageText() const;
+
+    // Writes the grid as one image (png/svg/pdf from options.format or the extension) of options.width x
+    // options.height at options.dpi, on white, titled with the attention shown. False and *error ("PATH: what")
+    // when there is no grid, the format is not an image, or the file cannot be written (nothing is left then).
+    bool exportTo(const QString& path, const ExportOptions& options, QString* error) const;
+    void exportInteractively();
+
+protected:
+    void changeEvent(QEvent* event) override;
+
+private:
+    void retranslateUi();
+    void refresh();
+    HeadGridFigure makeFigure() const;
+    void showThumbnail(int layer, int head);
+
+    DecodeState* state_ = nullptr;
+    QString colormap_;
+    QString last_export_;
+    QComboBox* kind_;
+    QCheckBox* average_;
+    QPushButton* default_;
+    QPushButton* export_;
+    QLabel* message_;
+    HeadGridCanvas* canvas_;
+};
+
+}  // namespace attnviz::ui
