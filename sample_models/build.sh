@@ -57,7 +57,7 @@ f32_dir="$corpora/../models-f32"
 
 # A Transformer sibling (configs/<task>-transformer.json) shares its task's data, min-freq, batch, clipping and dropout,
 # with the schedule Transformers need: Adam 0.001 after 400 warm-up updates, more epochs (best validation model kept).
-declare -A transformer_epochs=([tatoeba]=10)
+declare -A transformer_epochs=([en_fr]=20 [en_zh]=10 [dates]=15 [tatoeba]=10)
 transformer_lr=0.001
 transformer_warmup=400
 
