@@ -1307,6 +1307,10 @@ Gold links: %2 links</source>
         <source>&amp;Logarithmic loss axis</source>
         <translation>损失轴取对数(&amp;L)</translation>
     </message>
+    <message>
+        <source>Loss curves</source>
+        <translation>损失曲线</translation>
+    </message>
 </context>
 <context>
     <name>attnviz::ui::MainWindow</name>
@@ -2354,10 +2358,6 @@ GNMT 覆盖惩罚 %4</translation>
         <translation>导出损失曲线</translation>
     </message>
     <message>
-        <source>CSV numbers (*.csv);;PNG picture (*.png)</source>
-        <translation>CSV 数值 (*.csv);;PNG 图片 (*.png)</translation>
-    </message>
-    <message>
         <source>Save as sibling</source>
         <translation>另存为同组模型</translation>
     </message>
@@ -2424,6 +2424,10 @@ GNMT 覆盖惩罚 %4</translation>
     <message>
         <source>Folder for the four siblings</source>
         <translation>四个同组模型的保存文件夹</translation>
+    </message>
+    <message>
+        <source>CSV numbers (*.csv);;PNG picture (*.png);;SVG drawing (*.svg);;PDF document (*.pdf)</source>
+        <translation>CSV 数值 (*.csv);;PNG 图片 (*.png);;SVG 矢量图 (*.svg);;PDF 文档 (*.pdf)</translation>
     </message>
 </context>
 </TS>

@@ -5,6 +5,7 @@
 // a pause and a stop leave a model file that loads and holds the trained parameters, the exports have the expected
 // size and numbers.
 #include "main_window_fixture.h"
+#include "test_files.h"
 #include "training_fixtures.h"
 
 #include "eval/corpus_scores.h"
@@ -30,6 +31,7 @@
 using namespace attnviz;
 using namespace attnviz::ui;
 using attnviz::testing::maxAbsDiff;
+using attnviz::testing::readFile;
 using attnviz::testing::writeReverseTask;
 
 namespace {
@@ -309,6 +311,15 @@ void TestTrainingWindow::exportsHaveTheirSize() {
     QVERIFY(lines[1].startsWith("1,1,"));
     QVERIFY2(w.exportCurves(dir_.filePath("loss.png"), &error), qPrintable(error));
     QCOMPARE(QImage(dir_.filePath("loss.png")).size(), QSize(1200, 700));
+    // As vector drawings too, with the axis title as text; an unknown format is refused by name and writes nothing.
+    QVERIFY2(w.exportCurves(dir_.filePath("loss.svg"), &error), qPrintable(error));
+    const QByteArray loss_svg = readFile(dir_.filePath("loss.svg"));
+    QVERIFY(loss_svg.contains("<svg") && loss_svg.contains(w.lossPlot()->plot()->xAxis->label().toUtf8()));
+    QVERIFY2(w.exportCurves(dir_.filePath("loss.pdf"), &error), qPrintable(error));
+    QVERIFY(readFile(dir_.filePath("loss.pdf")).startsWith("%PDF"));
+    QVERIFY(!w.exportCurves(dir_.filePath("loss.json"), &error));
+    QVERIFY2(error.contains("loss.json"), qPrintable(error));
+    QVERIFY(!QFile::exists(dir_.filePath("loss.json")));
 
     const QString sibling = dir_.filePath("reverse-bahdanau-additive-trained.safetensors");
     QVERIFY(w.siblingPath().endsWith("reverse-bahdanau-additive-trained.safetensors"));

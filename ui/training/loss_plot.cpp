@@ -1,14 +1,15 @@
 #include "training/loss_plot.h"
 
+#include "heatmap/heatmap_export.h"
 #include "heatmap/plot_palette.h"
 #include "io/atomic_file.h"
 
 #include <qcustomplot.h>
-#include <QBuffer>
 #include <QCheckBox>
 #include <QEvent>
 #include <QVBoxLayout>
 #include <cmath>
+#include <stdexcept>
 
 namespace attnviz::ui {
 
@@ -118,23 +119,23 @@ void LossPlot::rescale() {
         plot_->yAxis->setRange(0, y.upper * 1.05);
 }
 
-bool LossPlot::exportPng(const QString& path, int width, int height, QString* error) {
+bool LossPlot::exportImage(const QString& path, int width, int height, QString* error) {
     rescale();
-    QBuffer buffer;
-    buffer.open(QIODevice::WriteOnly);
-    const QPixmap pixmap = plot_->toPixmap(width, height);
-    if (!pixmap.save(&buffer, "PNG")) {
-        if (error) *error = QStringLiteral("%1: cannot encode the PNG").arg(path);
-        return false;
-    }
-    try {
-        writeFileAtomically(path.toStdString(),
-                            std::string_view(buffer.data().constData(), size_t(buffer.data().size())));
-    } catch (const std::exception& e) {
-        if (error) *error = QString::fromStdString(e.what());
-        return false;
-    }
-    return true;
+    ExportFigure figure;
+    figure.title = tr("Loss curves");
+    figure.description = QStringLiteral("attnviz training: loss per update (training and validation)");
+    figure.paint = [this](QPaintDevice* device, const QSize& pixels, double, bool) {
+        QCPPainter painter(device);
+        plot_->toPainter(&painter, pixels.width(), pixels.height());
+    };
+    ExportOptions options;
+    options.width = width;
+    options.height = height;
+    options.dpi = 96;  // the plot's fonts at their size on a screen
+    return exportFigure(figure, path, options, error, [&](const QString& format) -> std::string {
+        throw std::runtime_error("the loss curves export as an image (png, svg or pdf) or as csv, not " +
+                                 format.toStdString());
+    });
 }
 
 }  // namespace attnviz::ui

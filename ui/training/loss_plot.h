@@ -25,8 +25,9 @@ public:
     void setMarker(int64_t step);                 // the vertical line (-1: none)
     void setLogScale(bool on);
     bool logScale() const;
-    // The plot as a PNG of `width` x `height` pixels, written atomically; false and *error on failure.
-    bool exportPng(const QString& path, int width, int height, QString* error);
+    // The plot as an image of `width` x `height` pixels at 96 dpi, PNG, SVG or PDF by the path's extension, written
+    // atomically through the heatmap export's one path (heatmap_export.h); false and *error ("PATH: what") on failure.
+    bool exportImage(const QString& path, int width, int height, QString* error);
     void retranslate();
 
     QCustomPlot* plot() const { return plot_; }  // for tests

@@ -60,7 +60,7 @@ public:
     // The snapshots as an animated PNG, each frame shown `delay_ms` (training_animation.h).
     bool exportAnimation(const QString& path, int delay_ms, QString* error);
     int frameDelay() const;                                  // the form's "Frame delay", in ms
-    bool exportCurves(const QString& path, QString* error);  // .png (the plot) or .csv (the reports)
+    bool exportCurves(const QString& path, QString* error);  // .png/.svg/.pdf (the plot) or .csv (the reports)
     // Where "Save as sibling" proposes to write: beside the sample models of the same task, else beside the model.
     QString siblingPath() const;
     bool saveAsSibling(const QString& path, QString* error);

@@ -39,8 +39,8 @@ bool TrainingWindow::exportAnimation(const QString& path, int delay_ms, QString*
 int TrainingWindow::frameDelay() const { return frame_delay_->value(); }
 
 bool TrainingWindow::exportCurves(const QString& path, QString* error) {
-    if (QFileInfo(path).suffix().compare(QLatin1String("png"), Qt::CaseInsensitive) == 0)
-        return loss_plot_->exportPng(path, 1200, 700, error);
+    if (QFileInfo(path).suffix().compare(QLatin1String("csv"), Qt::CaseInsensitive) != 0)
+        return loss_plot_->exportImage(path, 1200, 700, error);
     try {
         writeFileAtomically(path.toStdString(), lossCurvesCsv(history_.reports, history_.metrics));
         return true;
@@ -102,8 +102,9 @@ void TrainingWindow::chooseAnimationFile() {
 }
 
 void TrainingWindow::chooseCurvesFile() {
-    const QString path = QFileDialog::getSaveFileName(this, tr("Export loss curves"), QStringLiteral("loss.csv"),
-                                                      tr("CSV numbers (*.csv);;PNG picture (*.png)"));
+    const QString path = QFileDialog::getSaveFileName(
+        this, tr("Export loss curves"), QStringLiteral("loss.csv"),
+        tr("CSV numbers (*.csv);;PNG picture (*.png);;SVG drawing (*.svg);;PDF document (*.pdf)"));
     QString error;
     if (path.isEmpty()) return;
     if (exportCurves(path, &error))
