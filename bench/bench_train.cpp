@@ -119,12 +119,7 @@ void BM_TrainTransformerD256(benchmark::State& st) {
 
 }  // namespace
 
-BENCHMARK(BM_TrainTransformerD256)
-    ->Arg(1)
-    ->Arg(2)
-    ->ArgName("threads")
-    ->UseRealTime()
-    ->Unit(benchmark::kMillisecond);
+BENCHMARK(BM_TrainTransformerD256)->Arg(1)->Arg(2)->ArgName("threads")->UseRealTime()->Unit(benchmark::kMillisecond);
 BENCHMARK(BM_TrainTransformer)->Arg(1)->Arg(2)->ArgName("threads")->UseRealTime()->Unit(benchmark::kMillisecond);
 BENCHMARK(BM_TrainBahdanauAdditive)->Arg(1)->Arg(2)->ArgName("threads")->UseRealTime()->Unit(benchmark::kMillisecond);
 BENCHMARK(BM_TrainBahdanauDot)->Arg(2)->ArgName("threads")->UseRealTime()->Unit(benchmark::kMillisecond);
