@@ -5,6 +5,9 @@
 // at this speed); greedyNoTables without them, as a decode from tokens never stepped from before.
 // Issue targets: small (E=64, H_e=64, H_d=128, V=500) ≤ 0.3 ms; large (E=256, H_e=256, H_d=512, V=8000) ≤ 8 ms.
 // Compare with bench/pytorch_decode.py (the same sizes in eager PyTorch).
+// greedyTransformer: issue 16's Transformer (d_model 256, 4 heads, 3 + 3 layers, dim_feedforward 1024, post-LN relu,
+// V_s = V_t = 8000), the same sentence and 11 steps; target ≥ 5× PyTorch eager (bench/pytorch_transformer_speed.py,
+// bench/compare_transformer.sh). The Transformer's decode runs on the calling thread only.
 #include "bench_vocab.h"
 #include "decode/decoding.h"
 #include "decode/detail.h"
@@ -64,6 +67,17 @@ TokenizedText reference(int V) {
     return t;
 }
 
+// Issue 16's Transformer with random weights and <eos> pushed down, like makeModel's.
+std::shared_ptr<const Model> makeTransformer(int V) {
+    ModelConfig c;
+    c.decoder = DecoderKind::Transformer;
+    c.score = ScoreKind::ScaledDot;
+    c.transformer = {256, 4, 3, 3, 1024, false, Activation::Relu};
+    Model m = makeRandomModel(c, numberedVocab(V, "s"), numberedVocab(V, "t"), 42);
+    m.transformer.generator_bias[kEos] = -1e4f;  // never stop early: every greedy run takes max_len steps
+    return std::make_shared<const Model>(std::move(m));
+}
+
 // The model's own token tables with every row computed (outside the timed loop).
 void fillTables(const Model& m) { detail::tablesOf(m).computeAll(&ThreadPool::engine()); }
 
@@ -88,6 +102,12 @@ void greedy(benchmark::State& state, Sizes z, DecoderKind d, ScoreKind s) {
 void greedyNoTables(benchmark::State& state, Sizes z, DecoderKind d, ScoreKind s) {
     auto m = makeModel(z, d, s);
     greedyWith(state, m, source(z.V), {Folding::Auto, nullptr, &ThreadPool::engine()});
+}
+
+void greedyTransformer(benchmark::State& state) {
+    constexpr int V = 8000;
+    auto m = makeTransformer(V);
+    greedyWith(state, m, source(V), detail::defaultPath(*m, {}));
 }
 
 // Filling a model's token tables in full (TokenTables::computeAll).
@@ -228,6 +248,11 @@ ATTNVIZ_BENCH(beam4, Large, Bahdanau, Additive);
 ATTNVIZ_BENCH(fcOutFloor, Large, Bahdanau, Additive);
 ATTNVIZ_BENCH(foldedFloor, Large, Bahdanau, Additive);
 ATTNVIZ_BENCH(fcOutFloor, Large, Luong, General);
+BENCHMARK(greedyTransformer)
+    ->Name("greedy/Large_Transformer_d256_3x3")
+    ->Unit(benchmark::kMicrosecond)
+    ->Repetitions(5)
+    ->ReportAggregatesOnly(true);
 BENCHMARK_CAPTURE(tokenTables, Large_Bahdanau_Additive, kLarge, DecoderKind::Bahdanau, ScoreKind::Additive)
     ->Unit(benchmark::kMillisecond)
     ->Iterations(3)

@@ -4,6 +4,8 @@
 // this 2-core machine, ≥ 2× PyTorch (bench/pytorch_train.py; bench/compare_train.sh runs both).
 // BM_TrainTransformer: the same batch through a Transformer (d_model 64, 4 heads, 2 + 2 layers, dim_feedforward
 // 128, post-LN relu; docs/transformer.md), each example on its own (train/transformer_batch.h); no target yet.
+// BM_TrainTransformerD256: issue 16's config (d_model 256, 4 heads, 3 + 3 layers, dim_feedforward 1024, V = 8000,
+// dropout 0.1), target ≥ 2× PyTorch (bench/pytorch_transformer_speed.py; bench/compare_transformer.sh runs both).
 #include "model/model.h"
 #include "train/optimizer.h"
 #include "train/seq2seq_loss.h"
@@ -80,14 +82,15 @@ void BM_TrainLuongLocalPFeed(benchmark::State& st) {
     trainStep(st, DecoderKind::Luong, ScoreKind::Additive, SpanKind::LocalP, true);
 }
 
-void BM_TrainTransformer(benchmark::State& state) {
+// One Adam update per iteration on the batch of 64 (12-token sentences) through a Transformer of `t`'s sizes.
+void transformerStep(benchmark::State& state, const TransformerConfig& t, int V, float dropout) {
     const int threads = int(state.range(0));
     ModelConfig c;
     c.decoder = DecoderKind::Transformer;
     c.score = ScoreKind::ScaledDot;
-    c.transformer = {64, 4, 2, 2, 128, false, Activation::Relu};
-    Model m = makeRandomModel(c, numberedVocab(500, "s"), numberedVocab(500, "t"), 1);
-    const std::vector<TrainExample> data = batchOf(64, 10, 500, 2);
+    c.transformer = t;
+    Model m = makeRandomModel(c, numberedVocab(V, "s"), numberedVocab(V, "t"), 1);
+    const std::vector<TrainExample> data = batchOf(64, 10, V, 2);
     std::vector<const TrainExample*> batch;
     for (const auto& e : data) batch.push_back(&e);
     TransformerBatchGradient bg(c, m.transformer, threads);
@@ -95,8 +98,9 @@ void BM_TrainTransformer(benchmark::State& state) {
     TransformerParams grads;
     zerosLike(grads, m.transformer);
     int64_t tokens = 0;
+    uint64_t seed = 0;
     for (auto _ : state) {
-        const LossSum l = bg.compute(m.transformer, batch, 0.0f, 0, grads);
+        const LossSum l = bg.compute(m.transformer, batch, dropout, seed++, grads);
         clipGradNorm(grads, 1.0);
         opt.step(m.transformer, grads);
         tokens += l.tokens;
@@ -105,8 +109,17 @@ void BM_TrainTransformer(benchmark::State& state) {
     state.counters["target_tokens_per_s"] = benchmark::Counter(double(tokens), benchmark::Counter::kIsRate);
 }
 
+void BM_TrainTransformer(benchmark::State& st) {
+    transformerStep(st, {64, 4, 2, 2, 128, false, Activation::Relu}, 500, 0.0f);
+}
+// Issue 16's config, dropout 0.1 as PyTorch's tutorial (bench/pytorch_transformer_speed.py).
+void BM_TrainTransformerD256(benchmark::State& st) {
+    transformerStep(st, {256, 4, 3, 3, 1024, false, Activation::Relu}, 8000, 0.1f);
+}
+
 }  // namespace
 
+BENCHMARK(BM_TrainTransformerD256)->Arg(1)->Arg(2)->ArgName("threads")->UseRealTime()->Unit(benchmark::kMillisecond);
 BENCHMARK(BM_TrainTransformer)->Arg(1)->Arg(2)->ArgName("threads")->UseRealTime()->Unit(benchmark::kMillisecond);
 BENCHMARK(BM_TrainBahdanauAdditive)->Arg(1)->Arg(2)->ArgName("threads")->UseRealTime()->Unit(benchmark::kMillisecond);
 BENCHMARK(BM_TrainBahdanauDot)->Arg(2)->ArgName("threads")->UseRealTime()->Unit(benchmark::kMillisecond);
