@@ -4,6 +4,7 @@
 #include "state/utf8_text.h"
 #include "views/beam_tree_canvas.h"
 #include "views/beam_tree_export.h"
+#include "views/export_prompt.h"
 
 #include <QCheckBox>
 #include <QDir>
@@ -319,14 +320,11 @@ bool BeamTreeView::exportTo(const QString& path, const ExportOptions& options, Q
 
 void BeamTreeView::exportInteractively() {
     if (!result_) return;
-    const QString suggested = !last_export_.isEmpty() && QFileInfo(last_export_).dir().exists()
-                                  ? last_export_
-                                  : QDir::home().filePath("beam-tree.png");
-    const QString path = QFileDialog::getSaveFileName(
-        this, tr("Export the beam tree"), suggested,
-        tr("PNG image (*.png);;SVG image (*.svg);;PDF document (*.pdf);;CSV numbers (*.csv);;JSON numbers (*.json)"));
+    const QString path = askExportPath(
+        this, tr("Export the beam tree"),
+        tr("PNG image (*.png);;SVG image (*.svg);;PDF document (*.pdf);;CSV numbers (*.csv);;JSON numbers (*.json)"),
+        QStringLiteral("beam-tree.png"), last_export_);
     if (path.isEmpty()) return;
-    last_export_ = path;
     QString error;
     if (exportTo(path, ExportOptions{}, &error))
         message_->setText(tr("Saved %1").arg(QDir::toNativeSeparators(path)));

@@ -4,6 +4,7 @@
 #include "heatmap/colormaps.h"
 #include "heatmap/heatmap_scene.h"
 #include "state/decode_state.h"
+#include "views/export_prompt.h"
 
 #include <QCheckBox>
 #include <QComboBox>
@@ -297,13 +298,10 @@ bool HeadGridView::exportTo(const QString& path, const ExportOptions& options, Q
 
 void HeadGridView::exportInteractively() {
     if (!hasHeads()) return;
-    const QString suggested = !last_export_.isEmpty() && QFileInfo(last_export_).dir().exists()
-                                  ? last_export_
-                                  : QDir::home().filePath(QStringLiteral("head-grid.png"));
-    const QString path = QFileDialog::getSaveFileName(this, tr("Export the head grid"), suggested,
-                                                      tr("PNG image (*.png);;SVG image (*.svg);;PDF document (*.pdf)"));
+    const QString path = askExportPath(this, tr("Export the head grid"),
+                                       tr("PNG image (*.png);;SVG image (*.svg);;PDF document (*.pdf)"),
+                                       QStringLiteral("head-grid.png"), last_export_);
     if (path.isEmpty()) return;
-    last_export_ = path;
     QString error;
     if (exportTo(path, ExportOptions{}, &error))
         message_->setText(tr("Saved %1").arg(QDir::toNativeSeparators(path)));
