@@ -3,7 +3,7 @@
 // E=64, H_e=64, H_d=128, 500-word vocabularies. Issue target: ≥ 20,000 target tokens/s with bahdanau + additive on
 // this 2-core machine, ≥ 2× PyTorch (bench/pytorch_train.py; bench/compare_train.sh runs both).
 // BM_TrainTransformer: the same batch through a Transformer (d_model 64, 4 heads, 2 + 2 layers, dim_feedforward
-// 128, post-LN relu; docs/transformer.md), each example on its own (train/transformer_batch.h); no target yet.
+// 128, post-LN relu; docs/transformer.md), the batch packed (train/transformer_batch.h); no target yet.
 // BM_TrainTransformerD256: issue 16's config (d_model 256, 4 heads, 3 + 3 layers, dim_feedforward 1024, V = 8000,
 // dropout 0.1), target ≥ 2× PyTorch (bench/pytorch_transformer_speed.py; bench/compare_transformer.sh runs both).
 #include "model/model.h"

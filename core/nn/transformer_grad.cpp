@@ -2,18 +2,36 @@
 
 #include <algorithm>
 #include <cmath>
+#include <stdexcept>
 
 namespace attnviz {
 
+namespace {
+
+// `count` values of 0 and 1/(1 − p), each kept with probability 1 − p, drawn from rng in order.
 template <typename T>
-TMat<T> dropoutMask(DropoutSource* drop, Eigen::Index rows, Eigen::Index cols) {
-    if (!drop || !drop->active()) return TMat<T>();
-    const T keep_scale = T(1.0 / (1.0 - drop->p));
-    TMat<T> mask(rows, cols);
-    for (Eigen::Index i = 0; i < mask.size(); ++i) {
-        const double u = double(drop->rng() >> 11) * 0x1.0p-53;  // uniform in [0, 1) from 53 bits
-        mask.data()[i] = u < drop->p ? T(0) : keep_scale;
+void drawMask(double p, std::mt19937_64& rng, T* values, Eigen::Index count) {
+    const T keep_scale = T(1.0 / (1.0 - p));
+    for (Eigen::Index i = 0; i < count; ++i) {
+        const double u = double(rng() >> 11) * 0x1.0p-53;  // uniform in [0, 1) from 53 bits
+        values[i] = u < p ? T(0) : keep_scale;
     }
+}
+
+// Example b's generator; a packed batch needs one per example.
+std::mt19937_64& generatorOf(DropoutSource& drop, int b) {
+    if (size_t(b) >= drop.rngs.size()) throw std::logic_error("DropoutSource: fewer generators than examples");
+    return drop.rngs[size_t(b)];
+}
+
+}  // namespace
+
+template <typename T>
+TMat<T> dropoutMask(DropoutSource* drop, const RowSegments& rows, Eigen::Index cols) {
+    if (!drop || !drop->active()) return TMat<T>();
+    TMat<T> mask(rows.total(), cols);  // row-major: example b's values are one contiguous run
+    for (int b = 0; b < rows.count(); ++b)
+        drawMask<T>(drop->p, generatorOf(*drop, b), mask.data() + rows.begin(b) * cols, rows.rows(b) * cols);
     return mask;
 }
 
@@ -103,11 +121,11 @@ T activationDerivative(T x, Activation a) {
 
 template <typename T>
 TMat<T> feedForwardForward(const TMat<T>& x, const FeedForwardParamsT<T>& p, Activation a, DropoutSource* drop,
-                           FeedForwardCache<T>& cache) {
+                           const RowSegments& rows, FeedForwardCache<T>& cache) {
     cache.x = x;
     cache.pre = linearForward<T>(x, p.linear1_weight, p.linear1_bias);  // (n, F)
     cache.hidden = cache.pre.unaryExpr([a](T v) { return activate(v, a); });
-    cache.mask = dropoutMask<T>(drop, cache.hidden.rows(), cache.hidden.cols());
+    cache.mask = dropoutMask<T>(drop, rows, cache.hidden.cols());
     applyMask(cache.hidden, cache.mask);
     return linearForward<T>(cache.hidden, p.linear2_weight, p.linear2_bias);  // (n, d)
 }
@@ -153,36 +171,61 @@ TMat<T> projectBackward(const TMat<T>& x, const TMat<T>& dy, const MultiHeadAtte
     return dx;
 }
 
+// One example's head h: a = softmax(q_h k_hᵀ / √d_h) with the causal cut, a mask drawn from the example's
+// generator, and heads_h = dropout(a) v_h. q (n, d), k and v (m, d) are the example's rows; heads (n, d).
+template <typename T, class Q, class KV, class Out>
+void attendOneHead(const Q& q, const KV& k, const KV& v, int h, Eigen::Index dh, bool causal, DropoutSource* drop,
+                   int b, TMat<T>& a, TMat<T>& mask, Out&& heads) {
+    const Eigen::Index n = q.rows(), m = k.rows();
+    const T inv_sqrt_dh = T(1.0 / std::sqrt(double(dh)));
+    a.noalias() = (q.middleCols(h * dh, dh) * inv_sqrt_dh) * k.middleCols(h * dh, dh).transpose();
+    for (Eigen::Index i = 0; i < n; ++i) {
+        auto row = a.row(i);
+        const Eigen::Index seen = causal ? std::min(i + 1, m) : m;  // query i sees keys 0 .. seen − 1
+        const T mx = row.head(seen).maxCoeff();
+        row.head(seen) = (row.head(seen).array() - mx).exp().matrix();
+        row.head(seen) /= row.head(seen).sum();
+        row.tail(m - seen).setZero();
+    }
+    mask.resize(0, 0);
+    if (drop && drop->active()) {
+        mask.resize(n, m);
+        drawMask<T>(drop->p, generatorOf(*drop, b), mask.data(), mask.size());
+    }
+    TMat<T> dropped = a;
+    applyMask(dropped, mask);
+    heads.middleCols(h * dh, dh).noalias() = dropped * v.middleCols(h * dh, dh);  // (n, m) (m, d_h)
+}
+
 }  // namespace
 
 template <typename T>
 TMat<T> attentionForward(const TMat<T>& q_in, const TMat<T>& kv_in, const MultiHeadAttentionParamsT<T>& p, int nhead,
-                         bool causal, DropoutSource* drop, AttentionCache<T>& cache) {
+                         bool causal, DropoutSource* drop, const RowSegments& q_rows, const RowSegments& kv_rows,
+                         AttentionCache<T>& cache) {
+    if (q_rows.count() != kv_rows.count() || q_rows.total() != q_in.rows() || kv_rows.total() != kv_in.rows())
+        throw std::logic_error("attentionForward: the row segments do not match the inputs");
+    cache.q_rows = q_rows;
+    cache.kv_rows = kv_rows;
     cache.q_in = q_in;
     cache.kv_in = kv_in;
-    cache.q = project<T>(q_in, p, 0);   // (n, d)
-    cache.k = project<T>(kv_in, p, 1);  // (m, d)
-    cache.v = project<T>(kv_in, p, 2);  // (m, d)
-    const Eigen::Index n = q_in.rows(), m = kv_in.rows(), d = q_in.cols(), dh = d / nhead;
-    const T inv_sqrt_dh = T(1.0 / std::sqrt(double(dh)));
-    cache.a.resize(size_t(nhead));
-    cache.mask.resize(size_t(nhead));
-    cache.heads.resize(n, d);
-    for (int h = 0; h < nhead; ++h) {
-        TMat<T>& a = cache.a[size_t(h)];
-        a.noalias() = (cache.q.middleCols(h * dh, dh) * inv_sqrt_dh) * cache.k.middleCols(h * dh, dh).transpose();
-        for (Eigen::Index i = 0; i < n; ++i) {
-            auto row = a.row(i);
-            const Eigen::Index seen = causal ? std::min(i + 1, m) : m;  // query i sees keys 0 .. seen − 1
-            const T mx = row.head(seen).maxCoeff();
-            row.head(seen) = (row.head(seen).array() - mx).exp().matrix();
-            row.head(seen) /= row.head(seen).sum();
-            row.tail(m - seen).setZero();
+    cache.q = project<T>(q_in, p, 0);   // (N, d)
+    cache.k = project<T>(kv_in, p, 1);  // (M, d)
+    cache.v = project<T>(kv_in, p, 2);  // (M, d)
+    const Eigen::Index dh = q_in.cols() / nhead;
+    const size_t slots = size_t(q_rows.count()) * size_t(nhead);
+    cache.a.resize(slots);
+    cache.mask.resize(slots);
+    cache.heads.resize(q_in.rows(), q_in.cols());
+    for (int b = 0; b < q_rows.count(); ++b) {
+        const auto q = cache.q.middleRows(q_rows.begin(b), q_rows.rows(b));
+        const auto k = cache.k.middleRows(kv_rows.begin(b), kv_rows.rows(b));
+        const auto v = cache.v.middleRows(kv_rows.begin(b), kv_rows.rows(b));
+        for (int h = 0; h < nhead; ++h) {
+            const size_t slot = size_t(b) * size_t(nhead) + size_t(h);
+            attendOneHead<T>(q, k, v, h, dh, causal, drop, b, cache.a[slot], cache.mask[slot],
+                             cache.heads.middleRows(q_rows.begin(b), q_rows.rows(b)));
         }
-        cache.mask[size_t(h)] = dropoutMask<T>(drop, n, m);
-        TMat<T> dropped = a;
-        applyMask(dropped, cache.mask[size_t(h)]);
-        cache.heads.middleCols(h * dh, dh).noalias() = dropped * cache.v.middleCols(h * dh, dh);  // (n, m) (m, d_h)
     }
     return linearForward<T>(cache.heads, p.out_proj_weight, p.out_proj_bias);
 }
@@ -192,22 +235,27 @@ void attentionBackward(const TMat<T>& dout, const MultiHeadAttentionParamsT<T>& 
                        const AttentionCache<T>& cache, MultiHeadAttentionParamsT<T>& g, TMat<T>& dq_in,
                        TMat<T>& dkv_in) {
     const TMat<T> dheads = linearBackward<T>(cache.heads, p.out_proj_weight, dout, g.out_proj_weight, g.out_proj_bias);
-    const Eigen::Index n = cache.q.rows(), m = cache.k.rows(), d = cache.q.cols(), dh = d / nhead;
+    const Eigen::Index d = cache.q.cols(), dh = d / nhead;
     const T inv_sqrt_dh = T(1.0 / std::sqrt(double(dh)));
-    TMat<T> dq(n, d), dk(m, d), dv(m, d);
-    for (int h = 0; h < nhead; ++h) {
-        const TMat<T>& a = cache.a[size_t(h)];
-        TMat<T> dropped = a;
-        applyMask(dropped, cache.mask[size_t(h)]);
-        const auto dheads_h = dheads.middleCols(h * dh, dh);                   // (n, d_h)
-        dv.middleCols(h * dh, dh).noalias() = dropped.transpose() * dheads_h;  // (m, n) (n, d_h)
-        TMat<T> da = dheads_h * cache.v.middleCols(h * dh, dh).transpose();    // (n, m)
-        applyMask(da, cache.mask[size_t(h)]);
-        // softmax backward per row: ds = a ∘ (da − Σ_j da_j a_j); masked positions have a = 0, so ds = 0 there
-        const TVec<T> row_dot = (da.array() * a.array()).rowwise().sum();
-        const TMat<T> ds = a.array() * (da.colwise() - row_dot).array();  // (n, m)
-        dq.middleCols(h * dh, dh).noalias() = ds * cache.k.middleCols(h * dh, dh) * inv_sqrt_dh;
-        dk.middleCols(h * dh, dh).noalias() = ds.transpose() * cache.q.middleCols(h * dh, dh) * inv_sqrt_dh;
+    TMat<T> dq(cache.q.rows(), d), dk(cache.k.rows(), d), dv(cache.v.rows(), d);
+    for (int b = 0; b < cache.q_rows.count(); ++b) {
+        const Eigen::Index q0 = cache.q_rows.begin(b), n = cache.q_rows.rows(b);
+        const Eigen::Index k0 = cache.kv_rows.begin(b), m = cache.kv_rows.rows(b);
+        for (int h = 0; h < nhead; ++h) {
+            const size_t slot = size_t(b) * size_t(nhead) + size_t(h);
+            const TMat<T>& a = cache.a[slot];
+            TMat<T> dropped = a;
+            applyMask(dropped, cache.mask[slot]);
+            const auto dheads_h = dheads.block(q0, h * dh, n, dh);                   // (n, d_h)
+            dv.block(k0, h * dh, m, dh).noalias() = dropped.transpose() * dheads_h;  // (m, n) (n, d_h)
+            TMat<T> da = dheads_h * cache.v.block(k0, h * dh, m, dh).transpose();    // (n, m)
+            applyMask(da, cache.mask[slot]);
+            // softmax backward per row: ds = a ∘ (da − Σ_j da_j a_j); masked positions have a = 0, so ds = 0 there
+            const TVec<T> row_dot = (da.array() * a.array()).rowwise().sum();
+            const TMat<T> ds = a.array() * (da.colwise() - row_dot).array();  // (n, m)
+            dq.block(q0, h * dh, n, dh).noalias() = ds * cache.k.block(k0, h * dh, m, dh) * inv_sqrt_dh;
+            dk.block(k0, h * dh, m, dh).noalias() = ds.transpose() * cache.q.block(q0, h * dh, n, dh) * inv_sqrt_dh;
+        }
     }
     dq_in = projectBackward<T>(cache.q_in, dq, p, g, 0);
     dkv_in = projectBackward<T>(cache.kv_in, dk, p, g, 1);
@@ -215,7 +263,7 @@ void attentionBackward(const TMat<T>& dout, const MultiHeadAttentionParamsT<T>& 
 }
 
 #define ATTNVIZ_TRANSFORMER_GRAD(T)                                                                                  \
-    template TMat<T> dropoutMask<T>(DropoutSource*, Eigen::Index, Eigen::Index);                                     \
+    template TMat<T> dropoutMask<T>(DropoutSource*, const RowSegments&, Eigen::Index);                               \
     template void applyMask<T>(TMat<T>&, const TMat<T>&);                                                            \
     template TMat<T> linearForward<T>(const TMat<T>&, const TMat<T>&, const TVec<T>&);                               \
     template TMat<T> linearBackward<T>(const TMat<T>&, const TMat<T>&, const TMat<T>&, TMat<T>&, TVec<T>&);          \
@@ -224,11 +272,12 @@ void attentionBackward(const TMat<T>& dout, const MultiHeadAttentionParamsT<T>& 
                                           LayerNormParamsT<T>&);                                                     \
     template T activationDerivative<T>(T, Activation);                                                               \
     template TMat<T> feedForwardForward<T>(const TMat<T>&, const FeedForwardParamsT<T>&, Activation, DropoutSource*, \
-                                           FeedForwardCache<T>&);                                                    \
+                                           const RowSegments&, FeedForwardCache<T>&);                                \
     template TMat<T> feedForwardBackward<T>(const TMat<T>&, const FeedForwardParamsT<T>&, Activation,                \
                                             const FeedForwardCache<T>&, FeedForwardParamsT<T>&);                     \
     template TMat<T> attentionForward<T>(const TMat<T>&, const TMat<T>&, const MultiHeadAttentionParamsT<T>&, int,   \
-                                         bool, DropoutSource*, AttentionCache<T>&);                                  \
+                                         bool, DropoutSource*, const RowSegments&, const RowSegments&,               \
+                                         AttentionCache<T>&);                                                        \
     template void attentionBackward<T>(const TMat<T>&, const MultiHeadAttentionParamsT<T>&, int,                     \
                                        const AttentionCache<T>&, MultiHeadAttentionParamsT<T>&, TMat<T>&, TMat<T>&);
 

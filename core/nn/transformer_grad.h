@@ -1,8 +1,11 @@
 // The backward passes of the Transformer's blocks (docs/transformer.md's maths), each forward beside its backward,
 // templated on the scalar (float for training, double for the finite-difference checks). A forward keeps in its
 // cache what its backward reads; a backward ADDS the parameter gradients into g and returns the input gradient.
-// Sequences are rows: (n positions, d). Dropout is PyTorch's inverted dropout (kept values × 1/(1 − p)); its masks
-// come from a DropoutSource the caller seeds, drawn in forward order, so a seed gives the same masks every time.
+// Sequences are rows: (n positions, d). A batch is packed: its examples' rows one after the other (RowSegments), so
+// that the position-wise blocks (linear, LayerNorm, feed-forward) run as one matrix product over the whole batch and
+// only attention looks at where an example starts and ends. Dropout is PyTorch's inverted dropout (kept values ×
+// 1/(1 − p)); the masks of example b come from its own generator of the DropoutSource, drawn in forward order, so
+// they are the same whichever examples it is packed with.
 // Legend: n query positions, m key positions, d d_model, d_h = d / nhead, F dim_feedforward.
 #pragma once
 #include "model/transformer_params.h"
@@ -13,17 +16,35 @@
 
 namespace attnviz {
 
-// Where dropout masks come from: none when p is 0 (evaluation), else a generator the caller seeds.
+// A packed batch's rows: example b holds rows start[b] .. start[b + 1] − 1 of each (rows, ·) matrix.
+struct RowSegments {
+    std::vector<Eigen::Index> start{0};
+
+    static RowSegments single(Eigen::Index rows) {
+        RowSegments s;
+        s.append(rows);
+        return s;
+    }
+    void append(Eigen::Index rows) { start.push_back(start.back() + rows); }
+    int count() const { return int(start.size()) - 1; }
+    Eigen::Index begin(int b) const { return start[size_t(b)]; }
+    Eigen::Index rows(int b) const { return start[size_t(b) + 1] - start[size_t(b)]; }
+    Eigen::Index total() const { return start.back(); }
+};
+
+// Where dropout masks come from: none when p is 0 (evaluation), else one generator per example of the packed batch,
+// seeded by the caller.
 struct DropoutSource {
     double p = 0;
-    std::mt19937_64 rng;
+    std::vector<std::mt19937_64> rngs;  // [example]
     bool active() const { return p > 0; }
 };
 
-// A (rows, cols) mask of 0 and 1/(1 − p), each value kept with probability 1 − p; empty when the source is null or
-// inactive (apply and its backward then leave x as it is).
+// A (rows.total(), cols) mask of 0 and 1/(1 − p), each value kept with probability 1 − p, example b's rows drawn
+// from rngs[b] in row-major order; empty when the source is null or inactive (apply and its backward then leave x as
+// it is).
 template <typename T>
-TMat<T> dropoutMask(DropoutSource* drop, Eigen::Index rows, Eigen::Index cols);
+TMat<T> dropoutMask(DropoutSource* drop, const RowSegments& rows, Eigen::Index cols);
 // x ∘ mask, or x when the mask is empty: the forward and (with the gradient as x) the backward of dropout.
 template <typename T>
 void applyMask(TMat<T>& x, const TMat<T>& mask);
@@ -58,7 +79,7 @@ struct FeedForwardCache {
 };
 template <typename T>
 TMat<T> feedForwardForward(const TMat<T>& x, const FeedForwardParamsT<T>& p, Activation a, DropoutSource* drop,
-                           FeedForwardCache<T>& cache);
+                           const RowSegments& rows, FeedForwardCache<T>& cache);
 template <typename T>
 TMat<T> feedForwardBackward(const TMat<T>& dy, const FeedForwardParamsT<T>& p, Activation a,
                             const FeedForwardCache<T>& cache, FeedForwardParamsT<T>& g);
@@ -68,19 +89,22 @@ T activationDerivative(T x, Activation a);
 
 // ---- multi-head attention MHA(Q_in, KV_in): q, k, v from in_proj's row slices, per head
 // A_h = dropout(softmax(q_h k_hᵀ / √d_h)) with, when causal, query i seeing keys 0..i only; o_h = A_h v_h;
-// out_proj of the heads concatenated.
+// out_proj of the heads concatenated. Packed: example b's queries (q_rows) attend to its own keys (kv_rows) only;
+// n and m below are one example's counts, N and M the batch's.
 template <typename T>
 struct AttentionCache {
-    TMat<T> q_in, kv_in;        // (n, d), (m, d)
-    TMat<T> q, k, v;            // (n, d), (m, d), (m, d) projected
-    std::vector<TMat<T>> a;     // [head] (n, m) softmax weights (exact zeros above the diagonal when causal)
-    std::vector<TMat<T>> mask;  // [head] (n, m) dropout of the weights, or empty
-    TMat<T> heads;              // (n, d) the heads' outputs concatenated
+    RowSegments q_rows, kv_rows;
+    TMat<T> q_in, kv_in;        // (N, d), (M, d)
+    TMat<T> q, k, v;            // (N, d), (M, d), (M, d) projected
+    std::vector<TMat<T>> a;     // [b · nhead + h] (n, m) softmax weights (exact zeros above the diagonal if causal)
+    std::vector<TMat<T>> mask;  // [b · nhead + h] (n, m) dropout of the weights, or empty
+    TMat<T> heads;              // (N, d) the heads' outputs concatenated
 };
 template <typename T>
 TMat<T> attentionForward(const TMat<T>& q_in, const TMat<T>& kv_in, const MultiHeadAttentionParamsT<T>& p, int nhead,
-                         bool causal, DropoutSource* drop, AttentionCache<T>& cache);
-// Gradients of Q_in (n, d) and KV_in (m, d) are written to dq_in and dkv_in (a self-attention adds the two).
+                         bool causal, DropoutSource* drop, const RowSegments& q_rows, const RowSegments& kv_rows,
+                         AttentionCache<T>& cache);
+// Gradients of Q_in (N, d) and KV_in (M, d) are written to dq_in and dkv_in (a self-attention adds the two).
 template <typename T>
 void attentionBackward(const TMat<T>& dout, const MultiHeadAttentionParamsT<T>& p, int nhead,
                        const AttentionCache<T>& cache, MultiHeadAttentionParamsT<T>& g, TMat<T>& dq_in,

@@ -3,6 +3,7 @@
 #include "base/errors.h"
 #include "nn/softmax.h"
 
+#include <algorithm>
 #include <cmath>
 #include <string>
 
@@ -11,31 +12,64 @@ namespace {
 
 std::string lineOf(const TrainExample& ex) { return "line " + std::to_string(ex.line) + ": "; }
 
-// E[id_i] · √d + PE[i], then dropout: (n, d). ids are checked against the table's rows.
+// Example ex's `ids` (a side's n positions) checked against the vocabulary and the stored positional table.
 template <typename T>
-TMat<T> embedForward(const TMat<T>& table, const TMat<T>& pos_table, const std::vector<int>& ids, int d,
-                     const TrainExample& ex, const char* side, DropoutSource* drop, TMat<T>& mask) {
-    const Eigen::Index n = Eigen::Index(ids.size());
+void checkSide(const TrainExample& ex, const char* side, const std::vector<int>& ids, Eigen::Index n,
+               const TMat<T>& table, const TMat<T>& pos_table) {
     if (pos_table.rows() > 0 && n > pos_table.rows())
         throw InputError(lineOf(ex) + side + " has " + std::to_string(n) +
                          " positions with <sos> and <eos>, more than the model's positional table (maxlen " +
                          std::to_string(pos_table.rows()) + ")");
-    const TMat<T> pe = pos_table.rows() > 0 ? TMat<T>(pos_table.topRows(n)) : sinusoidalPositions<T>(int(n), d);
-    const T scale = T(std::sqrt(double(d)));
-    TMat<T> x(n, d);
-    for (Eigen::Index i = 0; i < n; ++i) {
-        const int id = ids[size_t(i)];
+    for (const int id : ids)
         if (id < 0 || id >= table.rows())
             throw InputError(lineOf(ex) + side + " token id " + std::to_string(id) + " is outside the vocabulary (" +
                              std::to_string(table.rows()) + " entries)");
-        x.row(i) = table.row(id) * scale + pe.row(i);
+}
+
+// The batch checked and packed into the cache's row segments and id lists.
+template <typename T>
+void pack(const TransformerParamsT<T>& p, const TrainExample* const* batch, int B, TransformerLossCache<T>& k) {
+    k.src_rows = RowSegments();
+    k.tgt_rows = RowSegments();
+    k.src_ids.clear();
+    k.tgt_inputs.clear();
+    k.tgt_next.clear();
+    for (int b = 0; b < B; ++b) {
+        const TrainExample& ex = *batch[b];
+        if (ex.source.size() < 2 || ex.target.size() < 2)
+            throw InputError(lineOf(ex) + "a training example needs <sos> and <eos> on both sides");
+        const Eigen::Index s = Eigen::Index(ex.source.size()), n = Eigen::Index(ex.target.size()) - 1;
+        checkSide<T>(ex, "source", ex.source, s, p.src_embedding, p.pos_embedding);
+        checkSide<T>(ex, "target", ex.target, n, p.tgt_embedding, p.pos_embedding);
+        k.src_rows.append(s);
+        k.tgt_rows.append(n);
+        k.src_ids.insert(k.src_ids.end(), ex.source.begin(), ex.source.end());
+        k.tgt_inputs.insert(k.tgt_inputs.end(), ex.target.begin(), ex.target.end() - 1);
+        k.tgt_next.insert(k.tgt_next.end(), ex.target.begin() + 1, ex.target.end());
     }
-    mask = dropoutMask<T>(drop, n, d);
+}
+
+// E[id] · √d + PE[position within its example], then dropout: (rows.total(), d). The ids are checked by pack().
+template <typename T>
+TMat<T> embedForward(const TMat<T>& table, const TMat<T>& pos_table, const std::vector<int>& ids,
+                     const RowSegments& rows, int d, DropoutSource* drop, TMat<T>& mask) {
+    Eigen::Index longest = 0;
+    for (int b = 0; b < rows.count(); ++b) longest = std::max(longest, rows.rows(b));
+    const TMat<T> pe =
+        pos_table.rows() > 0 ? TMat<T>(pos_table.topRows(longest)) : sinusoidalPositions<T>(int(longest), d);
+    const T scale = T(std::sqrt(double(d)));
+    TMat<T> x(rows.total(), d);
+    for (int b = 0; b < rows.count(); ++b)
+        for (Eigen::Index i = 0; i < rows.rows(b); ++i) {
+            const Eigen::Index r = rows.begin(b) + i;
+            x.row(r) = table.row(ids[size_t(r)]) * scale + pe.row(i);
+        }
+    mask = dropoutMask<T>(drop, rows, d);
     applyMask(x, mask);
     return x;
 }
 
-// dE[id_i] += √d · (dropout's backward of dx)_i; PE is not trained.
+// dE[id_r] += √d · (dropout's backward of dx)_r; PE is not trained.
 template <typename T>
 void embedBackward(TMat<T> dx, const TMat<T>& mask, const std::vector<int>& ids, TMat<T>& dtable) {
     applyMask(dx, mask);
@@ -45,8 +79,8 @@ void embedBackward(TMat<T> dx, const TMat<T>& mask, const std::vector<int>& ids,
 
 // A sublayer's output through its dropout: the mask is drawn and kept.
 template <typename T>
-TMat<T> dropped(TMat<T> x, DropoutSource* drop, TMat<T>& mask) {
-    mask = dropoutMask<T>(drop, x.rows(), x.cols());
+TMat<T> dropped(TMat<T> x, DropoutSource* drop, const RowSegments& rows, TMat<T>& mask) {
+    mask = dropoutMask<T>(drop, rows, x.cols());
     applyMask(x, mask);
     return x;
 }
@@ -59,19 +93,20 @@ TMat<T> masked(TMat<T> dx, const TMat<T>& mask) {
 // post-LN: x = LN1(x + SA(x)), x = LN2(x + FF(x)); pre-LN: x = x + SA(LN1(x)), x = x + FF(LN2(x)). x (S, d).
 template <typename T>
 TMat<T> encoderLayerForward(const TMat<T>& x, const EncoderLayerParamsT<T>& p, const TransformerConfig& c,
-                            DropoutSource* drop, EncoderLayerCache<T>& k) {
+                            const RowSegments& rows, DropoutSource* drop, EncoderLayerCache<T>& k) {
+    auto self_attention = [&](const TMat<T>& in) {  // each sublayer through its dropout
+        const TMat<T> out = attentionForward<T>(in, in, p.self_attn, c.nhead, false, drop, rows, rows, k.self_attn);
+        return dropped<T>(out, drop, rows, k.drop1);
+    };
+    auto feed_forward = [&](const TMat<T>& in) {
+        return dropped<T>(feedForwardForward<T>(in, p.ff, c.activation, drop, rows, k.ff), drop, rows, k.drop2);
+    };
     if (c.norm_first) {
-        const TMat<T> n1 = layerNormForward<T>(x, p.norm1, k.norm1);
-        const TMat<T> h =
-            x + dropped<T>(attentionForward<T>(n1, n1, p.self_attn, c.nhead, false, drop, k.self_attn), drop, k.drop1);
-        const TMat<T> n2 = layerNormForward<T>(h, p.norm2, k.norm2);
-        return h + dropped<T>(feedForwardForward<T>(n2, p.ff, c.activation, drop, k.ff), drop, k.drop2);
+        const TMat<T> h = x + self_attention(layerNormForward<T>(x, p.norm1, k.norm1));
+        return h + feed_forward(layerNormForward<T>(h, p.norm2, k.norm2));
     }
-    const TMat<T> a =
-        dropped<T>(attentionForward<T>(x, x, p.self_attn, c.nhead, false, drop, k.self_attn), drop, k.drop1);
-    const TMat<T> y1 = layerNormForward<T>(x + a, p.norm1, k.norm1);
-    const TMat<T> f = dropped<T>(feedForwardForward<T>(y1, p.ff, c.activation, drop, k.ff), drop, k.drop2);
-    return layerNormForward<T>(y1 + f, p.norm2, k.norm2);
+    const TMat<T> y1 = layerNormForward<T>(x + self_attention(x), p.norm1, k.norm1);
+    return layerNormForward<T>(y1 + feed_forward(y1), p.norm2, k.norm2);
 }
 
 // The gradient of a self-attention's input (queries, keys and values all from it).
@@ -103,26 +138,28 @@ TMat<T> encoderLayerBackward(const TMat<T>& dout, const EncoderLayerParamsT<T>& 
 // pre-LN: y = y + SA_causal(LN1(y)), y = y + MHA(LN2(y), memory), y = y + FF(LN3(y)). y (N, d), memory (S, d).
 template <typename T>
 TMat<T> decoderLayerForward(const TMat<T>& y, const TMat<T>& memory, const DecoderLayerParamsT<T>& p,
-                            const TransformerConfig& c, DropoutSource* drop, DecoderLayerCache<T>& k) {
+                            const TransformerConfig& c, const RowSegments& tgt, const RowSegments& src,
+                            DropoutSource* drop, DecoderLayerCache<T>& k) {
     const int nh = c.nhead;
+    auto self_attention = [&](const TMat<T>& in) {  // each sublayer through its dropout
+        const TMat<T> out = attentionForward<T>(in, in, p.self_attn, nh, true, drop, tgt, tgt, k.self_attn);
+        return dropped<T>(out, drop, tgt, k.drop1);
+    };
+    auto cross_attention = [&](const TMat<T>& in) {
+        const TMat<T> out = attentionForward<T>(in, memory, p.multihead_attn, nh, false, drop, tgt, src, k.cross_attn);
+        return dropped<T>(out, drop, tgt, k.drop2);
+    };
+    auto feed_forward = [&](const TMat<T>& in) {
+        return dropped<T>(feedForwardForward<T>(in, p.ff, c.activation, drop, tgt, k.ff), drop, tgt, k.drop3);
+    };
     if (c.norm_first) {
-        const TMat<T> n1 = layerNormForward<T>(y, p.norm1, k.norm1);
-        const TMat<T> h1 =
-            y + dropped<T>(attentionForward<T>(n1, n1, p.self_attn, nh, true, drop, k.self_attn), drop, k.drop1);
-        const TMat<T> n2 = layerNormForward<T>(h1, p.norm2, k.norm2);
-        const TMat<T> h2 =
-            h1 +
-            dropped<T>(attentionForward<T>(n2, memory, p.multihead_attn, nh, false, drop, k.cross_attn), drop, k.drop2);
-        const TMat<T> n3 = layerNormForward<T>(h2, p.norm3, k.norm3);
-        return h2 + dropped<T>(feedForwardForward<T>(n3, p.ff, c.activation, drop, k.ff), drop, k.drop3);
+        const TMat<T> h1 = y + self_attention(layerNormForward<T>(y, p.norm1, k.norm1));
+        const TMat<T> h2 = h1 + cross_attention(layerNormForward<T>(h1, p.norm2, k.norm2));
+        return h2 + feed_forward(layerNormForward<T>(h2, p.norm3, k.norm3));
     }
-    const TMat<T> a = dropped<T>(attentionForward<T>(y, y, p.self_attn, nh, true, drop, k.self_attn), drop, k.drop1);
-    const TMat<T> z1 = layerNormForward<T>(y + a, p.norm1, k.norm1);
-    const TMat<T> b =
-        dropped<T>(attentionForward<T>(z1, memory, p.multihead_attn, nh, false, drop, k.cross_attn), drop, k.drop2);
-    const TMat<T> z2 = layerNormForward<T>(z1 + b, p.norm2, k.norm2);
-    const TMat<T> f = dropped<T>(feedForwardForward<T>(z2, p.ff, c.activation, drop, k.ff), drop, k.drop3);
-    return layerNormForward<T>(z2 + f, p.norm3, k.norm3);
+    const TMat<T> z1 = layerNormForward<T>(y + self_attention(y), p.norm1, k.norm1);
+    const TMat<T> z2 = layerNormForward<T>(z1 + cross_attention(z1), p.norm2, k.norm2);
+    return layerNormForward<T>(z2 + feed_forward(z2), p.norm3, k.norm3);
 }
 
 // Returns ∂y; adds the cross-attention's ∂memory into dmemory.
@@ -150,76 +187,67 @@ TMat<T> decoderLayerBackward(const TMat<T>& dout, const DecoderLayerParamsT<T>& 
     return du1 + selfAttentionBackward<T>(masked<T>(du1, k.drop1), p.self_attn, nh, k.self_attn, g.self_attn);
 }
 
+// The forward: the memory, the decoder output and the log-probabilities, every cache filled (pack() first).
 template <typename T>
-void checkExample(const TrainExample& ex) {
-    if (ex.source.size() < 2 || ex.target.size() < 2)
-        throw InputError(lineOf(ex) + "a training example needs <sos> and <eos> on both sides");
-}
-
-// The forward: the memory, the decoder output and the log-probabilities, every cache filled.
-template <typename T>
-void forward(const TransformerConfig& c, const TransformerParamsT<T>& p, const TrainExample& ex, DropoutSource* drop,
+void forward(const TransformerConfig& c, const TransformerParamsT<T>& p, DropoutSource* drop,
              TransformerLossCache<T>& k) {
-    checkExample<T>(ex);
-    TMat<T> x = embedForward<T>(p.src_embedding, p.pos_embedding, ex.source, c.d_model, ex, "source", drop, k.src_drop);
+    const int d = c.d_model;
+    TMat<T> x = embedForward<T>(p.src_embedding, p.pos_embedding, k.src_ids, k.src_rows, d, drop, k.src_drop);
     k.encoder.resize(size_t(c.num_encoder_layers));
     for (int l = 0; l < c.num_encoder_layers; ++l)
-        x = encoderLayerForward<T>(x, p.encoder_layers[size_t(l)], c, drop, k.encoder[size_t(l)]);
+        x = encoderLayerForward<T>(x, p.encoder_layers[size_t(l)], c, k.src_rows, drop, k.encoder[size_t(l)]);
     k.memory = layerNormForward<T>(x, p.encoder_norm, k.encoder_norm);
-    const std::vector<int> inputs(ex.target.begin(), ex.target.end() - 1);  // [<sos>, y_1, …], N positions
-    TMat<T> y = embedForward<T>(p.tgt_embedding, p.pos_embedding, inputs, c.d_model, ex, "target", drop, k.tgt_drop);
+    TMat<T> y = embedForward<T>(p.tgt_embedding, p.pos_embedding, k.tgt_inputs, k.tgt_rows, d, drop, k.tgt_drop);
     k.decoder.resize(size_t(c.num_decoder_layers));
     for (int l = 0; l < c.num_decoder_layers; ++l)
-        y = decoderLayerForward<T>(y, k.memory, p.decoder_layers[size_t(l)], c, drop, k.decoder[size_t(l)]);
+        y = decoderLayerForward<T>(y, k.memory, p.decoder_layers[size_t(l)], c, k.tgt_rows, k.src_rows, drop,
+                                   k.decoder[size_t(l)]);
     k.decoder_out = layerNormForward<T>(y, p.decoder_norm, k.decoder_norm);
     k.log_probs = linearForward<T>(k.decoder_out, p.generator_weight, p.generator_bias);  // (N, V_t) logits
     for (Eigen::Index i = 0; i < k.log_probs.rows(); ++i) logSoftmaxInPlace(k.log_probs.row(i));
 }
 
 template <typename T>
-void backward(const TransformerConfig& c, const TransformerParamsT<T>& p, const TrainExample& ex, T grad_scale,
+void backward(const TransformerConfig& c, const TransformerParamsT<T>& p, T grad_scale,
               const TransformerLossCache<T>& k, TransformerParamsT<T>& g) {
-    // ∂/∂logits of −Σ log p(target[i + 1]): softmax − one-hot, times the scale
+    // ∂/∂logits of −Σ log p(next token): softmax − one-hot, times the scale
     TMat<T> dlogits = k.log_probs.array().exp() * grad_scale;
-    for (Eigen::Index i = 0; i < dlogits.rows(); ++i) dlogits(i, ex.target[size_t(i) + 1]) -= grad_scale;
+    for (Eigen::Index i = 0; i < dlogits.rows(); ++i) dlogits(i, k.tgt_next[size_t(i)]) -= grad_scale;
     TMat<T> dy = linearBackward<T>(k.decoder_out, p.generator_weight, dlogits, g.generator_weight, g.generator_bias);
     dy = layerNormBackward<T>(dy, p.decoder_norm, k.decoder_norm, g.decoder_norm);
     TMat<T> dmemory = TMat<T>::Zero(k.memory.rows(), k.memory.cols());
     for (int l = c.num_decoder_layers - 1; l >= 0; --l)
         dy = decoderLayerBackward<T>(dy, p.decoder_layers[size_t(l)], c, k.decoder[size_t(l)],
                                      g.decoder_layers[size_t(l)], dmemory);
-    const std::vector<int> inputs(ex.target.begin(), ex.target.end() - 1);
-    embedBackward<T>(dy, k.tgt_drop, inputs, g.tgt_embedding);
+    embedBackward<T>(dy, k.tgt_drop, k.tgt_inputs, g.tgt_embedding);
     TMat<T> dx = layerNormBackward<T>(dmemory, p.encoder_norm, k.encoder_norm, g.encoder_norm);
     for (int l = c.num_encoder_layers - 1; l >= 0; --l)
         dx = encoderLayerBackward<T>(dx, p.encoder_layers[size_t(l)], c, k.encoder[size_t(l)],
                                      g.encoder_layers[size_t(l)]);
-    embedBackward<T>(dx, k.src_drop, ex.source, g.src_embedding);
+    embedBackward<T>(dx, k.src_drop, k.src_ids, g.src_embedding);
 }
 
 }  // namespace
 
 template <typename T>
-LossSum transformerLossAndGrad(const TransformerConfig& c, const TransformerParamsT<T>& p, const TrainExample& ex,
-                               DropoutSource* drop, T grad_scale, TransformerParamsT<T>* g,
-                               TransformerLossCache<T>& cache) {
-    for (size_t i = 1; i < ex.target.size(); ++i)  // the embedding checks the inputs; the last token only predicted
-        if (ex.target[i] < 0 || ex.target[i] >= p.tgt_embedding.rows())
-            throw InputError(lineOf(ex) + "target token id " + std::to_string(ex.target[i]) +
-                             " is outside the vocabulary (" + std::to_string(p.tgt_embedding.rows()) + " entries)");
-    forward<T>(c, p, ex, drop, cache);
+LossSum transformerLossAndGrad(const TransformerConfig& c, const TransformerParamsT<T>& p,
+                               const TrainExample* const* batch, int B, DropoutSource* drop, T grad_scale,
+                               TransformerParamsT<T>* g, TransformerLossCache<T>& cache) {
+    pack<T>(p, batch, B, cache);
+    forward<T>(c, p, drop, cache);
     LossSum s;
-    for (Eigen::Index i = 0; i < cache.log_probs.rows(); ++i) s.sum -= double(cache.log_probs(i, ex.target[i + 1]));
+    for (Eigen::Index i = 0; i < cache.log_probs.rows(); ++i)
+        s.sum -= double(cache.log_probs(i, cache.tgt_next[size_t(i)]));
     s.tokens = cache.log_probs.rows();
-    if (g) backward<T>(c, p, ex, grad_scale, cache, *g);
+    if (g) backward<T>(c, p, grad_scale, cache, *g);
     return s;
 }
 
 template LossSum transformerLossAndGrad<float>(const TransformerConfig&, const TransformerParamsT<float>&,
-                                               const TrainExample&, DropoutSource*, float, TransformerParamsT<float>*,
-                                               TransformerLossCache<float>&);
+                                               const TrainExample* const*, int, DropoutSource*, float,
+                                               TransformerParamsT<float>*, TransformerLossCache<float>&);
 template LossSum transformerLossAndGrad<double>(const TransformerConfig&, const TransformerParamsT<double>&,
-                                                const TrainExample&, DropoutSource*, double,
+                                                const TrainExample* const*, int, DropoutSource*, double,
                                                 TransformerParamsT<double>*, TransformerLossCache<double>&);
 
 }  // namespace attnviz

@@ -1,12 +1,15 @@
-// The Transformer's teacher-forced loss and its gradient for one (source, target) example (docs/model-format.md's
-// objective, docs/transformer.md's maths): the encoder over the source, the decoder over the whole target prefix at
-// once with the causal mask, the final norms and the generator, keeping what the backward reads; then the backward
-// of each layer (nn/transformer_grad.h's blocks). One example at a time, so there is no padding: the trainer sums
-// the examples of a batch (train/transformer_batch.h).
+// The Transformer's teacher-forced loss and its gradient for a batch of (source, target) examples
+// (docs/model-format.md's objective, docs/transformer.md's maths): the encoder over the sources, the decoder over
+// each whole target prefix at once with the causal mask, the final norms and the generator, keeping what the
+// backward reads; then the backward of each layer (nn/transformer_grad.h's blocks). The batch is packed, not padded:
+// the examples' rows follow one another (RowSegments), every position-wise block is one matrix product over all of
+// them and each example attends to its own positions only. The trainer splits a batch across threads
+// (train/transformer_batch.h).
 // Dropout at PyTorch's sites (nn.Transformer(dropout=P) and the tutorial's dropout after E·√d + PE): after the
 // embedding, on the attention weights, after each sublayer before its residual add, and inside the feed-forward
 // block after the activation. The stored positional table is a buffer, as in the tutorial: its gradient stays 0.
-// Legend: S source length with <sos>/<eos>, T target length with <sos>/<eos>, N = T − 1 decoder positions, d, V_t.
+// Legend: S_b source length of example b with <sos>/<eos>, T_b its target length, N_b = T_b − 1 decoder positions;
+// S = Σ S_b and N = Σ N_b the packed rows; d, V_t.
 #pragma once
 #include "nn/seq2seq_grad.h"
 #include "nn/transformer_grad.h"
@@ -31,25 +34,39 @@ struct DecoderLayerCache {
     TMat<T> drop1, drop2, drop3;  // (N, d) after the self-attention, the cross-attention, the feed-forward block
 };
 
-// What the forward keeps for the backward (reused from example to example).
+// What the forward keeps for the backward (reused from batch to batch).
 template <typename T>
 struct TransformerLossCache {
-    TMat<T> src_drop, tgt_drop;  // (S, d), (N, d) dropout after E·√d + PE, or empty
+    RowSegments src_rows, tgt_rows;  // example b's S_b source and N_b decoder rows
+    std::vector<int> src_ids;        // (S) the sources packed
+    std::vector<int> tgt_inputs;     // (N) [<sos>, y_1, …] of each example: what the decoder reads
+    std::vector<int> tgt_next;       // (N) the token each decoder row must predict
+    TMat<T> src_drop, tgt_drop;      // (S, d), (N, d) dropout after E·√d + PE, or empty
     std::vector<EncoderLayerCache<T>> encoder;
     LayerNormCache<T> encoder_norm;
     TMat<T> memory;  // (S, d)
     std::vector<DecoderLayerCache<T>> decoder;
     LayerNormCache<T> decoder_norm;
     TMat<T> decoder_out;  // (N, d) decoder.norm of the last layer's output
-    TMat<T> log_probs;    // (N, V_t) row i: the distribution of target[i + 1] given target[0..i]
+    TMat<T> log_probs;    // (N, V_t) decoder row r: the distribution of tgt_next[r] given the prefix before it
 };
 
-// Σ −log p(target[i + 1]) over i = 0 .. N − 1, and N. With g not null, ADDS grad_scale × the gradient of that sum
-// into g (shaped like p). drop null or inactive: no dropout. Throws InputError naming ex.line for an id outside a
-// vocabulary, a sequence shorter than 2, or a sequence longer than a stored positional table.
+// Σ over the B examples of Σ −log p(target[i + 1]), i = 0 .. N_b − 1, and Σ N_b. With g not null, ADDS grad_scale ×
+// the gradient of that sum into g (shaped like p). drop null or inactive: no dropout; else it holds a generator per
+// example (example b's masks come from rngs[b] alone). Throws InputError naming the example's line for an id outside
+// a vocabulary, a sequence shorter than 2, or a sequence longer than a stored positional table.
+template <typename T>
+LossSum transformerLossAndGrad(const TransformerConfig& c, const TransformerParamsT<T>& p,
+                               const TrainExample* const* batch, int B, DropoutSource* drop, T grad_scale,
+                               TransformerParamsT<T>* g, TransformerLossCache<T>& cache);
+
+// One example: the batch of one.
 template <typename T>
 LossSum transformerLossAndGrad(const TransformerConfig& c, const TransformerParamsT<T>& p, const TrainExample& ex,
                                DropoutSource* drop, T grad_scale, TransformerParamsT<T>* g,
-                               TransformerLossCache<T>& cache);
+                               TransformerLossCache<T>& cache) {
+    const TrainExample* one = &ex;
+    return transformerLossAndGrad<T>(c, p, &one, 1, drop, grad_scale, g, cache);
+}
 
 }  // namespace attnviz

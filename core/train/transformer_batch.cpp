@@ -25,13 +25,13 @@ LossSum TransformerBatchGradient::run(const TransformerParams& p, const std::vec
     auto work = [&](int i) {
         TransformerParams* g = !grads ? nullptr : i == 0 ? grads : &grads_[size_t(i)];
         if (g) setZero(*g);
-        for (int b = B * i / parts; b < B * (i + 1) / parts; ++b) {
-            DropoutSource drop{dropout, std::mt19937_64(seed * 0x9E3779B97F4A7C15ull + uint64_t(b))};
-            const LossSum s =
-                transformerLossAndGrad<float>(config_, p, *batch[size_t(b)], &drop, scale, g, caches_[size_t(i)]);
-            sums[size_t(i)].sum += s.sum;
-            sums[size_t(i)].tokens += s.tokens;
-        }
+        const int first = B * i / parts, end = B * (i + 1) / parts;
+        if (end == first) return;
+        DropoutSource drop{dropout, {}};
+        for (int b = first; b < end; ++b)
+            drop.rngs.emplace_back(seed * 0x9E3779B97F4A7C15ull + uint64_t(b));  // example b's, wherever it runs
+        sums[size_t(i)] = transformerLossAndGrad<float>(config_, p, batch.data() + first, end - first, &drop, scale, g,
+                                                        caches_[size_t(i)]);
     };
     ThreadPool::engine().run(parts, work);  // rethrows the first part's exception, if any
     LossSum total;

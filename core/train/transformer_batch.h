@@ -1,7 +1,9 @@
-// The float gradient of a batch's mean loss for a Transformer: each example on its own (nn/transformer_loss.h, so
-// no padding), the batch split across threads, the parts' gradients summed in thread order. The counterpart of
+// The float gradient of a batch's mean loss for a Transformer: the batch split across threads, each part packed
+// (nn/transformer_loss.h: one matrix product per block over the part's rows, no padding), the parts' gradients
+// summed in thread order. The counterpart of
 // train/seq2seq_loss.h's BatchGradient with the same interface, so the training loop serves either kind.
 #pragma once
+#include "kernels/heap_retention.h"
 #include "model/config.h"
 #include "nn/transformer_loss.h"
 
@@ -26,6 +28,7 @@ private:
     LossSum run(const TransformerParams& p, const std::vector<const TrainExample*>& batch, float dropout, uint64_t seed,
                 TransformerParams* grads);
 
+    HeapRetention heap_;  // the packed batch's large temporaries stay mapped from batch to batch
     TransformerConfig config_;
     int threads_;
     std::vector<TransformerLossCache<float>> caches_;

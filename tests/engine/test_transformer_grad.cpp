@@ -99,9 +99,39 @@ TrainExample example(std::vector<int> source, std::vector<int> target, int line 
 
 // The loss of the whole model with dropout drawn from a fresh generator of `seed` each time (the same masks).
 double modelLoss(const Net& n, const TrainExample& ex, double dropout, uint64_t seed, TransformerParamsT<double>* g) {
-    DropoutSource drop{dropout, std::mt19937_64(seed)};
+    DropoutSource drop{dropout, {std::mt19937_64(seed)}};
     TransformerLossCache<double> cache;
     return transformerLossAndGrad<double>(n.config, n.params, ex, &drop, 1.0, g, cache).sum;
+}
+
+// The loss of a packed batch, example b's masks drawn from a fresh generator of seed + b.
+double batchLoss(const Net& n, const std::vector<TrainExample>& batch, double dropout, uint64_t seed,
+                 TransformerParamsT<double>* g) {
+    std::vector<const TrainExample*> examples;
+    DropoutSource drop{dropout, {}};
+    for (size_t b = 0; b < batch.size(); ++b) {
+        examples.push_back(&batch[b]);
+        drop.rngs.emplace_back(seed + b);
+    }
+    TransformerLossCache<double> cache;
+    return transformerLossAndGrad<double>(n.config, n.params, examples.data(), int(examples.size()), &drop, 1.0, g,
+                                          cache)
+        .sum;
+}
+
+// The largest |a − b| over every tensor of two gradients, relative to the larger of 1 and |a|.
+double largestDifference(const TransformerShape& shape, TransformerParamsT<double>& a, TransformerParamsT<double>& b) {
+    std::vector<const double*> values;
+    forEachTransformerTensor(
+        a, shape, [&](const std::string&, const std::vector<int64_t>&, auto& t) { values.push_back(t.data()); });
+    size_t i = 0;
+    double worst = 0;
+    forEachTransformerTensor(b, shape, [&](const std::string&, const std::vector<int64_t>&, auto& t) {
+        const double* va = values[i++];
+        for (Eigen::Index j = 0; j < t.size(); ++j)
+            worst = std::max(worst, std::abs(va[j] - t.data()[j]) / std::max(1.0, std::abs(va[j])));
+    });
+    return worst;
 }
 
 }  // namespace
@@ -157,8 +187,8 @@ private slots:
         FeedForwardParamsT<double> g{DM::Zero(10, 6), DV::Zero(10), DM::Zero(6, 10), DV::Zero(6)};
         FeedForwardCache<double> cache;
         auto f = [&] {
-            DropoutSource drop{dropout, std::mt19937_64(7)};
-            return weighted(feedForwardForward<double>(x, p, act, &drop, cache), r);
+            DropoutSource drop{dropout, {std::mt19937_64(7)}};
+            return weighted(feedForwardForward<double>(x, p, act, &drop, RowSegments::single(4), cache), r);
         };
         f();
         if (dropout > 0) QVERIFY((cache.mask.array() == 0).any() && (cache.mask.array() > 0).any());
@@ -192,8 +222,9 @@ private slots:
         MultiHeadAttentionParamsT<double> p = randomAttention(d, rng), g = zerosLikeAttention(p);
         AttentionCache<double> cache;
         auto f = [&] {
-            DropoutSource drop{dropout, std::mt19937_64(11)};
-            return weighted(attentionForward<double>(q_in, kv_in, p, nhead, causal, &drop, cache), r);
+            DropoutSource drop{dropout, {std::mt19937_64(11)}};
+            const RowSegments q_rows = RowSegments::single(n), kv_rows = RowSegments::single(m);
+            return weighted(attentionForward<double>(q_in, kv_in, p, nhead, causal, &drop, q_rows, kv_rows, cache), r);
         };
         f();
         if (causal)  // query 0 sees key 0 only: exact zeros above the diagonal, rows summing to 1
@@ -221,7 +252,8 @@ private slots:
         randomFill(r, rng, 1.0);
         MultiHeadAttentionParamsT<double> p = randomAttention(d, rng), g = zerosLikeAttention(p);
         AttentionCache<double> cache;
-        auto f = [&] { return weighted(attentionForward<double>(x, x, p, 2, true, nullptr, cache), r); };
+        const RowSegments rows = RowSegments::single(n);
+        auto f = [&] { return weighted(attentionForward<double>(x, x, p, 2, true, nullptr, rows, rows, cache), r); };
         f();
         DM dq, dkv;
         attentionBackward<double>(r, p, 2, cache, g, dq, dkv);
@@ -273,6 +305,42 @@ private slots:
         QVERIFY2(failure.empty(), failure.c_str());
         QCOMPARE(checked, 2 + 12 * layers + 2 + 18 * layers + 2 + 2);
         if (maxlen > 0) QVERIFY(grads.back().first == "positional_encoding.pos_embedding");
+    }
+
+    void packedBatchEqualsExamplesApart_data() {
+        QTest::addColumn<bool>("norm_first");
+        QTest::addColumn<double>("dropout");
+        QTest::newRow("post-LN") << false << 0.0;
+        QTest::newRow("pre-LN, dropout") << true << 0.3;
+    }
+    void packedBatchEqualsExamplesApart() {
+        // Packing examples of different lengths into one matrix changes nothing an example sees: its positions start
+        // at 0, it attends to its own rows only and its dropout masks come from its own generator. So the batch's
+        // loss and gradient are the sums of the examples' own, to double round-off.
+        QFETCH(bool, norm_first);
+        QFETCH(double, dropout);
+        const Net n = makeNet(norm_first, Activation::Gelu, 2, 50);
+        const std::vector<TrainExample> batch = {example({2, 5, 3}, {2, 7, 4, 3}),
+                                                 example({2, 5, 6, 4, 8, 7, 3}, {2, 7, 4, 9, 5, 6, 3}),
+                                                 example({2, 8, 4, 3}, {2, 9, 3})};
+        TransformerParamsT<double> packed, apart;
+        resizeTransformerParams(packed, n.shape);
+        resizeTransformerParams(apart, n.shape);
+        const double packed_loss = batchLoss(n, batch, dropout, 70, &packed);
+        double apart_loss = 0;
+        for (size_t b = 0; b < batch.size(); ++b) apart_loss += modelLoss(n, batch[b], dropout, 70 + b, &apart);
+        QVERIFY(std::abs(packed_loss - apart_loss) < 1e-12 * apart_loss);
+        QVERIFY(apart.decoder_layers[0].multihead_attn.in_proj_weight.norm() > 0);
+        const double worst = largestDifference(n.shape, packed, apart);
+        QVERIFY2(worst < 1e-12, std::to_string(worst).c_str());
+        // and a different order of the same examples gives the same sums
+        const std::vector<TrainExample> reordered = {batch[2], batch[0], batch[1]};
+        TransformerParamsT<double> again;
+        resizeTransformerParams(again, n.shape);
+        if (dropout == 0) {
+            QVERIFY(std::abs(batchLoss(n, reordered, 0.0, 0, &again) - apart_loss) < 1e-12 * apart_loss);
+            QVERIFY(largestDifference(n.shape, again, apart) < 1e-12);
+        }
     }
 
     void forwardMatchesIncrementalDecoding_data() {

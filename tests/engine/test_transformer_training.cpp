@@ -62,8 +62,9 @@ class TestTransformerTraining : public QObject {
 
 private slots:
     void batchGradientIsTheSumOfItsExamples() {
-        // The mean-loss gradient of a batch = Σ_b (tokens_b / tokens) × example b's own mean-loss gradient: each
-        // example is processed alone, so sentences of other lengths in the batch (padding) change nothing.
+        // The mean-loss gradient of a batch = Σ_b (tokens_b / tokens) × example b's own mean-loss gradient: the batch
+        // is packed, not padded, so sentences of other lengths in the batch change nothing (to float round-off: a
+        // row's matrix products may be summed in another order in a larger matrix).
         const Model m = reverseTransformerModel(3);
         const std::vector<TrainExample> ex = reverseExamples(m, 4, 1);
         LossSum whole;
@@ -82,22 +83,22 @@ private slots:
         const double diff = maxAbsDiff(sum, g, &scale);
         QVERIFY(scale > 1e-3);
         QVERIFY2(diff <= 1e-6 * scale, qPrintable(QString("diff %1, scale %2").arg(diff).arg(scale)));
-        QVERIFY(std::abs(loss_sum - whole.sum) <= 1e-9 * whole.sum);
+        QVERIFY(std::abs(loss_sum - whole.sum) <= 1e-6 * whole.sum);
         QCOMPARE(whole.tokens,
                  int64_t(ex[0].target.size() + ex[1].target.size() + ex[2].target.size() + ex[3].target.size() - 4));
     }
 
     void threadsChangeNothing() {
-        // The masks of an example depend on (seed, its place in the batch) only: 1, 2 or 3 threads give the same
-        // loss and, up to the order of the float sums, the same gradient, with dropout.
+        // The masks of an example depend on (seed, its place in the batch) only: 1, 2 or 3 threads give, up to the
+        // order of the float sums, the same loss and the same gradient, with dropout.
         const Model m = reverseTransformerModel(4);
         const std::vector<TrainExample> ex = reverseExamples(m, 5, 2);
         LossSum l1, l2, l3;
         const TransformerParams g1 = gradientOf(m, pointers(ex), 1, 0.3f, 9, &l1);
         const TransformerParams g2 = gradientOf(m, pointers(ex), 2, 0.3f, 9, &l2);
         const TransformerParams g3 = gradientOf(m, pointers(ex), 3, 0.3f, 9, &l3);
-        QCOMPARE(l1.sum, l2.sum);
-        QCOMPARE(l1.sum, l3.sum);
+        QVERIFY(std::abs(l1.sum - l2.sum) <= 1e-6 * l1.sum);
+        QVERIFY(std::abs(l1.sum - l3.sum) <= 1e-6 * l1.sum);
         double scale = 0;
         QVERIFY(maxAbsDiff(g2, g1, &scale) <= 1e-6 * scale);
         QVERIFY(maxAbsDiff(g3, g1) <= 1e-6 * scale);
@@ -111,9 +112,10 @@ private slots:
         const TransformerParams ga = gradientOf(m, pointers(ex), 1, 0.3f, 7, &a);
         const TransformerParams gb = gradientOf(m, pointers(ex), 2, 0.3f, 7, &b);
         gradientOf(m, pointers(ex), 1, 0.3f, 8, &c);
-        QCOMPARE(a.sum, b.sum);       // the same seed: the same masks
-        QVERIFY(a.sum != plain.sum);  // dropout changes the training loss...
-        QVERIFY(a.sum != c.sum);      // ...differently for another seed
+        // the same seed: the same masks, whatever the split across threads (the sums to float round-off)
+        QVERIFY(std::abs(a.sum - b.sum) <= 1e-6 * a.sum);
+        QVERIFY(std::abs(a.sum - plain.sum) > 1e-3 * a.sum);  // dropout changes the training loss...
+        QVERIFY(std::abs(a.sum - c.sum) > 1e-3 * a.sum);      // ...differently for another seed
         TransformerBatchGradient bg(m.config, m.transformer, 1);
         QCOMPARE(bg.loss(m.transformer, pointers(ex)).sum, plain.sum);  // evaluation: no dropout
     }
