@@ -8,14 +8,20 @@ namespace attnviz {
 
 namespace {
 
-// `count` values of 0 and 1/(1 − p), each kept with probability 1 − p, drawn from rng in order.
+// `count` values of 0 and 1/(1 − p), each kept with probability 1 − p, drawn from rng in order: each 64-bit draw
+// gives two uniforms in [0, 1) of 32 bits, its high half first.
 template <typename T>
 void drawMask(double p, std::mt19937_64& rng, T* values, Eigen::Index count) {
     const T keep_scale = T(1.0 / (1.0 - p));
-    for (Eigen::Index i = 0; i < count; ++i) {
-        const double u = double(rng() >> 11) * 0x1.0p-53;  // uniform in [0, 1) from 53 bits
-        values[i] = u < p ? T(0) : keep_scale;
+    const uint64_t threshold = uint64_t(std::ceil(std::ldexp(p, 32)));  // u < p ⇔ u · 2³² < ⌈p · 2³²⌉, 32-bit u
+    auto value = [&](uint64_t bits32) { return bits32 < threshold ? T(0) : keep_scale; };
+    Eigen::Index i = 0;
+    for (; i + 1 < count; i += 2) {
+        const uint64_t r = rng();
+        values[i] = value(r >> 32);
+        values[i + 1] = value(r & 0xFFFFFFFFu);
     }
+    if (i < count) values[i] = value(rng() >> 32);
 }
 
 // Example b's generator; a packed batch needs one per example.

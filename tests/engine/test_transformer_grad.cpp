@@ -149,6 +149,23 @@ private slots:
         QCOMPARE(activationDerivative(-0.3, Activation::Relu), 0.0);
     }
 
+    void dropoutMaskRate() {
+        // 40,000 values at p = 0.25: the share of zeros within 4 standard deviations (0.0087) of p, every kept value
+        // exactly 1/(1 − p); two examples' rows come from their own generators, so example 1's rows equal a mask
+        // drawn for it alone.
+        DropoutSource drop{0.25, {std::mt19937_64(1), std::mt19937_64(2)}};
+        RowSegments rows;
+        rows.append(150);
+        rows.append(50);
+        const DM mask = dropoutMask<double>(&drop, rows, 200);
+        const double zeros = double((mask.array() == 0).count()) / double(mask.size());
+        QVERIFY2(std::abs(zeros - 0.25) < 0.0087, std::to_string(zeros).c_str());
+        QVERIFY(((mask.array() == 0) || (mask.array() == 1.0 / 0.75)).all());
+        DropoutSource alone{0.25, {std::mt19937_64(2)}};
+        QVERIFY(dropoutMask<double>(&alone, RowSegments::single(50), 200) == mask.bottomRows(50));
+        QCOMPARE(dropoutMask<double>(nullptr, rows, 200).size(), Eigen::Index(0));
+    }
+
     void layerNormGradient() {
         std::mt19937_64 rng(1);
         DM x(3, 6), r(3, 6);
