@@ -86,7 +86,8 @@ bool parseTrainArgs(const std::vector<std::string>& args, TrainArgs& a) {
              0.0, 0.99);
     p.option("--align-weight", &a.align_weight, "W",
              "guided alignment: W x the cross-entropy between the attention and the data's gold alignment\n"
-             "column (i-j links; lines without one get no guidance); global spans only (default 0 = off)",
+             "column (i-j links; lines without one get no guidance); global spans only; a Transformer's last\n"
+             "layer cross-attention averaged over heads (default 0 = off)",
              0.0, 1e6);
     p.option("--seed", &a.seed, "S", "seed of the initial weights, shuffling and dropout (default 0)");
     p.flag("--no-shuffle", &a.no_shuffle, "batches in file order");
@@ -296,8 +297,6 @@ int runTrain(const std::vector<std::string>& args) {
         if (corpus.examples.empty()) throw InputError(corpus.name + ": no training examples");
         if (!a.task.empty()) model.task = a.task;
         if (a.description_given) model.description = a.description;
-        if (a.align_weight > 0 && model.config.isTransformer())
-            throw UsageError("--align-weight: guided alignment is not implemented for decoder \"transformer\" models");
         if (a.align_weight > 0 && corpus.alignedCount() == 0)
             throw UsageError("--align-weight: " + inputName(a.data) +
                              " has no alignment column (source<TAB>target<TAB>i-j ...)");

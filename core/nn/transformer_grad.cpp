@@ -238,8 +238,8 @@ TMat<T> attentionForward(const TMat<T>& q_in, const TMat<T>& kv_in, const MultiH
 
 template <typename T>
 void attentionBackward(const TMat<T>& dout, const MultiHeadAttentionParamsT<T>& p, int nhead,
-                       const AttentionCache<T>& cache, MultiHeadAttentionParamsT<T>& g, TMat<T>& dq_in,
-                       TMat<T>& dkv_in) {
+                       const AttentionCache<T>& cache, MultiHeadAttentionParamsT<T>& g, TMat<T>& dq_in, TMat<T>& dkv_in,
+                       const std::vector<TMat<T>>* weights_grad) {
     const TMat<T> dheads = linearBackward<T>(cache.heads, p.out_proj_weight, dout, g.out_proj_weight, g.out_proj_bias);
     const Eigen::Index d = cache.q.cols(), dh = d / nhead;
     const T inv_sqrt_dh = T(1.0 / std::sqrt(double(dh)));
@@ -256,6 +256,7 @@ void attentionBackward(const TMat<T>& dout, const MultiHeadAttentionParamsT<T>& 
             dv.block(k0, h * dh, m, dh).noalias() = dropped.transpose() * dheads_h;  // (m, n) (n, d_h)
             TMat<T> da = dheads_h * cache.v.block(k0, h * dh, m, dh).transpose();    // (n, m)
             applyMask(da, cache.mask[slot]);
+            if (weights_grad && (*weights_grad)[slot].size() > 0) da += (*weights_grad)[slot];
             // softmax backward per row: ds = a ∘ (da − Σ_j da_j a_j); masked positions have a = 0, so ds = 0 there
             const TVec<T> row_dot = (da.array() * a.array()).rowwise().sum();
             const TMat<T> ds = a.array() * (da.colwise() - row_dot).array();  // (n, m)
@@ -285,7 +286,8 @@ void attentionBackward(const TMat<T>& dout, const MultiHeadAttentionParamsT<T>& 
                                          bool, DropoutSource*, const RowSegments&, const RowSegments&,               \
                                          AttentionCache<T>&);                                                        \
     template void attentionBackward<T>(const TMat<T>&, const MultiHeadAttentionParamsT<T>&, int,                     \
-                                       const AttentionCache<T>&, MultiHeadAttentionParamsT<T>&, TMat<T>&, TMat<T>&);
+                                       const AttentionCache<T>&, MultiHeadAttentionParamsT<T>&, TMat<T>&, TMat<T>&,  \
+                                       const std::vector<TMat<T>>*);
 
 ATTNVIZ_TRANSFORMER_GRAD(float)
 ATTNVIZ_TRANSFORMER_GRAD(double)

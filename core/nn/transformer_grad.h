@@ -105,9 +105,11 @@ TMat<T> attentionForward(const TMat<T>& q_in, const TMat<T>& kv_in, const MultiH
                          bool causal, DropoutSource* drop, const RowSegments& q_rows, const RowSegments& kv_rows,
                          AttentionCache<T>& cache);
 // Gradients of Q_in (N, d) and KV_in (M, d) are written to dq_in and dkv_in (a self-attention adds the two).
+// weights_grad, when given, is a further gradient of the loss with respect to the weights A (before dropout), laid
+// out as cache.a (guided alignment, nn/transformer_guidance.h); an empty matrix adds nothing.
 template <typename T>
 void attentionBackward(const TMat<T>& dout, const MultiHeadAttentionParamsT<T>& p, int nhead,
-                       const AttentionCache<T>& cache, MultiHeadAttentionParamsT<T>& g, TMat<T>& dq_in,
-                       TMat<T>& dkv_in);
+                       const AttentionCache<T>& cache, MultiHeadAttentionParamsT<T>& g, TMat<T>& dq_in, TMat<T>& dkv_in,
+                       const std::vector<TMat<T>>* weights_grad = nullptr);
 
 }  // namespace attnviz

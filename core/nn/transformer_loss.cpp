@@ -2,6 +2,7 @@
 
 #include "base/errors.h"
 #include "nn/softmax.h"
+#include "nn/transformer_guidance.h"
 
 #include <algorithm>
 #include <cmath>
@@ -162,16 +163,19 @@ TMat<T> decoderLayerForward(const TMat<T>& y, const TMat<T>& memory, const Decod
     return layerNormForward<T>(z2 + feed_forward(z2), p.norm3, k.norm3);
 }
 
-// Returns ∂y; adds the cross-attention's ∂memory into dmemory.
+// Returns ∂y; adds the cross-attention's ∂memory into dmemory. guide_grad: a further gradient of the
+// cross-attention's weights (attentionBackward's weights_grad), or null.
 template <typename T>
 TMat<T> decoderLayerBackward(const TMat<T>& dout, const DecoderLayerParamsT<T>& p, const TransformerConfig& c,
-                             const DecoderLayerCache<T>& k, DecoderLayerParamsT<T>& g, TMat<T>& dmemory) {
+                             const DecoderLayerCache<T>& k, DecoderLayerParamsT<T>& g, TMat<T>& dmemory,
+                             const std::vector<TMat<T>>* guide_grad) {
     const int nh = c.nhead;
     TMat<T> dq, dmem;
     if (c.norm_first) {
         const TMat<T> dn3 = feedForwardBackward<T>(masked<T>(dout, k.drop3), p.ff, c.activation, k.ff, g.ff);
         const TMat<T> dh2 = dout + layerNormBackward<T>(dn3, p.norm3, k.norm3, g.norm3);
-        attentionBackward<T>(masked<T>(dh2, k.drop2), p.multihead_attn, nh, k.cross_attn, g.multihead_attn, dq, dmem);
+        attentionBackward<T>(masked<T>(dh2, k.drop2), p.multihead_attn, nh, k.cross_attn, g.multihead_attn, dq, dmem,
+                             guide_grad);
         dmemory += dmem;
         const TMat<T> dh1 = dh2 + layerNormBackward<T>(dq, p.norm2, k.norm2, g.norm2);
         const TMat<T> dn1 =
@@ -181,7 +185,8 @@ TMat<T> decoderLayerBackward(const TMat<T>& dout, const DecoderLayerParamsT<T>& 
     const TMat<T> du3 = layerNormBackward<T>(dout, p.norm3, k.norm3, g.norm3);  // ∂(z2 + f)
     const TMat<T> dz2 = du3 + feedForwardBackward<T>(masked<T>(du3, k.drop3), p.ff, c.activation, k.ff, g.ff);
     const TMat<T> du2 = layerNormBackward<T>(dz2, p.norm2, k.norm2, g.norm2);  // ∂(z1 + b)
-    attentionBackward<T>(masked<T>(du2, k.drop2), p.multihead_attn, nh, k.cross_attn, g.multihead_attn, dq, dmem);
+    attentionBackward<T>(masked<T>(du2, k.drop2), p.multihead_attn, nh, k.cross_attn, g.multihead_attn, dq, dmem,
+                         guide_grad);
     dmemory += dmem;
     const TMat<T> du1 = layerNormBackward<T>(du2 + dq, p.norm1, k.norm1, g.norm1);  // ∂(y + a)
     return du1 + selfAttentionBackward<T>(masked<T>(du1, k.drop1), p.self_attn, nh, k.self_attn, g.self_attn);
@@ -216,9 +221,11 @@ void backward(const TransformerConfig& c, const TransformerParamsT<T>& p, T grad
     TMat<T> dy = linearBackward<T>(k.decoder_out, p.generator_weight, dlogits, g.generator_weight, g.generator_bias);
     dy = layerNormBackward<T>(dy, p.decoder_norm, k.decoder_norm, g.decoder_norm);
     TMat<T> dmemory = TMat<T>::Zero(k.memory.rows(), k.memory.cols());
-    for (int l = c.num_decoder_layers - 1; l >= 0; --l)
+    const int last = c.num_decoder_layers - 1;
+    for (int l = last; l >= 0; --l)
         dy = decoderLayerBackward<T>(dy, p.decoder_layers[size_t(l)], c, k.decoder[size_t(l)],
-                                     g.decoder_layers[size_t(l)], dmemory);
+                                     g.decoder_layers[size_t(l)], dmemory,
+                                     l == last && !k.guide_grad.empty() ? &k.guide_grad : nullptr);
     embedBackward<T>(dy, k.tgt_drop, k.tgt_inputs, g.tgt_embedding);
     TMat<T> dx = layerNormBackward<T>(dmemory, p.encoder_norm, k.encoder_norm, g.encoder_norm);
     for (int l = c.num_encoder_layers - 1; l >= 0; --l)
@@ -232,10 +239,14 @@ void backward(const TransformerConfig& c, const TransformerParamsT<T>& p, T grad
 template <typename T>
 LossSum transformerLossAndGrad(const TransformerConfig& c, const TransformerParamsT<T>& p,
                                const TrainExample* const* batch, int B, DropoutSource* drop, T grad_scale,
-                               TransformerParamsT<T>* g, TransformerLossCache<T>& cache) {
+                               TransformerParamsT<T>* g, TransformerLossCache<T>& cache, T align_weight) {
     pack<T>(p, batch, B, cache);
     forward<T>(c, p, drop, cache);
     LossSum s;
+    cache.guide_grad.clear();
+    if (align_weight > T(0) && c.num_decoder_layers > 0)
+        s.align_sum = guidedAlignmentLoss<T>(cache.decoder.back().cross_attn, c.nhead, batch, B,
+                                             align_weight * grad_scale, g ? &cache.guide_grad : nullptr);
     for (Eigen::Index i = 0; i < cache.log_probs.rows(); ++i)
         s.sum -= double(cache.log_probs(i, cache.tgt_next[size_t(i)]));
     s.tokens = cache.log_probs.rows();
@@ -245,9 +256,9 @@ LossSum transformerLossAndGrad(const TransformerConfig& c, const TransformerPara
 
 template LossSum transformerLossAndGrad<float>(const TransformerConfig&, const TransformerParamsT<float>&,
                                                const TrainExample* const*, int, DropoutSource*, float,
-                                               TransformerParamsT<float>*, TransformerLossCache<float>&);
+                                               TransformerParamsT<float>*, TransformerLossCache<float>&, float);
 template LossSum transformerLossAndGrad<double>(const TransformerConfig&, const TransformerParamsT<double>&,
                                                 const TrainExample* const*, int, DropoutSource*, double,
-                                                TransformerParamsT<double>*, TransformerLossCache<double>&);
+                                                TransformerParamsT<double>*, TransformerLossCache<double>&, double);
 
 }  // namespace attnviz

@@ -47,26 +47,31 @@ struct TransformerLossCache {
     TMat<T> memory;  // (S, d)
     std::vector<DecoderLayerCache<T>> decoder;
     LayerNormCache<T> decoder_norm;
-    TMat<T> decoder_out;  // (N, d) decoder.norm of the last layer's output
-    TMat<T> log_probs;    // (N, V_t) decoder row r: the distribution of tgt_next[r] given the prefix before it
+    TMat<T> decoder_out;              // (N, d) decoder.norm of the last layer's output
+    std::vector<TMat<T>> guide_grad;  // [b · nhead + h] (N_b, S_b) guided alignment's ∂/∂A_h, last layer; or empty
+    TMat<T> log_probs;  // (N, V_t) decoder row r: the distribution of tgt_next[r] given the prefix before it
 };
 
 // Σ over the B examples of Σ −log p(target[i + 1]), i = 0 .. N_b − 1, and Σ N_b. With g not null, ADDS grad_scale ×
 // the gradient of that sum into g (shaped like p). drop null or inactive: no dropout; else it holds a generator per
 // example (example b's masks come from rngs[b] alone). Throws InputError naming the example's line for an id outside
-// a vocabulary, a sequence shorter than 2, or a sequence longer than a stored positional table.
+// a vocabulary, a sequence shorter than 2, a sequence longer than a stored positional table, or (guided) an
+// alignment link outside its sentence pair.
+// Guided alignment (nn/transformer_guidance.h): with align_weight λ > 0 the objective becomes Σ −log p + λ Σ_k
+// CE(G_k, Ā_k) over the rows with gold links; .align_sum reports Σ CE and the gradient (× grad_scale) is that of
+// the whole objective.
 template <typename T>
 LossSum transformerLossAndGrad(const TransformerConfig& c, const TransformerParamsT<T>& p,
                                const TrainExample* const* batch, int B, DropoutSource* drop, T grad_scale,
-                               TransformerParamsT<T>* g, TransformerLossCache<T>& cache);
+                               TransformerParamsT<T>* g, TransformerLossCache<T>& cache, T align_weight = T(0));
 
 // One example: the batch of one.
 template <typename T>
 LossSum transformerLossAndGrad(const TransformerConfig& c, const TransformerParamsT<T>& p, const TrainExample& ex,
                                DropoutSource* drop, T grad_scale, TransformerParamsT<T>* g,
-                               TransformerLossCache<T>& cache) {
+                               TransformerLossCache<T>& cache, T align_weight = T(0)) {
     const TrainExample* one = &ex;
-    return transformerLossAndGrad<T>(c, p, &one, 1, drop, grad_scale, g, cache);
+    return transformerLossAndGrad<T>(c, p, &one, 1, drop, grad_scale, g, cache, align_weight);
 }
 
 }  // namespace attnviz

@@ -94,10 +94,6 @@ void checkOptions(const TrainOptions& o, const Model& model) {
     if (!(o.align_weight >= 0) || !std::isfinite(o.align_weight))
         throw InputError("training options: the alignment weight must be a number >= 0");
     if (o.warmup < 0) throw InputError("training options: the warmup must be a number of updates >= 0");
-    if (o.align_weight > 0 && model.config.isTransformer())
-        throw InputError(
-            "training options: guided alignment (an alignment weight > 0) is not implemented for "
-            "decoder \"transformer\" models");
 }
 
 // One call of trainModel: epochs of shuffled batches, each step a gradient, clipping and an optimizer update, with

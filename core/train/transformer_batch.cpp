@@ -4,7 +4,6 @@
 #include "model/transformer_params_ops.h"
 
 #include <algorithm>
-#include <stdexcept>
 
 namespace attnviz {
 
@@ -15,7 +14,7 @@ TransformerBatchGradient::TransformerBatchGradient(const ModelConfig& config, co
 }
 
 LossSum TransformerBatchGradient::run(const TransformerParams& p, const std::vector<const TrainExample*>& batch,
-                                      float dropout, uint64_t seed, TransformerParams* grads) {
+                                      float dropout, uint64_t seed, TransformerParams* grads, float align_weight) {
     const int B = int(batch.size());
     int64_t tokens = 0;
     for (const TrainExample* e : batch) tokens += int64_t(e->target.size()) - 1;
@@ -31,7 +30,7 @@ LossSum TransformerBatchGradient::run(const TransformerParams& p, const std::vec
         for (int b = first; b < end; ++b)
             drop.rngs.emplace_back(seed * 0x9E3779B97F4A7C15ull + uint64_t(b));  // example b's, wherever it runs
         sums[size_t(i)] = transformerLossAndGrad<float>(config_, p, batch.data() + first, end - first, &drop, scale, g,
-                                                        caches_[size_t(i)]);
+                                                        caches_[size_t(i)], align_weight);
     };
     ThreadPool::engine().run(parts, work);  // rethrows the first part's exception, if any
     LossSum total;
@@ -39,19 +38,18 @@ LossSum TransformerBatchGradient::run(const TransformerParams& p, const std::vec
         if (grads && i > 0) addInto(*grads, grads_[size_t(i)]);
         total.sum += sums[size_t(i)].sum;
         total.tokens += sums[size_t(i)].tokens;
+        total.align_sum += sums[size_t(i)].align_sum;
     }
     return total;
 }
 
 LossSum TransformerBatchGradient::compute(const TransformerParams& p, const std::vector<const TrainExample*>& batch,
                                           float dropout, uint64_t seed, TransformerParams& grads, float align_weight) {
-    if (align_weight != 0.0f)
-        throw std::logic_error("TransformerBatchGradient: guided alignment is not implemented for the kind");
-    return run(p, batch, dropout, seed, &grads);
+    return run(p, batch, dropout, seed, &grads, align_weight);
 }
 
 LossSum TransformerBatchGradient::loss(const TransformerParams& p, const std::vector<const TrainExample*>& batch) {
-    return run(p, batch, 0.0f, 0, nullptr);
+    return run(p, batch, 0.0f, 0, nullptr, 0.0f);
 }
 
 }  // namespace attnviz

@@ -17,7 +17,8 @@ public:
     TransformerBatchGradient(const ModelConfig& config, const TransformerParams& like, int threads);
     // Loss = Σ −log p / tokens over the batch; grads (shaped like the params) is overwritten with its gradient.
     // Example b of the batch draws its dropout masks from a generator seeded by (seed, b) alone, so the split across
-    // threads changes no mask. Guided alignment is not implemented for the kind: align_weight must be 0.
+    // threads changes no mask. align_weight > 0: guided alignment (nn/transformer_guidance.h), the loss then
+    // (Σ −log p + align_weight · Σ CE_align) / tokens; .sum stays the pure NLL, .align_sum is Σ CE_align.
     LossSum compute(const TransformerParams& p, const std::vector<const TrainExample*>& batch, float dropout,
                     uint64_t seed, TransformerParams& grads, float align_weight = 0.0f);
     // Forward only (no dropout); the Σ and the count.
@@ -26,7 +27,7 @@ public:
 
 private:
     LossSum run(const TransformerParams& p, const std::vector<const TrainExample*>& batch, float dropout, uint64_t seed,
-                TransformerParams* grads);
+                TransformerParams* grads, float align_weight);
 
     HeapRetention heap_;  // the packed batch's large temporaries stay mapped from batch to batch
     TransformerConfig config_;
