@@ -1,7 +1,10 @@
 #include "train/optimizer.h"
 
+#include "kernels/thread_pool.h"
+
 #include <algorithm>
 #include <cmath>
+#include <vector>
 
 namespace attnviz {
 namespace {
@@ -13,6 +16,43 @@ void visitSets(F&& f, P&... p) {
         visitTransformerTensorSets(f, p...);
     else
         visitTensorSets(f, p...);
+}
+
+// One tensor of each set, as flat float arrays of the same length: parameters, gradient, Adam's two moments.
+struct FlatTensors {
+    float* p;
+    const float* g;
+    float* m;
+    float* v;
+    Eigen::Index n;
+};
+
+// A boundary of the whole list as an index into the tensor at `offset` (n elements): 0 before it, n after it, and
+// inside it rounded up to a multiple of 16 floats (64 bytes), so that a range starts where the whole tensor's
+// vector loop would have a packet boundary and every element gets the same instructions, split or not.
+Eigen::Index localBoundary(Eigen::Index boundary, Eigen::Index offset, Eigen::Index n) {
+    if (boundary <= offset) return 0;
+    if (boundary >= offset + n) return n;
+    return std::min(n, (boundary - offset + 15) / 16 * 16);
+}
+
+// update(tensor, first, count) over every element of the list, the elements split into `threads` contiguous
+// ranges of about the same size (one task each on the engine's pool).
+template <class F>
+void forElementRanges(const std::vector<FlatTensors>& list, int threads, F&& update) {
+    Eigen::Index total = 0;
+    for (const FlatTensors& t : list) total += t.n;
+    const int parts = total < (Eigen::Index(1) << 16) ? 1 : threads;
+    auto part = [&](int i) {
+        const Eigen::Index begin = total * i / parts, end = total * (i + 1) / parts;
+        Eigen::Index offset = 0;  // of the current tensor in the whole list
+        for (const FlatTensors& t : list) {
+            const Eigen::Index first = localBoundary(begin, offset, t.n), last = localBoundary(end, offset, t.n);
+            if (first < last) update(t, first, last - first);
+            offset += t.n;
+        }
+    };
+    ThreadPool::engine().run(parts, part);
 }
 
 }  // namespace
@@ -68,16 +108,19 @@ void OptimizerT<P>::step(P& params, const P& grads) {
     const float step_size = float(lr_ / bc1);
     const float bc2_sqrt = float(std::sqrt(bc2));
     const float b1 = float(beta1_), b2 = float(beta2_), eps = float(eps_);
+    std::vector<FlatTensors> list;
     visitSets(
         [&](auto& p, const auto& g, auto& m, auto& v) {
-            const Eigen::Index n = p.size();
-            Eigen::Map<Eigen::ArrayXf> M(m.data(), n), Vv(v.data(), n), th(p.data(), n);
-            Eigen::Map<const Eigen::ArrayXf> G(g.data(), n);
-            M = M * b1 + (1.0f - b1) * G;
-            Vv = Vv * b2 + (1.0f - b2) * G * G;
-            th -= step_size * (M / (Vv.sqrt() / bc2_sqrt + eps));
+            list.push_back({p.data(), g.data(), m.data(), v.data(), p.size()});
         },
         params, grads, m_, v_);
+    forElementRanges(list, threads_, [&](const FlatTensors& t, Eigen::Index first, Eigen::Index n) {
+        Eigen::Map<Eigen::ArrayXf> M(t.m + first, n), Vv(t.v + first, n), th(t.p + first, n);
+        Eigen::Map<const Eigen::ArrayXf> G(t.g + first, n);
+        M = M * b1 + (1.0f - b1) * G;
+        Vv = Vv * b2 + (1.0f - b2) * G * G;
+        th -= step_size * (M / (Vv.sqrt() / bc2_sqrt + eps));
+    });
 }
 
 template double gradNorm(const ModelParams&);

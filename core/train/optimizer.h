@@ -29,6 +29,9 @@ class OptimizerT {
 public:
     OptimizerT(OptimizerKind kind, double lr, const P& like, double beta1 = 0.9, double beta2 = 0.999,
                double eps = 1e-8);
+    // Updates share the elements among `threads` threads (the engine's pool); each element's arithmetic is the
+    // same, so the bits do not depend on the count.
+    void setThreads(int threads) { threads_ = threads < 1 ? 1 : threads; }
     // sgd: θ ← θ − lr·g.  adam (torch.optim.Adam, step t from 1):
     //   m ← β1 m + (1 − β1) g;  v ← β2 v + (1 − β2) g²
     //   θ ← θ − (lr / (1 − β1^t)) · m / (√v / √(1 − β2^t) + ε)      (= lr·m̂ / (√v̂ + ε))
@@ -41,6 +44,7 @@ private:
     OptimizerKind kind_;
     double lr_, beta1_, beta2_, eps_;
     int64_t t_ = 0;
+    int threads_ = 1;
     P m_, v_;
 };
 using Optimizer = OptimizerT<ModelParams>;

@@ -116,6 +116,7 @@ public:
           opt_(o.optimizer, o.lr, params_),
           rng_(o.seed) {
         zerosLike(grads_, params_);
+        opt_.setThreads(o.threads);
         prev_ = params_;
         order_.resize(train.size());
         for (size_t i = 0; i < order_.size(); ++i) order_[i] = int(i);
