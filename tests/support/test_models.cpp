@@ -41,6 +41,7 @@ Model smallTransformer(uint64_t seed, int decoder_layers) {
     c.transformer = {8, 2, 2, decoder_layers, 16, false, Activation::Relu};
     Model m = makeRandomTransformerModel(c, smallSourceVocab(), smallTargetVocab(), {seed, true});
     m.transformer.generator_weight *= 3.0f;
+    m.task = "test-task";  // smallModel's: a sibling of its models
     return m;
 }
 
