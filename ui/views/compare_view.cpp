@@ -139,7 +139,9 @@ void CompareView::buildUi() {
     side_layout->addWidget(summary_label_);
     side_layout->addWidget(table_, 1);
     maps->addWidget(side);
-    for (int i = 0; i < 4; ++i) maps->setStretchFactor(i, 1);
+    // Each map gets twice the table's share of the width: equal shares squeeze the maps in a 1400-pixel window.
+    for (int i = 0; i < 3; ++i) maps->setStretchFactor(i, 2);
+    maps->setStretchFactor(3, 1);
 
     auto* layout = new QVBoxLayout(this);
     layout->addLayout(top);
