@@ -136,19 +136,17 @@ void showHeads(attnviz::ui::MainWindow& window, const QCommandLineParser& parser
     window.headGrid()->setKind(k);
     window.headDock()->show();
     if (!parser.isSet(options.head)) return;
-    const QStringList at = parser.value(options.head).split(u',');
-    bool layer_ok = false, head_ok = false;
-    const int layer = at.value(0).toInt(&layer_ok), head = at.value(1).toInt(&head_ok);
-    const bool mean = at.value(1) == "mean";
-    if (at.size() != 2 || !layer_ok || layer < 1 || (!mean && (!head_ok || head < 1)))
-        return (void)std::fprintf(stderr, "attnviz: --head wants layer,head from 1 (e.g. 2,1 or 2,mean)\n");
-    window.headGrid()->setAveraged(mean);
+    attnviz::AttentionView view;
+    try {
+        view = attnviz::parseHeadChoice(parser.value(options.head).toStdString());
+    } catch (const std::exception& e) {
+        return (void)std::fprintf(stderr, "attnviz: --head %s\n", e.what());
+    }
+    view.kind = k;
+    window.headGrid()->setAveraged(view.head < 0);
     QObject::connect(
         &window, &attnviz::ui::MainWindow::decodeFinished, &window,
-        [&window, k, layer, head, mean] {
-            window.state()->setAttentionView({k, layer - 1, mean ? -1 : head - 1});
-        },
-        Qt::SingleShotConnection);
+        [&window, view] { window.state()->setAttentionView(view); }, Qt::SingleShotConnection);
 }
 
 // --compare-head-a / --compare-head-b: the compare view's choosers (as `attnviz-cli compare --head-a/--head-b`).
