@@ -43,25 +43,6 @@ void checkComparable(const Model& a, const std::string& a_path, const Model& b, 
                          "; compare needs two models with the same vocabularies and tokenizers (siblings)");
 }
 
-// --head-a / --head-b's value as a view; a malformed one is a usage error.
-AttentionView headChoiceOption(const std::string& flag, const std::string& value) {
-    try {
-        return parseHeadChoice(value);
-    } catch (const InputError& e) {
-        throw UsageError(flag + " " + e.what());
-    }
-}
-
-// The chosen layer and head must be the model's: a Transformer with that many layers and heads.
-void checkHeadChoice(const std::string& flag, const AttentionView& view, const Model& m, const std::string& side,
-                     const std::string& path) {
-    const std::string what = headChoiceProblem(m.config, view);
-    if (!what.empty())
-        throw InputError(flag + " " + std::to_string(view.layer + 1) + "," +
-                         (view.head < 0 ? std::string("mean") : std::to_string(view.head + 1)) +
-                         " cannot be used with " + side + " " + path + ": " + what);
-}
-
 ComparedLine compareLine(const Model& a, const Model& b, const CorpusExample& ex, const CompareSettings& s) {
     ComparedLine out;
     out.line = ex.line;

@@ -1,4 +1,4 @@
-// attnviz-cli compare --head-a / --head-b, driven as a user would: a small Transformer's chosen cross-attention
+// attnviz-cli compare --head-a / --head-b (and render --with's), driven as a user would: a small Transformer's chosen cross-attention
 // (layer, head, or a layer's mean) against an RNN sibling, the numbers against the engine called directly on that
 // head's rows (core/eval/compare_heads.h), the new JSON keys head_a / head_b (only with the flags: the keys without
 // them stay as they were), the text output's note, and the errors: a malformed value, a layer or head the model does
@@ -11,6 +11,7 @@
 #include "test_models.h"
 #include "text/tokenizer.h"
 
+#include <QFile>
 #include <QTemporaryDir>
 #include <QtTest>
 #include <nlohmann/json.hpp>
@@ -38,6 +39,7 @@ private slots:
     void headOfAIsTheEnginesHead();
     void meanOfALayerOnBAndTextOutput();
     void withoutTheFlagsTheKeysStay();
+    void renderWithDrawsTheChosenHead();
     void errors_data();
     void errors();
 
@@ -111,6 +113,32 @@ void TestCliCompareHeads::withoutTheFlagsTheKeysStay() {
     QVERIFY2(r.code == 0, qPrintable(r.errText()));
     const auto j = nlohmann::ordered_json::parse(r.out.toStdString());
     QCOMPARE(keysOf(j), (std::vector<std::string>{"model", "with", "data", "log_base", "sentences", "average"}));
+}
+
+// render --with takes the same flags: its JSON holds the head's rows and says which head.
+void TestCliCompareHeads::renderWithDrawsTheChosenHead() {
+    const QString out = dir_.filePath("cmp.json");
+    const ProcessRun r = runCli(
+        {"render", "--model", transformer_path_, "--with", rnn_path_, "--head-a", "3,2", "--out", out, kSentence});
+    QVERIFY2(r.code == 0, qPrintable(r.errText()));
+    QFile f(out);
+    QVERIFY(f.open(QIODevice::ReadOnly));
+    const json j = json::parse(f.readAll().toStdString());
+    QCOMPARE(j["head_a"].dump(), std::string(R"({"head":2,"layer":3})"));
+    QVERIFY(j["head_b"].is_null());
+    const Model a = loadModel(transformer_path_.toStdString());
+    const DecodeResult head =
+        withComparedAttention(greedyDecode(a, tokenizeSource(a, kSentence)), {AttentionKind::Cross, 2, 1});
+    const auto shown = j["attention_a"].get<std::vector<std::vector<double>>>();
+    QCOMPARE(shown.size(), head.attention.size());
+    for (size_t t = 0; t < shown.size(); ++t)
+        for (size_t c = 0; c < shown[t].size(); ++c) QVERIFY(std::abs(shown[t][c] - head.attention[t][c]) < 1e-6);
+    const AttentionComparison want = engine(transformer_path_, rnn_path_, {AttentionKind::Cross, 2, 1}, {});
+    QVERIFY(std::abs(j["tv"].get<double>() - want.mean_tv) < 1e-9);
+
+    const ProcessRun alone = runCli({"render", "--model", transformer_path_, "--head-a", "1,1", "--out", out, "i"});
+    QCOMPARE(alone.code, 2);
+    QVERIFY2(alone.errText().contains("--head-a and --head-b need --with B"), qPrintable(alone.errText()));
 }
 
 void TestCliCompareHeads::errors_data() {

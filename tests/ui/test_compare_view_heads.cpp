@@ -150,7 +150,8 @@ void TestCompareViewHeads::transformerHeadBesideAnRnn() {
 
     // The titles, on screen and in the exported figure, say which head; the numbers' JSON says so too.
     QCOMPARE(view()->viewA()->style().title, QStringLiteral("A: transformer\nlayer 2 · head 1"));
-    QCOMPARE(view()->viewB()->style().title, QStringLiteral("B: bahdanau-additive"));
+    QCOMPARE(view()->viewB()->style().title.section(u'\n', 0, 0), QStringLiteral("B: bahdanau-additive"));
+    QCOMPARE(view()->viewB()->style().title.count(u'\n'), 1);  // two lines as A's, so that the maps line up
     const std::vector<HeatmapPanel> panels = comparisonPanels(view()->comparison(), HeatmapStyle{});
     QCOMPARE(panels[0].style.title, view()->viewA()->style().title);
     const QString json_path = out_dir_.filePath(QStringLiteral("cmp.json"));

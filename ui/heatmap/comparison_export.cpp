@@ -72,6 +72,10 @@ std::vector<HeatmapPanel> comparisonPanels(const ModelComparison& c, const Heatm
     a.title = panelTitle(QT_TRANSLATE_NOOP("attnviz::ui::Comparison", "A: %1"), a_name, c.a, c.a_view);
     b.title = panelTitle(QT_TRANSLATE_NOOP("attnviz::ui::Comparison", "B: %1"), b_name, c.b, c.b_view);
     d.title = d.scale_label;
+    // A title of two lines beside ones of one would start its map lower: the others get an empty second line.
+    if (a.title.contains(u'\n') || b.title.contains(u'\n'))
+        for (HeatmapStyle* s : {&a, &b, &d})
+            if (!s->title.contains(u'\n')) s->title += QStringLiteral("\n ");
     d.fit_range = base.fit_range || c.fit_difference;
     return {HeatmapPanel{HeatmapData::fromDecode(c.a), a}, HeatmapPanel{HeatmapData::fromDecode(c.b), b},
             HeatmapPanel{differenceData(c.a, c.b), d}};

@@ -34,7 +34,7 @@ HeatmapData differenceData(const DecodeResult& a, const DecodeResult& b);
 HeatmapStyle differenceStyle(HeatmapStyle base);
 // A, B and B − A, titled with the models' file names (without what both names start with) and, for a Transformer,
 // the cross-attention shown on a second line ("A: transformer" over "layer 2 · head 3"), each with `base`'s colour map and toggles (the
-// difference diverging).
+// difference diverging). With a second line in one title, every title has two, so that the maps line up.
 std::vector<HeatmapPanel> comparisonPanels(const ModelComparison& c, const HeatmapStyle& base);
 
 // The comparison's numbers: "csv" a line of distances per target token (comparisonToCsv), else the JSON
