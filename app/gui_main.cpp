@@ -1,10 +1,12 @@
 // attnviz: the desktop app. `attnviz [MODEL]` opens MODEL, else the last model, else the default sample model, with
 // a sentence already decoded. `--screenshot FILE` saves the window (QWidget::grab) after the first decode and quits.
-// `--beam K` shows the beam search dock with width K; `--compare B` opens the compare view with model B; `--corpus F`
+// `--beam K` shows the beam search dock with width K; `--compare B` opens the compare view with model B (and
+// `--compare-head-a/-b L,H` choose which cross-attention of a Transformer side it compares); `--corpus F`
 // opens F in the corpus browser; `--reference TEXT` forces the model onto a reference and `--gold LINKS` gives its
 // gold links; `--heads KIND` shows a Transformer's head grid and `--head L,H` one head in the heatmap. `--train CORPUS` opens the training window on CORPUS and starts training (with `--screenshot`, that
 // window is saved when the training ends). `--help` and `--version` work without a display.
 #include "attnviz_version.h"
+#include "eval/compare_heads.h"
 #include "state/decode_state.h"
 #include "training/training_form.h"
 #include "training/training_window.h"
@@ -12,6 +14,7 @@
 #include "views/compare_view.h"
 #include "views/corpus_browser.h"
 #include "views/gold_links_panel.h"
+#include "views/head_choice_box.h"
 #include "views/head_grid.h"
 #include "window/language.h"
 #include "window/main_window.h"
@@ -42,6 +45,12 @@ struct Options {
     QCommandLineOption compare{QStringLiteral("compare"),
                                QStringLiteral("Show the compare view with this model as B (same vocabularies)."),
                                QStringLiteral("model")};
+    QCommandLineOption compare_head_a{QStringLiteral("compare-head-a"),
+                                      QStringLiteral("In the compare view, compare this cross-attention layer and "
+                                                     "head of a Transformer A (from 1; \"mean\": the layer's mean)."),
+                                      QStringLiteral("layer,head")};
+    QCommandLineOption compare_head_b{QStringLiteral("compare-head-b"), QStringLiteral("The same for B."),
+                                      QStringLiteral("layer,head")};
     QCommandLineOption language{QStringLiteral("language"),
                                 QStringLiteral("Use this language now (en, zh_CN), not the saved or system one."),
                                 QStringLiteral("code")};
@@ -84,6 +93,8 @@ void setUpParser(QCommandLineParser& parser, const Options& options) {
     parser.addOption(options.select);
     parser.addOption(options.screenshot);
     parser.addOption(options.compare);
+    parser.addOption(options.compare_head_a);
+    parser.addOption(options.compare_head_b);
     parser.addOption(options.language);
     parser.addOption(options.theme);
     parser.addOption(options.beam);
@@ -125,19 +136,34 @@ void showHeads(attnviz::ui::MainWindow& window, const QCommandLineParser& parser
     window.headGrid()->setKind(k);
     window.headDock()->show();
     if (!parser.isSet(options.head)) return;
-    const QStringList at = parser.value(options.head).split(u',');
-    bool layer_ok = false, head_ok = false;
-    const int layer = at.value(0).toInt(&layer_ok), head = at.value(1).toInt(&head_ok);
-    const bool mean = at.value(1) == "mean";
-    if (at.size() != 2 || !layer_ok || layer < 1 || (!mean && (!head_ok || head < 1)))
-        return (void)std::fprintf(stderr, "attnviz: --head wants layer,head from 1 (e.g. 2,1 or 2,mean)\n");
-    window.headGrid()->setAveraged(mean);
+    attnviz::AttentionView view;
+    try {
+        view = attnviz::parseHeadChoice(parser.value(options.head).toStdString());
+    } catch (const std::exception& e) {
+        return (void)std::fprintf(stderr, "attnviz: --head %s\n", e.what());
+    }
+    view.kind = k;
+    window.headGrid()->setAveraged(view.head < 0);
     QObject::connect(
         &window, &attnviz::ui::MainWindow::decodeFinished, &window,
-        [&window, k, layer, head, mean] {
-            window.state()->setAttentionView({k, layer - 1, mean ? -1 : head - 1});
-        },
-        Qt::SingleShotConnection);
+        [&window, view] { window.state()->setAttentionView(view); }, Qt::SingleShotConnection);
+}
+
+// --compare-head-a / --compare-head-b: the compare view's choosers (as `attnviz-cli compare --head-a/--head-b`).
+void chooseCompareHeads(attnviz::ui::MainWindow& window, const QCommandLineParser& parser, const Options& options) {
+    attnviz::ui::CompareView* view = window.compareView();
+    for (const auto& [option, box] :
+         {std::pair{&options.compare_head_a, view->headBoxA()}, std::pair{&options.compare_head_b, view->headBoxB()}}) {
+        if (!parser.isSet(*option)) continue;
+        const QString flag = QStringLiteral("--") + option->names().constFirst();
+        try {
+            if (!box->setChoice(attnviz::parseHeadChoice(parser.value(*option).toStdString())))
+                std::fprintf(stderr, "attnviz: %s: that model has no such layer and head (or no heads at all)\n",
+                             qPrintable(flag));
+        } catch (const std::exception& e) {
+            std::fprintf(stderr, "attnviz: %s %s\n", qPrintable(flag), e.what());
+        }
+    }
 }
 
 // What the command line asks of the window once it shows a decode: a cell inspected (--select), a screenshot saved
@@ -270,6 +296,7 @@ int main(int argc, char* argv[]) {
         if (!window.compareView()->setModelB(parser.value(options.compare)))
             std::fprintf(stderr, "attnviz: %s\n", qPrintable(window.compareView()->errorText()));
     }
+    chooseCompareHeads(window, parser, options);
 
     if (parser.isSet(options.corpus)) {
         if (!window.openCorpus(parser.value(options.corpus)))

@@ -589,6 +589,14 @@ log p = %4，总对数概率 %5</translation>
         <source>Gold alignment of the typed reference, as source-target word pairs counted from 0 (i-j sure, i?j possible): each model&apos;s alignment error rate (AER) is shown beside the distances</source>
         <translation>输入的参考译文的金标准对齐，即从 0 开始编号的源词-目标词对（i-j 为确定对齐，i?j 为可能对齐）：每个模型的对齐错误率（AER）显示在距离旁边</translation>
     </message>
+    <message>
+        <source>A&apos;s &amp;attention:</source>
+        <translation>A 的注意力(&amp;A)：</translation>
+    </message>
+    <message>
+        <source>B&apos;s a&amp;ttention:</source>
+        <translation>B 的注意力(&amp;T)：</translation>
+    </message>
 </context>
 <context>
     <name>attnviz::ui::Comparison</name>
@@ -603,6 +611,18 @@ log p = %4，总对数概率 %5</translation>
     <message>
         <source>B: %1</source>
         <translation>B：%1</translation>
+    </message>
+    <message>
+        <source>mean of heads, last layer</source>
+        <translation>最后一层各头的平均</translation>
+    </message>
+    <message>
+        <source>layer %1 · mean of heads</source>
+        <translation>第 %1 层 · 各头的平均</translation>
+    </message>
+    <message>
+        <source>layer %1 · head %2</source>
+        <translation>第 %1 层 · 第 %2 个头</translation>
     </message>
 </context>
 <context>
@@ -1100,6 +1120,37 @@ Gold links: %2 links</source>
     <message>
         <source>%1 predicted links (%2), %3 sure and %4 possible gold links</source>
         <translation>预测对齐 %1 个（%2），金标准对齐：确定 %3 个，可能 %4 个</translation>
+    </message>
+</context>
+<context>
+    <name>attnviz::ui::HeadChoiceBox</name>
+    <message>
+        <source>The model&apos;s attention (an RNN has no heads)</source>
+        <translation>模型的注意力（RNN 没有多个头）</translation>
+    </message>
+    <message>
+        <source>(no model)</source>
+        <translation>（无模型）</translation>
+    </message>
+    <message>
+        <source>Only a Transformer&apos;s cross-attention has layers and heads to choose from</source>
+        <translation>只有 Transformer 的交叉注意力才有可选的层和头</translation>
+    </message>
+    <message>
+        <source>Average of heads, last layer (the model&apos;s attention)</source>
+        <translation>最后一层各头的平均（模型的注意力）</translation>
+    </message>
+    <message>
+        <source>Layer %1 · average of heads</source>
+        <translation>第 %1 层 · 各头的平均</translation>
+    </message>
+    <message>
+        <source>Layer %1 · head %2</source>
+        <translation>第 %1 层 · 第 %2 个头</translation>
+    </message>
+    <message>
+        <source>Which cross-attention of this Transformer is compared: the model&apos;s attention (the last decoder layer&apos;s average over heads), one layer&apos;s average, or one head. The maps, distances and AER use it.</source>
+        <translation>比较这个 Transformer 的哪一个交叉注意力：模型的注意力（解码器最后一层各头的平均）、某一层各头的平均，或某一个头。热图、距离和 AER 都按它计算。</translation>
     </message>
 </context>
 <context>

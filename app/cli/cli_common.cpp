@@ -4,6 +4,7 @@
 #include "base/utf8.h"
 #include "decode/decoding.h"
 #include "decode/parallel.h"
+#include "eval/compare_heads.h"
 #include "io/model_file.h"
 
 #include <cerrno>
@@ -274,6 +275,23 @@ void flushStdout() {
     if (std::fflush(stdout) == 0 && !std::ferror(stdout)) return;
     throw std::runtime_error(std::string("cannot write to standard output: ") +
                              (errno ? std::strerror(errno) : "write error"));
+}
+
+AttentionView headChoiceOption(const std::string& flag, const std::string& value) {
+    try {
+        return parseHeadChoice(value);
+    } catch (const InputError& e) {
+        throw UsageError(flag + " " + e.what());
+    }
+}
+
+void checkHeadChoice(const std::string& flag, const AttentionView& view, const Model& m, const std::string& side,
+                     const std::string& path) {
+    const std::string what = headChoiceProblem(m.config, view);
+    if (!what.empty())
+        throw InputError(flag + " " + std::to_string(view.layer + 1) + "," +
+                         (view.head < 0 ? std::string("mean") : std::to_string(view.head + 1)) +
+                         " cannot be used with " + side + " " + path + ": " + what);
 }
 
 }  // namespace attnviz::cli

@@ -2,6 +2,7 @@
 // switching, reading --input / --data files, and running per-line work on every core in input order.
 #pragma once
 #include "args.h"
+#include "decode/attention_views.h"
 #include "decode/limits.h"
 #include "io/corpus.h"
 #include "io/model_file.h"
@@ -104,5 +105,12 @@ std::string printable(std::string_view text);
 // Flushes stdout; throws std::runtime_error("standard output: REASON") if a write failed (a long output checks it
 // per block so that a full disk stops it early; cli_main checks it once more at the end of every command).
 void flushStdout();
+
+// --head-a / --head-b (`compare`, `render --with`): "L,H" or "L,mean" as a cross-attention view (eval/compare_heads.h);
+// a malformed value is a UsageError naming `flag`.
+AttentionView headChoiceOption(const std::string& flag, const std::string& value);
+// InputError unless `m` has that layer and head: "--head-a 4,1 cannot be used with A PATH: it has 3 decoder layers; ...".
+void checkHeadChoice(const std::string& flag, const AttentionView& view, const Model& m, const std::string& side,
+                     const std::string& path);
 
 }  // namespace attnviz::cli

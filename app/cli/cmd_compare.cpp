@@ -8,6 +8,7 @@
 #include "decode/decoding.h"
 #include "decode/limits.h"
 #include "eval/compare.h"
+#include "eval/compare_heads.h"
 #include "eval/compare_json.h"
 #include "io/model_file.h"
 #include "text/tokenizer.h"
@@ -23,6 +24,7 @@ struct CompareSettings {
     int max_len = 0;
     int max_source_len = kMaxSourceTokens;
     bool parallel_steps = true;
+    AttentionView head_a, head_b;  // which cross-attention each side compares (default: the spec's `attention`)
 };
 
 // One compared sentence: both decodes and their counts.
@@ -60,7 +62,8 @@ ComparedLine compareLine(const Model& a, const Model& b, const CorpusExample& ex
     }
     const TokenizedText target{out.a.target_tokens, out.a.target_ids};
     out.b = forcedDecode(b, src, target, o);
-    out.counts = compareAttention(out.a, out.b, ex.has_alignment ? &ex.alignment : nullptr);
+    out.counts = compareAttention(withComparedAttention(out.a, s.head_a), withComparedAttention(out.b, s.head_b),
+                                  ex.has_alignment ? &ex.alignment : nullptr);
     return out;
 }
 
@@ -80,7 +83,7 @@ std::vector<ComparedLine> compareCorpus(const Model& a, const Model& b, const Co
 }
 
 void printCompareJson(const std::vector<ComparedLine>& lines, const std::string& a_path, const std::string& b_path,
-                      const std::string& data_path) {
+                      const std::string& data_path, const CompareSettings& settings) {
     nlohmann::ordered_json j;
     j["model"] = a_path;
     j["with"] = b_path;
@@ -104,6 +107,10 @@ void printCompareJson(const std::vector<ComparedLine>& lines, const std::string&
     avg["aligned_lines"] = total.aligned_lines;
     avg.update(comparisonSummaryJson(total));
     j["average"] = std::move(avg);
+    if (!settings.head_a.isDefault() || !settings.head_b.isDefault()) {  // without --head-a/-b the keys as before
+        j["head_a"] = headChoiceJson(settings.head_a);
+        j["head_b"] = headChoiceJson(settings.head_b);
+    }
     std::printf("%s\n", j.dump(-1, ' ', false, nlohmann::json::error_handler_t::replace).c_str());
 }
 
@@ -120,10 +127,15 @@ std::string summaryColumns(const AttentionComparisonCounts& c) {
     return out;
 }
 
+// " (cross-attention of layer 2, head 3)" for a chosen head, "" for the spec's attention.
+std::string headNote(const AttentionView& view) {
+    return view.isDefault() ? std::string() : " (cross-attention of " + headChoiceText(view) + ")";
+}
+
 void printCompareText(const std::vector<ComparedLine>& lines, const Model& a, const std::string& a_path,
-                      const std::string& b_path) {
-    std::printf("A %s\nB %s (forced onto A's output, or onto the reference where a line has one)\n", a_path.c_str(),
-                b_path.c_str());
+                      const std::string& b_path, const CompareSettings& settings) {
+    std::printf("A %s%s\nB %s%s (forced onto A's output, or onto the reference where a line has one)\n", a_path.c_str(),
+                headNote(settings.head_a).c_str(), b_path.c_str(), headNote(settings.head_b).c_str());
     std::printf("TV = total variation (0..1), JS = Jensen-Shannon divergence (nats, 0..ln 2), H = entropy (nats)\n");
     bool aligned = false;
     for (const ComparedLine& l : lines) aligned = aligned || l.counts.aligned_lines > 0;
@@ -152,7 +164,7 @@ int runCompare(const std::vector<std::string>& args) {
             "divergence (natural log, nats, 0..ln 2) between the two attention rows, the share of rows whose argmax\n"
             "agrees, each model's row entropy (nats) and, where lines have gold alignments, each model's AER.\n"
             "Specials are columns like any other: <sos> and <eos> count in every row.");
-        std::string a_path, b_path, data_path, target;
+        std::string a_path, b_path, data_path, target, head_a, head_b;
         bool json = false;
         int threads = 0;
         CompareSettings s;
@@ -162,6 +174,10 @@ int runCompare(const std::vector<std::string>& args) {
         p.option("--data", &data_path, "FILE", "compare on every line: source[<TAB>reference[<TAB>alignment]]");
         p.option("--target", &target, "TEXT", "with SENTENCE: force both models onto this reference");
         p.flag("--json", &json, "print one JSON object");
+        p.option("--head-a", &head_a, "L,H",
+                 "a Transformer A: compare the cross-attention of decoder layer L, head H (from 1; H \"mean\": the\n"
+                 "mean over the layer's heads) instead of the spec's attention (the last layer's mean over heads)");
+        p.option("--head-b", &head_b, "L,H", "the same for B");
         p.option("--max-len", &s.max_len, "N", "at most N tokens in A's greedy outputs, <eos> included", 1, 1000000);
         p.option("--threads", &threads, "N", "worker threads for --data (default: every core)", 1, 256);
         p.option("--max-source-len", &s.max_source_len, "N", "refuse sources of more than N tokens (default 1000)", 1,
@@ -173,9 +189,14 @@ int runCompare(const std::vector<std::string>& args) {
         if (p.seen("--data") && p.seen("--target"))
             throw UsageError("--target cannot be used with --data (put the reference after a tab on each line)");
 
+        if (p.seen("--head-a")) s.head_a = headChoiceOption("--head-a", head_a);
+        if (p.seen("--head-b")) s.head_b = headChoiceOption("--head-b", head_b);
+
         const LoadedModel a = loadModelForCli(a_path);
         const LoadedModel b = loadModelForCli(b_path);
         checkComparable(*a.model, a_path, *b.model, b_path);
+        checkHeadChoice("--head-a", s.head_a, *a.model, "A", a_path);
+        checkHeadChoice("--head-b", s.head_b, *b.model, "B", b_path);
 
         Corpus corpus;
         std::string where = "SENTENCE";
@@ -195,9 +216,9 @@ int runCompare(const std::vector<std::string>& args) {
         }
         const std::vector<ComparedLine> lines = compareCorpus(*a.model, *b.model, corpus, where, threads, s);
         if (json)
-            printCompareJson(lines, a_path, b_path, data_path);
+            printCompareJson(lines, a_path, b_path, data_path, s);
         else
-            printCompareText(lines, *a.model, a_path, b_path);
+            printCompareText(lines, *a.model, a_path, b_path, s);
         return 0;
     });
 }

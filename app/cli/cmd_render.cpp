@@ -9,6 +9,7 @@
 #include "cli_common.h"
 #include "decode/decoding.h"
 #include "eval/compare.h"
+#include "eval/compare_heads.h"
 #include "heatmap/colormaps.h"
 #include "heatmap/comparison_export.h"
 #include "heatmap/heatmap_export.h"
@@ -81,6 +82,7 @@ DecodeResult decodeOne(const Model& model, const std::string& source, const std:
 struct CompareWith {
     const Model* model = nullptr;
     QString a_name, b_name;
+    AttentionView head_a, head_b;  // --head-a / --head-b: which cross-attention each side compares
 };
 
 // `r` alone, or with `with.model` set the comparison: that model forced onto r's target (as `compare` does).
@@ -90,9 +92,12 @@ void writeOne(const DecodeResult& r, const ModelConfig& config, const QString& p
     bool ok = false;
     if (with.model) {
         ui::ModelComparison c;
-        c.a = r;
-        c.b = forcedDecode(*with.model, TokenizedText{r.source_tokens, r.source_ids},
-                           TokenizedText{r.target_tokens, r.target_ids});
+        c.a = withComparedAttention(r, with.head_a);
+        c.b = withComparedAttention(forcedDecode(*with.model, TokenizedText{r.source_tokens, r.source_ids},
+                                                 TokenizedText{r.target_tokens, r.target_ids}),
+                                    with.head_b);
+        c.a_view = with.head_a;
+        c.b_view = with.head_b;
         c.a_name = with.a_name;
         c.b_name = with.b_name;
         if (gold) c.gold = *gold;
@@ -107,6 +112,7 @@ void writeOne(const DecodeResult& r, const ModelConfig& config, const QString& p
 // Everything `render` was asked for.
 struct RenderArgs {
     std::string model_path, with_path, out, target, input, out_dir, format, score, colormap = "viridis", title;
+    std::string head_a, head_b;
     RenderSettings s;
     bool annotate = false, hide_specials = false, fit_range = false, diagnostics = false;
     bool batch = false, has_target = false;
@@ -124,6 +130,9 @@ void addRenderOptions(ArgParser& p, RenderArgs& a) {
     p.option("--with", &a.with_path, "B",
              "compare with model B (same vocabularies, e.g. a sibling) forced onto the same target: images show "
              "A, B and B - A side by side; .csv/.json hold the distances per row, as `compare` computes them");
+    p.option("--head-a", &a.head_a, "L,H",
+             "with --with: compare a Transformer's cross-attention of layer L, head H (from 1; L,mean), as `compare`");
+    p.option("--head-b", &a.head_b, "L,H", "the same for B");
     p.option("--beam", &s.beam, "K", "beam search of width K (default 1 = greedy)", 1, 1000);
     p.option("--max-len", &s.max_len, "N", "at most N target tokens, <eos> included (default 2*S+10)", 1, 1000000);
     p.choice("--score", &a.score, scoreChoices(), "use the sibling model trained with this score");
@@ -255,7 +264,15 @@ int runRender(const std::vector<std::string>& args) {
             if (const std::string what = comparabilityProblem(model, *other->model); !what.empty())
                 throw ModelError(loaded.path + " and " + a.with_path + " cannot be compared: " + what +
                                  "; --with needs two models with the same vocabularies and tokenizers (siblings)");
-            with = {other->model.get(), QString::fromStdString(loaded.path), QString::fromStdString(a.with_path)};
+            with.model = other->model.get();
+            with.a_name = QString::fromStdString(loaded.path);
+            with.b_name = QString::fromStdString(a.with_path);
+            if (!a.head_a.empty()) with.head_a = headChoiceOption("--head-a", a.head_a);
+            if (!a.head_b.empty()) with.head_b = headChoiceOption("--head-b", a.head_b);
+            checkHeadChoice("--head-a", with.head_a, model, "A", loaded.path);
+            checkHeadChoice("--head-b", with.head_b, *other->model, "B", a.with_path);
+        } else if (!a.head_a.empty() || !a.head_b.empty()) {
+            throw UsageError("--head-a and --head-b need --with B");
         }
         ensureApplication();
         if (a.batch) {

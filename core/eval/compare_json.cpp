@@ -34,6 +34,17 @@ nlohmann::ordered_json comparisonSummaryJson(const AttentionComparisonCounts& c)
     return j;
 }
 
+nlohmann::ordered_json headChoiceJson(const AttentionView& view) {
+    if (view.isDefault()) return nullptr;
+    nlohmann::ordered_json j;
+    j["layer"] = view.layer + 1;
+    if (view.head < 0)
+        j["head"] = "mean";
+    else
+        j["head"] = view.head + 1;
+    return j;
+}
+
 nlohmann::ordered_json comparisonToJson(const DecodeResult& a, const DecodeResult& b, const std::string& a_name,
                                         const std::string& b_name, const GoldAlignment* gold) {
     const std::vector<RowComparison> rows = compareRows(a, b);  // checks the shapes first

@@ -10,8 +10,11 @@
 // equal to the engine's floats, as in io/decode_json.h.
 // As CSV (RFC 4180, "\n" line ends): the header `target,tv,js,argmax_a,argmax_b,agree,entropy_a,entropy_b`, then one
 // line per target token (agree is 1 or 0); numbers as formatFloat writes them.
+// Which cross-attention a side compares (eval/compare_heads.h), as the keys head_a / head_b: null for the spec's
+// `attention`, else {"layer": L, "head": H} counted from 1, "head": "mean" for the mean over the layer's heads.
 #pragma once
 #include "eval/compare.h"
+#include "eval/compare_heads.h"
 
 #include <nlohmann/json.hpp>
 #include <string>
@@ -20,6 +23,7 @@
 namespace attnviz {
 
 nlohmann::ordered_json comparisonSummaryJson(const AttentionComparisonCounts& counts);
+nlohmann::ordered_json headChoiceJson(const AttentionView& view);
 
 // `a` and `b` as compareAttention takes them (InputError when their shapes differ); `gold` as there.
 nlohmann::ordered_json comparisonToJson(const DecodeResult& a, const DecodeResult& b, const std::string& a_name,

@@ -33,6 +33,18 @@ Vocabulary smallTargetVocab() {
     return vocabWith({"我", "爱", "你", "猫", "坐", "在", "垫子", "上", "吃", "了", "一个", "苹果", "昨天", "。"});
 }
 
+Model smallTransformer(uint64_t seed, int decoder_layers) {
+    ModelConfig c;
+    c.decoder = DecoderKind::Transformer;
+    c.score = ScoreKind::ScaledDot;
+    c.tokenizer = {TokenizerKind::Word, TokenizerKind::Whitespace, true};
+    c.transformer = {8, 2, 2, decoder_layers, 16, false, Activation::Relu};
+    Model m = makeRandomTransformerModel(c, smallSourceVocab(), smallTargetVocab(), {seed, true});
+    m.transformer.generator_weight *= 3.0f;
+    m.task = "test-task";  // smallModel's: a sibling of its models
+    return m;
+}
+
 Model smallModel(const ModelConfig& config, uint64_t seed, float scale) {
     Model m = makeRandomModel(config, smallSourceVocab(), smallTargetVocab(), seed);
     if (scale != 1.0f)

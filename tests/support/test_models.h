@@ -20,6 +20,9 @@ Vocabulary smallSourceVocab();
 Vocabulary smallTargetVocab();
 // A randomly initialised model with the small vocabularies; weights scaled by `scale` so that attention is not flat.
 Model smallModel(const ModelConfig& config, uint64_t seed, float scale = 1.0f);
+// A random Transformer sibling of smallModel's models (the same vocabularies and tokenizers): d_model 8, 2 heads, 2
+// encoder and `decoder_layers` decoder layers, its output layer scaled up so that decodes pick a few distinct tokens.
+Model smallTransformer(uint64_t seed, int decoder_layers = 2);
 // Saves into dir and returns the path.
 QString saveInto(const Model& model, const QTemporaryDir& dir, const QString& file_name);
 

@@ -28,16 +28,8 @@ using namespace attnviz::ui;
 
 namespace {
 
-Model smallTransformer() {
-    ModelConfig c;
-    c.decoder = DecoderKind::Transformer;
-    c.score = ScoreKind::ScaledDot;
-    c.tokenizer = {TokenizerKind::Word, TokenizerKind::Whitespace, true};
-    c.transformer = {8, 2, 2, 2, 16, false, Activation::Relu};
-    Model m = makeRandomTransformerModel(c, testing::smallSourceVocab(), testing::smallTargetVocab(), {5, true});
-    m.transformer.generator_weight *= 3.0f;  // peaked distributions: a few distinct tokens
-    return m;
-}
+// 2 encoder and 2 decoder layers of 2 heads, a sibling of the fixture's RNN models.
+Model smallTransformer() { return testing::smallTransformer(5, 2); }
 
 // The engine's forward pass run again on the decode's source and output: the steps and the encoding.
 struct EngineRun {

@@ -41,12 +41,41 @@ HeatmapStyle differenceStyle(HeatmapStyle base) {
     return base;
 }
 
+QString comparedAttentionName(const AttentionView& view, int nhead) {
+    if (view.isDefault())
+        return nhead > 0 ? trComparison(QT_TRANSLATE_NOOP("attnviz::ui::Comparison", "mean of heads, last layer"))
+                         : QString();
+    if (view.head < 0)
+        return trComparison(QT_TRANSLATE_NOOP("attnviz::ui::Comparison", "layer %1 · mean of heads"))
+            .arg(view.layer + 1);
+    return trComparison(QT_TRANSLATE_NOOP("attnviz::ui::Comparison", "layer %1 · head %2"))
+        .arg(view.layer + 1)
+        .arg(view.head + 1);
+}
+
+namespace {
+
+// "A: NAME", or for a Transformer "A: NAME" over "layer 2 · head 3" (two lines: a third of a figure is narrow;
+// `side` is "A: %1" or "B: %1").
+QString panelTitle(const char* side, const QString& name, const DecodeResult& r, const AttentionView& view) {
+    const QString shown = comparedAttentionName(view, attentionHeads(r, AttentionKind::Cross));
+    const QString title = trComparison(side).arg(name);
+    if (shown.isEmpty()) return title;
+    return title + u'\n' + shown;
+}
+
+}  // namespace
+
 std::vector<HeatmapPanel> comparisonPanels(const ModelComparison& c, const HeatmapStyle& base) {
     HeatmapStyle a = base, b = base, d = differenceStyle(base);
     const auto [a_name, b_name] = titleNames(c.a_name, c.b_name);
-    a.title = trComparison(QT_TRANSLATE_NOOP("attnviz::ui::Comparison", "A: %1")).arg(a_name);
-    b.title = trComparison(QT_TRANSLATE_NOOP("attnviz::ui::Comparison", "B: %1")).arg(b_name);
+    a.title = panelTitle(QT_TRANSLATE_NOOP("attnviz::ui::Comparison", "A: %1"), a_name, c.a, c.a_view);
+    b.title = panelTitle(QT_TRANSLATE_NOOP("attnviz::ui::Comparison", "B: %1"), b_name, c.b, c.b_view);
     d.title = d.scale_label;
+    // A title of two lines beside ones of one would start its map lower: the others get an empty second line.
+    if (a.title.contains(u'\n') || b.title.contains(u'\n'))
+        for (HeatmapStyle* s : {&a, &b, &d})
+            if (!s->title.contains(u'\n')) s->title += QStringLiteral("\n ");
     d.fit_range = base.fit_range || c.fit_difference;
     return {HeatmapPanel{HeatmapData::fromDecode(c.a), a}, HeatmapPanel{HeatmapData::fromDecode(c.b), b},
             HeatmapPanel{differenceData(c.a, c.b), d}};
@@ -55,9 +84,12 @@ std::vector<HeatmapPanel> comparisonPanels(const ModelComparison& c, const Heatm
 std::string comparisonNumbers(const ModelComparison& c, const QString& format) {
     if (format == QLatin1String("csv")) return comparisonToCsv(c.a, c.b);
     const GoldAlignment* gold = c.gold ? &*c.gold : nullptr;
-    return comparisonToJson(c.a, c.b, c.a_name.toStdString(), c.b_name.toStdString(), gold)
-               .dump(2, ' ', false, nlohmann::json::error_handler_t::replace) +
-           "\n";
+    nlohmann::ordered_json j = comparisonToJson(c.a, c.b, c.a_name.toStdString(), c.b_name.toStdString(), gold);
+    if (!c.a_view.isDefault() || !c.b_view.isDefault()) {  // a chosen head: say which (else the keys as before)
+        j["head_a"] = headChoiceJson(c.a_view);
+        j["head_b"] = headChoiceJson(c.b_view);
+    }
+    return j.dump(2, ' ', false, nlohmann::json::error_handler_t::replace) + "\n";
 }
 
 bool exportComparison(const ModelComparison& c, const QString& path, const ExportOptions& options, QString* error) {

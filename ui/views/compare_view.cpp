@@ -1,10 +1,12 @@
 #include "views/compare_view.h"
 
+#include "eval/compare_heads.h"
 #include "heatmap/heatmap_view.h"
 #include "io/model_file.h"
 #include "state/decode_state.h"
 #include "state/utf8_text.h"
 #include "views/compare_rows_model.h"
+#include "views/head_choice_box.h"
 
 #include <QComboBox>
 #include <QDir>
@@ -95,6 +97,17 @@ void CompareView::buildUi() {
     top->addWidget(gold_edit_, 1);
     top->addWidget(export_button_);
 
+    auto* heads = new QHBoxLayout;
+    for (auto [label, box] : {std::pair{&head_a_label_, &head_a_box_}, std::pair{&head_b_label_, &head_b_box_}}) {
+        *label = new QLabel(this);
+        *box = new HeadChoiceBox(this);
+        (*label)->setBuddy(*box);
+        connect(*box, &HeadChoiceBox::choiceChanged, this, &CompareView::headChoiceChanged);
+        heads->addWidget(*label);
+        heads->addWidget(*box);
+    }
+    heads->addStretch(1);
+
     auto* maps = new QSplitter(Qt::Horizontal, this);
     for (HeatmapView** v : {&view_a_, &view_b_, &view_diff_}) {
         *v = new HeatmapView(maps);
@@ -126,10 +139,13 @@ void CompareView::buildUi() {
     side_layout->addWidget(summary_label_);
     side_layout->addWidget(table_, 1);
     maps->addWidget(side);
-    for (int i = 0; i < 4; ++i) maps->setStretchFactor(i, 1);
+    // Each map gets twice the table's share of the width: equal shares squeeze the maps in a 1400-pixel window.
+    for (int i = 0; i < 3; ++i) maps->setStretchFactor(i, 2);
+    maps->setStretchFactor(3, 1);
 
     auto* layout = new QVBoxLayout(this);
     layout->addLayout(top);
+    layout->addLayout(heads);
     layout->addWidget(maps, 1);
 }
 
@@ -143,6 +159,8 @@ void CompareView::retranslateUi() {
     gold_edit_->setToolTip(
         tr("Gold alignment of the typed reference, as source-target word pairs counted from 0 (i-j sure, i?j "
            "possible): each model's alignment error rate (AER) is shown beside the distances"));
+    head_a_label_->setText(tr("A's &attention:"));
+    head_b_label_->setText(tr("B's a&ttention:"));
     export_button_->setText(tr("&Export"));
     export_button_->setToolTip(tr("Write a part of the comparison as PNG, SVG, PDF, CSV or JSON"));
     QMenu* menu = export_button_->menu();
@@ -165,6 +183,7 @@ void CompareView::changeEvent(QEvent* event) {
 void CompareView::modelAChanged() {
     siblings_.clear();
     const std::shared_ptr<const Model> a = state_ ? state_->model() : nullptr;
+    head_a_box_->setModelConfig(a ? &a->config : nullptr);
     if (a) {
         const std::string path = state_->modelPath().toStdString();
         for (Sibling& s : findSiblings(path, *a))
@@ -229,6 +248,7 @@ bool CompareView::setModelB(const QString& path) {
     }
     b_model_ = std::move(model);
     b_path_ = QFileInfo(path).absoluteFilePath();
+    head_b_box_->setModelConfig(&b_model_->config);
     error_.clear();
     fillModelBox();
     emit modelBChanged(b_path_);
@@ -300,8 +320,14 @@ void CompareView::clearPair(const QString& why) {
 
 ModelComparison CompareView::comparison() const {
     ModelComparison c;
-    if (shown_a_) c.a = *shown_a_;
-    if (shown_b_) c.b = *shown_b_;
+    // A chosen head the shown decode does not have (it is still the previous model's) is not shown yet.
+    const auto compared = [](const DecodeResult& r, const AttentionView& chosen, DecodeResult* out,
+                             AttentionView* view) {
+        *view = isValidView(r, chosen) ? chosen : AttentionView{};
+        *out = withComparedAttention(r, *view);
+    };
+    if (shown_a_) compared(*shown_a_, head_a_box_->choice(), &c.a, &c.a_view);
+    if (shown_b_) compared(*shown_b_, head_b_box_->choice(), &c.b, &c.b_view);
     c.a_name = state_ ? fileName(state_->modelPath()) : QString();
     c.b_name = fileName(b_path_);
     c.fit_difference = true;  // small differences stay visible; the scale says how large they are
@@ -311,16 +337,17 @@ ModelComparison CompareView::comparison() const {
 }
 
 void CompareView::showPair(std::shared_ptr<const DecodeResult> a, std::shared_ptr<const DecodeResult> b) {
+    shown_a_ = std::move(a);
+    shown_b_ = std::move(b);
+    const ModelComparison c = comparison();
     std::vector<RowComparison> rows;
     try {
-        rows = compareRows(*a, *b);
+        rows = compareRows(c.a, c.b);
     } catch (const std::exception& e) {  // rows that do not line up: never shown as if they did
         return clearPair(qs(e.what()));
     }
-    shown_a_ = std::move(a);
-    shown_b_ = std::move(b);
     error_.clear();
-    const std::vector<HeatmapPanel> panels = comparisonPanels(comparison(), base_);
+    const std::vector<HeatmapPanel> panels = comparisonPanels(c, base_);
     const int cursor = state_ ? state_->cursor() : -1;
     const int visible = !state_ || cursor >= state_->stepCount() ? -1 : cursor;
     HeatmapView* views[] = {view_a_, view_b_, view_diff_};
@@ -358,6 +385,10 @@ void CompareView::setBaseStyle(const HeatmapStyle& style) {
     base_.current_row = -1;
     base_.selected_row = base_.selected_col = -1;
     base_.alignment_marks.clear();  // the window's gold marks are A's cells on the reference, not the comparison's
+    if (shown_a_ && shown_b_) showPair(shown_a_, shown_b_);
+}
+
+void CompareView::headChoiceChanged() {
     if (shown_a_ && shown_b_) showPair(shown_a_, shown_b_);
 }
 

@@ -2,6 +2,10 @@
 // DecodeState); B, picked among A's siblings (io/siblings.h) or any model file with the same vocabularies ("Open…"),
 // is forced onto A's output. With a reference typed, A's output is that reference, so both are then forced onto it.
 //
+// For a Transformer side, a chooser (views/head_choice_box.h) says which of its cross-attentions is compared: the
+// model's `attention` (the default), one layer's average over heads or one head; maps, titles, distances, AER and
+// exports then use those rows (eval/compare_heads.h), taken from the decode as the head grid shows them.
+//
 // Shown: A's and B's heatmaps and the difference B − A (a diverging colour map centred on 0 with its own scale),
 // each drawn by the same scene as every export and exportable alone or together (heatmap/comparison_export.h), and
 // a table of per-row distances with their means (core's eval/compare.h: total variation, Jensen–Shannon, argmax
@@ -35,6 +39,7 @@ namespace attnviz::ui {
 
 class CompareRowsModel;
 class DecodeState;
+class HeadChoiceBox;
 class HeatmapView;
 
 class CompareView : public QWidget {
@@ -60,7 +65,12 @@ public:
     QString setGoldLinks(const QString& pharaoh);
     QLineEdit* goldEdit() const { return gold_edit_; }
 
-    // The pair shown (nullptr while there is none) and its numbers.
+    // Which cross-attention of A and of B is compared (enabled for a Transformer only).
+    HeadChoiceBox* headBoxA() const { return head_a_box_; }
+    HeadChoiceBox* headBoxB() const { return head_b_box_; }
+
+    // The pair shown, as decoded with every head (nullptr while there is none), and its numbers (on the chosen
+    // heads' rows: comparison()).
     const DecodeResult* decodeA() const { return shown_a_.get(); }
     const DecodeResult* decodeB() const { return shown_b_.get(); }
     const std::vector<RowComparison>& rows() const;
@@ -76,7 +86,8 @@ public:
     static DecodeResult decodeB(const Model& b, const DecodeResult& a);
     // Shows a pair now, as when B's decode arrives (benchmarks): maps, table and summary.
     void showPair(std::shared_ptr<const DecodeResult> a, std::shared_ptr<const DecodeResult> b);
-    // The shown pair as a comparison (names, gold links) for the exports.
+    // The shown pair as a comparison (the chosen cross-attentions, names, gold links): what the maps, the table and
+    // the exports show.
     ModelComparison comparison() const;
     // Writes a part: A or B (heatmap_export.h), the difference map (images; csv/json: the comparison's numbers) or
     // the whole comparison (comparison_export.h). False with *error when nothing is shown or writing fails.
@@ -107,6 +118,7 @@ private:
     void showCursor();
     void updateSummary();
     void updateGoldEnabled();
+    void headChoiceChanged();
 
     QPointer<DecodeState> state_;
     std::shared_ptr<const Model> b_model_;
@@ -130,6 +142,10 @@ private:
     QLabel* gold_label_ = nullptr;
     QLineEdit* gold_edit_ = nullptr;
     QToolButton* export_button_ = nullptr;
+    QLabel* head_a_label_ = nullptr;
+    HeadChoiceBox* head_a_box_ = nullptr;
+    QLabel* head_b_label_ = nullptr;
+    HeadChoiceBox* head_b_box_ = nullptr;
     HeatmapView* view_a_ = nullptr;
     HeatmapView* view_b_ = nullptr;
     HeatmapView* view_diff_ = nullptr;
