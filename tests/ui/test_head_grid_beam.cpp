@@ -145,10 +145,9 @@ void TestHeadGridBeam::otherHypothesisFillsTheGrid() {
     QCOMPARE(attentionViewAxes(shown(), AttentionKind::Cross).rows, tokens);
     // "Beam hypothesis 2 of 4, log p −3.14": rank from 1, the search's total with a minus sign.
     const QString log_p = QString::number(-tree.nodes[size_t(leaf)].total_log_prob, 'f', 2);
-    QCOMPARE(grid()->decodeTitle(), QStringLiteral("Beam hypothesis %1 of %2, log p \u2212%3")
-                                        .arg(rank + 1)
-                                        .arg(tree.finished.size())
-                                        .arg(log_p));
+    QCOMPARE(
+        grid()->decodeTitle(),
+        QStringLiteral("Beam hypothesis %1 of %2, log p \u2212%3").arg(rank + 1).arg(tree.finished.size()).arg(log_p));
     QVERIFY(grid()->mainDecodeButton()->isVisible());
 
     const std::vector<TransformerStep> run = runEngine(*model_, source_ids, ids);

@@ -110,9 +110,9 @@ private:
     TokenizedText source_;                // <sos> … <eos>, as the state's decode had it
     std::vector<int> prefix_;             // forced target ids before the search
     std::unique_ptr<BeamResult> result_;
-    int searched_serial_ = -1;                    // the state's mainDecodeSerial of the decode searched
-    bool stale_ = false;                          // a decode came while hidden: search when shown
-    QString last_export_;                         // the last export's path (the next one suggests it)
+    int searched_serial_ = -1;  // the state's mainDecodeSerial of the decode searched
+    bool stale_ = false;        // a decode came while hidden: search when shown
+    QString last_export_;       // the last export's path (the next one suggests it)
 };
 
 }  // namespace attnviz::ui

@@ -225,8 +225,7 @@ QString HeadGridView::decodeTitle() const {
     if (!h) return tr("The window's decode. A hypothesis chosen in the beam search view shows here.");
     // U+2212: the minus sign of "log p −4.21", not a hyphen
     const QString log_p = QString::number(h->total_log_prob, 'f', 2).replace(u'-', QChar(0x2212));
-    if (h->rank < 0)
-        return tr("Beam search: unfinished hypothesis of %n token(s), log p %1", "", h->tokens).arg(log_p);
+    if (h->rank < 0) return tr("Beam search: unfinished hypothesis of %n token(s), log p %1", "", h->tokens).arg(log_p);
     return tr("Beam hypothesis %1 of %2, log p %3").arg(h->rank + 1).arg(h->finished).arg(log_p);
 }
 
