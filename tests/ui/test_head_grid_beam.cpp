@@ -2,7 +2,7 @@
 // heads): a click on a hypothesis other than the best in the n-best list puts that hypothesis's every layer and head
 // in the grid (the numbers of an independent run of nn/transformer fed the hypothesis's tokens) with its target
 // tokens, and the line above the grid names it ("Beam hypothesis 2 of 4, log p −…"); "Back to the main decode"
-// restores the window's decode, its numbers, title and cursor, without searching again.
+// restores the window's decode, its numbers, title and cursor, without searching again; so does a new search.
 #include "decode/attention_views.h"
 #include "decode/beam_hypothesis.h"
 #include "main_window_fixture.h"
@@ -188,6 +188,11 @@ void TestHeadGridBeam::backToTheMainDecode() {
     clickNbest(rank);
     QVERIFY(w_->state()->hypothesis());
     QCOMPARE(w_->state()->hypothesis()->rank, rank);
+    // A new search (another width) has other hypotheses: the window's decode comes back.
+    beam()->setBeamWidth(5);
+    QVERIFY(!w_->state()->hypothesis());
+    QCOMPARE(shown().target_ids, main_ids);
+    QVERIFY(grid()->decodeTitle().startsWith(QStringLiteral("The window's decode")));
 }
 
 QTEST_MAIN(TestHeadGridBeam)

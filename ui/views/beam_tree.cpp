@@ -197,6 +197,8 @@ void BeamTreeView::search() {
     canvas_->setTree(result_.get(), result_ ? &model_->target_vocab : nullptr);
     export_->setEnabled(result_ != nullptr);
     fillNbest();
+    // A hypothesis of the previous tree is no longer one of this tree's: the window's decode again.
+    if (state_ && state_->hypothesis()) state_->showMainDecode();
     emit searched();
 }
 
