@@ -3,7 +3,8 @@
 // `--beam K` shows the beam search dock with width K; `--compare B` opens the compare view with model B (and
 // `--compare-head-a/-b L,H` choose which cross-attention of a Transformer side it compares); `--corpus F`
 // opens F in the corpus browser; `--reference TEXT` forces the model onto a reference and `--gold LINKS` gives its
-// gold links; `--heads KIND` shows a Transformer's head grid and `--head L,H` one head in the heatmap. `--train CORPUS` opens the training window on CORPUS and starts training (with `--screenshot`, that
+// gold links; `--heads KIND` shows a Transformer's head grid and `--head L,H` one head in the heatmap; `--hypothesis N` (with
+// `--beam`) shows the N-th best beam hypothesis. `--train CORPUS` opens the training window on CORPUS and starts training (with `--screenshot`, that
 // window is saved when the training ends). `--help` and `--version` work without a display.
 #include "attnviz_version.h"
 #include "eval/compare_heads.h"
@@ -26,6 +27,7 @@
 #include <QTimer>
 
 #include <cstdio>
+#include <memory>
 #include <string_view>
 
 namespace {
@@ -77,6 +79,10 @@ struct Options {
                             QStringLiteral("Show this layer and head (from 1; \"mean\" for the mean of the heads) of "
                                            "the --heads attention in the heatmap."),
                             QStringLiteral("layer,head")};
+    QCommandLineOption hypothesis{QStringLiteral("hypothesis"),
+                                  QStringLiteral("With --beam: show the n-th best finished hypothesis (from 1) of the "
+                                                 "first search, in the heatmap and the head grid."),
+                                  QStringLiteral("n")};
     QCommandLineOption train{QStringLiteral("train"),
                              QStringLiteral("Open the training window on this corpus (TSV) and start training."),
                              QStringLiteral("corpus")};
@@ -103,6 +109,7 @@ void setUpParser(QCommandLineParser& parser, const Options& options) {
     parser.addOption(options.gold);
     parser.addOption(options.heads);
     parser.addOption(options.head);
+    parser.addOption(options.hypothesis);
     parser.addOption(options.train);
 }
 
@@ -164,6 +171,25 @@ void chooseCompareHeads(attnviz::ui::MainWindow& window, const QCommandLineParse
             std::fprintf(stderr, "attnviz: %s %s\n", qPrintable(flag), e.what());
         }
     }
+}
+
+// --hypothesis N (with --beam) shows the N-th best finished hypothesis of the first search that has N of them (the
+// first decodes may be of no sentence yet).
+void showHypothesis(attnviz::ui::MainWindow& window, const QCommandLineParser& parser, const Options& options) {
+    if (!parser.isSet(options.hypothesis)) return;
+    bool ok = false;
+    const int n = parser.value(options.hypothesis).toInt(&ok);
+    if (!ok || n < 1 || !parser.isSet(options.beam))
+        return (void)std::fprintf(stderr, "attnviz: --hypothesis wants a rank from 1, with --beam\n");
+    attnviz::ui::BeamTreeView* view = window.beamTree();
+    auto done = std::make_shared<bool>(false);
+    QObject::connect(view, &attnviz::ui::BeamTreeView::searched, view, [view, n, done] {
+        const attnviz::BeamResult* tree = view->result();
+        if (*done || !tree || int(tree->finished.size()) < n) return;
+        *done = true;
+        const int node = tree->finished[size_t(n) - 1];
+        QTimer::singleShot(0, view, [view, node] { view->showNode(node); });  // once every view has this decode
+    });
 }
 
 // What the command line asks of the window once it shows a decode: a cell inspected (--select), a screenshot saved
@@ -283,6 +309,7 @@ int main(int argc, char* argv[]) {
         window.beamDock()->show();
     }
     showHeads(window, parser, options);  // before the screenshot's handler: connections run in order
+    showHypothesis(window, parser, options);
     window.openStartupModel(args.value(0));
     if (parser.isSet(options.reference)) window.setReferenceText(parser.value(options.reference));
     if (parser.isSet(options.gold)) window.goldLinks()->setLinks(parser.value(options.gold));

@@ -235,6 +235,10 @@ log p = %4，总对数概率 %5</translation>
         <source>The tree was not saved. %1</source>
         <translation>这棵树未能保存。%1</translation>
     </message>
+    <message>
+        <source>No attention heads for this hypothesis: %1</source>
+        <translation>这个假设没有注意力头：%1</translation>
+    </message>
 </context>
 <context>
     <name>attnviz::ui::CellInspector</name>
@@ -1249,6 +1253,28 @@ Gold links: %2 links</source>
     <message>
         <source>The grid was not saved. %1</source>
         <translation>网格未保存。%1</translation>
+    </message>
+    <message>
+        <source>&amp;Back to the main decode</source>
+        <translation>回到主解码(&amp;B)</translation>
+    </message>
+    <message>
+        <source>Show the window&apos;s own decode again instead of the beam hypothesis</source>
+        <translation>不再显示束搜索假设，重新显示窗口自己的解码</translation>
+    </message>
+    <message>
+        <source>The window&apos;s decode. A hypothesis chosen in the beam search view shows here.</source>
+        <translation>窗口自己的解码。在束搜索视图中选中的假设会显示在这里。</translation>
+    </message>
+    <message numerus="yes">
+        <source>Beam search: unfinished hypothesis of %n token(s), log p %1</source>
+        <translation>
+            <numerusform>束搜索：未完成的假设，共 %n 个词元，log p %1</numerusform>
+        </translation>
+    </message>
+    <message>
+        <source>Beam hypothesis %1 of %2, log p %3</source>
+        <translation>束搜索假设 %1（共 %2 个），log p %3</translation>
     </message>
 </context>
 <context>

@@ -4,6 +4,7 @@
 #include "commands.h"
 
 #include "base/errors.h"
+#include "decode/beam_hypothesis.h"
 #include "decode/decoding.h"
 #include "io/atomic_file.h"
 #include "io/beam_json.h"
@@ -24,6 +25,7 @@ struct DecodeSettings {
     int max_source_len = kMaxSourceTokens;
     bool parallel_steps = true;  // off when sentences are decoded side by side (DecodeOptions::parallel_steps)
     std::string tree;            // --tree FILE: the beam search's tree as JSON (io/beam_json.h)
+    int hypothesis = 1;          // --hypothesis N: the N-th best finished hypothesis of the search (1: the best)
 };
 
 enum class Mode { Greedy, Beam, Forced };
@@ -64,14 +66,15 @@ std::string fixed(double v, int decimals) {
 }
 
 // The readable form: source positions, the output, then one row per target token.
-std::string decodeTable(const DecodeResult& r, const Model& model, Mode mode, int beam) {
+std::string decodeTable(const DecodeResult& r, const Model& model, Mode mode, int beam, int hypothesis = 1) {
     std::string out = "source   ";
     for (size_t j = 0; j < r.source_tokens.size(); ++j)
         out += (j ? " " : "") + std::to_string(j) + ":" + r.source_tokens[j] + (r.source_ids[j] == kUnk ? "(unk)" : "");
     out += "\noutput   " + detokenize(r.target_tokens, model.config.tokenizer.target) + "\n";
     out += "decoding " +
            std::string(mode == Mode::Forced ? "forced on the reference"
-                       : mode == Mode::Beam ? "beam search, width " + std::to_string(beam)
+                       : mode == Mode::Beam ? "beam search, width " + std::to_string(beam) +
+                                                  (hypothesis > 1 ? ", hypothesis " + std::to_string(hypothesis) : "")
                                             : "greedy") +
            ", " + std::to_string(r.target_tokens.size()) + " tokens, total log p " + fixed(r.total_log_prob, 4) + "\n";
     if (r.source_tokens.size() == 2) out += "(empty source: only <sos> and <eos>)\n";
@@ -147,6 +150,16 @@ int decodeFile(const std::string& path, const Model& model, DecodeSettings s, in
 }
 
 // The SENTENCE of the command line: forced on `target` when given, else beam or greedy; `mode` says which.
+// The n-th best finished hypothesis (from 1) of a search as a decode object: the search's `best` for n = 1, else
+// the forced decode of its tokens (hypothesisDecode: a Transformer's layers and heads too).
+DecodeResult nthHypothesis(const Model& model, const BeamResult& b, int n) {
+    if (n == 1) return b.best;
+    if (int(b.finished.size()) < n)
+        throw InputError("--hypothesis " + std::to_string(n) + ": the beam search finished only " +
+                         std::to_string(b.finished.size()) + " hypotheses (a wider --beam may find more)");
+    return hypothesisDecode(model, b, b.finished[size_t(n) - 1]);
+}
+
 DecodeResult decodeSentence(const Model& model, const std::string& sentence, const std::string* target,
                             const DecodeSettings& s, Mode& mode) {
     TokenizedText src;
@@ -171,11 +184,12 @@ DecodeResult decodeSentence(const Model& model, const std::string& sentence, con
     DecodeOptions o;
     o.max_len = s.max_len;
     checkDecodeSize(model, src, s.beam, s.max_len, "SENTENCE");
-    if (!s.tree.empty()) {  // width 1 is the greedy decode, with its tree
+    if (!s.tree.empty() || s.hypothesis > 1) {  // width 1 is the greedy decode, with its tree
         const BeamResult b = beamSearch(model, src, s.beam, o);
-        writeFileAtomically(s.tree, beamTreeToJsonText(b, model.target_vocab, src, s.beam, 2) + "\n");
+        if (!s.tree.empty())
+            writeFileAtomically(s.tree, beamTreeToJsonText(b, model.target_vocab, src, s.beam, 2) + "\n");
         mode = s.beam > 1 ? Mode::Beam : Mode::Greedy;
-        return b.best;
+        return nthHypothesis(model, b, s.hypothesis);
     }
     if (s.beam > 1) {
         mode = Mode::Beam;
@@ -207,6 +221,10 @@ int runDecode(const std::vector<std::string>& args) {
                  "at most N target tokens, <eos> included (default 2*S+10); ignored with --target", 1, 1000000);
         p.option("--tree", &s.tree, "FILE",
                  "also write the beam search's tree (nodes, n-best, attention rows) to FILE as JSON (atomically)");
+        p.option("--hypothesis", &s.hypothesis, "N",
+                 "print the N-th best finished hypothesis of the --beam search (default 1: the best), with all its "
+                 "attention keys",
+                 1, 1000);
         p.option("--target", &target, "TEXT", "forced decoding: score this reference translation (<eos> is appended)");
         p.option("--input", &input, "FILE",
                  "decode every line of FILE (- for standard input): `source` or `source<TAB>reference` (forced)");
@@ -228,6 +246,11 @@ int runDecode(const std::vector<std::string>& args) {
         if (p.seen("--tree") && (forced || p.seen("--input")))
             throw UsageError("--tree writes the search of one SENTENCE: it cannot be used with --target or --input");
 
+        if (p.seen("--hypothesis") && (!p.seen("--beam") || forced || p.seen("--input")))
+            throw UsageError(
+                "--hypothesis picks a hypothesis of the --beam search of one SENTENCE (not with "
+                "--target or --input)");
+
         std::optional<ScoreKind> score_kind;
         if (!score.empty()) score_kind = parseScoreKind(score);
         const LoadedModel loaded = loadModelForCli(model_path, score_kind);
@@ -242,7 +265,7 @@ int runDecode(const std::vector<std::string>& args) {
         if (s.json)
             std::printf("%s\n", decodeToJsonText(r, model.config).c_str());
         else
-            std::fputs(decodeTable(r, model, mode, s.beam).c_str(), stdout);
+            std::fputs(decodeTable(r, model, mode, s.beam, s.hypothesis).c_str(), stdout);
         return 0;
     });
 }

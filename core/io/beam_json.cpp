@@ -1,5 +1,6 @@
 #include "io/beam_json.h"
 
+#include "decode/beam_hypothesis.h"
 #include "io/decode_json.h"
 
 #include <nlohmann/json.hpp>
@@ -18,14 +19,6 @@ std::vector<char> bestPath(const BeamResult& tree) {
     if (!tree.finished.empty())
         for (int n = tree.finished.front(); n >= 0; n = tree.nodes[size_t(n)].parent) on[size_t(n)] = 1;
     return on;
-}
-
-// Node ids from the first produced token to `node`.
-std::vector<int> pathTo(const BeamResult& tree, int node) {
-    std::vector<int> path;
-    for (int n = node; n > 0; n = tree.nodes[size_t(n)].parent) path.push_back(n);
-    std::reverse(path.begin(), path.end());
-    return path;
 }
 
 Json number(double v) { return std::isfinite(v) ? Json(v) : Json(nullptr); }
@@ -53,7 +46,7 @@ Json nbestJson(const BeamResult& tree, const Vocabulary& vocab) {
     Json out = Json::array();
     for (int leaf : tree.finished) {
         Json tokens = Json::array(), ids = Json::array();
-        for (int n : pathTo(tree, leaf)) {
+        for (int n : beamPath(tree, leaf)) {
             tokens.push_back(std::string(vocab.token(tree.nodes[size_t(n)].token)));
             ids.push_back(tree.nodes[size_t(n)].token);
         }

@@ -1,6 +1,8 @@
 // `attnviz-cli info`, `decode` and `render` on a Transformer model file: the kind and its sizes are printed, the
 // decode object carries docs/transformer.md's three attention keys with the numbers of the engine in this process,
-// beam width 1 equals greedy, forced decoding scores the reference, and `render` draws the `attention` heatmap.
+// beam width 1 equals greedy, `--hypothesis N` is the N-th of the n-best list with its layers and heads, forced
+// decoding scores the reference, and `render` draws the `attention` heatmap.
+#include "decode/beam_hypothesis.h"
 #include "decode/decoding.h"
 #include "io/decode_json.h"
 #include "io/model_file.h"
@@ -97,6 +99,42 @@ private slots:
             attnviz::testing::runCli({"decode", "--model", path_, "--json", "--beam", "1", "the", "cat", "sat"});
         QCOMPARE(beam.code, 0);
         QCOMPARE(beam.out, r.out);
+    }
+
+    // --hypothesis N: the N-th entry of the tree's n-best list, its attention rows the tree's rows at its nodes, and
+    // its layers and heads those of the engine's hypothesisDecode in this process.
+    void hypothesisOfTheBeamSearch() {
+        const QString tree = dir_.filePath("tree.json");
+        const ProcessRun r = attnviz::testing::runCli(
+            {"decode", "--model", path_, "--json", "--beam", "4", "--hypothesis", "2", "--tree", tree, "the", "cat"});
+        QVERIFY2(r.code == 0, qPrintable(r.errText()));
+        const nlohmann::json j = jsonOf(r);
+        QFile file(tree);
+        QVERIFY(file.open(QIODevice::ReadOnly));
+        const nlohmann::json t = nlohmann::json::parse(file.readAll().constData());
+        QCOMPARE(j["target_ids"], t["nbest"][1]["token_ids"]);
+        QVERIFY(j["target_ids"] != t["nbest"][0]["token_ids"]);
+        std::vector<int> path;
+        for (int n = t["nbest"][1]["node"].get<int>(); n > 0; n = t["nodes"][size_t(n)]["parent"].get<int>())
+            path.insert(path.begin(), n);
+        QCOMPARE(j["attention"].size(), path.size());
+        for (size_t i = 0; i < path.size(); ++i)
+            QCOMPARE(j["attention"][i], t["rows"][t["nodes"][size_t(path[i])]["row"].get<size_t>()]);
+        const BeamResult b = beamSearch(model_, "the cat", 4);
+        const DecodeResult engine = hypothesisDecode(model_, b, b.finished[1]);
+        const DecodeResult printed = decodeFromJson(j);
+        QVERIFY(printed.cross_attention[0][1] == engine.cross_attention[0][1]);
+        QVERIFY(printed.decoder_self_attention[0][0] == engine.decoder_self_attention[0][0]);
+        // The text form says which; more hypotheses than found, or no --beam: errors.
+        const ProcessRun text =
+            attnviz::testing::runCli({"decode", "--model", path_, "--beam", "4", "--hypothesis", "2", "the", "cat"});
+        QVERIFY(text.out.contains("beam search, width 4, hypothesis 2"));
+        const ProcessRun many =
+            attnviz::testing::runCli({"decode", "--model", path_, "--beam", "2", "--hypothesis", "9", "the", "cat"});
+        QCOMPARE(many.code, 1);
+        QVERIFY2(many.errText().contains("finished only"), qPrintable(many.errText()));
+        const ProcessRun alone = attnviz::testing::runCli({"decode", "--model", path_, "--hypothesis", "2", "the"});
+        QCOMPARE(alone.code, 2);
     }
 
     void forcedDecodeAndTable() {

@@ -86,6 +86,7 @@ private slots:
     void aClickInTheHeatmapSelectsInTheState();
     void clearingEmptiesEveryView();
     void settersSignalOnlyChanges();
+    void aHypothesisKeepsTheWindowsDecode();
     void theWindowsFieldsAndTheStateFollowEachOther();
 };
 
@@ -215,6 +216,39 @@ void TestDecodeState::settersSignalOnlyChanges() {
     QCOMPARE(forced.count(), 2);
     QCOMPARE(models.count(), 1);
     QCOMPARE(state.modelPath(), QStringLiteral("a.safetensors"));
+}
+
+// A beam hypothesis is shown like any decode; the window's own comes back at its cursor, and a new decode of the
+// window forgets the hypothesis (nothing to go back from then).
+void TestDecodeState::aHypothesisKeepsTheWindowsDecode() {
+    DecodeState state;
+    const auto main = decode("the cat sat on the mat");
+    const auto other = decode("a dog");
+    state.setDecode(model(), main, 2);
+    const int serial = state.mainDecodeSerial();
+    QSignalSpy changed(&state, &DecodeState::decodeChanged);
+    BeamHypothesisInfo info;
+    info.node = 7;
+    info.rank = 1;
+    state.showHypothesis(model(), other, info);
+    QCOMPARE(changed.count(), 1);
+    QCOMPARE(state.decode(), other.get());
+    QCOMPARE(state.cursor(), state.stepCount());
+    QVERIFY(state.hypothesis() && state.hypothesis()->node == 7);
+    QCOMPARE(state.mainDecodeSerial(), serial);
+    state.showMainDecode();
+    QCOMPARE(changed.count(), 2);
+    QCOMPARE(state.decode(), main.get());
+    QCOMPARE(state.cursor(), 2);
+    QVERIFY(!state.hypothesis());
+    state.showMainDecode();  // already shown: no signal
+    QCOMPARE(changed.count(), 2);
+    state.showHypothesis(model(), other, info);
+    state.setDecode(model(), main, -1);
+    QVERIFY(!state.hypothesis());
+    QCOMPARE(state.mainDecodeSerial(), serial + 1);
+    state.showMainDecode();
+    QCOMPARE(changed.count(), 4);
 }
 
 void TestDecodeState::theWindowsFieldsAndTheStateFollowEachOther() {

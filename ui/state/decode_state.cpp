@@ -34,6 +34,28 @@ void DecodeState::setForcedTokens(std::vector<int> tokens) {
 
 void DecodeState::setDecode(std::shared_ptr<const Model> model, std::shared_ptr<const PrefixDecoding> decode,
                             int cursor) {
+    hypothesis_.reset();
+    main_model_ = decode ? model : nullptr;
+    main_decode_ = decode;
+    ++main_serial_;
+    show(std::move(model), std::move(decode), cursor);
+}
+
+void DecodeState::showHypothesis(std::shared_ptr<const Model> model, std::shared_ptr<const PrefixDecoding> decode,
+                                 const BeamHypothesisInfo& info, int cursor) {
+    if (!decode) return;
+    if (!hypothesis_) main_cursor_ = cursor_;
+    hypothesis_ = info;
+    show(std::move(model), std::move(decode), cursor);
+}
+
+void DecodeState::showMainDecode() {
+    if (!hypothesis_) return;
+    hypothesis_.reset();
+    show(main_model_, main_decode_, main_cursor_);
+}
+
+void DecodeState::show(std::shared_ptr<const Model> model, std::shared_ptr<const PrefixDecoding> decode, int cursor) {
     decoded_model_ = decode ? std::move(model) : nullptr;
     decode_ = std::move(decode);
     const int T = stepCount();

@@ -15,9 +15,20 @@
 #include <QString>
 
 #include <memory>
+#include <optional>
 #include <vector>
 
 namespace attnviz::ui {
+
+// A decode the beam search view chose (views/beam_tree.h): which hypothesis of its search it is. The numbers are
+// the search's (BeamResult), copied here for the views that name it.
+struct BeamHypothesisInfo {
+    int node = 0;               // in the search's tree
+    int rank = -1;              // among the finished hypotheses, 0 the best; -1: unfinished (an inner or pruned node)
+    int finished = 0;           // finished hypotheses of the search
+    int tokens = 0;             // target tokens on the path (<eos> included)
+    double total_log_prob = 0;  // along the path
+};
 
 class DecodeState : public QObject {
     Q_OBJECT
@@ -47,6 +58,16 @@ public:
     // Shows `decode`, made by `model`, with the cursor at `cursor` (clamped; -1: after the last step).
     void setDecode(std::shared_ptr<const Model> model, std::shared_ptr<const PrefixDecoding> decode, int cursor = -1);
     void clearDecode();
+    // Shows a beam hypothesis instead of the window's own decode (the last setDecode's), which is kept: decodeChanged
+    // as for any decode, and showMainDecode() returns to it at its cursor. A setDecode forgets the hypothesis.
+    void showHypothesis(std::shared_ptr<const Model> model, std::shared_ptr<const PrefixDecoding> decode,
+                        const BeamHypothesisInfo& info, int cursor = -1);
+    // The hypothesis shown; nullopt while the window's own decode (or nothing) is shown.
+    const std::optional<BeamHypothesisInfo>& hypothesis() const { return hypothesis_; }
+    // Back from a hypothesis to the window's own decode; nothing when that is shown already.
+    void showMainDecode();
+    // Counts the window's own decodes (setDecode calls), so that a view can tell its decode come back from a new one.
+    int mainDecodeSerial() const { return main_serial_; }
 
     // ---- where the user is
     // Steps shown, 0..stepCount(): the heatmap shows rows < cursor, the step panel step cursor - 1.
@@ -75,6 +96,9 @@ signals:
     void attentionViewChanged();
 
 private:
+    // The decode shown, whichever it is: decodeChanged.
+    void show(std::shared_ptr<const Model> model, std::shared_ptr<const PrefixDecoding> decode, int cursor);
+
     std::shared_ptr<const Model> model_;
     QString model_path_;
     QString source_text_;
@@ -83,6 +107,12 @@ private:
     std::shared_ptr<const Model> decoded_model_;
     std::shared_ptr<const PrefixDecoding> decode_;
     int cursor_ = 0;
+    // The window's own decode while a hypothesis is shown (else the same as decoded_model_, decode_), its cursor.
+    std::shared_ptr<const Model> main_model_;
+    std::shared_ptr<const PrefixDecoding> main_decode_;
+    int main_cursor_ = 0;
+    int main_serial_ = 0;
+    std::optional<BeamHypothesisInfo> hypothesis_;
     int selected_row_ = -1, selected_col_ = -1;
     AttentionView view_;
 };

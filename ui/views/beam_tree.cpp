@@ -1,5 +1,6 @@
 #include "views/beam_tree.h"
 
+#include "decode/beam_hypothesis.h"
 #include "state/decode_state.h"
 #include "state/utf8_text.h"
 #include "views/beam_tree_canvas.h"
@@ -28,14 +29,6 @@
 namespace attnviz::ui {
 
 namespace {
-
-// Node ids from the first produced token to `node` (empty for the root).
-std::vector<int> pathTo(const BeamResult& tree, int node) {
-    std::vector<int> path;
-    for (int n = node; n > 0; n = tree.nodes[size_t(n)].parent) path.push_back(n);
-    std::reverse(path.begin(), path.end());
-    return path;
-}
 
 // −Σ a log a over a row (0 log 0 = 0), nats: the step panel's entropy line.
 float rowEntropy(const std::vector<float>& row) {
@@ -152,10 +145,16 @@ int BeamTreeView::beamWidth() const { return width_->value(); }
 void BeamTreeView::setBeamWidth(int width) { width_->setValue(std::clamp(width, 1, kMaxViewWidth)); }
 QString BeamTreeView::messageText() const { return message_->text(); }
 
-// A decode the window made (not one of this view's hypotheses): search it, now or when next shown.
+// A decode the window made (not one of this view's hypotheses): search it, now or when next shown. The window's
+// decode this view searched, shown again (DecodeState::showMainDecode), keeps the tree and loses the selection.
 void BeamTreeView::decodeChanged() {
-    if (!state_ || (state_->decode() && state_->decode() == own_decode_)) return;
-    own_decode_ = nullptr;
+    if (!state_ || state_->hypothesis()) return;
+    if (state_->decode() && state_->mainDecodeSerial() == searched_serial_) {
+        canvas_->setSelectedNode(-1);
+        nbest_->clearSelection();
+        return;
+    }
+    searched_serial_ = state_->mainDecodeSerial();
     prefix_.clear();
     if (!state_->decode()) {
         model_.reset();
@@ -198,6 +197,8 @@ void BeamTreeView::search() {
     canvas_->setTree(result_.get(), result_ ? &model_->target_vocab : nullptr);
     export_->setEnabled(result_ != nullptr);
     fillNbest();
+    // A hypothesis of the previous tree is no longer one of this tree's: the window's decode again.
+    if (state_ && state_->hypothesis()) state_->showMainDecode();
     emit searched();
 }
 
@@ -207,7 +208,7 @@ void BeamTreeView::fillNbest() {
     int rank = 0;
     for (int leaf : result_->finished) {
         QStringList tokens;
-        for (int n : pathTo(*result_, leaf)) tokens << canvas_->tokenText(n);
+        for (int n : beamPath(*result_, leaf)) tokens << canvas_->tokenText(n);
         auto* item = new QListWidgetItem(tr("%1. %2  (%3)")
                                              .arg(++rank)
                                              .arg(tokens.join(u' '))
@@ -226,9 +227,10 @@ std::shared_ptr<PrefixDecoding> BeamTreeView::hypothesisDecoding(int node) const
     const bool best = !tree.finished.empty() && node == tree.finished.front();
     DecodeResult& r = d->result;
     if (best) r = tree.best;  // with its raw scores (and a Transformer's layers)
+    if (!best && model_->config.isTransformer()) addLayers(node, r);
     r.source_tokens = source_.tokens;
     r.source_ids = source_.ids;
-    for (int id : pathTo(tree, node)) {
+    for (int id : beamPath(tree, node)) {
         const BeamNode& n = tree.nodes[size_t(id)];
         StepRecord rec;
         rec.token = n.token;
@@ -250,6 +252,30 @@ std::shared_ptr<PrefixDecoding> BeamTreeView::hypothesisDecoding(int node) const
     return d;
 }
 
+// Every layer's and head's attention of a hypothesis other than the best (the search keeps them for the best
+// only): the engine's forced decode of its tokens. Without them (a failure, said in the message line) the head grid
+// shows nothing for the hypothesis.
+void BeamTreeView::addLayers(int node, DecodeResult& r) const {
+    try {
+        DecodeResult forced = hypothesisDecode(*model_, *result_, node);
+        r.cross_attention = std::move(forced.cross_attention);
+        r.encoder_self_attention = std::move(forced.encoder_self_attention);
+        r.decoder_self_attention = std::move(forced.decoder_self_attention);
+    } catch (const std::exception& e) {
+        message_->setText(tr("No attention heads for this hypothesis: %1").arg(qs(e.what())));
+    }
+}
+
+BeamHypothesisInfo BeamTreeView::hypothesisInfo(int node) const {
+    BeamHypothesisInfo info;
+    info.node = node;
+    info.rank = finishedRank(*result_, node);
+    info.finished = int(result_->finished.size());
+    info.tokens = int(beamPath(*result_, node).size());
+    info.total_log_prob = result_->nodes[size_t(node)].total_log_prob;
+    return info;
+}
+
 void BeamTreeView::showNode(int node) {
     if (!result_ || node < 0 || size_t(node) >= result_->nodes.size()) return;
     canvas_->setSelectedNode(node);
@@ -258,9 +284,7 @@ void BeamTreeView::showNode(int node) {
     for (int i = 0; i < nbest_->count(); ++i)
         if (nbest_->item(i)->data(Qt::UserRole).toInt() == node) nbest_->setCurrentRow(i);
     if (node == 0 || !state_) return;  // the root is no hypothesis yet
-    std::shared_ptr<PrefixDecoding> d = hypothesisDecoding(node);
-    own_decode_ = d.get();
-    state_->setDecode(model_, std::move(d), -1);
+    state_->showHypothesis(model_, hypothesisDecoding(node), hypothesisInfo(node));
 }
 
 bool BeamTreeView::forceAt(int node, int token) {
@@ -271,7 +295,7 @@ bool BeamTreeView::forceAt(int node, int token) {
         return false;
     }
     std::vector<int> prefix;
-    for (int id : pathTo(*result_, node)) prefix.push_back(result_->nodes[size_t(id)].token);
+    for (int id : beamPath(*result_, node)) prefix.push_back(result_->nodes[size_t(id)].token);
     prefix.push_back(token);
     const std::vector<int> before = prefix_;
     prefix_ = std::move(prefix);

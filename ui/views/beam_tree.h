@@ -3,8 +3,10 @@
 //
 // Observes a DecodeState: each new decode the window shows is searched again (the decode's model and source, after
 // the window's cut), while the view is visible. A click on a node (or an n-best entry) shows that hypothesis in the
-// state, so the heatmap draws its attention history and the step panel its steps (with the siblings the search
-// made as candidates); the view does not search again for a decode it set itself. "Force a token here…" on a node
+// state (DecodeState::showHypothesis), so the heatmap draws its attention history, the step panel its steps (with
+// the siblings the search made as candidates) and, for a Transformer, the head grid every layer and head of it (the
+// engine's forced decode of its tokens: decode/beam_hypothesis.h); the view does not search again for a hypothesis
+// it showed, nor when the state goes back to the window's decode it searched. "Force a token here…" on a node
 // searches again from that node's tokens plus the chosen token (beamSearch with a prefix). "Export…" (a button and
 // the tree's context menu) writes the tree as drawn (PNG, SVG, PDF) or its numbers (CSV, JSON):
 // views/beam_tree_export.h.
@@ -33,6 +35,7 @@ namespace attnviz::ui {
 
 class BeamTreeCanvas;
 class DecodeState;
+struct BeamHypothesisInfo;
 
 class BeamTreeView : public QWidget {
     Q_OBJECT
@@ -89,6 +92,8 @@ private:
     void askForceToken(int node);
     void retranslateUi();
     std::shared_ptr<PrefixDecoding> hypothesisDecoding(int node) const;
+    void addLayers(int node, DecodeResult& r) const;
+    BeamHypothesisInfo hypothesisInfo(int node) const;
 
     QPointer<DecodeState> state_;
     QSpinBox* width_;
@@ -105,9 +110,9 @@ private:
     TokenizedText source_;                // <sos> … <eos>, as the state's decode had it
     std::vector<int> prefix_;             // forced target ids before the search
     std::unique_ptr<BeamResult> result_;
-    const PrefixDecoding* own_decode_ = nullptr;  // the decode this view last put in the state
-    bool stale_ = false;                          // a decode came while hidden: search when shown
-    QString last_export_;                         // the last export's path (the next one suggests it)
+    int searched_serial_ = -1;  // the state's mainDecodeSerial of the decode searched
+    bool stale_ = false;        // a decode came while hidden: search when shown
+    QString last_export_;       // the last export's path (the next one suggests it)
 };
 
 }  // namespace attnviz::ui

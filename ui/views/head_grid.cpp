@@ -132,8 +132,14 @@ HeadGridView::HeadGridView(QWidget* parent) : QWidget(parent) {
     message_ = new QLabel(this);
     message_->setWordWrap(true);
     message_->setTextFormat(Qt::PlainText);  // "<sos>" is a token, not a tag
+    title_ = new QLabel(this);
+    title_->setTextFormat(Qt::PlainText);
+    main_ = new QPushButton(this);
     canvas_ = new HeadGridCanvas(this);
 
+    auto* which = new QHBoxLayout;
+    which->addWidget(title_, 1);
+    which->addWidget(main_);
     auto* controls = new QHBoxLayout;
     controls->addWidget(kind_);
     controls->addWidget(average_);
@@ -141,6 +147,7 @@ HeadGridView::HeadGridView(QWidget* parent) : QWidget(parent) {
     controls->addWidget(default_);
     controls->addWidget(export_);
     auto* layout = new QVBoxLayout(this);
+    layout->addLayout(which);
     layout->addLayout(controls);
     layout->addWidget(message_);
     layout->addWidget(canvas_, 1);
@@ -152,6 +159,9 @@ HeadGridView::HeadGridView(QWidget* parent) : QWidget(parent) {
         if (state_) state_->setAttentionView(AttentionView{});
     });
     connect(export_, &QPushButton::clicked, this, &HeadGridView::exportInteractively);
+    connect(main_, &QPushButton::clicked, this, [this] {
+        if (state_) state_->showMainDecode();
+    });
     colormap_ = defaultColormap();
     retranslateUi();
     refresh();
@@ -170,6 +180,8 @@ void HeadGridView::retranslateUi() {
            "averaged over its heads"));
     export_->setText(tr("E&xport…"));
     export_->setToolTip(tr("Save the grid as one image (PNG, SVG, PDF)"));
+    main_->setText(tr("&Back to the main decode"));
+    main_->setToolTip(tr("Show the window's own decode again instead of the beam hypothesis"));
     refresh();
 }
 
@@ -207,12 +219,25 @@ bool HeadGridView::hasHeads() const {
 
 QString HeadGridView::messageText() const { return message_->text(); }
 
+QString HeadGridView::decodeTitle() const {
+    if (!state_ || !state_->decode()) return {};
+    const std::optional<BeamHypothesisInfo>& h = state_->hypothesis();
+    if (!h) return tr("The window's decode. A hypothesis chosen in the beam search view shows here.");
+    // U+2212: the minus sign of "log p −4.21", not a hyphen
+    const QString log_p = QString::number(h->total_log_prob, 'f', 2).replace(u'-', QChar(0x2212));
+    if (h->rank < 0) return tr("Beam search: unfinished hypothesis of %n token(s), log p %1", "", h->tokens).arg(log_p);
+    return tr("Beam hypothesis %1 of %2, log p %3").arg(h->rank + 1).arg(h->finished).arg(log_p);
+}
+
 void HeadGridView::refresh() {
     const bool heads = hasHeads();
     for (QWidget* w : {static_cast<QWidget*>(kind_), static_cast<QWidget*>(average_), static_cast<QWidget*>(default_),
                        static_cast<QWidget*>(export_)})
         w->setEnabled(heads);
     canvas_->setEnabled(heads);
+    title_->setText(decodeTitle());
+    title_->setVisible(heads);
+    main_->setVisible(heads && state_->hypothesis());
     if (!state_ || !state_->decode())
         message_->setText(tr("Type a sentence to see the attention heads."));
     else if (!heads)
@@ -270,8 +295,11 @@ bool HeadGridView::exportTo(const QString& path, const ExportOptions& options, Q
     if (format != QLatin1String("png") && format != QLatin1String("svg") && format != QLatin1String("pdf"))
         return fail(QStringLiteral("the head grid is an image: png, svg or pdf"));
     const int heads = attentionHeads(state_->decode()->result, kind());
-    f.title = options.style.title.isEmpty() ? kind_->currentText() + QStringLiteral(" · ") + tr("%n head(s)", "", heads)
-                                            : options.style.title;
+    f.title = options.style.title;
+    if (f.title.isEmpty()) {
+        f.title = kind_->currentText() + QStringLiteral(" · ") + tr("%n head(s)", "", heads);
+        if (state_->hypothesis()) f.title += QStringLiteral(" · ") + decodeTitle();
+    }
     f.selected_layer = f.selected_head = -1;  // a figure, not the window's choice
     const QFont font = gridFont(12);
     const QSize logical = exportLogicalSize(f, font);

@@ -2,7 +2,9 @@
 // (columns) of one of its three attentions (cross, encoder self, decoder self; a selector) as small heatmaps of the
 // decode's own numbers, stepping with the decoder (rows up to the cursor). "Average over heads" shows one thumbnail
 // per layer, the mean over its heads. A click on a thumbnail shows it in the main heatmap (the state's
-// attentionView); "Default view" returns to the spec's `attention`. Export… writes the grid as one image (PNG,
+// attentionView); "Default view" returns to the spec's `attention`. The grid shows the decode the state shows: the
+// window's own, or a hypothesis chosen in the beam search view, which the line above the grid names ("Beam
+// hypothesis 3 of 4, log p −4.21") beside a button back to the window's decode. Export… writes the grid as one image (PNG,
 // SVG, PDF) through the heatmap's export path. An RNN model has no heads: the view says so and is disabled.
 #pragma once
 #include "decode/attention_views.h"
@@ -68,7 +70,10 @@ public:
     QCheckBox* averageBox() const { return average_; }
     QPushButton* defaultButton() const { return default_; }
     QPushButton* exportButton() const { return export_; }
+    QPushButton* mainDecodeButton() const { return main_; }
     QString messageText() const;
+    // Which decode the grid shows: the window's own or a beam hypothesis (with its rank and log-probability).
+    QString decodeTitle() const;
 
     // Writes the grid as one image (png/svg/pdf from options.format or the extension) of options.width x
     // options.height at options.dpi, on white, titled with the attention shown. False and *error ("PATH: what")
@@ -93,6 +98,8 @@ private:
     QPushButton* default_;
     QPushButton* export_;
     QLabel* message_;
+    QLabel* title_;
+    QPushButton* main_;
     HeadGridCanvas* canvas_;
 };
 
