@@ -2,8 +2,8 @@
 // a sentence already decoded. `--screenshot FILE` saves the window (QWidget::grab) after the first decode and quits.
 // `--beam K` shows the beam search dock with width K; `--compare B` opens the compare view with model B; `--corpus F`
 // opens F in the corpus browser; `--reference TEXT` forces the model onto a reference and `--gold LINKS` gives its
-// gold links; `--heads KIND` shows a Transformer's head grid and `--head L,H` one head in the heatmap. `--train CORPUS` opens the training window on CORPUS and starts training (with `--screenshot`, that
-// window is saved when the training ends). `--help` and `--version` work without a display.
+// gold links; `--heads KIND` shows a Transformer's head grid and `--head L,H` one head in the heatmap. `--train CORPUS` opens the training window on CORPUS and starts training (`--train-kind transformer`: a
+// Transformer; with `--screenshot`, that window is saved when the training ends). `--help` and `--version` work without a display.
 #include "attnviz_version.h"
 #include "state/decode_state.h"
 #include "training/training_form.h"
@@ -18,6 +18,7 @@
 #include "window/theme.h"
 
 #include <QApplication>
+#include <QComboBox>
 #include <QCommandLineParser>
 #include <QDockWidget>
 #include <QTimer>
@@ -71,6 +72,11 @@ struct Options {
     QCommandLineOption train{QStringLiteral("train"),
                              QStringLiteral("Open the training window on this corpus (TSV) and start training."),
                              QStringLiteral("corpus")};
+    QCommandLineOption train_kind{
+        QStringLiteral("train-kind"),
+        QStringLiteral("With --train: the model kind (bahdanau, luong, transformer), with the "
+                       "corpus's defaults for it."),
+        QStringLiteral("kind")};
 };
 
 void setUpParser(QCommandLineParser& parser, const Options& options) {
@@ -93,6 +99,7 @@ void setUpParser(QCommandLineParser& parser, const Options& options) {
     parser.addOption(options.heads);
     parser.addOption(options.head);
     parser.addOption(options.train);
+    parser.addOption(options.train_kind);
 }
 
 void setNames() {
@@ -197,10 +204,19 @@ void scheduleStartupActions(attnviz::ui::MainWindow& window, const QCommandLineP
     }
 }
 
-// --train CORPUS: the training window with the corpus's defaults, started; --screenshot saves that window once the
+// --train CORPUS: the training window with the corpus's defaults (for the --train-kind), started; --screenshot saves that window once the
 // training has ended (then the program ends).
 void trainOnStartup(attnviz::ui::MainWindow& window, const QCommandLineParser& parser, const Options& options) {
     attnviz::ui::TrainingWindow* training = window.showTrainingWindow();
+    if (parser.isSet(options.train_kind)) {  // before the corpus, whose defaults follow the kind
+        QComboBox* kind = training->form()->decoderBox();
+        const int index = kind->findData(parser.value(options.train_kind));
+        if (index >= 0)
+            kind->setCurrentIndex(index);
+        else
+            std::fprintf(stderr, "attnviz: unknown model kind %s (bahdanau, luong, transformer)\n",
+                         qPrintable(parser.value(options.train_kind)));
+    }
     training->form()->setCorpusFile(parser.value(options.train));
     if (!training->start()) std::fprintf(stderr, "attnviz: %s\n", qPrintable(training->lastError()));
     if (!parser.isSet(options.screenshot)) return;

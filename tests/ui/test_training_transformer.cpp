@@ -212,7 +212,8 @@ void TestTrainingTransformer::tinyTransformerTrainsAndLoads() {
         for (size_t r = 0; r < got.attention.size(); ++r)
             for (size_t c = 0; c < got.attention[r].size(); ++c) {
                 const float mean = (got.cross_attention.back()[0](Eigen::Index(r), Eigen::Index(c)) +
-                                    got.cross_attention.back()[1](Eigen::Index(r), Eigen::Index(c))) / 2;
+                                    got.cross_attention.back()[1](Eigen::Index(r), Eigen::Index(c))) /
+                                   2;
                 QVERIFY(std::abs(got.attention[r][c] - mean) <= 1e-6f);
             }
     }

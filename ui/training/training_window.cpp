@@ -15,6 +15,7 @@
 #include <QLabel>
 #include <QPushButton>
 #include <QScrollArea>
+#include <QScrollBar>
 #include <QSlider>
 #include <QSpinBox>
 #include <QSplitter>
@@ -70,10 +71,11 @@ TrainingWindow::~TrainingWindow() = default;  // the worker stops its run and wa
 QWidget* TrainingWindow::buildControls() {
     auto* box = new QWidget(this);
     form_ = new TrainingForm(box);
-    auto* scroll = new QScrollArea(box);
-    scroll->setWidget(form_);
-    scroll->setWidgetResizable(true);
-    scroll->setMinimumWidth(form_->sizeHint().width() + 24);
+    form_scroll_ = new QScrollArea(box);
+    form_scroll_->setWidget(form_);
+    form_scroll_->setWidgetResizable(true);
+    form_scroll_->setHorizontalScrollBarPolicy(Qt::ScrollBarAlwaysOff);  // fitFormWidth() instead
+    fitFormWidth();
     start_ = new QPushButton(box);
     pause_ = new QPushButton(box);
     stop_ = new QPushButton(box);
@@ -81,6 +83,7 @@ QWidget* TrainingWindow::buildControls() {
     connect(siblings_button_, &QPushButton::clicked, this, &TrainingWindow::chooseSiblingsFolder);
     connect(form_, &TrainingForm::problemChanged, this, &TrainingWindow::updateButtons);
     connect(form_, &TrainingForm::modelKindChanged, this, &TrainingWindow::updateButtons);
+    connect(form_, &TrainingForm::modelKindChanged, this, &TrainingWindow::fitFormWidth);
     connect(start_, &QPushButton::clicked, this, [this] { start(); });
     connect(pause_, &QPushButton::clicked, this, [this] { isPaused() ? resume() : pause(); });
     connect(stop_, &QPushButton::clicked, this, &TrainingWindow::stop);
@@ -88,10 +91,17 @@ QWidget* TrainingWindow::buildControls() {
     for (QPushButton* b : {start_, pause_, stop_}) buttons->addWidget(b);
     auto* layout = new QVBoxLayout(box);
     layout->setContentsMargins(0, 0, 0, 0);
-    layout->addWidget(scroll, 1);
+    layout->addWidget(form_scroll_, 1);
     layout->addLayout(buttons);
     layout->addWidget(siblings_button_);
     return box;
+}
+
+// The form's pane is as wide as the form's widest row (each model family has its own rows), with room for the
+// vertical scroll bar, so that no field is ever cut off on the right.
+void TrainingWindow::fitFormWidth() {
+    form_scroll_->setMinimumWidth(form_->sizeHint().width() + form_scroll_->verticalScrollBar()->sizeHint().width() +
+                                  2 * form_scroll_->frameWidth() + 4);
 }
 
 QWidget* TrainingWindow::buildViews() {

@@ -14,6 +14,7 @@
 #include <memory>
 
 class QLabel;
+class QScrollArea;
 class QPushButton;
 class QSlider;
 class QSpinBox;
@@ -91,6 +92,7 @@ protected:
 private:
     QWidget* buildControls();
     QWidget* buildViews();
+    void fitFormWidth();
     void retranslate();
     bool startWith(const TrainingSettings& settings);
     void updateButtons();
@@ -111,6 +113,7 @@ private:
 
     TrainingWorker* worker_;
     TrainingForm* form_ = nullptr;
+    QScrollArea* form_scroll_ = nullptr;
     LossPlot* loss_plot_ = nullptr;
     EpochMetricsTable* metrics_table_ = nullptr;
     HeatmapView* heatmap_ = nullptr;

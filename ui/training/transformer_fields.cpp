@@ -4,6 +4,7 @@
 
 #include <QComboBox>
 #include <QFormLayout>
+#include <QHBoxLayout>
 #include <QLabel>
 #include <QSpinBox>
 
@@ -26,6 +27,9 @@ TransformerFields::TransformerFields(QFormLayout* form, QWidget* parent)
       nhead_(spin(parent, 1, 256, 1)),
       encoder_layers_(spin(parent, 1, 32, 1)),
       decoder_layers_(spin(parent, 1, 32, 1)),
+      layers_(new QWidget(parent)),
+      encoder_layers_label_(new QLabel(layers_)),
+      decoder_layers_label_(new QLabel(layers_)),
       feed_forward_(spin(parent, 1, 65536, 64)),
       norm_(new QComboBox(parent)),
       activation_(new QComboBox(parent)),
@@ -36,17 +40,30 @@ TransformerFields::TransformerFields(QFormLayout* form, QWidget* parent)
         activation_->addItem(QString::fromUtf8(toString(a).data()), QString::fromUtf8(toString(a).data()));
     problem_->setWordWrap(true);
     problem_->setStyleSheet(warningStyleSheet(parent->palette()));
-    for (QWidget* w : fields()) {
+    auto* layers_row = new QHBoxLayout(layers_);  // "Layers: encoder [2] decoder [2]", one row
+    layers_row->setContentsMargins(0, 0, 0, 0);
+    layers_row->addWidget(encoder_layers_label_);
+    layers_row->addWidget(encoder_layers_, 1);
+    layers_row->addWidget(decoder_layers_label_);
+    layers_row->addWidget(decoder_layers_, 1);
+    encoder_layers_label_->setBuddy(encoder_layers_);
+    decoder_layers_label_->setBuddy(decoder_layers_);
+    for (QWidget* w : rows()) {
         form_->addRow(new QLabel(parent), w);
         if (w == nhead_) form_->addRow(problem_);  // the message sits right under d_model and nhead
     }
     for (QSpinBox* s : {d_model_, nhead_, encoder_layers_, decoder_layers_, feed_forward_})
         connect(s, &QSpinBox::valueChanged, this, &TransformerFields::changed);
-    for (QComboBox* b : {norm_, activation_}) connect(b, &QComboBox::currentIndexChanged, this, &TransformerFields::changed);
+    for (QComboBox* b : {norm_, activation_})
+        connect(b, &QComboBox::currentIndexChanged, this, &TransformerFields::changed);
     setVisible(false);
 }
 
-std::vector<QWidget*> TransformerFields::fields() const {
+std::vector<QWidget*> TransformerFields::rows() const {
+    return {d_model_, nhead_, layers_, feed_forward_, norm_, activation_};
+}
+
+std::vector<QWidget*> TransformerFields::inputs() const {
     return {d_model_, nhead_, encoder_layers_, decoder_layers_, feed_forward_, norm_, activation_};
 }
 
@@ -74,12 +91,12 @@ void TransformerFields::setConfig(const TransformerConfig& c) {
 
 void TransformerFields::setVisible(bool visible) {
     visible_ = visible;
-    for (QWidget* w : fields()) form_->setRowVisible(w, visible);
+    for (QWidget* w : rows()) form_->setRowVisible(w, visible);
     form_->setRowVisible(problem_, visible && !problem_->text().isEmpty());
 }
 
 void TransformerFields::setEnabled(bool enabled) {
-    for (QWidget* w : fields()) w->setEnabled(enabled);
+    for (QWidget* w : inputs()) w->setEnabled(enabled);
 }
 
 void TransformerFields::setProblem(const QString& text) {
@@ -89,23 +106,28 @@ void TransformerFields::setProblem(const QString& text) {
 
 void TransformerFields::retranslate() {
     const std::pair<QWidget*, QString> labels[] = {
-        {d_model_, tr("Model size (d_model):")},
-        {nhead_, tr("Attention heads:")},
-        {encoder_layers_, tr("Encoder layers:")},
-        {decoder_layers_, tr("Decoder layers:")},
-        {feed_forward_, tr("Feed-forward size:")},
-        {norm_, tr("Layer norm:")},
-        {activation_, tr("Activation:")},
+        {d_model_, tr("Model size (d_model):")},   {nhead_, tr("Attention heads:")}, {layers_, tr("Layers:")},
+        {feed_forward_, tr("Feed-forward size:")}, {norm_, tr("Layer norm:")},       {activation_, tr("Activation:")},
     };
     for (const auto& [w, text] : labels)
         if (auto* label = qobject_cast<QLabel*>(form_->labelForField(w))) label->setText(text);
-    d_model_->setToolTip(tr("The width of every token's vector, embeddings included (even: positions pair sin and cos)"));
-    nhead_->setToolTip(tr("Each layer's attention is split into this many heads of d_model / heads each; it must "
-                          "divide d_model"));
+    d_model_->setToolTip(
+        tr("The width of every token's vector, embeddings included (even: positions pair sin and cos)"));
+    nhead_->setToolTip(
+        tr("Each layer's attention is split into this many heads of d_model / heads each; it must "
+           "divide d_model"));
+    encoder_layers_label_->setText(tr("encoder"));
+    decoder_layers_label_->setText(tr("decoder"));
+    layers_->setToolTip(
+        tr("How many layers the encoder and the decoder stack (num_encoder_layers, "
+           "num_decoder_layers)"));
     feed_forward_->setToolTip(tr("The hidden width of each layer's feed-forward block (dim_feedforward)"));
-    norm_->setItemText(0, tr("post-LN (after each block, PyTorch's default)"));
-    norm_->setItemText(1, tr("pre-LN (before each block, trains more easily)"));
-    norm_->setToolTip(tr("Where each layer normalizes (norm_first)"));
+    norm_->setItemText(0, tr("post-LN"));
+    norm_->setItemText(1, tr("pre-LN"));
+    norm_->setItemData(0, tr("LayerNorm after each block's residual sum (PyTorch's default)"), Qt::ToolTipRole);
+    norm_->setItemData(1, tr("LayerNorm before each block, inside the residual branch (trains more easily)"),
+                       Qt::ToolTipRole);
+    norm_->setToolTip(tr("Where each layer normalizes (norm_first): post-LN after each block, pre-LN before it"));
     activation_->setToolTip(tr("The feed-forward block's activation"));
 }
 
