@@ -173,6 +173,10 @@ void TestTrainingTransformer::nheadNotDividingDisablesStart() {
              qPrintable(t->problemLabel()->text()));
     QVERIFY(f->isRowShown(t->problemLabel()) && t->problemLabel()->isVisible());
     QCOMPARE(w.startButton()->toolTip(), t->problemLabel()->text());
+    QCoreApplication::processEvents();  // the layout runs: every row shown keeps its height under the message
+    for (QWidget* field : std::initializer_list<QWidget*>{t->dModelBox(), t->nheadBox(), t->feedForwardBox(),
+                                                          t->activationBox(), f->dropoutBox(), f->warmupBox()})
+        QVERIFY2(field->height() >= field->minimumSizeHint().height(), field->metaObject()->className());
     typeInto(t->nheadBox(), QStringLiteral("8"));
     QVERIFY(w.startButton()->isEnabled());
     QVERIFY(f->problem().isEmpty() && !f->isRowShown(t->problemLabel()));

@@ -38,7 +38,9 @@ TransformerFields::TransformerFields(QFormLayout* form, QWidget* parent)
     norm_->addItem(QString(), true);
     for (Activation a : {Activation::Relu, Activation::Gelu})
         activation_->addItem(QString::fromUtf8(toString(a).data()), QString::fromUtf8(toString(a).data()));
-    problem_->setWordWrap(true);
+    // One line, never wider than the form (the whole text is also the tooltip): a word-wrapped label (height for
+    // width) makes QFormLayout squeeze other rows to nothing.
+    problem_->setMinimumWidth(1);
     problem_->setStyleSheet(warningStyleSheet(parent->palette()));
     auto* layers_row = new QHBoxLayout(layers_);  // "Layers: encoder [2] decoder [2]", one row
     layers_row->setContentsMargins(0, 0, 0, 0);
@@ -101,6 +103,7 @@ void TransformerFields::setEnabled(bool enabled) {
 
 void TransformerFields::setProblem(const QString& text) {
     problem_->setText(text);
+    problem_->setToolTip(text);
     form_->setRowVisible(problem_, visible_ && !text.isEmpty());
 }
 
