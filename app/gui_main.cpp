@@ -3,9 +3,10 @@
 // `--beam K` shows the beam search dock with width K; `--compare B` opens the compare view with model B (and
 // `--compare-head-a/-b L,H` choose which cross-attention of a Transformer side it compares); `--corpus F`
 // opens F in the corpus browser; `--reference TEXT` forces the model onto a reference and `--gold LINKS` gives its
-// gold links; `--heads KIND` shows a Transformer's head grid and `--head L,H` one head in the heatmap; `--hypothesis N` (with
-// `--beam`) shows the N-th best beam hypothesis. `--train CORPUS` opens the training window on CORPUS and starts training (with `--screenshot`, that
-// window is saved when the training ends). `--help` and `--version` work without a display.
+// gold links; `--heads KIND` shows a Transformer's head grid and `--head L,H` one head in the heatmap; `--hypothesis N`
+// (with `--beam`) shows the N-th best beam hypothesis. `--train CORPUS` opens the training window on CORPUS and starts
+// training (`--train-kind transformer`: a Transformer; with `--screenshot`, that window is saved when the training
+// ends). `--help` and `--version` work without a display.
 #include "attnviz_version.h"
 #include "eval/compare_heads.h"
 #include "state/decode_state.h"
@@ -22,6 +23,7 @@
 #include "window/theme.h"
 
 #include <QApplication>
+#include <QComboBox>
 #include <QCommandLineParser>
 #include <QDockWidget>
 #include <QTimer>
@@ -86,6 +88,11 @@ struct Options {
     QCommandLineOption train{QStringLiteral("train"),
                              QStringLiteral("Open the training window on this corpus (TSV) and start training."),
                              QStringLiteral("corpus")};
+    QCommandLineOption train_kind{
+        QStringLiteral("train-kind"),
+        QStringLiteral("With --train: the model kind (bahdanau, luong, transformer), with the "
+                       "corpus's defaults for it."),
+        QStringLiteral("kind")};
 };
 
 void setUpParser(QCommandLineParser& parser, const Options& options) {
@@ -111,6 +118,7 @@ void setUpParser(QCommandLineParser& parser, const Options& options) {
     parser.addOption(options.head);
     parser.addOption(options.hypothesis);
     parser.addOption(options.train);
+    parser.addOption(options.train_kind);
 }
 
 void setNames() {
@@ -249,10 +257,19 @@ void scheduleStartupActions(attnviz::ui::MainWindow& window, const QCommandLineP
     }
 }
 
-// --train CORPUS: the training window with the corpus's defaults, started; --screenshot saves that window once the
+// --train CORPUS: the training window with the corpus's defaults (for the --train-kind), started; --screenshot saves that window once the
 // training has ended (then the program ends).
 void trainOnStartup(attnviz::ui::MainWindow& window, const QCommandLineParser& parser, const Options& options) {
     attnviz::ui::TrainingWindow* training = window.showTrainingWindow();
+    if (parser.isSet(options.train_kind)) {  // before the corpus, whose defaults follow the kind
+        QComboBox* kind = training->form()->decoderBox();
+        const int index = kind->findData(parser.value(options.train_kind));
+        if (index >= 0)
+            kind->setCurrentIndex(index);
+        else
+            std::fprintf(stderr, "attnviz: unknown model kind %s (bahdanau, luong, transformer)\n",
+                         qPrintable(parser.value(options.train_kind)));
+    }
     training->form()->setCorpusFile(parser.value(options.train));
     if (!training->start()) std::fprintf(stderr, "attnviz: %s\n", qPrintable(training->lastError()));
     if (!parser.isSet(options.screenshot)) return;

@@ -2130,10 +2130,6 @@ GNMT 覆盖惩罚 %4</translation>
         <translation>继续训练自：</translation>
     </message>
     <message>
-        <source>Decoder:</source>
-        <translation>解码器：</translation>
-    </message>
-    <message>
         <source>Scoring function:</source>
         <translation>打分函数：</translation>
     </message>
@@ -2280,6 +2276,30 @@ GNMT 覆盖惩罚 %4</translation>
     <message>
         <source>Tab-separated corpora (*.tsv *.txt);;All files (*)</source>
         <translation>制表符分隔的语料 (*.tsv *.txt);;所有文件 (*)</translation>
+    </message>
+    <message>
+        <source>Model kind:</source>
+        <translation>模型类型：</translation>
+    </message>
+    <message>
+        <source>Warm-up:</source>
+        <translation>预热：</translation>
+    </message>
+    <message>
+        <source>bahdanau and luong: RNN encoder-decoders with one attention; transformer: self-attention and multi-head attention in every layer</source>
+        <translation>bahdanau 和 luong：只有一个注意力的 RNN 编码器-解码器；transformer：每一层都有自注意力和多头注意力</translation>
+    </message>
+    <message>
+        <source>The learning rate grows linearly to its value over this many updates, then stays (Transformers need it to start well)</source>
+        <translation>学习率在这么多次更新中线性增长到设定值，之后保持不变（Transformer 需要它才能顺利起步）</translation>
+    </message>
+    <message>
+        <source>RNN kinds: dropout on the embeddings; Transformer: nn.Transformer&apos;s dropout sites and after the embeddings with positions</source>
+        <translation>RNN 类型：作用于词嵌入的 dropout；Transformer：nn.Transformer 的各个 dropout 位置，以及加上位置编码后的词嵌入之后</translation>
+    </message>
+    <message>
+        <source>Cannot train this Transformer: %1</source>
+        <translation>无法训练这个 Transformer：%1</translation>
     </message>
 </context>
 <context>
@@ -2505,6 +2525,85 @@ GNMT 覆盖惩罚 %4</translation>
     <message>
         <source>CSV numbers (*.csv);;PNG picture (*.png);;SVG drawing (*.svg);;PDF document (*.pdf)</source>
         <translation>CSV 数值 (*.csv);;PNG 图片 (*.png);;SVG 矢量图 (*.svg);;PDF 文档 (*.pdf)</translation>
+    </message>
+    <message>
+        <source>For the RNN kinds (bahdanau, luong): trains their four scoring functions side by side. A Transformer&apos;s attention has one scoring only (scaled dot product), so it has no such siblings</source>
+        <translation>用于 RNN 类型（bahdanau、luong）：并排训练它们的四种打分函数。Transformer 的注意力只有一种打分函数（缩放点积），所以没有这样的同组模型</translation>
+    </message>
+</context>
+<context>
+    <name>attnviz::ui::TransformerFields</name>
+    <message>
+        <source>Model size (d_model):</source>
+        <translation>模型维度（d_model）：</translation>
+    </message>
+    <message>
+        <source>Attention heads:</source>
+        <translation>注意力头数：</translation>
+    </message>
+    <message>
+        <source>Feed-forward size:</source>
+        <translation>前馈层维度：</translation>
+    </message>
+    <message>
+        <source>Layer norm:</source>
+        <translation>层归一化：</translation>
+    </message>
+    <message>
+        <source>Activation:</source>
+        <translation>激活函数：</translation>
+    </message>
+    <message>
+        <source>The width of every token&apos;s vector, embeddings included (even: positions pair sin and cos)</source>
+        <translation>每个词元向量的宽度，词嵌入也是这个宽度（须为偶数：位置编码把 sin 和 cos 成对使用）</translation>
+    </message>
+    <message>
+        <source>Each layer&apos;s attention is split into this many heads of d_model / heads each; it must divide d_model</source>
+        <translation>每层的注意力分成这么多个头，每个头的维度为 d_model / 头数；它必须整除 d_model</translation>
+    </message>
+    <message>
+        <source>The hidden width of each layer&apos;s feed-forward block (dim_feedforward)</source>
+        <translation>每层前馈模块的隐藏层宽度（dim_feedforward）</translation>
+    </message>
+    <message>
+        <source>The feed-forward block&apos;s activation</source>
+        <translation>前馈模块的激活函数</translation>
+    </message>
+    <message>
+        <source>Layers:</source>
+        <translation>层数：</translation>
+    </message>
+    <message>
+        <source>encoder</source>
+        <translation>编码器</translation>
+    </message>
+    <message>
+        <source>decoder</source>
+        <translation>解码器</translation>
+    </message>
+    <message>
+        <source>How many layers the encoder and the decoder stack (num_encoder_layers, num_decoder_layers)</source>
+        <translation>编码器和解码器各堆叠多少层（num_encoder_layers、num_decoder_layers）</translation>
+    </message>
+    <message>
+        <source>post-LN</source>
+        <translation>post-LN（后置归一化）</translation>
+    </message>
+    <message>
+        <source>pre-LN</source>
+        <translation>pre-LN（前置归一化）</translation>
+    </message>
+    <message>
+        <source>LayerNorm after each block&apos;s residual sum (PyTorch&apos;s default)</source>
+        <translation>在每个模块的残差相加之后做 LayerNorm（PyTorch 的默认）</translation>
+    </message>
+    <message>
+        <source>LayerNorm before each block, inside the residual branch (trains more easily)</source>
+        <translation>在每个模块之前、残差分支内部做 LayerNorm（更容易训练）</translation>
+    </message>
+    <message>
+        <source>Where each layer normalizes (norm_first): post-LN after each block, pre-LN before it</source>
+        <translation>每层在何处做归一化（norm_first）：post-LN 在每个模块之后，pre-LN 在之前</translation>
     </message>
 </context>
 </TS>

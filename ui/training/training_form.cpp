@@ -1,6 +1,7 @@
 #include "training/training_form.h"
 
 #include "base/errors.h"
+#include "training/transformer_fields.h"
 
 #include <QAction>
 #include <QCheckBox>
@@ -73,8 +74,9 @@ TrainingForm::TrainingForm(QWidget* parent) : QWidget(parent) {
     for (const SampleCorpus& c : findSampleCorpora()) corpus_->addItem(c.task, c.train);
     connect(corpus_, &QComboBox::currentIndexChanged, this, &TrainingForm::corpusChosen);
     connect(browse_, &QPushButton::clicked, this, &TrainingForm::browseCorpus);
-    connect(decoder_, &QComboBox::currentIndexChanged, this, &TrainingForm::updateEnabled);
+    connect(decoder_, &QComboBox::currentIndexChanged, this, &TrainingForm::kindChosen);
     connect(init_, &QLineEdit::textChanged, this, &TrainingForm::updateEnabled);
+    connect(transformer_, &TransformerFields::changed, this, &TrainingForm::checkConfig);
     QAction* pick_init = init_->addAction(QIcon(QStringLiteral(":/icons/open.svg")), QLineEdit::TrailingPosition);
     connect(pick_init, &QAction::triggered, this, [this] {
         const QString path = QFileDialog::getOpenFileName(this, tr("Continue from a model"), QString(),
@@ -95,7 +97,7 @@ void TrainingForm::buildFields() {
     init_ = new QLineEdit(this);
     task_ = new QLineEdit(this);
     lines_ = spin(this, 0, 100000000);
-    decoder_ = kindBox(this, {DecoderKind::Bahdanau, DecoderKind::Luong});
+    decoder_ = kindBox(this, {DecoderKind::Bahdanau, DecoderKind::Luong, DecoderKind::Transformer});
     score_ = kindBox(this, {ScoreKind::Additive, ScoreKind::Dot, ScoreKind::ScaledDot, ScoreKind::General});
     span_ = kindBox(this, {SpanKind::Global, SpanKind::LocalM, SpanKind::LocalP});
     feed_ = new QCheckBox(this);
@@ -110,6 +112,7 @@ void TrainingForm::buildFields() {
     optimizer_->addItem(QStringLiteral("adam"), QStringLiteral("adam"));
     optimizer_->addItem(QStringLiteral("sgd"), QStringLiteral("sgd"));
     lr_ = doubleSpin(this, 0.00001, 10, 5, 0.0005);
+    warmup_ = spin(this, 0, 10000000);
     batch_ = spin(this, 1, 100000);
     epochs_ = spin(this, 1, 100000);
     clip_ = doubleSpin(this, 0, 1000, 2, 0.5);
@@ -128,12 +131,15 @@ void TrainingForm::buildFields() {
     corpus_label_ = new QLabel(this);
     corpus_label_->setBuddy(corpus_);
     form_->addRow(corpus_label_, corpus_row);
-    for (QWidget* w : std::initializer_list<QWidget*>{
-             valid_,      lines_,           task_,      init_, decoder_, score_, span_,     feed_,
-             source_tok_, target_tok_,      lowercase_, emb_,  enc_,     dec_,   min_freq_, optimizer_,
-             lr_,         batch_,           epochs_,    clip_, dropout_, align_, seed_,     snapshot_every_,
-             probe_,      probe_reference_, out_})
-        form_->addRow(w == feed_ || w == lowercase_ ? nullptr : new QLabel(this), w);  // texts: retranslate()
+    const auto addRows = [this](std::initializer_list<QWidget*> fields) {
+        for (QWidget* w : fields)
+            form_->addRow(w == feed_ || w == lowercase_ ? nullptr : new QLabel(this), w);  // texts: retranslate()
+    };
+    addRows({valid_, lines_, task_, init_, decoder_});
+    transformer_ = new TransformerFields(form_, this);  // the Transformer's rows right under the kind
+    addRows({score_,    span_,           feed_,  source_tok_,      target_tok_, lowercase_, emb_,  enc_,     dec_,
+             min_freq_, optimizer_,      lr_,    warmup_,          batch_,      epochs_,    clip_, dropout_, align_,
+             seed_,     snapshot_every_, probe_, probe_reference_, out_});
 }
 
 void TrainingForm::retranslate() {
@@ -142,7 +148,7 @@ void TrainingForm::retranslate() {
         {lines_, tr("Lines used:")},
         {task_, tr("Task name:")},
         {init_, tr("Continue from:")},
-        {decoder_, tr("Decoder:")},
+        {decoder_, tr("Model kind:")},
         {score_, tr("Scoring function:")},
         {span_, tr("Attention span:")},
         {feed_, QString()},
@@ -155,6 +161,7 @@ void TrainingForm::retranslate() {
         {min_freq_, tr("Minimum frequency:")},
         {optimizer_, tr("Optimizer:")},
         {lr_, tr("Learning rate:")},
+        {warmup_, tr("Warm-up:")},
         {batch_, tr("Batch size:")},
         {epochs_, tr("Epochs:")},
         {clip_, tr("Gradient clipping:")},
@@ -175,6 +182,18 @@ void TrainingForm::retranslate() {
     init_->setPlaceholderText(tr("a new model"));
     init_->setToolTip(tr("A model file to continue training (its kind, sizes and vocabularies are kept)"));
     lines_->setSpecialValueText(tr("all"));
+    decoder_->setToolTip(
+        tr("bahdanau and luong: RNN encoder-decoders with one attention; transformer: "
+           "self-attention and multi-head attention in every layer"));
+    warmup_->setSuffix(tr(" updates"));
+    warmup_->setSpecialValueText(tr("none"));
+    warmup_->setToolTip(
+        tr("The learning rate grows linearly to its value over this many updates, then stays "
+           "(Transformers need it to start well)"));
+    dropout_->setToolTip(
+        tr("RNN kinds: dropout on the embeddings; Transformer: nn.Transformer's dropout sites and "
+           "after the embeddings with positions"));
+    transformer_->retranslate();
     feed_->setText(tr("Input feeding (luong)"));
     lowercase_->setText(tr("Lower-case the text"));
     align_->setToolTip(
@@ -187,12 +206,15 @@ void TrainingForm::retranslate() {
         tr("The model is forced onto this translation in every snapshot, so that the rows "
            "stay the same while the attention changes"));
     out_->setToolTip(tr("Written at every pause and when training ends (atomically: never half a file)"));
+    checkConfig();  // its message in the new language
 }
 
 void TrainingForm::corpusChosen(int index) {
     if (index < 0) return;
     const QString path = corpus_->itemData(index).toString();
-    TrainingSettings s = defaultTrainingSettings(taskOf(path));
+    // The defaults of the corpus for the model family chosen.
+    TrainingSettings s =
+        transformerChosen() ? defaultTransformerSettings(taskOf(path)) : defaultTrainingSettings(taskOf(path));
     s.corpus = path;
     const QString valid = QFileInfo(path).dir().filePath(QStringLiteral("valid.tsv"));
     if (QFileInfo(path).fileName() == QLatin1String("train.tsv") && QFileInfo(valid).isFile()) s.valid = valid;
@@ -222,17 +244,83 @@ void TrainingForm::browseCorpus() {
 }
 
 void TrainingForm::updateEnabled() {
-    const bool fresh = init_->text().trimmed().isEmpty();
+    const bool fresh = init_->text().trimmed().isEmpty(), transformer = transformerChosen();
     const bool luong = decoder_->currentData().toString() == QLatin1String("luong");
     for (QWidget* w : std::initializer_list<QWidget*>{decoder_, score_, source_tok_, target_tok_, lowercase_, emb_,
                                                       enc_, dec_, min_freq_})
         w->setEnabled(fresh);
+    transformer_->setEnabled(fresh);
     span_->setEnabled(fresh && luong);  // local spans and input feeding are luong's (model-format.md)
     feed_->setEnabled(fresh && luong);
     if (!luong) {
         selectKind(span_, SpanKind::Global);
         feed_->setChecked(false);
     }
+    // Each family shows only its own rows: a Transformer has one scoring (scaled_dot), no RNN sizes and no guided
+    // alignment (the trainer refuses it); the RNN kinds have none of the Transformer's rows.
+    for (QWidget* w : std::initializer_list<QWidget*>{score_, span_, feed_, emb_, enc_, dec_, align_})
+        form_->setRowVisible(w, !transformer);
+    transformer_->setVisible(transformer);
+    checkConfig();
+}
+
+bool TrainingForm::isRowShown(QWidget* field) const { return form_->isRowVisible(field); }
+
+bool TrainingForm::transformerChosen() const {
+    return decoder_->currentData().toString() == QLatin1String("transformer");
+}
+
+void TrainingForm::kindChosen() {
+    const bool transformer = transformerChosen();
+    if (transformer != transformer_family_) {  // the other family: its learning rate and warm-up
+        transformer_family_ = transformer;
+        const ScheduleDefaults schedule = defaultSchedule(transformer);
+        lr_->setValue(schedule.lr);
+        warmup_->setValue(int(schedule.warmup));
+    }
+    if (out_->text() == default_out_) {  // the proposed file name follows the kind (not a name the user typed)
+        default_out_ = defaultModelPath(task_->text().trimmed(), modelConfig());
+        out_->setText(default_out_);
+    }
+    updateEnabled();
+    emit modelKindChanged(transformer);
+}
+
+void TrainingForm::checkConfig() {
+    QString problem;
+    if (init_->text().trimmed().isEmpty() && transformerChosen()) {
+        try {
+            validateConfig(modelConfig());
+        } catch (const std::exception& e) {
+            QString why = QString::fromStdString(e.what());
+            if (why.startsWith(QLatin1String("config: "))) why = why.mid(8);
+            problem = tr("Cannot train this Transformer: %1").arg(why);
+        }
+    }
+    transformer_->setProblem(problem);
+    if (problem == problem_) return;
+    problem_ = problem;
+    emit problemChanged(problem_);
+}
+
+ModelConfig TrainingForm::modelConfig() const {
+    ModelConfig c;
+    c.decoder = parseDecoderKind(decoder_->currentData().toString().toStdString());
+    c.tokenizer.source = parseTokenizerKind(source_tok_->currentData().toString().toStdString());
+    c.tokenizer.target = parseTokenizerKind(target_tok_->currentData().toString().toStdString());
+    c.tokenizer.lowercase = lowercase_->isChecked();
+    if (c.isTransformer()) {  // the RNN keys at their defaults (model/config.h)
+        c.score = ScoreKind::ScaledDot;
+        c.transformer = transformer_->config();
+        return c;
+    }
+    c.score = parseScoreKind(score_->currentData().toString().toStdString());
+    c.span = parseSpanKind(span_->currentData().toString().toStdString());
+    c.input_feeding = feed_->isChecked();
+    c.emb_dim = emb_->value();
+    c.enc_hid_dim = enc_->value();
+    c.dec_hid_dim = dec_->value();
+    return c;
 }
 
 TrainingSettings TrainingForm::settings() const {
@@ -242,25 +330,17 @@ TrainingSettings TrainingForm::settings() const {
     s.init = init_->text().trimmed();
     s.task = task_->text().trimmed();
     s.max_lines = lines_->value();
-    s.config.decoder = parseDecoderKind(decoder_->currentData().toString().toStdString());
-    s.config.score = parseScoreKind(score_->currentData().toString().toStdString());
-    s.config.span = parseSpanKind(span_->currentData().toString().toStdString());
-    s.config.input_feeding = feed_->isChecked();
-    s.config.tokenizer.source = parseTokenizerKind(source_tok_->currentData().toString().toStdString());
-    s.config.tokenizer.target = parseTokenizerKind(target_tok_->currentData().toString().toStdString());
-    s.config.tokenizer.lowercase = lowercase_->isChecked();
-    s.config.emb_dim = emb_->value();
-    s.config.enc_hid_dim = enc_->value();
-    s.config.dec_hid_dim = dec_->value();
+    s.config = modelConfig();
     s.min_freq = min_freq_->value();
     s.options.optimizer =
         optimizer_->currentData().toString() == QLatin1String("sgd") ? OptimizerKind::Sgd : OptimizerKind::Adam;
     s.options.lr = lr_->value();
+    s.options.warmup = warmup_->value();
     s.options.batch_size = batch_->value();
     s.options.epochs = epochs_->value();
     s.options.clip = clip_->value();
     s.options.dropout = float(dropout_->value());
-    s.options.align_weight = align_->value();
+    s.options.align_weight = s.config.isTransformer() ? 0.0 : align_->value();  // hidden for a Transformer
     s.options.seed = uint64_t(seed_->value());
     s.options.threads = threads_;
     s.snapshot_every = snapshot_every_->value();
@@ -285,19 +365,26 @@ void TrainingForm::applySettings(const TrainingSettings& s) {
     init_->setText(s.init);
     task_->setText(s.task);
     lines_->setValue(s.max_lines);
+    transformer_family_ = s.config.isTransformer();  // the kind below is applied with the schedule given here
     selectKind(decoder_, s.config.decoder);
-    selectKind(score_, s.config.score);
-    selectKind(span_, s.config.span);
-    feed_->setChecked(s.config.input_feeding);
+    if (s.config.isTransformer()) {
+        transformer_->setConfig(s.config.transformer);
+    } else {  // the RNN settings; the Transformer's rows propose the task's sizes
+        transformer_->setConfig(defaultTransformerConfig(s.task));
+        selectKind(score_, s.config.score);
+        selectKind(span_, s.config.span);
+        feed_->setChecked(s.config.input_feeding);
+        emb_->setValue(s.config.emb_dim);
+        enc_->setValue(s.config.enc_hid_dim);
+        dec_->setValue(s.config.dec_hid_dim);
+    }
     selectKind(source_tok_, s.config.tokenizer.source);
     selectKind(target_tok_, s.config.tokenizer.target);
     lowercase_->setChecked(s.config.tokenizer.lowercase);
-    emb_->setValue(s.config.emb_dim);
-    enc_->setValue(s.config.enc_hid_dim);
-    dec_->setValue(s.config.dec_hid_dim);
     min_freq_->setValue(s.min_freq);
     optimizer_->setCurrentIndex(s.options.optimizer == OptimizerKind::Sgd ? 1 : 0);
     lr_->setValue(s.options.lr);
+    warmup_->setValue(int(std::min<int64_t>(s.options.warmup, warmup_->maximum())));
     batch_->setValue(s.options.batch_size);
     epochs_->setValue(s.options.epochs);
     clip_->setValue(s.options.clip);
@@ -309,6 +396,7 @@ void TrainingForm::applySettings(const TrainingSettings& s) {
     probe_->setText(s.probe);
     probe_reference_->setText(s.probe_reference);
     out_->setText(s.out);
+    default_out_ = s.out == defaultModelPath(s.task, s.config) ? s.out : QString();
     updateEnabled();
 }
 

@@ -1,7 +1,10 @@
-// The left side of the "Train a model…" window: the corpus (a sample corpus or any TSV), the model (decoder, score,
-// span, tokenizers, sizes, or a model file to continue from), the optimizer and schedule, guidance, the probe
-// sentence and where the model is written. It only gathers the choices (settings()); choosing a corpus fills in
-// its defaults (training_job.h).
+// The left side of the "Train a model…" window: the corpus (a sample corpus or any TSV), the model (its kind:
+// bahdanau, luong or transformer; for the RNN kinds score, span, sizes; for a Transformer its rows in
+// transformer_fields.h; tokenizers; or a model file to continue from), the optimizer and schedule (warm-up
+// included), guidance (RNN kinds), the probe sentence and where the model is written. It only gathers the choices
+// (settings()); choosing a corpus fills in its defaults and choosing the other model family its learning rate and
+// warm-up (training_job.h). A new model's config is checked by core's validateConfig as it is typed: problem()
+// says what is wrong (shown under the Transformer's nhead), and the window keeps Start off meanwhile.
 #pragma once
 #include "training/training_job.h"
 
@@ -18,6 +21,8 @@ class QSpinBox;
 
 namespace attnviz::ui {
 
+class TransformerFields;
+
 class TrainingForm : public QWidget {
     Q_OBJECT
 public:
@@ -28,6 +33,20 @@ public:
     // Adds (if new) and selects a corpus file; its defaults are applied and the probe becomes its first line.
     void setCorpusFile(const QString& path);
     void retranslate();
+    // Why the Transformer typed cannot be made (core's validateConfig message, shown under nhead), "" when it can,
+    // for the RNN kinds (their settings are checked when a run starts) and when training continues from a file.
+    QString problem() const { return problem_; }
+    bool transformerChosen() const;  // the kind box's choice (a model file continued from keeps its own kind)
+
+    QComboBox* decoderBox() const { return decoder_; }
+    TransformerFields* transformerFields() const { return transformer_; }
+    QSpinBox* warmupBox() const { return warmup_; }
+    QDoubleSpinBox* learningRateBox() const { return lr_; }
+    QDoubleSpinBox* dropoutBox() const { return dropout_; }
+    QDoubleSpinBox* guidanceBox() const { return align_; }
+    QComboBox* scoreBox() const { return score_; }
+    // Whether the row of `field` is shown (the rows of the other model family are hidden).
+    bool isRowShown(QWidget* field) const;
 
     QComboBox* corpusBox() const { return corpus_; }
     QSpinBox* epochsBox() const { return epochs_; }
@@ -36,11 +55,18 @@ public:
     QLineEdit* probeReferenceEdit() const { return probe_reference_; }
     QLineEdit* outEdit() const { return out_; }
 
+signals:
+    void problemChanged(const QString& problem);
+    void modelKindChanged(bool transformer);
+
 private:
     void buildFields();
     void corpusChosen(int index);
     void browseCorpus();
     void updateEnabled();
+    void kindChosen();
+    void checkConfig();
+    ModelConfig modelConfig() const;
 
     QComboBox* corpus_;
     QPushButton* browse_;
@@ -61,6 +87,7 @@ private:
     QSpinBox* min_freq_;
     QComboBox* optimizer_;
     QDoubleSpinBox* lr_;
+    QSpinBox* warmup_;
     QSpinBox* batch_;
     QSpinBox* epochs_;
     QDoubleSpinBox* clip_;
@@ -71,7 +98,11 @@ private:
     QLineEdit* probe_;
     QLineEdit* probe_reference_;
     QLineEdit* out_;
+    TransformerFields* transformer_ = nullptr;
     int threads_ = 1;
+    bool transformer_family_ = false;  // the family of the last kind chosen (lr and warm-up follow a change)
+    QString problem_;
+    QString default_out_;  // the model file the form proposed, while the user has not typed another
     QFormLayout* form_ = nullptr;
     QLabel* corpus_label_ = nullptr;
 };

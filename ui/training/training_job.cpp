@@ -22,12 +22,13 @@ struct TaskDefaults {
     const char* task;
     TokenizerKind source, target;
     int emb, enc, dec, epochs, min_freq;
+    int d_model, dim_feedforward;  // its sample Transformer's (4 heads, 2 + 2 layers, pre-LN, relu)
 };
 constexpr TaskDefaults kTasks[] = {
-    {"en_fr", TokenizerKind::Word, TokenizerKind::Whitespace, 64, 64, 128, 10, 1},
-    {"en_zh", TokenizerKind::Word, TokenizerKind::Whitespace, 64, 64, 128, 8, 1},
-    {"dates", TokenizerKind::Char, TokenizerKind::Char, 32, 64, 128, 6, 1},
-    {"tatoeba", TokenizerKind::Word, TokenizerKind::Char, 128, 128, 256, 8, 2},
+    {"en_fr", TokenizerKind::Word, TokenizerKind::Whitespace, 64, 64, 128, 10, 1, 64, 256},
+    {"en_zh", TokenizerKind::Word, TokenizerKind::Whitespace, 64, 64, 128, 8, 1, 64, 256},
+    {"dates", TokenizerKind::Char, TokenizerKind::Char, 32, 64, 128, 6, 1, 64, 256},
+    {"tatoeba", TokenizerKind::Word, TokenizerKind::Char, 128, 128, 256, 8, 2, 128, 512},
 };
 
 std::string fileName(const QString& path) { return QFileInfo(path).fileName().toStdString(); }
@@ -79,6 +80,7 @@ TrainingRecord recordOf(const TrainingSettings& s, const TrainingJob& job) {
     r.seed = s.options.seed;
     r.shuffle = s.options.shuffle;
     r.align_weight = s.options.align_weight;
+    r.warmup = s.options.warmup;
     return r;
 }
 
@@ -121,7 +123,7 @@ TrainingSettings defaultTrainingSettings(const QString& task) {
     s.config.enc_hid_dim = 32;
     s.config.dec_hid_dim = 64;
     s.options.optimizer = OptimizerKind::Adam;
-    s.options.lr = 0.002;
+    s.options.lr = defaultSchedule(false).lr;
     s.options.batch_size = 64;
     s.options.epochs = 10;
     s.options.clip = 1.0;
@@ -140,10 +142,40 @@ TrainingSettings defaultTrainingSettings(const QString& task) {
     return s;
 }
 
+TransformerConfig defaultTransformerConfig(const QString& task) {
+    TransformerConfig c{64, 4, 2, 2, 256, true, Activation::Relu};
+    for (const TaskDefaults& t : kTasks) {
+        if (task != QLatin1String(t.task)) continue;
+        c.d_model = t.d_model;
+        c.dim_feedforward = t.dim_feedforward;
+    }
+    return c;
+}
+
+ScheduleDefaults defaultSchedule(bool transformer) {
+    return transformer ? ScheduleDefaults{0.001, 100} : ScheduleDefaults{0.002, 0};
+}
+
+TrainingSettings defaultTransformerSettings(const QString& task) {
+    TrainingSettings s = defaultTrainingSettings(task);
+    ModelConfig c;  // the RNN keys at their defaults
+    c.decoder = DecoderKind::Transformer;
+    c.score = ScoreKind::ScaledDot;
+    c.tokenizer = s.config.tokenizer;
+    c.transformer = defaultTransformerConfig(task);
+    s.config = c;
+    const ScheduleDefaults schedule = defaultSchedule(true);
+    s.options.lr = schedule.lr;
+    s.options.warmup = schedule.warmup;
+    return s;
+}
+
 QString siblingFileName(const QString& task, const ModelConfig& c, bool guided) {
-    QString name = QStringLiteral("%1-%2-%3")
-                       .arg(task.isEmpty() ? QStringLiteral("model") : task,
-                            QString::fromUtf8(toString(c.decoder).data()), QString::fromUtf8(toString(c.score).data()));
+    const QString prefix = task.isEmpty() ? QStringLiteral("model") : task;
+    if (c.isTransformer()) return prefix + QStringLiteral("-transformer-trained.safetensors");
+    QString name =
+        QStringLiteral("%1-%2-%3")
+            .arg(prefix, QString::fromUtf8(toString(c.decoder).data()), QString::fromUtf8(toString(c.score).data()));
     if (c.span != SpanKind::Global) name += QLatin1Char('-') + QString::fromUtf8(toString(c.span).data());
     if (c.input_feeding) name += QStringLiteral("-feed");
     if (guided) name += QStringLiteral("-guided");

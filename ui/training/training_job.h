@@ -46,9 +46,23 @@ std::vector<SampleCorpus> findSampleCorpora();
 // epochs, learning rate and min-freq), with 4,000 lines so that a run takes minutes; for another task, a small
 // whitespace-tokenized model.
 TrainingSettings defaultTrainingSettings(const QString& task);
+// The sizes of the task's sample Transformer (sample_models/configs/<task>-transformer.json); for another task,
+// en_fr's small one. The window proposes them when the model kind becomes "transformer".
+TransformerConfig defaultTransformerConfig(const QString& task);
+// The learning rate and warm-up the window proposes for a model family: the RNN kinds' 0.002 without warm-up (the
+// sample models' setting); for a Transformer build.sh's 0.001 after a linear warm-up, shortened to 100 updates for
+// the window's 4,000 lines (about 1.6 epochs in batches of 64).
+struct ScheduleDefaults {
+    double lr = 0.002;
+    int64_t warmup = 0;
+};
+ScheduleDefaults defaultSchedule(bool transformer);
+// defaultTrainingSettings(task) with the task's sample Transformer (tokenizers kept) and its schedule.
+TrainingSettings defaultTransformerSettings(const QString& task);
 // Where the window writes a model by default: the app data folder's trained/<task>-<decoder>-<score>.safetensors.
 QString defaultModelPath(const QString& task, const ModelConfig& config);
-// A sibling's file name for the model: <task>-<decoder>-<score>[-<span>][-feed][-guided]-trained.safetensors.
+// A sibling's file name for the model: <task>-<decoder>-<score>[-<span>][-feed][-guided]-trained.safetensors, and
+// <task>-transformer-trained.safetensors for a Transformer (one scoring only, as the sample models name it).
 QString siblingFileName(const QString& task, const ModelConfig& config, bool guided);
 
 struct TrainingJob {

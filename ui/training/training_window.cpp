@@ -7,6 +7,7 @@
 #include "training/sibling_runs.h"
 #include "training/training_animation.h"
 #include "training/training_form.h"
+#include "training/training_settings_store.h"
 #include "training/training_worker.h"
 
 #include <QCloseEvent>
@@ -14,6 +15,7 @@
 #include <QLabel>
 #include <QPushButton>
 #include <QScrollArea>
+#include <QScrollBar>
 #include <QSlider>
 #include <QSpinBox>
 #include <QSplitter>
@@ -69,15 +71,19 @@ TrainingWindow::~TrainingWindow() = default;  // the worker stops its run and wa
 QWidget* TrainingWindow::buildControls() {
     auto* box = new QWidget(this);
     form_ = new TrainingForm(box);
-    auto* scroll = new QScrollArea(box);
-    scroll->setWidget(form_);
-    scroll->setWidgetResizable(true);
-    scroll->setMinimumWidth(form_->sizeHint().width() + 24);
+    form_scroll_ = new QScrollArea(box);
+    form_scroll_->setWidget(form_);
+    form_scroll_->setWidgetResizable(true);
+    form_scroll_->setHorizontalScrollBarPolicy(Qt::ScrollBarAlwaysOff);  // fitFormWidth() instead
+    fitFormWidth();
     start_ = new QPushButton(box);
     pause_ = new QPushButton(box);
     stop_ = new QPushButton(box);
     siblings_button_ = new QPushButton(box);
     connect(siblings_button_, &QPushButton::clicked, this, &TrainingWindow::chooseSiblingsFolder);
+    connect(form_, &TrainingForm::problemChanged, this, &TrainingWindow::updateButtons);
+    connect(form_, &TrainingForm::modelKindChanged, this, &TrainingWindow::updateButtons);
+    connect(form_, &TrainingForm::modelKindChanged, this, &TrainingWindow::fitFormWidth);
     connect(start_, &QPushButton::clicked, this, [this] { start(); });
     connect(pause_, &QPushButton::clicked, this, [this] { isPaused() ? resume() : pause(); });
     connect(stop_, &QPushButton::clicked, this, &TrainingWindow::stop);
@@ -85,10 +91,17 @@ QWidget* TrainingWindow::buildControls() {
     for (QPushButton* b : {start_, pause_, stop_}) buttons->addWidget(b);
     auto* layout = new QVBoxLayout(box);
     layout->setContentsMargins(0, 0, 0, 0);
-    layout->addWidget(scroll, 1);
+    layout->addWidget(form_scroll_, 1);
     layout->addLayout(buttons);
     layout->addWidget(siblings_button_);
     return box;
+}
+
+// The form's pane is as wide as the form's widest row (each model family has its own rows), with room for the
+// vertical scroll bar, so that no field is ever cut off on the right.
+void TrainingWindow::fitFormWidth() {
+    form_scroll_->setMinimumWidth(form_->sizeHint().width() + form_scroll_->verticalScrollBar()->sizeHint().width() +
+                                  2 * form_scroll_->frameWidth() + 4);
 }
 
 QWidget* TrainingWindow::buildViews() {
@@ -160,9 +173,6 @@ void TrainingWindow::retranslate() {
     stop_->setText(tr("S&top"));
     stop_->setToolTip(tr("Stop after the current update and write the model"));
     siblings_button_->setText(tr("Train four s&iblings…"));
-    siblings_button_->setToolTip(
-        tr("Train the additive, dot, scaled_dot and general scorings one after the other with these settings, save "
-           "them side by side in a folder and compare them in the main window"));
     timeline_label_->setText(tr("S&napshot:"));
     timeline_->setToolTip(tr("Scrub back through the probe sentence's attention as the model learnt it"));
     export_film_->setText(tr("Export &filmstrip…"));
@@ -178,6 +188,7 @@ void TrainingWindow::retranslate() {
     save_sibling_->setText(tr("Save as &sibling…"));
     save_sibling_->setToolTip(tr("Save beside the models of the same task, so that the scoring buttons reach it"));
     if (status_->text().isEmpty()) status_->setText(tr("Choose a corpus and the model's settings, then start."));
+    updateButtons();  // its tooltips
     showSnapshot(timeline_->value());
 }
 
@@ -195,7 +206,10 @@ bool TrainingWindow::start() {
         return false;
     }
     siblings_.reset();
-    return startWith(form_->settings());
+    const TrainingSettings settings = form_->settings();
+    if (!startWith(settings)) return false;
+    saveTrainingSettings(settings);  // offered again next session
+    return true;
 }
 
 bool TrainingWindow::startWith(const TrainingSettings& settings) {
@@ -250,8 +264,18 @@ QString TrainingWindow::modelPath() const { return worker_->modelPath(); }
 
 void TrainingWindow::updateButtons() {
     const bool running = isRunning(), has_snapshots = !history_.snapshots.empty();
-    start_->setEnabled(!running);
-    siblings_button_->setEnabled(!running);
+    // A config core refuses (nhead not dividing d_model, ...) cannot start: the form says why under the field.
+    start_->setEnabled(!running && form_->problem().isEmpty());
+    start_->setToolTip(form_->problem());
+    // The four siblings are the four scorings of an RNN model; a Transformer's attention has only scaled_dot.
+    const bool transformer = form_->transformerChosen();
+    siblings_button_->setEnabled(!running && !transformer);
+    siblings_button_->setToolTip(
+        transformer
+            ? tr("For the RNN kinds (bahdanau, luong): trains their four scoring functions side by side. A "
+                 "Transformer's attention has one scoring only (scaled dot product), so it has no such siblings")
+            : tr("Train the additive, dot, scaled_dot and general scorings one after the other with these "
+                 "settings, save them side by side in a folder and compare them in the main window"));
     form_->setEnabled(!running);
     pause_->setEnabled(running);
     pause_->setText(isPaused() ? tr("&Resume") : tr("&Pause"));

@@ -3,8 +3,9 @@
 // the timeline slider scrubs back through. Pause, resume, stop; the model file is written at every pause and at the
 // end (also when the window closes). When done: open the model in the main window, or save it beside its siblings.
 // After each epoch, the validation corpus's BLEU and AER (core's evaluateCorpus) in a table beside the curves.
-// "Train four siblings" trains the four scorings one after the other and shows them in the main window's compare
-// view. Exports (training_window_exports.cpp): the snapshots as a filmstrip (PNG, SVG, PDF) or an animated PNG, and the loss curves (PNG, CSV with the epochs' measures).
+// "Train four siblings" trains the four scorings of an RNN model one after the other and shows them in the main
+// window's compare view (off for a Transformer: one scoring). Start stays off while the form's config is one core
+// refuses (TrainingForm::problem). The form's settings are kept for the next session when a run starts. Exports (training_window_exports.cpp): the snapshots as a filmstrip (PNG, SVG, PDF) or an animated PNG, and the loss curves (PNG, CSV with the epochs' measures).
 #pragma once
 #include "training/training_history.h"
 
@@ -13,6 +14,7 @@
 #include <memory>
 
 class QLabel;
+class QScrollArea;
 class QPushButton;
 class QSlider;
 class QSpinBox;
@@ -71,6 +73,8 @@ public:
     HeatmapView* heatmap() const { return heatmap_; }
     QSlider* timeline() const { return timeline_; }
     QLabel* statusLabel() const { return status_; }
+    QPushButton* startButton() const { return start_; }
+    QPushButton* siblingsButton() const { return siblings_button_; }
 
 signals:
     void openModelRequested(const QString& path);
@@ -88,6 +92,7 @@ protected:
 private:
     QWidget* buildControls();
     QWidget* buildViews();
+    void fitFormWidth();
     void retranslate();
     bool startWith(const TrainingSettings& settings);
     void updateButtons();
@@ -108,6 +113,7 @@ private:
 
     TrainingWorker* worker_;
     TrainingForm* form_ = nullptr;
+    QScrollArea* form_scroll_ = nullptr;
     LossPlot* loss_plot_ = nullptr;
     EpochMetricsTable* metrics_table_ = nullptr;
     HeatmapView* heatmap_ = nullptr;

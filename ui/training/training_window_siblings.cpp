@@ -4,6 +4,7 @@
 // keeps it).
 #include "training/sibling_runs.h"
 #include "training/training_form.h"
+#include "training/training_settings_store.h"
 #include "training/training_window.h"
 
 #include <QDir>
@@ -31,7 +32,10 @@ bool TrainingWindow::startSiblings(const QString& folder) {
         return false;
     }
     siblings_ = std::move(queue);
-    if (startWith(siblings_->runs.front())) return true;
+    if (startWith(siblings_->runs.front())) {
+        saveTrainingSettings(form_->settings());  // offered again next session
+        return true;
+    }
     siblings_.reset();
     return false;
 }

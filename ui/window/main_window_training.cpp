@@ -1,6 +1,8 @@
 // File ▸ Train a model…: the training window (training/training_window.h), one per main window, kept when closed
 // (its last run, snapshots and curves stay); "Open in the main window" opens the trained model here, and the four
 // siblings, once trained, are opened here in the compare view.
+#include "training/training_form.h"
+#include "training/training_settings_store.h"
 #include "training/training_window.h"
 #include "views/compare_view.h"
 #include "window/main_window.h"
@@ -25,6 +27,7 @@ void compareSiblings(MainWindow* w, const QStringList& paths) {
 TrainingWindow* MainWindow::showTrainingWindow() {
     if (!training_window_) {
         training_window_ = new TrainingWindow(this);
+        if (const auto saved = savedTrainingSettings()) training_window_->form()->applySettings(*saved);
         connect(training_window_, &TrainingWindow::openModelRequested, this, [this](const QString& path) {
             if (openModel(path)) {
                 raise();
