@@ -119,7 +119,7 @@ void TestTrainingTransformer::formGivesTheTypedConfig() {
     choose(f->decoderBox(), QStringLiteral("transformer"));
     TransformerFields* t = f->transformerFields();
     QVERIFY(f->isRowShown(t->dModelBox()) && f->isRowShown(t->nheadBox()) && f->isRowShown(t->activationBox()));
-    QVERIFY(!f->isRowShown(f->scoreBox()) && !f->isRowShown(f->guidanceBox()));
+    QVERIFY(!f->isRowShown(f->scoreBox()) && f->isRowShown(f->guidanceBox()));
     QCOMPARE(f->learningRateBox()->value(), 0.001);
     QCOMPARE(f->warmupBox()->value(), 100);
     QVERIFY(!w.siblingsButton()->isEnabled());
@@ -135,7 +135,7 @@ void TestTrainingTransformer::formGivesTheTypedConfig() {
     choose(t->activationBox(), QStringLiteral("gelu"));
     typeInto(f->warmupBox(), QStringLiteral("37"));
     typeInto(f->dropoutBox(), QStringLiteral("0.25"));
-    f->guidanceBox()->setValue(2.0);  // hidden: a Transformer is never trained with guidance
+    f->guidanceBox()->setValue(2.0);  // guides the last layer's cross-attention averaged over heads
 
     const TrainingSettings s = f->settings();
     QCOMPARE(int(s.config.decoder), int(DecoderKind::Transformer));
@@ -144,7 +144,7 @@ void TestTrainingTransformer::formGivesTheTypedConfig() {
     QVERIFY(s.config.transformer == want);
     QCOMPARE(s.options.warmup, int64_t(37));
     QCOMPARE(s.options.dropout, 0.25f);
-    QCOMPARE(s.options.align_weight, 0.0);
+    QCOMPARE(s.options.align_weight, 2.0);
     QCOMPARE(s.options.lr, 0.001);
     validateConfig(s.config);  // core accepts what the form made
     QVERIFY(f->problem().isEmpty() && w.startButton()->isEnabled());

@@ -256,9 +256,10 @@ void TrainingForm::updateEnabled() {
         selectKind(span_, SpanKind::Global);
         feed_->setChecked(false);
     }
-    // Each family shows only its own rows: a Transformer has one scoring (scaled_dot), no RNN sizes and no guided
-    // alignment (the trainer refuses it); the RNN kinds have none of the Transformer's rows.
-    for (QWidget* w : std::initializer_list<QWidget*>{score_, span_, feed_, emb_, enc_, dec_, align_})
+    // Each family shows only its own rows: a Transformer has one scoring (scaled_dot) and no RNN sizes (its guidance
+    // weight guides the last layer's cross-attention averaged over heads); the RNN kinds have none of the
+    // Transformer's rows.
+    for (QWidget* w : std::initializer_list<QWidget*>{score_, span_, feed_, emb_, enc_, dec_})
         form_->setRowVisible(w, !transformer);
     transformer_->setVisible(transformer);
     checkConfig();
@@ -340,7 +341,7 @@ TrainingSettings TrainingForm::settings() const {
     s.options.epochs = epochs_->value();
     s.options.clip = clip_->value();
     s.options.dropout = float(dropout_->value());
-    s.options.align_weight = s.config.isTransformer() ? 0.0 : align_->value();  // hidden for a Transformer
+    s.options.align_weight = align_->value();
     s.options.seed = uint64_t(seed_->value());
     s.options.threads = threads_;
     s.snapshot_every = snapshot_every_->value();
