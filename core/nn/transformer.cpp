@@ -1,6 +1,7 @@
 #include "nn/transformer.h"
 
 #include "base/errors.h"
+#include "kernels/row_split.h"
 #include "nn/softmax.h"
 #include "nn/transformer_blocks.h"
 
@@ -130,7 +131,11 @@ void Transformer::step(const TransformerEncoding& enc, TransformerDecoderState& 
     for (int l = 0; l < layers; ++l) y = decoderLayer(y, l, enc, state, out);
     ++state.length;
     const Mat normed = layerNorm(y, params_->decoder_norm);
-    out.logits = (params_->generator_weight * normed.row(0).transpose()).eval() + params_->generator_bias;  // (V_t)
+    // (V_t) logits: the step's largest product (V_t × d weights), shared with a second core when that pays; the split
+    // falls on a multiple of 16 rows, so the bits are the unsplit product's
+    out.logits.resize(params_->generator_weight.rows());
+    splitGemv(params_->generator_weight, normed.data(), out.logits.data(), &ThreadPool::engine());
+    out.logits += params_->generator_bias;
     out.log_probs = out.logits;
     logSoftmaxInPlace(out.log_probs);
 }
