@@ -26,6 +26,14 @@ std::vector<TrainExample> reverseExamples(const Model& m, int n, uint64_t seed) 
     return out;
 }
 
+// The reverse task's gold links: target word j ↔ source word len − 1 − j.
+void addReverseLinks(TrainExample& e) {
+    const int len = int(e.source.size()) - 2;
+    std::vector<std::pair<int, int>> links;
+    for (int j = 0; j < len; ++j) links.emplace_back(len - 1 - j, j);
+    setAlignment(e, links);
+}
+
 std::vector<const TrainExample*> pointers(const std::vector<TrainExample>& examples) {
     std::vector<const TrainExample*> out;
     for (const TrainExample& e : examples) out.push_back(&e);
@@ -253,10 +261,8 @@ private slots:
         double expected = 0;
         for (const auto& [source, target] : reversePairs(5, 8)) {
             TrainExample e = makeExample(m, source, target, int(ex.size()) + 1);
+            addReverseLinks(e);
             const int len = int(e.source.size()) - 2;
-            std::vector<std::pair<int, int>> links;
-            for (int j = 0; j < len; ++j) links.emplace_back(len - 1 - j, j);
-            setAlignment(e, links);
             const DecodeResult r = forcedDecode(m, source, target);
             QCOMPARE(r.source_ids.size(), e.source.size());  // columns: <sos>, the words, <eos>
             for (int j = 0; j < len; ++j) expected -= std::log(double(r.attention[size_t(j)][size_t(len - j)]));
@@ -289,12 +295,7 @@ private slots:
         for (int guided = 0; guided < 2; ++guided) {
             Model m = reverseTransformerModel(11);
             std::vector<TrainExample> train = reverseExamples(m, 200, 12);
-            for (TrainExample& e : train) {
-                const int len = int(e.source.size()) - 2;
-                std::vector<std::pair<int, int>> links;
-                for (int j = 0; j < len; ++j) links.emplace_back(len - 1 - j, j);
-                setAlignment(e, links);
-            }
+            for (TrainExample& e : train) addReverseLinks(e);
             TrainOptions o;
             o.lr = 5e-3;
             o.warmup = 10;
