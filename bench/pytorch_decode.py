@@ -12,15 +12,14 @@ Prints the median per-sentence time with 1 and 2 threads; with --attnviz FILE (t
 import argparse
 import json
 import os
-import statistics
 import sys
-import time
 
 import torch
 import torch.nn.functional as F
 
 sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "python"))
 from attnviz_torch import Seq2Seq  # noqa: E402
+from torch_timing import timed  # noqa: E402
 
 SIZES = {"Small": (64, 64, 128, 500), "Large": (256, 256, 512, 8000)}
 SOS, EOS = 2, 3
@@ -59,15 +58,8 @@ def forced(model, src, ref):
 
 def median_ms(fn, repeats):
     """(wall, cpu) medians in ms; cpu is the process's CPU time (all threads), robust to a loaded machine."""
-    for _ in range(max(3, repeats // 10)):
-        fn()
-    wall, cpu = [], []
-    for _ in range(repeats):
-        t0, c0 = time.perf_counter(), time.process_time()
-        fn()
-        wall.append(time.perf_counter() - t0)
-        cpu.append(time.process_time() - c0)
-    return statistics.median(wall) * 1e3, statistics.median(cpu) * 1e3
+    wall, cpu = timed(fn, repeats, max(3, repeats // 10))
+    return wall * 1e3, cpu * 1e3
 
 
 def attnviz_medians(path):

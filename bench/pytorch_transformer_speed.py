@@ -20,9 +20,7 @@ Exits 77 when torch does not import.
 import argparse
 import json
 import os
-import statistics
 import sys
-import time
 
 try:
     import torch
@@ -33,6 +31,7 @@ except ImportError as e:
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 from pytorch_transformer_check import Seq2SeqTransformer  # noqa: E402  (the tutorial's modules)
+from torch_timing import timed  # noqa: E402
 
 D, NHEAD, LAYERS, FF, V, B, WORDS, STEPS = 256, 4, 3, 1024, 8000, 64, 10, 11
 PAD, SOS, EOS = 0, 2, 3
@@ -88,19 +87,6 @@ def greedy_decode(m, src, src_mask, max_len, start_symbol):
         if next_word == EOS:
             break
     return ys
-
-
-def timed(fn, repeats, warmup):
-    """Medians (wall s, process CPU s) of `repeats` calls after `warmup` calls."""
-    for _ in range(warmup):
-        fn()
-    wall, cpu = [], []
-    for _ in range(repeats):
-        t0, c0 = time.perf_counter(), time.process_time()
-        fn()
-        wall.append(time.perf_counter() - t0)
-        cpu.append(time.process_time() - c0)
-    return statistics.median(wall), statistics.median(cpu)
 
 
 def measure_decode(repeats):

@@ -27,8 +27,9 @@ LossSum TransformerBatchGradient::run(const TransformerParams& p, const std::vec
         const int first = B * i / parts, end = B * (i + 1) / parts;
         if (end == first) return;
         DropoutSource drop{dropout, {}};
-        for (int b = first; b < end; ++b)
-            drop.rngs.emplace_back(seed * 0x9E3779B97F4A7C15ull + uint64_t(b));  // example b's, wherever it runs
+        if (drop.active())
+            for (int b = first; b < end; ++b)
+                drop.rngs.emplace_back(seed * 0x9E3779B97F4A7C15ull + uint64_t(b));  // example b's, wherever it runs
         sums[size_t(i)] = transformerLossAndGrad<float>(config_, p, batch.data() + first, end - first, &drop, scale, g,
                                                         caches_[size_t(i)], align_weight);
     };

@@ -19,13 +19,6 @@ constexpr double kValueLine = 1.2;    // the coverage values under the bars
 constexpr double kColumnWidth = 3.2;  // the entropy column
 constexpr double kMaxCoverageDrawn = 2.0;
 
-QFont diagnosticsFont(double px) {
-    QFont f;
-    f.setFamilies(heatmapFontFamilies());
-    f.setPixelSize(std::max(1, int(std::lround(px))));
-    return f;
-}
-
 // In the scene's translation context, like its colour scale's label.
 QString coverageLabel() { return QCoreApplication::translate("attnviz::ui::HeatmapScene", "coverage"); }
 QString entropyLabel() { return QCoreApplication::translate("attnviz::ui::HeatmapScene", "H / ln S"); }
@@ -66,7 +59,7 @@ void drawCoverageRow(QCPPainter* p, const HeatmapScene& s, const Visible& v, dou
     const QRect a = s.axisRect()->rect();
     const double top = a.bottom() + kGap * px, base = top + kBarHeight * px;
     const QColor ink = inkFor(s), plain(150, 150, 150);
-    const QFont font = diagnosticsFont(px * 0.8);
+    const QFont font = heatmapFont(px * 0.8);
     const QFontMetricsF fm(font);
     p->setFont(font);
     p->save();
@@ -117,7 +110,7 @@ void drawEntropyColumn(QCPPainter* p, const HeatmapScene& s, const Visible& v, d
     p->setPen(QPen(ink, 1, Qt::DashLine));  // the diffuse threshold
     p->drawLine(QPointF(left + width * kDiffuseShare, a.top()), QPointF(left + width * kDiffuseShare, a.bottom()));
     p->restore();
-    const QFont font = diagnosticsFont(px * 0.8);
+    const QFont font = heatmapFont(px * 0.8);
     p->setFont(font);
     p->setPen(ink);
     const double h = QFontMetricsF(font).height();
@@ -134,7 +127,7 @@ HeatmapDiagnostics HeatmapDiagnostics::make(const HeatmapData& data, int visible
 }
 
 QMargins diagnosticsMargins(double px) {
-    const double label = QFontMetricsF(diagnosticsFont(px * 0.8)).horizontalAdvance(coverageLabel()) + 8;
+    const double label = QFontMetricsF(heatmapFont(px * 0.8)).horizontalAdvance(coverageLabel()) + 8;
     return QMargins(int(std::ceil(label)), 0, int(std::ceil((kGap + kColumnWidth) * px + 6)),
                     int(std::ceil((kGap + kBarHeight + kValueLine) * px + 4)));
 }

@@ -25,12 +25,17 @@ QStringList heatmapFontFamilies() {
     return {QStringLiteral("DejaVu Sans"), QStringLiteral("Noto Sans CJK SC"), QStringLiteral("Droid Sans Fallback")};
 }
 
+QFont heatmapFont(double pixels) {
+    QFont f;
+    f.setFamilies(heatmapFontFamilies());
+    f.setPixelSize(std::max(1, int(std::lround(pixels))));
+    return f;
+}
+
 namespace {
 
 QFont baseFont(double px) {
-    QFont f;
-    f.setFamilies(heatmapFontFamilies());
-    f.setPixelSize(std::max(1, int(std::lround(px))));
+    QFont f = heatmapFont(px);
     f.setStyleStrategy(QFont::PreferAntialias);
     return f;
 }

@@ -38,6 +38,9 @@ struct HeatmapLayout {
 };
 
 QStringList heatmapFontFamilies();  // label fonts, in fallback order
+// Those fonts at a size in pixels (at least 1), so that a device's resolution (an SVG's or a PDF's dpi) does not
+// scale the text a second time.
+QFont heatmapFont(double pixels);
 
 class HeatmapScene {
 public:

@@ -16,15 +16,6 @@ namespace {
 constexpr double kLogicalDpi = 96;
 constexpr int kMaxSide = 20000;  // validateExportOptions' bound
 
-// The label fonts of the heatmap's exports (CJK fallbacks included), sized in pixels so that a device's resolution
-// (an SVG's or a PDF's dpi) does not scale the text a second time.
-QFont exportFont() {
-    QFont font;
-    font.setFamilies(heatmapFontFamilies());
-    font.setPixelSize(12);
-    return font;
-}
-
 }  // namespace
 
 QSize beamTreeExportPixels(const QSize& logical, double dpi) {
@@ -41,7 +32,7 @@ bool exportBeamTree(const BeamTreeExport& what, const QString& path, const Expor
         return false;
     }
     const BeamTreeLayout layout = BeamTreeLayout::of(what.tree, what.target_vocab, what.show_pruned);
-    const BeamTreeStyle style{beamTreeExportPalette(), exportFont(), what.selected};
+    const BeamTreeStyle style{beamTreeExportPalette(), heatmapFont(12), what.selected};
     ExportFigure figure;
     figure.title = QStringLiteral("beam search tree");
     figure.description = QStringLiteral("beam search tree: width %1, %2 nodes over %3 steps")

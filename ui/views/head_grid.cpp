@@ -33,13 +33,6 @@ constexpr double kLogicalDpi = 96;
 constexpr int kMaxSide = 20000;  // validateExportOptions' bound
 constexpr int kMargin = 8;
 
-QFont gridFont(double pixels) {
-    QFont font;
-    font.setFamilies(heatmapFontFamilies());
-    font.setPixelSize(std::max(1, int(std::lround(pixels))));
-    return font;
-}
-
 // The logical size of an export: matrix cells of 4 to 16 pixels (a thumbnail about 240 pixels on its long side).
 QSize exportLogicalSize(const HeadGridFigure& f, const QFont& font) {
     const int rows = int(f.cells[0][0].size()), cols = rows ? int(f.cells[0][0][0].size()) : 0;
@@ -87,7 +80,7 @@ QPoint HeadGridCanvas::thumbnailCenter(int layer, int head) const {
 QSize HeadGridCanvas::sizeHint() const { return {600, std::clamp(figure_.layers() * 80 + 30, 130, 360)}; }
 
 void HeadGridCanvas::relayout() {
-    layout_ = HeadGridLayout::make(figure_, rect().adjusted(kMargin, kMargin, -kMargin, -kMargin), gridFont(12));
+    layout_ = HeadGridLayout::make(figure_, rect().adjusted(kMargin, kMargin, -kMargin, -kMargin), heatmapFont(12));
 }
 
 void HeadGridCanvas::resizeEvent(QResizeEvent* event) {
@@ -102,7 +95,7 @@ void HeadGridCanvas::paintEvent(QPaintEvent*) {
     colors.text = palette().color(QPalette::Text);
     colors.empty = base.lightness() > 128 ? base.darker(110) : base.lighter(160);
     colors.selected = palette().color(QPalette::Highlight);
-    paintHeadGrid(p, figure_, layout_, gridFont(12), colors);
+    paintHeadGrid(p, figure_, layout_, heatmapFont(12), colors);
 }
 
 void HeadGridCanvas::mouseReleaseEvent(QMouseEvent* event) {
@@ -301,7 +294,7 @@ bool HeadGridView::exportTo(const QString& path, const ExportOptions& options, Q
         if (state_->hypothesis()) f.title += QStringLiteral(" · ") + decodeTitle();
     }
     f.selected_layer = f.selected_head = -1;  // a figure, not the window's choice
-    const QFont font = gridFont(12);
+    const QFont font = heatmapFont(12);
     const QSize logical = exportLogicalSize(f, font);
     ExportFigure figure;
     figure.title = f.title;
