@@ -17,23 +17,6 @@ const QString kMarksLayer = QStringLiteral("heatmap-marks");
 constexpr double kDistinctContrast = 1.25;  // contrast ratio (WCAG) at which a zero cell stands out from the paper
 constexpr double kMarkDepth = 6;  // the gap between the labels and the matrix (tick length 4 + padding 2): label marks
 
-}  // namespace
-
-QStringList heatmapFontFamilies() {
-    // A Latin face first, then a Simplified Chinese one so that Han characters get SC glyph forms (fontconfig's own
-    // fallback may pick the JP variant); further scripts fall back through fontconfig.
-    return {QStringLiteral("DejaVu Sans"), QStringLiteral("Noto Sans CJK SC"), QStringLiteral("Droid Sans Fallback")};
-}
-
-QFont heatmapFont(double pixels) {
-    QFont f;
-    f.setFamilies(heatmapFontFamilies());
-    f.setPixelSize(std::max(1, int(std::lround(pixels))));
-    return f;
-}
-
-namespace {
-
 QFont baseFont(double px) {
     QFont f = heatmapFont(px);
     f.setStyleStrategy(QFont::PreferAntialias);

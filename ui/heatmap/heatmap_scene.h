@@ -10,6 +10,7 @@
 #include "heatmap/alignment_marks.h"
 #include "heatmap/heatmap_data.h"
 #include "heatmap/heatmap_diagnostics.h"
+#include "heatmap/heatmap_fonts.h"
 #include "heatmap/token_labels.h"  // isSpecialToken and the labels' rules
 
 #include <qcustomplot.h>
@@ -36,11 +37,6 @@ struct HeatmapLayout {
     }
     static HeatmapLayout make(const HeatmapData& data, bool hideSpecials);
 };
-
-QStringList heatmapFontFamilies();  // label fonts, in fallback order
-// Those fonts at a size in pixels (at least 1), so that a device's resolution (an SVG's or a PDF's dpi) does not
-// scale the text a second time.
-QFont heatmapFont(double pixels);
 
 class HeatmapScene {
 public:
