@@ -5,11 +5,13 @@
 #   check_install.sh BUILD_DIR
 set -euo pipefail
 build=$1
-prefix=$(mktemp -d)
+# Under the build tree, whose disk the build already needed, not /tmp (which may be a small tmpfs).
+prefix=$(mktemp -d "$build/install-check.XXXXXX")
 trap 'rm -rf "$prefix"' EXIT
 fail() { echo "install: $*" >&2; exit 1; }
 
-cmake --install "$build" --prefix "$prefix" >/dev/null
+# Stripped, as a package installs them.
+cmake --install "$build" --prefix "$prefix" --strip >/dev/null
 cli="$prefix/bin/attnviz-cli"
 gui="$prefix/bin/attnviz"
 models="$prefix/share/attnviz/sample_models"
