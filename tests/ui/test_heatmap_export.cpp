@@ -78,6 +78,7 @@ private slots:
     void pngHasTheAskedSizeAndDpi_data();
     void pngHasTheAskedSizeAndDpi();
     void svgHasTheAskedSizeAndTextAsText();
+    void aLongTitleIsShortenedInTheMiddle();
     void pdfHasTheAskedPageSize_data();
     void pdfHasTheAskedPageSize();
     void csvReadsBackToTheWeights();
@@ -185,6 +186,50 @@ void TestHeatmapExport::svgHasTheAskedSizeAndTextAsText() {
             QVERIFY2(fills.contains(QColor(rgb).name()),
                      qPrintable(QString("cell %1,%2 colour %3").arg(row).arg(col).arg(QColor(rgb).name())));
         }
+}
+
+// The characters of an SVG's <text> elements, one string per element (not its <title> or <desc>).
+QStringList svgTexts(const QByteArray& svg) {
+    QXmlStreamReader xml(svg);
+    QStringList texts;
+    int depth = 0;  // > 0 inside a <text>
+    while (!xml.atEnd()) {
+        xml.readNext();
+        if (xml.isStartElement() && xml.name() == QLatin1String("text") && depth++ == 0)
+            texts << QString();
+        else if (xml.isEndElement() && xml.name() == QLatin1String("text"))
+            --depth;
+        else if (xml.isCharacters() && depth > 0)
+            texts.last() += xml.text();
+    }
+    return texts;
+}
+
+void TestHeatmapExport::aLongTitleIsShortenedInTheMiddle() {
+    // A long file name in a narrow figure: the line keeps its start and its end around an ellipsis, and fits, instead
+    // of running past both sides; a line that fits (the second) and the same title in a wide figure are whole.
+    const QString name = "A: tatoeba-an-unusually-long-model-file-name-for-a-title.safetensors";
+    const QString title = name + "\nlayer 2 · head 3";
+    const DecodeResult r = chineseResult();
+    QTemporaryDir dir;
+    auto texts = [&](int width) {
+        ExportOptions o = sized(width, 500, 96);
+        o.style.title = title;
+        const QString path = dir.filePath(QString("t%1.svg").arg(width));
+        QString error;
+        if (!exportHeatmap(HeatmapData::fromDecode(r), r, model().config, path, o, &error)) qWarning() << error;
+        return svgTexts(readFile(path));
+    };
+    const QStringList narrow = texts(360);
+    QVERIFY(narrow.contains("layer 2 · head 3"));
+    QVERIFY2(!narrow.contains(name), qPrintable(narrow.join(" | ")));
+    QString shortened;
+    for (const QString& t : narrow)
+        if (t.contains(QChar(0x2026))) shortened = t;
+    QVERIFY2(shortened.startsWith("A: tatoeba") && shortened.endsWith("safetensors"), qPrintable(shortened));
+    QVERIFY2(shortened.size() < name.size() - 10, qPrintable(shortened));
+    const QStringList wide = texts(2400);
+    QVERIFY2(wide.contains(name) && wide.contains("layer 2 · head 3"), qPrintable(wide.join(" | ")));
 }
 
 void TestHeatmapExport::pdfHasTheAskedPageSize_data() {

@@ -1,6 +1,7 @@
 #include "heatmap/heatmap_scene.h"
 
 #include "heatmap/colormaps.h"
+#include "heatmap/fitted_title.h"
 #include "heatmap/token_labels.h"
 
 #include <QCoreApplication>
@@ -351,7 +352,7 @@ void HeatmapScene::setContent(const HeatmapData& data, const HeatmapStyle& style
     // Title row above the matrix, only when there is a title.
     if (!style_.title.isEmpty() && !title_) {
         plot_->plotLayout()->insertRow(0);
-        title_ = new QCPTextElement(plot_, style_.title);
+        title_ = new FittedTitle(plot_, style_.title);
         plot_->plotLayout()->addElement(0, 0, title_);
         applyFonts();
     } else if (style_.title.isEmpty() && title_) {

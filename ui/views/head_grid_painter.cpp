@@ -1,6 +1,7 @@
 #include "views/head_grid_painter.h"
 
 #include "heatmap/colormaps.h"
+#include "heatmap/fitted_title.h"
 
 #include <QFontMetricsF>
 #include <QPainter>
@@ -84,7 +85,9 @@ void paintHeadGrid(QPainter& p, const HeadGridFigure& f, const HeadGridLayout& l
     p.save();
     p.setFont(font);
     p.setPen(colors.text);
-    if (!l.title.isEmpty()) p.drawText(l.title, Qt::AlignLeft | Qt::AlignVCenter, f.title);
+    if (!l.title.isEmpty())
+        p.drawText(l.title, Qt::AlignLeft | Qt::AlignVCenter,
+                   fitTitleLines(f.title, QFontMetricsF(font, p.device()), l.title.width()));
     for (size_t i = 0; i < l.col_labels.size(); ++i)
         p.drawText(l.col_labels[i], Qt::AlignLeft | Qt::AlignTop, f.col_labels.value(int(i)));
     for (size_t i = 0; i < l.row_labels.size(); ++i)
