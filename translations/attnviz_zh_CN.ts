@@ -2297,10 +2297,6 @@ GNMT 覆盖惩罚 %4</translation>
         <source>RNN kinds: dropout on the embeddings; Transformer: nn.Transformer&apos;s dropout sites and after the embeddings with positions</source>
         <translation>RNN 类型：作用于词嵌入的 dropout；Transformer：nn.Transformer 的各个 dropout 位置，以及加上位置编码后的词嵌入之后</translation>
     </message>
-    <message>
-        <source>Cannot train this Transformer: %1</source>
-        <translation>无法训练这个 Transformer：%1</translation>
-    </message>
 </context>
 <context>
     <name>attnviz::ui::TrainingWindow</name>
@@ -2604,6 +2600,26 @@ GNMT 覆盖惩罚 %4</translation>
     <message>
         <source>Where each layer normalizes (norm_first): post-LN after each block, pre-LN before it</source>
         <translation>每层在何处做归一化（norm_first）：post-LN 在每个模块之后，pre-LN 在之前</translation>
+    </message>
+    <message>
+        <source>the model size (d_model) must be even: %1 is odd (the positions pair a sine and a cosine)</source>
+        <translation>模型维度（d_model）必须是偶数：%1 是奇数（位置编码把正弦和余弦成对使用）</translation>
+    </message>
+    <message>
+        <source>%1 heads do not divide the model size %2 (each head takes d_model / heads numbers)</source>
+        <translation>%1 个头不能整除模型维度 %2（每个头分得 d_model / 头数 个数）</translation>
+    </message>
+    <message>
+        <source>%1 is %2; it must be at least 1</source>
+        <translation>%1 为 %2；它至少应为 1</translation>
+    </message>
+    <message>
+        <source>these sizes need at least %1 GiB for the weights alone; the limit is %2 GiB</source>
+        <translation>这些尺寸仅权重就至少需要 %1 GiB；上限是 %2 GiB</translation>
+    </message>
+    <message>
+        <source>Cannot train this Transformer: %1</source>
+        <translation>无法训练这个 Transformer：%1</translation>
     </message>
 </context>
 </TS>

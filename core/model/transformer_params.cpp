@@ -41,11 +41,6 @@ std::string optionalString(const nlohmann::json& j, const char* key, const char*
     return v->get<std::string>();
 }
 
-void checkPositive(int value, const char* key) {
-    if (value < 1)
-        throw ModelError(std::string("config: ") + key + " " + std::to_string(value) + " must be at least 1");
-}
-
 // Rows of the file shape (r, c...) and the product of the rest.
 int64_t rowsOf(const std::vector<int64_t>& shape) { return shape[0]; }
 int64_t colsOf(const std::vector<int64_t>& shape) {
@@ -74,18 +69,31 @@ Activation parseActivation(std::string_view s) {
     throw ModelError("config: unknown activation " + inQuotes(s) + " (expected one of \"relu\", \"gelu\")");
 }
 
+std::optional<TransformerSizeProblem> transformerSizeProblem(const TransformerConfig& c) {
+    using Rule = TransformerSizeProblem::Rule;
+    if (c.d_model < 1) return TransformerSizeProblem{Rule::AtLeastOne, "d_model", c.d_model};
+    if (c.d_model % 2 != 0) return TransformerSizeProblem{Rule::EvenModelSize, "d_model", c.d_model};
+    if (c.nhead < 1) return TransformerSizeProblem{Rule::AtLeastOne, "nhead", c.nhead};
+    if (c.d_model % c.nhead != 0) return TransformerSizeProblem{Rule::HeadsDivideModelSize, "nhead", c.nhead};
+    for (const auto& [key, value] :
+         {std::pair{"num_encoder_layers", c.num_encoder_layers}, std::pair{"num_decoder_layers", c.num_decoder_layers},
+          std::pair{"dim_feedforward", c.dim_feedforward}})
+        if (value < 1) return TransformerSizeProblem{Rule::AtLeastOne, key, value};
+    return std::nullopt;
+}
+
 void validateTransformerConfig(const TransformerConfig& c) {
-    checkPositive(c.d_model, "d_model");
-    if (c.d_model % 2 != 0)
-        throw ModelError("config: d_model " + std::to_string(c.d_model) +
-                         " must be even (the sinusoidal positions pair sin and cos)");
-    checkPositive(c.nhead, "nhead");
-    if (c.d_model % c.nhead != 0)
-        throw ModelError("config: nhead " + std::to_string(c.nhead) + " does not divide d_model " +
-                         std::to_string(c.d_model));
-    checkPositive(c.num_encoder_layers, "num_encoder_layers");
-    checkPositive(c.num_decoder_layers, "num_decoder_layers");
-    checkPositive(c.dim_feedforward, "dim_feedforward");
+    const std::optional<TransformerSizeProblem> p = transformerSizeProblem(c);
+    if (!p) return;
+    const std::string value = std::to_string(p->value);
+    switch (p->rule) {
+    case TransformerSizeProblem::Rule::AtLeastOne:
+        throw ModelError(std::string("config: ") + p->key + " " + value + " must be at least 1");
+    case TransformerSizeProblem::Rule::EvenModelSize:
+        throw ModelError("config: d_model " + value + " must be even (the sinusoidal positions pair sin and cos)");
+    case TransformerSizeProblem::Rule::HeadsDivideModelSize:
+        throw ModelError("config: nhead " + value + " does not divide d_model " + std::to_string(c.d_model));
+    }
 }
 
 TransformerConfig transformerConfigFromJson(const nlohmann::json& j) {

@@ -6,6 +6,7 @@
 #include <Eigen/Core>
 #include <cstdint>
 #include <nlohmann/json.hpp>
+#include <optional>
 #include <string>
 #include <string_view>
 #include <vector>
@@ -29,6 +30,18 @@ struct TransformerConfig {
 std::string_view toString(Activation);
 // Throws ModelError naming the value and the accepted ones.
 Activation parseActivation(std::string_view);
+// The first rule of the spec a config's sizes break, as data: the window says it in the reader's language.
+struct TransformerSizeProblem {
+    enum class Rule {
+        AtLeastOne,           // `key` is below 1
+        EvenModelSize,        // d_model is odd (the sinusoidal positions pair sin and cos)
+        HeadsDivideModelSize  // nhead does not divide d_model
+    };
+    Rule rule;
+    const char* key;  // the config key whose value breaks the rule
+    int value;        // that value
+};
+std::optional<TransformerSizeProblem> transformerSizeProblem(const TransformerConfig& c);
 // Throws ModelError naming the first rule of the spec the config breaks ("nhead 3 does not divide d_model 64").
 void validateTransformerConfig(const TransformerConfig& c);
 // The transformer keys of a "config" object (decoder must be "transformer"); defaults filled in, then validated.

@@ -7,6 +7,7 @@
 #include <QtTest>
 #include <algorithm>
 #include <cmath>
+#include <tuple>
 
 using namespace attnviz;
 using namespace attnviz::testing;
@@ -26,6 +27,7 @@ class TestTransformerParams : public QObject {
 private slots:
     void configValidationMessages_data();
     void configValidationMessages();
+    void sizeProblemNamesTheRuleKeyAndValue();
     void configRoundTripAndDefaults();
     void parameterListAndCount();
     void initialisationIsPyTorchDefault();
@@ -96,6 +98,27 @@ void TestTransformerParams::configValidationMessages() {
         j[key.toStdString()] = nlohmann::json::parse(value.toStdString());
     const QString error = errorOf([&] { transformerConfigFromJson(j); });
     QVERIFY2(error.contains(message), qPrintable(error));
+}
+
+void TestTransformerParams::sizeProblemNamesTheRuleKeyAndValue() {
+    using Rule = TransformerSizeProblem::Rule;
+    const TransformerConfig good{64, 4, 2, 2, 128};
+    QVERIFY(!transformerSizeProblem(good));
+    auto problem = [&](auto change) {
+        TransformerConfig c = good;
+        change(c);
+        const std::optional<TransformerSizeProblem> p = transformerSizeProblem(c);
+        return p ? std::tuple{int(p->rule), QString(p->key), p->value} : std::tuple{-1, QString(), 0};
+    };
+    QCOMPARE(problem([](auto& c) { c.nhead = 3; }), std::tuple(int(Rule::HeadsDivideModelSize), QString("nhead"), 3));
+    QCOMPARE(problem([](auto& c) { c.d_model = 63; }), std::tuple(int(Rule::EvenModelSize), QString("d_model"), 63));
+    // The first rule broken, in the order the spec lists them: an odd d_model before heads that do not divide it.
+    QCOMPARE(problem([](auto& c) { c.d_model = 63, c.nhead = 2; }),
+             std::tuple(int(Rule::EvenModelSize), QString("d_model"), 63));
+    QCOMPARE(problem([](auto& c) { c.dim_feedforward = 0; }),
+             std::tuple(int(Rule::AtLeastOne), QString("dim_feedforward"), 0));
+    QCOMPARE(problem([](auto& c) { c.num_decoder_layers = -1; }),
+             std::tuple(int(Rule::AtLeastOne), QString("num_decoder_layers"), -1));
 }
 
 void TestTransformerParams::configRoundTripAndDefaults() {

@@ -15,6 +15,7 @@
 #include "training/training_form.h"
 #include "training/training_window.h"
 #include "training/transformer_fields.h"
+#include "window/language.h"
 
 #include <QComboBox>
 #include <QDoubleSpinBox>
@@ -169,8 +170,9 @@ void TestTrainingTransformer::nheadNotDividingDisablesStart() {
     typeInto(t->dModelBox(), QStringLiteral("64"));
     typeInto(t->nheadBox(), QStringLiteral("5"));
     QVERIFY(!w.startButton()->isEnabled());
-    QVERIFY2(t->problemLabel()->text().contains(QStringLiteral("nhead 5 does not divide d_model 64")),
-             qPrintable(t->problemLabel()->text()));
+    QCOMPARE(t->problemLabel()->text(),
+             QStringLiteral("Cannot train this Transformer: 5 heads do not divide the model size 64 (each head takes "
+                            "d_model / heads numbers)"));
     QVERIFY(f->isRowShown(t->problemLabel()) && t->problemLabel()->isVisible());
     QCOMPARE(w.startButton()->toolTip(), t->problemLabel()->text());
     QCoreApplication::processEvents();  // the layout runs: every row shown keeps its height under the message
@@ -183,6 +185,26 @@ void TestTrainingTransformer::nheadNotDividingDisablesStart() {
     typeInto(t->dModelBox(), QStringLiteral("63"));
     QVERIFY(!w.startButton()->isEnabled());
     QVERIFY2(t->problemLabel()->text().contains(QStringLiteral("must be even")), qPrintable(t->problemLabel()->text()));
+    // In Chinese, the message follows the language switch: Chinese words around the number, not core's English.
+    QVERIFY(setLanguage(QStringLiteral("zh_CN")));
+    QCoreApplication::sendPostedEvents(nullptr, QEvent::LanguageChange);
+    const QString zh = t->problemLabel()->text();
+    QVERIFY2(zh.contains(QStringLiteral("63")) && zh.contains(QChar(0x5076)) && !zh.contains(QStringLiteral("even")),
+             qPrintable(zh));  // 偶 (even)
+    QCOMPARE(w.startButton()->toolTip(), zh);
+    QCOMPARE(w.statusLabel()->text(), QStringLiteral("选择语料和模型设置，然后开始训练。"));  // the window's prompt too
+    QVERIFY(setLanguage(QStringLiteral("en")));
+    QCoreApplication::sendPostedEvents(nullptr, QEvent::LanguageChange);
+    QVERIFY2(t->problemLabel()->text().contains(QStringLiteral("must be even: 63 is odd")),
+             qPrintable(t->problemLabel()->text()));
+    QCOMPARE(w.statusLabel()->text(), QStringLiteral("Choose a corpus and the model's settings, then start."));
+    // Sizes whose weights alone pass core's memory limit.
+    typeInto(t->dModelBox(), QStringLiteral("4096"));
+    typeInto(t->nheadBox(), QStringLiteral("8"));
+    typeInto(t->feedForwardBox(), QStringLiteral("65536"));
+    QVERIFY(!w.startButton()->isEnabled());
+    QVERIFY2(t->problemLabel()->text().contains(QStringLiteral("GiB for the weights alone; the limit is 4.0 GiB")),
+             qPrintable(t->problemLabel()->text()));
     choose(f->decoderBox(), QStringLiteral("luong"));  // the Transformer's sizes no longer apply
     QVERIFY(w.startButton()->isEnabled());
     QVERIFY(!t->problemLabel()->isVisible());

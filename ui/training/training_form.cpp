@@ -289,15 +289,8 @@ void TrainingForm::kindChosen() {
 
 void TrainingForm::checkConfig() {
     QString problem;
-    if (init_->text().trimmed().isEmpty() && transformerChosen()) {
-        try {
-            validateConfig(modelConfig());
-        } catch (const std::exception& e) {
-            QString why = QString::fromStdString(e.what());
-            if (why.startsWith(QLatin1String("config: "))) why = why.mid(8);
-            problem = tr("Cannot train this Transformer: %1").arg(why);
-        }
-    }
+    if (init_->text().trimmed().isEmpty() && transformerChosen())
+        problem = TransformerFields::problemText(modelConfig());
     transformer_->setProblem(problem);
     if (problem == problem_) return;
     problem_ = problem;

@@ -187,7 +187,7 @@ void TrainingWindow::retranslate() {
     open_main_->setText(tr("&Open in the main window"));
     save_sibling_->setText(tr("Save as &sibling…"));
     save_sibling_->setToolTip(tr("Save beside the models of the same task, so that the scoring buttons reach it"));
-    if (status_->text().isEmpty()) status_->setText(tr("Choose a corpus and the model's settings, then start."));
+    if (showing_prompt_) status_->setText(tr("Choose a corpus and the model's settings, then start."));
     updateButtons();  // its tooltips
     showSnapshot(timeline_->value());
 }
@@ -364,6 +364,7 @@ void TrainingWindow::onFinished(const TrainReport& report, const QString& error)
 }
 
 void TrainingWindow::showMessage(const QString& text, bool warning) {
+    showing_prompt_ = false;
     status_->setText(text);
     status_->setStyleSheet(warning ? warningStyleSheet(palette()) : QString());
 }

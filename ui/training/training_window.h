@@ -119,6 +119,7 @@ private:
     HeatmapView* heatmap_ = nullptr;
     QSlider* timeline_ = nullptr;
     QLabel* status_ = nullptr;
+    bool showing_prompt_ = true;  // status_ still invites to start (retranslated with the window)
     QLabel* snapshot_label_ = nullptr;
     QLabel* timeline_label_ = nullptr;
     QPushButton* start_ = nullptr;

@@ -107,6 +107,35 @@ void TransformerFields::setProblem(const QString& text) {
     form_->setRowVisible(problem_, visible_ && !text.isEmpty());
 }
 
+QString TransformerFields::problemText(const ModelConfig& c) {
+    using Rule = TransformerSizeProblem::Rule;
+    QString why;
+    if (const std::optional<TransformerSizeProblem> p = transformerSizeProblem(c.transformer)) {
+        if (p->rule == Rule::EvenModelSize)
+            why = tr("the model size (d_model) must be even: %1 is odd (the positions pair a sine and a cosine)")
+                      .arg(p->value);
+        else if (p->rule == Rule::HeadsDivideModelSize)
+            why = tr("%1 heads do not divide the model size %2 (each head takes d_model / heads numbers)")
+                      .arg(p->value)
+                      .arg(c.transformer.d_model);
+        else
+            why = tr("%1 is %2; it must be at least 1").arg(QString::fromUtf8(p->key)).arg(p->value);
+    } else if (const uint64_t bytes = minimumWeightBytes(c); bytes > kMaxWeightBytes) {
+        const auto gib = [](uint64_t b) { return QString::number(double(b) / double(uint64_t(1) << 30), 'f', 1); };
+        why = tr("these sizes need at least %1 GiB for the weights alone; the limit is %2 GiB")
+                  .arg(gib(bytes), gib(kMaxWeightBytes));
+    } else {
+        try {
+            validateConfig(c);
+            return {};
+        } catch (const std::exception& e) {
+            why = QString::fromStdString(e.what());
+            if (why.startsWith(QLatin1String("config: "))) why = why.mid(8);
+        }
+    }
+    return tr("Cannot train this Transformer: %1").arg(why);
+}
+
 void TransformerFields::retranslate() {
     const std::pair<QWidget*, QString> labels[] = {
         {d_model_, tr("Model size (d_model):")},   {nhead_, tr("Attention heads:")}, {layers_, tr("Layers:")},

@@ -1,8 +1,9 @@
 // The Transformer's rows of the training form (docs/transformer.md's config keys): d_model, nhead, encoder and
-// decoder layers (one row), dim_feedforward, post-LN or pre-LN (norm_first), relu or gelu, and the place below nhead where
-// the form shows why a config cannot be trained (core's validateConfig message). The fields only read and write a
-// TransformerConfig; the rules are core's (model/config.h), not repeated here.
+// decoder layers (one row), dim_feedforward, post-LN or pre-LN (norm_first), relu or gelu, and the place below nhead
+// where the form shows why a config cannot be trained, in the reader's language. The fields only read and write a
+// TransformerConfig; the rules are core's (model/config.h, model/transformer_params.h), not repeated here.
 #pragma once
+#include "model/config.h"
 #include "model/transformer_params.h"
 
 #include <QObject>
@@ -28,6 +29,9 @@ public:
     void setVisible(bool visible);         // the rows (the problem row only while there is a problem)
     void setEnabled(bool enabled);         // off while continuing from a model file (its kind is kept)
     void setProblem(const QString& text);  // "" : the config is valid
+    // Why `c` (a Transformer's) cannot be trained, in the reader's language; "" when it can. Core's rules
+    // (transformerSizeProblem, minimumWeightBytes), core's English text for any other.
+    static QString problemText(const ModelConfig& c);
     void retranslate();
 
     QSpinBox* dModelBox() const { return d_model_; }
