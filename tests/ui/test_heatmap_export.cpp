@@ -2,7 +2,9 @@
 // box), CSV/JSON read back to the engine's numbers, failures name the path and leave nothing behind.
 #include "decode/decoding.h"
 #include "heatmap/colormaps.h"
+#include "heatmap/fitted_title.h"
 #include "heatmap/heatmap_export.h"
+#include "heatmap/heatmap_fonts.h"
 #include "heatmap/heatmap_renderer.h"
 #include "heatmap/heatmap_scene.h"
 #include "io/decode_json.h"
@@ -79,6 +81,7 @@ private slots:
     void pngHasTheAskedSizeAndDpi();
     void svgHasTheAskedSizeAndTextAsText();
     void aLongTitleIsShortenedInTheMiddle();
+    void aTitleALittleTooWideIsDrawnSmaller();
     void pdfHasTheAskedPageSize_data();
     void pdfHasTheAskedPageSize();
     void csvReadsBackToTheWeights();
@@ -230,6 +233,34 @@ void TestHeatmapExport::aLongTitleIsShortenedInTheMiddle() {
     QVERIFY2(shortened.size() < name.size() - 10, qPrintable(shortened));
     const QStringList wide = texts(2400);
     QVERIFY2(wide.contains(name) && wide.contains("layer 2 · head 3"), qPrintable(wide.join(" | ")));
+}
+
+void TestHeatmapExport::aTitleALittleTooWideIsDrawnSmaller() {
+    QFont font = heatmapFont(20);
+    font.setBold(true);
+    const QString line = "mean of heads, last layer";
+    const double full = QFontMetricsF(font).horizontalAdvance(line);
+    auto widthOf = [](const TitleFit& fit) { return QFontMetricsF(fit.font).horizontalAdvance(fit.text); };
+    // Room enough: unchanged.
+    TitleFit fit = fitTitle(line, font, full + 1);
+    QCOMPARE(fit.text, line);
+    QCOMPARE(fit.font.pixelSize(), 20);
+    // 10 % short: the whole line, a smaller font, within the width.
+    fit = fitTitle(line, font, full * 0.9);
+    QCOMPARE(fit.text, line);
+    QVERIFY2(fit.font.pixelSize() < 20 && fit.font.pixelSize() >= 16,
+             qPrintable(QString::number(fit.font.pixelSize())));
+    QVERIFY(fit.font.bold());
+    QVERIFY2(widthOf(fit) <= full * 0.9, qPrintable(QString::number(widthOf(fit))));
+    // Half the width: the font stops at 80 % (16 px) and the line is shortened in the middle to fit.
+    fit = fitTitle(line + "\nA", font, full * 0.5);
+    QCOMPARE(fit.font.pixelSize(), 16);
+    const QStringList lines = fit.text.split('\n');
+    QCOMPARE(lines.size(), 2);
+    QCOMPARE(lines[1], QStringLiteral("A"));
+    QVERIFY2(lines[0].startsWith("mean") && lines[0].endsWith("layer") && lines[0].contains(QChar(0x2026)),
+             qPrintable(lines[0]));
+    QVERIFY(QFontMetricsF(fit.font).horizontalAdvance(lines[0]) <= full * 0.5);
 }
 
 void TestHeatmapExport::pdfHasTheAskedPageSize_data() {

@@ -1,15 +1,24 @@
-// A plot title that fits the width its plot has: a line too long for it is shortened in the middle ("A: tatoeba-ba…
-// additive"), where QCPTextElement would ask for that width and be clipped at both sides of a narrow plot.
+// A plot title that fits the width its plot has, where QCPTextElement would ask for its text's width and be clipped
+// at both sides of a narrow plot: a title a little too wide is drawn smaller (down to kMinTitleScale of its size),
+// and a line still too long is shortened in the middle ("B: tatoeba-ba…additive").
 #pragma once
 #include <qcustomplot.h>
-#include <QFontMetricsF>
+#include <QFont>
 #include <QString>
+
+class QPaintDevice;
 
 namespace attnviz::ui {
 
-// `text`'s lines, each elided in the middle to at most `width` pixels as `metrics` measures them (a line that fits is
-// unchanged).
-QString fitTitleLines(const QString& text, const QFontMetricsF& metrics, double width);
+inline constexpr double kMinTitleScale = 0.8;
+
+struct TitleFit {
+    QFont font;
+    QString text;
+};
+// `text` (lines split by \n) in `font` or a smaller one, each line at most `width` pixels wide as measured on
+// `device` (nullptr: the screen). A text that fits is returned unchanged.
+TitleFit fitTitle(const QString& text, const QFont& font, double width, QPaintDevice* device = nullptr);
 
 class FittedTitle : public QCPTextElement {
 public:

@@ -85,9 +85,12 @@ void paintHeadGrid(QPainter& p, const HeadGridFigure& f, const HeadGridLayout& l
     p.save();
     p.setFont(font);
     p.setPen(colors.text);
-    if (!l.title.isEmpty())
-        p.drawText(l.title, Qt::AlignLeft | Qt::AlignVCenter,
-                   fitTitleLines(f.title, QFontMetricsF(font, p.device()), l.title.width()));
+    if (!l.title.isEmpty()) {
+        const TitleFit fit = fitTitle(f.title, font, l.title.width(), p.device());
+        p.setFont(fit.font);
+        p.drawText(l.title, Qt::AlignLeft | Qt::AlignVCenter, fit.text);
+        p.setFont(font);
+    }
     for (size_t i = 0; i < l.col_labels.size(); ++i)
         p.drawText(l.col_labels[i], Qt::AlignLeft | Qt::AlignTop, f.col_labels.value(int(i)));
     for (size_t i = 0; i < l.row_labels.size(); ++i)
