@@ -1,5 +1,6 @@
 // attnviz-cli: dispatches to the subcommands of docs/cli.md.
 #include "attnviz_version.h"
+#include "cli/cli_common.h"
 #include "cli/commands.h"
 #include "io/atomic_file.h"
 
@@ -32,6 +33,8 @@ const Subcommand kSubcommands[] = {
     {"convert", "rewrite a model with its weights as f32, f16 or bf16", attnviz::cli::runConvert},
     {"compare", "compare the attention of two models (TV, Jensen-Shannon, argmax agreement, entropy, AER)",
      attnviz::cli::runCompare},
+    {"explain", "which source words each target token used: attention, gradients, integrated gradients, occlusion",
+     attnviz::cli::runExplain},
 };
 
 // Every command's output ends here: stdout is flushed and checked, so that a full disk or a failing device
@@ -114,7 +117,9 @@ int main(int argc, char** argv) {
         if (name == s.name)
             return finishOutput(s.name, runGuarded(s.name, s.run, std::vector<std::string>(argv + 2, argv + argc)));
     }
-    std::fprintf(stderr, "attnviz-cli: unknown command '%s' (expected info, decode, render, train, eval or convert)\n",
-                 name.c_str());
+    std::string known;
+    for (const Subcommand& s : kSubcommands) known += std::string(known.empty() ? "" : ", ") + s.name;
+    std::fprintf(stderr, "attnviz-cli: unknown command '%s' (expected one of: %s)\n",
+                 attnviz::cli::printable(name).c_str(), known.c_str());
     return 2;
 }

@@ -85,6 +85,10 @@ struct Options {
                                   QStringLiteral("With --beam: show the n-th best finished hypothesis (from 1) of the "
                                                  "first search, in the heatmap and the head grid."),
                                   QStringLiteral("n")};
+    QCommandLineOption explain{QStringLiteral("explain"),
+                               QStringLiteral("Explain by this method (attention, norm, grad_input, grad_norm, ig, "
+                                              "occlusion, rollout); with --screenshot, saved once it is shown."),
+                               QStringLiteral("method")};
     QCommandLineOption train{QStringLiteral("train"),
                              QStringLiteral("Open the training window on this corpus (TSV) and start training."),
                              QStringLiteral("corpus")};
@@ -117,6 +121,7 @@ void setUpParser(QCommandLineParser& parser, const Options& options) {
     parser.addOption(options.heads);
     parser.addOption(options.head);
     parser.addOption(options.hypothesis);
+    parser.addOption(options.explain);
     parser.addOption(options.train);
     parser.addOption(options.train_kind);
 }
@@ -241,6 +246,10 @@ void scheduleStartupActions(attnviz::ui::MainWindow& window, const QCommandLineP
                     browser->openRow(0);
                 },
                 Qt::SingleShotConnection);
+        } else if (window.explainMethod() != attnviz::ExplainMethod::Attention) {  // --explain: its matrix shown
+            QObject::connect(
+                window.state(), &attnviz::ui::DecodeState::explanationChanged, &window, [save] { save(true); },
+                Qt::SingleShotConnection);
         } else {
             QObject::connect(
                 &window, &attnviz::ui::MainWindow::decodeFinished, &window, [save] { save(true); },
@@ -328,6 +337,13 @@ int main(int argc, char* argv[]) {
     showHeads(window, parser, options);  // before the screenshot's handler: connections run in order
     showHypothesis(window, parser, options);
     window.openStartupModel(args.value(0));
+    if (parser.isSet(options.explain)) {
+        const auto method = attnviz::methodFromName(parser.value(options.explain).toStdString());
+        if (!method)
+            std::fprintf(stderr, "attnviz: --explain: unknown method %s\n", qPrintable(parser.value(options.explain)));
+        else
+            window.setExplainMethod(*method);
+    }
     if (parser.isSet(options.reference)) window.setReferenceText(parser.value(options.reference));
     if (parser.isSet(options.gold)) window.goldLinks()->setLinks(parser.value(options.gold));
     if (parser.isSet(sentence)) {

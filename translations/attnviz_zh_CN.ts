@@ -915,6 +915,65 @@ Gold links: %2 links</source>
     </message>
 </context>
 <context>
+    <name>attnviz::ui::Explanation</name>
+    <message>
+        <source>Attention</source>
+        <translation>注意力</translation>
+    </message>
+    <message>
+        <source>Norm-weighted attention</source>
+        <translation>范数加权注意力</translation>
+    </message>
+    <message>
+        <source>Gradient × input</source>
+        <translation>梯度 × 输入</translation>
+    </message>
+    <message>
+        <source>Gradient norm</source>
+        <translation>梯度范数</translation>
+    </message>
+    <message>
+        <source>Integrated gradients</source>
+        <translation>积分梯度</translation>
+    </message>
+    <message>
+        <source>Occlusion</source>
+        <translation>遮挡</translation>
+    </message>
+    <message>
+        <source>Attention rollout</source>
+        <translation>注意力展开（rollout）</translation>
+    </message>
+    <message>
+        <source>The model&apos;s own attention weights</source>
+        <translation>模型自身的注意力权重</translation>
+    </message>
+    <message>
+        <source>Attention weight times the size of what each source word adds (Kobayashi et al.)</source>
+        <translation>注意力权重乘以每个源词所贡献向量的大小（Kobayashi 等）</translation>
+    </message>
+    <message>
+        <source>How log p of each output token changes with each source word&apos;s embedding, times that embedding (signed)</source>
+        <translation>每个输出词的 log p 随各源词嵌入的变化率，乘以该嵌入（有正负）</translation>
+    </message>
+    <message>
+        <source>The size of the gradient of log p with respect to each source word</source>
+        <translation>log p 对每个源词的梯度大小</translation>
+    </message>
+    <message>
+        <source>Gradients averaged from an all-zero source to the real one, times the embedding; each row sums to the change of log p (signed)</source>
+        <translation>从全零源句到真实源句路径上的平均梯度乘以嵌入；每行之和等于 log p 的变化（有正负）</translation>
+    </message>
+    <message>
+        <source>How much log p falls when the source word is replaced by &lt;unk&gt; (signed)</source>
+        <translation>把该源词换成 &lt;unk&gt; 后 log p 下降多少（有正负）</translation>
+    </message>
+    <message>
+        <source>Attention carried through the encoder&apos;s self-attention layers (Abnar &amp; Zuidema)</source>
+        <translation>经编码器各自注意力层传递后的注意力（Abnar 与 Zuidema）</translation>
+    </message>
+</context>
+<context>
     <name>attnviz::ui::ExportDialog</name>
     <message>
         <source>Export heatmap</source>
@@ -1946,6 +2005,34 @@ GNMT 覆盖惩罚 %4</translation>
     <message>
         <source>Attention heads ▸ Default view returns to the model&apos;s attention</source>
         <translation>注意力头 ▸ 默认视图 可回到模型的注意力</translation>
+    </message>
+    <message>
+        <source>Could not explain: %1</source>
+        <translation>无法解释：%1</translation>
+    </message>
+    <message>
+        <source> Explain by: </source>
+        <translation> 解释方法： </translation>
+    </message>
+    <message>
+        <source>What the heatmap shows: the model&apos;s attention, or what the model used by another method</source>
+        <translation>热图显示的内容：模型的注意力，或用其他方法得出的模型实际依赖</translation>
+    </message>
+    <message>
+        <source>E&amp;xplain by</source>
+        <translation>解释方法(&amp;X)</translation>
+    </message>
+    <message>
+        <source>Heatmap: %1 — computing… (the attention is shown until then)</source>
+        <translation>热图：%1 — 计算中…（在此之前显示注意力）</translation>
+    </message>
+    <message>
+        <source>Heatmap: %1 — red: raised log p of the row&apos;s token, blue: lowered it</source>
+        <translation>热图：%1 — 红色：提高了该行词的 log p，蓝色：降低了它</translation>
+    </message>
+    <message>
+        <source>Heatmap: %1 — rows: output tokens, columns: source tokens</source>
+        <translation>热图：%1 — 行：输出词，列：源词</translation>
     </message>
 </context>
 <context>

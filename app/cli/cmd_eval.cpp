@@ -7,12 +7,14 @@
 #include "base/errors.h"
 #include "decode/decoding.h"
 #include "eval/metrics.h"
+#include "explain/measures.h"
 #include "io/model_file.h"
 #include "text/tokenizer.h"
 
 #include <nlohmann/json.hpp>
 
 #include <chrono>
+#include <cmath>
 #include <cstdio>
 
 #include <unistd.h>
@@ -26,10 +28,19 @@ struct AlignSettings {
     std::vector<AlignOptions> modes;
 };
 
-// One line's counts, and its AER counts under each of settings.modes (empty without gold links).
+// --explain LIST: the explanation methods measured on each line's forced reference (docs/explain.md), with the
+// seed of the random order (--seed; line i's order is seeded by seed + i).
+struct ExplainRequest {
+    std::vector<ExplainMethod> methods;
+    uint64_t seed = 0;
+};
+
+// One line's counts, its AER counts under each of settings.modes (empty without gold links), and with --explain
+// each method's measures.
 struct LineCounts {
     EvalCounts counts;
     std::vector<AerCounts> modes;
+    LineMeasures explain;
 };
 
 // The output a line is scored on: greedy (beam 1) or the best hypothesis of a beam search.
@@ -37,24 +48,27 @@ DecodeResult decodeOutput(const Model& model, const TokenizedText& src, const De
     return beam > 1 ? beamSearch(model, src, beam, options).best : greedyDecode(model, src, options);
 }
 
-LineCounts evalLine(const Model& model, const CorpusExample& ex, const DecodeOptions& options, int beam,
-                    int max_source_len, const AlignSettings& settings) {
+LineCounts evalLine(const Model& model, const CorpusExample& ex, size_t index, const DecodeOptions& options, int beam,
+                    int max_source_len, const AlignSettings& settings, const ExplainRequest& explain) {
     const TokenizedText src = tokenizeSource(model, ex.source);
     checkSourceLength(src, max_source_len, "source");
     const TokenizedText ref = tokenizeTarget(model, ex.target);
     checkReferenceLength(ref, max_source_len, "reference");
     const DecodeResult output = decodeOutput(model, src, options, beam);
-    if (!ex.has_alignment) return {evalExample(output, ref.tokens), {}};
+    if (!ex.has_alignment && explain.methods.empty()) return {evalExample(output, ref.tokens), {}, {}};
     const DecodeResult forced = forcedDecode(model, src, ref, options);
-    LineCounts line{evalExample(output, ref.tokens, &forced, &ex.alignment, settings.align), {}};
+    const GoldAlignment* gold = ex.has_alignment ? &ex.alignment : nullptr;
+    LineCounts line{evalExample(output, ref.tokens, gold ? &forced : nullptr, gold, settings.align), {}, {}};
     for (const AlignOptions& mode : settings.modes)
-        line.modes.push_back(aerCounts(extractAlignment(forced, mode), ex.alignment));
+        if (gold) line.modes.push_back(aerCounts(extractAlignment(forced, mode), *gold));
+    if (!explain.methods.empty())
+        line.explain = measureLine(model, forced, gold, explain.methods, settings.align, explain.seed + index);
     return line;
 }
 
 // Every line's counts, decoded in blocks on every core; between blocks, progress on stderr when it is a terminal.
 LineCounts evalCorpus(const Model& model, const Corpus& corpus, const std::string& data_path, int max_len, int beam,
-                      int threads, int max_source_len, const AlignSettings& settings) {
+                      int threads, int max_source_len, const AlignSettings& settings, const ExplainRequest& explain) {
     DecodeOptions options;
     options.max_len = max_len;
     options.parallel_steps = threadCount(threads) <= 1;  // else every core decodes lines of its own
@@ -66,7 +80,7 @@ LineCounts evalCorpus(const Model& model, const Corpus& corpus, const std::strin
         parallelFor(begin, std::min(n, begin + kBlock), threadCount(threads), [&](size_t i) {
             const CorpusExample& ex = corpus.examples[i];
             try {
-                per_line[i] = evalLine(model, ex, options, beam, max_source_len, settings);
+                per_line[i] = evalLine(model, ex, i, options, beam, max_source_len, settings, explain);
             } catch (const std::exception& e) {
                 throw InputError(atLine(data_path, ex.line, e));
             }
@@ -74,10 +88,13 @@ LineCounts evalCorpus(const Model& model, const Corpus& corpus, const std::strin
         if (progress) std::fprintf(stderr, "\rattnviz-cli eval: %zu / %zu lines", std::min(n, begin + kBlock), n);
     }
     if (progress) std::fprintf(stderr, "\r\033[K");
-    LineCounts total{{}, std::vector<AerCounts>(settings.modes.size())};
+    LineCounts total{{}, std::vector<AerCounts>(settings.modes.size()), {}};
+    total.explain.methods.resize(explain.methods.size());
     for (const LineCounts& c : per_line) {
         total.counts += c.counts;
         for (size_t m = 0; m < c.modes.size(); ++m) total.modes[m] += c.modes[m];
+        for (size_t m = 0; m < c.explain.methods.size(); ++m) total.explain.methods[m] += c.explain.methods[m];
+        total.explain.random += c.explain.random;
     }
     return total;
 }
@@ -99,8 +116,45 @@ nlohmann::ordered_json modesJson(const AlignSettings& settings, const std::vecto
     return out;
 }
 
+nlohmann::ordered_json number(double v) { return std::isnan(v) ? nlohmann::ordered_json() : nlohmann::ordered_json(v); }
+
+// --explain: {"<method>": {"aer", "alignment_precision", "alignment_recall", "aopc", "occlusion_spearman"}, …,
+// "random": {"aopc"}} (the alignment keys only when lines have gold links).
+nlohmann::ordered_json explainJson(const LineCounts& total, const ExplainRequest& explain) {
+    nlohmann::ordered_json out;
+    const bool aligned = total.counts.aligned_lines > 0;
+    for (size_t m = 0; m < explain.methods.size(); ++m) {
+        const ExplainMeasures& e = total.explain.methods[m];
+        nlohmann::ordered_json j;
+        if (aligned) {
+            j["aer"] = e.aer.aer();
+            j["alignment_precision"] = e.aer.precision();
+            j["alignment_recall"] = e.aer.recall();
+        }
+        j["aopc"] = number(e.aopc.mean());
+        j["occlusion_spearman"] = number(e.occlusion_spearman.mean());
+        out[methodInfo(explain.methods[m]).name] = std::move(j);
+    }
+    out["random"] = {{"aopc", number(total.explain.random.aopc.mean())}};
+    return out;
+}
+
+void printExplainText(const LineCounts& total, const ExplainRequest& explain) {
+    const bool aligned = total.counts.aligned_lines > 0;
+    std::printf("explanations    %s  %8s  %18s\n", aligned ? "     aer" : "", "aopc", "occlusion_spearman");
+    for (size_t m = 0; m < explain.methods.size(); ++m) {
+        const ExplainMeasures& e = total.explain.methods[m];
+        std::printf("  %-12s  ", methodInfo(explain.methods[m]).name);
+        if (aligned) std::printf("%8.4f", e.aer.aer());
+        std::printf("  %8.4f  %18.4f\n", e.aopc.mean(), e.occlusion_spearman.mean());
+    }
+    std::printf("  %-12s  %s  %8.4f  (a random order of the words, seeded: the floor)\n", "random",
+                aligned ? "        " : "", total.explain.random.aopc.mean());
+}
+
 void printEvalJson(const EvalReport& r, const LineCounts& line_total, const AlignSettings& settings, int beam,
-                   const std::string& model_path, const std::string& data_path, double seconds) {
+                   const std::string& model_path, const std::string& data_path, double seconds,
+                   const ExplainRequest& explain) {
     const EvalCounts& total = line_total.counts;
     nlohmann::ordered_json j;
     j["exact_match"] = r.exact_match;
@@ -130,6 +184,7 @@ void printEvalJson(const EvalReport& r, const LineCounts& line_total, const Alig
     j["model"] = model_path;
     j["data"] = data_path;
     j["seconds"] = seconds;
+    if (!explain.methods.empty()) j["explain"] = explainJson(line_total, explain);
     std::printf("%s\n", j.dump(-1, ' ', false, nlohmann::json::error_handler_t::replace).c_str());
 }
 
@@ -153,7 +208,8 @@ void printAlignmentText(const EvalReport& r, const LineCounts& line_total, const
 }
 
 void printEvalText(const EvalReport& r, const LineCounts& line_total, const AlignSettings& settings, int beam,
-                   const std::string& model_path, const std::string& data_path, double seconds) {
+                   const std::string& model_path, const std::string& data_path, double seconds,
+                   const ExplainRequest& explain) {
     const EvalCounts& total = line_total.counts;
     std::printf("model           %s\n", model_path.c_str());
     std::printf(
@@ -171,6 +227,7 @@ void printEvalText(const EvalReport& r, const LineCounts& line_total, const Alig
     std::printf("mean_entropy    %.4f   nats over %lld attention rows\n", r.mean_entropy,
                 static_cast<long long>(total.attention_rows));
     if (r.aer) printAlignmentText(r, line_total, settings);
+    if (!explain.methods.empty()) printExplainText(line_total, explain);
     std::printf("time            %.2f s\n", seconds);
 }
 
@@ -225,6 +282,12 @@ int runEval(const std::vector<std::string>& args) {
         p.choice("--align-specials", &align_specials, {"exclude", "include"},
                  "exclude (default): <sos>/<eos> taken out of each row; include: a word attending most to one gets "
                  "no link");
+        std::string explain_list;
+        uint64_t seed = 0;
+        p.option("--explain", &explain_list, "LIST",
+                 "also measure explanation methods (comma-separated, or all) on each reference: AER, AOPC against a "
+                 "random order, Spearman against occlusion (docs/explain.md)");
+        p.option("--seed", &seed, "N", "the random order's seed for --explain (default 0)");
         if (!p.parse(args)) return 0;
         const AlignSettings align = alignSettings(align_mode, align_specials);
 
@@ -232,6 +295,15 @@ int runEval(const std::vector<std::string>& args) {
         if (!score.empty()) score_kind = parseScoreKind(score);
         const LoadedModel loaded = loadModelForCli(model_path, score_kind);
         const Model& model = *loaded.model;
+        ExplainRequest explain;
+        explain.seed = seed;
+        if (p.seen("--explain")) {
+            try {
+                explain.methods = parseMethodList(explain_list, model.config);
+            } catch (const InputError& e) {
+                throw UsageError(std::string("--explain: ") + e.what());
+            }
+        }
 
         CorpusOptions co;
         co.require_target = true;
@@ -240,13 +312,14 @@ int runEval(const std::vector<std::string>& args) {
         if (corpus.examples.empty()) throw InputError(corpus.name + ": no examples (the file is empty or blank)");
 
         const auto t0 = std::chrono::steady_clock::now();
-        const LineCounts total = evalCorpus(model, corpus, corpus.name, max_len, beam, threads, max_source_len, align);
+        const LineCounts total =
+            evalCorpus(model, corpus, corpus.name, max_len, beam, threads, max_source_len, align, explain);
         const EvalReport r = evalReport(total.counts);
         const double seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
         if (json)
-            printEvalJson(r, total, align, beam, loaded.path, data_path, seconds);
+            printEvalJson(r, total, align, beam, loaded.path, data_path, seconds, explain);
         else
-            printEvalText(r, total, align, beam, loaded.path, corpus.name, seconds);
+            printEvalText(r, total, align, beam, loaded.path, corpus.name, seconds, explain);
         return 0;
     });
 }

@@ -13,5 +13,6 @@ int runTrain(const std::vector<std::string>& args);    // cmd_train.cpp
 int runEval(const std::vector<std::string>& args);     // cmd_eval.cpp
 int runConvert(const std::vector<std::string>& args);  // cmd_convert.cpp
 int runCompare(const std::vector<std::string>& args);  // cmd_compare.cpp
+int runExplain(const std::vector<std::string>& args);  // cmd_explain.cpp
 
 }  // namespace attnviz::cli

@@ -47,6 +47,7 @@ void embed(const Emb& emb, const TrainExample* const* batch, int B, bool source,
                                  "): " + what + " id " + std::to_string(id) + " is outside the vocabulary");
             const Eigen::Index row = Eigen::Index(t) * B + b;
             x.row(row) = emb.row(id);
+            if (source && batch[b]->source_scale != 1.0) x.row(row) *= T(batch[b]->source_scale);
             if (drop) {
                 for (int e = 0; e < E; ++e) mask(row, e) = rng.uniform() < double(d.p) ? T(0) : scale;
                 x.row(row).array() *= mask.row(row).array();
@@ -357,19 +358,31 @@ void luongBackward(const ModelConfig& c, const ModelParamsT<T>& p, int B, int N,
 
 // ---- output layer and loss: logits = F fc_outᵀ + b for every step in one GEMM (F: (N*B, ·) the steps' features),
 // Σ −log softmax(logits)[y] over the real positions. With `backward` the logits become
-// dlogits = (softmax − onehot) · grad_scale (zero past an example's end).
+// dlogits = (softmax − onehot) · grad_scale (zero past an example's end). An example with an objective_row counts
+// that row alone, as −(log p(y) − log p(contrast)) with a contrast: dlogits = (onehot(contrast) − onehot(y)) · scale.
 template <typename T>
-void outputForward(const ModelParamsT<T>& p, const MatT<T>& F, T grad_scale, bool backward, Seq2SeqWorkspace<T>& w,
-                   LossSum& out) {
+void outputForward(const ModelParamsT<T>& p, const MatT<T>& F, const TrainExample* const* batch, int B, T grad_scale,
+                   bool backward, Seq2SeqWorkspace<T>& w, LossSum& out) {
     const Index NB = F.rows();
     w.logits.resize(NB, p.fc_out_w.rows());
     w.logits.noalias() = F * p.fc_out_w.transpose();  // (N*B, V)
     w.logits.rowwise() += p.fc_out_b.transpose();
     for (Index i = 0; i < NB; ++i) {
         auto row = w.logits.row(i);
+        const TrainExample& ex = *batch[i % B];
         const int y = w.targets[size_t(i)];
-        if (y < 0) {
+        if (y < 0 || (ex.objective_row >= 0 && i / B != ex.objective_row)) {
             if (backward) row.setZero();
+            continue;
+        }
+        if (ex.objective_row >= 0 && ex.contrast >= 0) {
+            out.sum += double(row[ex.contrast] - row[y]);
+            ++out.tokens;
+            if (backward) {
+                row.setZero();
+                row[ex.contrast] += grad_scale;
+                row[y] -= grad_scale;
+            }
             continue;
         }
         const T lse = logSumExp(row);
@@ -432,7 +445,7 @@ LossSum seq2seqLossAndGrad(const ModelConfig& c, const ModelParamsT<T>& p, const
         luongForward<T>(c, p, B, N, w);
     if (guided) out.align_sum = alignmentLoss(w.attn);
     const MatT<T>& F = bahdanau ? w.feat : w.htil;
-    outputForward<T>(p, F, grad_scale, backward, w, out);
+    outputForward<T>(p, F, batch, B, grad_scale, backward, w, out);
     if (!backward) return out;
 
     ModelParamsT<T>& G = *g;

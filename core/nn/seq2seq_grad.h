@@ -21,6 +21,13 @@ struct TrainExample {
     // Gold alignment for guided alignment training: (source position j, decoder step k), j counted in `source`
     // (1 = the first word), k the step that produces target[k + 1]. Empty: no guidance for this example.
     std::vector<std::pair<int, int>> align;
+    // Attribution (core/explain, docs/explain.md): with objective_row ≥ 0 the objective is −f at that decoder row
+    // alone, f = log p(target[objective_row + 1]) − log p(contrast) (no contrast when contrast < 0), instead of the
+    // sum over every row; source_scale multiplies the source embeddings (integrated gradients' α). Training leaves
+    // the defaults.
+    int objective_row = -1;
+    int contrast = -1;
+    double source_scale = 1.0;
 };
 
 // Pharaoh links (source word i, target word j; 0-based, specials not counted) → TrainExample::align entries

@@ -35,6 +35,9 @@ void pack(const TransformerParamsT<T>& p, const TrainExample* const* batch, int 
     k.src_ids.clear();
     k.tgt_inputs.clear();
     k.tgt_next.clear();
+    k.in_objective.clear();
+    k.contrast.clear();
+    k.src_scale.clear();
     for (int b = 0; b < B; ++b) {
         const TrainExample& ex = *batch[b];
         if (ex.source.size() < 2 || ex.target.size() < 2)
@@ -47,13 +50,20 @@ void pack(const TransformerParamsT<T>& p, const TrainExample* const* batch, int 
         k.src_ids.insert(k.src_ids.end(), ex.source.begin(), ex.source.end());
         k.tgt_inputs.insert(k.tgt_inputs.end(), ex.target.begin(), ex.target.end() - 1);
         k.tgt_next.insert(k.tgt_next.end(), ex.target.begin() + 1, ex.target.end());
+        for (Eigen::Index i = 0; i < n; ++i) {
+            const bool counted = ex.objective_row < 0 || i == ex.objective_row;
+            k.in_objective.push_back(counted ? 1 : 0);
+            k.contrast.push_back(ex.objective_row >= 0 && counted ? ex.contrast : -1);
+        }
+        k.src_scale.insert(k.src_scale.end(), size_t(s), T(ex.source_scale));
     }
 }
 
 // E[id] · √d + PE[position within its example], then dropout: (rows.total(), d). The ids are checked by pack().
 template <typename T>
 TMat<T> embedForward(const TMat<T>& table, const TMat<T>& pos_table, const std::vector<int>& ids,
-                     const RowSegments& rows, int d, DropoutSource* drop, TMat<T>& mask) {
+                     const RowSegments& rows, int d, DropoutSource* drop, TMat<T>& mask,
+                     const std::vector<T>* row_scale = nullptr) {
     Eigen::Index longest = 0;
     for (int b = 0; b < rows.count(); ++b) longest = std::max(longest, rows.rows(b));
     const TMat<T> pe =
@@ -63,19 +73,22 @@ TMat<T> embedForward(const TMat<T>& table, const TMat<T>& pos_table, const std::
     for (int b = 0; b < rows.count(); ++b)
         for (Eigen::Index i = 0; i < rows.rows(b); ++i) {
             const Eigen::Index r = rows.begin(b) + i;
-            x.row(r) = table.row(ids[size_t(r)]) * scale + pe.row(i);
+            const T alpha = row_scale ? (*row_scale)[size_t(r)] : T(1);  // integrated gradients: α·E[id]
+            x.row(r) = table.row(ids[size_t(r)]) * (scale * alpha) + pe.row(i);
         }
     mask = dropoutMask<T>(drop, rows, d);
     applyMask(x, mask);
     return x;
 }
 
-// dE[id_r] += √d · (dropout's backward of dx)_r; PE is not trained.
+// dE[id_r] += √d · (dropout's backward of dx)_r; PE is not trained. rows_grad, if not null, gets those rows.
 template <typename T>
-void embedBackward(TMat<T> dx, const TMat<T>& mask, const std::vector<int>& ids, TMat<T>& dtable) {
+void embedBackward(TMat<T> dx, const TMat<T>& mask, const std::vector<int>& ids, TMat<T>& dtable,
+                   TMat<T>* rows_grad = nullptr) {
     applyMask(dx, mask);
-    const T scale = T(std::sqrt(double(dx.cols())));
-    for (Eigen::Index i = 0; i < dx.rows(); ++i) dtable.row(ids[size_t(i)]) += scale * dx.row(i);
+    dx *= T(std::sqrt(double(dx.cols())));
+    for (Eigen::Index i = 0; i < dx.rows(); ++i) dtable.row(ids[size_t(i)]) += dx.row(i);
+    if (rows_grad) *rows_grad = std::move(dx);
 }
 
 // A sublayer's output through its dropout: the mask is drawn and kept.
@@ -197,7 +210,8 @@ template <typename T>
 void forward(const TransformerConfig& c, const TransformerParamsT<T>& p, DropoutSource* drop,
              TransformerLossCache<T>& k) {
     const int d = c.d_model;
-    TMat<T> x = embedForward<T>(p.src_embedding, p.pos_embedding, k.src_ids, k.src_rows, d, drop, k.src_drop);
+    TMat<T> x =
+        embedForward<T>(p.src_embedding, p.pos_embedding, k.src_ids, k.src_rows, d, drop, k.src_drop, &k.src_scale);
     k.encoder.resize(size_t(c.num_encoder_layers));
     for (int l = 0; l < c.num_encoder_layers; ++l)
         x = encoderLayerForward<T>(x, p.encoder_layers[size_t(l)], c, k.src_rows, drop, k.encoder[size_t(l)]);
@@ -213,11 +227,17 @@ void forward(const TransformerConfig& c, const TransformerParamsT<T>& p, Dropout
 }
 
 template <typename T>
-void backward(const TransformerConfig& c, const TransformerParamsT<T>& p, T grad_scale,
-              const TransformerLossCache<T>& k, TransformerParamsT<T>& g) {
-    // ∂/∂logits of −Σ log p(next token): softmax − one-hot, times the scale
+void backward(const TransformerConfig& c, const TransformerParamsT<T>& p, T grad_scale, TransformerLossCache<T>& k,
+              TransformerParamsT<T>& g) {
+    // ∂/∂logits of −Σ log p(next token): softmax − one-hot, times the scale; an attribution row with a contrast c:
+    // one-hot(c) − one-hot; rows outside the objective: 0
     TMat<T> dlogits = k.log_probs.array().exp() * grad_scale;
-    for (Eigen::Index i = 0; i < dlogits.rows(); ++i) dlogits(i, k.tgt_next[size_t(i)]) -= grad_scale;
+    for (Eigen::Index i = 0; i < dlogits.rows(); ++i) {
+        if (!k.in_objective[size_t(i)] || k.contrast[size_t(i)] >= 0) dlogits.row(i).setZero();
+        if (!k.in_objective[size_t(i)]) continue;
+        if (k.contrast[size_t(i)] >= 0) dlogits(i, k.contrast[size_t(i)]) += grad_scale;
+        dlogits(i, k.tgt_next[size_t(i)]) -= grad_scale;
+    }
     TMat<T> dy = linearBackward<T>(k.decoder_out, p.generator_weight, dlogits, g.generator_weight, g.generator_bias);
     dy = layerNormBackward<T>(dy, p.decoder_norm, k.decoder_norm, g.decoder_norm);
     TMat<T> dmemory = TMat<T>::Zero(k.memory.rows(), k.memory.cols());
@@ -231,7 +251,7 @@ void backward(const TransformerConfig& c, const TransformerParamsT<T>& p, T grad
     for (int l = c.num_encoder_layers - 1; l >= 0; --l)
         dx = encoderLayerBackward<T>(dx, p.encoder_layers[size_t(l)], c, k.encoder[size_t(l)],
                                      g.encoder_layers[size_t(l)]);
-    embedBackward<T>(dx, k.src_drop, k.src_ids, g.src_embedding);
+    embedBackward<T>(dx, k.src_drop, k.src_ids, g.src_embedding, &k.source_grad);
 }
 
 }  // namespace
@@ -247,9 +267,12 @@ LossSum transformerLossAndGrad(const TransformerConfig& c, const TransformerPara
     if (align_weight > T(0) && c.num_decoder_layers > 0)
         s.align_sum = guidedAlignmentLoss<T>(cache.decoder.back().cross_attn, c.nhead, batch, B,
                                              align_weight * grad_scale, g ? &cache.guide_grad : nullptr);
-    for (Eigen::Index i = 0; i < cache.log_probs.rows(); ++i)
+    for (Eigen::Index i = 0; i < cache.log_probs.rows(); ++i) {
+        if (!cache.in_objective[size_t(i)]) continue;
         s.sum -= double(cache.log_probs(i, cache.tgt_next[size_t(i)]));
-    s.tokens = cache.log_probs.rows();
+        if (cache.contrast[size_t(i)] >= 0) s.sum += double(cache.log_probs(i, cache.contrast[size_t(i)]));
+        ++s.tokens;
+    }
     if (g) backward<T>(c, p, grad_scale, cache, *g);
     return s;
 }

@@ -41,7 +41,13 @@ struct TransformerLossCache {
     std::vector<int> src_ids;        // (S) the sources packed
     std::vector<int> tgt_inputs;     // (N) [<sos>, y_1, …] of each example: what the decoder reads
     std::vector<int> tgt_next;       // (N) the token each decoder row must predict
-    TMat<T> src_drop, tgt_drop;      // (S, d), (N, d) dropout after E·√d + PE, or empty
+    // Attribution (TrainExample::objective_row): per decoder row, whether it is in the objective and its contrast
+    // token (−1 none); per source row, the example's source_scale.
+    std::vector<uint8_t> in_objective;
+    std::vector<int> contrast;
+    std::vector<T> src_scale;
+    TMat<T> source_grad;  // (S, d) after a backward: ∂objective/∂E[id] of each source row (before ·√d and PE)
+    TMat<T> src_drop, tgt_drop;  // (S, d), (N, d) dropout after E·√d + PE, or empty
     std::vector<EncoderLayerCache<T>> encoder;
     LayerNormCache<T> encoder_norm;
     TMat<T> memory;  // (S, d)
@@ -52,7 +58,8 @@ struct TransformerLossCache {
     TMat<T> log_probs;  // (N, V_t) decoder row r: the distribution of tgt_next[r] given the prefix before it
 };
 
-// Σ over the B examples of Σ −log p(target[i + 1]), i = 0 .. N_b − 1, and Σ N_b. With g not null, ADDS grad_scale ×
+// Σ over the B examples of Σ −log p(target[i + 1]), i = 0 .. N_b − 1, and Σ N_b (an example with an objective_row:
+// that row's −(log p(y) − log p(contrast)) alone; seq2seq_grad.h). With g not null, ADDS grad_scale ×
 // the gradient of that sum into g (shaped like p). drop null or inactive: no dropout; else it holds a generator per
 // example (example b's masks come from rngs[b] alone). Throws InputError naming the example's line for an id outside
 // a vocabulary, a sequence shorter than 2, a sequence longer than a stored positional table, or (guided) an

@@ -9,6 +9,7 @@
 #include "process_run.h"
 #include "test_files.h"
 #include "test_models.h"
+#include "test_registry.h"
 #include "text/tokenizer.h"
 
 #include <QDir>
@@ -490,5 +491,5 @@ void TestCli::infoText() {
     QVERIFY(out.contains("other-task"));
 }
 
-QTEST_GUILESS_MAIN(TestCli)
+ATTNVIZ_TEST_MAIN(TestCli)
 #include "test_cli.moc"

@@ -5,6 +5,7 @@
 #include "process_run.h"
 #include "reference_model.h"
 #include "test_models.h"
+#include "test_registry.h"
 
 #include <QFile>
 #include <QTemporaryDir>
@@ -294,5 +295,5 @@ void TestCliCompare::errors() {
     QVERIFY(r.out.isEmpty());
 }
 
-QTEST_GUILESS_MAIN(TestCliCompare)
+ATTNVIZ_TEST_MAIN(TestCliCompare)
 #include "test_cli_compare.moc"

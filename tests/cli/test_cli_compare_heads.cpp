@@ -9,6 +9,7 @@
 #include "io/model_file.h"
 #include "process_run.h"
 #include "test_models.h"
+#include "test_registry.h"
 #include "text/tokenizer.h"
 
 #include <QFile>
@@ -176,5 +177,5 @@ void TestCliCompareHeads::errors() {
     QVERIFY(r.out.isEmpty());
 }
 
-QTEST_GUILESS_MAIN(TestCliCompareHeads)
+ATTNVIZ_TEST_MAIN(TestCliCompareHeads)
 #include "test_cli_compare_heads.moc"

@@ -7,6 +7,7 @@
 #include "model/params.h"
 #include "process_run.h"
 #include "test_models.h"
+#include "test_registry.h"
 
 #include <QProcess>
 #include <QTemporaryDir>
@@ -169,5 +170,5 @@ void TestCliConvert::badUsage() {
     QVERIFY(!QFile::exists(QDir::temp().filePath("attnviz-convert-never-written.safetensors")));
 }
 
-QTEST_GUILESS_MAIN(TestCliConvert)
+ATTNVIZ_TEST_MAIN(TestCliConvert)
 #include "test_cli_convert.moc"

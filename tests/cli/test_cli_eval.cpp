@@ -6,6 +6,7 @@
 #include "process_run.h"
 #include "test_files.h"
 #include "test_models.h"
+#include "test_registry.h"
 #include "text/tokenizer.h"
 
 #include <QTemporaryDir>
@@ -238,5 +239,5 @@ void TestCliEval::evalBadData() {
     QVERIFY2(m.errText().contains(dir_.filePath("nope.tsv") + ": cannot open"), qPrintable(m.errText()));
 }
 
-QTEST_GUILESS_MAIN(TestCliEval)
+ATTNVIZ_TEST_MAIN(TestCliEval)
 #include "test_cli_eval.moc"

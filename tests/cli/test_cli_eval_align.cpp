@@ -6,6 +6,7 @@
 #include "io/model_file.h"
 #include "process_run.h"
 #include "test_files.h"
+#include "test_registry.h"
 
 #include <QTemporaryDir>
 #include <QtTest>
@@ -151,5 +152,5 @@ void TestCliEvalAlign::badValuesAreUsageErrors() {
     QVERIFY(r.out.isEmpty());
 }
 
-QTEST_GUILESS_MAIN(TestCliEvalAlign)
+ATTNVIZ_TEST_MAIN(TestCliEvalAlign)
 #include "test_cli_eval_align.moc"

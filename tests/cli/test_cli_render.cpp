@@ -4,6 +4,7 @@
 #include "process_run.h"
 #include "test_files.h"
 #include "test_models.h"
+#include "test_registry.h"
 
 #include <QDir>
 #include <QFile>
@@ -222,5 +223,5 @@ void TestCliRender::runsWithoutADisplay() {
     QCOMPARE(QSize(w, h), QSize(300, 200));
 }
 
-QTEST_GUILESS_MAIN(TestCliRender)
+ATTNVIZ_TEST_MAIN(TestCliRender)
 #include "test_cli_render.moc"

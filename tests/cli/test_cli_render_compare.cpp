@@ -4,6 +4,7 @@
 #include "process_run.h"
 #include "test_files.h"
 #include "test_models.h"
+#include "test_registry.h"
 
 #include <QDir>
 #include <QTemporaryDir>
@@ -175,5 +176,5 @@ void TestCliRenderCompare::modelsThatCannotBeCompared() {
     QVERIFY2(missing.errText().contains("nope.safetensors"), qPrintable(missing.errText()));
 }
 
-QTEST_GUILESS_MAIN(TestCliRenderCompare)
+ATTNVIZ_TEST_MAIN(TestCliRenderCompare)
 #include "test_cli_render_compare.moc"

@@ -5,6 +5,7 @@
 #include "process_run.h"
 #include "test_files.h"
 #include "test_models.h"
+#include "test_registry.h"
 
 #include <QTemporaryDir>
 #include <QTest>
@@ -62,5 +63,5 @@ void TestCliRenderDiagnostics::pngDiffersOnlyWithTheFlag() {
     QVERIFY(readFile(dir.filePath("a.png")) != readFile(dir.filePath("c.png")));
 }
 
-QTEST_GUILESS_MAIN(TestCliRenderDiagnostics)
+ATTNVIZ_TEST_MAIN(TestCliRenderDiagnostics)
 #include "test_cli_render_diagnostics.moc"

@@ -7,6 +7,7 @@
 #include "process_run.h"
 #include "test_files.h"
 #include "test_models.h"
+#include "test_registry.h"
 
 #include <QDir>
 #include <QFile>
@@ -357,5 +358,5 @@ void TestCliRobust::blankInputLines() {
     QVERIFY2(r.errText().contains(ref_only + ":1: empty source sentence"), r.err.constData());
 }
 
-QTEST_GUILESS_MAIN(TestCliRobust)
+ATTNVIZ_TEST_MAIN(TestCliRobust)
 #include "test_cli_robust.moc"

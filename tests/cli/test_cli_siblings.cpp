@@ -5,6 +5,7 @@
 #include "io/model_file.h"
 #include "process_run.h"
 #include "test_models.h"
+#include "test_registry.h"
 
 #include <QTemporaryDir>
 #include <QtTest>
@@ -122,5 +123,5 @@ void TestCliSiblings::infoListsDifferences() {
     QVERIFY2(QString::fromUtf8(text.out).contains(path("b-bahdanau-additive") + "  (this file)"), text.out.constData());
 }
 
-QTEST_GUILESS_MAIN(TestCliSiblings)
+ATTNVIZ_TEST_MAIN(TestCliSiblings)
 #include "test_cli_siblings.moc"

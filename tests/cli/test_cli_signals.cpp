@@ -6,6 +6,7 @@
 // next write of the same file removes.
 #include "io/model_file.h"
 #include "test_files.h"
+#include "test_registry.h"
 
 #include <QDir>
 #include <QElapsedTimer>
@@ -261,5 +262,5 @@ void TestCliSignals::staleTempFilesAreRemoved() {
                                 ".other.safetensors.tmp-" + dead + "-0badf00d", "model.safetensors"}));
 }
 
-QTEST_GUILESS_MAIN(TestCliSignals)
+ATTNVIZ_TEST_MAIN(TestCliSignals)
 #include "test_cli_signals.moc"

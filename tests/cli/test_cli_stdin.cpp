@@ -5,6 +5,7 @@
 #include "process_run.h"
 #include "test_files.h"
 #include "test_models.h"
+#include "test_registry.h"
 
 #include <QDir>
 #include <QFile>
@@ -196,5 +197,5 @@ void TestCliStdin::stdinOnlyWhereATextIsRead() {
     QVERIFY2(r.errText().contains("-: standard input cannot be read here; give a file"), r.err.constData());
 }
 
-QTEST_GUILESS_MAIN(TestCliStdin)
+ATTNVIZ_TEST_MAIN(TestCliStdin)
 #include "test_cli_stdin.moc"

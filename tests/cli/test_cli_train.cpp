@@ -4,6 +4,7 @@
 #include "model/params_ops.h"
 #include "process_run.h"
 #include "test_models.h"
+#include "test_registry.h"
 #include "training_fixtures.h"
 
 #include <QJsonDocument>
@@ -189,5 +190,5 @@ void TestCliTrain::cliCtrlCWritesModel() {
     QVERIFY(QByteArray::fromStdString(m.training).contains("\"status\":\"interrupted\""));
 }
 
-QTEST_GUILESS_MAIN(TestCliTrain)
+ATTNVIZ_TEST_MAIN(TestCliTrain)
 #include "test_cli_train.moc"

@@ -4,6 +4,7 @@
 // leaves a handful. The refusal runs with an address-space limit below the size a model would need, so a check that
 // came after the allocation would end in "out of memory" instead.
 #include "model/params.h"
+#include "test_registry.h"
 #include "train/trainer.h"
 
 #include <QFile>
@@ -131,5 +132,5 @@ void TestCliTrainMemory::minFreqMakesItFit() {
     QVERIFY(QFile::exists(out));
 }
 
-QTEST_GUILESS_MAIN(TestCliTrainMemory)
+ATTNVIZ_TEST_MAIN(TestCliTrainMemory)
 #include "test_cli_train_memory.moc"

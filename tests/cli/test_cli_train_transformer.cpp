@@ -3,6 +3,7 @@
 // and evaluates (600 steps learn the task: `eval` finds nearly every token right); guided alignment lowers the AER.
 #include "io/model_file.h"
 #include "process_run.h"
+#include "test_registry.h"
 #include "training_fixtures.h"
 
 #include <QJsonArray>
@@ -148,5 +149,5 @@ private slots:
     }
 };
 
-QTEST_GUILESS_MAIN(TestCliTrainTransformer)
+ATTNVIZ_TEST_MAIN(TestCliTrainTransformer)
 #include "test_cli_train_transformer.moc"

@@ -9,6 +9,7 @@
 #include "model/model.h"
 #include "process_run.h"
 #include "test_models.h"
+#include "test_registry.h"
 
 #include <QFile>
 #include <QTemporaryDir>
@@ -179,5 +180,5 @@ private slots:
     }
 };
 
-QTEST_GUILESS_MAIN(TestCliTransformer)
+ATTNVIZ_TEST_MAIN(TestCliTransformer)
 #include "test_cli_transformer.moc"

@@ -3,6 +3,7 @@
 // have learnt (the loss falls, and decoding its own training lines beats the same model after one epoch) and decode
 // a sentence into Chinese characters with attention rows that are distributions.
 #include "process_run.h"
+#include "test_registry.h"
 
 #include <QProcess>
 #include <QStandardPaths>
@@ -148,5 +149,5 @@ void TestTatoebaConvergence::lossFallsAndTheModelDecodes() {
     }
 }
 
-QTEST_GUILESS_MAIN(TestTatoebaConvergence)
+ATTNVIZ_TEST_MAIN(TestTatoebaConvergence)
 #include "test_tatoeba_convergence.moc"

@@ -5,6 +5,7 @@
 #include "eval/alignment.h"
 #include "eval/metrics.h"
 #include "model/vocab.h"
+#include "test_registry.h"
 
 #include <QtTest>
 
@@ -240,5 +241,5 @@ void TestAlignment::modeNames() {
     QCOMPARE(int(allAlignModes(0.4, true).size()), 3);
 }
 
-QTEST_GUILESS_MAIN(TestAlignment)
+ATTNVIZ_TEST_MAIN(TestAlignment)
 #include "test_alignment.moc"

@@ -7,6 +7,7 @@
 #include "io/model_file.h"
 #include "test_files.h"
 #include "test_models.h"
+#include "test_registry.h"
 
 #include <QDir>
 #include <QFile>
@@ -197,5 +198,5 @@ void TestAtomicFile::realSmallTmpfs() {
     (void)::umount(where.constData());
 }
 
-QTEST_GUILESS_MAIN(TestAtomicFile)
+ATTNVIZ_TEST_MAIN(TestAtomicFile)
 #include "test_atomic_file.moc"

@@ -3,6 +3,7 @@
 #include "decode/decoding.h"
 #include "eval/attention_diagnostics.h"
 #include "test_models.h"
+#include "test_registry.h"
 
 #include <QtTest>
 #include <cmath>
@@ -112,5 +113,5 @@ void TestAttentionDiagnostics::coverageOfADecodeIsItsColumnSums() {
     QVERIFY(close(total, double(r.attention.size()), 1e-5));
 }
 
-QTEST_GUILESS_MAIN(TestAttentionDiagnostics)
+ATTNVIZ_TEST_MAIN(TestAttentionDiagnostics)
 #include "test_attention_diagnostics.moc"

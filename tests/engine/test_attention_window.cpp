@@ -5,6 +5,7 @@
 #include "nn/encoder.h"
 #include "nn/softmax.h"
 #include "test_models.h"
+#include "test_registry.h"
 
 #include <QTest>
 
@@ -97,5 +98,5 @@ void TestAttentionWindow::divergedLocalPModelStepsWithoutCrashing() {
     QCOMPARE(step.weights.size(), Eigen::Index(enc.S));
 }
 
-QTEST_GUILESS_MAIN(TestAttentionWindow)
+ATTNVIZ_TEST_MAIN(TestAttentionWindow)
 #include "test_attention_window.moc"

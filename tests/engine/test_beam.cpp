@@ -7,6 +7,7 @@
 #include "nn/decoder.h"
 #include "reference_model.h"
 #include "test_models.h"
+#include "test_registry.h"
 
 #include <QtTest>
 #include <cmath>
@@ -196,5 +197,5 @@ void TestBeam::rejectsBadWidth() {
     QVERIFY_THROWS_EXCEPTION(InputError, beamSearch(m, TokenizedText{{}, {kSos, 500, kEos}}, 2));
 }
 
-QTEST_GUILESS_MAIN(TestBeam)
+ATTNVIZ_TEST_MAIN(TestBeam)
 #include "test_beam.moc"

@@ -9,6 +9,7 @@
 #include "error_of.h"
 #include "model/model.h"
 #include "test_models.h"
+#include "test_registry.h"
 
 #include <QtTest>
 
@@ -168,5 +169,5 @@ void TestBeamHypothesis::pathsRanksAndBadNodes() {
     QVERIFY(errorOf([&] { beamPath(tree, -1); }).contains("no node"));
 }
 
-QTEST_GUILESS_MAIN(TestBeamHypothesis)
+ATTNVIZ_TEST_MAIN(TestBeamHypothesis)
 #include "test_beam_hypothesis.moc"

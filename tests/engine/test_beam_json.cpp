@@ -4,6 +4,7 @@
 #include "decode/decoding.h"
 #include "io/beam_json.h"
 #include "test_models.h"
+#include "test_registry.h"
 
 #include <nlohmann/json.hpp>
 
@@ -147,5 +148,5 @@ void TestBeamJson::jsonOfASearchReadsBack() {
     QCOMPARE(on_best, int(b.best.target_ids.size()) + 1);  // the root and one node per token
 }
 
-QTEST_GUILESS_MAIN(TestBeamJson)
+ATTNVIZ_TEST_MAIN(TestBeamJson)
 #include "test_beam_json.moc"

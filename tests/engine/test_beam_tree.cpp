@@ -11,6 +11,7 @@
 #include "reference_model.h"
 #include "reference_transformer.h"
 #include "test_models.h"
+#include "test_registry.h"
 
 #include <QtTest>
 
@@ -333,5 +334,5 @@ void TestBeamTree::rejectsBadRequests() {
     QVERIFY2(big.contains("MiB") && big.contains("smaller width"), qPrintable(big));
 }
 
-QTEST_GUILESS_MAIN(TestBeamTree)
+ATTNVIZ_TEST_MAIN(TestBeamTree)
 #include "test_beam_tree.moc"

@@ -7,6 +7,7 @@
 #include "eval/cell_explanation.h"
 #include "reference_model.h"
 #include "test_models.h"
+#include "test_registry.h"
 
 #include <QtTest>
 #include <cmath>
@@ -238,5 +239,5 @@ void TestCellExplanation::rejectsBadCells() {
     }
 }
 
-QTEST_GUILESS_MAIN(TestCellExplanation)
+ATTNVIZ_TEST_MAIN(TestCellExplanation)
 #include "test_cell_explanation.moc"

@@ -3,6 +3,7 @@
 // means of a corpus.
 #include "base/errors.h"
 #include "eval/compare.h"
+#include "test_registry.h"
 
 #include <QtTest>
 #include <cmath>
@@ -132,5 +133,5 @@ void TestCompare::shapesMustMatch() {
     }
 }
 
-QTEST_GUILESS_MAIN(TestCompare)
+ATTNVIZ_TEST_MAIN(TestCompare)
 #include "test_compare.moc"

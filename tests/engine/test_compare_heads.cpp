@@ -11,6 +11,7 @@
 #include "eval/metrics.h"
 #include "nn/transformer.h"
 #include "test_models.h"
+#include "test_registry.h"
 #include "text/tokenizer.h"
 
 #include <QtTest>
@@ -151,5 +152,5 @@ void TestCompareHeads::choicesAsTextAndJson() {
     QCOMPARE(headChoiceJson({AttentionKind::Cross, 0, -1}).dump(), std::string(R"({"layer":1,"head":"mean"})"));
 }
 
-QTEST_GUILESS_MAIN(TestCompareHeads)
+ATTNVIZ_TEST_MAIN(TestCompareHeads)
 #include "test_compare_heads.moc"

@@ -5,6 +5,7 @@
 #include "eval/compare.h"
 #include "eval/compare_json.h"
 #include "model/model.h"
+#include "test_registry.h"
 
 #include <QtTest>
 #include <cmath>
@@ -118,5 +119,5 @@ void TestCompareRows::whyModelsCannotBeCompared() {
     QCOMPARE(comparabilityProblem(a, other_tokenizer), std::string("tokenizers differ"));
 }
 
-QTEST_GUILESS_MAIN(TestCompareRows)
+ATTNVIZ_TEST_MAIN(TestCompareRows)
 #include "test_compare_rows.moc"

@@ -2,6 +2,7 @@
 #include "base/errors.h"
 #include "base/utf8.h"
 #include "io/corpus.h"
+#include "test_registry.h"
 
 #include <QTemporaryDir>
 #include <QtTest>
@@ -184,5 +185,5 @@ void TestCorpus::utf8Validator() {
     QCOMPARE(got == std::string_view::npos ? -1 : int(got), bad);
 }
 
-QTEST_GUILESS_MAIN(TestCorpus)
+ATTNVIZ_TEST_MAIN(TestCorpus)
 #include "test_corpus.moc"

@@ -7,6 +7,7 @@
 #include "eval/corpus_scores.h"
 #include "io/corpus.h"
 #include "test_models.h"
+#include "test_registry.h"
 #include "text/tokenizer.h"
 
 #include <QtTest>
@@ -228,5 +229,5 @@ void TestCorpusScores::bleuPlusOneByHand() {
     QCOMPARE(bleuStats({"x"}, {"a"}).bleuPlusOne(), 0.0);  // no unigram matches
 }
 
-QTEST_GUILESS_MAIN(TestCorpusScores)
+ATTNVIZ_TEST_MAIN(TestCorpusScores)
 #include "test_corpus_scores.moc"

@@ -1,6 +1,7 @@
 // core/io/decode_json: the decode object of docs/cli.md as JSON (lossless for float32) and the attention CSV.
 #include "base/errors.h"
 #include "io/decode_json.h"
+#include "test_registry.h"
 
 #include <QtTest>
 
@@ -193,5 +194,5 @@ void TestDecodeJson::csvLayoutAndQuoting() {
     }
 }
 
-QTEST_GUILESS_MAIN(TestDecodeJson)
+ATTNVIZ_TEST_MAIN(TestDecodeJson)
 #include "test_decode_json.moc"

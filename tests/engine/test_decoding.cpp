@@ -8,6 +8,7 @@
 #include "nn/decoder.h"
 #include "reference_model.h"
 #include "test_models.h"
+#include "test_registry.h"
 
 #include <QtTest>
 #include <cmath>
@@ -394,5 +395,5 @@ void TestDecoding::rejectsBadIds() {
                              forcedDecode(*model, TokenizedText{{}, {kSos, kEos}}, TokenizedText{{}, {-1}}));
 }
 
-QTEST_GUILESS_MAIN(TestDecoding)
+ATTNVIZ_TEST_MAIN(TestDecoding)
 #include "test_decoding.moc"

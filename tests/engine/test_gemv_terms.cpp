@@ -4,6 +4,7 @@
 // every chunk of shared work done exactly once.
 #include "kernels/gemv_terms.h"
 #include "kernels/row_split.h"
+#include "test_registry.h"
 
 #include <QtTest>
 #include <atomic>
@@ -467,5 +468,5 @@ void TestGemvTerms::poolRunsEveryTaskOnce() {
     QCOMPARE(after.load(), 4);
 }
 
-QTEST_GUILESS_MAIN(TestGemvTerms)
+ATTNVIZ_TEST_MAIN(TestGemvTerms)
 #include "test_gemv_terms.moc"

@@ -3,6 +3,7 @@
 // a masked sequence in both directions, attention for every score and span) and for the whole model in every variant.
 #include "decode/decoding.h"
 #include "test_models.h"
+#include "test_registry.h"
 #include "train/seq2seq_loss.h"
 
 #include <QTest>
@@ -395,5 +396,5 @@ void TestGradcheck::floatMatchesDouble() {
     }
 }
 
-QTEST_GUILESS_MAIN(TestGradcheck)
+ATTNVIZ_TEST_MAIN(TestGradcheck)
 #include "test_gradcheck.moc"

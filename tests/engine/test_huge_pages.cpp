@@ -3,6 +3,7 @@
 #include "kernels/huge_pages.h"
 #include "model/model.h"
 #include "test_models.h"
+#include "test_registry.h"
 
 #include <QtTest>
 #include <cstdint>
@@ -82,5 +83,5 @@ void TestHugePages::largeWeightsOnHugePages() {
     QVERIFY2(kb >= 2048, qPrintable(QString("%1 kB of huge pages in fc_out's %2 kB").arg(kb).arg(w.size() * 4 / 1024)));
 }
 
-QTEST_GUILESS_MAIN(TestHugePages)
+ATTNVIZ_TEST_MAIN(TestHugePages)
 #include "test_huge_pages.moc"

@@ -8,6 +8,7 @@
 #include "io/model_file.h"
 #include "model/config.h"
 #include "test_models.h"
+#include "test_registry.h"
 
 #include <QDir>
 #include <QFile>
@@ -181,5 +182,5 @@ void TestInputBounds::hugeConfigIsRefusedWithItsSize() {
     QCOMPARE(minimumWeightBytes(c), uint64_t(4) * (6 * 1024 * (512 + 1024) + 3 * 2048 * (512 + 2048)));
 }
 
-QTEST_GUILESS_MAIN(TestInputBounds)
+ATTNVIZ_TEST_MAIN(TestInputBounds)
 #include "test_input_bounds.moc"

@@ -1,5 +1,6 @@
 // core/metrics: BLEU, chrF, token accuracy, exact match, attention entropy and AER against hand-worked examples.
 #include "eval/metrics.h"
+#include "test_registry.h"
 
 #include <QtTest>
 
@@ -266,5 +267,5 @@ void TestMetrics::evalReportAveragesOverRows() {
     QCOMPARE(r.counts.output_tokens, int64_t(3));
 }
 
-QTEST_GUILESS_MAIN(TestMetrics)
+ATTNVIZ_TEST_MAIN(TestMetrics)
 #include "test_metrics.moc"

@@ -6,6 +6,7 @@
 #include "model/model.h"
 #include "safetensors_bytes.h"
 #include "test_models.h"
+#include "test_registry.h"
 
 #include <QtTest>
 #include <nlohmann/json.hpp>
@@ -288,5 +289,5 @@ void TestModelFile::pythonLayoutFile() {
     QVERIFY(again.params.combine_w == m.params.combine_w);
 }
 
-QTEST_GUILESS_MAIN(TestModelFile)
+ATTNVIZ_TEST_MAIN(TestModelFile)
 #include "test_model_file.moc"

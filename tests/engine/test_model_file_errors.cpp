@@ -5,6 +5,7 @@
 #include "model/model.h"
 #include "safetensors_bytes.h"
 #include "test_models.h"
+#include "test_registry.h"
 
 #include <QtTest>
 #include <nlohmann/json.hpp>
@@ -270,5 +271,5 @@ void TestModelFileErrors::badFile() {
     }
 }
 
-QTEST_GUILESS_MAIN(TestModelFileErrors)
+ATTNVIZ_TEST_MAIN(TestModelFileErrors)
 #include "test_model_file_errors.moc"

@@ -4,6 +4,7 @@
 #include "io/model_file.h"
 #include "model/model.h"
 #include "test_models.h"
+#include "test_registry.h"
 
 #include <QtTest>
 
@@ -294,5 +295,5 @@ void TestModelFileIo::fiftyMegabyteModel() {
     // The times above are reported, not asserted: speed is measured in bench/, never in a timed unit test.
 }
 
-QTEST_GUILESS_MAIN(TestModelFileIo)
+ATTNVIZ_TEST_MAIN(TestModelFileIo)
 #include "test_model_file_io.moc"

@@ -4,6 +4,7 @@
 #include "decode/decoding.h"
 #include "decode/prefix_decode.h"
 #include "test_models.h"
+#include "test_registry.h"
 
 #include <QtTest>
 
@@ -193,5 +194,5 @@ void TestPrefixDecode::badIdsAreInputErrors() {
     QVERIFY_THROWS_EXCEPTION(InputError, prefixDecode(m, in));
 }
 
-QTEST_GUILESS_MAIN(TestPrefixDecode)
+ATTNVIZ_TEST_MAIN(TestPrefixDecode)
 #include "test_prefix_decode.moc"

@@ -7,6 +7,7 @@
 #include "kernels/row_split.h"
 #include "reference_model.h"
 #include "test_models.h"
+#include "test_registry.h"
 #include "text/tokenizer.h"
 
 #include <QtTest>
@@ -144,5 +145,5 @@ void TestRowSplit::largeModelDecodeMatchesReference() {
     }
 }
 
-QTEST_GUILESS_MAIN(TestRowSplit)
+ATTNVIZ_TEST_MAIN(TestRowSplit)
 #include "test_row_split.moc"

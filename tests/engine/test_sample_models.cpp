@@ -10,6 +10,7 @@
 #include "io/model_file.h"
 #include "io/siblings.h"
 #include "model/model.h"
+#include "test_registry.h"
 #include "text/tokenizer.h"
 
 #include <QDir>
@@ -179,5 +180,5 @@ void TestSampleModels::typedSentences() {
     QCOMPARE(out.join(chars ? QString() : QStringLiteral(" ")), expected);
 }
 
-QTEST_GUILESS_MAIN(TestSampleModels)
+ATTNVIZ_TEST_MAIN(TestSampleModels)
 #include "test_sample_models.moc"

@@ -4,6 +4,7 @@
 #include "decode/decoding.h"
 #include "reference_model.h"
 #include "test_models.h"
+#include "test_registry.h"
 
 #include <QtTest>
 #include <cmath>
@@ -241,5 +242,5 @@ void TestSession::textEntryPoints() {
     QCOMPARE(f.target_ids[2], kEos);
 }
 
-QTEST_GUILESS_MAIN(TestSession)
+ATTNVIZ_TEST_MAIN(TestSession)
 #include "test_session.moc"

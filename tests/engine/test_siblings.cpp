@@ -5,6 +5,7 @@
 #include "io/model_file.h"
 #include "io/siblings.h"
 #include "test_models.h"
+#include "test_registry.h"
 
 #include <QFileInfo>
 #include <QTemporaryDir>
@@ -217,5 +218,5 @@ void TestSiblings::globalSpansIgnoreTheWindow() {
     QCOMPARE(QString::fromStdString(describeDifferences(a, b)), QStringLiteral("dot · D = 7"));
 }
 
-QTEST_GUILESS_MAIN(TestSiblings)
+ATTNVIZ_TEST_MAIN(TestSiblings)
 #include "test_siblings.moc"

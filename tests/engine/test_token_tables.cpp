@@ -7,6 +7,7 @@
 #include "fast/token_tables.h"
 #include "nn/decoder.h"
 #include "test_models.h"
+#include "test_registry.h"
 
 #include <QtTest>
 #include <atomic>
@@ -286,5 +287,5 @@ void TestTokenTables::eachModelKeepsItsOwn() {
     QCOMPARE(copied.kept(TokenTables::Output), 0);
 }
 
-QTEST_GUILESS_MAIN(TestTokenTables)
+ATTNVIZ_TEST_MAIN(TestTokenTables)
 #include "test_token_tables.moc"

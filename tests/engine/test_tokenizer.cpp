@@ -4,6 +4,7 @@
 #include "base/errors.h"
 #include "model/model.h"
 #include "model/vocab.h"
+#include "test_registry.h"
 #include "text/tokenizer.h"
 
 #include <QStringList>
@@ -385,5 +386,5 @@ void TestTokenizer::tenThousandWordsIsFast() {
     QCOMPARE(int(tokenize(text, CHAR, true).size()), 1250 * 32 + 9999);
 }
 
-QTEST_GUILESS_MAIN(TestTokenizer)
+ATTNVIZ_TEST_MAIN(TestTokenizer)
 #include "test_tokenizer.moc"

@@ -7,6 +7,7 @@
 #include "model/params_ops.h"
 #include "reference_model.h"
 #include "test_models.h"
+#include "test_registry.h"
 #include "train/trainer.h"
 #include "training_fixtures.h"
 
@@ -353,5 +354,5 @@ void TestTraining::vocabularyOrder() {
     QCOMPARE(v2.size(), 7);  // c is dropped
 }
 
-QTEST_GUILESS_MAIN(TestTraining)
+ATTNVIZ_TEST_MAIN(TestTraining)
 #include "test_training.moc"

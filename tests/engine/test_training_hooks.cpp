@@ -2,6 +2,7 @@
 // is after that update (its decode equals the decode of a model trained that many steps without callbacks, bit for
 // bit), and a pause, however long, changes nothing in the parameters; a stop during a pause ends the run.
 #include "decode/decoding.h"
+#include "test_registry.h"
 #include "train/train_gate.h"
 #include "train/trainer.h"
 #include "training_fixtures.h"
@@ -163,5 +164,5 @@ void TestTrainingHooks::stopDuringPauseEndsTheRun() {
     QVERIFY(maxAbsDiff(m.params, reverseModel(4).params) == 0);  // nothing trained, the initial weights kept
 }
 
-QTEST_GUILESS_MAIN(TestTrainingHooks)
+ATTNVIZ_TEST_MAIN(TestTrainingHooks)
 #include "test_training_hooks.moc"

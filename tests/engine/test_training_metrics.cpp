@@ -8,6 +8,7 @@
 #include "eval/metrics.h"
 #include "io/corpus.h"
 #include "io/model_file.h"
+#include "test_registry.h"
 #include "train/corpus_training.h"
 #include "train/trainer.h"
 #include "training_fixtures.h"
@@ -125,5 +126,5 @@ void TestTrainingMetrics::noValidationNoHook() {
     QCOMPARE(calls, 0);
 }
 
-QTEST_GUILESS_MAIN(TestTrainingMetrics)
+ATTNVIZ_TEST_MAIN(TestTrainingMetrics)
 #include "test_training_metrics.moc"

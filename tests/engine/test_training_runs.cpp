@@ -2,6 +2,7 @@
 // alignment the data alone does not suggest, cancel stops after the current step and a non-finite loss stops with the
 // last good parameters.
 #include "decode/decoding.h"
+#include "test_registry.h"
 #include "train/trainer.h"
 #include "training_fixtures.h"
 
@@ -159,5 +160,5 @@ void TestTrainingRuns::nanStopsWithLastGoodParameters() {
     QVERIFY(std::isfinite(evaluateLoss(m, train)));  // the parameters kept still give a finite loss
 }
 
-QTEST_GUILESS_MAIN(TestTrainingRuns)
+ATTNVIZ_TEST_MAIN(TestTrainingRuns)
 #include "test_training_runs.moc"

@@ -8,6 +8,7 @@
 #include "nn/transformer.h"
 #include "nn/transformer_blocks.h"
 #include "reference_transformer.h"
+#include "test_registry.h"
 
 #include <QtTest>
 #include <cmath>
@@ -399,5 +400,5 @@ void TestTransformer::badIdsAreInputErrors() {
     QCOMPARE(state.length, 0);
 }
 
-QTEST_GUILESS_MAIN(TestTransformer)
+ATTNVIZ_TEST_MAIN(TestTransformer)
 #include "test_transformer.moc"

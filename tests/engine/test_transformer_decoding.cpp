@@ -11,6 +11,7 @@
 #include "nn/transformer.h"
 #include "reference_transformer.h"
 #include "test_models.h"
+#include "test_registry.h"
 
 #include <QtTest>
 
@@ -324,5 +325,5 @@ private slots:
     }
 };
 
-QTEST_GUILESS_MAIN(TestTransformerDecoding)
+ATTNVIZ_TEST_MAIN(TestTransformerDecoding)
 #include "test_transformer_decoding.moc"

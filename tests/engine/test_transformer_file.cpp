@@ -7,6 +7,7 @@
 #include "io/safetensors.h"
 #include "model/model.h"
 #include "test_models.h"
+#include "test_registry.h"
 
 #include <QtTest>
 #include <nlohmann/json.hpp>
@@ -300,5 +301,5 @@ private slots:
     }
 };
 
-QTEST_GUILESS_MAIN(TestTransformerFile)
+ATTNVIZ_TEST_MAIN(TestTransformerFile)
 #include "test_transformer_file.moc"

@@ -7,6 +7,7 @@
 #include "nn/transformer.h"
 #include "nn/transformer_loss.h"
 #include "reference_transformer.h"
+#include "test_registry.h"
 
 #include <QtTest>
 #include <cmath>
@@ -487,5 +488,5 @@ private slots:
     }
 };
 
-QTEST_GUILESS_MAIN(TestTransformerGrad)
+ATTNVIZ_TEST_MAIN(TestTransformerGrad)
 #include "test_transformer_grad.moc"

@@ -3,6 +3,7 @@
 #include "base/tensor.h"
 #include "error_of.h"
 #include "model/transformer_params.h"
+#include "test_registry.h"
 
 #include <QtTest>
 #include <algorithm>
@@ -193,5 +194,5 @@ void TestTransformerParams::initialisationIsPyTorchDefault() {
     QVERIFY(a.src_embedding.cwiseAbs().maxCoeff() <= std::sqrt(6.0 / (50 + 64)));
 }
 
-QTEST_GUILESS_MAIN(TestTransformerParams)
+ATTNVIZ_TEST_MAIN(TestTransformerParams)
 #include "test_transformer_params.moc"

@@ -6,6 +6,7 @@
 // themselves: test_transformer_grad.cpp.
 #include "base/errors.h"
 #include "decode/decoding.h"
+#include "test_registry.h"
 #include "train/optimizer.h"
 #include "train/trainer.h"
 #include "train/transformer_batch.h"
@@ -312,5 +313,5 @@ private slots:
     }
 };
 
-QTEST_GUILESS_MAIN(TestTransformerTraining)
+ATTNVIZ_TEST_MAIN(TestTransformerTraining)
 #include "test_transformer_training.moc"

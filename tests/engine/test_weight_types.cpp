@@ -6,6 +6,7 @@
 #include "io/safetensors.h"
 #include "model/params.h"
 #include "test_models.h"
+#include "test_registry.h"
 
 #include <QFileInfo>
 #include <QtTest>
@@ -190,5 +191,5 @@ void TestWeightTypes::halfOverflowIsRefusedNamingTheTensor() {
     QCOMPARE(loadModel(path).params.fc_out_b[2], 70144.0f);  // 70000 = 0x4788B800 -> 0x4789 = 70144
 }
 
-QTEST_GUILESS_MAIN(TestWeightTypes)
+ATTNVIZ_TEST_MAIN(TestWeightTypes)
 #include "test_weight_types.moc"

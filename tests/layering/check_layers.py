@@ -10,7 +10,7 @@ import pathlib
 import re
 import sys
 
-CORE_LAYERS = ["base", "kernels", "model", "text", "nn", "fast", "decode", "io", "train", "eval"]
+CORE_LAYERS = ["base", "kernels", "model", "text", "nn", "fast", "decode", "io", "train", "eval", "explain"]
 CORE_PRIVATE = {"kernels", "nn", "fast"}
 UI_LAYERS = ["heatmap", "state", "views", "dialogs", "training", "window"]
 GENERATED = {"attnviz_version.h"}  # configured into the build tree by CMake

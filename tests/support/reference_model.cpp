@@ -180,14 +180,15 @@ DecState initialState(const Model& m, const RefEncoding& enc) {
 
 }  // namespace
 
-RefEncoding referenceEncode(const Model& m, const std::vector<int>& ids) {
+RefEncoding referenceEncode(const Model& m, const std::vector<int>& ids, const std::vector<DVec>* embeddings) {
     const ModelParams& p = m.params;
     const size_t S = ids.size(), He = size_t(m.config.enc_hid_dim);
+    auto x = [&](size_t j) { return embeddings ? (*embeddings)[j] : row(p.enc_embedding, ids[j]); };
     std::vector<DVec> f(S), b(S);
     DVec h(He, 0.0);
-    for (size_t j = 0; j < S; ++j) f[j] = h = gru(p.enc_fwd, row(p.enc_embedding, ids[j]), h);
+    for (size_t j = 0; j < S; ++j) f[j] = h = gru(p.enc_fwd, x(j), h);
     h.assign(He, 0.0);
-    for (size_t j = S; j-- > 0;) b[j] = h = gru(p.enc_bwd, row(p.enc_embedding, ids[j]), h);
+    for (size_t j = S; j-- > 0;) b[j] = h = gru(p.enc_bwd, x(j), h);
     RefEncoding enc;
     for (size_t j = 0; j < S; ++j) enc.h.push_back(cat(f[j], b[j]));
     enc.s0 = plus(matvec(p.enc_fc_w, cat(f[S - 1], b[0])), p.enc_fc_b);
@@ -195,8 +196,9 @@ RefEncoding referenceEncode(const Model& m, const std::vector<int>& ids) {
     return enc;
 }
 
-RefDecode referenceForced(const Model& m, const std::vector<int>& source_ids, const std::vector<int>& target_ids) {
-    const RefEncoding enc = referenceEncode(m, source_ids);
+RefDecode referenceForced(const Model& m, const std::vector<int>& source_ids, const std::vector<int>& target_ids,
+                          const std::vector<DVec>* source_embeddings) {
+    const RefEncoding enc = referenceEncode(m, source_ids, source_embeddings);
     DecState st = initialState(m, enc);
     RefDecode r;
     for (size_t i = 0; i < target_ids.size(); ++i) {

@@ -31,9 +31,13 @@ struct RefDecode {
     double total_log_prob = 0;  // Σ log p(tokens[i])
 };
 
-RefEncoding referenceEncode(const Model& model, const std::vector<int>& source_ids);
+// source_embeddings, if not null, replaces the embedding of each source position (S rows of E): the explanation
+// tests differentiate through it.
+RefEncoding referenceEncode(const Model& model, const std::vector<int>& source_ids,
+                            const std::vector<DVec>* source_embeddings = nullptr);
 // Teacher forcing: step i is fed target[i-1] (<sos> first) and scored on target[i].
-RefDecode referenceForced(const Model& model, const std::vector<int>& source_ids, const std::vector<int>& target_ids);
+RefDecode referenceForced(const Model& model, const std::vector<int>& source_ids, const std::vector<int>& target_ids,
+                          const std::vector<DVec>* source_embeddings = nullptr);
 // Greedy decoding with the spec's rules (never <pad>/<sos>, ties to the lowest id, stop after <eos> or max_len).
 RefDecode referenceGreedy(const Model& model, const std::vector<int>& source_ids, int max_len);
 // The training objective for one example: mean over target positions of −log p (target without <sos>, <eos> included).

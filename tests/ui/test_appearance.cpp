@@ -8,6 +8,7 @@
 #include "heatmap/heatmap_export.h"
 #include "heatmap/heatmap_view.h"
 #include "test_models.h"
+#include "test_registry.h"
 #include "window/about.h"
 #include "window/language.h"
 #include "window/main_window.h"
@@ -242,5 +243,5 @@ void TestAppearance::aboutNamesVersionAndTatoeba() {
     QVERIFY(chinese.contains(QStringLiteral("Tatoeba")));
 }
 
-QTEST_MAIN(TestAppearance)
+ATTNVIZ_TEST_MAIN(TestAppearance)
 #include "test_appearance.moc"

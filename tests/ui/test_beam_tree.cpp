@@ -6,6 +6,7 @@
 #include "heatmap/heatmap_view.h"
 #include "main_window_fixture.h"
 #include "state/decode_state.h"
+#include "test_registry.h"
 #include "views/beam_tree.h"
 #include "views/beam_tree_canvas.h"
 #include "window/main_window.h"
@@ -179,5 +180,5 @@ void TestBeamTree::hiddenDockWaitsUntilShown() {
     QCOMPARE(view()->result()->best.source_ids, w_->state()->decode()->source.ids);
 }
 
-QTEST_MAIN(TestBeamTree)
+ATTNVIZ_TEST_MAIN(TestBeamTree)
 #include "test_beam_tree.moc"

@@ -8,6 +8,7 @@
 #include "main_window_fixture.h"
 #include "state/decode_state.h"
 #include "test_files.h"
+#include "test_registry.h"
 #include "views/beam_tree.h"
 #include "views/beam_tree_canvas.h"
 #include "views/beam_tree_export.h"
@@ -162,5 +163,5 @@ void TestBeamTreeExport::buttonFollowsTheSearch() {
     QVERIFY(!QFile::exists(dir_.filePath(QStringLiteral("none.png"))));
 }
 
-QTEST_MAIN(TestBeamTreeExport)
+ATTNVIZ_TEST_MAIN(TestBeamTreeExport)
 #include "test_beam_tree_export.moc"

@@ -11,6 +11,7 @@
 #include "main_window_fixture.h"
 #include "state/decode_state.h"
 #include "test_models.h"
+#include "test_registry.h"
 #include "views/cell_inspector.h"
 #include "window/main_window.h"
 
@@ -177,5 +178,5 @@ void TestCellInspector::statusBarShowsTheConfidence() {
     QTRY_VERIFY(w_->confidenceText().isEmpty());
 }
 
-QTEST_MAIN(TestCellInspector)
+ATTNVIZ_TEST_MAIN(TestCellInspector)
 #include "test_cell_inspector.moc"

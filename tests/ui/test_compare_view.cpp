@@ -9,6 +9,7 @@
 #include "heatmap/heatmap_view.h"
 #include "io/model_file.h"
 #include "state/decode_state.h"
+#include "test_registry.h"
 #include "text/tokenizer.h"
 #include "views/compare_rows_model.h"
 #include "views/compare_view.h"
@@ -304,5 +305,5 @@ void TestCompareView::hiddenViewDecodesNothing() {
     QVERIFY(waitForPair());
 }
 
-QTEST_MAIN(TestCompareView)
+ATTNVIZ_TEST_MAIN(TestCompareView)
 #include "test_compare_view.moc"

@@ -9,6 +9,7 @@
 #include "eval/compare_heads.h"
 #include "heatmap/comparison_export.h"
 #include "state/decode_state.h"
+#include "test_registry.h"
 #include "views/compare_view.h"
 #include "views/head_choice_box.h"
 #include "views/head_grid.h"
@@ -180,5 +181,5 @@ void TestCompareViewHeads::transformerHeadBesideAnRnn() {
     QVERIFY(box->choice().isDefault());
 }
 
-QTEST_MAIN(TestCompareViewHeads)
+ATTNVIZ_TEST_MAIN(TestCompareViewHeads)
 #include "test_compare_view_heads.moc"

@@ -10,6 +10,7 @@
 #include "heatmap/heatmap_view.h"
 #include "io/model_file.h"
 #include "state/decode_state.h"
+#include "test_registry.h"
 #include "views/compare_view.h"
 #include "views/corpus_browser.h"
 #include "views/corpus_table_model.h"
@@ -284,5 +285,5 @@ void TestCorpusBrowser::siblingSwitchRescores() {
     QVERIFY(now != additive);
 }
 
-QTEST_MAIN(TestCorpusBrowser)
+ATTNVIZ_TEST_MAIN(TestCorpusBrowser)
 #include "test_corpus_browser.moc"

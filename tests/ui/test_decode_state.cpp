@@ -7,6 +7,7 @@
 #include "state/decode_state.h"
 #include "state/heatmap_binding.h"
 #include "test_models.h"
+#include "test_registry.h"
 #include "window/main_window.h"
 #include "window/output_line.h"
 #include "window/source_editor.h"
@@ -283,5 +284,5 @@ void TestDecodeState::theWindowsFieldsAndTheStateFollowEachOther() {
     w.worker()->waitForDone();
 }
 
-QTEST_MAIN(TestDecodeState)
+ATTNVIZ_TEST_MAIN(TestDecodeState)
 #include "test_decode_state.moc"

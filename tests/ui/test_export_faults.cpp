@@ -6,6 +6,7 @@
 #include "io/atomic_file.h"
 #include "test_files.h"
 #include "test_models.h"
+#include "test_registry.h"
 
 #include <QDir>
 #include <QFile>
@@ -81,5 +82,5 @@ void TestExportFaults::failingDiskKeepsOldExport() {
     QVERIFY(readFile(path).size() > old.size());
 }
 
-QTEST_MAIN(TestExportFaults)
+ATTNVIZ_TEST_MAIN(TestExportFaults)
 #include "test_export_faults.moc"

@@ -7,6 +7,7 @@
 #include "main_window_fixture.h"
 #include "state/decode_state.h"
 #include "test_files.h"
+#include "test_registry.h"
 #include "views/gold_links_panel.h"
 
 #include <QComboBox>
@@ -164,5 +165,5 @@ void TestGoldLinks::linksLoadFromAFile() {
     QVERIFY2(panel()->resultText().contains(QStringLiteral("missing.txt")), qPrintable(panel()->resultText()));
 }
 
-QTEST_MAIN(TestGoldLinks)
+ATTNVIZ_TEST_MAIN(TestGoldLinks)
 #include "test_gold_links.moc"

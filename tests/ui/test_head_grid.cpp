@@ -8,6 +8,7 @@
 #include "nn/transformer.h"
 #include "state/decode_state.h"
 #include "test_files.h"
+#include "test_registry.h"
 #include "views/head_grid.h"
 #include "window/main_window.h"
 
@@ -229,5 +230,5 @@ void TestHeadGrid::rnnModelDisablesTheDock() {
     QVERIFY(!grid()->exportTo(QDir::temp().filePath(QStringLiteral("attnviz-no-grid.png")), {}, &error));
 }
 
-QTEST_MAIN(TestHeadGrid)
+ATTNVIZ_TEST_MAIN(TestHeadGrid)
 #include "test_head_grid.moc"

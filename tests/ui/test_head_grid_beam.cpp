@@ -8,6 +8,7 @@
 #include "main_window_fixture.h"
 #include "nn/transformer.h"
 #include "state/decode_state.h"
+#include "test_registry.h"
 #include "views/beam_tree.h"
 #include "views/beam_tree_canvas.h"
 #include "views/head_grid.h"
@@ -195,5 +196,5 @@ void TestHeadGridBeam::backToTheMainDecode() {
     QVERIFY(grid()->decodeTitle().startsWith(QStringLiteral("The window's decode")));
 }
 
-QTEST_MAIN(TestHeadGridBeam)
+ATTNVIZ_TEST_MAIN(TestHeadGridBeam)
 #include "test_head_grid_beam.moc"

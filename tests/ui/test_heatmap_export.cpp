@@ -10,6 +10,7 @@
 #include "io/decode_json.h"
 #include "test_files.h"
 #include "test_models.h"
+#include "test_registry.h"
 
 #include <unistd.h>
 #include <QDir>
@@ -437,5 +438,5 @@ void TestHeatmapExport::higherDpiGivesLargerText() {
     QVERIFY2(hiFrac < loFrac, qPrintable(QStringLiteral("%1 vs %2").arg(hiFrac).arg(loFrac)));
 }
 
-QTEST_MAIN(TestHeatmapExport)
+ATTNVIZ_TEST_MAIN(TestHeatmapExport)
 #include "test_heatmap_export.moc"

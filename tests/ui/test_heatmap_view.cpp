@@ -4,6 +4,7 @@
 #include "heatmap/colormaps.h"
 #include "heatmap/heatmap_view.h"
 #include "test_models.h"
+#include "test_registry.h"
 
 #include <qcustomplot.h>
 #include <QSignalSpy>
@@ -367,5 +368,5 @@ void TestHeatmapView::singleCellMatrix() {
     QCOMPARE(img.pixelColor(view.cellCenter(0, 0)), gradientColor("viridis", 1.0));
 }
 
-QTEST_MAIN(TestHeatmapView)
+ATTNVIZ_TEST_MAIN(TestHeatmapView)
 #include "test_heatmap_view.moc"

@@ -8,6 +8,7 @@
 #include "main_window_fixture.h"
 #include "nn/decoder.h"
 #include "test_models.h"
+#include "test_registry.h"
 #include "window/main_window.h"
 #include "window/source_editor.h"
 #include "window/step_panel.h"
@@ -419,5 +420,5 @@ void TestMainWindow::settingsSurviveRestart() {
     second.worker()->waitForDone();
 }
 
-QTEST_MAIN(TestMainWindow)
+ATTNVIZ_TEST_MAIN(TestMainWindow)
 #include "test_main_window.moc"

@@ -3,6 +3,7 @@
 #include "decode/decoding.h"
 #include "dialogs/model_library.h"
 #include "main_window_fixture.h"
+#include "test_registry.h"
 
 #include <QAction>
 #include <QApplication>
@@ -198,5 +199,5 @@ void TestMainWindowFiles::defaultModelPrefersRealSentencesThenEnZh() {
     qunsetenv("ATTNVIZ_SAMPLE_MODELS");
 }
 
-QTEST_MAIN(TestMainWindowFiles)
+ATTNVIZ_TEST_MAIN(TestMainWindowFiles)
 #include "test_main_window_files.moc"

@@ -5,6 +5,7 @@
 #include "decode/decoding.h"
 #include "io/model_file.h"
 #include "test_models.h"
+#include "test_registry.h"
 #include "window/main_window.h"
 #include "window/siblings_menu.h"
 
@@ -194,5 +195,5 @@ void TestSiblingsMenu::fromTheGuidedModelOnlyGuidedSiblings() {
     QVERIFY(menuTexts().contains(QStringLiteral("b-bahdanau-additive — unguided")));
 }
 
-QTEST_MAIN(TestSiblingsMenu)
+ATTNVIZ_TEST_MAIN(TestSiblingsMenu)
 #include "test_siblings_menu.moc"

@@ -5,6 +5,7 @@
 #include "main_window_fixture.h"
 #include "training_fixtures.h"
 
+#include "test_registry.h"
 #include "training/training_animation.h"
 #include "training/training_form.h"
 #include "training/training_window.h"
@@ -181,5 +182,5 @@ void TestTrainingAnimation::badRequestsSayWhy() {
     QVERIFY(!QFile::exists(path));
 }
 
-QTEST_MAIN(TestTrainingAnimation)
+ATTNVIZ_TEST_MAIN(TestTrainingAnimation)
 #include "test_training_animation.moc"

@@ -6,6 +6,7 @@
 #include "training_fixtures.h"
 
 #include "io/model_file.h"
+#include "test_registry.h"
 #include "training/sibling_runs.h"
 #include "training/training_form.h"
 #include "training/training_window.h"
@@ -171,5 +172,5 @@ void TestTrainingSiblings::settingsThatCannotBeSiblings() {
     QVERIFY(!QFileInfo::exists(dir_.filePath("bad")));
 }
 
-QTEST_MAIN(TestTrainingSiblings)
+ATTNVIZ_TEST_MAIN(TestTrainingSiblings)
 #include "test_training_siblings.moc"

@@ -11,6 +11,7 @@
 #include "heatmap/heatmap_view.h"
 #include "io/corpus.h"
 #include "io/model_file.h"
+#include "test_registry.h"
 #include "train/corpus_training.h"
 #include "training/training_form.h"
 #include "training/training_window.h"
@@ -283,5 +284,5 @@ void TestTrainingTransformer::settingsAreOfferedAgain() {
     closeWindow();
 }
 
-QTEST_MAIN(TestTrainingTransformer)
+ATTNVIZ_TEST_MAIN(TestTrainingTransformer)
 #include "test_training_transformer.moc"

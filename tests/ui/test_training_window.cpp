@@ -12,6 +12,7 @@
 #include "heatmap/heatmap_view.h"
 #include "io/corpus.h"
 #include "io/model_file.h"
+#include "test_registry.h"
 #include "train/corpus_training.h"
 #include "training/epoch_metrics_table.h"
 #include "training/loss_plot.h"
@@ -375,5 +376,5 @@ void TestTrainingWindow::fileMenuOpensTheWindow() {
     closeWindow();
 }
 
-QTEST_MAIN(TestTrainingWindow)
+ATTNVIZ_TEST_MAIN(TestTrainingWindow)
 #include "test_training_window.moc"

@@ -3,6 +3,7 @@
 // label's mnemonic works (no literal "&"), a folder that does not exist is refused in the dialog.
 #include "dialogs/export_dialog.h"
 #include "main_window_fixture.h"
+#include "test_registry.h"
 
 #include <QAction>
 #include <QApplication>
@@ -189,5 +190,5 @@ void TestWindowFixesExport::missingFolderIsRefusedBeforeWriting() {
     QVERIFY(save->isEnabled());
 }
 
-QTEST_MAIN(TestWindowFixesExport)
+ATTNVIZ_TEST_MAIN(TestWindowFixesExport)
 #include "test_window_fixes_export.moc"

@@ -6,6 +6,7 @@
 #include "heatmap/heatmap_view.h"
 #include "main_window_fixture.h"
 #include "state/decode_state.h"
+#include "test_registry.h"
 #include "window/heatmap_actions.h"
 
 #include <qcustomplot.h>
@@ -286,5 +287,5 @@ void TestWindowFixesHeatmap::singleCharactersStandUpright() {
     QCOMPARE(key->tickLabelRotation(), -90.0);
 }
 
-QTEST_MAIN(TestWindowFixesHeatmap)
+ATTNVIZ_TEST_MAIN(TestWindowFixesHeatmap)
 #include "test_window_fixes_heatmap.moc"

@@ -3,6 +3,7 @@
 // is elided instead of squashing the bars (its tooltip gives it whole), single characters stand upright.
 #include "heatmap/token_labels.h"
 #include "test_models.h"
+#include "test_registry.h"
 #include "window/step_panel.h"
 
 #include <qcustomplot.h>
@@ -147,5 +148,5 @@ void TestWindowFixesStepChart::singleCharactersStandUpright() {
     QCOMPARE(p.ticks().last(), QStringLiteral("<eos>"));
 }
 
-QTEST_MAIN(TestWindowFixesStepChart)
+ATTNVIZ_TEST_MAIN(TestWindowFixesStepChart)
 #include "test_window_fixes_step_chart.moc"

@@ -3,6 +3,7 @@
 // toolbar control visible at 1024×700, and the status bar: the hovered cell in plain words, cleared on leaving.
 #include "heatmap/heatmap_view.h"
 #include "main_window_fixture.h"
+#include "test_registry.h"
 #include "window/main_window.h"
 #include "window/reference_marker.h"
 
@@ -183,5 +184,5 @@ void TestWindowLabels::statusBarSpeaksPlainlyWithSizesInTheTooltip() {
         qPrintable(tip));
 }
 
-QTEST_MAIN(TestWindowLabels)
+ATTNVIZ_TEST_MAIN(TestWindowLabels)
 #include "test_window_labels.moc"

@@ -6,6 +6,7 @@
 #include "main_window_fixture.h"
 #include "safetensors_bytes.h"
 #include "test_files.h"
+#include "test_registry.h"
 #include "window/main_window.h"
 
 #include <QDir>
@@ -123,5 +124,5 @@ void TestWindowLoadErrors::theBoxShowsPlainTextAndHidesTheDetails() {
     QCOMPARE(box->icon(), QMessageBox::Warning);
 }
 
-QTEST_MAIN(TestWindowLoadErrors)
+ATTNVIZ_TEST_MAIN(TestWindowLoadErrors)
 #include "test_window_load_errors.moc"

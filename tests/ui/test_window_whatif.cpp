@@ -8,6 +8,7 @@
 #include "state/decode_state.h"
 #include "state/forcing_history.h"
 #include "test_models.h"
+#include "test_registry.h"
 #include "views/force_token_box.h"
 #include "window/main_window.h"
 #include "window/step_panel.h"
@@ -304,5 +305,5 @@ void TestWindowWhatIf::editingTheSentenceEmptiesTheHistory() {
     QVERIFY(w_->state()->forcedTokens().empty());
 }
 
-QTEST_MAIN(TestWindowWhatIf)
+ATTNVIZ_TEST_MAIN(TestWindowWhatIf)
 #include "test_window_whatif.moc"

@@ -58,12 +58,26 @@ void DecodeState::showMainDecode() {
 void DecodeState::show(std::shared_ptr<const Model> model, std::shared_ptr<const PrefixDecoding> decode, int cursor) {
     decoded_model_ = decode ? std::move(model) : nullptr;
     decode_ = std::move(decode);
+    explanation_.reset();  // it explained the decode before
     const int T = stepCount();
     cursor_ = cursor < 0 ? T : std::min(cursor, T);
     const bool view_lost = decode_ && !isValidView(decode_->result, view_);
     if (view_lost) view_ = AttentionView{};  // another model: a layer or head it does not have
     emit decodeChanged();
     if (view_lost) emit attentionViewChanged();
+}
+
+void DecodeState::setExplainMethod(ExplainMethod method) {
+    if (method == method_) return;
+    method_ = method;
+    explanation_.reset();
+    emit explainMethodChanged();
+}
+
+void DecodeState::setExplanation(const PrefixDecoding* for_decode, std::shared_ptr<const Explanation> e) {
+    if (for_decode != decode_.get() || !e || e->method != method_) return;
+    explanation_ = std::move(e);
+    emit explanationChanged();
 }
 
 void DecodeState::clearDecode() { setDecode(nullptr, nullptr, 0); }

@@ -10,6 +10,7 @@
 #pragma once
 #include "decode/attention_views.h"
 #include "decode/prefix_decode.h"
+#include "explain/explanation.h"
 
 #include <QObject>
 #include <QString>
@@ -52,7 +53,8 @@ public:
 
     // ---- the decode shown (it may lag behind the request while a newer decode is pending)
     bool hasDecode() const { return decode_ != nullptr; }
-    const PrefixDecoding* decode() const { return decode_.get(); }                       // nullptr: nothing decoded
+    const PrefixDecoding* decode() const { return decode_.get(); }  // nullptr: nothing decoded
+    const std::shared_ptr<const PrefixDecoding>& decodeShared() const { return decode_; }
     const std::shared_ptr<const Model>& decodedModel() const { return decoded_model_; }  // the model that made it
     int stepCount() const { return decode_ ? int(decode_->steps.size()) : 0; }
     // Shows `decode`, made by `model`, with the cursor at `cursor` (clamped; -1: after the last step).
@@ -85,6 +87,17 @@ public:
     const AttentionView& attentionView() const { return view_; }
     void setAttentionView(const AttentionView& view);
 
+    // ---- explanation (core/explain, docs/explain.md): which method the main heatmap shows in place of the model's
+    // attention, and that method's matrix for the decode shown. Attention needs no computing; any other method is
+    // computed off the UI thread (window/explain_worker.h) and arrives through setExplanation.
+    ExplainMethod explainMethod() const { return method_; }
+    void setExplainMethod(ExplainMethod method);
+    // The chosen method's matrix for the decode shown; nullptr for attention, or while it is being computed.
+    const Explanation* explanation() const { return explanation_.get(); }
+    // Keeps `e` if it was computed for the decode shown and the method chosen (a late result of an older decode or
+    // method is dropped): explanationChanged.
+    void setExplanation(const PrefixDecoding* for_decode, std::shared_ptr<const Explanation> e);
+
 signals:
     void modelChanged();
     void sourceTextChanged(const QString& text);
@@ -94,6 +107,8 @@ signals:
     void cursorChanged(int cursor);
     void selectionChanged(int row, int col);
     void attentionViewChanged();
+    void explainMethodChanged();
+    void explanationChanged();
 
 private:
     // The decode shown, whichever it is: decodeChanged.
@@ -115,6 +130,8 @@ private:
     std::optional<BeamHypothesisInfo> hypothesis_;
     int selected_row_ = -1, selected_col_ = -1;
     AttentionView view_;
+    ExplainMethod method_ = ExplainMethod::Attention;
+    std::shared_ptr<const Explanation> explanation_;
 };
 
 }  // namespace attnviz::ui

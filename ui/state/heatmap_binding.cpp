@@ -1,6 +1,7 @@
 #include "state/heatmap_binding.h"
 
 #include "heatmap/attention_view_data.h"
+#include "heatmap/explanation_data.h"
 #include "heatmap/heatmap_view.h"
 #include "state/decode_state.h"
 
@@ -19,9 +20,32 @@ int currentRow(const DecodeState& state) {
     return stepsWithDecoder(state.attentionView().kind) ? state.cursor() - 1 : -1;
 }
 
+// The explanation shown instead of the attention: the chosen method's matrix once it is computed, for the decode's
+// own cross-attention view (a head or a self-attention stays as it is). nullptr: the attention.
+const Explanation* shownExplanation(const DecodeState& state) {
+    if (!state.decode() || !state.attentionView().isDefault()) return nullptr;
+    return state.explanation();
+}
+
+// Signed methods on the diverging map centred on 0, every method but attention on a scale fitted to its values,
+// labelled with the method's name.
+void showMethodStyle(HeatmapView* view, const Explanation* e) {
+    HeatmapStyle s = view->style();
+    const bool is_signed = e && methodInfo(e->method).is_signed;
+    const QString label = e ? explainMethodTitle(e->method) : QString();
+    if (s.diverging == is_signed && s.fit_range == (e != nullptr) && s.scale_label == label) return;
+    s.diverging = is_signed;
+    s.fit_range = e != nullptr;
+    s.scale_label = label;
+    view->setStyle(s);
+}
+
 void showDecode(HeatmapView* view, const DecodeState& state) {
-    const HeatmapData data =
-        state.decode() ? heatmapDataOf(state.decode()->result, state.attentionView()) : HeatmapData{};
+    const Explanation* e = shownExplanation(state);
+    showMethodStyle(view, e);
+    const HeatmapData data = !state.decode() ? HeatmapData{}
+                             : e             ? explanationData(state.decode()->result, *e)
+                                             : heatmapDataOf(state.decode()->result, state.attentionView());
     // One replot for the new matrix, its shown rows and its marked row.
     view->setData(data, visibleRows(state), currentRow(state));
 }
@@ -50,6 +74,8 @@ void bindHeatmap(HeatmapView* view, DecodeState* state) {
         showDecode(view, *state);
         showSelection(view, *state);
     });
+    QObject::connect(state, &DecodeState::explainMethodChanged, view, [view, state] { showDecode(view, *state); });
+    QObject::connect(state, &DecodeState::explanationChanged, view, [view, state] { showDecode(view, *state); });
     QObject::connect(view, &HeatmapView::cellClicked, state, [state](int row, int col) {
         if (state->attentionView().isDefault()) state->setSelection(row, col);
     });

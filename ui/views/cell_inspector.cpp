@@ -2,6 +2,7 @@
 
 #include "eval/attention_diagnostics.h"
 #include "state/decode_state.h"
+#include "state/utf8_text.h"
 
 #include <QEvent>
 #include <QTextBrowser>
@@ -12,7 +13,7 @@ namespace attnviz::ui {
 
 namespace {
 
-QString qs(const std::string& s) { return QString::fromStdString(s).toHtmlEscaped(); }
+QString htmlText(const std::string& s) { return qs(s).toHtmlEscaped(); }
 QString num(double v) { return std::isnan(v) ? QStringLiteral("—") : QString::number(v, 'g', 5); }
 // "a row of the table": name, value, and an optional note.
 QString row(const QString& name, const QString& value, const QString& note = {}) {
@@ -75,7 +76,7 @@ void CellInspector::refresh() {
 QString CellInspector::describe(const CellExplanation& x) const {
     const DecodeResult& r = state_->decode()->result;
     QString html = tr("<p><b>“%1” ← “%2”</b><br>step %3, source position %4</p>")
-                       .arg(qs(r.target_tokens[size_t(x.step)]), qs(r.source_tokens[size_t(x.source)]))
+                       .arg(htmlText(r.target_tokens[size_t(x.step)]), htmlText(r.source_tokens[size_t(x.source)]))
                        .arg(x.step + 1)
                        .arg(x.source);
     if (!x.has_score) {

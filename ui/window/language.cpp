@@ -12,7 +12,7 @@ namespace attnviz::ui {
 
 namespace {
 
-const QString kSettingsKey = QStringLiteral("View/language");
+const QString kLanguageSettingsKey = QStringLiteral("View/language");
 
 // Ours (:/i18n/attnviz_<code>.qm) and Qt's (qtbase_<code>.qm), owned by the application once installed.
 struct Translators {
@@ -72,11 +72,11 @@ bool setLanguage(const QString& code) {
 }
 
 QString savedLanguageChoice() {
-    const QString v = QSettings().value(kSettingsKey, QString()).toString();
+    const QString v = QSettings().value(kLanguageSettingsKey, QString()).toString();
     return languageCodes().contains(v) ? v : QString();
 }
 
-void saveLanguageChoice(const QString& choice) { QSettings().setValue(kSettingsKey, choice); }
+void saveLanguageChoice(const QString& choice) { QSettings().setValue(kLanguageSettingsKey, choice); }
 
 void applySavedLanguage() {
     const QString choice = savedLanguageChoice();

@@ -91,6 +91,7 @@ MainWindow::MainWindow(QWidget* parent)
     createMenus();
     createToolBars();
     connectState();
+    createExplainWorker();
     statusBar()->addPermanentWidget(model_label_ = new QLabel(this));
     statusBar()->addPermanentWidget(time_label_ = new QLabel(this));
     readSettings();
@@ -271,6 +272,7 @@ void MainWindow::modelChanged() {
     setWindowFilePath(modelPath());
     updateScoreActions();
     updateStatus();
+    setExplainMethod(state_->explainMethod());  // rollout only for a Transformer
 }
 
 void MainWindow::updateStatus() {

@@ -9,11 +9,14 @@
 // Keyboard: Left/Right/Home/End step and Space plays/pauses while the heatmap or the step panel has focus (in the
 // text fields these keys edit text); Alt+Left/Right/Home/End and Alt+P work everywhere.
 #pragma once
+#include "explain/explanation.h"
 #include "heatmap/heatmap_data.h"
 #include "heatmap/heatmap_export.h"
 #include "io/siblings.h"
 #include "window/decode_worker.h"
 
+#include <QActionGroup>
+#include <QComboBox>
 #include <QMainWindow>
 #include <QPointer>
 
@@ -31,6 +34,7 @@ class QLabel;
 class QLineEdit;
 class QMenu;
 class QTimer;
+class QToolBar;
 
 namespace attnviz::ui {
 
@@ -39,6 +43,7 @@ class CompareView;
 class CorpusBrowser;
 class CellInspector;
 class DecodeState;
+class ExplainWorker;
 class HeatmapActions;
 class ForceTokenBox;
 class ForcingHistory;
@@ -136,6 +141,11 @@ public:
     HeadGridView* headGrid() const { return head_grid_; }
     QDockWidget* headDock() const { return head_dock_; }
     QString attentionViewText() const;  // the line above the heatmap naming the attention shown ("" for the default)
+    // Explain by (main_window_explain.cpp): what the heatmap shows for the decode, attention or an attribution method.
+    void setExplainMethod(ExplainMethod method);
+    ExplainMethod explainMethod() const;
+    QComboBox* explainBox() const { return explain_box_; }
+    ExplainWorker* explainWorker() const { return explain_worker_; }
     QAction* openCorpusAction() const { return open_corpus_act_; }
     QString noticeText() const;
     QString colormap() const { return style_.colormap; }
@@ -223,6 +233,13 @@ private:
     // main_window_heads.cpp: the head grid dock; the line above the heatmap and the marks that follow its attention.
     void createHeadGridDock();
     void showAttentionView();
+    // main_window_explain.cpp: the explanation method's box, menu and worker.
+    void createExplainWorker();
+    void addExplainBox(QToolBar* bar);
+    void addExplainMenu(QMenu* view);
+    void showExplainChoice();
+    void requestExplanation();
+    QString explanationText() const;
 
     DecodeState* state_;
     std::vector<Sibling> siblings_;                // the open model's siblings, itself included (findSiblings)
@@ -290,6 +307,10 @@ private:
     QDockWidget* head_dock_ = nullptr;
     HeadGridView* head_grid_ = nullptr;
     QLabel* view_label_ = nullptr;  // above the heatmap: which attention it shows when not the default
+    ExplainWorker* explain_worker_ = nullptr;
+    // rebuilt with the toolbars and menus on a language change: guarded, as showExplainChoice may run in between
+    QPointer<QComboBox> explain_box_;
+    QPointer<QActionGroup> explain_group_;
 };
 
 }  // namespace attnviz::ui

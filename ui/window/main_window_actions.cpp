@@ -6,6 +6,7 @@
 #include "dialogs/export_dialog.h"
 #include "dialogs/model_library.h"
 #include "heatmap/colormaps.h"
+#include "heatmap/explanation_data.h"
 #include "heatmap/heatmap_view.h"
 #include "state/decode_state.h"
 #include "views/compare_view.h"
@@ -172,6 +173,7 @@ void MainWindow::createMenus() {
     view->addAction(compare_dock_->toggleViewAction());
     view->addAction(diagnostics_act_);
     view->addAction(inspector_dock_->toggleViewAction());
+    addExplainMenu(view);
     QMenu* colormaps = view->addMenu(tr("&Colour map"));
     for (const QString& name : colormapNames()) {
         QAction* a = colormaps->addAction(colormapDisplayName(name));
@@ -240,6 +242,7 @@ void MainWindow::createToolBars() {
     view->addWidget(colormap_box_);
     view->addAction(annotate_act_);
     view->addAction(hide_specials_act_);
+    addExplainBox(view);
 }
 
 QAction* MainWindow::stepAction(Step which) const {
@@ -416,6 +419,11 @@ ExportOptions MainWindow::exportOptions() const {
     o.style.current_row = -1;  // a figure, not the stepping state
     o.style.selected_row = o.style.selected_col = -1;
     if (!state_->attentionView().isDefault()) o.style.alignment_marks.clear();  // marks of the default attention
+    // an explanation shown in place of the attention: its diverging map, fitted scale and the method's name
+    o.style.diverging = heatmap_->style().diverging;
+    o.style.fit_range = heatmap_->style().fit_range;
+    o.style.scale_label = heatmap_->style().scale_label;
+    if (state_->explanation()) o.style.alignment_marks.clear();  // gold links mark the attention's links
     return o;
 }
 
@@ -430,7 +438,11 @@ bool MainWindow::exportTo(const QString& path, const ExportOptions& options) {
     const bool view_csv = !state_->attentionView().isDefault() && exportFormatFor(path, options) == "csv";
     const DecodeResult result =
         view_csv ? attentionViewResult(state_->decode()->result, state_->attentionView()) : state_->decode()->result;
-    if (!exportHeatmap(heatmap_->data(), result, config, path, options, &error)) {
+    const Explanation* explained = state_->attentionView().isDefault() ? state_->explanation() : nullptr;
+    const bool written = explained ? exportExplanation(heatmap_->data(), result, *explained, *state_->decodedModel(),
+                                                       path, options, &error)
+                                   : exportHeatmap(heatmap_->data(), result, config, path, options, &error);
+    if (!written) {
         reportError(tr("Export failed"), tr("Could not write %1.\n\n%2").arg(QDir::toNativeSeparators(path), error));
         return false;
     }

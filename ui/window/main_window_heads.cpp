@@ -27,6 +27,7 @@ void MainWindow::createHeadGridDock() {
 }
 
 QString MainWindow::attentionViewText() const {
+    if (const QString explained = explanationText(); !explained.isEmpty()) return explained;
     const AttentionView& view = state_->attentionView();
     if (view.isDefault() || !state_->decode()) return {};
     const int heads = attentionHeads(state_->decode()->result, view.kind);

@@ -10,7 +10,7 @@ namespace attnviz::ui {
 
 namespace {
 
-const QString kSettingsKey = QStringLiteral("View/theme");
+const QString kThemeSettingsKey = QStringLiteral("View/theme");
 
 // What the platform gave before we changed anything, to go back to for Theme::System.
 struct Original {
@@ -109,8 +109,8 @@ void setTheme(Theme theme) {
 
 Theme currentTheme() { return current(); }
 
-Theme savedTheme() { return themeFromKey(QSettings().value(kSettingsKey, QString()).toString()); }
-void saveTheme(Theme theme) { QSettings().setValue(kSettingsKey, themeKey(theme)); }
+Theme savedTheme() { return themeFromKey(QSettings().value(kThemeSettingsKey, QString()).toString()); }
+void saveTheme(Theme theme) { QSettings().setValue(kThemeSettingsKey, themeKey(theme)); }
 
 void applySavedTheme() {
     const Theme t = savedTheme();

@@ -1,0 +1,172 @@
+// attnviz-cli explain --model MODEL [--method LIST] [--ig-steps M] [--contrast T:TOKEN] [decode options] SENTENCE:
+// the decode of `decode` and, for each method of docs/explain.md, how much each source position mattered to each
+// target row (JSON: the decode object plus the explain keys; else a table per method).
+#include "cli_common.h"
+#include "commands.h"
+#include "decode_request.h"
+
+#include "base/errors.h"
+#include "explain/explain_json.h"
+#include "explain/explanation.h"
+#include "io/decode_json.h"
+
+#include <cstdio>
+
+namespace attnviz::cli {
+namespace {
+
+struct ExplainSettings {
+    std::string methods = "attention,grad_input,ig,occlusion";
+    std::string contrast;  // T:TOKEN
+    ExplainOptions options;
+};
+
+// "T:TOKEN" → row T and the token's id; the token is split at the first ':' so that it may hold one.
+Contrast parseContrast(const std::string& value, const Model& model) {
+    const size_t colon = value.find(':');
+    if (colon == std::string::npos || colon == 0)
+        throw UsageError("--contrast takes ROW:TOKEN (a 0-based row and a target token), not \"" + printable(value) +
+                         "\"");
+    int row = -1;
+    try {
+        size_t used = 0;
+        row = std::stoi(value.substr(0, colon), &used);
+        if (used != colon) row = -1;
+    } catch (const std::exception&) {
+        row = -1;
+    }
+    if (row < 0)
+        throw UsageError("--contrast: the row \"" + printable(value.substr(0, colon)) + "\" is not a row number");
+    const std::string token = value.substr(colon + 1);
+    const int id = model.target_vocab.id(token);
+    if (id == kUnk && token != "<unk>")
+        throw InputError("--contrast: \"" + printable(token) + "\" is not in the model's target vocabulary");
+    return Contrast{row, id};
+}
+
+std::string fixed(double v) {
+    char buf[48];
+    std::snprintf(buf, sizeof buf, "%.4f", v);
+    return buf;
+}
+
+// One method as a table: a column per source position, a row per target token.
+std::string explanationTable(const DecodeResult& r, const Explanation& e) {
+    const MethodInfo& info = methodInfo(e.method);
+    std::string out = std::string("\n") + info.name + (info.is_signed ? " (signed)" : "") + "\n";
+    int tok_w = 5;
+    for (const std::string& t : r.target_tokens) tok_w = std::max(tok_w, std::min(displayWidth(printable(t)), 16));
+    std::vector<int> widths;
+    out += padLeft("t", 4) + "  " + padRight("token", tok_w);
+    for (const std::string& s : r.source_tokens) {
+        const std::string shown = printable(s);
+        widths.push_back(std::max(9, std::min(displayWidth(shown), 16)));
+        out += "  " + padLeft(shown, widths.back());
+    }
+    if (!e.ig_delta.empty()) out += "  " + padLeft("f(e)-f(0)", 10);
+    out += "\n";
+    for (Eigen::Index t = 0; t < e.values.rows(); ++t) {
+        out += padLeft(std::to_string(t), 4) + "  " + padRight(printable(r.target_tokens[size_t(t)]), tok_w);
+        for (Eigen::Index j = 0; j < e.values.cols(); ++j)
+            out += "  " + padLeft(fixed(e.values(t, j)), widths[size_t(j)]);
+        if (!e.ig_delta.empty()) out += "  " + padLeft(fixed(e.ig_delta[size_t(t)]), 10);
+        out += "\n";
+    }
+    return out;
+}
+
+std::string explainText(const Model& model, const DecodeResult& r, const std::vector<Explanation>& explanations,
+                        const ExplainOptions& options) {
+    std::string out = "output   ";
+    for (const std::string& t : r.target_tokens) out += printable(t) + " ";
+    out += "\n";
+    if (options.contrast)
+        out += "contrast row " + std::to_string(options.contrast->row) + ": why " +
+               printable(r.target_tokens[size_t(options.contrast->row)]) + " and not " +
+               printable(model.target_vocab.token(options.contrast->token)) + "\n";
+    for (const Explanation& e : explanations) out += explanationTable(r, e);
+    return out;
+}
+
+std::vector<Explanation> explainAll(const Model& model, const DecodeResult& r,
+                                    const std::vector<ExplainMethod>& methods, const ExplainOptions& options) {
+    std::vector<Explanation> out;
+    for (ExplainMethod m : methods) out.push_back(explainDecode(model, r, m, options));
+    return out;
+}
+
+std::string explainJson(const Model& model, const DecodeResult& r, const std::vector<Explanation>& explanations,
+                        const ExplainOptions& options) {
+    nlohmann::json j = decodeToJson(r, model.config);
+    addExplanationsToJson(j, explanations, options, model);
+    return j.dump(-1, ' ', false, nlohmann::json::error_handler_t::replace);
+}
+
+int explainFile(const Model& model, const DecodeRequest& q, const std::vector<ExplainMethod>& methods,
+                const ExplainOptions& options) {
+    const Corpus corpus = readInputLines(q.input);
+    if (corpus.examples.empty()) warn("explain", corpus.name + ": no lines to explain (the file is empty or blank)");
+    for (const CorpusExample& ex : corpus.examples) {
+        std::string text;
+        try {
+            const DecodeResult r = decodeOne(model, ex.source, ex.has_target ? &ex.target : nullptr, q.settings);
+            const std::vector<Explanation> e = explainAll(model, r, methods, options);
+            if (q.settings.json) {
+                text = explainJson(model, r, e, options);
+                text.pop_back();  // the closing brace
+                text += ",\"line\":" + std::to_string(ex.line) + "}\n";
+            } else {
+                text = "line " + std::to_string(ex.line) + "\n" + explainText(model, r, e, options) + "\n";
+            }
+        } catch (const std::exception& e) {
+            throw InputError(atLine(corpus.name, ex.line, e));
+        }
+        std::fputs(text.c_str(), stdout);
+        flushStdout();
+    }
+    return 0;
+}
+
+}  // namespace
+
+int runExplain(const std::vector<std::string>& args) {
+    return runCommand("explain", [&] {
+        ArgParser p("explain", "--model MODEL [--method LIST] [options] SENTENCE",
+                    "Decode a sentence as `decode` does (every decode option applies) and explain each target token:\n"
+                    "how much each source position mattered to it by each method of docs/explain.md (attention,\n"
+                    "norm, grad_input, grad_norm, ig, occlusion, rollout for a Transformer).");
+        DecodeRequest q;
+        ExplainSettings e;
+        addDecodeOptions(p, q);
+        p.option("--method", &e.methods, "LIST",
+                 "comma-separated methods, or all (default attention,grad_input,ig,occlusion)");
+        p.option("--ig-steps", &e.options.ig_steps, "M", "integrated gradients' steps (default 32)", 1, kMaxIgSteps);
+        p.option("--contrast", &e.contrast, "T:TOKEN",
+                 "at row T (0-based) explain log p(y_T) - log p(TOKEN): why this token and not TOKEN");
+        if (!p.parse(args)) return 0;
+        checkDecodeUsage(p, q);
+        if (!q.settings.tree.empty()) throw UsageError("--tree belongs to decode, not explain");
+
+        const LoadedModel loaded = loadModelForCli(q.model_path, scoreOf(q));
+        const Model& model = *loaded.model;
+        std::vector<ExplainMethod> methods;
+        try {
+            methods = parseMethodList(e.methods, model.config);
+        } catch (const InputError& error) {
+            throw UsageError(std::string("--method: ") + error.what());
+        }
+        if (p.seen("--contrast")) e.options.contrast = parseContrast(e.contrast, model);
+        if (p.seen("--input")) return explainFile(model, q, methods, e.options);
+
+        Mode mode = Mode::Greedy;
+        const DecodeResult r = decodeSentence(model, q.sentence(), q.forced(p) ? &q.target : nullptr, q.settings, mode);
+        const std::vector<Explanation> explanations = explainAll(model, r, methods, e.options);
+        if (q.settings.json)
+            std::printf("%s\n", explainJson(model, r, explanations, e.options).c_str());
+        else
+            std::fputs(explainText(model, r, explanations, e.options).c_str(), stdout);
+        return 0;
+    });
+}
+
+}  // namespace attnviz::cli

@@ -1,0 +1,132 @@
+#include "decode_request.h"
+
+#include "cli_common.h"
+
+#include "base/errors.h"
+#include "decode/beam_hypothesis.h"
+#include "io/atomic_file.h"
+#include "io/beam_json.h"
+#include "text/tokenizer.h"
+
+namespace attnviz::cli {
+namespace {
+
+// The n-th best finished hypothesis (from 1) of a search as a decode object: the search's `best` for n = 1, else
+// the forced decode of its tokens (hypothesisDecode: a Transformer's layers and heads too).
+DecodeResult nthHypothesis(const Model& model, const BeamResult& b, int n) {
+    if (n == 1) return b.best;
+    if (int(b.finished.size()) < n)
+        throw InputError("--hypothesis " + std::to_string(n) + ": the beam search finished only " +
+                         std::to_string(b.finished.size()) + " hypotheses (a wider --beam may find more)");
+    return hypothesisDecode(model, b, b.finished[size_t(n) - 1]);
+}
+
+}  // namespace
+
+std::string DecodeRequest::sentence() const {
+    std::string out;
+    for (const std::string& w : words) out += (out.empty() ? "" : " ") + w;
+    return out;
+}
+
+void addDecodeOptions(ArgParser& p, DecodeRequest& q) {
+    p.option("--model", &q.model_path, "MODEL", "the model file (.safetensors)").required();
+    p.flag("--json", &q.settings.json, "print the decode object as JSON (one line; JSON Lines with --input)");
+    p.option("--beam", &q.settings.beam, "K", "beam search of width K (default 1 = greedy)", 1, 1000);
+    p.option("--max-len", &q.settings.max_len, "N",
+             "at most N target tokens, <eos> included (default 2*S+10); ignored with --target", 1, 1000000);
+    p.option("--tree", &q.settings.tree, "FILE",
+             "also write the beam search's tree (nodes, n-best, attention rows) to FILE as JSON (atomically)");
+    p.option("--hypothesis", &q.settings.hypothesis, "N",
+             "print the N-th best finished hypothesis of the --beam search (default 1: the best), with all its "
+             "attention keys",
+             1, 1000);
+    p.option("--target", &q.target, "TEXT", "forced decoding: score this reference translation (<eos> is appended)");
+    p.option("--input", &q.input, "FILE",
+             "decode every line of FILE (- for standard input): `source` or `source<TAB>reference` (forced)");
+    p.choice("--score", &q.score, scoreChoices(), "use the sibling model trained with this score");
+    p.option("--threads", &q.threads, "N", "worker threads for --input (default: every core)", 1, 256);
+    p.option("--max-source-len", &q.settings.max_source_len, "N",
+             "refuse sources of more than N tokens (default 1000); references may have 2*N+10", 1, kMaxSourceLenLimit);
+    p.positionals(&q.words, "SENTENCE", "the source sentence (several arguments are joined with spaces)");
+}
+
+void checkDecodeUsage(const ArgParser& p, const DecodeRequest& q) {
+    const bool forced = p.seen("--target");
+    if (forced && p.seen("--beam"))
+        throw UsageError("--beam and --target cannot be used together (forced decoding does not search)");
+    if (p.seen("--input") && !q.words.empty()) throw UsageError("give either SENTENCE or --input FILE, not both");
+    if (p.seen("--input") && forced)
+        throw UsageError("--target cannot be used with --input (put the reference after a tab on each line)");
+    if (!p.seen("--input") && q.words.empty()) throw UsageError("missing SENTENCE (or --input FILE)");
+    if (p.seen("--tree") && (forced || p.seen("--input")))
+        throw UsageError("--tree writes the search of one SENTENCE: it cannot be used with --target or --input");
+
+    if (p.seen("--hypothesis") && (!p.seen("--beam") || forced || p.seen("--input")))
+        throw UsageError(
+            "--hypothesis picks a hypothesis of the --beam search of one SENTENCE (not with "
+            "--target or --input)");
+}
+
+std::optional<ScoreKind> scoreOf(const DecodeRequest& q) {
+    if (q.score.empty()) return std::nullopt;
+    return parseScoreKind(q.score);
+}
+
+DecodeResult decodeOne(const Model& model, const std::string& source, const std::string* reference,
+                       const DecodeSettings& s) {
+    const TokenizedText src = tokenizeSource(model, source);
+    checkSourceLength(src, s.max_source_len, "source");
+    DecodeOptions o;
+    o.max_len = s.max_len;
+    o.parallel_steps = s.parallel_steps;
+    if (reference) {
+        const TokenizedText ref = tokenizeTarget(model, *reference);
+        checkReferenceLength(ref, s.max_source_len, "reference");
+        return forcedDecode(model, src, ref, o);
+    }
+    checkDecodeSize(model, src, s.beam, s.max_len, "source");
+    if (s.beam > 1) return beamSearch(model, src, s.beam, o).best;
+    return greedyDecode(model, src, o);
+}
+
+DecodeResult decodeSentence(const Model& model, const std::string& sentence, const std::string* target,
+                            const DecodeSettings& s, Mode& mode) {
+    TokenizedText src;
+    try {
+        src = tokenizeSource(model, sentence);
+    } catch (const InputError& e) {
+        throw InputError(std::string("SENTENCE: ") + e.what());
+    }
+    checkSourceLength(src, s.max_source_len, "SENTENCE");
+    if (src.tokens.size() == 2) warn("decode", "the sentence has no tokens; decoding <sos> <eos> alone");
+    if (target) {
+        TokenizedText ref;
+        try {
+            ref = tokenizeTarget(model, *target);
+        } catch (const InputError& e) {
+            throw InputError(std::string("--target: ") + e.what());
+        }
+        checkReferenceLength(ref, s.max_source_len, "--target");
+        mode = Mode::Forced;
+        return forcedDecode(model, src, ref);
+    }
+    DecodeOptions o;
+    o.max_len = s.max_len;
+    checkDecodeSize(model, src, s.beam, s.max_len, "SENTENCE");
+    if (!s.tree.empty() || s.hypothesis > 1) {  // width 1 is the greedy decode, with its tree
+        const BeamResult b = beamSearch(model, src, s.beam, o);
+        if (!s.tree.empty())
+            writeFileAtomically(s.tree, beamTreeToJsonText(b, model.target_vocab, src, s.beam, 2) + "\n");
+        mode = s.beam > 1 ? Mode::Beam : Mode::Greedy;
+        return nthHypothesis(model, b, s.hypothesis);
+    }
+    if (s.beam > 1) {
+        mode = Mode::Beam;
+        return beamSearch(model, src, s.beam, o).best;
+    }
+    mode = Mode::Greedy;
+    return greedyDecode(model, src, o);
+}
+
+}  // namespace attnviz::cli

@@ -1,0 +1,50 @@
+// What `decode` and `explain` share: the options that say which decode to make (greedy, beam, a hypothesis of the
+// search, forced on a reference, a sibling), their usage rules, and the decode of one SENTENCE or input line.
+#pragma once
+#include "args.h"
+
+#include "decode/decoding.h"
+
+#include <optional>
+#include <string>
+#include <vector>
+
+namespace attnviz::cli {
+
+struct DecodeSettings {
+    int beam = 1;
+    int max_len = 0;  // 0 = the spec's default 2 * S + 10
+    bool json = false;
+    int max_source_len = kMaxSourceTokens;
+    bool parallel_steps = true;  // off when sentences are decoded side by side (DecodeOptions::parallel_steps)
+    std::string tree;            // --tree FILE: the beam search's tree as JSON (io/beam_json.h)
+    int hypothesis = 1;          // --hypothesis N: the N-th best finished hypothesis of the search (1: the best)
+};
+
+enum class Mode { Greedy, Beam, Forced };
+
+// The command line of a decode.
+struct DecodeRequest {
+    std::string model_path, target, input, score;
+    DecodeSettings settings;
+    int threads = 0;
+    std::vector<std::string> words;  // SENTENCE
+
+    bool forced(const ArgParser& p) const { return p.seen("--target"); }
+    std::string sentence() const;  // the words joined with spaces
+};
+
+// Registers decode's options on p, writing into q.
+void addDecodeOptions(ArgParser& p, DecodeRequest& q);
+// The rules between those options (UsageError).
+void checkDecodeUsage(const ArgParser& p, const DecodeRequest& q);
+std::optional<ScoreKind> scoreOf(const DecodeRequest& q);
+
+// One source (and optional reference: forced decoding) of an input file.
+DecodeResult decodeOne(const Model& model, const std::string& source, const std::string* reference,
+                       const DecodeSettings& s);
+// The SENTENCE of the command line: forced on `target` when given, else beam or greedy; `mode` says which.
+DecodeResult decodeSentence(const Model& model, const std::string& sentence, const std::string* target,
+                            const DecodeSettings& s, Mode& mode);
+
+}  // namespace attnviz::cli

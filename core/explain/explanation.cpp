@@ -1,0 +1,184 @@
+// The method table, the dispatch, and the methods that read the decode's own weights (attention, norm, rollout).
+// The gradient methods are in gradient_methods.cpp, occlusion in occlusion.cpp.
+#include "explain/explanation.h"
+
+#include "base/errors.h"
+#include "explain/method_impl.h"
+
+#include <algorithm>
+#include <string>
+
+namespace attnviz {
+namespace {
+
+// (T, S) from the decode's rows.
+Mat matrixOf(const std::vector<std::vector<float>>& rows, int S) {
+    Mat m = Mat::Zero(Eigen::Index(rows.size()), S);
+    for (size_t t = 0; t < rows.size(); ++t)
+        for (int j = 0; j < S && j < int(rows[t].size()); ++j) m(Eigen::Index(t), j) = rows[t][size_t(j)];
+    return m;
+}
+
+// Each row divided by its sum; a row summing to 0 stays 0.
+void normaliseRows(Mat& m) {
+    for (Eigen::Index t = 0; t < m.rows(); ++t) {
+        const float sum = m.row(t).sum();
+        if (sum > 0) m.row(t) /= sum;
+    }
+}
+
+// RNN: n_tj = a_tj ‖h_j‖₂.
+Mat rnnNorm(const Model& model, const DecodeResult& decode) {
+    const Mat H = encoderOutputs(model, decode.source_ids);  // (S, 2H_e)
+    Mat n = matrixOf(decode.attention, int(H.rows()));
+    for (Eigen::Index j = 0; j < H.rows(); ++j) n.col(j) *= H.row(j).norm();
+    return n;
+}
+
+// Transformer, the last decoder layer's cross-attention: n_tj = ‖Σ_h A^h_tj W_O[:, h] (W_V^h m_j + b_V^h)‖₂.
+Mat transformerNorm(const Model& model, const DecodeResult& decode) {
+    const TransformerConfig& c = model.config.transformer;
+    const auto& attn = model.transformer.decoder_layers.back().multihead_attn;
+    const std::vector<Mat>& heads = decode.cross_attention.back();  // [h] (T, S)
+    const Mat memory = encoderOutputs(model, decode.source_ids);    // (S, d)
+    const int d = c.d_model, dh = d / c.nhead;
+    const Eigen::Index S = memory.rows(), T = Eigen::Index(decode.target_ids.size());
+    // values[h] (S, d): row j = W_O[:, h] (W_V^h m_j + b_V^h)
+    std::vector<Mat> values;
+    for (int h = 0; h < c.nhead; ++h) {
+        const auto Wv = attn.in_proj_weight.middleRows(2 * d + h * dh, dh);  // (dh, d)
+        const auto bv = attn.in_proj_bias.segment(2 * d + h * dh, dh);       // (dh)
+        Mat v = memory * Wv.transpose();                                     // (S, dh)
+        v.rowwise() += bv.transpose();
+        values.push_back(v * attn.out_proj_weight.middleCols(h * dh, dh).transpose());  // (S, d)
+    }
+    Mat n(T, S);
+    Vec sum(d);
+    for (Eigen::Index t = 0; t < T; ++t)
+        for (Eigen::Index j = 0; j < S; ++j) {
+            sum.setZero();
+            for (int h = 0; h < c.nhead; ++h) sum += heads[size_t(h)](t, j) * values[size_t(h)].row(j).transpose();
+            n(t, j) = sum.norm();
+        }
+    return n;
+}
+
+// C · Â^L ⋯ Â^1, Â^l = ½ mean_h A^l_h + ½ I (Abnar & Zuidema 2020).
+Mat rollout(const DecodeResult& decode) {
+    const int S = int(decode.source_ids.size());
+    Mat r = matrixOf(decode.attention, S);
+    for (size_t l = decode.encoder_self_attention.size(); l-- > 0;) {
+        const std::vector<Mat>& heads = decode.encoder_self_attention[l];
+        Mat a = Mat::Zero(S, S);
+        for (const Mat& h : heads) a += h;
+        a *= 0.5f / float(heads.size());
+        a.diagonal().array() += 0.5f;
+        r = (r * a).eval();
+    }
+    return r;
+}
+
+void checkDecode(const Model& model, const DecodeResult& decode, ExplainMethod method, const ExplainOptions& o) {
+    if (decode.source_ids.size() < 2 || decode.target_ids.empty())
+        throw InputError("nothing to explain: the decode has no source or no target tokens");
+    if (methodInfo(method).transformer_only && !model.config.isTransformer())
+        throw InputError(std::string(methodInfo(method).name) +
+                         " needs a Transformer: an RNN model has no encoder self-attention to roll out");
+    if (method == ExplainMethod::IntegratedGradients && (o.ig_steps < 1 || o.ig_steps > kMaxIgSteps))
+        throw InputError("--ig-steps must be 1 to " + std::to_string(kMaxIgSteps) + ", not " +
+                         std::to_string(o.ig_steps));
+    if (model.config.isTransformer() && decode.cross_attention.empty())
+        throw InputError("the decode has no cross-attention rows to explain");
+}
+
+}  // namespace
+
+const std::vector<MethodInfo>& explainMethods() {
+    static const std::vector<MethodInfo> methods = {
+        {ExplainMethod::Attention, "attention", false, false},   {ExplainMethod::Norm, "norm", false, false},
+        {ExplainMethod::GradInput, "grad_input", true, false},   {ExplainMethod::GradNorm, "grad_norm", false, false},
+        {ExplainMethod::IntegratedGradients, "ig", true, false}, {ExplainMethod::Occlusion, "occlusion", true, false},
+        {ExplainMethod::Rollout, "rollout", false, true},
+    };
+    return methods;
+}
+
+const MethodInfo& methodInfo(ExplainMethod method) {
+    for (const MethodInfo& m : explainMethods())
+        if (m.method == method) return m;
+    return explainMethods().front();
+}
+
+std::optional<ExplainMethod> methodFromName(std::string_view name) {
+    for (const MethodInfo& m : explainMethods())
+        if (name == m.name) return m.method;
+    return std::nullopt;
+}
+
+std::vector<ExplainMethod> methodsFor(const ModelConfig& config) {
+    std::vector<ExplainMethod> out;
+    for (const MethodInfo& m : explainMethods())
+        if (!m.transformer_only || config.isTransformer()) out.push_back(m.method);
+    return out;
+}
+
+std::vector<ExplainMethod> parseMethodList(std::string_view list, const ModelConfig& config) {
+    if (list == "all") return methodsFor(config);
+    std::vector<ExplainMethod> out;
+    size_t start = 0;
+    while (start <= list.size()) {
+        const size_t comma = std::min(list.find(',', start), list.size());
+        const std::string_view name = list.substr(start, comma - start);
+        const std::optional<ExplainMethod> method = methodFromName(name);
+        if (!method) {
+            std::string known;
+            for (const MethodInfo& m : explainMethods()) known += std::string(known.empty() ? "" : ", ") + m.name;
+            throw InputError("unknown method \"" + std::string(name) + "\" (known: " + known + ", all)");
+        }
+        if (methodInfo(*method).transformer_only && !config.isTransformer())
+            throw InputError(std::string(methodInfo(*method).name) +
+                             " needs a Transformer: an RNN model has no encoder self-attention to roll out");
+        if (std::find(out.begin(), out.end(), *method) == out.end()) out.push_back(*method);
+        start = comma + 1;
+    }
+    return out;
+}
+
+Explanation explainDecode(const Model& model, const DecodeResult& decode, ExplainMethod method,
+                          const ExplainOptions& options) {
+    checkDecode(model, decode, method, options);
+    Explanation e;
+    e.method = method;
+    const int S = int(decode.source_ids.size());
+    switch (method) {
+    case ExplainMethod::Attention:
+        e.values = matrixOf(decode.attention, S);
+        break;
+    case ExplainMethod::Norm:
+        e.values = model.config.isTransformer() ? transformerNorm(model, decode) : rnnNorm(model, decode);
+        normaliseRows(e.values);
+        break;
+    case ExplainMethod::GradInput:
+        e.values = gradientTimesInput(model, decode, options.contrast);
+        break;
+    case ExplainMethod::GradNorm:
+        e.values = gradientNorm(model, decode, options.contrast);
+        break;
+    case ExplainMethod::IntegratedGradients:
+        e.values = integratedGradients(model, decode, options.ig_steps, options.contrast, e.ig_delta);
+        break;
+    case ExplainMethod::Occlusion:
+        e.values = occlusion(model, decode, options.contrast);
+        break;
+    case ExplainMethod::Rollout:
+        e.values = rollout(decode);
+        break;
+    }
+    return e;
+}
+
+double completenessGap(const Explanation& ig, int row) {
+    return double(ig.values.row(row).sum()) - ig.ig_delta[size_t(row)];
+}
+
+}  // namespace attnviz

@@ -1,0 +1,58 @@
+// The attribution methods of docs/explain.md: for a decode (greedy, forced, a beam hypothesis, a what-if prefix),
+// one T × S matrix per method saying how much each source position mattered to each target row. Every method reads
+// the model through explain/forced_objective.h (the training code's passes) or the decode's own attention.
+// Legend: S source length with <sos>/<eos>, T target rows (<eos> included), E the source embedding width.
+#pragma once
+#include "decode/decoding.h"
+#include "explain/forced_objective.h"
+
+#include <optional>
+#include <string>
+#include <string_view>
+#include <vector>
+
+namespace attnviz {
+
+enum class ExplainMethod { Attention, Norm, GradInput, GradNorm, IntegratedGradients, Occlusion, Rollout };
+
+// The spec's name ("grad_input"), whether its values have a sign (a diverging colour map centred on 0), and
+// whether only a Transformer has it.
+struct MethodInfo {
+    ExplainMethod method;
+    const char* name;
+    bool is_signed;
+    bool transformer_only;
+};
+// Every method, in the spec's order.
+const std::vector<MethodInfo>& explainMethods();
+const MethodInfo& methodInfo(ExplainMethod method);
+std::optional<ExplainMethod> methodFromName(std::string_view name);
+// The methods a model of this kind has.
+std::vector<ExplainMethod> methodsFor(const ModelConfig& config);
+// "all" or comma-separated names → methods in the order given (duplicates dropped). Throws InputError naming an
+// unknown name, or rollout asked of an RNN model (it has no encoder self-attention to roll out).
+std::vector<ExplainMethod> parseMethodList(std::string_view list, const ModelConfig& config);
+
+constexpr int kDefaultIgSteps = 32;
+constexpr int kMaxIgSteps = 1024;
+
+struct ExplainOptions {
+    int ig_steps = kDefaultIgSteps;  // m of integrated gradients
+    std::optional<Contrast> contrast;
+};
+
+struct Explanation {
+    ExplainMethod method = ExplainMethod::Attention;
+    Mat values;                    // (T, S) R[t][j]
+    std::vector<double> ig_delta;  // integrated gradients: (T) f_t(e) − f_t(0), what each row's sum should reach
+};
+
+// One method's matrix for the decode. Throws InputError for a method the model's kind lacks, an ig_steps outside
+// 1..kMaxIgSteps, a contrast outside the decode or the vocabulary, or a decode without source or target ids.
+Explanation explainDecode(const Model& model, const DecodeResult& decode, ExplainMethod method,
+                          const ExplainOptions& options = {});
+
+// Integrated gradients' completeness gap of row t: Σ_j R[t][j] − ig_delta[t].
+double completenessGap(const Explanation& ig, int row);
+
+}  // namespace attnviz

@@ -1,0 +1,178 @@
+#include "explain/forced_objective.h"
+
+#include "base/errors.h"
+#include "model/params_ops.h"
+#include "model/transformer_params_ops.h"
+#include "nn/seq2seq_grad.h"
+#include "nn/softmax.h"
+#include "nn/transformer_loss.h"
+
+#include <algorithm>
+#include <string>
+
+namespace attnviz {
+namespace {
+
+// Inputs per pass: bounds the batch's working memory (a pass holds (T·B, V) logits).
+constexpr size_t kBatch = 16;
+
+TrainExample exampleOf(const ForcedInput& in) {
+    TrainExample ex;
+    ex.source = in.source;
+    ex.target.reserve(in.target.size() + 1);
+    ex.target.push_back(kSos);
+    ex.target.insert(ex.target.end(), in.target.begin(), in.target.end());
+    ex.source_scale = in.source_scale;
+    return ex;
+}
+
+void checkContrast(const Model& model, const std::vector<int>& target, const std::optional<Contrast>& contrast) {
+    if (!contrast) return;
+    if (contrast->row < 0 || contrast->row >= int(target.size()))
+        throw InputError("contrast row " + std::to_string(contrast->row) + " is outside the decode's " +
+                         std::to_string(target.size()) + " rows");
+    if (contrast->token < 0 || contrast->token >= model.target_vocab.size())
+        throw InputError("contrast token id " + std::to_string(contrast->token) + " is outside the target vocabulary");
+}
+
+// f from a row of log-probabilities (or logits: only differences and the log-sum-exp are read).
+template <class Row>
+double objectiveOf(const Row& logits, int y, int t, const std::optional<Contrast>& contrast) {
+    if (contrast && contrast->row == t) return double(logits[y]) - double(logits[contrast->token]);
+    return double(logits[y]) - double(logSumExp(logits));
+}
+
+void rnnObjectives(const Model& model, const std::vector<TrainExample>& batch, const std::optional<Contrast>& contrast,
+                   std::vector<std::vector<double>>& out) {
+    std::vector<const TrainExample*> ptrs;
+    for (const TrainExample& ex : batch) ptrs.push_back(&ex);
+    const int B = int(ptrs.size());
+    Seq2SeqWorkspace<float> ws;
+    seq2seqLossAndGrad<float>(model.config, model.params, ptrs.data(), B, DropoutSpec{}, 1.0f, nullptr, ws);
+    for (int b = 0; b < B; ++b) {
+        const std::vector<int>& y = batch[size_t(b)].target;  // [<sos>, y_0, …]
+        std::vector<double> f(y.size() - 1);
+        for (size_t t = 0; t < f.size(); ++t)
+            f[t] = objectiveOf(ws.logits.row(Eigen::Index(t) * B + b), y[t + 1], int(t), contrast);
+        out.push_back(std::move(f));
+    }
+}
+
+void transformerObjectives(const Model& model, const std::vector<TrainExample>& batch,
+                           const std::optional<Contrast>& contrast, std::vector<std::vector<double>>& out) {
+    std::vector<const TrainExample*> ptrs;
+    for (const TrainExample& ex : batch) ptrs.push_back(&ex);
+    TransformerLossCache<float> cache;
+    transformerLossAndGrad<float>(model.config.transformer, model.transformer, ptrs.data(), int(ptrs.size()), nullptr,
+                                  1.0f, nullptr, cache);
+    for (size_t b = 0; b < batch.size(); ++b) {
+        const std::vector<int>& y = batch[b].target;
+        std::vector<double> f(y.size() - 1);
+        for (size_t t = 0; t < f.size(); ++t)
+            f[t] = objectiveOf(cache.log_probs.row(cache.tgt_rows.begin(int(b)) + Eigen::Index(t)), y[t + 1], int(t),
+                               contrast);
+        out.push_back(std::move(f));
+    }
+}
+
+// −∂loss/∂(source rows) of each example of the batch, [b] (S_b, E).
+std::vector<Mat> rnnGradients(const Model& model, const std::vector<TrainExample>& batch) {
+    std::vector<const TrainExample*> ptrs;
+    for (const TrainExample& ex : batch) ptrs.push_back(&ex);
+    const int B = int(ptrs.size());
+    Seq2SeqWorkspace<float> ws;
+    ModelParams scratch;  // the parameters' gradient, not read
+    zerosLike(scratch, model.params);
+    seq2seqLossAndGrad<float>(model.config, model.params, ptrs.data(), B, DropoutSpec{}, 1.0f, &scratch, ws);
+    std::vector<Mat> grads;
+    for (int b = 0; b < B; ++b) {
+        const int S = int(batch[size_t(b)].source.size());
+        Mat g(S, ws.dxe.cols());
+        for (int j = 0; j < S; ++j) g.row(j) = -ws.dxe.row(Eigen::Index(j) * B + b);  // (S*B, E) time-major
+        grads.push_back(std::move(g));
+    }
+    return grads;
+}
+
+std::vector<Mat> transformerGradients(const Model& model, const std::vector<TrainExample>& batch) {
+    std::vector<const TrainExample*> ptrs;
+    for (const TrainExample& ex : batch) ptrs.push_back(&ex);
+    TransformerLossCache<float> cache;
+    TransformerParams scratch;
+    zerosLike(scratch, model.transformer);
+    transformerLossAndGrad<float>(model.config.transformer, model.transformer, ptrs.data(), int(ptrs.size()), nullptr,
+                                  1.0f, &scratch, cache);
+    std::vector<Mat> grads;
+    for (size_t b = 0; b < batch.size(); ++b)
+        grads.push_back(-cache.source_grad.middleRows(cache.src_rows.begin(int(b)), cache.src_rows.rows(int(b))));
+    return grads;
+}
+
+}  // namespace
+
+std::vector<std::vector<double>> forcedObjectives(const Model& model, const std::vector<ForcedInput>& inputs,
+                                                  const std::optional<Contrast>& contrast) {
+    std::vector<std::vector<double>> out;
+    for (size_t first = 0; first < inputs.size(); first += kBatch) {
+        std::vector<TrainExample> batch;
+        for (size_t i = first; i < std::min(inputs.size(), first + kBatch); ++i) {
+            checkContrast(model, inputs[i].target, contrast);
+            batch.push_back(exampleOf(inputs[i]));
+        }
+        if (model.config.isTransformer())
+            transformerObjectives(model, batch, contrast, out);
+        else
+            rnnObjectives(model, batch, contrast, out);
+    }
+    return out;
+}
+
+std::vector<Mat> sourceGradients(const Model& model, const ForcedInput& input, const std::vector<int>& rows,
+                                 const std::optional<Contrast>& contrast) {
+    checkContrast(model, input.target, contrast);
+    std::vector<Mat> out;
+    for (size_t first = 0; first < rows.size(); first += kBatch) {
+        std::vector<TrainExample> batch;
+        for (size_t k = first; k < std::min(rows.size(), first + kBatch); ++k) {
+            if (rows[k] < 0 || rows[k] >= int(input.target.size()))
+                throw InputError("row " + std::to_string(rows[k]) + " is outside the decode's " +
+                                 std::to_string(input.target.size()) + " rows");
+            TrainExample ex = exampleOf(input);
+            ex.objective_row = rows[k];
+            if (contrast && contrast->row == rows[k]) ex.contrast = contrast->token;
+            batch.push_back(std::move(ex));
+        }
+        std::vector<Mat> grads =
+            model.config.isTransformer() ? transformerGradients(model, batch) : rnnGradients(model, batch);
+        for (Mat& g : grads) out.push_back(std::move(g));
+    }
+    return out;
+}
+
+Mat encoderOutputs(const Model& model, const std::vector<int>& source) {
+    TrainExample ex = exampleOf(ForcedInput{source, {kEos}, 1.0});
+    const TrainExample* one = &ex;
+    if (model.config.isTransformer()) {
+        TransformerLossCache<float> cache;
+        transformerLossAndGrad<float>(model.config.transformer, model.transformer, &one, 1, nullptr, 1.0f, nullptr,
+                                      cache);
+        return cache.memory;
+    }
+    Seq2SeqWorkspace<float> ws;
+    seq2seqLossAndGrad<float>(model.config, model.params, &one, 1, DropoutSpec{}, 1.0f, nullptr, ws);
+    return ws.enc.H.topRows(Eigen::Index(source.size()));  // (B·S, 2H_e), example b's rows from b·S
+}
+
+Mat sourceEmbeddings(const Model& model, const std::vector<int>& source) {
+    const bool transformer = model.config.isTransformer();
+    const auto& table = transformer ? model.transformer.src_embedding : model.params.enc_embedding;
+    Mat e(Eigen::Index(source.size()), table.cols());
+    for (size_t j = 0; j < source.size(); ++j) {
+        if (source[j] < 0 || source[j] >= table.rows())
+            throw InputError("source id " + std::to_string(source[j]) + " is outside the vocabulary");
+        e.row(Eigen::Index(j)) = table.row(source[j]);
+    }
+    return e;
+}
+
+}  // namespace attnviz

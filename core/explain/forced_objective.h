@@ -1,0 +1,49 @@
+// What every attribution method reads from the model (docs/explain.md): the objective f_t of docs/explain.md along
+// a fixed target, for a batch of variants of one sentence (occluded sources, scaled embeddings), and its gradient
+// with respect to the source embeddings. Both come from the training code's own forward and backward passes
+// (nn/seq2seq_grad.h, nn/transformer_loss.h) with TrainExample's attribution fields: one model, no second
+// implementation.
+// Legend: S source length with <sos>/<eos>, T target rows (<eos> included), E the source embedding width
+// (emb_dim for the RNN kinds, d_model for a Transformer).
+#pragma once
+#include "base/tensor.h"
+#include "model/model.h"
+
+#include <optional>
+#include <vector>
+
+namespace attnviz {
+
+// "Why y_t and not c?": at `row` the objective is log p(y_row) − log p(token).
+struct Contrast {
+    int row = 0;
+    int token = 0;
+};
+
+// One forced pass: the source ids (with <sos>/<eos>), the target ids y_0 … y_{T−1} (<eos> included), and the scale
+// of the source embeddings (integrated gradients' α; 1 = the model).
+struct ForcedInput {
+    std::vector<int> source;
+    std::vector<int> target;
+    double source_scale = 1.0;
+};
+
+// f_t for every row t of each input: log p(y_t | y_<t, x), or log p(y_t) − log p(c) at the contrast's row.
+// [input] (T values). Forward passes only, batched.
+std::vector<std::vector<double>> forcedObjectives(const Model& model, const std::vector<ForcedInput>& inputs,
+                                                  const std::optional<Contrast>& contrast);
+
+// ∂f_t/∂e_j for each requested row t of one input: [k] (S, E) for rows[k]. e_j is the source embedding of
+// position j before any scaling (for a Transformer before ·√d and the positional encoding); the gradient is taken
+// at the input's scaled embeddings.
+std::vector<Mat> sourceGradients(const Model& model, const ForcedInput& input, const std::vector<int>& rows,
+                                 const std::optional<Contrast>& contrast);
+
+// (S, ·) what the decoder attends over: an RNN encoder's outputs h_j = [f_j ; b_j] (S, 2H_e), or a Transformer's
+// memory (S, d).
+Mat encoderOutputs(const Model& model, const std::vector<int>& source);
+
+// (S, E) the source embeddings e_j of the input's ids, unscaled.
+Mat sourceEmbeddings(const Model& model, const std::vector<int>& source);
+
+}  // namespace attnviz

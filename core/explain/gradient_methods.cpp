@@ -1,0 +1,65 @@
+// Gradient × input, the gradient's norm and integrated gradients (docs/explain.md): every row's gradient with
+// respect to the source embeddings from one batched backward pass of the training code (explain/forced_objective).
+#include "explain/method_impl.h"
+
+namespace attnviz {
+
+ForcedInput forcedInputOf(const DecodeResult& decode) { return ForcedInput{decode.source_ids, decode.target_ids, 1.0}; }
+
+std::vector<int> allRows(const DecodeResult& decode) {
+    std::vector<int> rows(decode.target_ids.size());
+    for (size_t t = 0; t < rows.size(); ++t) rows[t] = int(t);
+    return rows;
+}
+
+namespace {
+
+// R[t][j] = ⟨e_j, G_t[j]⟩ for gradients G_t (S, E).
+Mat dotWithEmbeddings(const Mat& embeddings, const std::vector<Mat>& grads) {
+    Mat r(Eigen::Index(grads.size()), embeddings.rows());
+    for (size_t t = 0; t < grads.size(); ++t)
+        r.row(Eigen::Index(t)) = (grads[t].array() * embeddings.array()).rowwise().sum().transpose();
+    return r;
+}
+
+}  // namespace
+
+Mat gradientTimesInput(const Model& model, const DecodeResult& decode, const std::optional<Contrast>& contrast) {
+    const ForcedInput input = forcedInputOf(decode);
+    return dotWithEmbeddings(sourceEmbeddings(model, input.source),
+                             sourceGradients(model, input, allRows(decode), contrast));
+}
+
+Mat gradientNorm(const Model& model, const DecodeResult& decode, const std::optional<Contrast>& contrast) {
+    const std::vector<Mat> grads = sourceGradients(model, forcedInputOf(decode), allRows(decode), contrast);
+    Mat r(Eigen::Index(grads.size()), Eigen::Index(decode.source_ids.size()));
+    for (size_t t = 0; t < grads.size(); ++t) r.row(Eigen::Index(t)) = grads[t].rowwise().norm().transpose();
+    return r;
+}
+
+Mat integratedGradients(const Model& model, const DecodeResult& decode, int steps,
+                        const std::optional<Contrast>& contrast, std::vector<double>& delta) {
+    ForcedInput input = forcedInputOf(decode);
+    const std::vector<int> rows = allRows(decode);
+    std::vector<Mat> mean;  // [t] (S, E): (1/m) Σ_i ∂f_t/∂e at α_i e
+    for (int i = 1; i <= steps; ++i) {
+        input.source_scale = (double(i) - 0.5) / double(steps);
+        std::vector<Mat> grads = sourceGradients(model, input, rows, contrast);
+        if (mean.empty()) {
+            mean = std::move(grads);
+            continue;
+        }
+        for (size_t t = 0; t < rows.size(); ++t) mean[t] += grads[t];
+    }
+    for (Mat& g : mean) g /= float(steps);
+    // completeness: Σ_j R[t][j] ≈ f_t(e) − f_t(0)
+    input.source_scale = 1.0;
+    ForcedInput baseline = input;
+    baseline.source_scale = 0.0;
+    const std::vector<std::vector<double>> f = forcedObjectives(model, {input, baseline}, contrast);
+    delta.resize(rows.size());
+    for (size_t t = 0; t < rows.size(); ++t) delta[t] = f[0][t] - f[1][t];
+    return dotWithEmbeddings(sourceEmbeddings(model, input.source), mean);
+}
+
+}  // namespace attnviz

@@ -1,0 +1,138 @@
+#include "explain/measures.h"
+
+#include <algorithm>
+#include <cmath>
+#include <limits>
+#include <numeric>
+#include <random>
+
+namespace attnviz {
+
+MeanSum& MeanSum::operator+=(const MeanSum& o) {
+    sum += o.sum;
+    count += o.count;
+    return *this;
+}
+
+double MeanSum::mean() const { return count ? sum / double(count) : std::numeric_limits<double>::quiet_NaN(); }
+
+ExplainMeasures& ExplainMeasures::operator+=(const ExplainMeasures& o) {
+    aer += o.aer;
+    aopc += o.aopc;
+    occlusion_spearman += o.occlusion_spearman;
+    return *this;
+}
+
+std::vector<int> rankedWords(const Mat& R, int t) {
+    std::vector<int> words(size_t(std::max<Eigen::Index>(R.cols() - 2, 0)));
+    std::iota(words.begin(), words.end(), 1);
+    std::stable_sort(words.begin(), words.end(), [&](int a, int b) { return R(t, a) > R(t, b); });
+    return words;
+}
+
+namespace {
+
+// Average ranks (1-based), ties sharing the mean of their ranks.
+std::vector<double> ranks(const std::vector<double>& v) {
+    std::vector<size_t> idx(v.size());
+    std::iota(idx.begin(), idx.end(), 0);
+    std::sort(idx.begin(), idx.end(), [&](size_t a, size_t b) { return v[a] < v[b]; });
+    std::vector<double> r(v.size());
+    for (size_t i = 0; i < idx.size();) {
+        size_t j = i;
+        while (j + 1 < idx.size() && v[idx[j + 1]] == v[idx[i]]) ++j;
+        const double mean_rank = (double(i) + double(j)) / 2.0 + 1.0;
+        for (size_t k = i; k <= j; ++k) r[idx[k]] = mean_rank;
+        i = j + 1;
+    }
+    return r;
+}
+
+}  // namespace
+
+double spearman(const std::vector<double>& a, const std::vector<double>& b) {
+    const double nan = std::numeric_limits<double>::quiet_NaN();
+    if (a.size() < 2 || a.size() != b.size()) return nan;
+    const std::vector<double> ra = ranks(a), rb = ranks(b);
+    const double n = double(a.size()), mean = (n + 1) / 2;
+    double cov = 0, va = 0, vb = 0;
+    for (size_t i = 0; i < ra.size(); ++i) {
+        cov += (ra[i] - mean) * (rb[i] - mean);
+        va += (ra[i] - mean) * (ra[i] - mean);
+        vb += (rb[i] - mean) * (rb[i] - mean);
+    }
+    if (va == 0 || vb == 0) return nan;
+    return cov / std::sqrt(va * vb);
+}
+
+MeanSum aopcOf(const Model& model, const DecodeResult& forced, const std::vector<std::vector<int>>& order) {
+    const ForcedInput original{forced.source_ids, forced.target_ids, 1.0};
+    const int n = int(forced.source_ids.size()) - 2, K = std::min(kAopcMaxK, n);
+    MeanSum out;
+    if (K < 1) return out;
+    std::vector<ForcedInput> inputs{original};
+    for (size_t t = 0; t < order.size(); ++t)
+        for (int k = 1; k <= K; ++k) {
+            inputs.push_back(original);
+            for (int i = 0; i < k; ++i) inputs.back().source[size_t(order[t][size_t(i)])] = kUnk;
+        }
+    const std::vector<std::vector<double>> f = forcedObjectives(model, inputs, std::nullopt);
+    size_t next = 1;
+    for (size_t t = 0; t < order.size(); ++t)
+        for (int k = 1; k <= K; ++k, ++next) {
+            out.sum += f[0][t] - f[next][t];
+            ++out.count;
+        }
+    return out;
+}
+
+std::vector<std::vector<int>> randomOrders(int rows, int words, uint64_t seed) {
+    std::mt19937_64 rng(seed);
+    std::vector<std::vector<int>> out(size_t(std::max(rows, 0)));
+    for (std::vector<int>& o : out) {
+        o.resize(size_t(std::max(words, 0)));
+        std::iota(o.begin(), o.end(), 1);
+        std::shuffle(o.begin(), o.end(), rng);
+    }
+    return out;
+}
+
+std::vector<AlignmentLink> methodAlignment(const DecodeResult& forced, const Mat& R, const AlignOptions& options) {
+    DecodeResult as_attention = forced;
+    for (size_t t = 0; t < as_attention.attention.size(); ++t)
+        for (size_t j = 0; j < as_attention.attention[t].size(); ++j)
+            as_attention.attention[t][j] = R(Eigen::Index(t), Eigen::Index(j));
+    return extractAlignment(as_attention, options);
+}
+
+LineMeasures measureLine(const Model& model, const DecodeResult& forced, const GoldAlignment* gold,
+                         const std::vector<ExplainMethod>& methods, const AlignOptions& align, uint64_t seed,
+                         const ExplainOptions& options) {
+    const int T = int(forced.target_ids.size()), n = int(forced.source_ids.size()) - 2;
+    const Mat occ = explainDecode(model, forced, ExplainMethod::Occlusion, options).values;
+    LineMeasures line;
+    for (ExplainMethod method : methods) {
+        const Mat R = method == ExplainMethod::Occlusion ? occ : explainDecode(model, forced, method, options).values;
+        ExplainMeasures m;
+        if (gold) m.aer = aerCounts(methodAlignment(forced, R, align), *gold);
+        std::vector<std::vector<int>> order;
+        for (int t = 0; t < T; ++t) order.push_back(rankedWords(R, t));
+        m.aopc = aopcOf(model, forced, order);
+        for (int t = 0; t < T && n >= 2; ++t) {
+            std::vector<double> a, b;
+            for (int j = 1; j <= n; ++j) {
+                a.push_back(R(t, j));
+                b.push_back(occ(t, j));
+            }
+            const double rho = spearman(a, b);
+            if (std::isnan(rho)) continue;
+            m.occlusion_spearman.sum += rho;
+            ++m.occlusion_spearman.count;
+        }
+        line.methods.push_back(m);
+    }
+    line.random.aopc = aopcOf(model, forced, randomOrders(T, n, seed));
+    return line;
+}
+
+}  // namespace attnviz

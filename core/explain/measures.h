@@ -1,0 +1,52 @@
+// Which explanation is right (docs/explain.md, "Corpus measures"): each method's AER against gold links, its AOPC
+// (comprehensiveness: how much f_t falls when the words it ranks first are replaced by <unk>) beside a random
+// order's, and its per-row Spearman correlation with occlusion. A line gives sums; a corpus adds them up.
+// Legend: S source length with <sos>/<eos>, n = S − 2 words, T target rows, K = min(5, n).
+#pragma once
+#include "eval/alignment.h"
+#include "explain/explanation.h"
+
+#include <cstdint>
+#include <vector>
+
+namespace attnviz {
+
+constexpr int kAopcMaxK = 5;
+
+// A mean kept as a sum and a count, so that lines add up.
+struct MeanSum {
+    double sum = 0;
+    int64_t count = 0;
+    MeanSum& operator+=(const MeanSum& o);
+    double mean() const;  // NaN when nothing was counted
+};
+
+struct ExplainMeasures {
+    AerCounts aer;               // lines with gold links
+    MeanSum aopc;                // over every (line, row, k) of Δ_k
+    MeanSum occlusion_spearman;  // over rows with n ≥ 2 and neither vector constant
+    ExplainMeasures& operator+=(const ExplainMeasures& o);
+};
+
+// The word positions 1..n of row t ordered by R[t] descending (ties: lower j first).
+std::vector<int> rankedWords(const Mat& R, int t);
+// Spearman's rank correlation with average ranks for ties; NaN when fewer than 2 values or either is constant.
+double spearman(const std::vector<double>& a, const std::vector<double>& b);
+// Σ_t Σ_k Δ_k with its count, for the per-row orders given (order[t]: word positions, most important first).
+MeanSum aopcOf(const Model& model, const DecodeResult& forced, const std::vector<std::vector<int>>& order);
+// A seeded random order of the words 1..n for every row (the random floor of AOPC).
+std::vector<std::vector<int>> randomOrders(int rows, int words, uint64_t seed);
+// The links of a method's matrix read as `eval` reads attention (signed values as they are).
+std::vector<AlignmentLink> methodAlignment(const DecodeResult& forced, const Mat& R, const AlignOptions& options);
+
+// One line's measures for each method (in the order given) and for the random order. `forced` is the forced decode
+// of the line's reference; gold may be null. `seed` makes the random order.
+struct LineMeasures {
+    std::vector<ExplainMeasures> methods;
+    ExplainMeasures random;
+};
+LineMeasures measureLine(const Model& model, const DecodeResult& forced, const GoldAlignment* gold,
+                         const std::vector<ExplainMethod>& methods, const AlignOptions& align, uint64_t seed,
+                         const ExplainOptions& options = {});
+
+}  // namespace attnviz

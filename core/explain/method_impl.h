@@ -1,0 +1,26 @@
+// The methods that run the model again (explain/explanation.h dispatches to them). Each returns (T, S).
+#pragma once
+#include "decode/decoding.h"
+#include "explain/forced_objective.h"
+
+#include <optional>
+#include <vector>
+
+namespace attnviz {
+
+// The forced pass of a decode: its source and target ids, embeddings unscaled.
+ForcedInput forcedInputOf(const DecodeResult& decode);
+// Every row index 0 .. T − 1.
+std::vector<int> allRows(const DecodeResult& decode);
+
+// Σ_k e_jk ∂f_t/∂e_jk.
+Mat gradientTimesInput(const Model& model, const DecodeResult& decode, const std::optional<Contrast>& contrast);
+// ‖∂f_t/∂e_j‖₂.
+Mat gradientNorm(const Model& model, const DecodeResult& decode, const std::optional<Contrast>& contrast);
+// Σ_k e_jk (1/m) Σ_i ∂f_t/∂e_jk at α_i e, α_i = (i − ½)/m; delta gets f_t(e) − f_t(0).
+Mat integratedGradients(const Model& model, const DecodeResult& decode, int steps,
+                        const std::optional<Contrast>& contrast, std::vector<double>& delta);
+// f_t(x) − f_t(x with id_j replaced by <unk>), for every j.
+Mat occlusion(const Model& model, const DecodeResult& decode, const std::optional<Contrast>& contrast);
+
+}  // namespace attnviz

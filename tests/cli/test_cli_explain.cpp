@@ -1,0 +1,181 @@
+// attnviz-cli explain and eval --explain (docs/explain.md's CLI) on the shipped models: the JSON is the decode
+// object plus each method's T × S matrix equal to the engine's (core/explain) on the same decode, ig_steps and
+// ig_delta with ig, contrast with --contrast; rollout of an RNN model and malformed flags are usage errors that say
+// why; eval --explain reports each method's AER, AOPC and occlusion Spearman beside the random floor, and the
+// engine's per-line measures add up to them.
+#include "decode/decoding.h"
+#include "explain/explanation.h"
+#include "explain/measures.h"
+#include "io/corpus.h"
+#include "io/decode_json.h"
+#include "io/model_file.h"
+#include "process_run.h"
+#include "test_registry.h"
+
+#include <QTemporaryDir>
+#include <QtTest>
+
+#include <nlohmann/json.hpp>
+
+#include <cmath>
+
+using namespace attnviz;
+using namespace attnviz::testing;
+using nlohmann::json;
+
+namespace {
+
+const QString kRnn = QStringLiteral(ATTNVIZ_SOURCE_DIR "/sample_models/en_fr-bahdanau-additive.safetensors");
+const QString kTransformer = QStringLiteral(ATTNVIZ_SOURCE_DIR "/sample_models/tatoeba-transformer.safetensors");
+
+// The largest difference between a JSON matrix and an engine matrix; +inf when the shapes differ.
+double maxDifference(const json& rows, const Mat& m) {
+    if (!rows.is_array() || Eigen::Index(rows.size()) != m.rows()) return INFINITY;
+    double worst = 0;
+    for (Eigen::Index t = 0; t < m.rows(); ++t) {
+        if (Eigen::Index(rows[size_t(t)].size()) != m.cols()) return INFINITY;
+        for (Eigen::Index j = 0; j < m.cols(); ++j)
+            worst = std::max(worst, std::abs(rows[size_t(t)][size_t(j)].get<double>() - double(m(t, j))));
+    }
+    return worst;
+}
+
+}  // namespace
+
+class TestCliExplain : public QObject {
+    Q_OBJECT
+private slots:
+    void jsonMatrixesEqualTheEngine_data();
+    void jsonMatrixesEqualTheEngine();
+    void contrastIsNamedInTheJson();
+    void textTablesNameEveryMethod();
+    void usageErrorsSayWhy_data();
+    void usageErrorsSayWhy();
+    void evalExplainAddsUpTheEnginesLineMeasures();
+};
+
+void TestCliExplain::jsonMatrixesEqualTheEngine_data() {
+    QTest::addColumn<QString>("model");
+    QTest::addColumn<QString>("sentence");
+    QTest::addColumn<QStringList>("extra");
+    QTest::newRow("rnn greedy") << kRnn << "the cat sat on the mat" << QStringList{};
+    QTest::newRow("rnn forced") << kRnn << "the cat ate" << QStringList{"--target", "le chat a mangé"};
+    QTest::newRow("rnn beam") << kRnn << "he does not eat" << QStringList{"--beam", "3"};
+    QTest::newRow("transformer greedy") << kTransformer << "I love you." << QStringList{};
+}
+
+void TestCliExplain::jsonMatrixesEqualTheEngine() {
+    QFETCH(QString, model);
+    QFETCH(QString, sentence);
+    QFETCH(QStringList, extra);
+    if (!QFile::exists(model)) QSKIP("sample model not shipped");
+    const ProcessRun r =
+        runCli(QStringList{"explain", "--model", model, "--method", "all", "--ig-steps", "8", "--json"} + extra +
+               QStringList{sentence});
+    QVERIFY2(r.code == 0, qPrintable(r.errText()));
+    const json j = json::parse(r.out.toStdString());
+    const DecodeResult d = decodeFromJson(j);
+    const Model m = loadModel(model.toStdString());
+    const std::vector<ExplainMethod> methods = methodsFor(m.config);
+    QCOMPARE(j["explanations"].size(), methods.size());
+    ExplainOptions o;
+    o.ig_steps = 8;
+    for (ExplainMethod method : methods) {
+        const Explanation e = explainDecode(m, d, method, o);
+        const double diff = maxDifference(j["explanations"][methodInfo(method).name], e.values);
+        QVERIFY2(diff < 1e-5, qPrintable(QString("%1: %2").arg(methodInfo(method).name).arg(diff)));
+    }
+    QCOMPARE(j["ig_steps"].get<int>(), 8);
+    QCOMPARE(j["ig_delta"].size(), d.target_ids.size());
+    QVERIFY(!j.contains("contrast"));
+}
+
+void TestCliExplain::contrastIsNamedInTheJson() {
+    const ProcessRun r = runCli(
+        {"explain", "--model", kRnn, "--method", "grad_input", "--contrast", "1:chien", "--json", "the cat ate"});
+    QVERIFY2(r.code == 0, qPrintable(r.errText()));
+    const json j = json::parse(r.out.toStdString());
+    QCOMPARE(j["contrast"]["row"].get<int>(), 1);
+    QCOMPARE(j["contrast"]["token"].get<std::string>(), std::string("chien"));
+    const Model m = loadModel(kRnn.toStdString());
+    ExplainOptions o;
+    o.contrast = Contrast{1, m.target_vocab.id("chien")};
+    const Explanation e = explainDecode(m, decodeFromJson(j), ExplainMethod::GradInput, o);
+    QVERIFY(maxDifference(j["explanations"]["grad_input"], e.values) < 1e-5);
+    QVERIFY(!j.contains("ig_delta"));
+}
+
+void TestCliExplain::textTablesNameEveryMethod() {
+    const ProcessRun r = runCli({"explain", "--model", kRnn, "--method", "attention,occlusion", "the cat ate"});
+    QVERIFY2(r.code == 0, qPrintable(r.errText()));
+    QVERIFY(r.outText().contains("\nattention\n"));
+    QVERIFY(r.outText().contains("\nocclusion (signed)\n"));
+    QVERIFY(r.outText().contains("<sos>"));
+}
+
+void TestCliExplain::usageErrorsSayWhy_data() {
+    QTest::addColumn<QStringList>("args");
+    QTest::addColumn<int>("code");
+    QTest::addColumn<QString>("message");
+    QTest::newRow("rollout of an RNN") << QStringList{"--method", "rollout"} << 2 << "needs a Transformer";
+    QTest::newRow("unknown method") << QStringList{"--method", "saliency"} << 2 << "unknown method \"saliency\"";
+    QTest::newRow("ig steps 0") << QStringList{"--ig-steps", "0"} << 2 << "--ig-steps";
+    QTest::newRow("contrast without colon") << QStringList{"--contrast", "1"} << 2 << "ROW:TOKEN";
+    QTest::newRow("contrast row past the end") << QStringList{"--contrast", "40:chien"} << 1 << "contrast row 40";
+    QTest::newRow("contrast token unknown")
+        << QStringList{"--contrast", "1:\x1b[2Jzz"} << 1 << "\"\\e[2Jzz\" is not in the model's target vocabulary";
+}
+
+void TestCliExplain::usageErrorsSayWhy() {
+    QFETCH(QStringList, args);
+    QFETCH(int, code);
+    QFETCH(QString, message);
+    const ProcessRun r = runCli(QStringList{"explain", "--model", kRnn} + args + QStringList{"the cat ate"});
+    QCOMPARE(r.code, code);
+    QVERIFY2(r.errText().contains(message), qPrintable(r.errText()));
+    QVERIFY(!r.err.contains('\x1b'));
+}
+
+void TestCliExplain::evalExplainAddsUpTheEnginesLineMeasures() {
+    QTemporaryDir dir;
+    const QString data = dir.filePath("test.tsv");
+    QFile f(data);
+    QVERIFY(f.open(QIODevice::WriteOnly));
+    f.write(
+        "the cat sat on the mat\tle chat s'est assis sur le tapis\t0-0 1-1 2-2 2?3 3-4 4?5 5-6\n"
+        "the cat ate\tle chat a mangé\t0-0 1-1 2-2 2-3\n");
+    f.close();
+    const ProcessRun r = runCli({"eval", "--model", kRnn, "--data", data, "--explain", "attention,grad_input", "--seed",
+                                 "7", "--json", "--threads", "1"});
+    QVERIFY2(r.code == 0, qPrintable(r.errText()));
+    const json j = json::parse(r.out.toStdString())["explain"];
+    QVERIFY(j.contains("attention") && j.contains("grad_input") && j.contains("random"));
+
+    const Model m = loadModel(kRnn.toStdString());
+    CorpusOptions co;
+    co.require_target = true;
+    co.tokenizer = m.config.tokenizer;
+    const Corpus corpus = readCorpus(data.toStdString(), co);
+    const std::vector<ExplainMethod> methods = {ExplainMethod::Attention, ExplainMethod::GradInput};
+    std::vector<ExplainMeasures> total(2);
+    ExplainMeasures random;
+    for (size_t i = 0; i < corpus.examples.size(); ++i) {
+        const CorpusExample& ex = corpus.examples[i];
+        const DecodeResult forced = forcedDecode(m, ex.source, ex.target);
+        const LineMeasures line = measureLine(m, forced, &ex.alignment, methods, {}, 7 + i);
+        for (size_t k = 0; k < 2; ++k) total[k] += line.methods[k];
+        random += line.random;
+    }
+    for (size_t k = 0; k < 2; ++k) {
+        const json& got = j[methodInfo(methods[k]).name];
+        QCOMPARE(got["aer"].get<double>(), total[k].aer.aer());
+        QVERIFY(std::abs(got["aopc"].get<double>() - total[k].aopc.mean()) < 1e-9);
+        QVERIFY(std::abs(got["occlusion_spearman"].get<double>() - total[k].occlusion_spearman.mean()) < 1e-9);
+    }
+    QVERIFY(std::abs(j["random"]["aopc"].get<double>() - random.aopc.mean()) < 1e-9);
+    // the measures are not all alike: an explanation that found what the model used removes more than chance
+    QVERIFY(total[1].aopc.mean() != random.aopc.mean());
+}
+
+ATTNVIZ_TEST_MAIN(TestCliExplain)
+#include "test_cli_explain.moc"

@@ -1,0 +1,87 @@
+#include "heatmap/explanation_data.h"
+
+#include "explain/explain_json.h"
+#include "io/decode_json.h"
+
+#include <QCoreApplication>
+
+namespace attnviz::ui {
+
+HeatmapData explanationData(const DecodeResult& r, const Explanation& e) {
+    HeatmapData d = HeatmapData::fromDecode(r);
+    d.scores.clear();
+    d.weights.assign(size_t(e.values.rows()), {});
+    for (Eigen::Index t = 0; t < e.values.rows(); ++t)
+        d.weights[size_t(t)].assign(e.values.row(t).data(), e.values.row(t).data() + e.values.cols());
+    return d;
+}
+
+QString explainMethodTitle(ExplainMethod method) {
+    switch (method) {
+    case ExplainMethod::Attention:
+        return QCoreApplication::translate("attnviz::ui::Explanation", "Attention");
+    case ExplainMethod::Norm:
+        return QCoreApplication::translate("attnviz::ui::Explanation", "Norm-weighted attention");
+    case ExplainMethod::GradInput:
+        return QCoreApplication::translate("attnviz::ui::Explanation", "Gradient × input");
+    case ExplainMethod::GradNorm:
+        return QCoreApplication::translate("attnviz::ui::Explanation", "Gradient norm");
+    case ExplainMethod::IntegratedGradients:
+        return QCoreApplication::translate("attnviz::ui::Explanation", "Integrated gradients");
+    case ExplainMethod::Occlusion:
+        return QCoreApplication::translate("attnviz::ui::Explanation", "Occlusion");
+    case ExplainMethod::Rollout:
+        return QCoreApplication::translate("attnviz::ui::Explanation", "Attention rollout");
+    }
+    return {};
+}
+
+QString explainMethodHint(ExplainMethod method) {
+    switch (method) {
+    case ExplainMethod::Attention:
+        return QCoreApplication::translate("attnviz::ui::Explanation", "The model's own attention weights");
+    case ExplainMethod::Norm:
+        return QCoreApplication::translate(
+            "attnviz::ui::Explanation",
+            "Attention weight times the size of what each source word adds (Kobayashi et al.)");
+    case ExplainMethod::GradInput:
+        return QCoreApplication::translate(
+            "attnviz::ui::Explanation",
+            "How log p of each output token changes with each source word's embedding, times that embedding "
+            "(signed)");
+    case ExplainMethod::GradNorm:
+        return QCoreApplication::translate("attnviz::ui::Explanation",
+                                           "The size of the gradient of log p with respect to each source word");
+    case ExplainMethod::IntegratedGradients:
+        return QCoreApplication::translate(
+            "attnviz::ui::Explanation",
+            "Gradients averaged from an all-zero source to the real one, times the embedding; each row sums to "
+            "the change of log p (signed)");
+    case ExplainMethod::Occlusion:
+        return QCoreApplication::translate("attnviz::ui::Explanation",
+                                           "How much log p falls when the source word is replaced by <unk> (signed)");
+    case ExplainMethod::Rollout:
+        return QCoreApplication::translate(
+            "attnviz::ui::Explanation",
+            "Attention carried through the encoder's self-attention layers (Abnar & Zuidema)");
+    }
+    return {};
+}
+
+bool exportExplanation(const HeatmapData& data, const DecodeResult& result, const Explanation& e, const Model& model,
+                       const QString& path, const ExportOptions& options, QString* error) {
+    return exportPanels({HeatmapPanel{data, options.style}}, path, options, error, [&](const QString& format) {
+        if (format == QLatin1String("csv")) {
+            DecodeResult shown = result;  // the method's matrix in the attention's place: the table of what is drawn
+            shown.attention.clear();
+            for (Eigen::Index t = 0; t < e.values.rows(); ++t)
+                shown.attention.emplace_back(e.values.row(t).data(), e.values.row(t).data() + e.values.cols());
+            return decodeToCsv(shown);
+        }
+        nlohmann::json j = decodeToJson(result, model.config);
+        addExplanationsToJson(j, {e}, ExplainOptions{}, model);
+        return j.dump(2, ' ', false, nlohmann::json::error_handler_t::replace) + "\n";
+    });
+}
+
+}  // namespace attnviz::ui

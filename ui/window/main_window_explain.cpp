@@ -1,0 +1,119 @@
+// The main window's explanation method (docs/explain.md, docs/gui.md "Explain"): the toolbar's "Explain by" box and
+// View ▸ Explain by choose what the heatmap shows for the decode: the model's attention, or an attribution method of
+// core/explain computed off the UI thread (window/explain_worker.h). The attention is drawn at once; the method's
+// matrix follows when it is ready, and only if it still belongs to the decode shown.
+#include "heatmap/explanation_data.h"
+#include "state/decode_state.h"
+#include "window/explain_worker.h"
+#include "window/main_window.h"
+
+#include <QActionGroup>
+#include <QComboBox>
+#include <QLabel>
+#include <QMenu>
+#include <QStatusBar>
+#include <QToolBar>
+
+namespace attnviz::ui {
+
+void MainWindow::createExplainWorker() {
+    explain_worker_ = new ExplainWorker(this);
+    connect(explain_worker_, &ExplainWorker::finished, this,
+            [this](std::shared_ptr<const PrefixDecoding> decode, std::shared_ptr<const Explanation> e,
+                   const QString& error) {
+                if (!error.isEmpty()) statusBar()->showMessage(tr("Could not explain: %1").arg(error), 8000);
+                state_->setExplanation(decode.get(), std::move(e));
+            });
+    connect(state_, &DecodeState::decodeChanged, this, &MainWindow::requestExplanation);
+    connect(state_, &DecodeState::explainMethodChanged, this, &MainWindow::requestExplanation);
+    connect(state_, &DecodeState::explainMethodChanged, this, &MainWindow::showExplainChoice);
+    connect(state_, &DecodeState::explainMethodChanged, this, &MainWindow::showAttentionView);
+    connect(state_, &DecodeState::explanationChanged, this, &MainWindow::showAttentionView);
+    connect(state_, &DecodeState::decodeChanged, this, &MainWindow::showAttentionView);
+}
+
+void MainWindow::addExplainBox(QToolBar* bar) {
+    bar->addWidget(new QLabel(tr(" Explain by: "), this));
+    explain_box_ = new QComboBox(this);
+    explain_box_->setObjectName(QStringLiteral("ExplainBox"));
+    for (const MethodInfo& m : explainMethods()) {
+        explain_box_->addItem(explainMethodTitle(m.method), int(m.method));
+        explain_box_->setItemData(explain_box_->count() - 1, explainMethodHint(m.method), Qt::ToolTipRole);
+    }
+    explain_box_->setToolTip(
+        tr("What the heatmap shows: the model's attention, or what the model used by another "
+           "method"));
+    explain_box_->setStatusTip(explain_box_->toolTip());
+    connect(explain_box_, &QComboBox::activated, this,
+            [this](int i) { setExplainMethod(ExplainMethod(explain_box_->itemData(i).toInt())); });
+    bar->addWidget(explain_box_);
+    showExplainChoice();
+}
+
+void MainWindow::addExplainMenu(QMenu* view) {
+    QMenu* menu = view->addMenu(tr("E&xplain by"));
+    menu->setToolTipsVisible(true);
+    explain_group_ = new QActionGroup(menu);
+    for (const MethodInfo& m : explainMethods()) {
+        QAction* a = menu->addAction(explainMethodTitle(m.method));
+        a->setCheckable(true);
+        a->setData(int(m.method));
+        a->setToolTip(explainMethodHint(m.method));
+        a->setStatusTip(explainMethodHint(m.method));
+        explain_group_->addAction(a);
+        connect(a, &QAction::triggered, this, [this, method = m.method] { setExplainMethod(method); });
+    }
+    showExplainChoice();
+}
+
+void MainWindow::setExplainMethod(ExplainMethod method) {
+    const bool transformer = model() && model()->config.isTransformer();
+    if (methodInfo(method).transformer_only && !transformer) method = ExplainMethod::Attention;
+    state_->setExplainMethod(method);
+    showExplainChoice();
+}
+
+ExplainMethod MainWindow::explainMethod() const { return state_->explainMethod(); }
+
+// The box and the menu show the state's method; rollout is offered for a Transformer only.
+void MainWindow::showExplainChoice() {
+    const bool transformer = model() && model()->config.isTransformer();
+    const int method = int(state_->explainMethod());
+    if (explain_box_) {
+        for (int i = 0; i < explain_box_->count(); ++i) {
+            const auto m = ExplainMethod(explain_box_->itemData(i).toInt());
+            const bool on = !methodInfo(m).transformer_only || transformer;
+            explain_box_->setItemData(i, on ? QVariant() : QVariant(0), Qt::UserRole - 1);  // 0: disabled item
+        }
+        const int i = explain_box_->findData(method);
+        if (i != explain_box_->currentIndex()) explain_box_->setCurrentIndex(i);
+    }
+    if (explain_group_)
+        for (QAction* a : explain_group_->actions()) {
+            a->setEnabled(!methodInfo(ExplainMethod(a->data().toInt())).transformer_only || transformer);
+            a->setChecked(a->data().toInt() == method);
+        }
+}
+
+void MainWindow::requestExplanation() {
+    const ExplainMethod method = state_->explainMethod();
+    if (method == ExplainMethod::Attention || !state_->decode() || state_->stepCount() == 0) {
+        explain_worker_->cancelAll();
+        return;
+    }
+    // the state holds its decode as a shared PrefixDecoding: the worker keeps it alive while it computes
+    explain_worker_->submit(state_->decodedModel(), state_->decodeShared(), method);
+}
+
+// The line above the heatmap while a method is chosen: its name, and "computing" until its matrix is shown.
+QString MainWindow::explanationText() const {
+    const ExplainMethod method = state_->explainMethod();
+    if (method == ExplainMethod::Attention || !state_->decode() || !state_->attentionView().isDefault()) return {};
+    const QString name = explainMethodTitle(method);
+    if (!state_->explanation()) return tr("Heatmap: %1 — computing… (the attention is shown until then)").arg(name);
+    return methodInfo(method).is_signed
+               ? tr("Heatmap: %1 — red: raised log p of the row's token, blue: lowered it").arg(name)
+               : tr("Heatmap: %1 — rows: output tokens, columns: source tokens").arg(name);
+}
+
+}  // namespace attnviz::ui
