@@ -8,6 +8,7 @@
 #include "decode/decoding.h"
 #include "eval/metrics.h"
 #include "explain/measures.h"
+#include "io/decode_json.h"
 #include "io/model_file.h"
 #include "text/tokenizer.h"
 
@@ -116,8 +117,6 @@ nlohmann::ordered_json modesJson(const AlignSettings& settings, const std::vecto
     return out;
 }
 
-nlohmann::ordered_json number(double v) { return std::isnan(v) ? nlohmann::ordered_json() : nlohmann::ordered_json(v); }
-
 // --explain: {"<method>": {"aer", "alignment_precision", "alignment_recall", "aopc", "occlusion_spearman"}, …,
 // "random": {"aopc"}} (the alignment keys only when lines have gold links).
 nlohmann::ordered_json explainJson(const LineCounts& total, const ExplainRequest& explain) {
@@ -131,11 +130,11 @@ nlohmann::ordered_json explainJson(const LineCounts& total, const ExplainRequest
             j["alignment_precision"] = e.aer.precision();
             j["alignment_recall"] = e.aer.recall();
         }
-        j["aopc"] = number(e.aopc.mean());
-        j["occlusion_spearman"] = number(e.occlusion_spearman.mean());
+        j["aopc"] = jsonNumber<nlohmann::ordered_json>(e.aopc.mean());
+        j["occlusion_spearman"] = jsonNumber<nlohmann::ordered_json>(e.occlusion_spearman.mean());
         out[methodInfo(explain.methods[m]).name] = std::move(j);
     }
-    out["random"] = {{"aopc", number(total.explain.random.aopc.mean())}};
+    out["random"] = {{"aopc", jsonNumber<nlohmann::ordered_json>(total.explain.random.aopc.mean())}};
     return out;
 }
 

@@ -6,6 +6,7 @@
 
 #include "base/errors.h"
 #include "io/atomic_file.h"
+#include "io/decode_json.h"
 #include "io/input_file.h"
 #include "io/model_file.h"
 #include "model/params.h"
@@ -47,8 +48,6 @@ std::string clockText(double seconds) {
         std::snprintf(buf, sizeof buf, "%ld:%02ld", s / 60, s % 60);
     return buf;
 }
-
-nlohmann::json number(double v) { return std::isfinite(v) ? nlohmann::json(v) : nlohmann::json(nullptr); }
 
 // The command line of `attnviz-cli train`.
 struct TrainArgs {
@@ -251,10 +250,10 @@ void printMetrics(const TrainArgs& a, const Model& model, size_t examples, const
     j["out"] = a.out;
     j["steps"] = rep.steps;
     j["epochs"] = rep.epochs;
-    j["train_loss"] = number(rep.train_loss);
-    if (a.align_weight > 0) j["train_align_loss"] = number(rep.train_align_loss);
-    j["last_loss"] = number(rep.last_loss);
-    j["valid_loss"] = number(rep.valid_loss);
+    j["train_loss"] = jsonNumber(rep.train_loss);
+    if (a.align_weight > 0) j["train_align_loss"] = jsonNumber(rep.train_align_loss);
+    j["last_loss"] = jsonNumber(rep.last_loss);
+    j["valid_loss"] = jsonNumber(rep.valid_loss);
     j["best_step"] = rep.best_step;
     j["seconds"] = rep.seconds;
     j["target_tokens"] = rep.target_tokens;

@@ -1,17 +1,17 @@
 #include "explain/explain_json.h"
 
+#include "io/decode_json.h"
+
 #include <cmath>
 
 namespace attnviz {
 namespace {
 
-nlohmann::json number(double v) { return std::isfinite(v) ? nlohmann::json(v) : nlohmann::json(nullptr); }
-
 nlohmann::json matrixJson(const Mat& m) {
     nlohmann::json rows = nlohmann::json::array();
     for (Eigen::Index t = 0; t < m.rows(); ++t) {
         nlohmann::json row = nlohmann::json::array();
-        for (Eigen::Index j = 0; j < m.cols(); ++j) row.push_back(number(double(m(t, j))));
+        for (Eigen::Index j = 0; j < m.cols(); ++j) row.push_back(jsonNumber(double(m(t, j))));
         rows.push_back(std::move(row));
     }
     return rows;
@@ -27,7 +27,7 @@ void addExplanationsToJson(nlohmann::json& decode_object, const std::vector<Expl
         if (e.method != ExplainMethod::IntegratedGradients) continue;
         decode_object["ig_steps"] = options.ig_steps;
         nlohmann::json delta = nlohmann::json::array();
-        for (double d : e.ig_delta) delta.push_back(number(d));
+        for (double d : e.ig_delta) delta.push_back(jsonNumber(d));
         decode_object["ig_delta"] = std::move(delta);
     }
     decode_object["explanations"] = std::move(all);

@@ -9,18 +9,11 @@
 namespace attnviz {
 namespace {
 
-// A float as the equal double, or null when not finite (JSON has no NaN / Inf).
-template <typename Json>
-Json number(double v) {
-    if (!std::isfinite(v)) return nullptr;
-    return v;
-}
-
 template <typename Json>
 Json floatArray(const std::vector<float>& v) {
     Json a = Json::array();
     a.template get_ref<typename Json::array_t&>().reserve(v.size());
-    for (float x : v) a.push_back(number<Json>(static_cast<double>(x)));
+    for (float x : v) a.push_back(jsonNumber<Json>(static_cast<double>(x)));
     return a;
 }
 
@@ -34,7 +27,8 @@ Json headArray(const std::vector<std::vector<Mat>>& layers) {
             Json rows = Json::array();
             for (Eigen::Index i = 0; i < m.rows(); ++i) {
                 Json row = Json::array();
-                for (Eigen::Index k = 0; k < m.cols(); ++k) row.push_back(number<Json>(static_cast<double>(m(i, k))));
+                for (Eigen::Index k = 0; k < m.cols(); ++k)
+                    row.push_back(jsonNumber<Json>(static_cast<double>(m(i, k))));
                 rows.push_back(std::move(row));
             }
             layer.push_back(std::move(rows));
@@ -80,7 +74,7 @@ Json buildDecodeObject(const DecodeResult& r, const ModelConfig& config) {
         j["decoder_self_attention"] = headArray<Json>(r.decoder_self_attention);
     }
     j["log_probs"] = floatArray<Json>(r.log_probs);
-    j["total_log_prob"] = number<Json>(r.total_log_prob);
+    j["total_log_prob"] = jsonNumber<Json>(r.total_log_prob);
     j["config"] = orderedConfig<Json>(config);
     return j;
 }

@@ -15,6 +15,7 @@
 #include "decode/decoding.h"
 #include "model/config.h"
 
+#include <cmath>
 #include <nlohmann/json.hpp>
 #include <string>
 
@@ -36,5 +37,13 @@ std::string csvField(const std::string& text);
 
 // The text of a float as written in the JSON and CSV (shortest round-trip text of the equal double).
 std::string formatFloat(double value);
+
+// A number as every JSON the programs write holds it: the value, or null when it is not finite (JSON has no NaN or
+// Inf). Templated on the JSON type (nlohmann::json or ordered_json).
+template <typename Json = nlohmann::json>
+Json jsonNumber(double v) {
+    if (!std::isfinite(v)) return nullptr;
+    return v;
+}
 
 }  // namespace attnviz
