@@ -378,6 +378,9 @@ void TestCli::usageErrors_data() {
     QTest::newRow("info two models") << QStringList{"info", m, m} << "unexpected argument";
     QTest::newRow("eval without data") << QStringList{"eval", "--model", m} << "--data";
     QTest::newRow("unknown subcommand") << QStringList{"decdoe"} << "unknown command";
+    QTest::newRow("unknown subcommand names every command")
+        << QStringList{"decdoe"} << "info, decode, render, train, eval, convert, compare, explain";
+    QTest::newRow("unknown subcommand escaped") << QStringList{"\x1b]0;PWNED\x07"} << "'\\e]0;PWNED\\x07'";
 }
 
 void TestCli::usageErrors() {
