@@ -360,15 +360,37 @@ void luongBackward(const ModelConfig& c, const ModelParamsT<T>& p, int B, int N,
 // Σ −log softmax(logits)[y] over the real positions. With `backward` the logits become
 // dlogits = (softmax − onehot) · grad_scale (zero past an example's end). An example with an objective_row counts
 // that row alone, as −(log p(y) − log p(contrast)) with a contrast: dlogits = (onehot(contrast) − onehot(y)) · scale.
+// When every example has one (attribution: a batch of copies, one row each), only those rows go through the output
+// layer: w.out_rows lists them, and w.logits holds their rows in that order.
+
+// The rows t*B + b with t = batch[b]->objective_row, or none unless every example has an objective_row.
+std::vector<Index> singleObjectiveRows(const TrainExample* const* batch, int B, int N) {
+    std::vector<Index> rows;
+    for (int b = 0; b < B; ++b) {
+        const int t = batch[b]->objective_row;
+        if (t < 0 || t >= N) return {};
+        rows.push_back(Index(t) * B + b);
+    }
+    return rows;
+}
+
 template <typename T>
 void outputForward(const ModelParamsT<T>& p, const MatT<T>& F, const TrainExample* const* batch, int B, T grad_scale,
                    bool backward, Seq2SeqWorkspace<T>& w, LossSum& out) {
     const Index NB = F.rows();
-    w.logits.resize(NB, p.fc_out_w.rows());
-    w.logits.noalias() = F * p.fc_out_w.transpose();  // (N*B, V)
+    w.out_rows = singleObjectiveRows(batch, B, int(NB / B));
+    const bool gathered = !w.out_rows.empty();
+    if (gathered) {
+        w.out_features.resize(Index(w.out_rows.size()), F.cols());
+        for (size_t k = 0; k < w.out_rows.size(); ++k) w.out_features.row(Index(k)) = F.row(w.out_rows[k]);
+    }
+    const MatT<T>& X = gathered ? w.out_features : F;
+    w.logits.resize(X.rows(), p.fc_out_w.rows());
+    w.logits.noalias() = X * p.fc_out_w.transpose();  // (N*B or the objective rows, V)
     w.logits.rowwise() += p.fc_out_b.transpose();
-    for (Index i = 0; i < NB; ++i) {
-        auto row = w.logits.row(i);
+    for (Index k = 0; k < X.rows(); ++k) {
+        auto row = w.logits.row(k);
+        const Index i = gathered ? w.out_rows[size_t(k)] : k;
         const TrainExample& ex = *batch[i % B];
         const int y = w.targets[size_t(i)];
         if (y < 0 || (ex.objective_row >= 0 && i / B != ex.objective_row)) {
@@ -395,13 +417,21 @@ void outputForward(const ModelParamsT<T>& p, const MatT<T>& F, const TrainExampl
     }
 }
 
-// dlogits (in w.logits) → fc_out's gradients and w.dfeat = ∂/∂F.
+// dlogits (in w.logits) → fc_out's gradients and w.dfeat = ∂/∂F (zero on rows outside w.out_rows when gathered).
 template <typename T>
 void outputBackward(const ModelParamsT<T>& p, const MatT<T>& F, Seq2SeqWorkspace<T>& w, ModelParamsT<T>& G) {
-    G.fc_out_w.noalias() += w.logits.transpose() * F;  // (V, F)
+    const bool gathered = !w.out_rows.empty();
+    const MatT<T>& X = gathered ? w.out_features : F;
+    G.fc_out_w.noalias() += w.logits.transpose() * X;  // (V, F)
     G.fc_out_b += w.logits.colwise().sum().transpose();
-    w.dfeat.resize(F.rows(), F.cols());
-    w.dfeat.noalias() = w.logits * p.fc_out_w;  // (N*B, F)
+    if (!gathered) {
+        w.dfeat.resize(F.rows(), F.cols());
+        w.dfeat.noalias() = w.logits * p.fc_out_w;  // (N*B, F)
+        return;
+    }
+    w.dfeat.setZero(F.rows(), F.cols());
+    const MatT<T> d = w.logits * p.fc_out_w;  // (objective rows, F)
+    for (size_t k = 0; k < w.out_rows.size(); ++k) w.dfeat.row(w.out_rows[k]) = d.row(Index(k));
 }
 
 // Guided alignment: Σ_k −Σ_j G_kj log a_kj over the guided rows; a_kj floored at the smallest normal T so an

@@ -70,7 +70,9 @@ struct Seq2SeqWorkspace {
     MatT<T> ctx;               // (N*B, 2H_e)
     MatT<T> htil;              // (N*B, H_d) luong: tanh(combine([c ; s]))
     MatT<T> feat;              // (N*B, H_d + 2H_e + E) bahdanau: [s ; c ; x]
-    MatT<T> logits;            // (N*B, V); becomes dlogits in the backward
+    MatT<T> logits;            // (N*B, V); becomes dlogits in the backward (attribution: the out_rows only)
+    std::vector<Eigen::Index> out_rows;  // attribution (every example one objective_row): those rows, else empty
+    MatT<T> out_features;                // (out_rows, ·) their features
     // backward
     MatT<T> dfeat, dgi, dgh, dpre;  // (N*B, ·)
     MatT<T> ds, ds2, dc, dcarry;    // (B, ·)
