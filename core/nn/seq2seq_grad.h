@@ -61,16 +61,16 @@ struct Seq2SeqWorkspace {
     AttnEncoder<T> enc;
     AttnCache<T> attn;
     // decoder
-    MatT<T> xd, xd_mask;       // (N*B, E) target-input embeddings, dropout factors
-    std::vector<int> targets;  // (N*B) the token step t must produce, −1 past the example's end
-    MatT<T> gix;               // (N*B, 3H_d) the embedding part of W_ih x + b_ih
-    MatT<T> gi, gh;            // (B, 3H_d) step scratch
-    MatT<T> states;            // ((N+1)*B, H_d) s_0 .. s_N
-    MatT<T> gates, ghn;        // (N*B, 3H_d), (N*B, H_d)
-    MatT<T> ctx;               // (N*B, 2H_e)
-    MatT<T> htil;              // (N*B, H_d) luong: tanh(combine([c ; s]))
-    MatT<T> feat;              // (N*B, H_d + 2H_e + E) bahdanau: [s ; c ; x]
-    MatT<T> logits;            // (N*B, V); becomes dlogits in the backward (attribution: the out_rows only)
+    MatT<T> xd, xd_mask;                 // (N*B, E) target-input embeddings, dropout factors
+    std::vector<int> targets;            // (N*B) the token step t must produce, −1 past the example's end
+    MatT<T> gix;                         // (N*B, 3H_d) the embedding part of W_ih x + b_ih
+    MatT<T> gi, gh;                      // (B, 3H_d) step scratch
+    MatT<T> states;                      // ((N+1)*B, H_d) s_0 .. s_N
+    MatT<T> gates, ghn;                  // (N*B, 3H_d), (N*B, H_d)
+    MatT<T> ctx;                         // (N*B, 2H_e)
+    MatT<T> htil;                        // (N*B, H_d) luong: tanh(combine([c ; s]))
+    MatT<T> feat;                        // (N*B, H_d + 2H_e + E) bahdanau: [s ; c ; x]
+    MatT<T> logits;                      // (N*B, V); becomes dlogits in the backward (attribution: the out_rows only)
     std::vector<Eigen::Index> out_rows;  // attribution (every example one objective_row): those rows, else empty
     MatT<T> out_features;                // (out_rows, ·) their features
     // backward
