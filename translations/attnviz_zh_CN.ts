@@ -2034,6 +2034,10 @@ GNMT 覆盖惩罚 %4</translation>
         <source>Heatmap: %1 — rows: output tokens, columns: source tokens</source>
         <translation>热图：%1 — 行：输出词，列：源词</translation>
     </message>
+    <message>
+        <source>Explain</source>
+        <translation>解释</translation>
+    </message>
 </context>
 <context>
     <name>attnviz::ui::ModelLibraryDialog</name>

@@ -224,6 +224,11 @@ void MainWindow::createToolBars() {
     });
     steps->addWidget(speed_);
 
+    // on the first row, which has room for it down to 800 px (the second row overflows there)
+    QToolBar* explain = addToolBar(tr("Explain"));
+    explain->setObjectName(QStringLiteral("ExplainToolBar"));
+    addExplainBox(explain);
+
     addToolBarBreak();  // two rows: at 1024 px one row would hide controls behind the overflow button
     QToolBar* scoring = addToolBar(tr("Scoring"));
     scoring->setObjectName(QStringLiteral("ScoreToolBar"));
@@ -242,7 +247,6 @@ void MainWindow::createToolBars() {
     view->addWidget(colormap_box_);
     view->addAction(annotate_act_);
     view->addAction(hide_specials_act_);
-    addExplainBox(view);
 }
 
 QAction* MainWindow::stepAction(Step which) const {
