@@ -78,12 +78,16 @@ Mat rollout(const DecodeResult& decode) {
     return r;
 }
 
+std::string needsTransformer(ExplainMethod method) {
+    return std::string(methodInfo(method).name) +
+           " needs a Transformer: an RNN model has no encoder self-attention to roll out";
+}
+
 void checkDecode(const Model& model, const DecodeResult& decode, ExplainMethod method, const ExplainOptions& o) {
     if (decode.source_ids.size() < 2 || decode.target_ids.empty())
         throw InputError("nothing to explain: the decode has no source or no target tokens");
     if (methodInfo(method).transformer_only && !model.config.isTransformer())
-        throw InputError(std::string(methodInfo(method).name) +
-                         " needs a Transformer: an RNN model has no encoder self-attention to roll out");
+        throw InputError(needsTransformer(method));
     if (method == ExplainMethod::IntegratedGradients && (o.ig_steps < 1 || o.ig_steps > kMaxIgSteps))
         throw InputError("--ig-steps must be 1 to " + std::to_string(kMaxIgSteps) + ", not " +
                          std::to_string(o.ig_steps));
@@ -136,8 +140,7 @@ std::vector<ExplainMethod> parseMethodList(std::string_view list, const ModelCon
             throw InputError("unknown method \"" + std::string(name) + "\" (known: " + known + ", all)");
         }
         if (methodInfo(*method).transformer_only && !config.isTransformer())
-            throw InputError(std::string(methodInfo(*method).name) +
-                             " needs a Transformer: an RNN model has no encoder self-attention to roll out");
+            throw InputError(needsTransformer(*method));
         if (std::find(out.begin(), out.end(), *method) == out.end()) out.push_back(*method);
         start = comma + 1;
     }

@@ -16,6 +16,13 @@ namespace {
 // Inputs per pass: bounds the batch's working memory (a pass holds (T·B, V) logits).
 constexpr size_t kBatch = 16;
 
+// The batch as the loss functions take it.
+std::vector<const TrainExample*> pointersTo(const std::vector<TrainExample>& batch) {
+    std::vector<const TrainExample*> ptrs;
+    for (const TrainExample& ex : batch) ptrs.push_back(&ex);
+    return ptrs;
+}
+
 TrainExample exampleOf(const ForcedInput& in) {
     TrainExample ex;
     ex.source = in.source;
@@ -44,8 +51,7 @@ double objectiveOf(const Row& logits, int y, int t, const std::optional<Contrast
 
 void rnnObjectives(const Model& model, const std::vector<TrainExample>& batch, const std::optional<Contrast>& contrast,
                    std::vector<std::vector<double>>& out) {
-    std::vector<const TrainExample*> ptrs;
-    for (const TrainExample& ex : batch) ptrs.push_back(&ex);
+    const std::vector<const TrainExample*> ptrs = pointersTo(batch);
     const int B = int(ptrs.size());
     Seq2SeqWorkspace<float> ws;
     seq2seqLossAndGrad<float>(model.config, model.params, ptrs.data(), B, DropoutSpec{}, 1.0f, nullptr, ws);
@@ -60,8 +66,7 @@ void rnnObjectives(const Model& model, const std::vector<TrainExample>& batch, c
 
 void transformerObjectives(const Model& model, const std::vector<TrainExample>& batch,
                            const std::optional<Contrast>& contrast, std::vector<std::vector<double>>& out) {
-    std::vector<const TrainExample*> ptrs;
-    for (const TrainExample& ex : batch) ptrs.push_back(&ex);
+    const std::vector<const TrainExample*> ptrs = pointersTo(batch);
     TransformerLossCache<float> cache;
     transformerLossAndGrad<float>(model.config.transformer, model.transformer, ptrs.data(), int(ptrs.size()), nullptr,
                                   1.0f, nullptr, cache);
@@ -77,8 +82,7 @@ void transformerObjectives(const Model& model, const std::vector<TrainExample>& 
 
 // −∂loss/∂(source rows) of each example of the batch, [b] (S_b, E).
 std::vector<Mat> rnnGradients(const Model& model, const std::vector<TrainExample>& batch) {
-    std::vector<const TrainExample*> ptrs;
-    for (const TrainExample& ex : batch) ptrs.push_back(&ex);
+    const std::vector<const TrainExample*> ptrs = pointersTo(batch);
     const int B = int(ptrs.size());
     Seq2SeqWorkspace<float> ws;
     ModelParams scratch;  // the parameters' gradient, not read
@@ -95,8 +99,7 @@ std::vector<Mat> rnnGradients(const Model& model, const std::vector<TrainExample
 }
 
 std::vector<Mat> transformerGradients(const Model& model, const std::vector<TrainExample>& batch) {
-    std::vector<const TrainExample*> ptrs;
-    for (const TrainExample& ex : batch) ptrs.push_back(&ex);
+    const std::vector<const TrainExample*> ptrs = pointersTo(batch);
     TransformerLossCache<float> cache;
     TransformerParams scratch;
     zerosLike(scratch, model.transformer);
