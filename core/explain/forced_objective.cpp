@@ -85,9 +85,7 @@ std::vector<Mat> rnnGradients(const Model& model, const std::vector<TrainExample
     const std::vector<const TrainExample*> ptrs = pointersTo(batch);
     const int B = int(ptrs.size());
     Seq2SeqWorkspace<float> ws;
-    ModelParams scratch;  // the parameters' gradient, not read
-    zerosLike(scratch, model.params);
-    seq2seqLossAndGrad<float>(model.config, model.params, ptrs.data(), B, DropoutSpec{}, 1.0f, &scratch, ws);
+    seq2seqLossAndSourceGrad<float>(model.config, model.params, ptrs.data(), B, ws);
     std::vector<Mat> grads;
     for (int b = 0; b < B; ++b) {
         const int S = int(batch[size_t(b)].source.size());

@@ -67,14 +67,16 @@ void attentionPrepare(const ModelParamsT<T>& p, const ModelConfig& c, AttnEncode
 }
 
 template <typename T>
-void attentionPrepareBackward(const ModelParamsT<T>& p, const ModelConfig& c, AttnEncoder<T>& enc, ModelParamsT<T>& g) {
+void attentionPrepareBackward(const ModelParamsT<T>& p, const ModelConfig& c, AttnEncoder<T>& enc, ModelParamsT<T>* g) {
     const int He2 = 2 * c.enc_hid_dim;
     if (c.score == ScoreKind::Additive) {
-        g.attn_w.rightCols(He2).noalias() += enc.dkeys.transpose() * enc.H;
-        g.attn_b += enc.dkeys.colwise().sum().transpose();
+        if (g) {
+            g->attn_w.rightCols(He2).noalias() += enc.dkeys.transpose() * enc.H;
+            g->attn_b += enc.dkeys.colwise().sum().transpose();
+        }
         enc.dH.noalias() += enc.dkeys * p.attn_w.rightCols(He2);
     } else if (c.score == ScoreKind::General) {
-        g.attn_W.noalias() += enc.dkeys.transpose() * enc.H;
+        if (g) g->attn_W.noalias() += enc.dkeys.transpose() * enc.H;
         enc.dH.noalias() += enc.dkeys * p.attn_W;
     }
 }
@@ -147,7 +149,7 @@ void attentionStepForward(const ModelParamsT<T>& p, const ModelConfig& c, const 
 
 template <typename T>
 void attentionStepBackward(const ModelParamsT<T>& p, const ModelConfig& c, AttnEncoder<T>& enc, int k, const T* q,
-                           AttnCache<T>& cache, const T* dctx, T* dq, ModelParamsT<T>& g) {
+                           AttnCache<T>& cache, const T* dctx, T* dq, ModelParamsT<T>* g) {
     const int B = enc.B, S = enc.S, Hd = c.dec_hid_dim, He2 = 2 * c.enc_hid_dim, D = c.window;
     const Eigen::Index base = Eigen::Index(k) * B;
     CMapT<T> Q(q, B, Hd), dC(dctx, B, He2);
@@ -182,7 +184,7 @@ void attentionStepBackward(const ModelParamsT<T>& p, const ModelConfig& c, AttnE
             const T sg = cache.sig[row];
             const T du = dcenter * T(enc.len[size_t(b)]) * sg * (T(1) - sg);
             const auto pq = cache.pq.row(row);
-            g.attn_vp += du * pq.transpose();
+            if (g) g->attn_vp += du * pq.transpose();
             cache.dpq.row(b) = (du * p.attn_vp.transpose().array() * (T(1) - pq.array() * pq.array())).matrix();
         } else {
             const T s = a.dot(da.transpose());
@@ -198,7 +200,7 @@ void attentionStepBackward(const ModelParamsT<T>& p, const ModelConfig& c, AttnE
             CMapT<T> Tb(cache.tanhs.data() + (row * S + lo) * Hd, n, Hd);
             auto dpre = cache.dpre.topRows(n);
             dpre = ((da * p.attn_v.transpose()).array() * (T(1) - Tb.array() * Tb.array())).matrix();
-            g.attn_v.noalias() += Tb.transpose() * da;
+            if (g) g->attn_v.noalias() += Tb.transpose() * da;
             enc.dkeys.middleRows(r0, n) += dpre;
             cache.dwq.row(b) += dpre.colwise().sum();
             break;
@@ -216,11 +218,11 @@ void attentionStepBackward(const ModelParamsT<T>& p, const ModelConfig& c, AttnE
     }
     if (additive) {
         dQ.noalias() += cache.dwq * p.attn_w.leftCols(Hd);  // (B, H_d) x (H_d, H_d)
-        g.attn_w.leftCols(Hd).noalias() += cache.dwq.transpose() * Q;
+        if (g) g->attn_w.leftCols(Hd).noalias() += cache.dwq.transpose() * Q;
     }
     if (localp) {
         dQ.noalias() += cache.dpq * p.attn_Wp;
-        g.attn_Wp.noalias() += cache.dpq.transpose() * Q;
+        if (g) g->attn_Wp.noalias() += cache.dpq.transpose() * Q;
     }
 }
 
@@ -228,11 +230,11 @@ void attentionStepBackward(const ModelParamsT<T>& p, const ModelConfig& c, AttnE
     template void attentionResize<T>(const ModelConfig&, int, int, int, bool, AttnEncoder<T>&, AttnCache<T>&);         \
     template void attentionPrepare<T>(const ModelParamsT<T>&, const ModelConfig&, AttnEncoder<T>&);                    \
     template void attentionPrepareBackward<T>(const ModelParamsT<T>&, const ModelConfig&, AttnEncoder<T>&,             \
-                                              ModelParamsT<T>&);                                                       \
+                                              ModelParamsT<T>*);                                                       \
     template void attentionStepForward<T>(const ModelParamsT<T>&, const ModelConfig&, const AttnEncoder<T>&, int,      \
                                           const T*, AttnCache<T>&, T*);                                                \
     template void attentionStepBackward<T>(const ModelParamsT<T>&, const ModelConfig&, AttnEncoder<T>&, int, const T*, \
-                                           AttnCache<T>&, const T*, T*, ModelParamsT<T>&);
+                                           AttnCache<T>&, const T*, T*, ModelParamsT<T>*);
 ATTNVIZ_INSTANTIATE_ATTN(float)
 ATTNVIZ_INSTANTIATE_ATTN(double)
 

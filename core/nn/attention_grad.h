@@ -62,13 +62,15 @@ template <typename T>
 void attentionStepForward(const ModelParamsT<T>& p, const ModelConfig& c, const AttnEncoder<T>& enc, int k, const T* q,
                           AttnCache<T>& cache, T* ctx);
 
-// Backward of step k given dctx (B, 2H_e): ADDS into dq (B, H_d), enc.dH, enc.dkeys and the parameter gradients g.
+// Backward of step k given dctx (B, 2H_e): ADDS into dq (B, H_d), enc.dH, enc.dkeys and, when g is not null, the
+// parameter gradients *g (attribution passes null: it needs only the inputs' gradients).
 template <typename T>
 void attentionStepBackward(const ModelParamsT<T>& p, const ModelConfig& c, AttnEncoder<T>& enc, int k, const T* q,
-                           AttnCache<T>& cache, const T* dctx, T* dq, ModelParamsT<T>& g);
+                           AttnCache<T>& cache, const T* dctx, T* dq, ModelParamsT<T>* g);
 
-// Backward of attentionPrepare: enc.dkeys → parameter gradients and enc.dH. Call once after all steps.
+// Backward of attentionPrepare: enc.dkeys → enc.dH and, when g is not null, the parameter gradients *g. Call once
+// after all steps.
 template <typename T>
-void attentionPrepareBackward(const ModelParamsT<T>& p, const ModelConfig& c, AttnEncoder<T>& enc, ModelParamsT<T>& g);
+void attentionPrepareBackward(const ModelParamsT<T>& p, const ModelConfig& c, AttnEncoder<T>& enc, ModelParamsT<T>* g);
 
 }  // namespace attnviz

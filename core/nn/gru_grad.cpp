@@ -85,9 +85,28 @@ void gruSequenceForward(const GruParamsT<T>& p, const MatT<T>& x, const uint8_t*
     }
 }
 
+namespace {
+
+// The parameters' gradients of a direction from its gate gradients (c.dgi, c.dgh).
+template <typename T>
+void addGruParameterGradients(const MatT<T>& x, int L, int B, bool reverse, const GruSeqCache<T>& c, GruParamsT<T>& g) {
+    const Eigen::Index m = Eigen::Index(L - 1) * B;
+    g.w_ih.noalias() += c.dgi.transpose() * x;  // (3H, In)
+    g.b_ih += c.dgi.colwise().sum().transpose();
+    if (L > 1) {
+        if (!reverse)  // h_prev of step t is h_{t-1}
+            g.w_hh.noalias() += c.dgh.bottomRows(m).transpose() * c.h.topRows(m);
+        else  // h_prev of step t is h_{t+1}
+            g.w_hh.noalias() += c.dgh.topRows(m).transpose() * c.h.bottomRows(m);
+    }
+    g.b_hh += c.dgh.colwise().sum().transpose();
+}
+
+}  // namespace
+
 template <typename T>
 void gruSequenceBackward(const GruParamsT<T>& p, const MatT<T>& x, const uint8_t* mask, int L, int B, bool reverse,
-                         GruSeqCache<T>& c, const MatT<T>& dH, GruParamsT<T>& g, MatT<T>* dx) {
+                         GruSeqCache<T>& c, const MatT<T>& dH, GruParamsT<T>* g, MatT<T>* dx) {
     const Eigen::Index H = p.w_hh.cols();
     const Eigen::Index n = Eigen::Index(L) * B;
     c.dgi.resize(n, 3 * H);
@@ -104,16 +123,7 @@ void gruSequenceBackward(const GruParamsT<T>& p, const MatT<T>& x, const uint8_t
                            dprev.data());
         dh.swap(dprev);
     }
-    g.w_ih.noalias() += c.dgi.transpose() * x;  // (3H, In)
-    g.b_ih += c.dgi.colwise().sum().transpose();
-    if (L > 1) {
-        const Eigen::Index m = n - B;
-        if (!reverse)  // h_prev of step t is h_{t-1}
-            g.w_hh.noalias() += c.dgh.bottomRows(m).transpose() * c.h.topRows(m);
-        else  // h_prev of step t is h_{t+1}
-            g.w_hh.noalias() += c.dgh.topRows(m).transpose() * c.h.bottomRows(m);
-    }
-    g.b_hh += c.dgh.colwise().sum().transpose();
+    if (g) addGruParameterGradients(x, L, B, reverse, c, *g);
     if (dx) {
         dx->resize(n, x.cols());
         dx->noalias() = c.dgi * p.w_ih;  // (L*B, 3H) x (3H, In)
@@ -127,7 +137,7 @@ void gruSequenceBackward(const GruParamsT<T>& p, const MatT<T>& x, const uint8_t
     template void gruSequenceForward<T>(const GruParamsT<T>&, const MatT<T>&, const uint8_t*, int, int, bool,       \
                                         GruSeqCache<T>&);                                                           \
     template void gruSequenceBackward<T>(const GruParamsT<T>&, const MatT<T>&, const uint8_t*, int, int, bool,      \
-                                         GruSeqCache<T>&, const MatT<T>&, GruParamsT<T>&, MatT<T>*);
+                                         GruSeqCache<T>&, const MatT<T>&, GruParamsT<T>*, MatT<T>*);
 ATTNVIZ_INSTANTIATE_GRU(float)
 ATTNVIZ_INSTANTIATE_GRU(double)
 

@@ -41,10 +41,10 @@ template <typename T>
 void gruSequenceForward(const GruParamsT<T>& p, const MatT<T>& x, const uint8_t* mask, int L, int B, bool reverse,
                         GruSeqCache<T>& cache);
 
-// dH (L*B, H): the gradient of the outputs. Adds the parameter gradients into g and, when dx is not null,
-// WRITES the gradient of x into dx (L*B, In).
+// dH (L*B, H): the gradient of the outputs. When g is not null ADDS the parameter gradients into *g; when dx is not
+// null WRITES the gradient of x into dx (L*B, In).
 template <typename T>
 void gruSequenceBackward(const GruParamsT<T>& p, const MatT<T>& x, const uint8_t* mask, int L, int B, bool reverse,
-                         GruSeqCache<T>& cache, const MatT<T>& dH, GruParamsT<T>& g, MatT<T>* dx);
+                         GruSeqCache<T>& cache, const MatT<T>& dH, GruParamsT<T>* g, MatT<T>* dx);
 
 }  // namespace attnviz

@@ -168,17 +168,19 @@ void encoderForward(const ModelConfig& c, const ModelParamsT<T>& p, const TrainE
     s0 = s0.array().tanh().matrix();
 }
 
-// w.ds is ∂/∂s_0 and w.enc.dH / dkeys hold the decoder's gradients of the encoder side: adds the encoder's
-// parameter gradients into G.
+// w.ds is ∂/∂s_0 and w.enc.dH / dkeys hold the decoder's gradients of the encoder side: w.dxe gets ∂/∂(source
+// embeddings) and, when G is not null, the encoder's parameter gradients are added into *G.
 template <typename T>
 void encoderBackward(const ModelConfig& c, const ModelParamsT<T>& p, const TrainExample* const* batch, int B, int S,
-                     bool drop, Seq2SeqWorkspace<T>& w, ModelParamsT<T>& G) {
+                     bool drop, Seq2SeqWorkspace<T>& w, ModelParamsT<T>* G) {
     const int He = c.enc_hid_dim;
     const Index SB = Index(S) * B;
     auto s0 = w.states.topRows(B);
     w.ds.array() *= T(1) - s0.array().square();
-    G.enc_fc_w.noalias() += w.ds.transpose() * w.fin;
-    G.enc_fc_b += w.ds.colwise().sum().transpose();
+    if (G) {
+        G->enc_fc_w.noalias() += w.ds.transpose() * w.fin;
+        G->enc_fc_b += w.ds.colwise().sum().transpose();
+    }
     w.dfin.noalias() = w.ds * p.enc_fc_w;  // (B, 2H_e)
     attentionPrepareBackward<T>(p, c, w.enc, G);
 
@@ -193,10 +195,12 @@ void encoderBackward(const ModelConfig& c, const ModelParamsT<T>& p, const Train
     }
     w.dHf.middleRows(Index(S - 1) * B, B) += w.dfin.leftCols(He);
     w.dHr.topRows(B) += w.dfin.rightCols(He);
-    gruSequenceBackward<T>(p.enc_fwd, w.xe, w.src_mask.data(), S, B, false, w.fwd, w.dHf, G.enc_fwd, &w.dxe);
-    gruSequenceBackward<T>(p.enc_bwd, w.xe, w.src_mask.data(), S, B, true, w.bwd, w.dHr, G.enc_bwd, &w.dxe2);
+    gruSequenceBackward<T>(p.enc_fwd, w.xe, w.src_mask.data(), S, B, false, w.fwd, w.dHf, G ? &G->enc_fwd : nullptr,
+                           &w.dxe);
+    gruSequenceBackward<T>(p.enc_bwd, w.xe, w.src_mask.data(), S, B, true, w.bwd, w.dHr, G ? &G->enc_bwd : nullptr,
+                           &w.dxe2);
     w.dxe += w.dxe2;
-    embedBackward<T>(G.enc_embedding, batch, B, true, w.dxe, w.xe_mask, drop);
+    if (G) embedBackward<T>(G->enc_embedding, batch, B, true, w.dxe, w.xe_mask, drop);
 }
 
 // ---- decoder inputs (teacher forcing): x_t = the target embeddings, the token each step must produce, and the
@@ -231,10 +235,13 @@ void decoderInputsForward(const ModelConfig& c, const ModelParamsT<T>& p, const 
 }
 
 // w.dgi / w.dgh hold the gradients of every step's W_ih x + b_ih and W_hh s + b_hh, w.dxd the embeddings' gradient
-// from other paths (bahdanau's fc_out): the decoder GRU's remaining gradients and the target embeddings'.
+// from other paths (bahdanau's fc_out): the decoder GRU's remaining gradients and the target embeddings'. Only
+// parameters' gradients come out of it, so without G it does nothing.
 template <typename T>
 void decoderInputsBackward(const ModelConfig& c, const ModelParamsT<T>& p, const TrainExample* const* batch, int B,
-                           int N, bool drop, Seq2SeqWorkspace<T>& w, ModelParamsT<T>& G) {
+                           int N, bool drop, Seq2SeqWorkspace<T>& w, ModelParamsT<T>* Gp) {
+    if (!Gp) return;
+    ModelParamsT<T>& G = *Gp;
     const int E = c.emb_dim;
     G.dec_rnn.w_ih.leftCols(E).noalias() += w.dgi.transpose() * w.xd;
     G.dec_rnn.b_ih += w.dgi.colwise().sum().transpose();
@@ -281,7 +288,7 @@ void bahdanauForward(const ModelConfig& c, const ModelParamsT<T>& p, int B, int 
 // ∂/∂x from fc_out in w.dxd.
 template <typename T>
 void bahdanauBackward(const ModelConfig& c, const ModelParamsT<T>& p, int B, int N, Seq2SeqWorkspace<T>& w,
-                      ModelParamsT<T>& G) {
+                      ModelParamsT<T>* G) {
     const int E = c.emb_dim, He2 = 2 * c.enc_hid_dim, Hd = c.dec_hid_dim;
     const auto& Wih = p.dec_rnn.w_ih;
     resizeStepGrads(c, B, N, w);
@@ -297,7 +304,7 @@ void bahdanauBackward(const ModelConfig& c, const ModelParamsT<T>& p, int B, int
         attentionStepBackward<T>(p, c, w.enc, t, sprev, w.attn, w.dc.data(), w.ds2.data(), G);
         w.ds.swap(w.ds2);
     }
-    G.dec_rnn.w_ih.rightCols(He2).noalias() += w.dgi.transpose() * w.ctx;
+    if (G) G->dec_rnn.w_ih.rightCols(He2).noalias() += w.dgi.transpose() * w.ctx;
     w.dxd = w.dfeat.rightCols(E);
 }
 
@@ -326,7 +333,7 @@ void luongForward(const ModelConfig& c, const ModelParamsT<T>& p, int B, int N, 
 // w.dfeat: ∂/∂h̃ of every step. Leaves ∂/∂s_0 in w.ds, the GRU's gate gradients in w.dgi / w.dgh and w.dxd zero.
 template <typename T>
 void luongBackward(const ModelConfig& c, const ModelParamsT<T>& p, int B, int N, Seq2SeqWorkspace<T>& w,
-                   ModelParamsT<T>& G) {
+                   ModelParamsT<T>* G) {
     const int E = c.emb_dim, He2 = 2 * c.enc_hid_dim, Hd = c.dec_hid_dim;
     const bool feed = c.input_feeding;
     const auto& Wih = p.dec_rnn.w_ih;
@@ -349,11 +356,12 @@ void luongBackward(const ModelConfig& c, const ModelParamsT<T>& p, int B, int N,
         if (feed && t > 0) w.dcarry.noalias() = w.dgi.middleRows(r, B) * Wih.rightCols(Hd);
         w.ds.swap(w.ds2);
     }
-    G.combine_w.leftCols(He2).noalias() += w.dpre.transpose() * w.ctx;
-    G.combine_w.rightCols(Hd).noalias() += w.dpre.transpose() * w.states.bottomRows(NB);
-    if (feed && N > 1)
-        G.dec_rnn.w_ih.rightCols(Hd).noalias() += w.dgi.bottomRows(NB - B).transpose() * w.htil.topRows(NB - B);
     w.dxd.setZero(NB, E);
+    if (!G) return;
+    G->combine_w.leftCols(He2).noalias() += w.dpre.transpose() * w.ctx;
+    G->combine_w.rightCols(Hd).noalias() += w.dpre.transpose() * w.states.bottomRows(NB);
+    if (feed && N > 1)
+        G->dec_rnn.w_ih.rightCols(Hd).noalias() += w.dgi.bottomRows(NB - B).transpose() * w.htil.topRows(NB - B);
 }
 
 // ---- output layer and loss: logits = F fc_outᵀ + b for every step in one GEMM (F: (N*B, ·) the steps' features),
@@ -417,13 +425,15 @@ void outputForward(const ModelParamsT<T>& p, const MatT<T>& F, const TrainExampl
     }
 }
 
-// dlogits (in w.logits) → fc_out's gradients and w.dfeat = ∂/∂F (zero on rows outside w.out_rows when gathered).
+// dlogits (in w.logits) → fc_out's gradients (when G is not null) and w.dfeat = ∂/∂F (zero on rows outside w.out_rows when gathered).
 template <typename T>
-void outputBackward(const ModelParamsT<T>& p, const MatT<T>& F, Seq2SeqWorkspace<T>& w, ModelParamsT<T>& G) {
+void outputBackward(const ModelParamsT<T>& p, const MatT<T>& F, Seq2SeqWorkspace<T>& w, ModelParamsT<T>* G) {
     const bool gathered = !w.out_rows.empty();
     const MatT<T>& X = gathered ? w.out_features : F;
-    G.fc_out_w.noalias() += w.logits.transpose() * X;  // (V, F)
-    G.fc_out_b += w.logits.colwise().sum().transpose();
+    if (G) {
+        G->fc_out_w.noalias() += w.logits.transpose() * X;  // (V, F)
+        G->fc_out_b += w.logits.colwise().sum().transpose();
+    }
     if (!gathered) {
         w.dfeat.resize(F.rows(), F.cols());
         w.dfeat.noalias() = w.logits * p.fc_out_w;  // (N*B, F)
@@ -449,18 +459,16 @@ double alignmentLoss(const AttnCache<T>& cache) {
     return sum;
 }
 
-}  // namespace
-
+// The forward, and with `backward` the backward: into *G when G is not null, else only as far as w.dxe.
 template <typename T>
-LossSum seq2seqLossAndGrad(const ModelConfig& c, const ModelParamsT<T>& p, const TrainExample* const* batch, int B,
-                           const DropoutSpec& dropout, T grad_scale, ModelParamsT<T>* g, Seq2SeqWorkspace<T>& w,
-                           T align_weight) {
+LossSum lossAndGradients(const ModelConfig& c, const ModelParamsT<T>& p, const TrainExample* const* batch, int B,
+                         const DropoutSpec& dropout, T grad_scale, bool backward, ModelParamsT<T>* G,
+                         Seq2SeqWorkspace<T>& w, T align_weight) {
     int S = 0, N = 0;
     batchSizes(batch, B, S, N);
     LossSum out;
     if (B == 0) return out;
     const bool bahdanau = c.decoder == DecoderKind::Bahdanau;
-    const bool backward = g != nullptr;
 
     encoderForward<T>(c, p, batch, B, S, N, dropout, backward, w);
     const bool guided = align_weight > T(0) && c.span == SpanKind::Global;
@@ -478,7 +486,6 @@ LossSum seq2seqLossAndGrad(const ModelConfig& c, const ModelParamsT<T>& p, const
     outputForward<T>(p, F, batch, B, grad_scale, backward, w, out);
     if (!backward) return out;
 
-    ModelParamsT<T>& G = *g;
     outputBackward<T>(p, F, w, G);
     if (bahdanau)
         bahdanauBackward<T>(c, p, B, N, w, G);
@@ -489,10 +496,29 @@ LossSum seq2seqLossAndGrad(const ModelConfig& c, const ModelParamsT<T>& p, const
     return out;
 }
 
+}  // namespace
+
+template <typename T>
+LossSum seq2seqLossAndGrad(const ModelConfig& c, const ModelParamsT<T>& p, const TrainExample* const* batch, int B,
+                           const DropoutSpec& dropout, T grad_scale, ModelParamsT<T>* g, Seq2SeqWorkspace<T>& w,
+                           T align_weight) {
+    return lossAndGradients<T>(c, p, batch, B, dropout, grad_scale, g != nullptr, g, w, align_weight);
+}
+
+template <typename T>
+LossSum seq2seqLossAndSourceGrad(const ModelConfig& c, const ModelParamsT<T>& p, const TrainExample* const* batch,
+                                 int B, Seq2SeqWorkspace<T>& w) {
+    return lossAndGradients<T>(c, p, batch, B, DropoutSpec{}, T(1), true, nullptr, w, T(0));
+}
+
 template LossSum seq2seqLossAndGrad<float>(const ModelConfig&, const ModelParams&, const TrainExample* const*, int,
                                            const DropoutSpec&, float, ModelParams*, Seq2SeqWorkspace<float>&, float);
 template LossSum seq2seqLossAndGrad<double>(const ModelConfig&, const ModelParamsD&, const TrainExample* const*, int,
                                             const DropoutSpec&, double, ModelParamsD*, Seq2SeqWorkspace<double>&,
                                             double);
+template LossSum seq2seqLossAndSourceGrad<float>(const ModelConfig&, const ModelParams&, const TrainExample* const*,
+                                                 int, Seq2SeqWorkspace<float>&);
+template LossSum seq2seqLossAndSourceGrad<double>(const ModelConfig&, const ModelParamsD&, const TrainExample* const*,
+                                                  int, Seq2SeqWorkspace<double>&);
 
 }  // namespace attnviz

@@ -90,4 +90,11 @@ LossSum seq2seqLossAndGrad(const ModelConfig& c, const ModelParamsT<T>& p, const
                            const DropoutSpec& dropout, T grad_scale, ModelParamsT<T>* g, Seq2SeqWorkspace<T>& ws,
                            T align_weight = T(0));
 
+// The same loss (no dropout, scale 1) and the same backward, without the parameters' gradients: only as far as
+// ws.dxe (S*B, E), ∂(loss)/∂(the source embeddings as the encoder read them), time-major. For attribution
+// (core/explain), which needs the inputs' gradients alone.
+template <typename T>
+LossSum seq2seqLossAndSourceGrad(const ModelConfig& c, const ModelParamsT<T>& p, const TrainExample* const* batch,
+                                 int B, Seq2SeqWorkspace<T>& ws);
+
 }  // namespace attnviz

@@ -172,7 +172,7 @@ void TestGradcheck::gruSequence() {
     };
     f();
     MatT<double> dx;
-    gruSequenceBackward<double>(p, x, m, L, B, reverse, cache, wmask, g, &dx);
+    gruSequenceBackward<double>(p, x, m, L, B, reverse, cache, wmask, &g, &dx);
     std::vector<Failure> fails;
     int checked = 0;
     checkTensor("w_ih", p.w_ih.data(), g.w_ih.data(), p.w_ih.size(), 8, rng, f, tol, fails, checked);
@@ -233,8 +233,8 @@ void TestGradcheck::attention() {
     };
     f();
     MatT<double> dq = MatT<double>::Zero(B, Hd);
-    attentionStepBackward<double>(p, c, enc, step, q.data(), cache, wc.data(), dq.data(), g);
-    attentionPrepareBackward<double>(p, c, enc, g);
+    attentionStepBackward<double>(p, c, enc, step, q.data(), cache, wc.data(), dq.data(), &g);
+    attentionPrepareBackward<double>(p, c, enc, &g);
     MatT<double> dH = enc.dH;
     std::vector<Failure> fails;
     int checked = 0;
