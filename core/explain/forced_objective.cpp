@@ -1,8 +1,6 @@
 #include "explain/forced_objective.h"
 
 #include "base/errors.h"
-#include "model/params_ops.h"
-#include "model/transformer_params_ops.h"
 #include "nn/seq2seq_grad.h"
 #include "nn/softmax.h"
 #include "nn/transformer_loss.h"
@@ -99,10 +97,8 @@ std::vector<Mat> rnnGradients(const Model& model, const std::vector<TrainExample
 std::vector<Mat> transformerGradients(const Model& model, const std::vector<TrainExample>& batch) {
     const std::vector<const TrainExample*> ptrs = pointersTo(batch);
     TransformerLossCache<float> cache;
-    TransformerParams scratch;
-    zerosLike(scratch, model.transformer);
-    transformerLossAndGrad<float>(model.config.transformer, model.transformer, ptrs.data(), int(ptrs.size()), nullptr,
-                                  1.0f, &scratch, cache);
+    transformerLossAndSourceGrad<float>(model.config.transformer, model.transformer, ptrs.data(), int(ptrs.size()),
+                                        cache);
     std::vector<Mat> grads;
     for (size_t b = 0; b < batch.size(); ++b)
         grads.push_back(-cache.source_grad.middleRows(cache.src_rows.begin(int(b)), cache.src_rows.rows(int(b))));

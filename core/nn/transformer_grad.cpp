@@ -57,9 +57,9 @@ TMat<T> linearForward(const TMat<T>& x, const TMat<T>& w, const TVec<T>& b) {
 }
 
 template <typename T>
-TMat<T> linearBackward(const TMat<T>& x, const TMat<T>& w, const TMat<T>& dy, TMat<T>& dw, TVec<T>& db) {
-    dw.noalias() += dy.transpose() * x;  // (out, n) (n, in)
-    db += dy.colwise().sum().transpose();
+TMat<T> linearBackward(const TMat<T>& x, const TMat<T>& w, const TMat<T>& dy, TMat<T>* dw, TVec<T>* db) {
+    if (dw) dw->noalias() += dy.transpose() * x;  // (out, n) (n, in)
+    if (db) *db += dy.colwise().sum().transpose();
     TMat<T> dx(dy.rows(), w.cols());
     dx.noalias() = dy * w;  // (n, out) (out, in)
     return dx;
@@ -90,10 +90,12 @@ TMat<T> layerNormForward(const TMat<T>& x, const LayerNormParamsT<T>& p, LayerNo
 
 template <typename T>
 TMat<T> layerNormBackward(const TMat<T>& dy, const LayerNormParamsT<T>& p, const LayerNormCache<T>& cache,
-                          LayerNormParamsT<T>& g) {
+                          LayerNormParamsT<T>* g) {
     const TMat<T>& xhat = cache.xhat;
-    g.weight += (dy.array() * xhat.array()).colwise().sum().transpose().matrix();
-    g.bias += dy.colwise().sum().transpose();
+    if (g) {
+        g->weight += (dy.array() * xhat.array()).colwise().sum().transpose().matrix();
+        g->bias += dy.colwise().sum().transpose();
+    }
     const TMat<T> dxhat = dy.array().rowwise() * p.weight.transpose().array();  // (n, d)
     const T inv_d = T(1) / T(dy.cols());
     TMat<T> dx(dy.rows(), dy.cols());
@@ -138,11 +140,14 @@ TMat<T> feedForwardForward(const TMat<T>& x, const FeedForwardParamsT<T>& p, Act
 
 template <typename T>
 TMat<T> feedForwardBackward(const TMat<T>& dy, const FeedForwardParamsT<T>& p, Activation a,
-                            const FeedForwardCache<T>& cache, FeedForwardParamsT<T>& g) {
-    TMat<T> dhidden = linearBackward<T>(cache.hidden, p.linear2_weight, dy, g.linear2_weight, g.linear2_bias);
+                            const FeedForwardCache<T>& cache, FeedForwardParamsT<T>* g) {
+    using P = FeedForwardParamsT<T>;
+    TMat<T> dhidden = linearBackward<T>(cache.hidden, p.linear2_weight, dy, partOf(g, &P::linear2_weight),
+                                        partOf(g, &P::linear2_bias));
     applyMask(dhidden, cache.mask);  // (n, F)
     const TMat<T> dpre = dhidden.array() * cache.pre.unaryExpr([a](T v) { return activationDerivative(v, a); }).array();
-    return linearBackward<T>(cache.x, p.linear1_weight, dpre, g.linear1_weight, g.linear1_bias);
+    return linearBackward<T>(cache.x, p.linear1_weight, dpre, partOf(g, &P::linear1_weight),
+                             partOf(g, &P::linear1_bias));
 }
 
 // ---- multi-head attention
@@ -169,9 +174,11 @@ TMat<T> project(const TMat<T>& x, const MultiHeadAttentionParamsT<T>& p, int whi
 // The gradient through projection `which`: dW += dyᵀ x, db += Σ dy, returns dx = dy W.
 template <typename T>
 TMat<T> projectBackward(const TMat<T>& x, const TMat<T>& dy, const MultiHeadAttentionParamsT<T>& p,
-                        MultiHeadAttentionParamsT<T>& g, int which) {
-    projWeight(g, which).noalias() += dy.transpose() * x;
-    projBias(g, which) += dy.colwise().sum().transpose();
+                        MultiHeadAttentionParamsT<T>* g, int which) {
+    if (g) {
+        projWeight(*g, which).noalias() += dy.transpose() * x;
+        projBias(*g, which) += dy.colwise().sum().transpose();
+    }
     TMat<T> dx(dy.rows(), x.cols());
     dx.noalias() = dy * projWeight(p, which);
     return dx;
@@ -238,9 +245,11 @@ TMat<T> attentionForward(const TMat<T>& q_in, const TMat<T>& kv_in, const MultiH
 
 template <typename T>
 void attentionBackward(const TMat<T>& dout, const MultiHeadAttentionParamsT<T>& p, int nhead,
-                       const AttentionCache<T>& cache, MultiHeadAttentionParamsT<T>& g, TMat<T>& dq_in, TMat<T>& dkv_in,
+                       const AttentionCache<T>& cache, MultiHeadAttentionParamsT<T>* g, TMat<T>& dq_in, TMat<T>& dkv_in,
                        const std::vector<TMat<T>>* weights_grad) {
-    const TMat<T> dheads = linearBackward<T>(cache.heads, p.out_proj_weight, dout, g.out_proj_weight, g.out_proj_bias);
+    using P = MultiHeadAttentionParamsT<T>;
+    const TMat<T> dheads = linearBackward<T>(cache.heads, p.out_proj_weight, dout, partOf(g, &P::out_proj_weight),
+                                             partOf(g, &P::out_proj_bias));
     const Eigen::Index d = cache.q.cols(), dh = d / nhead;
     const T inv_sqrt_dh = T(1.0 / std::sqrt(double(dh)));
     TMat<T> dq(cache.q.rows(), d), dk(cache.k.rows(), d), dv(cache.v.rows(), d);
@@ -273,20 +282,20 @@ void attentionBackward(const TMat<T>& dout, const MultiHeadAttentionParamsT<T>& 
     template TMat<T> dropoutMask<T>(DropoutSource*, const RowSegments&, Eigen::Index);                               \
     template void applyMask<T>(TMat<T>&, const TMat<T>&);                                                            \
     template TMat<T> linearForward<T>(const TMat<T>&, const TMat<T>&, const TVec<T>&);                               \
-    template TMat<T> linearBackward<T>(const TMat<T>&, const TMat<T>&, const TMat<T>&, TMat<T>&, TVec<T>&);          \
+    template TMat<T> linearBackward<T>(const TMat<T>&, const TMat<T>&, const TMat<T>&, TMat<T>*, TVec<T>*);          \
     template TMat<T> layerNormForward<T>(const TMat<T>&, const LayerNormParamsT<T>&, LayerNormCache<T>&);            \
     template TMat<T> layerNormBackward<T>(const TMat<T>&, const LayerNormParamsT<T>&, const LayerNormCache<T>&,      \
-                                          LayerNormParamsT<T>&);                                                     \
+                                          LayerNormParamsT<T>*);                                                     \
     template T activationDerivative<T>(T, Activation);                                                               \
     template TMat<T> feedForwardForward<T>(const TMat<T>&, const FeedForwardParamsT<T>&, Activation, DropoutSource*, \
                                            const RowSegments&, FeedForwardCache<T>&);                                \
     template TMat<T> feedForwardBackward<T>(const TMat<T>&, const FeedForwardParamsT<T>&, Activation,                \
-                                            const FeedForwardCache<T>&, FeedForwardParamsT<T>&);                     \
+                                            const FeedForwardCache<T>&, FeedForwardParamsT<T>*);                     \
     template TMat<T> attentionForward<T>(const TMat<T>&, const TMat<T>&, const MultiHeadAttentionParamsT<T>&, int,   \
                                          bool, DropoutSource*, const RowSegments&, const RowSegments&,               \
                                          AttentionCache<T>&);                                                        \
     template void attentionBackward<T>(const TMat<T>&, const MultiHeadAttentionParamsT<T>&, int,                     \
-                                       const AttentionCache<T>&, MultiHeadAttentionParamsT<T>&, TMat<T>&, TMat<T>&,  \
+                                       const AttentionCache<T>&, MultiHeadAttentionParamsT<T>*, TMat<T>&, TMat<T>&,  \
                                        const std::vector<TMat<T>>*);
 
 ATTNVIZ_TRANSFORMER_GRAD(float)

@@ -1,6 +1,7 @@
 // The backward passes of the Transformer's blocks (docs/transformer.md's maths), each forward beside its backward,
 // templated on the scalar (float for training, double for the finite-difference checks). A forward keeps in its
-// cache what its backward reads; a backward ADDS the parameter gradients into g and returns the input gradient.
+// cache what its backward reads; a backward ADDS the parameter gradients into *g and returns the input gradient.
+// A null g skips the parameters' gradients (attribution needs only the inputs' gradients).
 // Sequences are rows: (n positions, d). A batch is packed: its examples' rows one after the other (RowSegments), so
 // that the position-wise blocks (linear, LayerNorm, feed-forward) run as one matrix product over the whole batch and
 // only attention looks at where an example starts and ends. Dropout is PyTorch's inverted dropout (kept values ×
@@ -49,12 +50,18 @@ TMat<T> dropoutMask(DropoutSource* drop, const RowSegments& rows, Eigen::Index c
 template <typename T>
 void applyMask(TMat<T>& x, const TMat<T>& mask);
 
+// The member `part` of the gradient holder g, or null when g is null.
+template <class Whole, class Part>
+Part* partOf(Whole* g, Part Whole::*part) {
+    return g ? &(g->*part) : nullptr;
+}
+
 // ---- linear: y = x W^T + b, x (n, in), W (out, in), b (out)
 template <typename T>
 TMat<T> linearForward(const TMat<T>& x, const TMat<T>& w, const TVec<T>& b);
-// dW += dyᵀ x, db += Σ_rows dy; returns dx = dy W (n, in).
+// *dw += dyᵀ x, *db += Σ_rows dy (each when not null); returns dx = dy W (n, in).
 template <typename T>
-TMat<T> linearBackward(const TMat<T>& x, const TMat<T>& w, const TMat<T>& dy, TMat<T>& dw, TVec<T>& db);
+TMat<T> linearBackward(const TMat<T>& x, const TMat<T>& w, const TMat<T>& dy, TMat<T>* dw, TVec<T>* db);
 
 // ---- LayerNorm over each row: x̂ = (x − mean) / sqrt(var + 1e-5) (biased variance), y = x̂ ∘ weight + bias
 template <typename T>
@@ -67,7 +74,7 @@ TMat<T> layerNormForward(const TMat<T>& x, const LayerNormParamsT<T>& p, LayerNo
 // dx = inv_std · (dx̂ − mean(dx̂) − x̂ · mean(dx̂ ∘ x̂)) per row, with dx̂ = dy ∘ weight.
 template <typename T>
 TMat<T> layerNormBackward(const TMat<T>& dy, const LayerNormParamsT<T>& p, const LayerNormCache<T>& cache,
-                          LayerNormParamsT<T>& g);
+                          LayerNormParamsT<T>* g);
 
 // ---- feed-forward: linear2(dropout(act(linear1(x))))
 template <typename T>
@@ -82,7 +89,7 @@ TMat<T> feedForwardForward(const TMat<T>& x, const FeedForwardParamsT<T>& p, Act
                            const RowSegments& rows, FeedForwardCache<T>& cache);
 template <typename T>
 TMat<T> feedForwardBackward(const TMat<T>& dy, const FeedForwardParamsT<T>& p, Activation a,
-                            const FeedForwardCache<T>& cache, FeedForwardParamsT<T>& g);
+                            const FeedForwardCache<T>& cache, FeedForwardParamsT<T>* g);
 // act'(x): relu 1 for x > 0 else 0; gelu Φ(x) + x φ(x) with Φ the normal CDF and φ its density.
 template <typename T>
 T activationDerivative(T x, Activation a);
@@ -109,7 +116,7 @@ TMat<T> attentionForward(const TMat<T>& q_in, const TMat<T>& kv_in, const MultiH
 // out as cache.a (guided alignment, nn/transformer_guidance.h); an empty matrix adds nothing.
 template <typename T>
 void attentionBackward(const TMat<T>& dout, const MultiHeadAttentionParamsT<T>& p, int nhead,
-                       const AttentionCache<T>& cache, MultiHeadAttentionParamsT<T>& g, TMat<T>& dq_in, TMat<T>& dkv_in,
+                       const AttentionCache<T>& cache, MultiHeadAttentionParamsT<T>* g, TMat<T>& dq_in, TMat<T>& dkv_in,
                        const std::vector<TMat<T>>* weights_grad = nullptr);
 
 }  // namespace attnviz

@@ -81,13 +81,14 @@ TMat<T> embedForward(const TMat<T>& table, const TMat<T>& pos_table, const std::
     return x;
 }
 
-// dE[id_r] += √d · (dropout's backward of dx)_r; PE is not trained. rows_grad, if not null, gets those rows.
+// (*dtable)[id_r] += √d · (dropout's backward of dx)_r; PE is not trained. rows_grad, if not null, gets those rows.
 template <typename T>
-void embedBackward(TMat<T> dx, const TMat<T>& mask, const std::vector<int>& ids, TMat<T>& dtable,
+void embedBackward(TMat<T> dx, const TMat<T>& mask, const std::vector<int>& ids, TMat<T>* dtable,
                    TMat<T>* rows_grad = nullptr) {
     applyMask(dx, mask);
     dx *= T(std::sqrt(double(dx.cols())));
-    for (Eigen::Index i = 0; i < dx.rows(); ++i) dtable.row(ids[size_t(i)]) += dx.row(i);
+    if (dtable)
+        for (Eigen::Index i = 0; i < dx.rows(); ++i) dtable->row(ids[size_t(i)]) += dx.row(i);
     if (rows_grad) *rows_grad = std::move(dx);
 }
 
@@ -126,7 +127,7 @@ TMat<T> encoderLayerForward(const TMat<T>& x, const EncoderLayerParamsT<T>& p, c
 // The gradient of a self-attention's input (queries, keys and values all from it).
 template <typename T>
 TMat<T> selfAttentionBackward(const TMat<T>& dout, const MultiHeadAttentionParamsT<T>& p, int nhead,
-                              const AttentionCache<T>& k, MultiHeadAttentionParamsT<T>& g) {
+                              const AttentionCache<T>& k, MultiHeadAttentionParamsT<T>* g) {
     TMat<T> dq, dkv;
     attentionBackward<T>(dout, p, nhead, k, g, dq, dkv);
     return dq + dkv;
@@ -134,18 +135,22 @@ TMat<T> selfAttentionBackward(const TMat<T>& dout, const MultiHeadAttentionParam
 
 template <typename T>
 TMat<T> encoderLayerBackward(const TMat<T>& dout, const EncoderLayerParamsT<T>& p, const TransformerConfig& c,
-                             const EncoderLayerCache<T>& k, EncoderLayerParamsT<T>& g) {
+                             const EncoderLayerCache<T>& k, EncoderLayerParamsT<T>* g) {
+    using L = EncoderLayerParamsT<T>;
     if (c.norm_first) {
-        const TMat<T> dn2 = feedForwardBackward<T>(masked<T>(dout, k.drop2), p.ff, c.activation, k.ff, g.ff);
-        const TMat<T> dh = dout + layerNormBackward<T>(dn2, p.norm2, k.norm2, g.norm2);
-        const TMat<T> dn1 =
-            selfAttentionBackward<T>(masked<T>(dh, k.drop1), p.self_attn, c.nhead, k.self_attn, g.self_attn);
-        return dh + layerNormBackward<T>(dn1, p.norm1, k.norm1, g.norm1);
+        const TMat<T> dn2 =
+            feedForwardBackward<T>(masked<T>(dout, k.drop2), p.ff, c.activation, k.ff, partOf(g, &L::ff));
+        const TMat<T> dh = dout + layerNormBackward<T>(dn2, p.norm2, k.norm2, partOf(g, &L::norm2));
+        const TMat<T> dn1 = selfAttentionBackward<T>(masked<T>(dh, k.drop1), p.self_attn, c.nhead, k.self_attn,
+                                                     partOf(g, &L::self_attn));
+        return dh + layerNormBackward<T>(dn1, p.norm1, k.norm1, partOf(g, &L::norm1));
     }
-    const TMat<T> du2 = layerNormBackward<T>(dout, p.norm2, k.norm2, g.norm2);  // ∂(y1 + f)
-    const TMat<T> dy1 = du2 + feedForwardBackward<T>(masked<T>(du2, k.drop2), p.ff, c.activation, k.ff, g.ff);
-    const TMat<T> du1 = layerNormBackward<T>(dy1, p.norm1, k.norm1, g.norm1);  // ∂(x + a)
-    return du1 + selfAttentionBackward<T>(masked<T>(du1, k.drop1), p.self_attn, c.nhead, k.self_attn, g.self_attn);
+    const TMat<T> du2 = layerNormBackward<T>(dout, p.norm2, k.norm2, partOf(g, &L::norm2));  // ∂(y1 + f)
+    const TMat<T> dy1 =
+        du2 + feedForwardBackward<T>(masked<T>(du2, k.drop2), p.ff, c.activation, k.ff, partOf(g, &L::ff));
+    const TMat<T> du1 = layerNormBackward<T>(dy1, p.norm1, k.norm1, partOf(g, &L::norm1));  // ∂(x + a)
+    return du1 + selfAttentionBackward<T>(masked<T>(du1, k.drop1), p.self_attn, c.nhead, k.self_attn,
+                                          partOf(g, &L::self_attn));
 }
 
 // post-LN: y = LN1(y + SA_causal(y)), y = LN2(y + MHA(y, memory)), y = LN3(y + FF(y));
@@ -180,29 +185,33 @@ TMat<T> decoderLayerForward(const TMat<T>& y, const TMat<T>& memory, const Decod
 // cross-attention's weights (attentionBackward's weights_grad), or null.
 template <typename T>
 TMat<T> decoderLayerBackward(const TMat<T>& dout, const DecoderLayerParamsT<T>& p, const TransformerConfig& c,
-                             const DecoderLayerCache<T>& k, DecoderLayerParamsT<T>& g, TMat<T>& dmemory,
+                             const DecoderLayerCache<T>& k, DecoderLayerParamsT<T>* g, TMat<T>& dmemory,
                              const std::vector<TMat<T>>* guide_grad) {
+    using L = DecoderLayerParamsT<T>;
     const int nh = c.nhead;
     TMat<T> dq, dmem;
     if (c.norm_first) {
-        const TMat<T> dn3 = feedForwardBackward<T>(masked<T>(dout, k.drop3), p.ff, c.activation, k.ff, g.ff);
-        const TMat<T> dh2 = dout + layerNormBackward<T>(dn3, p.norm3, k.norm3, g.norm3);
-        attentionBackward<T>(masked<T>(dh2, k.drop2), p.multihead_attn, nh, k.cross_attn, g.multihead_attn, dq, dmem,
-                             guide_grad);
+        const TMat<T> dn3 =
+            feedForwardBackward<T>(masked<T>(dout, k.drop3), p.ff, c.activation, k.ff, partOf(g, &L::ff));
+        const TMat<T> dh2 = dout + layerNormBackward<T>(dn3, p.norm3, k.norm3, partOf(g, &L::norm3));
+        attentionBackward<T>(masked<T>(dh2, k.drop2), p.multihead_attn, nh, k.cross_attn, partOf(g, &L::multihead_attn),
+                             dq, dmem, guide_grad);
         dmemory += dmem;
-        const TMat<T> dh1 = dh2 + layerNormBackward<T>(dq, p.norm2, k.norm2, g.norm2);
+        const TMat<T> dh1 = dh2 + layerNormBackward<T>(dq, p.norm2, k.norm2, partOf(g, &L::norm2));
         const TMat<T> dn1 =
-            selfAttentionBackward<T>(masked<T>(dh1, k.drop1), p.self_attn, nh, k.self_attn, g.self_attn);
-        return dh1 + layerNormBackward<T>(dn1, p.norm1, k.norm1, g.norm1);
+            selfAttentionBackward<T>(masked<T>(dh1, k.drop1), p.self_attn, nh, k.self_attn, partOf(g, &L::self_attn));
+        return dh1 + layerNormBackward<T>(dn1, p.norm1, k.norm1, partOf(g, &L::norm1));
     }
-    const TMat<T> du3 = layerNormBackward<T>(dout, p.norm3, k.norm3, g.norm3);  // ∂(z2 + f)
-    const TMat<T> dz2 = du3 + feedForwardBackward<T>(masked<T>(du3, k.drop3), p.ff, c.activation, k.ff, g.ff);
-    const TMat<T> du2 = layerNormBackward<T>(dz2, p.norm2, k.norm2, g.norm2);  // ∂(z1 + b)
-    attentionBackward<T>(masked<T>(du2, k.drop2), p.multihead_attn, nh, k.cross_attn, g.multihead_attn, dq, dmem,
-                         guide_grad);
+    const TMat<T> du3 = layerNormBackward<T>(dout, p.norm3, k.norm3, partOf(g, &L::norm3));  // ∂(z2 + f)
+    const TMat<T> dz2 =
+        du3 + feedForwardBackward<T>(masked<T>(du3, k.drop3), p.ff, c.activation, k.ff, partOf(g, &L::ff));
+    const TMat<T> du2 = layerNormBackward<T>(dz2, p.norm2, k.norm2, partOf(g, &L::norm2));  // ∂(z1 + b)
+    attentionBackward<T>(masked<T>(du2, k.drop2), p.multihead_attn, nh, k.cross_attn, partOf(g, &L::multihead_attn), dq,
+                         dmem, guide_grad);
     dmemory += dmem;
-    const TMat<T> du1 = layerNormBackward<T>(du2 + dq, p.norm1, k.norm1, g.norm1);  // ∂(y + a)
-    return du1 + selfAttentionBackward<T>(masked<T>(du1, k.drop1), p.self_attn, nh, k.self_attn, g.self_attn);
+    const TMat<T> du1 = layerNormBackward<T>(du2 + dq, p.norm1, k.norm1, partOf(g, &L::norm1));  // ∂(y + a)
+    return du1 +
+           selfAttentionBackward<T>(masked<T>(du1, k.drop1), p.self_attn, nh, k.self_attn, partOf(g, &L::self_attn));
 }
 
 // The forward: the memory, the decoder output and the log-probabilities, every cache filled (pack() first).
@@ -226,9 +235,11 @@ void forward(const TransformerConfig& c, const TransformerParamsT<T>& p, Dropout
     for (Eigen::Index i = 0; i < k.log_probs.rows(); ++i) logSoftmaxInPlace(k.log_probs.row(i));
 }
 
+// The backward: the parameters' gradients into *g when g is not null; k.source_grad always.
 template <typename T>
 void backward(const TransformerConfig& c, const TransformerParamsT<T>& p, T grad_scale, TransformerLossCache<T>& k,
-              TransformerParamsT<T>& g) {
+              TransformerParamsT<T>* g) {
+    using P = TransformerParamsT<T>;
     // ∂/∂logits of −Σ log p(next token): softmax − one-hot, times the scale; an attribution row with a contrast c:
     // one-hot(c) − one-hot; rows outside the objective: 0
     TMat<T> dlogits = k.log_probs.array().exp() * grad_scale;
@@ -238,20 +249,21 @@ void backward(const TransformerConfig& c, const TransformerParamsT<T>& p, T grad
         if (k.contrast[size_t(i)] >= 0) dlogits(i, k.contrast[size_t(i)]) += grad_scale;
         dlogits(i, k.tgt_next[size_t(i)]) -= grad_scale;
     }
-    TMat<T> dy = linearBackward<T>(k.decoder_out, p.generator_weight, dlogits, g.generator_weight, g.generator_bias);
-    dy = layerNormBackward<T>(dy, p.decoder_norm, k.decoder_norm, g.decoder_norm);
+    TMat<T> dy = linearBackward<T>(k.decoder_out, p.generator_weight, dlogits, partOf(g, &P::generator_weight),
+                                   partOf(g, &P::generator_bias));
+    dy = layerNormBackward<T>(dy, p.decoder_norm, k.decoder_norm, partOf(g, &P::decoder_norm));
     TMat<T> dmemory = TMat<T>::Zero(k.memory.rows(), k.memory.cols());
     const int last = c.num_decoder_layers - 1;
     for (int l = last; l >= 0; --l)
         dy = decoderLayerBackward<T>(dy, p.decoder_layers[size_t(l)], c, k.decoder[size_t(l)],
-                                     g.decoder_layers[size_t(l)], dmemory,
+                                     g ? &g->decoder_layers[size_t(l)] : nullptr, dmemory,
                                      l == last && !k.guide_grad.empty() ? &k.guide_grad : nullptr);
-    embedBackward<T>(dy, k.tgt_drop, k.tgt_inputs, g.tgt_embedding);
-    TMat<T> dx = layerNormBackward<T>(dmemory, p.encoder_norm, k.encoder_norm, g.encoder_norm);
+    if (g) embedBackward<T>(dy, k.tgt_drop, k.tgt_inputs, &g->tgt_embedding);
+    TMat<T> dx = layerNormBackward<T>(dmemory, p.encoder_norm, k.encoder_norm, partOf(g, &P::encoder_norm));
     for (int l = c.num_encoder_layers - 1; l >= 0; --l)
         dx = encoderLayerBackward<T>(dx, p.encoder_layers[size_t(l)], c, k.encoder[size_t(l)],
-                                     g.encoder_layers[size_t(l)]);
-    embedBackward<T>(dx, k.src_drop, k.src_ids, g.src_embedding, &k.source_grad);
+                                     g ? &g->encoder_layers[size_t(l)] : nullptr);
+    embedBackward<T>(dx, k.src_drop, k.src_ids, partOf(g, &P::src_embedding), &k.source_grad);
 }
 
 }  // namespace
@@ -273,7 +285,15 @@ LossSum transformerLossAndGrad(const TransformerConfig& c, const TransformerPara
         if (cache.contrast[size_t(i)] >= 0) s.sum += double(cache.log_probs(i, cache.contrast[size_t(i)]));
         ++s.tokens;
     }
-    if (g) backward<T>(c, p, grad_scale, cache, *g);
+    if (g) backward<T>(c, p, grad_scale, cache, g);
+    return s;
+}
+
+template <typename T>
+LossSum transformerLossAndSourceGrad(const TransformerConfig& c, const TransformerParamsT<T>& p,
+                                     const TrainExample* const* batch, int B, TransformerLossCache<T>& cache) {
+    const LossSum s = transformerLossAndGrad<T>(c, p, batch, B, nullptr, T(1), nullptr, cache);
+    backward<T>(c, p, T(1), cache, nullptr);
     return s;
 }
 
@@ -283,5 +303,9 @@ template LossSum transformerLossAndGrad<float>(const TransformerConfig&, const T
 template LossSum transformerLossAndGrad<double>(const TransformerConfig&, const TransformerParamsT<double>&,
                                                 const TrainExample* const*, int, DropoutSource*, double,
                                                 TransformerParamsT<double>*, TransformerLossCache<double>&, double);
+template LossSum transformerLossAndSourceGrad<float>(const TransformerConfig&, const TransformerParamsT<float>&,
+                                                     const TrainExample* const*, int, TransformerLossCache<float>&);
+template LossSum transformerLossAndSourceGrad<double>(const TransformerConfig&, const TransformerParamsT<double>&,
+                                                      const TrainExample* const*, int, TransformerLossCache<double>&);
 
 }  // namespace attnviz

@@ -72,6 +72,12 @@ LossSum transformerLossAndGrad(const TransformerConfig& c, const TransformerPara
                                const TrainExample* const* batch, int B, DropoutSource* drop, T grad_scale,
                                TransformerParamsT<T>* g, TransformerLossCache<T>& cache, T align_weight = T(0));
 
+// The same loss (no dropout, scale 1) and the same backward without the parameters' gradients: only as far as
+// cache.source_grad. For attribution (core/explain), which needs the inputs' gradients alone.
+template <typename T>
+LossSum transformerLossAndSourceGrad(const TransformerConfig& c, const TransformerParamsT<T>& p,
+                                     const TrainExample* const* batch, int B, TransformerLossCache<T>& cache);
+
 // One example: the batch of one.
 template <typename T>
 LossSum transformerLossAndGrad(const TransformerConfig& c, const TransformerParamsT<T>& p, const TrainExample& ex,

@@ -194,7 +194,7 @@ private slots:
         LayerNormCache<double> cache;
         auto f = [&] { return weighted(layerNormForward<double>(x, p, cache), r); };
         f();
-        const DM dx = layerNormBackward<double>(r, p, cache, g);
+        const DM dx = layerNormBackward<double>(r, p, cache, &g);
         CHECK_GRAD("x", x, dx, f);
         CHECK_GRAD("weight", p.weight, g.weight, f);
         CHECK_GRAD("bias", p.bias, g.bias, f);
@@ -228,7 +228,7 @@ private slots:
         };
         f();
         if (dropout > 0) QVERIFY((cache.mask.array() == 0).any() && (cache.mask.array() > 0).any());
-        const DM dx = feedForwardBackward<double>(r, p, act, cache, g);
+        const DM dx = feedForwardBackward<double>(r, p, act, cache, &g);
         CHECK_GRAD("x", x, dx, f);
         CHECK_GRAD("linear1.weight", p.linear1_weight, g.linear1_weight, f);
         CHECK_GRAD("linear1.bias", p.linear1_bias, g.linear1_bias, f);
@@ -270,7 +270,7 @@ private slots:
                 QVERIFY(std::abs(a(0, 0) - 1.0) < 1e-15);
             }
         DM dq, dkv;
-        attentionBackward<double>(r, p, nhead, cache, g, dq, dkv);
+        attentionBackward<double>(r, p, nhead, cache, &g, dq, dkv);
         CHECK_GRAD("q_in", q_in, dq, f);
         CHECK_GRAD("kv_in", kv_in, dkv, f);
         CHECK_GRAD("in_proj_weight", p.in_proj_weight, g.in_proj_weight, f);
@@ -292,7 +292,7 @@ private slots:
         auto f = [&] { return weighted(attentionForward<double>(x, x, p, 2, true, nullptr, rows, rows, cache), r); };
         f();
         DM dq, dkv;
-        attentionBackward<double>(r, p, 2, cache, g, dq, dkv);
+        attentionBackward<double>(r, p, 2, cache, &g, dq, dkv);
         const DM dx = dq + dkv;
         CHECK_GRAD("x", x, dx, f);
     }
