@@ -99,10 +99,14 @@ void checkDecode(const Model& model, const DecodeResult& decode, ExplainMethod m
 
 const std::vector<MethodInfo>& explainMethods() {
     static const std::vector<MethodInfo> methods = {
-        {ExplainMethod::Attention, "attention", false, false},   {ExplainMethod::Norm, "norm", false, false},
-        {ExplainMethod::GradInput, "grad_input", true, false},   {ExplainMethod::GradNorm, "grad_norm", false, false},
-        {ExplainMethod::IntegratedGradients, "ig", true, false}, {ExplainMethod::Occlusion, "occlusion", true, false},
-        {ExplainMethod::Rollout, "rollout", false, true},
+        // method, name, signed, Transformer only, reads the objective
+        {ExplainMethod::Attention, "attention", false, false, false},
+        {ExplainMethod::Norm, "norm", false, false, false},
+        {ExplainMethod::GradInput, "grad_input", true, false, true},
+        {ExplainMethod::GradNorm, "grad_norm", false, false, true},
+        {ExplainMethod::IntegratedGradients, "ig", true, false, true},
+        {ExplainMethod::Occlusion, "occlusion", true, false, true},
+        {ExplainMethod::Rollout, "rollout", false, true, false},
     };
     return methods;
 }
@@ -152,6 +156,7 @@ Explanation explainDecode(const Model& model, const DecodeResult& decode, Explai
     checkDecode(model, decode, method, options);
     Explanation e;
     e.method = method;
+    if (methodInfo(method).reads_objective) e.contrast = options.contrast;
     const int S = int(decode.source_ids.size());
     switch (method) {
     case ExplainMethod::Attention:

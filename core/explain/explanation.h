@@ -15,13 +15,15 @@ namespace attnviz {
 
 enum class ExplainMethod { Attention, Norm, GradInput, GradNorm, IntegratedGradients, Occlusion, Rollout };
 
-// The spec's name ("grad_input"), whether its values have a sign (a diverging colour map centred on 0), and
-// whether only a Transformer has it.
+// The spec's name ("grad_input"), whether its values have a sign (a diverging colour map centred on 0), whether
+// only a Transformer has it, and whether it reads the objective f_t (then a contrast changes it; the others read the
+// weights).
 struct MethodInfo {
     ExplainMethod method;
     const char* name;
     bool is_signed;
     bool transformer_only;
+    bool reads_objective;
 };
 // Every method, in the spec's order.
 const std::vector<MethodInfo>& explainMethods();
@@ -43,8 +45,9 @@ struct ExplainOptions {
 
 struct Explanation {
     ExplainMethod method = ExplainMethod::Attention;
-    Mat values;                    // (T, S) R[t][j]
-    std::vector<double> ig_delta;  // integrated gradients: (T) f_t(e) − f_t(0), what each row's sum should reach
+    Mat values;                        // (T, S) R[t][j]
+    std::vector<double> ig_delta;      // integrated gradients: (T) f_t(e) − f_t(0), what each row's sum should reach
+    std::optional<Contrast> contrast;  // the contrast it was computed with (methods that read the objective only)
 };
 
 // One method's matrix for the decode. Throws InputError for a method the model's kind lacks, an ig_steps outside

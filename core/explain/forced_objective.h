@@ -18,6 +18,7 @@ namespace attnviz {
 struct Contrast {
     int row = 0;
     int token = 0;
+    friend bool operator==(const Contrast&, const Contrast&) = default;
 };
 
 // One forced pass: the source ids (with <sos>/<eos>), the target ids y_0 … y_{T−1} (<eos> included), and the scale

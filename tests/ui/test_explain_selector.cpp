@@ -1,17 +1,23 @@
 // The window's "Explain by" choice (docs/gui.md): the toolbar box and View ▸ Explain by put a method of core/explain
 // on the heatmap for the decode shown. The cells equal core's explainDecode on that decode, signed methods use the
 // diverging map on a scale fitted to ± their largest value, the attention comes back with "Attention", a result
-// computed for an older sentence is never shown, and rollout is offered for a Transformer only.
+// computed for an older sentence is never shown, and rollout is offered for a Transformer only. The step panel's
+// bars and the cell inspector show the method's numbers (integrated gradients with its completeness gap), and a
+// right-click on a step's candidate asks "why this token and not that one?".
 #include "explain/explanation.h"
 #include "heatmap/explanation_data.h"
 #include "main_window_fixture.h"
 #include "state/decode_state.h"
 #include "test_registry.h"
+#include "views/cell_inspector.h"
 #include "window/explain_worker.h"
+#include "window/step_panel.h"
 
 #include <QAction>
 #include <QComboBox>
+#include <QMenu>
 #include <QSignalSpy>
+#include <QTreeWidget>
 #include <QtTest>
 
 using namespace attnviz;
@@ -32,6 +38,10 @@ private slots:
     void aNewSentenceNeverShowsTheOldExplanation();
     void rolloutIsForTransformersOnly();
     void theMenuAndTheBoxAgree();
+    void theStepPanelShowsTheMethodsRow();
+    void integratedGradientsShowTheirCompletenessGap();
+    void theInspectorShowsTheMethodsNumber();
+    void whyThisAndNotThatExplainsTheContrast();
 
 private:
     // Chooses `method` in the toolbar box as a user would, and waits for its matrix.
@@ -134,6 +144,79 @@ void TestExplainSelector::theMenuAndTheBoxAgree() {
     QVERIFY(!spy.isEmpty() || spy.wait(20000));
     QCOMPARE(w_->explainBox()->currentData().toInt(), int(ExplainMethod::GradNorm));
     QVERIFY(grad->isChecked());
+}
+
+void TestExplainSelector::theStepPanelShowsTheMethodsRow() {
+    QVERIFY(typeAndWait(QStringLiteral("the cat sat on the mat")));
+    QVERIFY(chooseAndWait(ExplainMethod::GradInput));
+    const Explanation want =
+        explainDecode(*w_->state()->decodedModel(), w_->state()->decode()->result, ExplainMethod::GradInput);
+    w_->state()->setCursor(2);  // row 1
+    const QVector<double> bars = w_->stepPanel()->barValues();
+    QCOMPARE(Eigen::Index(bars.size()), want.values.cols());
+    for (Eigen::Index j = 0; j < want.values.cols(); ++j) QCOMPARE(float(bars[int(j)]), want.values(1, j));
+    QCOMPARE(w_->stepPanel()->barsLabel(), explainMethodTitle(ExplainMethod::GradInput));
+    QVERIFY(w_->stepPanel()->gapText().isEmpty());
+    // back to attention: the step's own weights
+    w_->setExplainMethod(ExplainMethod::Attention);
+    const auto& attention = w_->state()->decode()->steps[1].attention;
+    QCOMPARE(w_->stepPanel()->barValues().front(), double(attention.front()));
+    QCOMPARE(w_->stepPanel()->barsLabel(), QStringLiteral("attention"));
+}
+
+void TestExplainSelector::integratedGradientsShowTheirCompletenessGap() {
+    QVERIFY(typeAndWait(QStringLiteral("i love you")));
+    QVERIFY(chooseAndWait(ExplainMethod::IntegratedGradients));
+    const Explanation want =
+        explainDecode(*w_->state()->decodedModel(), w_->state()->decode()->result, ExplainMethod::IntegratedGradients);
+    w_->state()->setCursor(1);  // row 0
+    const QString gap = QString::number(completenessGap(want, 0), 'g', 3);
+    QVERIFY2(w_->stepPanel()->gapText().contains(gap), qPrintable(w_->stepPanel()->gapText() + " lacks " + gap));
+}
+
+void TestExplainSelector::theInspectorShowsTheMethodsNumber() {
+    QVERIFY(typeAndWait(QStringLiteral("the cat sat")));
+    QVERIFY(chooseAndWait(ExplainMethod::Occlusion));
+    const Explanation want =
+        explainDecode(*w_->state()->decodedModel(), w_->state()->decode()->result, ExplainMethod::Occlusion);
+    w_->state()->setSelection(0, 2);
+    const QString text = w_->cellInspector()->text();
+    QVERIFY2(text.contains(explainMethodTitle(ExplainMethod::Occlusion)), qPrintable(text));
+    QVERIFY2(text.contains(QString::number(double(want.values(0, 2)), 'g', 5)), qPrintable(text));
+}
+
+void TestExplainSelector::whyThisAndNotThatExplainsTheContrast() {
+    QVERIFY(typeAndWait(QStringLiteral("the cat sat on the mat")));
+    w_->state()->setCursor(1);  // step 1: row 0
+    QTreeWidget* list = w_->stepPanel()->candidateList();
+    QTreeWidgetItem* other = nullptr;
+    const int produced = w_->state()->decode()->steps[0].token;
+    for (int i = 0; i < list->topLevelItemCount() && !other; ++i)
+        if (list->topLevelItem(i)->data(0, Qt::UserRole).toInt() != produced) other = list->topLevelItem(i);
+    QVERIFY(other);
+    const int token = other->data(0, Qt::UserRole).toInt();
+    QMenu* menu = w_->stepPanel()->showCandidateMenu(other, QPoint(0, 0));
+    QVERIFY(menu);
+    QSignalSpy spy(w_->state(), &DecodeState::explanationChanged);
+    menu->actions().front()->trigger();  // "Why … and not …?"
+    menu->close();
+    QVERIFY(!spy.isEmpty() || spy.wait(20000));
+    // attention does not read the objective: the window moved to occlusion, with the contrast at row 0 only
+    QCOMPARE(w_->explainMethod(), ExplainMethod::Occlusion);
+    ExplainOptions options;
+    options.contrast = Contrast{0, token};
+    const DecodeResult& r = w_->state()->decode()->result;
+    const Explanation want = explainDecode(*w_->state()->decodedModel(), r, ExplainMethod::Occlusion, options);
+    const Explanation plain = explainDecode(*w_->state()->decodedModel(), r, ExplainMethod::Occlusion);
+    QCOMPARE(w_->state()->explanation()->values, want.values);
+    QVERIFY(want.values.row(0) != plain.values.row(0));
+    QCOMPARE(want.values.bottomRows(r.target_ids.size() - 1), plain.values.bottomRows(r.target_ids.size() - 1));
+    QVERIFY(w_->attentionViewText().contains(QString::fromStdString(w_->model()->target_vocab.token(token))));
+    // and back to the token alone
+    QSignalSpy again(w_->state(), &DecodeState::explanationChanged);
+    w_->explainContrast(std::nullopt);
+    QVERIFY(!again.isEmpty() || again.wait(20000));
+    QCOMPARE(w_->state()->explanation()->values, plain.values);
 }
 
 ATTNVIZ_TEST_MAIN(TestExplainSelector)

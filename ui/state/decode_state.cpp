@@ -59,6 +59,7 @@ void DecodeState::show(std::shared_ptr<const Model> model, std::shared_ptr<const
     decoded_model_ = decode ? std::move(model) : nullptr;
     decode_ = std::move(decode);
     explanation_.reset();  // it explained the decode before
+    contrast_.reset();     // a row and token of the decode before
     const int T = stepCount();
     cursor_ = cursor < 0 ? T : std::min(cursor, T);
     const bool view_lost = decode_ && !isValidView(decode_->result, view_);
@@ -74,8 +75,16 @@ void DecodeState::setExplainMethod(ExplainMethod method) {
     emit explainMethodChanged();
 }
 
+void DecodeState::setContrast(std::optional<Contrast> contrast) {
+    if (contrast == contrast_) return;
+    contrast_ = contrast;
+    explanation_.reset();
+    emit explainMethodChanged();
+}
+
 void DecodeState::setExplanation(const PrefixDecoding* for_decode, std::shared_ptr<const Explanation> e) {
     if (for_decode != decode_.get() || !e || e->method != method_) return;
+    if (methodInfo(method_).reads_objective && e->contrast != contrast_) return;
     explanation_ = std::move(e);
     emit explanationChanged();
 }

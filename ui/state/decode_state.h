@@ -92,10 +92,14 @@ public:
     // computed off the UI thread (window/explain_worker.h) and arrives through setExplanation.
     ExplainMethod explainMethod() const { return method_; }
     void setExplainMethod(ExplainMethod method);
+    // "Why y_t and not c?" (the step panel's candidates): the contrast the methods that read the objective use, or
+    // none. Forgotten when another decode is shown. A change is a new request: explainMethodChanged.
+    const std::optional<Contrast>& contrast() const { return contrast_; }
+    void setContrast(std::optional<Contrast> contrast);
     // The chosen method's matrix for the decode shown; nullptr for attention, or while it is being computed.
     const Explanation* explanation() const { return explanation_.get(); }
-    // Keeps `e` if it was computed for the decode shown and the method chosen (a late result of an older decode or
-    // method is dropped): explanationChanged.
+    // Keeps `e` if it was computed for the decode shown, the method chosen and its contrast (a late result of an
+    // older request is dropped): explanationChanged.
     void setExplanation(const PrefixDecoding* for_decode, std::shared_ptr<const Explanation> e);
 
 signals:
@@ -131,6 +135,7 @@ private:
     int selected_row_ = -1, selected_col_ = -1;
     AttentionView view_;
     ExplainMethod method_ = ExplainMethod::Attention;
+    std::optional<Contrast> contrast_;
     std::shared_ptr<const Explanation> explanation_;
 };
 

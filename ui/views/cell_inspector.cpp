@@ -1,6 +1,7 @@
 #include "views/cell_inspector.h"
 
 #include "eval/attention_diagnostics.h"
+#include "heatmap/explanation_data.h"
 #include "state/decode_state.h"
 #include "state/utf8_text.h"
 
@@ -44,6 +45,7 @@ void CellInspector::setDecodeState(DecodeState* state) {
     if (state_) {
         connect(state_, &DecodeState::selectionChanged, this, &CellInspector::refresh);
         connect(state_, &DecodeState::decodeChanged, this, &CellInspector::refresh);
+        connect(state_, &DecodeState::explanationChanged, this, &CellInspector::refresh);
     }
     refresh();
 }
@@ -108,6 +110,7 @@ QString CellInspector::describe(const CellExplanation& x) const {
                     .arg(d.diffuse ? tr(": <b>diffuse</b>") : QString()));
     html += QStringLiteral("</table>");
     html += spanHtml(x);
+    html += methodHtml(x);
     return html;
 }
 
@@ -150,6 +153,30 @@ QString CellInspector::spanHtml(const CellExplanation& x) const {
     html += row(tr("window"), QStringLiteral("[%1, %2]").arg(x.lo).arg(x.hi), tr("p ± D, D = %1").arg(x.half_width));
     if (x.span == SpanKind::LocalP)
         html += row(tr("Gaussian factor"), num(x.gaussian), tr("exp(−(j − p)² / (2 (D/2)²))"));
+    return html + QStringLiteral("</table>");
+}
+
+// The chosen method's R[t][j], the cell's rank in the row by that method (by size for signed methods), and for
+// integrated gradients the row's completeness gap.
+QString CellInspector::methodHtml(const CellExplanation& x) const {
+    const Explanation* e = state_->explanation();
+    if (!e || x.step >= e->values.rows() || x.source >= e->values.cols()) return {};
+    const auto values = e->values.row(x.step);
+    const float value = values(x.source);
+    int rank = 1;
+    for (Eigen::Index j = 0; j < values.size(); ++j)
+        if (std::abs(values(j)) > std::abs(value)) ++rank;
+    QString html = QStringLiteral("<p><b>%1</b></p><table>").arg(explainMethodTitle(e->method).toHtmlEscaped());
+    html += row(tr("R<sub>tj</sub>"), num(value), explainMethodHint(e->method).toHtmlEscaped());
+    html += row(tr("rank in the row"), tr("%1 of %2").arg(rank).arg(values.size()),
+                methodInfo(e->method).is_signed ? tr("by size |R|") : QString());
+    if (e->contrast && e->contrast->row == x.step)
+        html += row(tr("contrast"), qs(state_->decodedModel()->target_vocab.token(e->contrast->token)).toHtmlEscaped(),
+                    tr("f = log p(token) − log p(contrast)"));
+    if (e->method == ExplainMethod::IntegratedGradients && size_t(x.step) < e->ig_delta.size())
+        html += row(
+            tr("completeness gap"), num(completenessGap(*e, x.step)),
+            tr("Σ<sub>j</sub> R<sub>tj</sub> − (f(x) − f(0)), f(x) − f(0) = %1").arg(num(e->ig_delta[size_t(x.step)])));
     return html + QStringLiteral("</table>");
 }
 

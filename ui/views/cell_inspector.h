@@ -37,6 +37,8 @@ private:
     QString describe(const CellExplanation& x) const;  // the panel's HTML for one cell
     QString scoreHtml(const CellExplanation& x) const;
     QString spanHtml(const CellExplanation& x) const;
+    QString methodHtml(
+        const CellExplanation& x) const;  // the explanation method's number for the cell, if one is shown
 
     QTextBrowser* view_;
     QPointer<DecodeState> state_;

@@ -1,42 +1,36 @@
 #include "window/explain_worker.h"
 
-#include <QMetaObject>
-#include <QPointer>
+#include "state/latest_wins.h"
 
 namespace attnviz::ui {
 
-ExplainWorker::ExplainWorker(QObject* parent) : QObject(parent) { pool_.setMaxThreadCount(1); }
+namespace {
+struct Outcome {
+    std::shared_ptr<const Explanation> explanation;
+    QString error;
+};
+}  // namespace
 
-ExplainWorker::~ExplainWorker() {
-    cancelAll();
-    pool_.waitForDone();
-}
+ExplainWorker::ExplainWorker(QObject* parent) : QObject(parent), runner_(new LatestWins(this)) {}
 
 void ExplainWorker::submit(std::shared_ptr<const Model> model, std::shared_ptr<const PrefixDecoding> decode,
                            ExplainMethod method, ExplainOptions options) {
-    const quint64 generation = ++*latest_;
-    ++pending_;
-    QPointer<ExplainWorker> self(this);
-    auto latest = latest_;
-    pool_.start([self, latest, generation, model = std::move(model), decode = std::move(decode), method, options] {
-        std::shared_ptr<const Explanation> result;
-        QString error;
-        if (latest->load() == generation) {  // else a newer request came in while this one waited
+    runner_->submit(
+        [model, decode, method, options] {
+            Outcome o;
             try {
-                result = std::make_shared<const Explanation>(explainDecode(*model, decode->result, method, options));
+                o.explanation =
+                    std::make_shared<const Explanation>(explainDecode(*model, decode->result, method, options));
             } catch (const std::exception& e) {
-                error = QString::fromUtf8(e.what());
+                o.error = QString::fromUtf8(e.what());
             }
-        }
-        QMetaObject::invokeMethod(
-            self.data(),
-            [self, latest, generation, decode, result, error] {
-                if (!self) return;
-                --self->pending_;
-                if (latest->load() == generation) emit self->finished(decode, result, error);
-            },
-            Qt::QueuedConnection);
-    });
+            return o;
+        },
+        [this, decode](Outcome o) { emit finished(decode, std::move(o.explanation), o.error); });
 }
+
+void ExplainWorker::cancelAll() { runner_->cancelAll(); }
+bool ExplainWorker::isBusy() const { return runner_->isBusy(); }
+void ExplainWorker::waitForDone() { runner_->waitForDone(); }
 
 }  // namespace attnviz::ui

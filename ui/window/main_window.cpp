@@ -145,6 +145,8 @@ void MainWindow::createCentralWidgets() {
     step_panel_->barChart()->installEventFilter(this);
     step_panel_->candidateList()->installEventFilter(this);
     connect(step_panel_, &StepPanel::candidateChosen, this, &MainWindow::forceCandidate);
+    connect(step_panel_, &StepPanel::contrastChosen, this, [this](int token) { explainContrast(token); });
+    connect(step_panel_, &StepPanel::contrastCleared, this, [this] { explainContrast(std::nullopt); });
     force_box_ = new ForceTokenBox(this);
     auto* dock_contents = new QWidget(this);
     auto* dock_layout = new QVBoxLayout(dock_contents);
@@ -161,6 +163,7 @@ void MainWindow::createCentralWidgets() {
     createBeamDock();
     createCompareDock();
     createInspector();
+    createExplainScoresDock();
     createCorpusDock();
     createHeadGridDock();
     retranslateCentralWidgets();
@@ -183,6 +186,7 @@ void MainWindow::retranslateCentralWidgets() {
     head_dock_->setWindowTitle(tr("Attention heads"));
     showAttentionView();
     retranslateInspector();
+    explain_scores_dock_->setWindowTitle(tr("Which explanation is right?"));
 }
 
 // The views observe the state; the text fields and the state follow each other; edits of the request decode.

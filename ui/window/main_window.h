@@ -44,6 +44,7 @@ class CorpusBrowser;
 class CellInspector;
 class DecodeState;
 class ExplainWorker;
+class ExplainScoresPanel;
 class HeatmapActions;
 class ForceTokenBox;
 class ForcingHistory;
@@ -110,6 +111,8 @@ public:
     HeatmapView* heatmapView() const { return heatmap_; }
     HeatmapActions* heatmapActions() const { return heatmap_actions_; }  // zoom, the heatmap's context menu
     StepPanel* stepPanel() const { return step_panel_; }
+    ExplainScoresPanel* explainScores() const { return explain_scores_; }
+    QDockWidget* explainScoresDock() const { return explain_scores_dock_; }
     BeamTreeView* beamTree() const { return beam_tree_; }
     QDockWidget* beamDock() const { return beam_dock_; }
     SourceEditor* sourceEditor() const { return source_; }
@@ -146,6 +149,9 @@ public:
     ExplainMethod explainMethod() const;
     QComboBox* explainBox() const { return explain_box_; }
     ExplainWorker* explainWorker() const { return explain_worker_; }
+    // "Why the current step's token and not `token`?": the contrastive explanation of that row (a method that reads
+    // the objective: the one chosen, else occlusion). nullopt: the row's token alone again.
+    void explainContrast(std::optional<int> token);
     QAction* openCorpusAction() const { return open_corpus_act_; }
     QString noticeText() const;
     QString colormap() const { return style_.colormap; }
@@ -235,6 +241,7 @@ private:
     void showAttentionView();
     // main_window_explain.cpp: the explanation method's box, menu and worker.
     void createExplainWorker();
+    void createExplainScoresDock();  // beside the cell inspector
     void addExplainBox(QToolBar* bar);
     void addExplainMenu(QMenu* view);
     void showExplainChoice();
@@ -308,6 +315,8 @@ private:
     HeadGridView* head_grid_ = nullptr;
     QLabel* view_label_ = nullptr;  // above the heatmap: which attention it shows when not the default
     ExplainWorker* explain_worker_ = nullptr;
+    ExplainScoresPanel* explain_scores_ = nullptr;
+    QDockWidget* explain_scores_dock_ = nullptr;
     // rebuilt with the toolbars and menus on a language change: guarded, as showExplainChoice may run in between
     QPointer<QComboBox> explain_box_;
     QPointer<QActionGroup> explain_group_;

@@ -173,6 +173,7 @@ void MainWindow::createMenus() {
     view->addAction(compare_dock_->toggleViewAction());
     view->addAction(diagnostics_act_);
     view->addAction(inspector_dock_->toggleViewAction());
+    view->addAction(explain_scores_dock_->toggleViewAction());
     addExplainMenu(view);
     QMenu* colormaps = view->addMenu(tr("&Colour map"));
     for (const QString& name : colormapNames()) {

@@ -4,11 +4,14 @@
 // matrix follows when it is ready, and only if it still belongs to the decode shown.
 #include "heatmap/explanation_data.h"
 #include "state/decode_state.h"
+#include "state/utf8_text.h"
+#include "views/explain_scores_panel.h"
 #include "window/explain_worker.h"
 #include "window/main_window.h"
 
 #include <QActionGroup>
 #include <QComboBox>
+#include <QDockWidget>
 #include <QLabel>
 #include <QMenu>
 #include <QStatusBar>
@@ -30,6 +33,16 @@ void MainWindow::createExplainWorker() {
     connect(state_, &DecodeState::explainMethodChanged, this, &MainWindow::showAttentionView);
     connect(state_, &DecodeState::explanationChanged, this, &MainWindow::showAttentionView);
     connect(state_, &DecodeState::decodeChanged, this, &MainWindow::showAttentionView);
+}
+
+void MainWindow::createExplainScoresDock() {
+    explain_scores_ = new ExplainScoresPanel(state_, gold_links_, this);
+    explain_scores_dock_ = new QDockWidget(this);
+    explain_scores_dock_->setObjectName(QStringLiteral("ExplainScoresDock"));
+    explain_scores_dock_->setWidget(explain_scores_);
+    addDockWidget(Qt::RightDockWidgetArea, explain_scores_dock_);
+    tabifyDockWidget(inspector_dock_, explain_scores_dock_);
+    explain_scores_dock_->hide();  // View ▸ Which explanation is right?
 }
 
 void MainWindow::addExplainBox(QToolBar* bar) {
@@ -102,14 +115,33 @@ void MainWindow::requestExplanation() {
         return;
     }
     // the state holds its decode as a shared PrefixDecoding: the worker keeps it alive while it computes
-    explain_worker_->submit(state_->decodedModel(), state_->decodeShared(), method);
+    ExplainOptions options;
+    options.contrast = state_->contrast();
+    explain_worker_->submit(state_->decodedModel(), state_->decodeShared(), method, options);
+}
+
+void MainWindow::explainContrast(std::optional<int> token) {
+    if (!token) {
+        state_->setContrast(std::nullopt);
+        return;
+    }
+    if (!state_->currentStep()) return;
+    state_->setContrast(Contrast{state_->cursor() - 1, *token});
+    if (!methodInfo(state_->explainMethod()).reads_objective) setExplainMethod(ExplainMethod::Occlusion);
 }
 
 // The line above the heatmap while a method is chosen: its name, and "computing" until its matrix is shown.
 QString MainWindow::explanationText() const {
     const ExplainMethod method = state_->explainMethod();
     if (method == ExplainMethod::Attention || !state_->decode() || !state_->attentionView().isDefault()) return {};
-    const QString name = explainMethodTitle(method);
+    QString name = explainMethodTitle(method);
+    const std::optional<Contrast>& contrast = state_->contrast();
+    const auto& tokens = state_->decode()->result.target_tokens;
+    if (contrast && methodInfo(method).reads_objective && size_t(contrast->row) < tokens.size())
+        name = tr("%1, why “%2” and not “%3” at step %4")
+                   .arg(name, qs(tokens[size_t(contrast->row)]),
+                        qs(state_->decodedModel()->target_vocab.token(contrast->token)))
+                   .arg(contrast->row + 1);
     if (!state_->explanation()) return tr("Heatmap: %1 — computing… (the attention is shown until then)").arg(name);
     return methodInfo(method).is_signed
                ? tr("Heatmap: %1 — red: raised log p of the row's token, blue: lowered it").arg(name)

@@ -1,14 +1,18 @@
 #include "window/step_panel.h"
 
+#include "heatmap/colormaps.h"
+#include "heatmap/explanation_data.h"
 #include "heatmap/heatmap_scene.h"
 #include "heatmap/plot_palette.h"
 #include "heatmap/token_labels.h"
 #include "state/decode_state.h"
+#include "state/utf8_text.h"
 
 #include <qcustomplot.h>
 #include <QFontMetricsF>
 #include <QHeaderView>
 #include <QLabel>
+#include <QMenu>
 #include <QMouseEvent>
 #include <QToolTip>
 #include <QTreeWidget>
@@ -35,7 +39,10 @@ StepPanel::StepPanel(QWidget* parent) : QWidget(parent) {
     bars_->setWidthType(QCPBars::wtPlotCoords);
     bars_->setWidth(0.8);
     bars_->setPen(Qt::NoPen);
-    bars_->setBrush(QColor(59, 82, 139));  // viridis' blue
+    neg_bars_ = new QCPBars(plot_->xAxis, plot_->yAxis);
+    neg_bars_->setWidthType(QCPBars::wtPlotCoords);
+    neg_bars_->setWidth(0.8);
+    neg_bars_->setPen(Qt::NoPen);
     plot_->yAxis->setRange(0, 1);
     plot_->xAxis->grid()->setVisible(false);
     QFont labels = plot_->xAxis->tickLabelFont();
@@ -55,8 +62,14 @@ StepPanel::StepPanel(QWidget* parent) : QWidget(parent) {
     candidates_->setMinimumHeight(120);
     candidates_->setStyleSheet(QStringLiteral("QTreeWidget::item { padding: 3px 2px; }"));  // rows not cramped
     connect(candidates_, &QTreeWidget::itemClicked, this, &StepPanel::onItemClicked);
+    candidates_->setContextMenuPolicy(Qt::CustomContextMenu);
+    connect(candidates_, &QWidget::customContextMenuRequested, this, [this](const QPoint& pos) {
+        showCandidateMenu(candidates_->itemAt(pos), candidates_->viewport()->mapToGlobal(pos));
+    });
 
     entropy_ = new QLabel(this);
+    gap_ = new QLabel(this);
+    gap_->setWordWrap(true);
     candidates_label_ = new QLabel(this);
 
     auto* layout = new QVBoxLayout(this);
@@ -66,6 +79,7 @@ StepPanel::StepPanel(QWidget* parent) : QWidget(parent) {
     layout->addWidget(candidates_label_);
     layout->addWidget(candidates_, 2);
     layout->addWidget(entropy_);
+    layout->addWidget(gap_);
     retranslateUi();
     applyPaletteToPlot(plot_, palette());
     empty_hint_ = tr("No step yet.");
@@ -73,9 +87,13 @@ StepPanel::StepPanel(QWidget* parent) : QWidget(parent) {
 }
 
 void StepPanel::retranslateUi() {
-    plot_->yAxis->setLabel(tr("attention"));
     candidates_->setHeaderLabels({tr("Next token"), tr("Probability")});
-    candidates_->setToolTip(tr("Click a candidate to force it at this step and decode on from there (\"what if?\")"));
+    candidates_->setToolTip(
+        tr("Click a candidate to force it at this step and decode on from there (\"what if?\"); right-click it to "
+           "ask why the model chose its token and not this one"));
+    gap_->setToolTip(
+        tr("Integrated gradients' completeness: the row's sum should equal log p of its token with the sentence "
+           "minus log p with every source embedding at 0; the gap shows how far 32 steps are from the integral"));
     entropy_->setToolTip(
         tr("-Σ a log a over the row: 0 when all attention is on one source token, "
            "ln S when it is spread evenly"));
@@ -99,6 +117,8 @@ void StepPanel::setDecodeState(DecodeState* state) {
     if (state_) {
         connect(state_, &DecodeState::decodeChanged, this, &StepPanel::decodeChanged);
         connect(state_, &DecodeState::cursorChanged, this, &StepPanel::refresh);
+        connect(state_, &DecodeState::explanationChanged, this, &StepPanel::refresh);
+        connect(state_, &DecodeState::explainMethodChanged, this, &StepPanel::refresh);
     }
     decodeChanged();
 }
@@ -116,7 +136,7 @@ void StepPanel::setHideSpecials(bool hide) {
 void StepPanel::decodeChanged() {
     source_labels_.clear();
     if (state_ && state_->hasDecode())
-        for (const std::string& t : state_->decode()->result.source_tokens) source_labels_ << QString::fromStdString(t);
+        for (const std::string& t : state_->decode()->result.source_tokens) source_labels_ << qs(t);
     refresh();
 }
 
@@ -133,14 +153,19 @@ void StepPanel::refresh() {
     const int i = state_->cursor() - 1;
     const auto& shown = state_->decode()->result.target_tokens;
     setStep(*step, i, state_->stepCount(), source_labels_, state_->decodedModel()->target_vocab,
-            i < int(shown.size()) ? QString::fromStdString(shown[size_t(i)]) : QString());
+            i < int(shown.size()) ? qs(shown[size_t(i)]) : QString());
 }
 
 void StepPanel::clear(const QString& hint) {
     current_token_ = -1;
     title_->setText(hint.toHtmlEscaped());
     bars_->data()->clear();
+    neg_bars_->data()->clear();
     bar_tokens_.clear();
+    bar_values_.clear();
+    plot_->yAxis->setLabel(tr("attention"));
+    plot_->yAxis->setRange(0, 1);
+    gap_->clear();
     plot_->xAxis->setTicker(QSharedPointer<QCPAxisTicker>(new QCPAxisTicker));
     plot_->xAxis->setRange(0, 1);
     plot_->replot();
@@ -158,26 +183,17 @@ void StepPanel::setStep(const StepRecord& step, int index, int total, const QStr
                         .arg(std::exp(double(step.log_prob)), 0, 'f', 3)
                         .arg(step.forced ? tr(" <i>(forced)</i>") : QString()));
 
-    // Bars: one per shown source token, centred on its position.
-    const int S = int(step.attention.size());
-    QVector<double> keys, values;
-    bar_tokens_.clear();
-    for (int j = 0; j < S; ++j) {
-        const QString token = j < source_tokens.size() ? source_tokens[j] : QString();
-        if (hide_specials_ && isSpecialToken(token)) continue;
-        keys << double(keys.size());
-        values << double(step.attention[size_t(j)]);
-        bar_tokens_ << token;
-    }
-    bars_->setData(keys, values, true);
-    plot_->xAxis->setRange(-0.6, int(keys.size()) - 0.4);
-    updateTicks();
-    plot_->replot();
+    const std::optional<Contrast>& contrast = state_ ? state_->contrast() : std::nullopt;
+    if (contrast && contrast->row == index)
+        title_->setText(title_->text() +
+                        tr("<br>Why this and not “%1”?").arg(qs(target_vocab.token(contrast->token)).toHtmlEscaped()));
+    setBars(rowValues(step, index), source_tokens);
+    showGap(index);
 
     candidates_->clear();
     for (const Candidate& c : step.top_k) {
         auto* item = new QTreeWidgetItem(candidates_);
-        item->setText(0, c.id == step.token ? shown : QString::fromStdString(target_vocab.token(c.id)));
+        item->setText(0, c.id == step.token ? shown : qs(target_vocab.token(c.id)));
         item->setText(1, QString::number(double(c.prob), 'f', 4));
         item->setTextAlignment(1, Qt::AlignRight | Qt::AlignVCenter);
         item->setData(0, Qt::UserRole, c.id);
@@ -191,9 +207,108 @@ void StepPanel::setStep(const StepRecord& step, int index, int total, const QStr
             item->setToolTip(0, tr("Force this token here and decode on from it"));
         }
     }
+    const int S = int(step.attention.size());
     const double max_entropy = S > 0 ? std::log(double(S)) : 0.0;
     entropy_->setText(
         tr("Entropy: %1 nats (uniform: %2)").arg(double(step.entropy), 0, 'f', 3).arg(max_entropy, 0, 'f', 3));
+}
+
+std::vector<double> StepPanel::rowValues(const StepRecord& step, int index) const {
+    const Explanation* e = state_ ? state_->explanation() : nullptr;
+    std::vector<double> values;
+    if (e && index < e->values.rows()) {
+        for (Eigen::Index j = 0; j < e->values.cols(); ++j) values.push_back(double(e->values(index, j)));
+        return values;
+    }
+    for (float a : step.attention) values.push_back(double(a));
+    return values;
+}
+
+// One bar per shown source token, centred on its position; the axis fits the method (attention: 0 to 1; an unsigned
+// method: 0 to its largest value; a signed one: ± its largest magnitude, red above 0 and blue below, as the heatmap).
+void StepPanel::setBars(const std::vector<double>& values, const QStringList& source_tokens) {
+    const Explanation* e = state_ ? state_->explanation() : nullptr;
+    const bool is_signed = e && methodInfo(e->method).is_signed;
+    QVector<double> keys, pos, neg;
+    bar_tokens_.clear();
+    bar_values_.clear();
+    double largest = 0;
+    for (int j = 0; j < int(values.size()); ++j) {
+        const QString token = j < source_tokens.size() ? source_tokens[j] : QString();
+        if (hide_specials_ && isSpecialToken(token)) continue;
+        keys << double(keys.size());
+        pos << (values[size_t(j)] >= 0 ? values[size_t(j)] : 0.0);
+        neg << (values[size_t(j)] < 0 ? values[size_t(j)] : 0.0);
+        bar_tokens_ << token;
+        bar_values_ << values[size_t(j)];
+        largest = std::max(largest, std::abs(values[size_t(j)]));
+    }
+    bars_->setData(keys, pos, true);
+    neg_bars_->setData(keys, neg, true);
+    QCPColorGradient diverging = divergingGradient();
+    const QColor red = QColor::fromRgb(diverging.color(0.85, QCPRange(0, 1)));
+    bars_->setBrush(is_signed ? red : QColor(59, 82, 139));  // viridis' blue
+    neg_bars_->setBrush(QColor::fromRgb(diverging.color(0.15, QCPRange(0, 1))));
+    const double top = e ? std::max(largest * 1.05, 1e-12) : 1.0;
+    plot_->yAxis->setRange(is_signed ? -top : 0.0, top);
+    plot_->yAxis->setLabel(barsLabel());
+    plot_->xAxis->setRange(-0.6, int(keys.size()) - 0.4);
+    updateTicks();
+    plot_->replot();
+}
+
+// Integrated gradients: Σ_j R[t][j] − (f_t(e) − f_t(0)), and that as a share of f_t(e) − f_t(0).
+void StepPanel::showGap(int index) {
+    const Explanation* e = state_ ? state_->explanation() : nullptr;
+    if (!e || e->method != ExplainMethod::IntegratedGradients || index >= int(e->ig_delta.size())) {
+        gap_->clear();
+        return;
+    }
+    const double delta = e->ig_delta[size_t(index)], gap = completenessGap(*e, index);
+    gap_->setText(tr("Completeness gap: %1 (Σ = %2, f(x) − f(0) = %3, %4 %)")
+                      .arg(gap, 0, 'g', 3)
+                      .arg(gap + delta, 0, 'g', 4)
+                      .arg(delta, 0, 'g', 4)
+                      .arg(delta != 0 ? 100 * std::abs(gap / delta) : 0.0, 0, 'f', 2));
+}
+
+QString StepPanel::barsLabel() const {
+    const Explanation* e = state_ ? state_->explanation() : nullptr;
+    if (e) return explainMethodTitle(e->method);
+    if (state_ && state_->explainMethod() != ExplainMethod::Attention)
+        return tr("attention (%1 computing…)").arg(explainMethodTitle(state_->explainMethod()));
+    return tr("attention");
+}
+
+QString StepPanel::gapText() const { return gap_->text(); }
+
+QVector<double> StepPanel::barValues() const { return bar_values_; }
+
+QMenu* StepPanel::showCandidateMenu(QTreeWidgetItem* item, const QPoint& global_pos) {
+    if (!item || !state_ || !state_->currentStep()) return nullptr;
+    const int token = item->data(0, Qt::UserRole).toInt();
+    const int row = state_->cursor() - 1;
+    auto* menu = new QMenu(this);
+    menu->setAttribute(Qt::WA_DeleteOnClose);
+    if (token != current_token_) {
+        const auto& tokens = state_->decode()->result.target_tokens;
+        const QString shown = size_t(row) < tokens.size() ? qs(tokens[size_t(row)]) : QString();
+        QAction* why = menu->addAction(tr("Why “%1” and not “%2”?").arg(shown, item->text(0)));
+        why->setStatusTip(
+            tr("Shows what made the model prefer its token over this one at this step (a contrastive explanation)"));
+        connect(why, &QAction::triggered, this, [this, token] { emit contrastChosen(token); });
+    }
+    const std::optional<Contrast>& contrast = state_->contrast();
+    if (contrast && contrast->row == row) {
+        QAction* clear = menu->addAction(tr("Explain the token alone (no contrast)"));
+        connect(clear, &QAction::triggered, this, &StepPanel::contrastCleared);
+    }
+    if (menu->actions().isEmpty()) {
+        delete menu;
+        return nullptr;
+    }
+    menu->popup(global_pos);
+    return menu;
 }
 
 // The bars' labels by the heatmap's rules (token_labels.h), for the chart's present size.
@@ -232,14 +347,12 @@ void StepPanel::reserveRoomForLastLabel(const QString& label, double rotation, d
 void StepPanel::showBarTip(const QPoint& pos) {
     const int k = int(std::lround(plot_->xAxis->pixelToCoord(pos.x())));
     const bool inside = pos.x() >= plot_->axisRect()->left() && pos.x() <= plot_->axisRect()->right();
-    QSharedPointer<QCPBarsDataContainer> data = bars_->data();
-    if (!inside || k < 0 || k >= int(bar_tokens_.size()) || k >= data->size()) {
+    if (!inside || k < 0 || k >= int(bar_tokens_.size()) || k >= int(bar_values_.size())) {
         QToolTip::hideText();
         return;
     }
-    const QString text = tr("<b>%1</b><br>attention %2")
-                             .arg(bar_tokens_[k].toHtmlEscaped())
-                             .arg((data->constBegin() + k)->value, 0, 'f', 4);
+    const QString text =
+        tr("<b>%1</b><br>%2 %3").arg(bar_tokens_[k].toHtmlEscaped(), barsLabel()).arg(bar_values_[k], 0, 'g', 4);
     QToolTip::showText(plot_->mapToGlobal(pos), text, plot_);
 }
 

@@ -1,6 +1,8 @@
-// Beside the heatmap: the current decoder step. A bar chart of its attention over the source tokens, the most
-// probable next tokens with their probabilities (click one to force it: "what if?") and the row's entropy. The bars'
-// labels follow the heatmap's rules (heatmap/token_labels.h); the tooltip of a bar gives its whole token.
+// Beside the heatmap: the current decoder step. A bar chart of its attention over the source tokens (or, while an
+// explanation method is chosen and computed, that method's row: signed methods in the heatmap's diverging colours,
+// integrated gradients with the row's completeness gap), the most probable next tokens with their probabilities
+// (click one to force it: "what if?"; right-click: "why this token and not that one?") and the row's entropy. The
+// bars' labels follow the heatmap's rules (heatmap/token_labels.h); the tooltip of a bar gives its whole token.
 // Observes a DecodeState (setDecodeState): it shows the state's step at cursor - 1.
 #pragma once
 #include "decode/decoding.h"
@@ -12,6 +14,7 @@
 class QCustomPlot;
 class QCPBars;
 class QLabel;
+class QMenu;
 class QTreeWidget;
 class QTreeWidgetItem;
 
@@ -42,10 +45,20 @@ public:
     QCustomPlot* barChart() const { return plot_; }
     QTreeWidget* candidateList() const { return candidates_; }
     QString entropyText() const;
+    // What the bars show: "attention" or the explanation method's title; and the IG row's completeness gap (empty
+    // for the other methods).
+    QString barsLabel() const;
+    QString gapText() const;
+    // The bars' values, one per bar shown.
+    QVector<double> barValues() const;
+    // The right-click menu of a candidate (popped up, not run: a test can trigger its actions); nullptr for none.
+    QMenu* showCandidateMenu(QTreeWidgetItem* item, const QPoint& global_pos);
     QSize sizeHint() const override { return {340, 520}; }
 
 signals:
     void candidateChosen(int token);  // a candidate other than the current token was clicked
+    void contrastChosen(int token);   // "why the step's token and not this one?"
+    void contrastCleared();
 
 protected:
     void changeEvent(QEvent* event) override;                    // language: texts again; palette: the chart's colours
@@ -59,18 +72,25 @@ private:
     void updateTicks();    // the bars' labels for the chart's present width
     void reserveRoomForLastLabel(const QString& label, double rotation, double slot);
     void showBarTip(const QPoint& pos);
+    // The current row's values to draw: the explanation's when the state has one, else the attention.
+    std::vector<double> rowValues(const StepRecord& step, int index) const;
+    void setBars(const std::vector<double>& values, const QStringList& source_tokens);
+    void showGap(int index);
 
     QLabel* title_;
     QCustomPlot* plot_;
-    QCPBars* bars_;
+    QCPBars* bars_;      // attention, an unsigned method, or a signed method's values ≥ 0
+    QCPBars* neg_bars_;  // a signed method's values < 0
     QTreeWidget* candidates_;
     QLabel* entropy_;
+    QLabel* gap_;
     QLabel* candidates_label_;
     int current_token_ = -1;
     bool hide_specials_ = false;
     QPointer<DecodeState> state_;
-    QStringList source_labels_;  // the state's source tokens
-    QStringList bar_tokens_;     // the token of each bar shown, in full
+    QStringList source_labels_;   // the state's source tokens
+    QStringList bar_tokens_;      // the token of each bar shown, in full
+    QVector<double> bar_values_;  // and its value
     QString empty_hint_;
 };
 
