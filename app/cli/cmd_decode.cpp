@@ -151,6 +151,7 @@ int runDecode(const std::vector<std::string>& args) {
         const LoadedModel loaded = loadModelForCli(q.model_path, scoreOf(q));
         const Model& model = *loaded.model;
         const DecodeSettings& s = q.settings;
+        if (!s.tree.empty()) refuseOverwritingInput(s.tree, {{"--model", q.model_path}, {"--model", loaded.path}});
         if (p.seen("--input")) return decodeFile(q.input, model, s, threadCount(q.threads));
 
         Mode mode = Mode::Greedy;
