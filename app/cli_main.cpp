@@ -59,7 +59,7 @@ int runGuarded(const char* command, int (*run)(const std::vector<std::string>&),
     } catch (const std::bad_alloc&) {
         std::fprintf(stderr, "attnviz-cli %s: out of memory\n", command);
     } catch (const std::exception& e) {
-        std::fprintf(stderr, "attnviz-cli %s: %s\n", command, e.what());
+        std::fprintf(stderr, "attnviz-cli %s: %s\n", command, attnviz::printable(e.what()).c_str());
     } catch (...) {
         std::fprintf(stderr, "attnviz-cli %s: unexpected error\n", command);
     }
@@ -119,7 +119,7 @@ int main(int argc, char** argv) {
     }
     std::string known;
     for (const Subcommand& s : kSubcommands) known += std::string(known.empty() ? "" : ", ") + s.name;
-    std::fprintf(stderr, "attnviz-cli: unknown command '%s' (expected one of: %s)\n",
-                 attnviz::cli::printable(name).c_str(), known.c_str());
+    std::fprintf(stderr, "attnviz-cli: unknown command '%s' (expected one of: %s)\n", attnviz::printable(name).c_str(),
+                 known.c_str());
     return 2;
 }

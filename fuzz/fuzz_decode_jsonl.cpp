@@ -1,6 +1,8 @@
 // libFuzzer target: JSON Lines of decode objects (cli.md's decode object, read back by decodeFromJson for the GUI's
 // import and the tests). Every line must end in a DecodeResult or in a parse error / InputError; a result that was
-// read must write back (decodeToJsonText) and read again to the same shapes.
+// read must write back (decodeToJsonText, io/json_text.h's piece-by-piece writer) and read again to the same shapes,
+// with no raw control character in the text (C0 and C1 written as \u escapes), and the same text pretty-printed
+// must read back equal.
 #include "base/errors.h"
 #include "io/decode_json.h"
 
@@ -25,7 +27,14 @@ void oneLine(std::string_view line) {
     } catch (const InputError&) {
         return;
     }
-    const DecodeResult again = decodeFromJson(nlohmann::json::parse(decodeToJsonText(r, config)), &config);
+    const std::string text = decodeToJsonText(r, config);
+    for (size_t i = 0; i < text.size(); ++i) {
+        const auto c = static_cast<unsigned char>(text[i]);
+        if (c < 0x20 || (c == 0xC2 && i + 1 < text.size() && static_cast<unsigned char>(text[i + 1]) < 0xA0))
+            std::abort();
+    }
+    if (nlohmann::json::parse(decodeToJsonText(r, config, 2)) != nlohmann::json::parse(text)) std::abort();
+    const DecodeResult again = decodeFromJson(nlohmann::json::parse(text), &config);
     if (again.source_tokens != r.source_tokens || again.target_ids != r.target_ids ||
         again.attention.size() != r.attention.size() || again.log_probs.size() != r.log_probs.size())
         std::abort();

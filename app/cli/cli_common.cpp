@@ -1,7 +1,6 @@
 #include "cli_common.h"
 
 #include "base/errors.h"
-#include "base/utf8.h"
 #include "decode/decoding.h"
 #include "decode/parallel.h"
 #include "eval/compare_heads.h"
@@ -11,6 +10,7 @@
 #include <cstdio>
 #include <cstring>
 #include <mutex>
+#include <new>
 
 namespace attnviz::cli {
 
@@ -18,14 +18,16 @@ int fail(std::string_view command, std::string_view what, int code) {
     // One line: embedded newlines (e.g. from a nested library message) become "; ".
     std::string line(what);
     for (size_t p = 0; (p = line.find('\n', p)) != std::string::npos;) line.replace(p, 1, "; ");
-    std::fprintf(stderr, "attnviz-cli %.*s: %s\n", static_cast<int>(command.size()), command.data(), line.c_str());
+    // Messages quote model strings, corpus fields and file names: escaped here, where they reach the terminal.
+    std::fprintf(stderr, "attnviz-cli %.*s: %s\n", static_cast<int>(command.size()), command.data(),
+                 printable(line).c_str());
     std::fflush(stderr);
     return code;
 }
 
 void warn(std::string_view command, std::string_view what) {
-    std::fprintf(stderr, "attnviz-cli %.*s: warning: %.*s\n", static_cast<int>(command.size()), command.data(),
-                 static_cast<int>(what.size()), what.data());
+    std::fprintf(stderr, "attnviz-cli %.*s: warning: %s\n", static_cast<int>(command.size()), command.data(),
+                 printable(what).c_str());
 }
 
 int runCommand(std::string_view command, const std::function<int()>& body) {
@@ -130,7 +132,8 @@ void parallelFor(size_t begin, size_t end, int threads, const std::function<void
 }
 
 std::string atLine(const std::string& file, int line, const std::exception& e) {
-    const std::string msg = e.what();
+    // A line whose decode ran out of memory says so, as runCommand does ("std::bad_alloc" would not).
+    const std::string msg = dynamic_cast<const std::bad_alloc*>(&e) ? "out of memory" : e.what();
     if (msg.rfind(file + ":", 0) == 0) return msg;
     return file + ":" + std::to_string(line) + ": " + msg;
 }
@@ -235,39 +238,6 @@ void warnIfMostlyUnknown(std::string_view command, const Model& model, const Cor
     warn(command, data + ": " + percent(share.source) + " of the source tokens and " + percent(share.target) +
                       " of the target tokens are unknown to " + model_path +
                       " (they all become <unk>): is this data for the model's task?");
-}
-
-std::string printable(std::string_view text) {
-    std::string out;
-    out.reserve(text.size());
-    auto hex = [&](unsigned char c) {
-        char buf[8];
-        std::snprintf(buf, sizeof buf, "\\x%02X", c);
-        out += buf;
-    };
-    for (size_t i = 0; i < text.size();) {
-        const auto c = static_cast<unsigned char>(text[i]);
-        const size_t bad = firstInvalidUtf8(text.substr(i, 4));
-        const size_t len = c < 0x80 ? 1 : c < 0xE0 ? 2 : c < 0xF0 ? 3 : 4;
-        if (c >= 0x80 && bad == 0) {  // a byte that does not start valid UTF-8
-            hex(c);
-            ++i;
-        } else if (c == '\t' || c == '\n' || c == '\r' || c == 0x1B) {
-            out += c == '\t' ? "\\t" : c == '\n' ? "\\n" : c == '\r' ? "\\r" : "\\e";
-            ++i;
-        } else if (c < 0x20 || c == 0x7F) {
-            hex(c);
-            ++i;
-        } else if (c == 0xC2 && i + 1 < text.size() && static_cast<unsigned char>(text[i + 1]) < 0xA0) {
-            hex(c);  // U+0080..U+009F, the C1 controls (CSI 0x9B among them)
-            hex(static_cast<unsigned char>(text[i + 1]));
-            i += 2;
-        } else {
-            out.append(text.substr(i, len));
-            i += len;
-        }
-    }
-    return out;
 }
 
 void flushStdout() {

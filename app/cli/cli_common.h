@@ -2,6 +2,7 @@
 // switching, reading --input / --data files, and running per-line work on every core in input order.
 #pragma once
 #include "args.h"
+#include "base/utf8.h"  // printable: every string from a file on its way to the terminal
 #include "decode/attention_views.h"
 #include "decode/limits.h"
 #include "io/corpus.h"
@@ -23,9 +24,9 @@
 
 namespace attnviz::cli {
 
-// Prints "attnviz-cli COMMAND: what" (one line) to stderr and returns `code`.
+// Prints "attnviz-cli COMMAND: what" (one line, escaped by printable) to stderr and returns `code`.
 int fail(std::string_view command, std::string_view what, int code = 1);
-// Prints "attnviz-cli COMMAND: warning: what" to stderr.
+// Prints "attnviz-cli COMMAND: warning: what" (escaped by printable) to stderr.
 void warn(std::string_view command, std::string_view what);
 
 // Runs a subcommand body and maps exceptions to exit codes: UsageError -> 2 (with a pointer to --help),
@@ -61,7 +62,8 @@ int threadCount(int requested);
 // Decodes run this way should set DecodeOptions::parallel_steps = false when threads > 1.
 void parallelFor(size_t begin, size_t end, int threads, const std::function<void(size_t)>& work);
 
-// Prefixes an exception message with "FILE:LINE: " unless it already names the file.
+// Prefixes an exception message with "FILE:LINE: " unless it already names the file; std::bad_alloc is "out of
+// memory".
 std::string atLine(const std::string& file, int line, const std::exception& e);
 
 // Display width of UTF-8 text in a terminal: East Asian wide and fullwidth code points count 2, combining marks 0.
@@ -97,10 +99,6 @@ std::string gibText(double bytes);
 // ..." above kMaxDecodeBytes.
 inline constexpr uint64_t kMaxDecodeBytes = uint64_t(4) << 30;
 void checkDecodeSize(const Model& model, const TokenizedText& source, int beam, int max_len, const std::string& where);
-
-// Text from a model file (task, description, metadata, vocabulary) made safe to print on a terminal: C0 and C1
-// control characters and DEL become \xNN (\t, \n, \r, \e spelled so), and so does each byte of invalid UTF-8.
-std::string printable(std::string_view text);
 
 // Flushes stdout; throws std::runtime_error("standard output: REASON") if a write failed (a long output checks it
 // per block so that a full disk stops it early; cli_main checks it once more at the end of every command).

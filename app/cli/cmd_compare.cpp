@@ -10,6 +10,7 @@
 #include "eval/compare.h"
 #include "eval/compare_heads.h"
 #include "eval/compare_json.h"
+#include "io/json_text.h"
 #include "io/model_file.h"
 #include "text/tokenizer.h"
 
@@ -111,7 +112,7 @@ void printCompareJson(const std::vector<ComparedLine>& lines, const std::string&
         j["head_a"] = headChoiceJson(settings.head_a);
         j["head_b"] = headChoiceJson(settings.head_b);
     }
-    std::printf("%s\n", j.dump(-1, ' ', false, nlohmann::json::error_handler_t::replace).c_str());
+    std::printf("%s\n", jsonText(j).c_str());
 }
 
 std::string summaryColumns(const AttentionComparisonCounts& c) {
@@ -134,8 +135,9 @@ std::string headNote(const AttentionView& view) {
 
 void printCompareText(const std::vector<ComparedLine>& lines, const Model& a, const std::string& a_path,
                       const std::string& b_path, const CompareSettings& settings) {
-    std::printf("A %s%s\nB %s%s (forced onto A's output, or onto the reference where a line has one)\n", a_path.c_str(),
-                headNote(settings.head_a).c_str(), b_path.c_str(), headNote(settings.head_b).c_str());
+    std::printf("A %s%s\nB %s%s (forced onto A's output, or onto the reference where a line has one)\n",
+                printable(a_path).c_str(), headNote(settings.head_a).c_str(), printable(b_path).c_str(),
+                headNote(settings.head_b).c_str());
     std::printf("TV = total variation (0..1), JS = Jensen-Shannon divergence (nats, 0..ln 2), H = entropy (nats)\n");
     bool aligned = false;
     for (const ComparedLine& l : lines) aligned = aligned || l.counts.aligned_lines > 0;
@@ -145,7 +147,7 @@ void printCompareText(const std::vector<ComparedLine>& lines, const Model& a, co
     for (const ComparedLine& l : lines) {
         std::printf("%-5s  %s%s  %s\n", l.line > 0 ? std::to_string(l.line).c_str() : "-",
                     summaryColumns(l.counts).c_str(), aligned && l.counts.aligned_lines == 0 ? "  -       -     " : "",
-                    detokenize(l.a.target_tokens, a.config.tokenizer.target).c_str());
+                    printable(detokenize(l.a.target_tokens, a.config.tokenizer.target)).c_str());
         total += l.counts;
     }
     std::printf("all    %s   (means over %lld rows of %lld lines)\n", summaryColumns(total).c_str(),

@@ -10,6 +10,7 @@
 #include "io/atomic_file.h"
 #include "io/beam_json.h"
 #include "io/decode_json.h"
+#include "io/json_text.h"
 #include "io/model_file.h"
 #include "text/tokenizer.h"
 
@@ -36,12 +37,19 @@ std::string fixed(double v, int decimals) {
     return buf;
 }
 
-// The readable form: source positions, the output, then one row per target token.
+// The readable form: source positions, the output, then one row per target token. Every token is escaped
+// (printable): the source comes from the user's file, the target from the model's vocabulary, and either may hold
+// a terminal escape or a NUL.
 std::string decodeTable(const DecodeResult& r, const Model& model, Mode mode, int beam, int hypothesis = 1) {
+    std::vector<std::string> src, tgt;
+    for (const std::string& t : r.source_tokens) src.push_back(printable(t));
+    for (size_t t = 0; t < r.target_tokens.size(); ++t)
+        tgt.push_back(printable(r.target_tokens[t]) +
+                      (r.target_ids[t] == kUnk && r.target_tokens[t] != "<unk>" ? "(unk)" : ""));
     std::string out = "source   ";
-    for (size_t j = 0; j < r.source_tokens.size(); ++j)
-        out += (j ? " " : "") + std::to_string(j) + ":" + r.source_tokens[j] + (r.source_ids[j] == kUnk ? "(unk)" : "");
-    out += "\noutput   " + detokenize(r.target_tokens, model.config.tokenizer.target) + "\n";
+    for (size_t j = 0; j < src.size(); ++j)
+        out += (j ? " " : "") + std::to_string(j) + ":" + src[j] + (r.source_ids[j] == kUnk ? "(unk)" : "");
+    out += "\noutput   " + printable(detokenize(r.target_tokens, model.config.tokenizer.target)) + "\n";
     out += "decoding " +
            std::string(mode == Mode::Forced ? "forced on the reference"
                        : mode == Mode::Beam ? "beam search, width " + std::to_string(beam) +
@@ -51,32 +59,36 @@ std::string decodeTable(const DecodeResult& r, const Model& model, Mode mode, in
     if (r.source_tokens.size() == 2) out += "(empty source: only <sos> and <eos>)\n";
 
     int tok_w = 5, src_w = 10;
-    for (const std::string& t : r.target_tokens) tok_w = std::max(tok_w, displayWidth(t));
-    for (const std::string& t : r.source_tokens) src_w = std::max(src_w, displayWidth(t) + 9);
+    for (const std::string& t : tgt) tok_w = std::max(tok_w, displayWidth(t));
+    for (const std::string& t : src) src_w = std::max(src_w, displayWidth(t) + 9);
     tok_w = std::min(tok_w, 24);
     src_w = std::min(src_w, 32);
     out += padLeft("t", 4) + "  " + padRight("token", tok_w) + "  " + padLeft("log p", 9) + "  " +
            padRight("attends to", src_w) + "  |attention|\n";
-    for (size_t t = 0; t < r.target_tokens.size(); ++t) {
+    for (size_t t = 0; t < tgt.size(); ++t) {
         const std::vector<float>& row = t < r.attention.size() ? r.attention[t] : std::vector<float>{};
         size_t best = 0;
         for (size_t j = 1; j < row.size(); ++j)
             if (row[j] > row[best]) best = j;
-        std::string top = row.empty() ? "-" : r.source_tokens[best] + " (" + fixed(row[best], 3) + ")";
-        const std::string tok =
-            r.target_tokens[t] + (r.target_ids[t] == kUnk && r.target_tokens[t] != "<unk>" ? "(unk)" : "");
-        out += padLeft(std::to_string(t + 1), 4) + "  " + padRight(tok, tok_w) + "  " +
+        const std::string top = row.empty() ? "-" : src[best] + " (" + fixed(row[best], 3) + ")";
+        out += padLeft(std::to_string(t + 1), 4) + "  " + padRight(tgt[t], tok_w) + "  " +
                padLeft(fixed(r.log_probs[t], 4), 9) + "  " + padRight(top, src_w) + "  |" + heatBar(row) + "|\n";
     }
     return out;
 }
 
-// A JSON Lines record: the decode object with the input line number added (lines may be skipped when blank).
-std::string jsonLine(const DecodeResult& r, const ModelConfig& config, int line) {
-    std::string text = decodeToJsonText(r, config);
-    text.pop_back();  // the closing brace of the object
-    return text + ",\"line\":" + std::to_string(line) + "}";
+// The decode object, with the input line number added for a JSON Lines record (`line` > 0: lines may be skipped
+// when blank), written piece by piece to `sink`: a large decode is never held as text or as a tree.
+void writeDecodeObject(const JsonWriter::Sink& sink, const DecodeResult& r, const ModelConfig& config, int line = 0) {
+    JsonWriter w(sink);
+    w.beginObject();
+    writeDecodeMembers(w, r, config);
+    if (line > 0) w.key("line").integer(line);
+    w.endObject().flush();
+    sink("\n");
 }
+
+void writeToStdout(std::string_view text) { std::fwrite(text.data(), 1, text.size(), stdout); }
 
 int decodeFile(const std::string& path, const Model& model, DecodeSettings s, int threads) {
     s.parallel_steps = threads <= 1;
@@ -96,7 +108,8 @@ int decodeFile(const std::string& path, const Model& model, DecodeSettings s, in
                 try {
                     const DecodeResult r = decodeOne(model, ex.source, ex.has_target ? &ex.target : nullptr, s);
                     if (s.json) {
-                        out[i - begin] = jsonLine(r, model.config, ex.line) + "\n";
+                        std::string& record = out[i - begin];
+                        writeDecodeObject([&](std::string_view piece) { record += piece; }, r, model.config, ex.line);
                     } else {
                         const Mode mode = ex.has_target ? Mode::Forced : s.beam > 1 ? Mode::Beam : Mode::Greedy;
                         out[i - begin] = (i ? "\n" : "") + std::string("line ") + std::to_string(ex.line) + "\n" +
@@ -110,11 +123,11 @@ int decodeFile(const std::string& path, const Model& model, DecodeSettings s, in
             // Lines decoded before the failing one are still printed, so the output stays a prefix of the full one.
             for (const std::string& o : out) {
                 if (o.empty()) break;
-                std::fputs(o.c_str(), stdout);
+                writeToStdout(o);
             }
             throw;
         }
-        for (const std::string& o : out) std::fputs(o.c_str(), stdout);
+        for (const std::string& o : out) writeToStdout(o);
         flushStdout();  // a full disk stops the run here, not after every line is decoded
     }
     return 0;
@@ -138,14 +151,15 @@ int runDecode(const std::vector<std::string>& args) {
         const LoadedModel loaded = loadModelForCli(q.model_path, scoreOf(q));
         const Model& model = *loaded.model;
         const DecodeSettings& s = q.settings;
+        if (!s.tree.empty()) refuseOverwritingInput(s.tree, {{"--model", q.model_path}, {"--model", loaded.path}});
         if (p.seen("--input")) return decodeFile(q.input, model, s, threadCount(q.threads));
 
         Mode mode = Mode::Greedy;
         const DecodeResult r = decodeSentence(model, q.sentence(), q.forced(p) ? &q.target : nullptr, s, mode);
         if (s.json)
-            std::printf("%s\n", decodeToJsonText(r, model.config).c_str());
+            writeDecodeObject(writeToStdout, r, model.config);
         else
-            std::fputs(decodeTable(r, model, mode, s.beam, s.hypothesis).c_str(), stdout);
+            writeToStdout(decodeTable(r, model, mode, s.beam, s.hypothesis));
         return 0;
     });
 }

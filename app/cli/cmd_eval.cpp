@@ -9,6 +9,7 @@
 #include "eval/metrics.h"
 #include "explain/measures.h"
 #include "io/decode_json.h"
+#include "io/json_text.h"
 #include "io/model_file.h"
 #include "text/tokenizer.h"
 
@@ -184,7 +185,7 @@ void printEvalJson(const EvalReport& r, const LineCounts& line_total, const Alig
     j["data"] = data_path;
     j["seconds"] = seconds;
     if (!explain.methods.empty()) j["explain"] = explainJson(line_total, explain);
-    std::printf("%s\n", j.dump(-1, ' ', false, nlohmann::json::error_handler_t::replace).c_str());
+    std::printf("%s\n", jsonText(j).c_str());
 }
 
 // The alignment lines of the readable report: the chosen mode's AER, precision and recall, then any further modes.
@@ -210,11 +211,11 @@ void printEvalText(const EvalReport& r, const LineCounts& line_total, const Alig
                    const std::string& model_path, const std::string& data_path, double seconds,
                    const ExplainRequest& explain) {
     const EvalCounts& total = line_total.counts;
-    std::printf("model           %s\n", model_path.c_str());
+    std::printf("model           %s\n", printable(model_path).c_str());  // a sibling's file name with --score
     std::printf(
         "data            %s: %lld lines (%lld with alignments), %lld reference tokens, %lld output tokens (<eos> "
         "included)\n",
-        data_path.c_str(), static_cast<long long>(total.lines), static_cast<long long>(total.aligned_lines),
+        printable(data_path).c_str(), static_cast<long long>(total.lines), static_cast<long long>(total.aligned_lines),
         static_cast<long long>(total.tokens.positions), static_cast<long long>(total.output_tokens));
     if (beam > 1) std::printf("decoding        beam search of width %d (the best hypothesis)\n", beam);
     std::printf("exact_match     %.4f   (%lld of %lld lines)\n", r.exact_match, static_cast<long long>(total.exact),

@@ -9,6 +9,7 @@
 #include "explain/explain_json.h"
 #include "explain/explanation.h"
 #include "io/decode_json.h"
+#include "io/json_text.h"
 
 #include <cstdio>
 
@@ -25,8 +26,7 @@ struct ExplainSettings {
 Contrast parseContrast(const std::string& value, const Model& model) {
     const size_t colon = value.find(':');
     if (colon == std::string::npos || colon == 0)
-        throw UsageError("--contrast takes ROW:TOKEN (a 0-based row and a target token), not \"" + printable(value) +
-                         "\"");
+        throw UsageError("--contrast takes ROW:TOKEN (a 0-based row and a target token), not \"" + value + "\"");
     int row = -1;
     try {
         size_t used = 0;
@@ -35,12 +35,11 @@ Contrast parseContrast(const std::string& value, const Model& model) {
     } catch (const std::exception&) {
         row = -1;
     }
-    if (row < 0)
-        throw UsageError("--contrast: the row \"" + printable(value.substr(0, colon)) + "\" is not a row number");
+    if (row < 0) throw UsageError("--contrast: the row \"" + value.substr(0, colon) + "\" is not a row number");
     const std::string token = value.substr(colon + 1);
     const int id = model.target_vocab.id(token);
     if (id == kUnk && token != "<unk>")
-        throw InputError("--contrast: \"" + printable(token) + "\" is not in the model's target vocabulary");
+        throw InputError("--contrast: \"" + token + "\" is not in the model's target vocabulary");
     return Contrast{row, id};
 }
 
@@ -99,7 +98,7 @@ std::string explainJson(const Model& model, const DecodeResult& r, const std::ve
                         const ExplainOptions& options) {
     nlohmann::json j = decodeToJson(r, model.config);
     addExplanationsToJson(j, explanations, options, model);
-    return j.dump(-1, ' ', false, nlohmann::json::error_handler_t::replace);
+    return jsonText(j);
 }
 
 int explainFile(const Model& model, const DecodeRequest& q, const std::vector<ExplainMethod>& methods,

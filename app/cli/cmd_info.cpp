@@ -3,6 +3,7 @@
 #include "commands.h"
 
 #include "base/errors.h"
+#include "io/json_text.h"
 #include "io/model_file.h"
 #include "io/safetensors.h"
 
@@ -158,9 +159,7 @@ int runInfo(const std::vector<std::string>& args) {
         const ModelHeader header = readModelHeader(path);  // dtypes and file order of the tensors
         const std::vector<Sibling> siblings = findSiblings(path, *loaded.model);
         if (json)
-            std::printf("%s\n", infoJson(path, *loaded.model, header, siblings, vocab)
-                                    .dump(-1, ' ', false, nlohmann::json::error_handler_t::replace)
-                                    .c_str());
+            std::printf("%s\n", jsonText(infoJson(path, *loaded.model, header, siblings, vocab)).c_str());
         else
             printInfoText(path, *loaded.model, header, siblings, vocab);
         return 0;

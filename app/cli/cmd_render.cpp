@@ -13,6 +13,7 @@
 #include "heatmap/colormaps.h"
 #include "heatmap/comparison_export.h"
 #include "heatmap/heatmap_export.h"
+#include "io/atomic_file.h"
 #include "io/model_file.h"
 #include "text/tokenizer.h"
 
@@ -37,7 +38,8 @@ void ensureApplication() {
     // critical messages, or everything with ATTNVIZ_QT_DEBUG set.
     if (qEnvironmentVariableIsEmpty("ATTNVIZ_QT_DEBUG"))
         qInstallMessageHandler([](QtMsgType type, const QMessageLogContext&, const QString& msg) {
-            if (type == QtCriticalMsg || type == QtFatalMsg) std::fprintf(stderr, "%s\n", qPrintable(msg));
+            if (type == QtCriticalMsg || type == QtFatalMsg)
+                std::fprintf(stderr, "%s\n", printable(msg.toStdString()).c_str());
         });
     static int argc = 1;
     static char name[] = "attnviz-cli";
@@ -217,11 +219,18 @@ bool parseRenderArgs(const std::vector<std::string>& args, RenderArgs& a) {
 
 // Every line of --input to DIR/0001.EXT, ...; a file that cannot be written (a full disk) is reported and the others
 // are still tried, then the command fails.
-void renderBatch(const Model& model, const RenderArgs& a, const CompareWith& with) {
+void renderBatch(const Model& model, const RenderArgs& a, const CompareWith& with,
+                 const std::vector<NamedInput>& inputs) {
     const Corpus corpus = readInputLines(a.input);
     const std::string& input = corpus.name;  // "<stdin>" for --input -
-    const QString dir = QString::fromStdString(a.out_dir);
-    if (!QDir().mkpath(dir)) throw std::runtime_error(a.out_dir + ": cannot create the folder");
+    const QDir dir(QString::fromStdString(a.out_dir));
+    createFolders(a.out_dir);
+    // DIR/0001.EXT, ...: every name is checked before the first file is written.
+    std::vector<QString> paths;
+    for (size_t i = 1; i <= corpus.examples.size(); ++i) {
+        paths.push_back(dir.filePath(QStringLiteral("%1.%2").arg(i, 4, 10, QLatin1Char('0')).arg(a.s.exp.format)));
+        refuseOverwritingInput(paths.back().toStdString(), inputs);
+    }
     int index = 0, failed = 0;
     for (const CorpusExample& ex : corpus.examples) {
         ++index;
@@ -232,10 +241,9 @@ void renderBatch(const Model& model, const RenderArgs& a, const CompareWith& wit
         } catch (const std::exception& e) {
             throw InputError(atLine(input, ex.line, e));
         }
-        const QString name = QStringLiteral("%1.%2").arg(index, 4, 10, QLatin1Char('0')).arg(a.s.exp.format);
         try {
             const bool gold = with.model && ex.has_target && ex.has_alignment;
-            writeOne(r, model.config, QDir(dir).filePath(name), a.s.exp, with, gold ? &ex.alignment : nullptr);
+            writeOne(r, model.config, paths[size_t(index) - 1], a.s.exp, with, gold ? &ex.alignment : nullptr);
         } catch (const std::exception& e) {
             fail("render", e.what());
             ++failed;
@@ -274,9 +282,13 @@ int runRender(const std::vector<std::string>& args) {
         } else if (!a.head_a.empty() || !a.head_b.empty()) {
             throw UsageError("--head-a and --head-b need --with B");
         }
+        // What this run reads, never to be written over (the sibling --score loaded too).
+        const std::vector<NamedInput> inputs = {
+            {"--model", a.model_path}, {"--model", loaded.path}, {"--with", a.with_path}, {"--input", a.input}};
+        if (!a.batch) refuseOverwritingInput(a.out, inputs);
         ensureApplication();
         if (a.batch) {
-            renderBatch(model, a, with);
+            renderBatch(model, a, with, inputs);
             return 0;
         }
         std::string sentence;

@@ -8,6 +8,7 @@
 #include "io/atomic_file.h"
 #include "io/decode_json.h"
 #include "io/input_file.h"
+#include "io/json_text.h"
 #include "io/model_file.h"
 #include "model/params.h"
 #include "train/corpus_training.h"
@@ -22,6 +23,7 @@
 #include <cstdio>
 #include <filesystem>
 #include <functional>
+#include <optional>
 
 namespace attnviz::cli {
 namespace {
@@ -262,8 +264,18 @@ void printMetrics(const TrainArgs& a, const Model& model, size_t examples, const
     j["source_vocab_size"] = model.source_vocab.size();
     j["target_vocab_size"] = model.target_vocab.size();
     j["parameter_count"] = model.parameterCount();
-    std::printf("%s\n", j.dump().c_str());
+    std::printf("%s\n", jsonText(j).c_str());
     flushStdout();  // a failed stdout is an error (exit 1), with its reason
+}
+
+// A run that completed no step (Ctrl-C in its first moment, a non-finite first loss) writes nothing: its model is
+// the starting one, an untrained copy of --init or random weights, and would replace an existing --out. Returns
+// the exit code of such a run, or nothing when steps were made.
+std::optional<int> endWithoutSteps(const TrainArgs& a, const TrainReport& rep) {
+    if (rep.steps > 0) return std::nullopt;
+    const std::string why = rep.status == TrainStatus::Cancelled ? "interrupted before the first step" : rep.message;
+    return fail("train", why + "; nothing was trained and " + a.out + " was not written" +
+                             (std::filesystem::exists(a.out) ? " (it is kept as it was)" : ""));
 }
 
 // The last word on stderr and the exit code: 1 when training stopped early (the model was written anyway).
@@ -291,6 +303,8 @@ int runTrain(const std::vector<std::string>& args) {
     return runCommand("train", [&]() -> int {
         TrainArgs a;
         if (!parseTrainArgs(args, a)) return 0;
+        // --init may be --out: training a model in place replaces it with the trained one, as asked.
+        refuseOverwritingInput(a.out, {{"--data", a.data}, {"--valid", a.valid}, {"--config", a.config_path}});
         Corpus corpus;
         Model model = startingModel(a, corpus);
         if (corpus.examples.empty()) throw InputError(corpus.name + ": no training examples");
@@ -317,6 +331,7 @@ int runTrain(const std::vector<std::string>& args) {
         if (!a.quiet) cb.progress = progressPrinter(a.align_weight > 0, tty);
         const TrainReport rep = trainInterruptibly(model, train, valid_set, trainOptions(a, tty), cb);
         if (!a.quiet && tty) std::fprintf(stderr, "\n");
+        if (const std::optional<int> code = endWithoutSteps(a, rep)) return *code;
 
         model.training = trainingMetadata(a, train.size(), valid_set.size(), rep);
         saveModel(model, a.out, weightTypeFromFlag(a.dtype));

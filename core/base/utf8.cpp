@@ -1,5 +1,7 @@
 #include "base/utf8.h"
 
+#include <cstdio>
+
 namespace attnviz {
 
 Utf8Char decodeUtf8Sequence(std::string_view s, size_t i) {
@@ -63,6 +65,39 @@ void appendUtf8(std::string& out, char32_t cp) {
         out.push_back(static_cast<char>(0x80 | ((cp >> 6) & 0x3F)));
         out.push_back(static_cast<char>(0x80 | (cp & 0x3F)));
     }
+}
+
+namespace {
+
+void appendHexByte(std::string& out, unsigned char c) {
+    char buf[8];
+    std::snprintf(buf, sizeof buf, "\\x%02X", c);
+    out += buf;
+}
+
+}  // namespace
+
+std::string printable(std::string_view text) {
+    std::string out;
+    out.reserve(text.size());
+    for (size_t i = 0; i < text.size();) {
+        const auto c = static_cast<unsigned char>(text[i]);
+        const Utf8Char ch = decodeUtf8(text, i);
+        if (ch.length == 0) {  // a byte that does not start valid UTF-8
+            appendHexByte(out, c);
+            ++i;
+        } else if (c == '\t' || c == '\n' || c == '\r' || c == 0x1B) {
+            out += c == '\t' ? "\\t" : c == '\n' ? "\\n" : c == '\r' ? "\\r" : "\\e";
+            ++i;
+        } else if (ch.cp < 0x20 || (ch.cp >= 0x7F && ch.cp <= 0x9F)) {  // C0, DEL, C1 (CSI U+009B among them)
+            for (size_t k = 0; k < ch.length; ++k) appendHexByte(out, static_cast<unsigned char>(text[i + k]));
+            i += ch.length;
+        } else {
+            out.append(text.substr(i, ch.length));
+            i += ch.length;
+        }
+    }
+    return out;
 }
 
 }  // namespace attnviz

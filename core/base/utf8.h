@@ -31,4 +31,10 @@ inline bool isValidUtf8(std::string_view s) { return firstInvalidUtf8(s) == std:
 // Appends the UTF-8 encoding of a valid code point.
 void appendUtf8(std::string& out, char32_t cp);
 
+// Text from a file, a corpus or a command line made safe to print on a terminal: C0 and C1 control characters and
+// DEL become \xNN (\t, \n, \r and ESC spelled \t, \n, \r, \e), and so does each byte of invalid UTF-8; the rest is
+// kept. The one escaper of every such string on its way to stdout or stderr (a model cannot retitle the terminal,
+// clear it or hide a NUL-truncated rest of a line). Idempotent: its output has nothing left to escape.
+std::string printable(std::string_view text);
+
 }  // namespace attnviz

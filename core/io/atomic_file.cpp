@@ -1,5 +1,7 @@
 #include "io/atomic_file.h"
 
+#include "io/input_file.h"
+
 #include <atomic>
 #include <cerrno>
 #include <cstdio>
@@ -9,6 +11,7 @@
 #include <iterator>
 #include <mutex>
 #include <random>
+#include <system_error>
 #include <utility>
 
 #include <fcntl.h>
@@ -208,6 +211,38 @@ std::filesystem::path checkTarget(const std::string& path, struct stat* old, boo
 }
 
 }  // namespace
+
+namespace {
+
+// stat of a path, or of standard input for "-" (`train --data - < FILE` reads FILE).
+bool statInput(const std::string& path, struct stat* st) {
+    if (path == kStandardInputPath) return ::fstat(STDIN_FILENO, st) == 0 && S_ISREG(st->st_mode);
+    return ::stat(path.c_str(), st) == 0;
+}
+
+}  // namespace
+
+void createFolders(const std::string& path) {
+    std::error_code ec;
+    std::filesystem::create_directories(path, ec);
+    if (!ec && !std::filesystem::is_directory(path, ec)) ec = std::make_error_code(std::errc::not_a_directory);
+    if (ec) throw WriteError(path + ": cannot create the folder: " + ec.message());
+}
+
+bool sameFile(const std::string& a, const std::string& b) {
+    struct stat x {
+    }, y{};
+    return statInput(a, &x) && statInput(b, &y) && x.st_dev == y.st_dev && x.st_ino == y.st_ino;
+}
+
+void refuseOverwritingInput(const std::string& path, const std::vector<NamedInput>& inputs) {
+    for (const NamedInput& in : inputs)
+        if (!in.path.empty() && sameFile(path, in.path))
+            fail(path,
+                 "it is the same file as " + in.flag + " " + in.path +
+                     ", an input of this command; write the output elsewhere",
+                 0);
+}
 
 void checkWritable(const std::string& path) {
     struct stat old {};

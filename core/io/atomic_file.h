@@ -16,6 +16,7 @@
 #include <stdexcept>
 #include <string>
 #include <string_view>
+#include <vector>
 
 namespace attnviz {
 
@@ -30,6 +31,25 @@ void writeFileAtomically(const std::string& path, std::string_view bytes);
 // special file at the path), by creating and removing a temporary file next to `path`; `path` is not touched. For a
 // command that works for minutes before it writes (train).
 void checkWritable(const std::string& path);
+
+// Creates the folder `path` and the folders above it that are missing (an existing folder is fine). Throws
+// WriteError "PATH: cannot create the folder: OS reason" ("Read-only file system", "Not a directory"), as the
+// writer names its own failures.
+void createFolders(const std::string& path);
+
+// Whether two paths name the same file: the same device and inode, so that hard links and symlinks count. False
+// when either cannot be stat'ed (an output that does not exist yet). "-" is standard input when it is a file.
+bool sameFile(const std::string& a, const std::string& b);
+
+// An input of a command, named as its flag names it ("--model").
+struct NamedInput {
+    std::string flag;
+    std::string path;
+};
+// Throws WriteError "PATH: cannot save: it is the same file as --model MODEL, an input of this command; write the
+// output elsewhere" when the file at `path` is one of `inputs` (sameFile). For a command to call before it works: a
+// write over its own input would replace the model or the data it read (atomically, so never half-written, but gone).
+void refuseOverwritingInput(const std::string& path, const std::vector<NamedInput>& inputs);
 
 // Removes the temporary files of the writes this process has in progress. Async-signal-safe (unlink only): for a
 // handler of a terminating signal, which then ends the process. The interrupted write leaves the target as it was.

@@ -2,6 +2,7 @@
 
 #include "decode/beam_hypothesis.h"
 #include "io/decode_json.h"
+#include "io/json_text.h"
 
 #include <nlohmann/json.hpp>
 
@@ -98,7 +99,7 @@ std::string beamTreeToJsonText(const BeamResult& tree, const Vocabulary& target_
         rows.push_back(std::move(r));
     }
     j["rows"] = std::move(rows);
-    return j.dump(indent, ' ', false, nlohmann::json::error_handler_t::replace);
+    return jsonText(j, indent);
 }
 
 }  // namespace attnviz

@@ -9,38 +9,28 @@
 namespace attnviz {
 namespace {
 
-template <typename Json>
-Json floatArray(const std::vector<float>& v) {
-    Json a = Json::array();
-    a.template get_ref<typename Json::array_t&>().reserve(v.size());
-    for (float x : v) a.push_back(jsonNumber<Json>(static_cast<double>(x)));
-    return a;
-}
-
 // [layer][head] matrices as nested arrays, layer × head × rows × columns.
-template <typename Json>
-Json headArray(const std::vector<std::vector<Mat>>& layers) {
-    Json out = Json::array();
+void writeHeads(JsonWriter& w, const std::vector<std::vector<Mat>>& layers) {
+    w.beginArray();
     for (const auto& heads : layers) {
-        Json layer = Json::array();
+        w.beginArray();
         for (const Mat& m : heads) {
-            Json rows = Json::array();
+            w.beginArray();
             for (Eigen::Index i = 0; i < m.rows(); ++i) {
-                Json row = Json::array();
-                for (Eigen::Index k = 0; k < m.cols(); ++k)
-                    row.push_back(jsonNumber<Json>(static_cast<double>(m(i, k))));
-                rows.push_back(std::move(row));
+                w.beginArray();
+                for (Eigen::Index k = 0; k < m.cols(); ++k) w.number(static_cast<double>(m(i, k)));
+                w.endArray();
             }
-            layer.push_back(std::move(rows));
+            w.endArray();
         }
-        out.push_back(std::move(layer));
+        w.endArray();
     }
-    return out;
+    w.endArray();
 }
 
-// configToJson's object with its keys in the spec's order (ordered_json keeps it; nlohmann::json sorts anyway).
-template <typename Json>
-Json orderedConfig(const ModelConfig& config) {
+// configToJson's object with its keys in the spec's order.
+nlohmann::ordered_json orderedConfig(const ModelConfig& config) {
+    using Json = nlohmann::ordered_json;
     const nlohmann::json c = configToJson(config);
     Json out = Json::object();
     for (const char* key :
@@ -55,28 +45,6 @@ Json orderedConfig(const ModelConfig& config) {
     for (const auto& [key, value] : c.items())  // any key added to configToJson later
         if (!out.contains(key)) out[key] = Json::parse(value.dump());
     return out;
-}
-
-// Built as nlohmann::json (sorted keys) for callers, as ordered_json (the spec's key order) for the text.
-template <typename Json>
-Json buildDecodeObject(const DecodeResult& r, const ModelConfig& config) {
-    Json attention = Json::array();
-    for (const auto& row : r.attention) attention.push_back(floatArray<Json>(row));
-    Json j = Json::object();
-    j["source_tokens"] = r.source_tokens;
-    j["source_ids"] = r.source_ids;
-    j["target_tokens"] = r.target_tokens;
-    j["target_ids"] = r.target_ids;
-    j["attention"] = std::move(attention);
-    if (config.isTransformer()) {  // docs/transformer.md's keys; absent for the RNN kinds
-        j["cross_attention"] = headArray<Json>(r.cross_attention);
-        j["encoder_self_attention"] = headArray<Json>(r.encoder_self_attention);
-        j["decoder_self_attention"] = headArray<Json>(r.decoder_self_attention);
-    }
-    j["log_probs"] = floatArray<Json>(r.log_probs);
-    j["total_log_prob"] = jsonNumber<Json>(r.total_log_prob);
-    j["config"] = orderedConfig<Json>(config);
-    return j;
 }
 
 const nlohmann::json& need(const nlohmann::json& j, const char* key) {
@@ -162,14 +130,36 @@ std::string formatFloat(double value) {
     return std::string(buf, ptr);
 }
 
+void writeDecodeMembers(JsonWriter& w, const DecodeResult& r, const ModelConfig& config) {
+    w.key("source_tokens").strings(r.source_tokens);
+    w.key("source_ids").integers(r.source_ids);
+    w.key("target_tokens").strings(r.target_tokens);
+    w.key("target_ids").integers(r.target_ids);
+    w.key("attention").beginArray();
+    for (const auto& row : r.attention) w.numbers(row);
+    w.endArray();
+    if (config.isTransformer()) {  // docs/transformer.md's keys; absent for the RNN kinds
+        writeHeads(w.key("cross_attention"), r.cross_attention);
+        writeHeads(w.key("encoder_self_attention"), r.encoder_self_attention);
+        writeHeads(w.key("decoder_self_attention"), r.decoder_self_attention);
+    }
+    w.key("log_probs").numbers(r.log_probs);
+    w.key("total_log_prob").number(r.total_log_prob);
+    w.key("config").value(orderedConfig(config));
+}
+
 nlohmann::json decodeToJson(const DecodeResult& r, const ModelConfig& config) {
-    return buildDecodeObject<nlohmann::json>(r, config);
+    // From the text: one definition of the object (writeDecodeMembers), and the numbers read back exactly.
+    return nlohmann::json::parse(decodeToJsonText(r, config));
 }
 
 std::string decodeToJsonText(const DecodeResult& result, const ModelConfig& config, int indent) {
-    // Tokens are valid UTF-8 (the tokenizer checks); `replace` keeps a stray byte from aborting an export.
-    return buildDecodeObject<nlohmann::ordered_json>(result, config)
-        .dump(indent, ' ', false, nlohmann::json::error_handler_t::replace);
+    std::string text;
+    JsonWriter w([&](std::string_view piece) { text += piece; }, indent);
+    w.beginObject();
+    writeDecodeMembers(w, result, config);
+    w.endObject().flush();
+    return text;
 }
 
 DecodeResult decodeFromJson(const nlohmann::json& j, ModelConfig* config) {

@@ -5,14 +5,16 @@
 // log_probs (T), total_log_prob, config (every default filled in); for a Transformer also docs/transformer.md's
 // cross_attention (L_dec × nhead × T × S), encoder_self_attention (L_enc × nhead × S × S) and
 // decoder_self_attention (L_dec × nhead × T × T). Floats are written as the double equal to the
-// float (nlohmann prints the shortest text that reads back to that double: up to 17 significant digits, "0.5" for
-// 0.5), so a float32 reader gets every value back bit for bit. A value that is not finite is written as null.
+// float (the shortest text that reads back to that double, as nlohmann prints it: up to 17 significant digits, "0.5"
+// for 0.5), so a float32 reader gets every value back bit for bit. A value that is not finite is written as null.
+// Strings as io/json_text.h writes them (C1 controls as \u0080..\u009f).
 //
 // CSV (RFC 4180, "\n" line ends): a header row `target\source,<sos>,tok1,...,<eos>` then one row per target token:
 // its spelling, then its attention weights. Fields holding a comma, quote, CR or LF are quoted ("," -> `","`,
 // `"` -> `""""`). Numbers as in the JSON.
 #pragma once
 #include "decode/decoding.h"
+#include "io/json_text.h"
 #include "model/config.h"
 
 #include <cmath>
@@ -22,8 +24,12 @@
 namespace attnviz {
 
 nlohmann::json decodeToJson(const DecodeResult& result, const ModelConfig& config);
-// One line, no trailing newline (a JSON Lines record); `indent` >= 0 pretty-prints.
+// One line, no trailing newline (a JSON Lines record); `indent` >= 0 pretty-prints. Made by writeDecodeMembers.
 std::string decodeToJsonText(const DecodeResult& result, const ModelConfig& config, int indent = -1);
+// The keys of the decode object, written into an object the caller has begun (which may add keys of its own, as
+// `decode --input --json` adds "line"): piece by piece, so that a decode of any size is written to standard output
+// without a copy of it in memory (io/json_text.h).
+void writeDecodeMembers(JsonWriter& w, const DecodeResult& result, const ModelConfig& config);
 
 // Reads a decode object back (the GUI's import, tests). Checks the shapes: as many ids as tokens, T attention rows
 // of S values, T log-probs. Throws InputError naming the key at fault. `config` receives the object's config if

@@ -234,8 +234,8 @@ Model loadModel(const std::string& path) {
     return loadModelFromBytes(bytes.data(), bytes.size(), path);
 }
 
-ModelHeader readModelHeader(const std::string& path) {
-    const st::Header h = st::readFileHeader(path);
+ModelHeader readModelHeader(const std::string& path, uint64_t max_header) {
+    const st::Header h = st::readFileHeader(path, max_header);
     ModelHeader m = interpretHeader(h, path);
     st::requireExactBuffer(h, path);
     m.file_size = h.dataStart() + h.buffer_size;

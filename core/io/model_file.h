@@ -41,8 +41,9 @@ struct ModelHeader {
     int64_t parameterCount() const;
 };
 // Reads only the first 8 + N bytes and checks everything loadModel checks except the weights' values (for
-// `attnviz-cli info`, the sample-model browser and sibling scans). Throws ModelError("PATH: ...").
-ModelHeader readModelHeader(const std::string& path);
+// `attnviz-cli info`, the sample-model browser and sibling scans). Throws ModelError("PATH: ..."), also for a header
+// longer than `max_header` (not read: a sibling scan's cap).
+ModelHeader readModelHeader(const std::string& path, uint64_t max_header = safetensors::kMaxHeaderSize);
 
 // Siblings (findSiblings, matchingSibling) are in io/siblings.h.
 

@@ -79,7 +79,10 @@ std::vector<uint8_t> serialize(const std::map<std::string, std::string>& metadat
 
 // Whole-file I/O (regular files only: io/input_file.h). All throw ModelError("PATH: ...").
 std::vector<uint8_t> readFile(const std::string& path);
-// Reads only the first 8 + N bytes of a file and parses the header (offsets checked against the file size).
-Header readFileHeader(const std::string& path);
+// Reads only the first 8 + N bytes of a file and parses the header (offsets checked against the file size). A header
+// longer than `max_header` is refused before it is read ("the header is N bytes; at most M are read here").
+Header readFileHeader(const std::string& path, uint64_t max_header = kMaxHeaderSize);
+// N, from the first 8 bytes of a file.
+uint64_t readHeaderLengthOf(const std::string& path);
 
 }  // namespace attnviz::safetensors

@@ -1,10 +1,12 @@
 #include "io/siblings.h"
 
 #include "io/model_file.h"
+#include "io/safetensors.h"
 
 #include <nlohmann/json.hpp>
 
 #include <algorithm>
+#include <cstdint>
 #include <filesystem>
 
 namespace attnviz {
@@ -20,10 +22,26 @@ bool isGuided(const std::string& training, const std::string& path) {
     return stem.size() >= suffix.size() && stem.compare(stem.size() - suffix.size(), suffix.size(), suffix) == 0;
 }
 
+namespace {
+
+// The longest header a sibling of the model at `path` may have. Siblings share the vocabularies, which make most of a
+// header; one much longer than the model's own is no sibling and is not read (a hostile file's 100 MB header would
+// otherwise be parsed by every `info` and `decode --score` of a model beside it).
+uint64_t siblingHeaderCap(const std::string& path) {
+    try {
+        return 2 * safetensors::readHeaderLengthOf(path) + (uint64_t(1) << 20);
+    } catch (const std::exception&) {
+        return safetensors::kMaxHeaderSize;  // the model did not come from that file: no narrower bound
+    }
+}
+
+}  // namespace
+
 std::vector<Sibling> findSiblings(const std::string& path, const Model& model) {
     namespace fs = std::filesystem;
     std::vector<Sibling> out{{path, model.config, isGuided(model.training, path)}};
     if (model.task.empty()) return out;
+    const uint64_t cap = siblingHeaderCap(path);
 
     const fs::path self(path);
     const fs::path dir = self.parent_path();
@@ -38,7 +56,7 @@ std::vector<Sibling> findSiblings(const std::string& path, const Model& model) {
         if (!it->is_regular_file(ec2) || fs::equivalent(p, self, ec2)) continue;
         const fs::path shown = dir / p.filename();
         try {
-            const ModelHeader h = readModelHeader(shown.string());
+            const ModelHeader h = readModelHeader(shown.string(), cap);
             if (h.task == model.task && h.source_vocab == model.source_vocab && h.target_vocab == model.target_vocab)
                 out.push_back({shown.string(), h.config, isGuided(h.training, shown.string())});
         } catch (const std::exception&) {

@@ -23,7 +23,7 @@ bool isGuided(const std::string& training, const std::string& path);
 
 // The model files in `path`'s folder with the same task and vocabularies (`path` included, as the model `model`
 // read from it), sorted by score then path. A model without a task has no siblings but itself. Unreadable files are
-// skipped.
+// skipped, and so are files whose header is more than twice as long as the model's own plus 1 MiB (not read).
 std::vector<Sibling> findSiblings(const std::string& path, const Model& model);
 
 // Whether two siblings have the same settings apart from the score: decoder, span (and window, for a local span),

@@ -5,11 +5,24 @@
 #include <nlohmann/json.hpp>
 
 #include <cmath>
+#include <iterator>
 
 namespace attnviz {
 namespace {
 
 nlohmann::json number(double v) { return std::isfinite(v) ? nlohmann::json(v) : nlohmann::json(nullptr); }
+
+// A vocabulary of the four specials alone makes a model that reads or writes every word as <unk>, and trains
+// without a word of complaint: refused, with the threshold and how many distinct tokens fell below it.
+void requireWords(const Vocabulary& v, const std::vector<std::vector<std::string>>& sentences, int min_freq,
+                  const char* side, const std::string& name) {
+    if (v.size() > int(std::size(kSpecialTokens))) return;
+    const int distinct = buildVocabulary(sentences, 1).size() - int(std::size(kSpecialTokens));
+    throw InputError(name + ": the minimum frequency " + std::to_string(min_freq) + " leaves no " + side +
+                     " token: all " + std::to_string(distinct) + " distinct " + side + " tokens are seen fewer than " +
+                     std::to_string(min_freq) + " times, and a " + side +
+                     " vocabulary of <pad> <unk> <sos> <eos> alone would make every word <unk>");
+}
 
 }  // namespace
 
@@ -37,7 +50,10 @@ CorpusVocabularies corpusVocabularies(const Corpus& corpus, int min_freq) {
         src.push_back(ex.source_tokens);
         tgt.push_back(ex.target_tokens);
     }
-    return {buildVocabulary(src, min_freq), buildVocabulary(tgt, min_freq)};
+    CorpusVocabularies v{buildVocabulary(src, min_freq), buildVocabulary(tgt, min_freq)};
+    requireWords(v.source, src, min_freq, "source", corpus.name);
+    requireWords(v.target, tgt, min_freq, "target", corpus.name);
+    return v;
 }
 
 std::string_view trainStatusName(TrainStatus s) {

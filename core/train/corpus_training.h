@@ -19,6 +19,8 @@ namespace attnviz {
 std::vector<TrainExample> corpusExamples(const Model& model, const Corpus& corpus, bool alignments = false);
 
 // The vocabularies of a new model (buildVocabulary) from a corpus read with its tokenizer (CorpusOptions::tokenizer).
+// Throws InputError "NAME: the minimum frequency N leaves no source token: all K distinct source tokens are seen
+// fewer than N times, ..." when a side would hold only the four specials.
 struct CorpusVocabularies {
     Vocabulary source, target;
 };

@@ -4,17 +4,15 @@
 // leaves a handful. The refusal runs with an address-space limit below the size a model would need, so a check that
 // came after the allocation would end in "out of memory" instead.
 #include "model/params.h"
+#include "process_run.h"
 #include "test_registry.h"
 #include "train/trainer.h"
 
 #include <QFile>
 #include <QJsonDocument>
 #include <QJsonObject>
-#include <QProcess>
 #include <QTemporaryDir>
 #include <QtTest>
-
-#include <sys/resource.h>
 
 using namespace attnviz;
 
@@ -23,35 +21,14 @@ namespace {
 constexpr int kDistinct = 20000;  // distinct words on each side, each seen once
 constexpr int kEmbDim = 4096;
 
-struct Run {
-    int code = -1;
-    QByteArray out, err;
-};
+using Run = attnviz::testing::ProcessRun;
 
-// Runs attnviz-cli with at most `address_space` bytes of virtual memory (none under AddressSanitizer, which
-// reserves terabytes of shadow memory).
+// Runs attnviz-cli with at most `address_space` bytes of virtual memory (none under AddressSanitizer).
 Run cliLimited(const QStringList& args, rlim_t address_space) {
-    QProcess p;
-#if !defined(__SANITIZE_ADDRESS__)
-    p.setChildProcessModifier([address_space] {
-        const rlimit limit{address_space, address_space};
-        ::setrlimit(RLIMIT_AS, &limit);
-    });
-#else
-    (void)address_space;
-#endif
-    p.start(QStringLiteral(ATTNVIZ_CLI_PATH), args);
-    Run r;
-    if (!p.waitForFinished(120000)) {
-        p.kill();
-        p.waitForFinished();
-        r.err = "timed out";
-        return r;
-    }
-    r.code = p.exitStatus() == QProcess::NormalExit ? p.exitCode() : -2;
-    r.out = p.readAllStandardOutput();
-    r.err = p.readAllStandardError();
-    return r;
+    attnviz::testing::RunOptions limited;
+    limited.address_space_bytes = address_space;
+    limited.timeout_ms = 120000;
+    return attnviz::testing::runCli(args, limited);
 }
 
 QString gib(uint64_t bytes) { return QString::number(double(bytes) / double(uint64_t(1) << 30), 'f', 1) + " GiB"; }

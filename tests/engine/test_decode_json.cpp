@@ -8,6 +8,7 @@
 #include <cmath>
 #include <cstring>
 #include <limits>
+#include <random>
 
 using namespace attnviz;
 using nlohmann::json;
@@ -58,6 +59,9 @@ private slots:
     void badObjects_data();
     void badObjects();
     void csvLayoutAndQuoting();
+    void writerLayoutIsNlohmanns();
+    void doubleTextIsNlohmanns();
+    void controlsAreEscaped();
 };
 
 void TestDecodeJson::roundTripIsBitExact() {
@@ -192,6 +196,68 @@ void TestDecodeJson::csvLayoutAndQuoting() {
             QVERIFY(sameBits(float(v), r.attention[size_t(t)][size_t(s)]));
         }
     }
+}
+
+// The writer (io/json_text.h) lays the object out as nlohmann does, one line and indented.
+void TestDecodeJson::writerLayoutIsNlohmanns() {
+    DecodeResult r = awkward();
+    r.attention.push_back({});  // an empty row: "[]"
+    r.target_tokens.push_back("x");
+    r.target_ids.push_back(1);
+    r.log_probs.push_back(0.0f);
+    for (const int indent : {-1, 0, 2}) {
+        const std::string text = decodeToJsonText(r, luongConfig(), indent);
+        QCOMPARE(QString::fromStdString(text),
+                 QString::fromStdString(nlohmann::ordered_json::parse(text).dump(indent)));
+    }
+}
+
+// Every float's text laid out as nlohmann writes the equal double ("1.0", exponents from 1e-05 on), never longer,
+// and read back to the same value: the digits are the shortest (to_chars), where nlohmann's Grisu2 may end on the
+// other of two equally short last digits (867.9414672851562 against ...563) or, rarely, write one more.
+void TestDecodeJson::doubleTextIsNlohmanns() {
+    std::vector<double> values = {0.0,
+                                  -0.0,
+                                  1.0,
+                                  -2.0,
+                                  100.0,
+                                  1e15,
+                                  1e16,
+                                  123456789012345.0,
+                                  0.0001,
+                                  0.00001,
+                                  1.5e-7,
+                                  3.4028234663852886e38,
+                                  1.401298464324817e-45,
+                                  0.1,
+                                  1.0 / 3.0};
+    std::mt19937 rng(31);
+    for (int i = 0; i < 200000; ++i) {
+        const uint32_t bits = uint32_t(rng());
+        float f;
+        std::memcpy(&f, &bits, sizeof f);
+        if (std::isfinite(f)) values.push_back(double(f));
+    }
+    for (const double v : values) {
+        std::string text;
+        appendJsonDouble(text, v);
+        const std::string theirs = json(v).dump();
+        QVERIFY2(text.size() <= theirs.size(), (text + " against " + theirs).c_str());
+        QCOMPARE(json::parse(text).get<double>(), v);
+        QCOMPARE(text.find_first_of(".e"), theirs.find_first_of(".e"));
+    }
+}
+
+// C0 controls as JSON escapes them, C1 (U+0080..U+009F) as \u0080..\u009f, in the writer's text and jsonText's.
+void TestDecodeJson::controlsAreEscaped() {
+    DecodeResult r = awkward();
+    r.target_tokens[1] =
+        "a\x1b[2J\xc2\x9b"
+        "b\xc2\x85\xc2\xa0";  // ESC, CSI, NEL, and NBSP (not a control)
+    const std::string text = decodeToJsonText(r, luongConfig());
+    QVERIFY2(text.find("\"a\\u001b[2J\\u009bb\\u0085\xc2\xa0\"") != std::string::npos, text.c_str());
+    QCOMPARE(json::parse(text)["target_tokens"][1].get<std::string>(), r.target_tokens[1]);
+    QCOMPARE(jsonText(json{{"k", "\xc2\x80\xc2\x9f"}}), std::string("{\"k\":\"\\u0080\\u009f\"}"));
 }
 
 ATTNVIZ_TEST_MAIN(TestDecodeJson)

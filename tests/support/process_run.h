@@ -6,6 +6,10 @@
 #include <QString>
 #include <QStringList>
 
+#include <csignal>
+
+#include <sys/resource.h>
+
 namespace attnviz::testing {
 
 struct ProcessRun {
@@ -15,12 +19,38 @@ struct ProcessRun {
     QString errText() const { return QString::fromUtf8(err); }
 };
 
-// How the program runs: its environment, where its standard output goes and how long it may take.
+// How the program runs: its environment, where its standard output goes, how long it may take and the limits it
+// runs under.
 struct RunOptions {
     QProcessEnvironment environment = QProcessEnvironment::systemEnvironment();
     QString stdout_file;  // not empty: standard output is written to this file (e.g. /dev/full), `out` stays empty
     int timeout_ms = 60000;
+    // setrlimit in the child, 0 = none. A program past its CPU seconds is killed by SIGXCPU (a crash: code -2), so a
+    // test can bound the work of a run without timing it. The address-space limit is not set under AddressSanitizer,
+    // which reserves terabytes of shadow memory.
+    rlim_t address_space_bytes = 0;
+    rlim_t cpu_seconds = 0;
+    bool ignore_sigint = false;  // SIGINT ignored in the child, as in a background job of a shell script
 };
+
+// Applies the options' limits to `p`'s child, between fork and exec.
+inline void setChildLimits(QProcess& p, const RunOptions& options) {
+    const rlim_t as = options.address_space_bytes, cpu = options.cpu_seconds;
+    const bool ignore_sigint = options.ignore_sigint;
+    p.setChildProcessModifier([as, cpu, ignore_sigint] {
+#if !defined(__SANITIZE_ADDRESS__)
+        if (as > 0) {
+            const rlimit limit{as, as};
+            ::setrlimit(RLIMIT_AS, &limit);
+        }
+#endif
+        if (cpu > 0) {
+            const rlimit limit{cpu, cpu};
+            ::setrlimit(RLIMIT_CPU, &limit);
+        }
+        if (ignore_sigint) ::signal(SIGINT, SIG_IGN);
+    });
+}
 
 // The options with one variable added to (or replaced in) the environment, e.g. the writer's fault seam
 // ATTNVIZ_TEST_WRITE_FAULT=ENOSPC:100 (core/io/atomic_file.h).
@@ -36,6 +66,7 @@ inline ProcessRun runProcess(const QString& program, const QStringList& args, co
                              const QByteArray* input = nullptr) {
     QProcess p;
     p.setProcessEnvironment(options.environment);
+    setChildLimits(p, options);
     if (!options.stdout_file.isEmpty()) p.setStandardOutputFile(options.stdout_file);
     p.start(program, args);
     ProcessRun r;
