@@ -398,6 +398,30 @@ log p = %4，总对数概率 %5</translation>
         <source>exp(−(j − p)² / (2 (D/2)²))</source>
         <translation>exp(−(j − p)² / (2 (D/2)²))</translation>
     </message>
+    <message>
+        <source>R&lt;sub&gt;tj&lt;/sub&gt;</source>
+        <translation>R&lt;sub&gt;tj&lt;/sub&gt;</translation>
+    </message>
+    <message>
+        <source>by size |R|</source>
+        <translation>按大小 |R|</translation>
+    </message>
+    <message>
+        <source>contrast</source>
+        <translation>对比</translation>
+    </message>
+    <message>
+        <source>f = log p(token) − log p(contrast)</source>
+        <translation>f = log p(词元) − log p(对比词元)</translation>
+    </message>
+    <message>
+        <source>completeness gap</source>
+        <translation>完备性差距</translation>
+    </message>
+    <message>
+        <source>Σ&lt;sub&gt;j&lt;/sub&gt; R&lt;sub&gt;tj&lt;/sub&gt; − (f(x) − f(0)), f(x) − f(0) = %1</source>
+        <translation>Σ&lt;sub&gt;j&lt;/sub&gt; R&lt;sub&gt;tj&lt;/sub&gt; − (f(x) − f(0))，f(x) − f(0) = %1</translation>
+    </message>
 </context>
 <context>
     <name>attnviz::ui::Colormaps</name>
@@ -475,6 +499,14 @@ log p = %4，总对数概率 %5</translation>
     <message>
         <source>The source token model B looks at most (= when it is A&apos;s)</source>
         <translation>模型 B 最关注的源词元（与 A 相同时标 =）</translation>
+    </message>
+    <message>
+        <source>ρ</source>
+        <translation>ρ</translation>
+    </message>
+    <message>
+        <source>Spearman&apos;s rank correlation of the row&apos;s source words: the attention against the method&apos;s own values (1: the same order; — when a row has fewer than two words or is constant)</source>
+        <translation>该行源词的 Spearman 秩相关：注意力对照该方法自身的数值（1：顺序相同；某行不足两个词或数值恒定时为 —）</translation>
     </message>
 </context>
 <context>
@@ -600,6 +632,28 @@ log p = %4，总对数概率 %5</translation>
     <message>
         <source>B&apos;s a&amp;ttention:</source>
         <translation>B 的注意力(&amp;T)：</translation>
+    </message>
+    <message>
+        <source>This model: %1</source>
+        <translation>本模型：%1</translation>
+    </message>
+    <message>
+        <source>%1, %2 (shares of |R|)</source>
+        <translation>%1，%2（|R| 的占比）</translation>
+    </message>
+    <message>
+        <source>The method could not be computed: %1</source>
+        <translation>无法计算该方法：%1</translation>
+    </message>
+    <message numerus="yes">
+        <source>Rank correlation of the attention and %1 over %n row(s): mean ρ %2</source>
+        <translation>
+            <numerusform>注意力与%1在 %n 行上的秩相关：平均 ρ %2</numerusform>
+        </translation>
+    </message>
+    <message>
+        <source>No row has two source words to rank.</source>
+        <translation>没有哪一行有两个可排序的源词。</translation>
     </message>
 </context>
 <context>
@@ -912,6 +966,65 @@ Gold links: %2 links</source>
     <message>
         <source>After each epoch: the validation corpus decoded greedily by the model just validated, scored as attnviz-cli eval scores it (corpus BLEU-4 in %; the AER of the attention&apos;s argmax links against the gold links, where the corpus has them)</source>
         <translation>每轮结束后：用刚刚验证过的模型对验证语料做贪心解码，并按 attnviz-cli eval 的方式打分（语料级 BLEU-4，单位为 %；在语料带有金标准对齐时，给出注意力 argmax 对齐相对金标准对齐的对齐错误率 AER）</translation>
+    </message>
+</context>
+<context>
+    <name>attnviz::ui::ExplainScoresPanel</name>
+    <message>
+        <source>AER</source>
+        <translation>AER</translation>
+    </message>
+    <message>
+        <source>Precision</source>
+        <translation>精确率</translation>
+    </message>
+    <message>
+        <source>Recall</source>
+        <translation>召回率</translation>
+    </message>
+    <message>
+        <source>AOPC</source>
+        <translation>AOPC</translation>
+    </message>
+    <message>
+        <source>ρ occlusion</source>
+        <translation>与遮挡的 ρ</translation>
+    </message>
+    <message>
+        <source>Alignment error rate of the links the method gives, against the gold links (lower is better)</source>
+        <translation>该方法给出的对齐链接相对于标准链接的对齐错误率（越低越好）</translation>
+    </message>
+    <message>
+        <source>Comprehensiveness: the mean fall of log p of each row&apos;s token when the method&apos;s first 1–5 words are replaced by &lt;unk&gt; (higher: the method found what the model used; compare with the random order)</source>
+        <translation>全面性：把该方法排在前 1–5 位的词替换为 &lt;unk&gt; 后，每行词元 log p 的平均下降（越高：该方法找到了模型真正使用的词；请与随机顺序比较）</translation>
+    </message>
+    <message>
+        <source>Mean Spearman rank correlation of each row with occlusion&apos;s (1: the same order of words)</source>
+        <translation>每行与遮挡结果的平均 Spearman 秩相关（1：词的顺序相同）</translation>
+    </message>
+    <message>
+        <source>Could not measure: %1</source>
+        <translation>无法度量：%1</translation>
+    </message>
+    <message>
+        <source>Measuring every method on this sentence…</source>
+        <translation>正在用每种方法度量这个句子…</translation>
+    </message>
+    <message>
+        <source>Type a sentence to measure which explanation is right.</source>
+        <translation>输入一个句子，度量哪种解释是对的。</translation>
+    </message>
+    <message>
+        <source>This sentence, forced along its reference, against the gold links.</source>
+        <translation>这个句子沿参考译文强制解码，对照标准链接。</translation>
+    </message>
+    <message>
+        <source>This sentence&apos;s decode. Type a reference and its gold links to get AER.</source>
+        <translation>这个句子的解码结果。输入参考译文及其标准链接即可得到 AER。</translation>
+    </message>
+    <message>
+        <source>random order</source>
+        <translation>随机顺序</translation>
     </message>
 </context>
 <context>
@@ -2038,6 +2151,14 @@ GNMT 覆盖惩罚 %4</translation>
         <source>Explain</source>
         <translation>解释</translation>
     </message>
+    <message>
+        <source>%1, why “%2” and not “%3” at step %4</source>
+        <translation>%1，第 %4 步为何是“%2”而不是“%3”</translation>
+    </message>
+    <message>
+        <source>Which explanation is right?</source>
+        <translation>哪种解释是对的？</translation>
+    </message>
 </context>
 <context>
     <name>attnviz::ui::ModelLibraryDialog</name>
@@ -2154,10 +2275,6 @@ GNMT 覆盖惩罚 %4</translation>
         <translation>概率</translation>
     </message>
     <message>
-        <source>Click a candidate to force it at this step and decode on from there (&quot;what if?&quot;)</source>
-        <translation>点击一个候选词元，在这一步强制选用它并从这里继续解码（“如果……会怎样？”）</translation>
-    </message>
-    <message>
         <source>-Σ a log a over the row: 0 when all attention is on one source token, ln S when it is spread evenly</source>
         <translation>对这一行求 -Σ a log a：全部注意力集中在一个源词元上时为 0，均匀分布时为 ln S</translation>
     </message>
@@ -2190,8 +2307,40 @@ GNMT 覆盖惩罚 %4</translation>
         <translation>熵：%1 奈特（均匀分布：%2）</translation>
     </message>
     <message>
-        <source>&lt;b&gt;%1&lt;/b&gt;&lt;br&gt;attention %2</source>
-        <translation>&lt;b&gt;%1&lt;/b&gt;&lt;br&gt;注意力 %2</translation>
+        <source>Click a candidate to force it at this step and decode on from there (&quot;what if?&quot;); right-click it to ask why the model chose its token and not this one</source>
+        <translation>点击候选词可在这一步强制使用它并由此继续解码（“如果……会怎样？”）；右键点击可询问模型为何选了自己的词元而不是这个</translation>
+    </message>
+    <message>
+        <source>Integrated gradients&apos; completeness: the row&apos;s sum should equal log p of its token with the sentence minus log p with every source embedding at 0; the gap shows how far 32 steps are from the integral</source>
+        <translation>积分梯度的完备性：该行之和应等于有句子时其词元的 log p 减去所有源嵌入为 0 时的 log p；差距表示 32 步离精确积分还有多远</translation>
+    </message>
+    <message>
+        <source>&lt;br&gt;Why this and not “%1”?</source>
+        <translation>&lt;br&gt;为何是这个而不是“%1”？</translation>
+    </message>
+    <message>
+        <source>Completeness gap: %1 (Σ = %2, f(x) − f(0) = %3, %4 %)</source>
+        <translation>完备性差距：%1（Σ = %2，f(x) − f(0) = %3，%4 %）</translation>
+    </message>
+    <message>
+        <source>attention (%1 computing…)</source>
+        <translation>注意力（%1 计算中…）</translation>
+    </message>
+    <message>
+        <source>Why “%1” and not “%2”?</source>
+        <translation>为何是“%1”而不是“%2”？</translation>
+    </message>
+    <message>
+        <source>Shows what made the model prefer its token over this one at this step (a contrastive explanation)</source>
+        <translation>显示在这一步是什么让模型选择自己的词元而不是这个（对比解释）</translation>
+    </message>
+    <message>
+        <source>Explain the token alone (no contrast)</source>
+        <translation>只解释该词元（不对比）</translation>
+    </message>
+    <message>
+        <source>&lt;b&gt;%1&lt;/b&gt;&lt;br&gt;%2 %3</source>
+        <translation>&lt;b&gt;%1&lt;/b&gt;&lt;br&gt;%2 %3</translation>
     </message>
 </context>
 <context>

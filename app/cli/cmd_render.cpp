@@ -1,7 +1,8 @@
 // attnviz-cli render --model MODEL --out FILE [options] SENTENCE: writes the heatmap the GUI shows (PNG, SVG, PDF)
 // or its numbers (CSV, JSON), chosen by FILE's extension; --input FILE --out-dir DIR --format EXT renders every
 // line of FILE to DIR/0001.EXT, DIR/0002.EXT, ... With --with B, the comparison: A, B forced onto A's target and
-// B − A side by side, or the distances as numbers. Runs headless: without a display it uses Qt's offscreen platform.
+// B − A side by side, or the distances as numbers. With --method NAME, an explanation method's matrix
+// (docs/explain.md) instead of the attention. Runs headless: without a display it uses Qt's offscreen platform.
 #include "commands.h"
 
 #ifdef ATTNVIZ_HAVE_RENDER
@@ -10,8 +11,10 @@
 #include "decode/decoding.h"
 #include "eval/compare.h"
 #include "eval/compare_heads.h"
+#include "explain/explanation.h"
 #include "heatmap/colormaps.h"
 #include "heatmap/comparison_export.h"
+#include "heatmap/explanation_data.h"
 #include "heatmap/heatmap_export.h"
 #include "io/atomic_file.h"
 #include "io/model_file.h"
@@ -52,6 +55,8 @@ struct RenderSettings {
     int max_len = 0;
     int max_source_len = kMaxSourceTokens;
     ui::ExportOptions exp;
+    ExplainMethod method = ExplainMethod::Attention;  // --method
+    ExplainOptions explain;                           // --ig-steps
 };
 
 DecodeResult decodeOne(const Model& model, const std::string& source, const std::string* reference,
@@ -87,9 +92,11 @@ struct CompareWith {
     AttentionView head_a, head_b;  // --head-a / --head-b: which cross-attention each side compares
 };
 
-// `r` alone, or with `with.model` set the comparison: that model forced onto r's target (as `compare` does).
-void writeOne(const DecodeResult& r, const ModelConfig& config, const QString& path, const ui::ExportOptions& options,
+// `r` alone (its attention, or the --method's matrix on the diverging or fitted scale the window uses), or with
+// `with.model` set the comparison: that model forced onto r's target (as `compare` does).
+void writeOne(const DecodeResult& r, const Model& model, const QString& path, const RenderSettings& s,
               const CompareWith& with, const GoldAlignment* gold = nullptr) {
+    const ui::ExportOptions& options = s.exp;
     QString error;
     bool ok = false;
     if (with.model) {
@@ -104,17 +111,34 @@ void writeOne(const DecodeResult& r, const ModelConfig& config, const QString& p
         c.b_name = with.b_name;
         if (gold) c.gold = *gold;
         ok = ui::exportComparison(c, path, options, &error);
+    } else if (s.method != ExplainMethod::Attention) {
+        const Explanation e = explainDecode(model, r, s.method, s.explain);
+        ui::ExportOptions drawn = options;
+        drawn.style = ui::explanationStyle(options.style, &e);
+        ok = ui::exportExplanation(ui::explanationData(r, e), r, e, model, path, drawn, &error);
     } else {
-        ok = ui::exportHeatmap(ui::HeatmapData::fromDecode(r), r, config, path, options, &error);
+        ok = ui::exportHeatmap(ui::HeatmapData::fromDecode(r), r, model.config, path, options, &error);
     }
     if (!ok) throw std::runtime_error(error.toStdString());
     std::printf("%s\n", QDir::toNativeSeparators(path).toStdString().c_str());
 }
 
+// --method NAME: one method the model's kind has (UsageError otherwise, naming why).
+ExplainMethod renderMethod(const std::string& name, const ModelConfig& config) {
+    std::vector<ExplainMethod> methods;
+    try {
+        methods = parseMethodList(name, config);
+    } catch (const InputError& error) {
+        throw UsageError(std::string("--method: ") + error.what());
+    }
+    if (methods.size() != 1) throw UsageError("--method takes one method name, not \"" + name + "\"");
+    return methods.front();
+}
+
 // Everything `render` was asked for.
 struct RenderArgs {
     std::string model_path, with_path, out, target, input, out_dir, format, score, colormap = "viridis", title;
-    std::string head_a, head_b;
+    std::string head_a, head_b, method = "attention";
     RenderSettings s;
     bool annotate = false, hide_specials = false, fit_range = false, diagnostics = false;
     bool batch = false, has_target = false;
@@ -135,6 +159,12 @@ void addRenderOptions(ArgParser& p, RenderArgs& a) {
     p.option("--head-a", &a.head_a, "L,H",
              "with --with: compare a Transformer's cross-attention of layer L, head H (from 1; L,mean), as `compare`");
     p.option("--head-b", &a.head_b, "L,H", "the same for B");
+    p.option("--method", &a.method, "NAME",
+             "draw this explanation method's matrix instead of the attention (docs/explain.md: attention, norm, "
+             "grad_input, grad_norm, ig, occlusion, rollout): signed methods on a diverging map centred on 0 with "
+             "symmetric limits, the others on a scale fitted to their values; .csv/.json hold its numbers");
+    p.option("--ig-steps", &s.explain.ig_steps, "M", "with --method ig: the integrated gradients' steps (default 32)",
+             1, kMaxIgSteps);
     p.option("--beam", &s.beam, "K", "beam search of width K (default 1 = greedy)", 1, 1000);
     p.option("--max-len", &s.max_len, "N", "at most N target tokens, <eos> included (default 2*S+10)", 1, 1000000);
     p.choice("--score", &a.score, scoreChoices(), "use the sibling model trained with this score");
@@ -163,6 +193,8 @@ void addRenderOptions(ArgParser& p, RenderArgs& a) {
 
 // The options that go together, and the format of the output (UsageError otherwise).
 void checkRenderUsage(const ArgParser& p, RenderArgs& a) {
+    if (p.seen("--method") && p.seen("--with"))
+        throw UsageError("--method draws one model's explanation; --with compares two models' attention: use one");
     if (p.seen("--target") && p.seen("--beam"))
         throw UsageError("--beam and --target cannot be used together (forced decoding does not search)");
     if (a.batch) {
@@ -202,6 +234,8 @@ bool parseRenderArgs(const std::vector<std::string>& args, RenderArgs& a) {
                 "With --with B, the comparison: B is forced onto the model's target and the image shows A, B and\n"
                 "B - A (a diverging scale centred on 0) side by side; .csv has one line of distances per target\n"
                 "token (TV, JS, argmaxes, entropies) and .json the comparison with the same summary as `compare`.\n"
+                "With --method NAME, an explanation method's matrix instead of the attention (signed methods on a\n"
+                "diverging map centred on 0); .csv holds its matrix and .json the decode with \"explanations\".\n"
                 "Files are written atomically; the path of each file written is printed on stdout.");
     addRenderOptions(p, a);
     if (!p.parse(args)) return false;
@@ -243,7 +277,7 @@ void renderBatch(const Model& model, const RenderArgs& a, const CompareWith& wit
         }
         try {
             const bool gold = with.model && ex.has_target && ex.has_alignment;
-            writeOne(r, model.config, paths[size_t(index) - 1], a.s.exp, with, gold ? &ex.alignment : nullptr);
+            writeOne(r, model, paths[size_t(index) - 1], a.s, with, gold ? &ex.alignment : nullptr);
         } catch (const std::exception& e) {
             fail("render", e.what());
             ++failed;
@@ -265,6 +299,7 @@ int runRender(const std::vector<std::string>& args) {
         if (!a.score.empty()) score_kind = parseScoreKind(a.score);
         const LoadedModel loaded = loadModelForCli(a.model_path, score_kind);
         const Model& model = *loaded.model;
+        a.s.method = renderMethod(a.method, model.config);
         std::optional<LoadedModel> other;
         CompareWith with;
         if (!a.with_path.empty()) {
@@ -294,7 +329,7 @@ int runRender(const std::vector<std::string>& args) {
         std::string sentence;
         for (const std::string& w : a.words) sentence += (sentence.empty() ? "" : " ") + w;
         const DecodeResult r = decodeOne(model, sentence, a.has_target ? &a.target : nullptr, a.s, "SENTENCE");
-        writeOne(r, model.config, QString::fromStdString(a.out), a.s.exp, with);
+        writeOne(r, model, QString::fromStdString(a.out), a.s, with);
         return 0;
     });
 }

@@ -79,15 +79,9 @@ std::vector<LineScores> scoreCorpus(const Model& model, const std::vector<Corpus
     DecodeOptions decode;
     decode.max_len = options.max_len;
     decode.parallel_steps = threads <= 1;  // else every core decodes lines of its own
-    // Each thread takes the next line not yet taken: lines differ in length, so fixed chunks would leave one idle.
-    std::atomic<size_t> next{0};
-    runInParallel(threads, [&](int) {
-        for (size_t i = next++; i < examples.size(); i = next++) {
-            if (cancel && cancel->load(std::memory_order_relaxed)) return;
-            scores[i] = scoreLine(model, examples[i], decode, options.max_source_tokens);
-            if (done) done->fetch_add(1, std::memory_order_relaxed);
-        }
-    });
+    forEachInParallel(
+        examples.size(), threads,
+        [&](size_t i) { scores[i] = scoreLine(model, examples[i], decode, options.max_source_tokens); }, done, cancel);
     return scores;
 }
 

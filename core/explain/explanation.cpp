@@ -174,6 +174,7 @@ Explanation explainDecode(const Model& model, const DecodeResult& decode, Explai
         break;
     case ExplainMethod::IntegratedGradients:
         e.values = integratedGradients(model, decode, options.ig_steps, options.contrast, e.ig_delta);
+        e.ig_steps = options.ig_steps;
         break;
     case ExplainMethod::Occlusion:
         e.values = occlusion(model, decode, options.contrast);

@@ -47,6 +47,7 @@ struct Explanation {
     ExplainMethod method = ExplainMethod::Attention;
     Mat values;                        // (T, S) R[t][j]
     std::vector<double> ig_delta;      // integrated gradients: (T) f_t(e) − f_t(0), what each row's sum should reach
+    int ig_steps = 0;                  // integrated gradients: the m it was computed with
     std::optional<Contrast> contrast;  // the contrast it was computed with (methods that read the objective only)
 };
 

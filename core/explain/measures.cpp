@@ -1,5 +1,9 @@
 #include "explain/measures.h"
 
+#include "decode/limits.h"
+#include "decode/parallel.h"
+#include "text/tokenizer.h"
+
 #include <algorithm>
 #include <cmath>
 #include <limits>
@@ -21,6 +25,28 @@ ExplainMeasures& ExplainMeasures::operator+=(const ExplainMeasures& o) {
     aopc += o.aopc;
     occlusion_spearman += o.occlusion_spearman;
     return *this;
+}
+
+std::vector<double> rowSpearman(const Mat& a, const Mat& b) {
+    std::vector<double> rho;
+    for (Eigen::Index t = 0; t < a.rows(); ++t) {
+        std::vector<double> x, y;
+        for (Eigen::Index j = 1; j + 1 < a.cols(); ++j) {
+            x.push_back(double(a(t, j)));
+            y.push_back(double(b(t, j)));
+        }
+        rho.push_back(spearman(x, y));
+    }
+    return rho;
+}
+
+Mat rowShares(const Mat& R) {
+    Mat shares = R.cwiseAbs();
+    for (Eigen::Index t = 0; t < shares.rows(); ++t) {
+        const float sum = shares.row(t).sum();
+        if (sum > 0) shares.row(t) /= sum;
+    }
+    return shares;
 }
 
 std::vector<int> rankedWords(const Mat& R, int t) {
@@ -105,6 +131,57 @@ std::vector<AlignmentLink> methodAlignment(const DecodeResult& forced, const Mat
     return extractAlignment(as_attention, options);
 }
 
+ExplainMeasures measureMethod(const Model& model, const DecodeResult& forced, const GoldAlignment* gold, const Mat& R,
+                              const AlignOptions& align) {
+    ExplainMeasures m;
+    if (gold) m.aer = aerCounts(methodAlignment(forced, R, align), *gold);
+    std::vector<std::vector<int>> order;
+    for (Eigen::Index t = 0; t < R.rows(); ++t) order.push_back(rankedWords(R, int(t)));
+    m.aopc = aopcOf(model, forced, order);
+    return m;
+}
+
+namespace {
+
+LineExplainScores explainCorpusLine(const Model& model, const CorpusExample& ex, ExplainMethod method,
+                                    const AlignOptions& align) {
+    LineExplainScores s;
+    if (!ex.has_target) {
+        s.error = "no reference to force";
+        return s;
+    }
+    try {
+        DecodeOptions options;
+        options.parallel_steps = false;  // every core measures lines of its own
+        const TokenizedText source = tokenizeSource(model, ex.source), reference = tokenizeTarget(model, ex.target);
+        if (source.ids.size() > size_t(kMaxSourceTokens) || reference.ids.size() > 2 * size_t(kMaxSourceTokens) + 10) {
+            s.error = "longer than the limit of " + std::to_string(kMaxSourceTokens) + " source tokens";
+            return s;
+        }
+        const DecodeResult forced = forcedDecode(model, source, reference, options);
+        const ExplainMeasures m = measureMethod(model, forced, ex.has_alignment ? &ex.alignment : nullptr,
+                                                explainDecode(model, forced, method).values, align);
+        if (ex.has_alignment) s.aer = m.aer.aer();
+        s.aopc = m.aopc.mean();
+        s.scored = true;
+    } catch (const std::exception& e) {
+        s.error = e.what();
+    }
+    return s;
+}
+
+}  // namespace
+
+std::vector<LineExplainScores> explainCorpus(const Model& model, const std::vector<CorpusExample>& examples,
+                                             ExplainMethod method, const AlignOptions& align, std::atomic<size_t>* done,
+                                             const std::atomic<bool>* cancel) {
+    std::vector<LineExplainScores> scores(examples.size());
+    forEachInParallel(
+        examples.size(), 0, [&](size_t i) { scores[i] = explainCorpusLine(model, examples[i], method, align); }, done,
+        cancel);
+    return scores;
+}
+
 LineMeasures measureLine(const Model& model, const DecodeResult& forced, const GoldAlignment* gold,
                          const std::vector<ExplainMethod>& methods, const AlignOptions& align, uint64_t seed,
                          const ExplainOptions& options) {
@@ -113,19 +190,9 @@ LineMeasures measureLine(const Model& model, const DecodeResult& forced, const G
     LineMeasures line;
     for (ExplainMethod method : methods) {
         const Mat R = method == ExplainMethod::Occlusion ? occ : explainDecode(model, forced, method, options).values;
-        ExplainMeasures m;
-        if (gold) m.aer = aerCounts(methodAlignment(forced, R, align), *gold);
-        std::vector<std::vector<int>> order;
-        for (int t = 0; t < T; ++t) order.push_back(rankedWords(R, t));
-        m.aopc = aopcOf(model, forced, order);
-        for (int t = 0; t < T && n >= 2; ++t) {
-            std::vector<double> a, b;
-            for (int j = 1; j <= n; ++j) {
-                a.push_back(R(t, j));
-                b.push_back(occ(t, j));
-            }
-            const double rho = spearman(a, b);
-            if (std::isnan(rho)) continue;
+        ExplainMeasures m = measureMethod(model, forced, gold, R, align);
+        for (double rho : rowSpearman(R, occ)) {
+            if (std::isnan(rho)) continue;  // n < 2 or a constant row
             m.occlusion_spearman.sum += rho;
             ++m.occlusion_spearman.count;
         }

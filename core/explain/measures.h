@@ -5,8 +5,12 @@
 #pragma once
 #include "eval/alignment.h"
 #include "explain/explanation.h"
+#include "io/corpus.h"
 
+#include <atomic>
 #include <cstdint>
+#include <optional>
+#include <string>
 #include <vector>
 
 namespace attnviz {
@@ -32,12 +36,37 @@ struct ExplainMeasures {
 std::vector<int> rankedWords(const Mat& R, int t);
 // Spearman's rank correlation with average ranks for ties; NaN when fewer than 2 values or either is constant.
 double spearman(const std::vector<double>& a, const std::vector<double>& b);
+// Per row t, spearman of a[t][1..n] and b[t][1..n] (the words, specials left out); a and b (T, S).
+std::vector<double> rowSpearman(const Mat& a, const Mat& b);
+// Each row's shares of its magnitude: |R[t][j]| / Σ_j' |R[t][j']| (a row of zeros stays 0), so that any method's
+// row reads as a distribution over the source, as attention's does (the compare view's "method as B").
+Mat rowShares(const Mat& R);
 // Σ_t Σ_k Δ_k with its count, for the per-row orders given (order[t]: word positions, most important first).
 MeanSum aopcOf(const Model& model, const DecodeResult& forced, const std::vector<std::vector<int>>& order);
 // A seeded random order of the words 1..n for every row (the random floor of AOPC).
 std::vector<std::vector<int>> randomOrders(int rows, int words, uint64_t seed);
 // The links of a method's matrix read as `eval` reads attention (signed values as they are).
 std::vector<AlignmentLink> methodAlignment(const DecodeResult& forced, const Mat& R, const AlignOptions& options);
+
+// A method's matrix R of the forced decode measured: its AER against gold (when not null) and its AOPC.
+ExplainMeasures measureMethod(const Model& model, const DecodeResult& forced, const GoldAlignment* gold, const Mat& R,
+                              const AlignOptions& align);
+
+// One corpus line's measures for one method (the corpus browser's columns): on the forced decode of its reference,
+// the AER (lines with gold links) and the AOPC. A line without a reference, or one that cannot be decoded, is not
+// scored and says why.
+struct LineExplainScores {
+    bool scored = false;
+    std::string error;
+    std::optional<double> aer;
+    double aopc = 0;
+};
+// Every example, in order, side by side on the engine's threads; `done` counts the lines finished and `cancel`
+// stops at the next line (decode/parallel.h's forEachInParallel).
+std::vector<LineExplainScores> explainCorpus(const Model& model, const std::vector<CorpusExample>& examples,
+                                             ExplainMethod method, const AlignOptions& align,
+                                             std::atomic<size_t>* done = nullptr,
+                                             const std::atomic<bool>* cancel = nullptr);
 
 // One line's measures for each method (in the order given) and for the random order. `forced` is the forced decode
 // of the line's reference; gold may be null. `seed` makes the random order.

@@ -2,7 +2,8 @@
 // object plus each method's T × S matrix equal to the engine's (core/explain) on the same decode, ig_steps and
 // ig_delta with ig, contrast with --contrast; rollout of an RNN model and malformed flags are usage errors that say
 // why; eval --explain reports each method's AER, AOPC and occlusion Spearman beside the random floor, and the
-// engine's per-line measures add up to them.
+// engine's per-line measures add up to them. render --method draws a method's matrix with the heatmap's renderer:
+// its numbers are the engine's, signed methods on the diverging map.
 #include "decode/decoding.h"
 #include "explain/explanation.h"
 #include "explain/measures.h"
@@ -12,6 +13,7 @@
 #include "process_run.h"
 #include "test_registry.h"
 
+#include <QRegularExpression>
 #include <QTemporaryDir>
 #include <QtTest>
 
@@ -52,6 +54,9 @@ private slots:
     void usageErrorsSayWhy_data();
     void usageErrorsSayWhy();
     void evalExplainAddsUpTheEnginesLineMeasures();
+    void renderMethodWritesTheEnginesMatrix();
+    void renderMethodDrawsSignedValuesOnTheDivergingMap();
+    void renderMethodUsageErrorsSayWhy();
 };
 
 void TestCliExplain::jsonMatrixesEqualTheEngine_data() {
@@ -175,6 +180,74 @@ void TestCliExplain::evalExplainAddsUpTheEnginesLineMeasures() {
     QVERIFY(std::abs(j["random"]["aopc"].get<double>() - random.aopc.mean()) < 1e-9);
     // the measures are not all alike: an explanation that found what the model used removes more than chance
     QVERIFY(total[1].aopc.mean() != random.aopc.mean());
+}
+
+void TestCliExplain::renderMethodWritesTheEnginesMatrix() {
+    QTemporaryDir dir;
+    const QString json_path = dir.filePath("ig.json"), csv_path = dir.filePath("ig.csv");
+    for (const QString& out : {json_path, csv_path}) {
+        const ProcessRun r = runCli({"render", "--model", kRnn, "--method", "ig", "--ig-steps", "4", "--target",
+                                     "le chat a mangé", "--out", out, "the cat ate"});
+        QVERIFY2(r.code == 0, qPrintable(r.errText()));
+    }
+    QFile f(json_path);
+    QVERIFY(f.open(QIODevice::ReadOnly));
+    const json j = json::parse(f.readAll().toStdString());
+    const Model m = loadModel(kRnn.toStdString());
+    ExplainOptions o;
+    o.ig_steps = 4;
+    const Explanation e = explainDecode(m, decodeFromJson(j), ExplainMethod::IntegratedGradients, o);
+    QVERIFY(maxDifference(j["explanations"]["ig"], e.values) < 1e-5);
+    QCOMPARE(j["ig_steps"].get<int>(), 4);
+    // the CSV holds the same matrix where the attention would be: row 0's cells, in order
+    QFile c(csv_path);
+    QVERIFY(c.open(QIODevice::ReadOnly));
+    const QString csv = QString::fromUtf8(c.readAll());
+    const QStringList lines = csv.split('\n', Qt::SkipEmptyParts);
+    QVERIFY(lines.size() >= 2);
+    const QStringList first = lines[1].split(',');
+    QVERIFY(first.size() >= int(e.values.cols()));
+    for (Eigen::Index jx = 0; jx < e.values.cols(); ++jx) {
+        const double v = first[first.size() - int(e.values.cols()) + int(jx)].toDouble();
+        QVERIFY2(std::abs(v - double(e.values(0, jx))) < 1e-5, qPrintable(lines[1]));
+    }
+}
+
+void TestCliExplain::renderMethodDrawsSignedValuesOnTheDivergingMap() {
+    // The SVG keeps its text: the colour scale is labelled with the method, and a signed method's scale is
+    // symmetric about 0 (negative tick labels), which the attention's 0 to 1 scale never has.
+    QTemporaryDir dir;
+    QString svg[2];
+    const QStringList methods = {"attention", "occlusion"};
+    for (int i = 0; i < 2; ++i) {
+        const QString out = dir.filePath(methods[i] + ".svg");
+        const ProcessRun r =
+            runCli({"render", "--model", kRnn, "--method", methods[i], "--out", out, "the cat sat on the mat"});
+        QVERIFY2(r.code == 0, qPrintable(r.errText()));
+        QFile f(out);
+        QVERIFY(f.open(QIODevice::ReadOnly));
+        svg[i] = QString::fromUtf8(f.readAll());
+    }
+    const QRegularExpression negative_tick(QStringLiteral(">\\s*[-\u2212]\\d"));
+    QVERIFY(!svg[0].contains(negative_tick));
+    QVERIFY(svg[1].contains(negative_tick));
+    QVERIFY(svg[1].contains(QStringLiteral("Occlusion")));
+}
+
+void TestCliExplain::renderMethodUsageErrorsSayWhy() {
+    QTemporaryDir dir;
+    const QString out = dir.filePath("x.png");
+    const ProcessRun rollout = runCli({"render", "--model", kRnn, "--method", "rollout", "--out", out, "the cat"});
+    QCOMPARE(rollout.code, 2);
+    QVERIFY2(rollout.errText().contains("needs a Transformer"), qPrintable(rollout.errText()));
+    const ProcessRun two = runCli({"render", "--model", kRnn, "--method", "ig,occlusion", "--out", out, "the cat"});
+    QCOMPARE(two.code, 2);
+    QVERIFY2(two.errText().contains("one method"), qPrintable(two.errText()));
+    const ProcessRun with =
+        runCli({"render", "--model", kRnn, "--method", "ig", "--with", kRnn, "--out", out, "the cat"});
+    QCOMPARE(with.code, 2);
+    QVERIFY2(with.errText().contains("--with"), qPrintable(with.errText()));
+    QVERIFY(!QFile::exists(out));
 }
 
 ATTNVIZ_TEST_MAIN(TestCliExplain)

@@ -16,6 +16,13 @@ HeatmapData explanationData(const DecodeResult& r, const Explanation& e) {
     return d;
 }
 
+HeatmapStyle explanationStyle(HeatmapStyle base, const Explanation* e) {
+    base.diverging = e && methodInfo(e->method).is_signed;
+    base.fit_range = e != nullptr;
+    base.scale_label = e ? explainMethodTitle(e->method) : QString();
+    return base;
+}
+
 QString explainMethodTitle(ExplainMethod method) {
     switch (method) {
     case ExplainMethod::Attention:
@@ -79,7 +86,10 @@ bool exportExplanation(const HeatmapData& data, const DecodeResult& result, cons
             return decodeToCsv(shown);
         }
         nlohmann::json j = decodeToJson(result, model.config);
-        addExplanationsToJson(j, {e}, ExplainOptions{}, model);
+        ExplainOptions computed_with;  // what the JSON names: the explanation's own steps and contrast
+        computed_with.ig_steps = e.ig_steps > 0 ? e.ig_steps : kDefaultIgSteps;
+        computed_with.contrast = e.contrast;
+        addExplanationsToJson(j, {e}, computed_with, model);
         return j.dump(2, ' ', false, nlohmann::json::error_handler_t::replace) + "\n";
     });
 }

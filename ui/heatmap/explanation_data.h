@@ -11,6 +11,9 @@ namespace attnviz::ui {
 
 // The decode's tokens with the explanation's values as the cells (no raw scores: they belong to attention).
 HeatmapData explanationData(const DecodeResult& r, const Explanation& e);
+// `base` for drawing `e` (nullptr: the attention): signed methods on the diverging map centred on 0, every method
+// but attention on a scale fitted to its values, labelled with the method's name.
+HeatmapStyle explanationStyle(HeatmapStyle base, const Explanation* e);
 // "Integrated gradients" (translated); attention is "Attention".
 QString explainMethodTitle(ExplainMethod method);
 // One line on what the method's numbers are, for tooltips and status tips (translated).

@@ -27,16 +27,11 @@ const Explanation* shownExplanation(const DecodeState& state) {
     return state.explanation();
 }
 
-// Signed methods on the diverging map centred on 0, every method but attention on a scale fitted to its values,
-// labelled with the method's name.
+// The method's look (explanationStyle), set only when it changes: a new style redraws the whole view.
 void showMethodStyle(HeatmapView* view, const Explanation* e) {
-    HeatmapStyle s = view->style();
-    const bool is_signed = e && methodInfo(e->method).is_signed;
-    const QString label = e ? explainMethodTitle(e->method) : QString();
-    if (s.diverging == is_signed && s.fit_range == (e != nullptr) && s.scale_label == label) return;
-    s.diverging = is_signed;
-    s.fit_range = e != nullptr;
-    s.scale_label = label;
+    const HeatmapStyle s = explanationStyle(view->style(), e);
+    const HeatmapStyle& now = view->style();
+    if (s.diverging == now.diverging && s.fit_range == now.fit_range && s.scale_label == now.scale_label) return;
     view->setStyle(s);
 }
 

@@ -5,13 +5,17 @@
 #include <QGuiApplication>
 #include <QPalette>
 
+#include <cmath>
+
 namespace attnviz::ui {
 
 CompareRowsModel::CompareRowsModel(QObject* parent) : QAbstractTableModel(parent) {}
 
-void CompareRowsModel::setRows(std::vector<RowComparison> rows, const QStringList& target, const QStringList& source) {
+void CompareRowsModel::setRows(std::vector<RowComparison> rows, const QStringList& target, const QStringList& source,
+                               std::vector<double> rank_correlation) {
     beginResetModel();
     rows_ = std::move(rows);
+    rho_ = std::move(rank_correlation);
     target_ = target;
     source_ = source;
     endResetModel();
@@ -30,6 +34,7 @@ QVariant CompareRowsModel::data(const QModelIndex& index, int role) const {
     if (!index.isValid() || index.row() >= int(rows_.size())) return {};
     const RowComparison& r = rows_[size_t(index.row())];
     const auto token = [&](int col) { return col >= 0 && col < source_.size() ? source_[col] : QString(); };
+    const double rho = size_t(index.row()) < rho_.size() ? rho_[size_t(index.row())] : NAN;
     if (role == ValueRole) {
         switch (index.column()) {
         case TotalVariation:
@@ -40,6 +45,8 @@ QVariant CompareRowsModel::data(const QModelIndex& index, int role) const {
             return r.argmax_a;
         case ArgmaxB:
             return r.argmax_b;
+        case RankCorrelation:
+            return rho;
         default:
             return {};
         }
@@ -56,11 +63,14 @@ QVariant CompareRowsModel::data(const QModelIndex& index, int role) const {
             return token(r.argmax_a);
         case ArgmaxB:
             return r.agree() ? QStringLiteral("= ") + token(r.argmax_b) : token(r.argmax_b);
+        case RankCorrelation:
+            return std::isnan(rho) ? QStringLiteral("—") : QString::number(rho, 'f', 3);
         default:
             return {};
         }
     }
-    if (role == Qt::TextAlignmentRole && (index.column() == TotalVariation || index.column() == JensenShannon))
+    if (role == Qt::TextAlignmentRole &&
+        (index.column() == TotalVariation || index.column() == JensenShannon || index.column() == RankCorrelation))
         return int(Qt::AlignRight) | int(Qt::AlignVCenter);
     if (role == Qt::ForegroundRole && visible_rows_ >= 0 && index.row() >= visible_rows_)
         return QBrush(QGuiApplication::palette().color(QPalette::Disabled, QPalette::Text));
@@ -84,6 +94,8 @@ QVariant CompareRowsModel::headerData(int section, Qt::Orientation orientation, 
             return tr("Argmax A");
         case ArgmaxB:
             return tr("Argmax B");
+        case RankCorrelation:
+            return tr("ρ");
         default:
             return {};
         }
@@ -98,6 +110,10 @@ QVariant CompareRowsModel::headerData(int section, Qt::Orientation orientation, 
             return tr("The source token model A looks at most");
         case ArgmaxB:
             return tr("The source token model B looks at most (= when it is A's)");
+        case RankCorrelation:
+            return tr(
+                "Spearman's rank correlation of the row's source words: the attention against the method's "
+                "own values (1: the same order; — when a row has fewer than two words or is constant)");
         default:
             return {};
         }

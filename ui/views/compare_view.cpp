@@ -1,6 +1,8 @@
 #include "views/compare_view.h"
 
 #include "eval/compare_heads.h"
+#include "explain/measures.h"
+#include "heatmap/explanation_data.h"
 #include "heatmap/heatmap_view.h"
 #include "io/model_file.h"
 #include "state/decode_state.h"
@@ -24,6 +26,9 @@
 #include <QToolButton>
 #include <QVBoxLayout>
 #include <QtConcurrent/QtConcurrentRun>
+
+#include <algorithm>
+#include <cmath>
 
 namespace attnviz::ui {
 
@@ -189,6 +194,12 @@ void CompareView::modelAChanged() {
         for (Sibling& s : findSiblings(path, *a))
             if (QFileInfo(qs(s.path)) != QFileInfo(state_->modelPath())) siblings_.push_back(std::move(s));
     }
+    if (b_method_) {  // the method of the new A, if it has it
+        if (setMethodB(*b_method_)) return;
+        b_method_.reset();
+        b_model_.reset();
+        b_path_.clear();
+    }
     // A B that no longer fits the new A gives way to the first sibling; a fitting one stays.
     const bool fits = b_model_ && a && comparabilityProblem(*a, *b_model_).empty();
     if (!fits && !siblings_.empty()) {
@@ -209,7 +220,14 @@ void CompareView::fillModelBox() {
         if (QFileInfo(qs(s.path)) == QFileInfo(b_path_)) current = model_box_->count();
         model_box_->addItem(tr("%1 — %2").arg(fileName(qs(s.path)), qs(describeDifferences(self, s))), qs(s.path));
     }
-    if (current < 0 && !b_path_.isEmpty()) {  // a model opened from elsewhere
+    if (a)
+        for (ExplainMethod m : methodsFor(a->config)) {
+            if (m == ExplainMethod::Attention) continue;
+            if (b_method_ == m) current = model_box_->count();
+            model_box_->addItem(tr("This model: %1").arg(explainMethodTitle(m)),
+                                QStringLiteral("method:%1").arg(QLatin1String(methodInfo(m).name)));
+        }
+    if (current < 0 && !b_path_.isEmpty() && !b_method_) {  // a model opened from elsewhere
         current = model_box_->count();
         model_box_->addItem(fileName(b_path_), b_path_);
     }
@@ -220,6 +238,10 @@ void CompareView::fillModelBox() {
 
 void CompareView::modelBoxActivated(int index) {
     QString path = model_box_->itemData(index).toString();
+    if (path.startsWith(QLatin1String("method:"))) {
+        if (const auto method = methodFromName(path.mid(7).toStdString())) setMethodB(*method);
+        return;
+    }
     if (path.isEmpty()) {  // "Open…"
         const QString dir =
             b_path_.isEmpty() && state_ ? QFileInfo(state_->modelPath()).path() : QFileInfo(b_path_).path();
@@ -247,6 +269,7 @@ bool CompareView::setModelB(const QString& path) {
         }
     }
     b_model_ = std::move(model);
+    b_method_.reset();
     b_path_ = QFileInfo(path).absoluteFilePath();
     head_b_box_->setModelConfig(&b_model_->config);
     error_.clear();
@@ -254,6 +277,28 @@ bool CompareView::setModelB(const QString& path) {
     emit modelBChanged(b_path_);
     requestB();
     return true;
+}
+
+bool CompareView::setMethodB(ExplainMethod method) {
+    const std::shared_ptr<const Model> a = state_ ? state_->model() : nullptr;
+    if (!a) return false;
+    const std::vector<ExplainMethod> methods = methodsFor(a->config);
+    if (method == ExplainMethod::Attention || std::find(methods.begin(), methods.end(), method) == methods.end())
+        return false;
+    b_method_ = method;
+    b_model_ = a;
+    b_path_ = state_->modelPath();
+    head_b_box_->setModelConfig(nullptr);  // B's rows are the method's, not a head's: nothing to choose
+    error_.clear();
+    fillModelBox();
+    emit modelBChanged(b_path_);
+    requestB();
+    return true;
+}
+
+QString CompareView::nameOfB() const {
+    if (!b_method_) return fileName(b_path_);
+    return tr("%1, %2 (shares of |R|)").arg(fileName(b_path_), explainMethodTitle(*b_method_));
 }
 
 // ------------------------------------------------------------------------------------------------ decoding B
@@ -277,6 +322,7 @@ void CompareView::requestB() {
         return clearPair(
             tr("Choose model B above: a sibling of the open model or any model with the same "
                "vocabularies."));
+    if (b_method_) return requestMethodB();
     if (const auto& a_model = state_->decodedModel(); a_model) {
         if (const std::string what = comparabilityProblem(*a_model, *b_model_); !what.empty())
             return clearPair(tr("%1 cannot be compared with the open model: %2").arg(fileName(b_path_), qs(what)));
@@ -305,11 +351,50 @@ void CompareView::requestB() {
     });
 }
 
+// The method's matrix of A's decode, off the UI thread like B's decode: B is A's decode with the matrix's row
+// shares as its attention, and the rank correlation is taken on the method's own values.
+void CompareView::requestMethodB() {
+    const quint64 generation = *generation_;
+    auto a = std::make_shared<const DecodeResult>(state_->decode()->result);
+    auto latest = generation_;
+    ++pending_;
+    (void)QtConcurrent::run(&pool_, [this, latest, generation, a, model = state_->decodedModel(), method = *b_method_] {
+        std::shared_ptr<DecodeResult> b;
+        std::vector<double> rho;
+        QString error;
+        try {
+            const Explanation e = explainDecode(*model, *a, method);
+            const Mat shares = rowShares(e.values);
+            b = std::make_shared<DecodeResult>(*a);
+            for (Eigen::Index t = 0; t < shares.rows(); ++t)
+                b->attention[size_t(t)].assign(shares.row(t).data(), shares.row(t).data() + shares.cols());
+            Mat attention(e.values.rows(), e.values.cols());
+            for (Eigen::Index t = 0; t < attention.rows(); ++t)
+                for (Eigen::Index j = 0; j < attention.cols(); ++j)
+                    attention(t, j) = a->attention[size_t(t)][size_t(j)];
+            rho = rowSpearman(attention, e.values);
+        } catch (const std::exception& e) {
+            error = qs(e.what());
+        }
+        QMetaObject::invokeMethod(
+            this,
+            [this, latest, generation, a, b, rho, error] {
+                --pending_;
+                if (generation != latest->load()) return;  // a newer decode of A or another B came first
+                if (!b) return clearPair(tr("The method could not be computed: %1").arg(error));
+                rho_ = rho;
+                showPair(a, b);
+            },
+            Qt::QueuedConnection);
+    });
+}
+
 // ------------------------------------------------------------------------------------------------ showing
 
 void CompareView::clearPair(const QString& why) {
     shown_a_.reset();
     shown_b_.reset();
+    rho_.clear();
     summary_ = {};
     error_ = why;
     rows_model_->setRows({}, {}, {});
@@ -327,9 +412,9 @@ ModelComparison CompareView::comparison() const {
         *out = withComparedAttention(r, *view);
     };
     if (shown_a_) compared(*shown_a_, head_a_box_->choice(), &c.a, &c.a_view);
-    if (shown_b_) compared(*shown_b_, head_b_box_->choice(), &c.b, &c.b_view);
+    if (shown_b_) compared(*shown_b_, b_method_ ? AttentionView{} : head_b_box_->choice(), &c.b, &c.b_view);
     c.a_name = state_ ? fileName(state_->modelPath()) : QString();
-    c.b_name = fileName(b_path_);
+    c.b_name = nameOfB();
     c.fit_difference = true;  // small differences stay visible; the scale says how large they are
     const bool on_reference = state_ && !state_->referenceText().trimmed().isEmpty() && state_->forcedTokens().empty();
     if (gold_ && on_reference && shown_a_ && goldProblem(*gold_, *shown_a_).isEmpty()) c.gold = gold_;
@@ -359,7 +444,9 @@ void CompareView::showPair(std::shared_ptr<const DecodeResult> a, std::shared_pt
         }
         views[i]->setData(panels[i].data, visible, state_ ? cursor - 1 : -1);
     }
-    rows_model_->setRows(std::move(rows), panels[0].data.target_tokens, panels[0].data.source_tokens);
+    if (!b_method_) rho_.clear();
+    rows_model_->setRows(std::move(rows), panels[0].data.target_tokens, panels[0].data.source_tokens, rho_);
+    table_->setColumnHidden(CompareRowsModel::RankCorrelation, !b_method_);
     rows_model_->setVisibleRows(visible);
     updateSummary();
     emit comparisonChanged();
@@ -435,6 +522,16 @@ void CompareView::updateSummary() {
     lines << tr("Entropy A %1, B %2 nats")
                  .arg(summary_.mean_entropy_a, 0, 'f', 3)
                  .arg(summary_.mean_entropy_b, 0, 'f', 3);
+    if (b_method_) {
+        double sum = 0;
+        int n = 0;
+        for (double rho : rho_)
+            if (!std::isnan(rho)) sum += rho, ++n;
+        lines << (n > 0 ? tr("Rank correlation of the attention and %1 over %n row(s): mean ρ %2", "", n)
+                              .arg(explainMethodTitle(*b_method_))
+                              .arg(sum / n, 0, 'f', 3)
+                        : tr("No row has two source words to rank."));
+    }
     if (summary_.aer_a)
         lines << tr("AER A %1, B %2 (against the gold links)")
                      .arg(*summary_.aer_a, 0, 'f', 3)

@@ -2,6 +2,11 @@
 // DecodeState); B, picked among A's siblings (io/siblings.h) or any model file with the same vocabularies ("Open…"),
 // is forced onto A's output. With a reference typed, A's output is that reference, so both are then forced onto it.
 //
+// B may also be an explanation method of A's own model (docs/explain.md): the model box lists "This model: METHOD".
+// B's rows are then the method's matrix for A's decode as shares of each row's magnitude (|R_tj| / Σ_j |R_tj|, so
+// that they read as a distribution like the attention), the difference map is those shares − the attention, and
+// the table adds each row's rank correlation between the attention and the method's own values.
+//
 // For a Transformer side, a chooser (views/head_choice_box.h) says which of its cross-attentions is compared: the
 // model's `attention` (the default), one layer's average over heads or one head; maps, titles, distances, AER and
 // exports then use those rows (eval/compare_heads.h), taken from the decode as the head grid shows them.
@@ -17,6 +22,7 @@
 #pragma once
 #include "decode/decoding.h"
 #include "eval/compare.h"
+#include "explain/explanation.h"
 #include "heatmap/comparison_export.h"
 #include "io/siblings.h"
 
@@ -54,6 +60,11 @@ public:
     // the previous B stays).
     bool setModelB(const QString& path);
     QString modelBPath() const { return b_path_; }
+    // B as an explanation method of A's model (see above); false when A's model has no such method.
+    bool setMethodB(ExplainMethod method);
+    const std::optional<ExplainMethod>& methodB() const { return b_method_; }
+    // With a method as B: per row, Spearman's ρ of the attention and the method's values over the source words.
+    const std::vector<double>& rankCorrelation() const { return rho_; }
     const std::shared_ptr<const Model>& modelB() const { return b_model_; }
     // The choices: A's siblings but A ("FILE — what differs"), then "Open…".
     QComboBox* modelBox() const { return model_box_; }
@@ -113,7 +124,9 @@ private:
     void fillModelBox();
     void modelBoxActivated(int index);
     void exportInteractively(Part part);
-    void requestB();  // decodes B for the state's decode of A
+    void requestB();        // decodes B for the state's decode of A
+    void requestMethodB();  // B = the method's matrix for the state's decode of A
+    QString nameOfB() const;
     void clearPair(const QString& why);
     void showCursor();
     void updateSummary();
@@ -122,6 +135,8 @@ private:
 
     QPointer<DecodeState> state_;
     std::shared_ptr<const Model> b_model_;
+    std::optional<ExplainMethod> b_method_;  // B is A's model explained by this method
+    std::vector<double> rho_;                // with b_method_: the shown pair's per-row rank correlation
     QString b_path_;
     std::vector<Sibling> siblings_;  // A's siblings but A (the combo's entries before "Open…")
     HeatmapStyle base_;

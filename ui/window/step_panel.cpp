@@ -70,6 +70,7 @@ StepPanel::StepPanel(QWidget* parent) : QWidget(parent) {
     entropy_ = new QLabel(this);
     gap_ = new QLabel(this);
     gap_->setWordWrap(true);
+    gap_->hide();
     candidates_label_ = new QLabel(this);
 
     auto* layout = new QVBoxLayout(this);
@@ -166,6 +167,7 @@ void StepPanel::clear(const QString& hint) {
     plot_->yAxis->setLabel(tr("attention"));
     plot_->yAxis->setRange(0, 1);
     gap_->clear();
+    gap_->hide();
     plot_->xAxis->setTicker(QSharedPointer<QCPAxisTicker>(new QCPAxisTicker));
     plot_->xAxis->setRange(0, 1);
     plot_->replot();
@@ -262,8 +264,10 @@ void StepPanel::showGap(int index) {
     const Explanation* e = state_ ? state_->explanation() : nullptr;
     if (!e || e->method != ExplainMethod::IntegratedGradients || index >= int(e->ig_delta.size())) {
         gap_->clear();
+        gap_->hide();  // takes no room while empty
         return;
     }
+    gap_->show();
     const double delta = e->ig_delta[size_t(index)], gap = completenessGap(*e, index);
     gap_->setText(tr("Completeness gap: %1 (Σ = %2, f(x) − f(0) = %3, %4 %)")
                       .arg(gap, 0, 'g', 3)
