@@ -823,6 +823,26 @@ log p = %4，总对数概率 %5</translation>
             <numerusform>%n 行未打分（原因见其提示）</numerusform>
         </translation>
     </message>
+    <message>
+        <source>Add an explanation method&apos;s AER and AOPC on each line&apos;s reference as columns</source>
+        <translation>把某种解释方法在每行参考译文上的 AER 和 AOPC 加为列</translation>
+    </message>
+    <message>
+        <source>No explanation columns</source>
+        <translation>不加解释列</translation>
+    </message>
+    <message>
+        <source>Explain: %1</source>
+        <translation>解释：%1</translation>
+    </message>
+    <message>
+        <source>Explaining the corpus failed: %1</source>
+        <translation>解释语料失败：%1</translation>
+    </message>
+    <message>
+        <source>explaining by %1: %2 of %3 lines</source>
+        <translation>正在用%1解释：%2 / %3 行</translation>
+    </message>
 </context>
 <context>
     <name>attnviz::ui::CorpusTableModel</name>
@@ -939,6 +959,34 @@ Gold links: %2 links</source>
     <message>
         <source>Alignment error rate of the attention forced onto the reference, against the line&apos;s gold links</source>
         <translation>强制解码参考译文时注意力的对齐错误率（AER），对照该行的金标准对齐</translation>
+    </message>
+    <message>
+        <source>Line %1 was not explained: %2</source>
+        <translation>第 %1 行未能解释：%2</translation>
+    </message>
+    <message>
+        <source>AER (%1)</source>
+        <translation>AER（%1）</translation>
+    </message>
+    <message>
+        <source>AER (method)</source>
+        <translation>AER（方法）</translation>
+    </message>
+    <message>
+        <source>AOPC (%1)</source>
+        <translation>AOPC（%1）</translation>
+    </message>
+    <message>
+        <source>AOPC (method)</source>
+        <translation>AOPC（方法）</translation>
+    </message>
+    <message>
+        <source>Alignment error rate of the links the chosen explanation method gives on the reference</source>
+        <translation>所选解释方法在参考译文上给出的对齐链接的对齐错误率</translation>
+    </message>
+    <message>
+        <source>AOPC of the chosen explanation method on the reference: the mean fall of log p when its first 1–5 words are replaced by &lt;unk&gt; (higher: it found what the model used)</source>
+        <translation>所选解释方法在参考译文上的 AOPC：把它排在前 1–5 位的词替换为 &lt;unk&gt; 后 log p 的平均下降（越高：它找到了模型真正使用的词）</translation>
     </message>
 </context>
 <context>

@@ -99,8 +99,7 @@ void TestCompareMethod::bIsTheMethodsRowSharesAndRhoIsCores() {
     const DecodeResult* b = view()->decodeB();
     for (Eigen::Index t = 0; t < shares.rows(); ++t) {
         QVERIFY(std::abs(shares.row(t).sum() - 1.0f) < 1e-5f);
-        for (Eigen::Index j = 0; j < shares.cols(); ++j)
-            QCOMPARE(b->attention[size_t(t)][size_t(j)], shares(t, j));
+        for (Eigen::Index j = 0; j < shares.cols(); ++j) QCOMPARE(b->attention[size_t(t)][size_t(j)], shares(t, j));
     }
     // the difference map: shares − attention, cell by cell
     const auto diff = view()->viewDifference()->data().weights;
@@ -110,7 +109,8 @@ void TestCompareMethod::bIsTheMethodsRowSharesAndRhoIsCores() {
     QCOMPARE(view()->rankCorrelation().size(), want.size());
     auto* rows = static_cast<CompareRowsModel*>(view()->distanceTable()->model());
     for (size_t t = 0; t < want.size(); ++t) {
-        const double got = rows->index(int(t), CompareRowsModel::RankCorrelation).data(CompareRowsModel::ValueRole).toDouble();
+        const double got =
+            rows->index(int(t), CompareRowsModel::RankCorrelation).data(CompareRowsModel::ValueRole).toDouble();
         QVERIFY(std::isnan(want[t]) ? std::isnan(got) : got == want[t]);
     }
     QVERIFY(!view()->distanceTable()->isColumnHidden(CompareRowsModel::RankCorrelation));

@@ -1,12 +1,14 @@
 #include "views/corpus_browser.h"
 
 #include "base/errors.h"
+#include "heatmap/explanation_data.h"
 #include "io/atomic_file.h"
 #include "io/input_file.h"
 #include "state/decode_state.h"
 #include "state/utf8_text.h"
 #include "views/corpus_table_model.h"
 
+#include <QComboBox>
 #include <QDir>
 #include <QElapsedTimer>
 #include <QEvent>
@@ -45,12 +47,16 @@ CorpusBrowser::CorpusBrowser(DecodeState* state, QWidget* parent)
     createWidgets();
     retranslateUi();
     connect(&watcher_, &QFutureWatcher<std::vector<LineScores>>::finished, this, &CorpusBrowser::scoresArrived);
+    connect(&explain_watcher_, &QFutureWatcher<std::vector<LineExplainScores>>::finished, this,
+            &CorpusBrowser::explanationsArrived);
     connect(state_, &DecodeState::modelChanged, this, &CorpusBrowser::modelChanged);
 }
 
 CorpusBrowser::~CorpusBrowser() {
     if (job_) job_->cancel = true;
+    if (explain_job_) explain_job_->cancel = true;
     watcher_.waitForFinished();
+    explain_watcher_.waitForFinished();
 }
 
 void CorpusBrowser::createWidgets() {
@@ -68,6 +74,12 @@ void CorpusBrowser::createWidgets() {
     cancel_button_ = new QPushButton(this);
     cancel_button_->setVisible(false);
     connect(cancel_button_, &QPushButton::clicked, this, &CorpusBrowser::cancelScoring);
+    explain_box_ = new QComboBox(this);
+    explain_box_->setSizeAdjustPolicy(QComboBox::AdjustToContents);
+    connect(explain_box_, &QComboBox::activated, this, [this](int i) {
+        const int m = explain_box_->itemData(i).toInt();
+        setExplainMethod(m < 0 ? std::nullopt : std::optional<ExplainMethod>(ExplainMethod(m)));
+    });
     progress_timer_ = new QTimer(this);
     progress_timer_->setInterval(100);
     connect(progress_timer_, &QTimer::timeout, this, &CorpusBrowser::updateProgress);
@@ -98,12 +110,14 @@ void CorpusBrowser::createWidgets() {
                                            fm.horizontalAdvance(model_->headerData(c, Qt::Horizontal).toString())) +
                                       28);
     table_->horizontalHeader()->setSectionResizeMode(CorpusTableModel::Source, QHeaderView::Stretch);
+    table_->setColumnHidden(CorpusTableModel::MethodAer, true);  // until an explanation method is chosen
+    table_->setColumnHidden(CorpusTableModel::MethodAopc, true);
     connect(table_, &QTableView::clicked, this, &CorpusBrowser::activateRow);
     connect(table_, &QTableView::activated, this, &CorpusBrowser::activateRow);
 
     auto* bar = new QHBoxLayout;
     for (QWidget* w : {static_cast<QWidget*>(open_button_), static_cast<QWidget*>(rescore_button_),
-                       static_cast<QWidget*>(export_button_)})
+                       static_cast<QWidget*>(export_button_), static_cast<QWidget*>(explain_box_)})
         bar->addWidget(w);
     bar->addWidget(filter_, 1);
     bar->addWidget(progress_);
@@ -125,6 +139,8 @@ void CorpusBrowser::retranslateUi() {
     filter_->setPlaceholderText(tr("Filter lines (any column's text)"));
     cancel_button_->setText(tr("Cancel"));
     cancel_button_->setToolTip(tr("Stop scoring; the lines scored so far stay"));
+    explain_box_->setToolTip(tr("Add an explanation method's AER and AOPC on each line's reference as columns"));
+    fillExplainBox();
     updateNotice();
 }
 
@@ -189,6 +205,7 @@ void CorpusBrowser::rescore() {
     std::shared_ptr<Job> job = job_;
     watcher_.setFuture(QtConcurrent::run(
         [model, examples, job] { return scoreCorpus(*model, *examples, {}, &job->done, &job->cancel); }));
+    startExplaining();
     progress_->setRange(0, int(examples->size()));
     progress_->setValue(0);
     progress_->setVisible(true);
@@ -198,6 +215,7 @@ void CorpusBrowser::rescore() {
 }
 
 void CorpusBrowser::cancelScoring() {
+    if (explain_job_) explain_job_->cancel = true;
     if (!isScoring()) return;
     job_->cancel = true;
     cancelled_ = true;
@@ -208,10 +226,11 @@ bool CorpusBrowser::isScoring() const { return job_ && watcher_.isRunning(); }
 
 void CorpusBrowser::updateProgress() {
     if (job_) progress_->setValue(int(job_->done.load()));
+    if (isExplaining()) updateNotice();
 }
 
 void CorpusBrowser::scoresArrived() {
-    progress_timer_->stop();
+    if (!isExplaining()) progress_timer_->stop();
     progress_->setVisible(false);
     cancel_button_->setVisible(false);
     if (!job_) return;
@@ -227,9 +246,70 @@ void CorpusBrowser::scoresArrived() {
 }
 
 void CorpusBrowser::modelChanged() {
+    fillExplainBox();
     if (model_->examples().empty()) return;
     model_->setStale(true);
     rescore();
+}
+
+// "No explanation columns", then the methods the open model has; the chosen one stays chosen if the model has it.
+void CorpusBrowser::fillExplainBox() {
+    const std::shared_ptr<const Model> model = state_->model();
+    std::vector<ExplainMethod> methods = model ? methodsFor(model->config) : std::vector<ExplainMethod>{};
+    if (explain_method_ && std::find(methods.begin(), methods.end(), *explain_method_) == methods.end())
+        setExplainMethod(std::nullopt);
+    const QSignalBlocker block(explain_box_);
+    explain_box_->clear();
+    explain_box_->addItem(tr("No explanation columns"), -1);
+    for (ExplainMethod m : methods) explain_box_->addItem(tr("Explain: %1").arg(explainMethodTitle(m)), int(m));
+    explain_box_->setCurrentIndex(std::max(0, explain_box_->findData(explain_method_ ? int(*explain_method_) : -1)));
+}
+
+void CorpusBrowser::setExplainMethod(std::optional<ExplainMethod> method) {
+    explain_method_ = method;
+    model_->setExplainScores(method, {});
+    table_->setColumnHidden(CorpusTableModel::MethodAer, !method);
+    table_->setColumnHidden(CorpusTableModel::MethodAopc, !method);
+    const int i = explain_box_->findData(method ? int(*method) : -1);
+    if (i >= 0 && i != explain_box_->currentIndex()) explain_box_->setCurrentIndex(i);
+    startExplaining();
+}
+
+bool CorpusBrowser::isExplaining() const { return explain_job_ && explain_watcher_.isRunning(); }
+
+void CorpusBrowser::startExplaining() {
+    if (explain_job_) explain_job_->cancel = true;  // its result will not be delivered
+    explain_job_.reset();
+    const std::shared_ptr<const Model> model = state_->model();
+    if (!explain_method_ || !model || model_->examples().empty()) {
+        updateNotice();
+        return;
+    }
+    explain_job_ = std::make_shared<Job>();
+    explain_job_->clock.start();
+    auto examples = std::make_shared<const std::vector<CorpusExample>>(model_->examples());
+    std::shared_ptr<Job> job = explain_job_;
+    const ExplainMethod method = *explain_method_;
+    explain_watcher_.setFuture(QtConcurrent::run([model, examples, job, method] {
+        return explainCorpus(*model, *examples, method, AlignOptions{}, &job->done, &job->cancel);
+    }));
+    progress_timer_->start();
+    updateNotice();
+}
+
+void CorpusBrowser::explanationsArrived() {
+    if (!explain_job_) return;  // the method was taken away meanwhile
+    const bool complete = !explain_job_->cancel.load();
+    if (complete) {
+        try {
+            model_->setExplainScores(explain_method_, explain_watcher_.result());
+        } catch (const std::exception& e) {
+            report(tr("Explaining the corpus failed: %1").arg(qs(e.what())));
+        }
+    }
+    if (!isScoring()) progress_timer_->stop();
+    updateNotice();
+    if (complete) emit explainFinished();
 }
 
 void CorpusBrowser::activateRow(const QModelIndex& proxy_index) {
@@ -323,6 +403,11 @@ void CorpusBrowser::updateNotice() {
         }
         if (errors > 0) parts << tr("%n line(s) not scored (see their tooltips)", "", errors);
     }
+    if (isExplaining() && explain_method_)
+        parts << tr("explaining by %1: %2 of %3 lines")
+                     .arg(explainMethodTitle(*explain_method_))
+                     .arg(explain_job_->done.load())
+                     .arg(examples.size());
     notice_->setText(parts.join(QStringLiteral("; ")));
 }
 

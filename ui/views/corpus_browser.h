@@ -5,9 +5,11 @@
 // Scoring runs off the UI thread (QtConcurrent, the lines decoded side by side on the engine's threads) with a
 // progress bar and a cancel button; when the window's model changes, the table is marked stale (greyed) and scored
 // again. Clicking a line (or Enter on it) emits lineActivated for the window to open it. The table, as filtered and
-// sorted, exports as CSV (core's corpusScoresToCsv, written atomically).
+// sorted, exports as CSV (core's corpusScoresToCsv, written atomically). The "Explain" box adds an explanation
+// method's AER and AOPC per line as two more columns (core's explainCorpus, off the UI thread like the scoring).
 #pragma once
 #include "eval/corpus_scores.h"
+#include "explain/measures.h"
 
 #include <QElapsedTimer>
 #include <QFutureWatcher>
@@ -15,8 +17,10 @@
 
 #include <atomic>
 #include <memory>
+#include <optional>
 #include <vector>
 
+class QComboBox;
 class QLabel;
 class QLineEdit;
 class QProgressBar;
@@ -52,6 +56,10 @@ public:
     // Writes the table as shown (filter and sort order) as CSV; false with the reason in errorText().
     bool exportCsv(const QString& path);
     void chooseAndExport();
+    // The explanation method whose AER and AOPC columns are shown (nullopt: none): computes them for every line.
+    void setExplainMethod(std::optional<ExplainMethod> method);
+    bool isExplaining() const;
+    QComboBox* explainBox() const { return explain_box_; }
     // Selects the line at row `row` of the table as shown and opens it, as a click would.
     void openRow(int row);
 
@@ -69,6 +77,7 @@ signals:
     // A line to show in the window: its source, reference and gold links (Pharaoh text; empty when none).
     void lineActivated(const QString& source, const QString& reference, const QString& gold);
     void scoringFinished();  // the table holds the open model's scores of every line (not sent when cancelled)
+    void explainFinished();  // the explanation columns hold every line's measures (not sent when cancelled)
     void errorReported(const QString& text);
 
 protected:
@@ -80,6 +89,9 @@ private:
     void updateNotice();
     void updateProgress();
     void scoresArrived();
+    void fillExplainBox();
+    void startExplaining();  // the chosen method's columns for the corpus and model shown
+    void explanationsArrived();
     void activateRow(const QModelIndex& proxy_index);
     void modelChanged();
     void report(const QString& text);
@@ -93,6 +105,7 @@ private:
     QPushButton* rescore_button_ = nullptr;
     QPushButton* export_button_ = nullptr;
     QPushButton* cancel_button_ = nullptr;
+    QComboBox* explain_box_ = nullptr;
     QProgressBar* progress_ = nullptr;
     QLabel* notice_ = nullptr;
     QTimer* progress_timer_ = nullptr;
@@ -113,6 +126,9 @@ private:
     };
     std::shared_ptr<Job> job_;
     QFutureWatcher<std::vector<LineScores>> watcher_;
+    std::optional<ExplainMethod> explain_method_;
+    std::shared_ptr<Job> explain_job_;
+    QFutureWatcher<std::vector<LineExplainScores>> explain_watcher_;
 };
 
 }  // namespace attnviz::ui

@@ -1,5 +1,6 @@
 #include "views/corpus_table_model.h"
 
+#include "heatmap/explanation_data.h"
 #include "state/utf8_text.h"
 
 #include <QBrush>
@@ -54,6 +55,7 @@ void CorpusTableModel::setCorpus(std::vector<CorpusExample> examples) {
     beginResetModel();
     examples_ = std::move(examples);
     scores_.assign(examples_.size(), LineScores{});
+    explain_.clear();
     for (size_t i = 0; i < examples_.size(); ++i) scores_[i].line = examples_[i].line;
     stale_ = false;
     endResetModel();
@@ -64,6 +66,14 @@ void CorpusTableModel::setScores(std::vector<LineScores> scores) {
     scores_ = std::move(scores);
     stale_ = false;
     if (!examples_.empty()) emit dataChanged(index(0, 0), index(rowCount() - 1, ColumnCount - 1));
+}
+
+void CorpusTableModel::setExplainScores(std::optional<ExplainMethod> method, std::vector<LineExplainScores> scores) {
+    if (!scores.empty() && scores.size() != examples_.size()) return;  // scores of another corpus
+    method_ = method;
+    explain_ = std::move(scores);
+    if (!examples_.empty()) emit dataChanged(index(0, MethodAer), index(rowCount() - 1, MethodAopc));
+    emit headerDataChanged(Qt::Horizontal, MethodAer, MethodAopc);
 }
 
 void CorpusTableModel::setStale(bool stale) {
@@ -78,6 +88,8 @@ int CorpusTableModel::columnCount(const QModelIndex& parent) const { return pare
 
 QVariant CorpusTableModel::data(const QModelIndex& index, int role) const {
     if (!index.isValid() || index.row() >= int(examples_.size())) return {};
+    if (index.column() == MethodAer || index.column() == MethodAopc)
+        return explainData(size_t(index.row()), index.column(), role);
     const CorpusExample& ex = examples_[size_t(index.row())];
     const LineScores& s = scores_[size_t(index.row())];
     switch (role) {
@@ -118,6 +130,27 @@ QVariant CorpusTableModel::display(const CorpusExample& ex, const LineScores& s,
     if (!s.scored) return {};
     const std::optional<double> v = numberOf(s, column);
     return v ? QString::number(*v, 'f', decimals(column)) : QString();
+}
+
+QVariant CorpusTableModel::explainData(size_t row, int column, int role) const {
+    const LineExplainScores* x = row < explain_.size() ? &explain_[row] : nullptr;
+    std::optional<double> value;
+    if (x && x->scored) value = column == MethodAer ? x->aer : std::optional<double>(x->aopc);
+    switch (role) {
+    case Qt::DisplayRole:
+        return value ? QString::number(*value, 'f', 3) : QString();
+    case SortRole:
+        return value ? QVariant(*value) : QVariant();
+    case Qt::TextAlignmentRole:
+        return int(Qt::AlignRight) | int(Qt::AlignVCenter);
+    case Qt::ToolTipRole:
+        if (x && !x->scored && !x->error.empty())
+            return tr("Line %1 was not explained: %2").arg(examples_[row].line).arg(qs(x->error));
+        if (x && x->scored && column == MethodAer && !x->aer) return tr("This line has no gold links");
+        return {};
+    default:
+        return {};
+    }
 }
 
 QVariant CorpusTableModel::sortValue(const CorpusExample& ex, const LineScores& s, int column) const {
@@ -179,6 +212,10 @@ QVariant CorpusTableModel::headerData(int section, Qt::Orientation orientation, 
             return tr("Exact");
         case Aer:
             return tr("AER");
+        case MethodAer:
+            return method_ ? tr("AER (%1)").arg(explainMethodTitle(*method_)) : tr("AER (method)");
+        case MethodAopc:
+            return method_ ? tr("AOPC (%1)").arg(explainMethodTitle(*method_)) : tr("AOPC (method)");
         default:
             return {};
         }
@@ -205,6 +242,12 @@ QVariant CorpusTableModel::headerData(int section, Qt::Orientation orientation, 
             return tr("Whether the output equals the reference");
         case Aer:
             return tr("Alignment error rate of the attention forced onto the reference, against the line's gold links");
+        case MethodAer:
+            return tr("Alignment error rate of the links the chosen explanation method gives on the reference");
+        case MethodAopc:
+            return tr(
+                "AOPC of the chosen explanation method on the reference: the mean fall of log p when its "
+                "first 1–5 words are replaced by <unk> (higher: it found what the model used)");
         default:
             return {};
         }
