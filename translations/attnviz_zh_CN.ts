@@ -1023,20 +1023,8 @@ Gold links: %2 links</source>
         <translation>AER</translation>
     </message>
     <message>
-        <source>Precision</source>
-        <translation>精确率</translation>
-    </message>
-    <message>
-        <source>Recall</source>
-        <translation>召回率</translation>
-    </message>
-    <message>
         <source>AOPC</source>
         <translation>AOPC</translation>
-    </message>
-    <message>
-        <source>ρ occlusion</source>
-        <translation>与遮挡的 ρ</translation>
     </message>
     <message>
         <source>Alignment error rate of the links the method gives, against the gold links (lower is better)</source>
@@ -1071,8 +1059,32 @@ Gold links: %2 links</source>
         <translation>这个句子的解码结果。输入参考译文及其标准链接即可得到 AER。</translation>
     </message>
     <message>
-        <source>random order</source>
-        <translation>随机顺序</translation>
+        <source>P</source>
+        <translation>精确率</translation>
+    </message>
+    <message>
+        <source>R</source>
+        <translation>召回率</translation>
+    </message>
+    <message>
+        <source>ρ occ.</source>
+        <translation>与遮挡 ρ</translation>
+    </message>
+    <message>
+        <source>Precision of the method&apos;s links against the gold links</source>
+        <translation>该方法的链接相对于标准链接的精确率</translation>
+    </message>
+    <message>
+        <source>Recall of the method&apos;s links against the gold links</source>
+        <translation>该方法的链接相对于标准链接的召回率</translation>
+    </message>
+    <message>
+        <source>random</source>
+        <translation>随机</translation>
+    </message>
+    <message>
+        <source>The words in a seeded random order: the floor AOPC is read against</source>
+        <translation>按固定种子随机排列的词：AOPC 的比较下限</translation>
     </message>
 </context>
 <context>
@@ -1132,6 +1144,26 @@ Gold links: %2 links</source>
     <message>
         <source>Attention carried through the encoder&apos;s self-attention layers (Abnar &amp; Zuidema)</source>
         <translation>经编码器各自注意力层传递后的注意力（Abnar 与 Zuidema）</translation>
+    </message>
+    <message>
+        <source>Norm</source>
+        <translation>范数</translation>
+    </message>
+    <message>
+        <source>Grad × input</source>
+        <translation>梯度×输入</translation>
+    </message>
+    <message>
+        <source>Grad norm</source>
+        <translation>梯度范数</translation>
+    </message>
+    <message>
+        <source>IG</source>
+        <translation>积分梯度</translation>
+    </message>
+    <message>
+        <source>Rollout</source>
+        <translation>注意力展开</translation>
     </message>
 </context>
 <context>

@@ -43,6 +43,26 @@ QString explainMethodTitle(ExplainMethod method) {
     return {};
 }
 
+QString explainMethodShortTitle(ExplainMethod method) {
+    switch (method) {
+    case ExplainMethod::Attention:
+        return QCoreApplication::translate("attnviz::ui::Explanation", "Attention");
+    case ExplainMethod::Norm:
+        return QCoreApplication::translate("attnviz::ui::Explanation", "Norm");
+    case ExplainMethod::GradInput:
+        return QCoreApplication::translate("attnviz::ui::Explanation", "Grad × input");
+    case ExplainMethod::GradNorm:
+        return QCoreApplication::translate("attnviz::ui::Explanation", "Grad norm");
+    case ExplainMethod::IntegratedGradients:
+        return QCoreApplication::translate("attnviz::ui::Explanation", "IG");
+    case ExplainMethod::Occlusion:
+        return QCoreApplication::translate("attnviz::ui::Explanation", "Occlusion");
+    case ExplainMethod::Rollout:
+        return QCoreApplication::translate("attnviz::ui::Explanation", "Rollout");
+    }
+    return {};
+}
+
 QString explainMethodHint(ExplainMethod method) {
     switch (method) {
     case ExplainMethod::Attention:

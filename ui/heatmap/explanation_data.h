@@ -16,6 +16,8 @@ HeatmapData explanationData(const DecodeResult& r, const Explanation& e);
 HeatmapStyle explanationStyle(HeatmapStyle base, const Explanation* e);
 // "Integrated gradients" (translated); attention is "Attention".
 QString explainMethodTitle(ExplainMethod method);
+// A short name for narrow places ("IG", "Grad × input"; translated).
+QString explainMethodShortTitle(ExplainMethod method);
 // One line on what the method's numbers are, for tooltips and status tips (translated).
 QString explainMethodHint(ExplainMethod method);
 

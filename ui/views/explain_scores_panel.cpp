@@ -54,9 +54,12 @@ ExplainScoresPanel::ExplainScoresPanel(DecodeState* state, GoldLinksPanel* gold,
 }
 
 void ExplainScoresPanel::retranslateUi() {
-    table_->setHorizontalHeaderLabels({tr("AER"), tr("Precision"), tr("Recall"), tr("AOPC"), tr("ρ occlusion")});
+    // Short headers: the panel shares the narrow right dock area; the tooltips say what each column is.
+    table_->setHorizontalHeaderLabels({tr("AER"), tr("P"), tr("R"), tr("AOPC"), tr("ρ occ.")});
     table_->horizontalHeaderItem(kAer)->setToolTip(
         tr("Alignment error rate of the links the method gives, against the gold links (lower is better)"));
+    table_->horizontalHeaderItem(kPrecision)->setToolTip(tr("Precision of the method's links against the gold links"));
+    table_->horizontalHeaderItem(kRecall)->setToolTip(tr("Recall of the method's links against the gold links"));
     table_->horizontalHeaderItem(kAopc)->setToolTip(
         tr("Comprehensiveness: the mean fall of log p of each row's token when the method's first 1–5 words are "
            "replaced by <unk> (higher: the method found what the model used; compare with the random order)"));
@@ -137,17 +140,21 @@ void ExplainScoresPanel::fill() {
     QStringList rows;
     for (int i = 0; i < n; ++i) {
         const ExplainMeasures& m = measures_->methods[size_t(i)];
-        rows << explainMethodTitle(methods_[size_t(i)]);
+        rows << explainMethodShortTitle(methods_[size_t(i)]);
         table_->setItem(i, kAer, cell(with_gold_ ? number(m.aer.aer()) : QStringLiteral("—")));
         table_->setItem(i, kPrecision, cell(with_gold_ ? number(m.aer.precision()) : QStringLiteral("—")));
         table_->setItem(i, kRecall, cell(with_gold_ ? number(m.aer.recall()) : QStringLiteral("—")));
         table_->setItem(i, kAopc, cell(number(m.aopc.mean())));
         table_->setItem(i, kSpearman, cell(number(m.occlusion_spearman.mean())));
     }
-    rows << tr("random order");
+    rows << tr("random");
     for (int c = 0; c < kColumns; ++c) table_->setItem(n, c, cell(QStringLiteral("—")));
     table_->setItem(n, kAopc, cell(number(measures_->random.aopc.mean())));
     table_->setVerticalHeaderLabels(rows);
+    for (int i = 0; i < n; ++i)
+        table_->verticalHeaderItem(i)->setToolTip(explainMethodTitle(methods_[size_t(i)]) + QStringLiteral(": ") +
+                                                  explainMethodHint(methods_[size_t(i)]));
+    table_->verticalHeaderItem(n)->setToolTip(tr("The words in a seeded random order: the floor AOPC is read against"));
 }
 
 }  // namespace attnviz::ui

@@ -43,6 +43,9 @@ void MainWindow::createExplainScoresDock() {
     addDockWidget(Qt::RightDockWidgetArea, explain_scores_dock_);
     tabifyDockWidget(inspector_dock_, explain_scores_dock_);
     explain_scores_dock_->hide();  // View ▸ Which explanation is right?
+    connect(explain_scores_dock_->toggleViewAction(), &QAction::triggered, this, [this](bool on) {
+        if (on) explain_scores_dock_->raise();  // in front of the cell inspector it is tabbed with
+    });
 }
 
 void MainWindow::addExplainBox(QToolBar* bar) {
