@@ -638,10 +638,6 @@ log p = %4，总对数概率 %5</translation>
         <translation>本模型：%1</translation>
     </message>
     <message>
-        <source>%1, %2 (shares of |R|)</source>
-        <translation>%1，%2（|R| 的占比）</translation>
-    </message>
-    <message>
         <source>The method could not be computed: %1</source>
         <translation>无法计算该方法：%1</translation>
     </message>
@@ -654,6 +650,10 @@ log p = %4，总对数概率 %5</translation>
     <message>
         <source>No row has two source words to rank.</source>
         <translation>没有哪一行有两个可排序的源词。</translation>
+    </message>
+    <message>
+        <source>%1, shares of |R|</source>
+        <translation>%1，|R| 的占比</translation>
     </message>
 </context>
 <context>

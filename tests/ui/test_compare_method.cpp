@@ -5,6 +5,7 @@
 // B when the sentence or the model changes.
 #include "explain/explanation.h"
 #include "explain/measures.h"
+#include "heatmap/explanation_data.h"
 #include "heatmap/heatmap_view.h"
 #include "main_window_fixture.h"
 #include "state/decode_state.h"
@@ -115,6 +116,9 @@ void TestCompareMethod::bIsTheMethodsRowSharesAndRhoIsCores() {
     }
     QVERIFY(!view()->distanceTable()->isColumnHidden(CompareRowsModel::RankCorrelation));
     QVERIFY2(view()->summaryText().contains(QStringLiteral("mean ρ")), qPrintable(view()->summaryText()));
+    // B's map says what its rows are, and the exported comparison names the method
+    QVERIFY(view()->viewB()->style().title.contains(explainMethodTitle(ExplainMethod::GradInput)));
+    QCOMPARE(view()->comparison().b_method, std::string("grad_input"));
     // a sibling as B again: no ρ column
     QComboBox* box = view()->modelBox();
     box->setCurrentIndex(0);

@@ -71,6 +71,10 @@ std::vector<HeatmapPanel> comparisonPanels(const ModelComparison& c, const Heatm
     const auto [a_name, b_name] = titleNames(c.a_name, c.b_name);
     a.title = panelTitle(QT_TRANSLATE_NOOP("attnviz::ui::Comparison", "A: %1"), a_name, c.a, c.a_view);
     b.title = panelTitle(QT_TRANSLATE_NOOP("attnviz::ui::Comparison", "B: %1"), b_name, c.b, c.b_view);
+    if (!c.b_shows.isEmpty()) {
+        b.title += u'\n' + c.b_shows;
+        b.scale_label = c.b_shows;
+    }
     d.title = d.scale_label;
     // A title of two lines beside ones of one would start its map lower: the others get an empty second line.
     if (a.title.contains(u'\n') || b.title.contains(u'\n'))
@@ -85,6 +89,7 @@ std::string comparisonNumbers(const ModelComparison& c, const QString& format) {
     if (format == QLatin1String("csv")) return comparisonToCsv(c.a, c.b);
     const GoldAlignment* gold = c.gold ? &*c.gold : nullptr;
     nlohmann::ordered_json j = comparisonToJson(c.a, c.b, c.a_name.toStdString(), c.b_name.toStdString(), gold);
+    if (!c.b_method.empty()) j["method_b"] = c.b_method;
     if (!c.a_view.isDefault() || !c.b_view.isDefault()) {  // a chosen head: say which (else the keys as before)
         j["head_a"] = headChoiceJson(c.a_view);
         j["head_b"] = headChoiceJson(c.b_view);

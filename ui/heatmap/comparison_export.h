@@ -26,6 +26,10 @@ struct ModelComparison {
     // The difference's scale spans ± its largest |value| (the window's view: differences are often small), else it
     // follows the base style's fit_range (−1 to 1 by default).
     bool fit_difference = false;
+    // B's rows when they are not a model's attention but an explanation method's (the compare view's "This model:
+    // METHOD"): its spec name for the JSON ("method_b") and what the rows are for B's title and colour scale.
+    std::string b_method;
+    QString b_shows;
 };
 
 // B − A cell by cell (core's attentionDifference) with A's tokens; InputError when the shapes differ.

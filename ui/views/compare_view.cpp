@@ -220,6 +220,7 @@ void CompareView::fillModelBox() {
         if (QFileInfo(qs(s.path)) == QFileInfo(b_path_)) current = model_box_->count();
         model_box_->addItem(tr("%1 — %2").arg(fileName(qs(s.path)), qs(describeDifferences(self, s))), qs(s.path));
     }
+    if (a && model_box_->count() > 0) model_box_->insertSeparator(model_box_->count());
     if (a)
         for (ExplainMethod m : methodsFor(a->config)) {
             if (m == ExplainMethod::Attention) continue;
@@ -294,11 +295,6 @@ bool CompareView::setMethodB(ExplainMethod method) {
     emit modelBChanged(b_path_);
     requestB();
     return true;
-}
-
-QString CompareView::nameOfB() const {
-    if (!b_method_) return fileName(b_path_);
-    return tr("%1, %2 (shares of |R|)").arg(fileName(b_path_), explainMethodTitle(*b_method_));
 }
 
 // ------------------------------------------------------------------------------------------------ decoding B
@@ -414,7 +410,11 @@ ModelComparison CompareView::comparison() const {
     if (shown_a_) compared(*shown_a_, head_a_box_->choice(), &c.a, &c.a_view);
     if (shown_b_) compared(*shown_b_, b_method_ ? AttentionView{} : head_b_box_->choice(), &c.b, &c.b_view);
     c.a_name = state_ ? fileName(state_->modelPath()) : QString();
-    c.b_name = nameOfB();
+    c.b_name = fileName(b_path_);
+    if (b_method_) {
+        c.b_method = methodInfo(*b_method_).name;
+        c.b_shows = tr("%1, shares of |R|").arg(explainMethodTitle(*b_method_));
+    }
     c.fit_difference = true;  // small differences stay visible; the scale says how large they are
     const bool on_reference = state_ && !state_->referenceText().trimmed().isEmpty() && state_->forcedTokens().empty();
     if (gold_ && on_reference && shown_a_ && goldProblem(*gold_, *shown_a_).isEmpty()) c.gold = gold_;

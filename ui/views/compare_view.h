@@ -126,7 +126,6 @@ private:
     void exportInteractively(Part part);
     void requestB();        // decodes B for the state's decode of A
     void requestMethodB();  // B = the method's matrix for the state's decode of A
-    QString nameOfB() const;
     void clearPair(const QString& why);
     void showCursor();
     void updateSummary();
