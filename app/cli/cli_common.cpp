@@ -199,12 +199,6 @@ void checkReferenceLength(const TokenizedText& reference, int max_source_len, co
                          std::to_string(limit) + " (2 * --max-source-len + 10) are decoded");
 }
 
-std::string gibText(double bytes) {
-    char text[32];
-    std::snprintf(text, sizeof text, "%.1f GiB", bytes / double(uint64_t(1) << 30));
-    return text;
-}
-
 void checkDecodeSize(const Model& model, const TokenizedText& source, int beam, int max_len, const std::string& where) {
     const uint64_t S = source.tokens.size(), K = uint64_t(std::max(beam, 1));
     const uint64_t T = max_len > 0 ? uint64_t(max_len) : 2 * S + 10;

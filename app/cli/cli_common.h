@@ -2,7 +2,8 @@
 // switching, reading --input / --data files, and running per-line work on every core in input order.
 #pragma once
 #include "args.h"
-#include "base/utf8.h"  // printable: every string from a file on its way to the terminal
+#include "base/byte_size.h"  // gibText, for the memory limits' messages
+#include "base/utf8.h"       // printable: every string from a file on its way to the terminal
 #include "decode/attention_views.h"
 #include "decode/limits.h"
 #include "io/corpus.h"
@@ -89,9 +90,6 @@ UnknownShare unknownTokenShare(const Model& model, const Corpus& corpus);
 // Warns "DATA: 97% of the source tokens ... are unknown to MODEL" when a side's share is above one half.
 void warnIfMostlyUnknown(std::string_view command, const Model& model, const Corpus& corpus, const std::string& data,
                          const std::string& model_path);
-
-// A size in bytes as "12.3 GiB" (one decimal), for the messages of the memory limits.
-std::string gibText(double bytes);
 
 // A decode keeps every step's attention and scores: up to T * S * 8 bytes for T = max_len (default 2 * S + 10),
 // S = source length with specials; beam search keeps its whole tree (core/decode/beam.cpp), beamTreeBytes for width
