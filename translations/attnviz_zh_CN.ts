@@ -655,6 +655,10 @@ log p = %4，总对数概率 %5</translation>
         <source>%1, shares of |R|</source>
         <translation>%1，|R| 的占比</translation>
     </message>
+    <message>
+        <source>The open model has no sibling to compare with: choose a model with the same vocabularies (Open…), or one of its explanation methods.</source>
+        <translation>打开的模型没有可比较的同族模型：请选择词表相同的模型（打开…），或它的某种解释方法。</translation>
+    </message>
 </context>
 <context>
     <name>attnviz::ui::Comparison</name>

@@ -64,6 +64,7 @@ private slots:
     void exportsHaveTheSizeAndTheNumbers();
     void aModelWithOtherVocabulariesIsRefused();
     void hiddenViewDecodesNothing();
+    void openingBAsTheModelNeverComparesItWithItself();
 
 private:
     CompareView* view() const { return w_->compareView(); }
@@ -307,6 +308,20 @@ void TestCompareView::hiddenViewDecodesNothing() {
             view()->decodeA()->source_ids != w_->state()->decode()->result.source_ids);
     w_->compareDock()->toggleViewAction()->trigger();  // shown again: the pair for the sentence shown
     QVERIFY(waitForPair());
+}
+
+void TestCompareView::openingBAsTheModelNeverComparesItWithItself() {
+    QVERIFY(typeAndWait(QStringLiteral("i love you")));
+    QVERIFY(chooseInBox(scaled_));
+    QVERIFY(waitForPair());
+    // the user opens B's own file as the model: B moves to another sibling
+    QVERIFY(w_->openModel(scaled_));
+    QTRY_VERIFY_WITH_TIMEOUT(w_->state()->decodedModel() == w_->model(), 20000);  // the new model's decode
+    QVERIFY(waitForPair());
+    QVERIFY(QFileInfo(view()->modelBPath()) != QFileInfo(scaled_));
+    QVERIFY(QFileInfo(view()->modelBPath()) == QFileInfo(additive_) ||
+            QFileInfo(view()->modelBPath()) == QFileInfo(dot_));
+    QCOMPARE(view()->decodeB()->attention, engineB(view()->modelBPath()).attention);
 }
 
 ATTNVIZ_TEST_MAIN(TestCompareView)

@@ -200,11 +200,20 @@ void CompareView::modelAChanged() {
         b_model_.reset();
         b_path_.clear();
     }
-    // A B that no longer fits the new A gives way to the first sibling; a fitting one stays.
-    const bool fits = b_model_ && a && comparabilityProblem(*a, *b_model_).empty();
+    // A B that no longer fits the new A, or that is the new A itself (the user opened B's file as the model), gives
+    // way to the first sibling; a fitting other model stays.
+    const bool is_a = a && !b_path_.isEmpty() && QFileInfo(b_path_) == QFileInfo(state_->modelPath());
+    const bool fits = b_model_ && a && !is_a && comparabilityProblem(*a, *b_model_).empty();
     if (!fits && !siblings_.empty()) {
         setModelB(qs(siblings_.front().path));
         return;  // setModelB refilled the box and asked for B's decode
+    }
+    if (is_a) {  // no other model to compare with: say so rather than compare A with itself
+        b_model_.reset();
+        b_path_.clear();
+        clearPair(
+            tr("The open model has no sibling to compare with: choose a model with the same vocabularies "
+               "(Open…), or one of its explanation methods."));
     }
     fillModelBox();
 }
