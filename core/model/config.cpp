@@ -183,7 +183,8 @@ void validateConfig(const ModelConfig& c) {
                              std::to_string(c.transformer.dim_feedforward) + " and " +
                              std::to_string(c.transformer.num_encoder_layers) + " + " +
                              std::to_string(c.transformer.num_decoder_layers) + " layers need at least " +
-                             gibText(double(bytes)) + " for the weights alone; the limit is " + gibText(double(kMaxWeightBytes)));
+                             gibText(double(bytes)) + " for the weights alone; the limit is " +
+                             gibText(double(kMaxWeightBytes)));
         return;
     }
     if (c.emb_dim < 1 || c.enc_hid_dim < 1 || c.dec_hid_dim < 1)
@@ -191,8 +192,8 @@ void validateConfig(const ModelConfig& c) {
     if (const uint64_t bytes = minimumWeightBytes(c); bytes > kMaxWeightBytes)
         throw ModelError("config: emb_dim " + std::to_string(c.emb_dim) + ", enc_hid_dim " +
                          std::to_string(c.enc_hid_dim) + ", dec_hid_dim " + std::to_string(c.dec_hid_dim) +
-                         " need at least " + gibText(double(bytes)) + " for the weights alone (more to train); the limit is " +
-                         gibText(double(kMaxWeightBytes)));
+                         " need at least " + gibText(double(bytes)) +
+                         " for the weights alone (more to train); the limit is " + gibText(double(kMaxWeightBytes)));
     if (c.window < 1) throw ModelError("config: \"window\" must be at least 1");
     if (c.decoder == DecoderKind::Bahdanau && c.span != SpanKind::Global)
         throw ModelError("config: span \"" + std::string(toString(c.span)) +
