@@ -3,6 +3,7 @@
 // line of FILE to DIR/0001.EXT, DIR/0002.EXT, ... With --with B, the comparison: A, B forced onto A's target and
 // B − A side by side, or the distances as numbers. Runs headless: without a display it uses Qt's offscreen platform.
 #include "commands.h"
+#include "decode_request.h"
 
 #ifdef ATTNVIZ_HAVE_RENDER
 #include "base/errors.h"
@@ -52,6 +53,7 @@ struct RenderSettings {
     int max_len = 0;
     int max_source_len = kMaxSourceTokens;
     ui::ExportOptions exp;
+    Interventions interventions;  // --knockout, --attend, --head-off: of the rendered model, not of --with's
 };
 
 DecodeResult decodeOne(const Model& model, const std::string& source, const std::string* reference,
@@ -71,11 +73,14 @@ DecodeResult decodeOne(const Model& model, const std::string& source, const std:
             throw InputError((where == "SENTENCE" ? std::string("--target") : where) + ": " + e.what());
         }
         checkReferenceLength(ref, s.max_source_len, where == "SENTENCE" ? std::string("--target") : where);
-        return forcedDecode(model, src, ref);
+        DecodeOptions o;
+        o.interventions = s.interventions;
+        return forcedDecode(model, src, ref, o);
     }
     checkDecodeSize(model, src, s.beam, s.max_len, where);
     DecodeOptions o;
     o.max_len = s.max_len;
+    o.interventions = s.interventions;
     if (s.beam > 1) return beamSearch(model, src, s.beam, o).best;
     return greedyDecode(model, src, o);
 }
@@ -158,6 +163,7 @@ void addRenderOptions(ArgParser& p, RenderArgs& a) {
     p.option("--out-dir", &a.out_dir, "DIR",
              "with --input: the folder for 0001.EXT, 0002.EXT, ... (created if missing)");
     p.choice("--format", &a.format, formats, "with --input: the format of every file (default png)");
+    addInterventionOptions(p, s.interventions);
     p.positionals(&a.words, "SENTENCE", "the source sentence (several arguments are joined with spaces)");
 }
 

@@ -16,9 +16,10 @@ struct DecodeSettings {
     int max_len = 0;  // 0 = the spec's default 2 * S + 10
     bool json = false;
     int max_source_len = kMaxSourceTokens;
-    bool parallel_steps = true;  // off when sentences are decoded side by side (DecodeOptions::parallel_steps)
-    std::string tree;            // --tree FILE: the beam search's tree as JSON (io/beam_json.h)
-    int hypothesis = 1;          // --hypothesis N: the N-th best finished hypothesis of the search (1: the best)
+    bool parallel_steps = true;   // off when sentences are decoded side by side (DecodeOptions::parallel_steps)
+    std::string tree;             // --tree FILE: the beam search's tree as JSON (io/beam_json.h)
+    int hypothesis = 1;           // --hypothesis N: the N-th best finished hypothesis of the search (1: the best)
+    Interventions interventions;  // --knockout, --attend, --head-off (docs/explain.md)
 };
 
 enum class Mode { Greedy, Beam, Forced };
@@ -36,6 +37,10 @@ struct DecodeRequest {
 
 // Registers decode's options on p, writing into q.
 void addDecodeOptions(ArgParser& p, DecodeRequest& q);
+// --knockout J[,J…], --attend T:J and --head-off KIND:L,H (both repeatable), parsed into `iv` as they are read; a
+// value that is not of that form is a UsageError naming it. Whether the model can take them is the engine's check
+// (checkInterventions, an InputError when the decode starts). decode, render, eval and explain take them.
+void addInterventionOptions(ArgParser& p, Interventions& iv);
 // The rules between those options (UsageError).
 void checkDecodeUsage(const ArgParser& p, const DecodeRequest& q);
 std::optional<ScoreKind> scoreOf(const DecodeRequest& q);
