@@ -80,20 +80,6 @@ std::string decodeTable(const DecodeResult& r, const Model& model, Mode mode, co
     return out;
 }
 
-// The decode object, with its interventions when any was given and the input line number for a JSON Lines record
-// (`line` > 0: lines may be skipped when blank), written piece by piece to `sink`: a large decode is never held as
-// text or as a tree.
-void writeDecodeObject(const JsonWriter::Sink& sink, const DecodeResult& r, const ModelConfig& config,
-                       const Interventions& iv, int line = 0) {
-    JsonWriter w(sink);
-    w.beginObject();
-    writeDecodeMembers(w, r, config);
-    if (!iv.empty()) w.key("interventions").value(interventionsToJson(iv));
-    if (line > 0) w.key("line").integer(line);
-    w.endObject().flush();
-    sink("\n");
-}
-
 void writeToStdout(std::string_view text) { std::fwrite(text.data(), 1, text.size(), stdout); }
 
 int decodeFile(const std::string& path, const Model& model, DecodeSettings s, int threads) {

@@ -94,7 +94,7 @@ struct CompareWith {
 
 // `r` alone, or with `with.model` set the comparison: that model forced onto r's target (as `compare` does).
 void writeOne(const DecodeResult& r, const ModelConfig& config, const QString& path, const ui::ExportOptions& options,
-              const CompareWith& with, const GoldAlignment* gold = nullptr) {
+              const CompareWith& with, const Interventions& iv, const GoldAlignment* gold = nullptr) {
     QString error;
     bool ok = false;
     if (with.model) {
@@ -109,6 +109,12 @@ void writeOne(const DecodeResult& r, const ModelConfig& config, const QString& p
         c.b_name = with.b_name;
         if (gold) c.gold = *gold;
         ok = ui::exportComparison(c, path, options, &error);
+    } else if (!iv.empty() && QFileInfo(path).suffix().compare(QLatin1String("json"), Qt::CaseInsensitive) == 0) {
+        // The export's decode object (indented 2) with the interventions, which the window's exporter does not know.
+        std::string text;
+        writeDecodeObject([&](std::string_view piece) { text += piece; }, r, config, iv, 0, 2);
+        writeFileAtomically(path.toStdString(), text);
+        ok = true;
     } else {
         ok = ui::exportHeatmap(ui::HeatmapData::fromDecode(r), r, config, path, options, &error);
     }
@@ -249,7 +255,8 @@ void renderBatch(const Model& model, const RenderArgs& a, const CompareWith& wit
         }
         try {
             const bool gold = with.model && ex.has_target && ex.has_alignment;
-            writeOne(r, model.config, paths[size_t(index) - 1], a.s.exp, with, gold ? &ex.alignment : nullptr);
+            writeOne(r, model.config, paths[size_t(index) - 1], a.s.exp, with, a.s.interventions,
+                     gold ? &ex.alignment : nullptr);
         } catch (const std::exception& e) {
             fail("render", e.what());
             ++failed;
@@ -300,7 +307,7 @@ int runRender(const std::vector<std::string>& args) {
         std::string sentence;
         for (const std::string& w : a.words) sentence += (sentence.empty() ? "" : " ") + w;
         const DecodeResult r = decodeOne(model, sentence, a.has_target ? &a.target : nullptr, a.s, "SENTENCE");
-        writeOne(r, model.config, QString::fromStdString(a.out), a.s.exp, with);
+        writeOne(r, model.config, QString::fromStdString(a.out), a.s.exp, with, a.s.interventions);
         return 0;
     });
 }

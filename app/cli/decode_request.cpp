@@ -6,6 +6,7 @@
 #include "decode/beam_hypothesis.h"
 #include "io/atomic_file.h"
 #include "io/beam_json.h"
+#include "io/decode_json.h"
 #include "text/tokenizer.h"
 
 #include <charconv>
@@ -133,6 +134,17 @@ void checkDecodeUsage(const ArgParser& p, const DecodeRequest& q) {
         throw UsageError(
             "--hypothesis picks a hypothesis of the --beam search of one SENTENCE (not with "
             "--target or --input)");
+}
+
+void writeDecodeObject(const JsonWriter::Sink& sink, const DecodeResult& r, const ModelConfig& config,
+                       const Interventions& iv, int line, int indent) {
+    JsonWriter w(sink, indent);
+    w.beginObject();
+    writeDecodeMembers(w, r, config);
+    if (!iv.empty()) w.key("interventions").value(interventionsToJson(iv));
+    if (line > 0) w.key("line").integer(line);
+    w.endObject().flush();
+    sink("\n");
 }
 
 std::optional<ScoreKind> scoreOf(const DecodeRequest& q) {

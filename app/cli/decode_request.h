@@ -4,6 +4,8 @@
 #include "args.h"
 
 #include "decode/decoding.h"
+#include "io/json_text.h"
+#include "model/config.h"
 
 #include <optional>
 #include <string>
@@ -44,6 +46,13 @@ void addInterventionOptions(ArgParser& p, Interventions& iv);
 // The rules between those options (UsageError).
 void checkDecodeUsage(const ArgParser& p, const DecodeRequest& q);
 std::optional<ScoreKind> scoreOf(const DecodeRequest& q);
+
+// The decode object, with its interventions when any was given and the input line number for a JSON Lines record
+// (`line` > 0: lines may be skipped when blank), then a newline, written piece by piece to `sink` (a large decode
+// is never held as text or as a tree); `indent` as JsonWriter's (-1: one line). decode's output, and render's .json
+// of an intervened decode.
+void writeDecodeObject(const JsonWriter::Sink& sink, const DecodeResult& r, const ModelConfig& config,
+                       const Interventions& iv, int line = 0, int indent = -1);
 
 // One source (and optional reference: forced decoding) of an input file.
 DecodeResult decodeOne(const Model& model, const std::string& source, const std::string* reference,

@@ -43,7 +43,7 @@ private slots:
     void decodeJsonIsTheEnginesIntervenedDecode_data();
     void decodeJsonIsTheEnginesIntervenedDecode();
     void plainDecodeHasNoInterventionsKey();
-    void renderCsvIsTheEnginesIntervenedDecode();
+    void renderCsvAndJsonAreTheEnginesIntervenedDecode();
     void evalCountsTheIntervenedOutputs();
     void explainAttentionOfTheIntervenedDecode();
     void evalHeadImportanceIsTheEngines();
@@ -120,7 +120,7 @@ void TestCliInterventions::plainDecodeHasNoInterventionsKey() {
     QVERIFY2(text.outText().contains("interventions {\"knockout\":[1]}"), qPrintable(text.outText()));
 }
 
-void TestCliInterventions::renderCsvIsTheEnginesIntervenedDecode() {
+void TestCliInterventions::renderCsvAndJsonAreTheEnginesIntervenedDecode() {
     QTemporaryDir dir;
     const QString out = dir.filePath("m.csv");
     const ProcessRun r =
@@ -130,6 +130,17 @@ void TestCliInterventions::renderCsvIsTheEnginesIntervenedDecode() {
     QVERIFY(f.open(QIODevice::ReadOnly));
     const DecodeResult e = engineDecode(loadModel(kRnn.toStdString()), {{4}, {{1, 1}}, {}}, false, 1);
     QCOMPARE(f.readAll().toStdString(), decodeToCsv(e));
+    const QString out_json = dir.filePath("m.json");
+    const ProcessRun rj =
+        runCli({"render", "--model", kRnn, "--out", out_json, "--attend", "1:1", "--knockout", "4", kSentence});
+    QVERIFY2(rj.code == 0, qPrintable(rj.errText()));
+    QFile fj(out_json);
+    QVERIFY(fj.open(QIODevice::ReadOnly));
+    const nlohmann::ordered_json j = nlohmann::ordered_json::parse(fj.readAll().toStdString());
+    QCOMPARE(QString::fromStdString(j["interventions"].dump()), QString(R"({"knockout":[4],"attend":[[1,1]]})"));
+    const DecodeResult d = decodeFromJson(json::parse(j.dump()));
+    QCOMPARE(d.target_ids, e.target_ids);
+    QCOMPARE(d.attention, e.attention);
 }
 
 // eval decodes every line with the interventions: its output token count is the engine's intervened greedy outputs'.
