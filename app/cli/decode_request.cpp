@@ -63,16 +63,9 @@ void addAttend(const std::string& v, Interventions& iv) {
 
 void addHeadOff(const std::string& v, Interventions& iv) {
     const size_t colon = v.find(':');
-    const std::string kind = v.substr(0, colon);
-    HeadRef h;
-    if (kind == "cross")
-        h.kind = AttentionKind::Cross;
-    else if (kind == "encoder")
-        h.kind = AttentionKind::EncoderSelf;
-    else if (kind == "decoder")
-        h.kind = AttentionKind::DecoderSelf;
-    else
-        throw UsageError("--head-off: expected KIND:L,H with KIND cross, encoder or decoder, got \"" + v + "\"");
+    const std::optional<AttentionKind> kind = headKindFromName(std::string_view(v).substr(0, colon));
+    if (!kind) throw UsageError("--head-off: expected KIND:L,H with KIND cross, encoder or decoder, got \"" + v + "\"");
+    HeadRef h{*kind, 0, 0};
     if (colon == std::string::npos || !indexPair(std::string_view(v).substr(colon + 1), ',', h.layer, h.head))
         throw UsageError("--head-off: expected KIND:L,H (a layer and a head, 0-based), got \"" + v + "\"");
     iv.heads_off.push_back(h);

@@ -59,6 +59,12 @@ std::string_view headKindName(AttentionKind kind) {
     return "cross";
 }
 
+std::optional<AttentionKind> headKindFromName(std::string_view name) {
+    for (AttentionKind kind : {AttentionKind::Cross, AttentionKind::EncoderSelf, AttentionKind::DecoderSelf})
+        if (headKindName(kind) == name) return kind;
+    return std::nullopt;
+}
+
 void checkInterventions(const Model& model, const Interventions& iv, int S, int max_rows) {
     for (int j : iv.knockout) checkPosition("knockout", j, S);
     checkAttend(model, iv, S, max_rows);

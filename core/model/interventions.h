@@ -6,6 +6,7 @@
 #pragma once
 #include "model/model.h"
 
+#include <optional>
 #include <string>
 #include <string_view>
 #include <vector>
@@ -18,8 +19,9 @@ enum class AttentionKind {
     EncoderSelf,  // S × S: source token i (queries) reads source token j (keys); computed once, not per step
     DecoderSelf,  // T × T: output position i reads decoder input j (<sos>, y_1, …, y_{T−1}); 0 above the diagonal
 };
-// The CLI's and the JSON's names: "cross", "encoder", "decoder".
+// The CLI's and the JSON's names: "cross", "encoder", "decoder"; and back (nullopt for another name).
 std::string_view headKindName(AttentionKind kind);
+std::optional<AttentionKind> headKindFromName(std::string_view name);
 
 // Row `row` (0-based, the target token it produces) attends only to source position `position`: a one-hot row.
 struct AttendAt {

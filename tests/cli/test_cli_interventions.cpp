@@ -97,10 +97,7 @@ void TestCliInterventions::decodeJsonIsTheEnginesIntervenedDecode() {
     if (ivj.contains("knockout")) iv.knockout = ivj["knockout"].get<std::vector<int>>();
     for (const json& a : ivj.value("attend", json::array())) iv.attend.push_back({a[0].get<int>(), a[1].get<int>()});
     for (const json& h : ivj.value("head_off", json::array())) {
-        const std::string k = h[0].get<std::string>();
-        const AttentionKind kind = k == "cross"     ? AttentionKind::Cross
-                                   : k == "encoder" ? AttentionKind::EncoderSelf
-                                                    : AttentionKind::DecoderSelf;
+        const AttentionKind kind = *headKindFromName(h[0].get<std::string>());
         iv.heads_off.push_back({kind, h[1].get<int>(), h[2].get<int>()});
     }
     const DecodeResult e = engineDecode(m, iv, forced, beam);
