@@ -66,6 +66,12 @@ ArgParser::Handle ArgParser::option(std::string name, std::string* out, std::str
     return add(std::move(s));
 }
 
+ArgParser::Handle ArgParser::repeatable(std::string name, std::string metavar, std::string help,
+                                        std::function<void(const std::string&)> each) {
+    Spec s{name, std::move(metavar), std::move(help), true, false, false, std::move(each)};
+    return add(std::move(s));
+}
+
 ArgParser::Handle ArgParser::option(std::string name, int* out, std::string metavar, std::string help, int min,
                                     int max) {
     Spec s{name, std::move(metavar), std::move(help), true, false, false, {}};

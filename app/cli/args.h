@@ -11,7 +11,8 @@
 //
 // Accepted forms: `--flag value`, `--flag=value`, boolean `--flag`, positionals anywhere, `--` ends the options
 // (everything after it is positional), `-h` / `--help`. A value is always taken verbatim, even if it starts with '-'
-// (`--lr -1`, `--target -`). A lone `-` is a positional. An option given twice keeps the last value.
+// (`--lr -1`, `--target -`). A lone `-` is a positional. An option given twice keeps the last value (a
+// repeatable one keeps every value).
 //
 // Every mistake throws UsageError whose message names the flag: "--beam: expected an integer from 1 to 1000,
 // got \"x\"", "unknown option --bem", "--model: missing value", "--json takes no value". Subcommands turn it into
@@ -62,6 +63,10 @@ public:
     Handle option(std::string name, double* out, std::string metavar, std::string help,
                   double min = -std::numeric_limits<double>::infinity(),
                   double max = std::numeric_limits<double>::infinity());
+    // An option that may be given several times: `each` gets every value in order (and throws UsageError naming
+    // the option for a bad one).
+    Handle repeatable(std::string name, std::string metavar, std::string help,
+                      std::function<void(const std::string&)> each);
     // A value from a fixed list ("--score additive|dot|scaled_dot|general"); anything else is a UsageError listing them.
     Handle choice(std::string name, std::string* out, std::vector<std::string> choices, std::string help);
     // Positional arguments collected in order; parse() checks min_count / max_count (max_count < 0 = unlimited).

@@ -40,7 +40,9 @@ std::string fixed(double v, int decimals) {
 // The readable form: source positions, the output, then one row per target token. Every token is escaped
 // (printable): the source comes from the user's file, the target from the model's vocabulary, and either may hold
 // a terminal escape or a NUL.
-std::string decodeTable(const DecodeResult& r, const Model& model, Mode mode, int beam, int hypothesis = 1) {
+std::string decodeTable(const DecodeResult& r, const Model& model, Mode mode, const DecodeSettings& s,
+                        int hypothesis = 1) {
+    const int beam = s.beam;
     std::vector<std::string> src, tgt;
     for (const std::string& t : r.source_tokens) src.push_back(printable(t));
     for (size_t t = 0; t < r.target_tokens.size(); ++t)
@@ -56,6 +58,7 @@ std::string decodeTable(const DecodeResult& r, const Model& model, Mode mode, in
                                                   (hypothesis > 1 ? ", hypothesis " + std::to_string(hypothesis) : "")
                                             : "greedy") +
            ", " + std::to_string(r.target_tokens.size()) + " tokens, total log p " + fixed(r.total_log_prob, 4) + "\n";
+    if (!s.interventions.empty()) out += "interventions " + interventionsToJson(s.interventions).dump() + "\n";
     if (r.source_tokens.size() == 2) out += "(empty source: only <sos> and <eos>)\n";
 
     int tok_w = 5, src_w = 10;
@@ -75,17 +78,6 @@ std::string decodeTable(const DecodeResult& r, const Model& model, Mode mode, in
                padLeft(fixed(r.log_probs[t], 4), 9) + "  " + padRight(top, src_w) + "  |" + heatBar(row) + "|\n";
     }
     return out;
-}
-
-// The decode object, with the input line number added for a JSON Lines record (`line` > 0: lines may be skipped
-// when blank), written piece by piece to `sink`: a large decode is never held as text or as a tree.
-void writeDecodeObject(const JsonWriter::Sink& sink, const DecodeResult& r, const ModelConfig& config, int line = 0) {
-    JsonWriter w(sink);
-    w.beginObject();
-    writeDecodeMembers(w, r, config);
-    if (line > 0) w.key("line").integer(line);
-    w.endObject().flush();
-    sink("\n");
 }
 
 void writeToStdout(std::string_view text) { std::fwrite(text.data(), 1, text.size(), stdout); }
@@ -109,11 +101,12 @@ int decodeFile(const std::string& path, const Model& model, DecodeSettings s, in
                     const DecodeResult r = decodeOne(model, ex.source, ex.has_target ? &ex.target : nullptr, s);
                     if (s.json) {
                         std::string& record = out[i - begin];
-                        writeDecodeObject([&](std::string_view piece) { record += piece; }, r, model.config, ex.line);
+                        writeDecodeObject([&](std::string_view piece) { record += piece; }, r, model.config,
+                                          s.interventions, ex.line);
                     } else {
                         const Mode mode = ex.has_target ? Mode::Forced : s.beam > 1 ? Mode::Beam : Mode::Greedy;
                         out[i - begin] = (i ? "\n" : "") + std::string("line ") + std::to_string(ex.line) + "\n" +
-                                         decodeTable(r, model, mode, s.beam);
+                                         decodeTable(r, model, mode, s);
                     }
                 } catch (const std::exception& e) {
                     throw InputError(atLine(name, ex.line, e));
@@ -157,9 +150,9 @@ int runDecode(const std::vector<std::string>& args) {
         Mode mode = Mode::Greedy;
         const DecodeResult r = decodeSentence(model, q.sentence(), q.forced(p) ? &q.target : nullptr, s, mode);
         if (s.json)
-            writeDecodeObject(writeToStdout, r, model.config);
+            writeDecodeObject(writeToStdout, r, model.config, s.interventions);
         else
-            writeToStdout(decodeTable(r, model, mode, s.beam, s.hypothesis));
+            writeToStdout(decodeTable(r, model, mode, s, s.hypothesis));
         return 0;
     });
 }

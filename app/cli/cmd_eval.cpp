@@ -3,9 +3,11 @@
 // (docs/cli.md; the maths in core/eval/metrics.h and, for the alignment modes, core/eval/alignment.h).
 #include "cli_common.h"
 #include "commands.h"
+#include "decode_request.h"
 
 #include "base/errors.h"
 #include "decode/decoding.h"
+#include "eval/head_importance.h"
 #include "eval/metrics.h"
 #include "explain/measures.h"
 #include "io/decode_json.h"
@@ -15,9 +17,11 @@
 
 #include <nlohmann/json.hpp>
 
+#include <algorithm>
 #include <chrono>
 #include <cmath>
 #include <cstdio>
+#include <optional>
 
 #include <unistd.h>
 
@@ -70,9 +74,11 @@ LineCounts evalLine(const Model& model, const CorpusExample& ex, size_t index, c
 
 // Every line's counts, decoded in blocks on every core; between blocks, progress on stderr when it is a terminal.
 LineCounts evalCorpus(const Model& model, const Corpus& corpus, const std::string& data_path, int max_len, int beam,
-                      int threads, int max_source_len, const AlignSettings& settings, const ExplainRequest& explain) {
+                      int threads, int max_source_len, const AlignSettings& settings, const ExplainRequest& explain,
+                      const Interventions& iv) {
     DecodeOptions options;
     options.max_len = max_len;
+    options.interventions = iv;  // the greedy (beam) outputs and the forced decodes the AER reads
     options.parallel_steps = threadCount(threads) <= 1;  // else every core decodes lines of its own
     const size_t n = corpus.examples.size();
     const bool progress = isatty(STDERR_FILENO) != 0 && n > 256;
@@ -99,6 +105,76 @@ LineCounts evalCorpus(const Model& model, const Corpus& corpus, const std::strin
         total.explain.random += c.explain.random;
     }
     return total;
+}
+
+// --head-importance: every head's scores, the lines side by side on the engine's threads; progress on stderr when it
+// is a terminal.
+std::vector<HeadScore> headScores(const Model& model, const Corpus& corpus, int max_len, int threads,
+                                  int max_source_len) {
+    HeadImportanceOptions o;
+    o.max_len = max_len;
+    o.threads = threads;
+    o.max_source_tokens = max_source_len;
+    if (isatty(STDERR_FILENO) != 0)
+        o.progress = [](size_t done, size_t all) {
+            if (done % 64 == 0 || done == all)
+                std::fprintf(stderr, "\rattnviz-cli eval: head importance %zu / %zu jobs", done, all);
+        };
+    std::vector<HeadScore> scores = headImportance(model, corpus.examples, o);
+    if (o.progress) std::fprintf(stderr, "\r\033[K");
+    return scores;
+}
+
+nlohmann::ordered_json headsJson(const std::vector<HeadScore>& heads) {
+    nlohmann::ordered_json out = nlohmann::ordered_json::array();
+    for (const HeadScore& h : heads)
+        out.push_back({{"kind", std::string(headKindName(h.head.kind))},
+                       {"layer", h.head.layer},
+                       {"head", h.head.head},
+                       {"bleu_off", jsonNumber<nlohmann::ordered_json>(h.bleu_off)},
+                       {"mean_log_prob_off", jsonNumber<nlohmann::ordered_json>(h.mean_log_prob_off)},
+                       {"importance", jsonNumber<nlohmann::ordered_json>(h.importance)}});
+    return out;
+}
+
+// What eval does to the model's heads: interventions on every decode, or each head removed in turn.
+struct HeadOptions {
+    Interventions interventions;
+    bool importance = false;  // --head-importance
+};
+
+void addHeadOptions(ArgParser& p, HeadOptions& o) {
+    addInterventionOptions(p, o.interventions);
+    p.flag("--head-importance", &o.importance,
+           "Transformer: also score every head removed in turn (BLEU, mean log p of the references) and its "
+           "gradient importance (docs/explain.md)");
+}
+
+void checkHeadOptions(const ArgParser& p, const HeadOptions& o) {
+    if (o.importance && !o.interventions.empty())
+        throw UsageError(
+            "--head-importance removes each head of the plain model in turn: it cannot be used with --knockout, "
+            "--attend or --head-off");
+    if (p.seen("--explain") && !o.interventions.empty())
+        throw UsageError(
+            "--explain measures the plain model's explanations: it cannot be used with --knockout, --attend or "
+            "--head-off");
+}
+
+// The heads sorted by BLEU lost (most first), beside the model's own BLEU, and the interventions (numbers only:
+// nothing from a file).
+void printHeadsText(const std::vector<HeadScore>* scores, const Interventions& iv, double bleu) {
+    if (!iv.empty()) std::printf("interventions   %s\n", interventionsToJson(iv).dump().c_str());
+    if (!scores) return;
+    std::vector<HeadScore> sorted = *scores;
+    std::stable_sort(sorted.begin(), sorted.end(),
+                     [](const HeadScore& a, const HeadScore& b) { return a.bleu_off < b.bleu_off; });
+    std::printf("heads           each head off in turn (0-based), by BLEU lost:\n");
+    std::printf("  %-8s %5s %4s  %8s  %8s  %12s  %10s\n", "kind", "layer", "head", "bleu_off", "lost", "mean_logp_off",
+                "importance");
+    for (const HeadScore& h : sorted)
+        std::printf("  %-8s %5d %4d  %8.2f  %8.2f  %12.4f  %10.4f\n", std::string(headKindName(h.head.kind)).c_str(),
+                    h.head.layer, h.head.head, h.bleu_off, bleu - h.bleu_off, h.mean_log_prob_off, h.importance);
 }
 
 const char* specialsName(const AlignOptions& o) { return o.include_specials ? "include" : "exclude"; }
@@ -154,7 +230,7 @@ void printExplainText(const LineCounts& total, const ExplainRequest& explain) {
 
 void printEvalJson(const EvalReport& r, const LineCounts& line_total, const AlignSettings& settings, int beam,
                    const std::string& model_path, const std::string& data_path, double seconds,
-                   const ExplainRequest& explain) {
+                   const ExplainRequest& explain, const Interventions& iv, const std::vector<HeadScore>* heads) {
     const EvalCounts& total = line_total.counts;
     nlohmann::ordered_json j;
     j["exact_match"] = r.exact_match;
@@ -174,6 +250,7 @@ void printEvalJson(const EvalReport& r, const LineCounts& line_total, const Alig
         if (!settings.modes.empty()) j["align_modes"] = modesJson(settings, line_total.modes);
     }
     j["beam"] = beam;
+    if (!iv.empty()) j["interventions"] = interventionsToJson(iv);
     j["lines"] = total.lines;
     j["aligned_lines"] = total.aligned_lines;
     j["exact_lines"] = total.exact;
@@ -185,6 +262,7 @@ void printEvalJson(const EvalReport& r, const LineCounts& line_total, const Alig
     j["data"] = data_path;
     j["seconds"] = seconds;
     if (!explain.methods.empty()) j["explain"] = explainJson(line_total, explain);
+    if (heads) j["heads"] = headsJson(*heads);
     std::printf("%s\n", jsonText(j).c_str());
 }
 
@@ -288,7 +366,10 @@ int runEval(const std::vector<std::string>& args) {
                  "also measure explanation methods (comma-separated, or all) on each reference: AER, AOPC against a "
                  "random order, Spearman against occlusion (docs/explain.md)");
         p.option("--seed", &seed, "N", "the random order's seed for --explain (default 0)");
+        HeadOptions heads_opt;
+        addHeadOptions(p, heads_opt);
         if (!p.parse(args)) return 0;
+        checkHeadOptions(p, heads_opt);
         const AlignSettings align = alignSettings(align_mode, align_specials);
 
         std::optional<ScoreKind> score_kind;
@@ -312,14 +393,18 @@ int runEval(const std::vector<std::string>& args) {
         if (corpus.examples.empty()) throw InputError(corpus.name + ": no examples (the file is empty or blank)");
 
         const auto t0 = std::chrono::steady_clock::now();
-        const LineCounts total =
-            evalCorpus(model, corpus, corpus.name, max_len, beam, threads, max_source_len, align, explain);
+        const LineCounts total = evalCorpus(model, corpus, corpus.name, max_len, beam, threads, max_source_len, align,
+                                            explain, heads_opt.interventions);
         const EvalReport r = evalReport(total.counts);
+        std::optional<std::vector<HeadScore>> heads;
+        if (heads_opt.importance) heads = headScores(model, corpus, max_len, threads, max_source_len);
         const double seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
         if (json)
-            printEvalJson(r, total, align, beam, loaded.path, data_path, seconds, explain);
+            printEvalJson(r, total, align, beam, loaded.path, data_path, seconds, explain, heads_opt.interventions,
+                          heads ? &*heads : nullptr);
         else
             printEvalText(r, total, align, beam, loaded.path, corpus.name, seconds, explain);
+        if (!json) printHeadsText(heads ? &*heads : nullptr, heads_opt.interventions, r.bleu);
         return 0;
     });
 }

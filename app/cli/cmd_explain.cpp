@@ -11,6 +11,7 @@
 #include "io/decode_json.h"
 #include "io/json_text.h"
 
+#include <algorithm>
 #include <cstdio>
 
 namespace attnviz::cli {
@@ -95,10 +96,28 @@ std::vector<Explanation> explainAll(const Model& model, const DecodeResult& r,
 }
 
 std::string explainJson(const Model& model, const DecodeResult& r, const std::vector<Explanation>& explanations,
-                        const ExplainOptions& options) {
+                        const ExplainOptions& options, const Interventions& iv) {
     nlohmann::json j = decodeToJson(r, model.config);
+    if (!iv.empty()) j["interventions"] = interventionsToJson<nlohmann::json>(iv);
     addExplanationsToJson(j, explanations, options, model);
     return jsonText(j);
+}
+
+// The methods that run the model again (gradients, occlusion: explain/forced_objective) run the plain model, so with
+// interventions they would explain another model than the decode's; they are refused rather than mixed. So is norm
+// with a cross-attention head off (its sum over heads would count the removed head).
+void refuseRerunsWithInterventions(const std::vector<ExplainMethod>& methods, const Interventions& iv) {
+    if (iv.empty()) return;
+    for (ExplainMethod m : methods) {
+        const MethodInfo& info = methodInfo(m);
+        const bool cross_off = std::any_of(iv.heads_off.begin(), iv.heads_off.end(),
+                                           [](const HeadRef& h) { return h.kind == AttentionKind::Cross; });
+        if (info.reads_objective || (m == ExplainMethod::Norm && cross_off))
+            throw UsageError(std::string("--method ") + info.name +
+                             ": not computed for an intervened decode (--knockout, --attend, --head-off): it would "
+                             "run the plain model; use --method attention" +
+                             (cross_off ? "" : ",norm") + " (or rollout for a Transformer)");
+    }
 }
 
 int explainFile(const Model& model, const DecodeRequest& q, const std::vector<ExplainMethod>& methods,
@@ -111,7 +130,7 @@ int explainFile(const Model& model, const DecodeRequest& q, const std::vector<Ex
             const DecodeResult r = decodeOne(model, ex.source, ex.has_target ? &ex.target : nullptr, q.settings);
             const std::vector<Explanation> e = explainAll(model, r, methods, options);
             if (q.settings.json) {
-                text = explainJson(model, r, e, options);
+                text = explainJson(model, r, e, options, q.settings.interventions);
                 text.pop_back();  // the closing brace
                 text += ",\"line\":" + std::to_string(ex.line) + "}\n";
             } else {
@@ -154,6 +173,7 @@ int runExplain(const std::vector<std::string>& args) {
         } catch (const InputError& error) {
             throw UsageError(std::string("--method: ") + error.what());
         }
+        refuseRerunsWithInterventions(methods, q.settings.interventions);
         if (p.seen("--contrast")) e.options.contrast = parseContrast(e.contrast, model);
         if (p.seen("--input")) return explainFile(model, q, methods, e.options);
 
@@ -161,7 +181,7 @@ int runExplain(const std::vector<std::string>& args) {
         const DecodeResult r = decodeSentence(model, q.sentence(), q.forced(p) ? &q.target : nullptr, q.settings, mode);
         const std::vector<Explanation> explanations = explainAll(model, r, methods, e.options);
         if (q.settings.json)
-            std::printf("%s\n", explainJson(model, r, explanations, e.options).c_str());
+            std::printf("%s\n", explainJson(model, r, explanations, e.options, q.settings.interventions).c_str());
         else
             std::fputs(explainText(model, r, explanations, e.options).c_str(), stdout);
         return 0;

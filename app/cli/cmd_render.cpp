@@ -4,6 +4,7 @@
 // B − A side by side, or the distances as numbers. With --method NAME, an explanation method's matrix
 // (docs/explain.md) instead of the attention. Runs headless: without a display it uses Qt's offscreen platform.
 #include "commands.h"
+#include "decode_request.h"
 
 #ifdef ATTNVIZ_HAVE_RENDER
 #include "base/errors.h"
@@ -57,6 +58,7 @@ struct RenderSettings {
     ui::ExportOptions exp;
     ExplainMethod method = ExplainMethod::Attention;  // --method
     ExplainOptions explain;                           // --ig-steps
+    Interventions interventions;  // --knockout, --attend, --head-off: of the rendered model, not of --with's
 };
 
 DecodeResult decodeOne(const Model& model, const std::string& source, const std::string* reference,
@@ -76,11 +78,14 @@ DecodeResult decodeOne(const Model& model, const std::string& source, const std:
             throw InputError((where == "SENTENCE" ? std::string("--target") : where) + ": " + e.what());
         }
         checkReferenceLength(ref, s.max_source_len, where == "SENTENCE" ? std::string("--target") : where);
-        return forcedDecode(model, src, ref);
+        DecodeOptions o;
+        o.interventions = s.interventions;
+        return forcedDecode(model, src, ref, o);
     }
     checkDecodeSize(model, src, s.beam, s.max_len, where);
     DecodeOptions o;
     o.max_len = s.max_len;
+    o.interventions = s.interventions;
     if (s.beam > 1) return beamSearch(model, src, s.beam, o).best;
     return greedyDecode(model, src, o);
 }
@@ -116,6 +121,13 @@ void writeOne(const DecodeResult& r, const Model& model, const QString& path, co
         ui::ExportOptions drawn = options;
         drawn.style = ui::explanationStyle(options.style, &e);
         ok = ui::exportExplanation(ui::explanationData(r, e), r, e, model, path, drawn, &error);
+    } else if (!s.interventions.empty() &&
+               QFileInfo(path).suffix().compare(QLatin1String("json"), Qt::CaseInsensitive) == 0) {
+        // The export's decode object (indented 2) with the interventions, which the window's exporter does not know.
+        std::string text;
+        writeDecodeObject([&](std::string_view piece) { text += piece; }, r, model.config, s.interventions, 0, 2);
+        writeFileAtomically(path.toStdString(), text);
+        ok = true;
     } else {
         ok = ui::exportHeatmap(ui::HeatmapData::fromDecode(r), r, model.config, path, options, &error);
     }
@@ -188,6 +200,7 @@ void addRenderOptions(ArgParser& p, RenderArgs& a) {
     p.option("--out-dir", &a.out_dir, "DIR",
              "with --input: the folder for 0001.EXT, 0002.EXT, ... (created if missing)");
     p.choice("--format", &a.format, formats, "with --input: the format of every file (default png)");
+    addInterventionOptions(p, s.interventions);
     p.positionals(&a.words, "SENTENCE", "the source sentence (several arguments are joined with spaces)");
 }
 
@@ -300,6 +313,10 @@ int runRender(const std::vector<std::string>& args) {
         const LoadedModel loaded = loadModelForCli(a.model_path, score_kind);
         const Model& model = *loaded.model;
         a.s.method = renderMethod(a.method, model.config);
+        if (a.s.method != ExplainMethod::Attention && !a.s.interventions.empty())
+            throw UsageError("--method " + a.method +
+                             " with --knockout, --attend or --head-off: render draws a method of the plain model; "
+                             "`attnviz-cli explain` explains an intervened decode (attention, norm, rollout)");
         std::optional<LoadedModel> other;
         CompareWith with;
         if (!a.with_path.empty()) {

@@ -6,22 +6,82 @@
 #include "decode/beam_hypothesis.h"
 #include "io/atomic_file.h"
 #include "io/beam_json.h"
+#include "io/decode_json.h"
 #include "text/tokenizer.h"
+
+#include <charconv>
+#include <string_view>
 
 namespace attnviz::cli {
 namespace {
 
 // The n-th best finished hypothesis (from 1) of a search as a decode object: the search's `best` for n = 1, else
 // the forced decode of its tokens (hypothesisDecode: a Transformer's layers and heads too).
-DecodeResult nthHypothesis(const Model& model, const BeamResult& b, int n) {
+DecodeResult nthHypothesis(const Model& model, const BeamResult& b, int n, const DecodeOptions& options) {
     if (n == 1) return b.best;
     if (int(b.finished.size()) < n)
         throw InputError("--hypothesis " + std::to_string(n) + ": the beam search finished only " +
                          std::to_string(b.finished.size()) + " hypotheses (a wider --beam may find more)");
-    return hypothesisDecode(model, b, b.finished[size_t(n) - 1]);
+    return hypothesisDecode(model, b, b.finished[size_t(n) - 1], options);
+}
+
+// A non-negative integer that is the whole of `text`, or -1.
+int indexOf(std::string_view text) {
+    int x = 0;
+    const auto [ptr, ec] = std::from_chars(text.data(), text.data() + text.size(), x);
+    return !text.empty() && ec == std::errc() && ptr == text.data() + text.size() && x >= 0 ? x : -1;
+}
+
+// "A,B" as two indices; false when it is not that.
+bool indexPair(std::string_view text, char separator, int& a, int& b) {
+    const size_t at = text.find(separator);
+    if (at == std::string_view::npos) return false;
+    a = indexOf(text.substr(0, at));
+    b = indexOf(text.substr(at + 1));
+    return a >= 0 && b >= 0;
+}
+
+void addKnockout(const std::string& v, Interventions& iv) {
+    std::string_view rest = v;
+    while (true) {
+        const size_t comma = rest.find(',');
+        const int j = indexOf(rest.substr(0, comma));
+        if (j < 0)
+            throw UsageError("--knockout: expected source positions J[,J...] (0-based, <sos> = 0), got \"" + v + "\"");
+        iv.knockout.push_back(j);
+        if (comma == std::string_view::npos) break;
+        rest.remove_prefix(comma + 1);
+    }
+}
+
+void addAttend(const std::string& v, Interventions& iv) {
+    AttendAt a;
+    if (!indexPair(v, ':', a.row, a.position))
+        throw UsageError("--attend: expected T:J (a target row and a source position, 0-based), got \"" + v + "\"");
+    iv.attend.push_back(a);
+}
+
+void addHeadOff(const std::string& v, Interventions& iv) {
+    const size_t colon = v.find(':');
+    const std::optional<AttentionKind> kind = headKindFromName(std::string_view(v).substr(0, colon));
+    if (!kind) throw UsageError("--head-off: expected KIND:L,H with KIND cross, encoder or decoder, got \"" + v + "\"");
+    HeadRef h{*kind, 0, 0};
+    if (colon == std::string::npos || !indexPair(std::string_view(v).substr(colon + 1), ',', h.layer, h.head))
+        throw UsageError("--head-off: expected KIND:L,H (a layer and a head, 0-based), got \"" + v + "\"");
+    iv.heads_off.push_back(h);
 }
 
 }  // namespace
+
+void addInterventionOptions(ArgParser& p, Interventions& iv) {
+    p.repeatable("--knockout", "J[,J...]", "knock out these source positions (0-based, <sos> = 0): scores -inf",
+                 [&iv](const std::string& v) { addKnockout(v, iv); });
+    p.repeatable("--attend", "T:J", "RNN models: row T attends only to source position J (repeatable)",
+                 [&iv](const std::string& v) { addAttend(v, iv); });
+    p.repeatable("--head-off", "KIND:L,H",
+                 "Transformer: head H of layer L of cross, encoder or decoder attention outputs zeros (repeatable)",
+                 [&iv](const std::string& v) { addHeadOff(v, iv); });
+}
 
 std::string DecodeRequest::sentence() const {
     std::string out;
@@ -48,6 +108,7 @@ void addDecodeOptions(ArgParser& p, DecodeRequest& q) {
     p.option("--threads", &q.threads, "N", "worker threads for --input (default: every core)", 1, 256);
     p.option("--max-source-len", &q.settings.max_source_len, "N",
              "refuse sources of more than N tokens (default 1000); references may have 2*N+10", 1, kMaxSourceLenLimit);
+    addInterventionOptions(p, q.settings.interventions);
     p.positionals(&q.words, "SENTENCE", "the source sentence (several arguments are joined with spaces)");
 }
 
@@ -68,6 +129,17 @@ void checkDecodeUsage(const ArgParser& p, const DecodeRequest& q) {
             "--target or --input)");
 }
 
+void writeDecodeObject(const JsonWriter::Sink& sink, const DecodeResult& r, const ModelConfig& config,
+                       const Interventions& iv, int line, int indent) {
+    JsonWriter w(sink, indent);
+    w.beginObject();
+    writeDecodeMembers(w, r, config);
+    if (!iv.empty()) w.key("interventions").value(interventionsToJson(iv));
+    if (line > 0) w.key("line").integer(line);
+    w.endObject().flush();
+    sink("\n");
+}
+
 std::optional<ScoreKind> scoreOf(const DecodeRequest& q) {
     if (q.score.empty()) return std::nullopt;
     return parseScoreKind(q.score);
@@ -80,6 +152,7 @@ DecodeResult decodeOne(const Model& model, const std::string& source, const std:
     DecodeOptions o;
     o.max_len = s.max_len;
     o.parallel_steps = s.parallel_steps;
+    o.interventions = s.interventions;
     if (reference) {
         const TokenizedText ref = tokenizeTarget(model, *reference);
         checkReferenceLength(ref, s.max_source_len, "reference");
@@ -109,17 +182,20 @@ DecodeResult decodeSentence(const Model& model, const std::string& sentence, con
         }
         checkReferenceLength(ref, s.max_source_len, "--target");
         mode = Mode::Forced;
-        return forcedDecode(model, src, ref);
+        DecodeOptions o;
+        o.interventions = s.interventions;
+        return forcedDecode(model, src, ref, o);
     }
     DecodeOptions o;
     o.max_len = s.max_len;
+    o.interventions = s.interventions;
     checkDecodeSize(model, src, s.beam, s.max_len, "SENTENCE");
     if (!s.tree.empty() || s.hypothesis > 1) {  // width 1 is the greedy decode, with its tree
         const BeamResult b = beamSearch(model, src, s.beam, o);
         if (!s.tree.empty())
             writeFileAtomically(s.tree, beamTreeToJsonText(b, model.target_vocab, src, s.beam, 2) + "\n");
         mode = s.beam > 1 ? Mode::Beam : Mode::Greedy;
-        return nthHypothesis(model, b, s.hypothesis);
+        return nthHypothesis(model, b, s.hypothesis, o);
     }
     if (s.beam > 1) {
         mode = Mode::Beam;

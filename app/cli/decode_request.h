@@ -4,6 +4,8 @@
 #include "args.h"
 
 #include "decode/decoding.h"
+#include "io/json_text.h"
+#include "model/config.h"
 
 #include <optional>
 #include <string>
@@ -16,9 +18,10 @@ struct DecodeSettings {
     int max_len = 0;  // 0 = the spec's default 2 * S + 10
     bool json = false;
     int max_source_len = kMaxSourceTokens;
-    bool parallel_steps = true;  // off when sentences are decoded side by side (DecodeOptions::parallel_steps)
-    std::string tree;            // --tree FILE: the beam search's tree as JSON (io/beam_json.h)
-    int hypothesis = 1;          // --hypothesis N: the N-th best finished hypothesis of the search (1: the best)
+    bool parallel_steps = true;   // off when sentences are decoded side by side (DecodeOptions::parallel_steps)
+    std::string tree;             // --tree FILE: the beam search's tree as JSON (io/beam_json.h)
+    int hypothesis = 1;           // --hypothesis N: the N-th best finished hypothesis of the search (1: the best)
+    Interventions interventions;  // --knockout, --attend, --head-off (docs/explain.md)
 };
 
 enum class Mode { Greedy, Beam, Forced };
@@ -36,9 +39,20 @@ struct DecodeRequest {
 
 // Registers decode's options on p, writing into q.
 void addDecodeOptions(ArgParser& p, DecodeRequest& q);
+// --knockout J[,J…], --attend T:J and --head-off KIND:L,H (both repeatable), parsed into `iv` as they are read; a
+// value that is not of that form is a UsageError naming it. Whether the model can take them is the engine's check
+// (checkInterventions, an InputError when the decode starts). decode, render, eval and explain take them.
+void addInterventionOptions(ArgParser& p, Interventions& iv);
 // The rules between those options (UsageError).
 void checkDecodeUsage(const ArgParser& p, const DecodeRequest& q);
 std::optional<ScoreKind> scoreOf(const DecodeRequest& q);
+
+// The decode object, with its interventions when any was given and the input line number for a JSON Lines record
+// (`line` > 0: lines may be skipped when blank), then a newline, written piece by piece to `sink` (a large decode
+// is never held as text or as a tree); `indent` as JsonWriter's (-1: one line). decode's output, and render's .json
+// of an intervened decode.
+void writeDecodeObject(const JsonWriter::Sink& sink, const DecodeResult& r, const ModelConfig& config,
+                       const Interventions& iv, int line = 0, int indent = -1);
 
 // One source (and optional reference: forced decoding) of an input file.
 DecodeResult decodeOne(const Model& model, const std::string& source, const std::string* reference,

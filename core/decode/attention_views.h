@@ -5,17 +5,14 @@
 // Legend: S source length with <sos>/<eos>, T target length, L layers of the kind's stack, nhead heads.
 #pragma once
 #include "decode/decoding.h"
+#include "model/interventions.h"
 
 #include <string>
 #include <vector>
 
 namespace attnviz {
 
-enum class AttentionKind {
-    Cross,        // T × S: output token i (rows) reads source token j (columns)
-    EncoderSelf,  // S × S: source token i (queries) reads source token j (keys); computed once, not per step
-    DecoderSelf,  // T × T: output position i reads decoder input j (<sos>, y_1, …, y_{T−1}); 0 above the diagonal
-};
+// AttentionKind (cross, encoder self, decoder self) is model/interventions.h's.
 
 struct AttentionView {
     AttentionKind kind = AttentionKind::Cross;

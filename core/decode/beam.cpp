@@ -31,19 +31,20 @@ namespace {
 // One search: the tree grows in `result`, a step of the decoder per live hypothesis and target position.
 class BeamSearch {
 public:
+    // `iv`: the decode's interventions (checked); must outlive the search.
     BeamSearch(const Model& model, const TokenizedText& source, int K, int max_len, const detail::StepPath& path,
-               std::vector<int> prefix)
+               std::vector<int> prefix, const Interventions& iv)
         : model_(model), K_(K), max_len_(max_len), prefix_(std::move(prefix)) {
         states_.resize(1);
         if (model.config.isTransformer()) {
-            transformer_.emplace(model, source.ids);
+            transformer_.emplace(model, source.ids, &iv);
             max_len_ = transformer_->lengthLimit(max_len);
             if (int(prefix_.size()) > max_len_)
                 throw InputError("beam search: the forced prefix has " + std::to_string(prefix_.size()) +
                                  " tokens, more than this model's " + std::to_string(max_len_) + " target positions");
             caches_.resize(1);  // the root's: nothing fed yet
         } else {
-            decoder_.emplace(model, path);
+            decoder_.emplace(model, path, &iv);
             encode(model, source.ids, enc_, path.pool);
             decoder_->begin(enc_, states_[0], out_);
         }
@@ -298,7 +299,8 @@ BeamResult detail::beamSearch(const Model& model, const TokenizedText& source, i
                          " target tokens on a source of " + std::to_string(src.ids.size()) + " tokens would keep " +
                          std::to_string(bytes >> 20) + " MiB of attention rows and tree nodes (the limit is " +
                          std::to_string(kMaxBeamTreeBytes >> 20) + " MiB): use a smaller width or length");
-    return BeamSearch(model, src, beam_width, max_len, path, std::move(prefix)).run();
+    checkInterventions(model, options.interventions, int(src.ids.size()), max_len);
+    return BeamSearch(model, src, beam_width, max_len, path, std::move(prefix), options.interventions).run();
 }
 
 }  // namespace attnviz

@@ -4,6 +4,7 @@
 // L_enc / L_dec its encoder / decoder layers and nhead its heads.
 #pragma once
 #include "decode/limits.h"
+#include "model/interventions.h"
 #include "model/model.h"
 #include "text/tokenizer.h"
 
@@ -54,6 +55,10 @@ struct DecodeOptions {
     // A step may share its large products with a second core (the engine's threads). Turn off when the caller already
     // keeps every core busy, e.g. decoding several sentences side by side (decode/parallel.h). Only speed depends on it.
     bool parallel_steps = true;
+    // Knockout, attend, heads off (docs/explain.md, "Interventions"): a different decode, taken by every decode
+    // (greedy, forced, beam, the session, prefixDecode). Checked against the model and the source when a decode
+    // starts (InputError). Empty: the plain model, every bit as before.
+    Interventions interventions;
 };
 
 namespace detail {
@@ -128,7 +133,7 @@ DecodeResult forcedDecode(const Model& model, std::string_view source_text, std:
 // target tokens with <eos> (as tokenizeTarget gives it; id 1 keeps the reference's spelling). Ids are checked
 // against the vocabularies (InputError).
 DecodeResult greedyDecode(const Model& model, const TokenizedText& source, const DecodeOptions& options = {});
-// Of the options, forced decoding reads parallel_steps only.
+// Of the options, forced decoding reads parallel_steps and interventions only.
 DecodeResult forcedDecode(const Model& model, const TokenizedText& source, const TokenizedText& reference,
                           const DecodeOptions& options = {});
 

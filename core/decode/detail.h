@@ -35,7 +35,7 @@ struct SessionAccess {
 DecodeResult greedyDecode(const Model& model, const TokenizedText& source, const DecodeOptions& options,
                           const StepPath& path);
 DecodeResult forcedDecode(const Model& model, const TokenizedText& source, const TokenizedText& reference,
-                          const StepPath& path);
+                          const StepPath& path, const Interventions& iv = {});
 BeamResult beamSearch(const Model& model, const TokenizedText& source, int beam_width, const DecodeOptions& options,
                       const StepPath& path, std::vector<int> prefix = {});
 

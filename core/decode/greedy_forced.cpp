@@ -44,7 +44,7 @@ DecodeResult forcedDecode(const Model& model, std::string_view source_text, std:
 
 DecodeResult forcedDecode(const Model& model, const TokenizedText& source, const TokenizedText& reference,
                           const DecodeOptions& options) {
-    return detail::forcedDecode(model, source, reference, detail::defaultPath(model, options));
+    return detail::forcedDecode(model, source, reference, detail::defaultPath(model, options), options.interventions);
 }
 
 namespace detail {
@@ -61,17 +61,18 @@ DecodeResult greedyDecode(const Model& model, const TokenizedText& source, const
 }
 
 DecodeResult forcedDecode(const Model& model, const TokenizedText& source, const TokenizedText& reference,
-                          const StepPath& path) {
+                          const StepPath& path, const Interventions& iv) {
     checkReference(model, reference);
     const TokenizedText src = checkedSource(model, source);
-    if (model.config.isTransformer()) return forcedTransformerDecode(model, src, reference);
+    checkInterventions(model, iv, int(src.ids.size()), int(reference.ids.size()));
+    if (model.config.isTransformer()) return forcedTransformerDecode(model, src, reference, &iv);
     DecodeResult r;
     r.source_tokens = src.tokens;
     r.source_ids = src.ids;
 
     EncoderState enc;
     encode(model, src.ids, enc, path.pool);
-    StepDecoder decoder(model, path);
+    StepDecoder decoder(model, path, &iv);
     DecoderState prev, next;
     StepOutput out;
     decoder.begin(enc, prev, out);

@@ -38,12 +38,13 @@ struct DecodingSession::Impl {
         : model(std::move(m)), source(detail::checkedSource(*model, src)), options(opt) {
         max_len = detail::resolveMaxLength(options, int(source.ids.size()));
         options.top_k = std::clamp(options.top_k, 0, std::max(0, model->target_vocab.size() - 2));
+        checkInterventions(*model, options.interventions, int(source.ids.size()), max_len);
         if (model->config.isTransformer()) {
-            transformer.emplace(*model, source.ids);
+            transformer.emplace(*model, source.ids, &options.interventions);
             max_len = transformer->lengthLimit(max_len);
             return;
         }
-        decoder.emplace(*model, path);
+        decoder.emplace(*model, path, &options.interventions);  // options lives as long as the decoder
         encode(*model, source.ids, enc, path.pool);
         states.resize(1);
         decoder->begin(enc, states[0], work);

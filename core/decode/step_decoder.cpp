@@ -16,9 +16,13 @@ StepPath defaultPath(const Model& model, const DecodeOptions& options) {
     return path;
 }
 
-StepDecoder::StepDecoder(const Model& model, const StepPath& path) : folding_(path.folding), plain_(model, path.pool) {
-    if (model.config.decoder == DecoderKind::Bahdanau && folding_ != Folding::Never)
+StepDecoder::StepDecoder(const Model& model, const StepPath& path, const Interventions* iv)
+    : folding_(path.folding), plain_(model, path.pool) {
+    plain_.setInterventions(iv);
+    if (model.config.decoder == DecoderKind::Bahdanau && folding_ != Folding::Never) {
         folded_.emplace(model, path.tables, path.pool);
+        folded_->setInterventions(iv);
+    }
 }
 
 void StepDecoder::begin(const EncoderState& enc, DecoderState& initial, StepOutput& out) {

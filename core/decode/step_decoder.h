@@ -30,7 +30,8 @@ StepPath defaultPath(const Model& model, const DecodeOptions& options);
 // A decoder that picks its step for each sentence in begin(). Same calls as Decoder.
 class StepDecoder {
 public:
-    StepDecoder(const Model& model, const StepPath& path);
+    // `iv` (nullptr: none): the decode's interventions, for either step; must outlive the decoder.
+    StepDecoder(const Model& model, const StepPath& path, const Interventions* iv = nullptr);
 
     void begin(const EncoderState& enc, DecoderState& initial, StepOutput& out);
     // Greedy decoding and the session continue from the state a step returns until step `last_t` (see

@@ -10,8 +10,8 @@
 
 namespace attnviz::detail {
 
-TransformerSteps::TransformerSteps(const Model& model, const std::vector<int>& source_ids)
-    : net_(model.config.transformer, model.transformer), encoding_(net_.encode(source_ids)) {}
+TransformerSteps::TransformerSteps(const Model& model, const std::vector<int>& source_ids, const Interventions* iv)
+    : net_(model.config.transformer, model.transformer, iv), encoding_(net_.encode(source_ids)) {}
 
 void TransformerSteps::step(TransformerDecoderState& state, int token, TransformerStep& out) const {
     net_.step(encoding_, state, token, out);
@@ -57,8 +57,9 @@ void addTransformerAttention(DecodeResult& r, const std::vector<std::vector<Mat>
         }
 }
 
-DecodeResult forcedTransformerDecode(const Model& model, const TokenizedText& source, const TokenizedText& reference) {
-    const TransformerSteps steps(model, source.ids);
+DecodeResult forcedTransformerDecode(const Model& model, const TokenizedText& source, const TokenizedText& reference,
+                                     const Interventions* iv) {
+    const TransformerSteps steps(model, source.ids, iv);
     DecodeResult r;
     r.source_tokens = source.tokens;
     r.source_ids = source.ids;

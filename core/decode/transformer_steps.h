@@ -15,7 +15,8 @@ class TransformerSteps {
 public:
     // Encodes source ids ([<sos>] + tokens + [<eos>], already checked against the vocabulary). Throws InputError
     // when the source is longer than a stored positional table.
-    TransformerSteps(const Model& model, const std::vector<int>& source_ids);
+    // `iv` (nullptr: none): the decode's knockout and heads off, already checked (checkInterventions).
+    TransformerSteps(const Model& model, const std::vector<int>& source_ids, const Interventions* iv = nullptr);
 
     const TransformerEncoding& encoding() const { return encoding_; }
     // Feeds `token` at position state.length; `out` gets the next token's distribution and every attention.
@@ -40,6 +41,7 @@ void addTransformerAttention(DecodeResult& r, const std::vector<std::vector<Mat>
                              const std::vector<const StepRecord*>& rows);
 
 // Teacher forcing of a Transformer on a checked source and reference.
-DecodeResult forcedTransformerDecode(const Model& model, const TokenizedText& source, const TokenizedText& reference);
+DecodeResult forcedTransformerDecode(const Model& model, const TokenizedText& source, const TokenizedText& reference,
+                                     const Interventions* iv = nullptr);
 
 }  // namespace attnviz::detail

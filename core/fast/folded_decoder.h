@@ -40,6 +40,9 @@ public:
     // A bahdanau model (InputError otherwise). `tables` (optional, for this very model object; InputError otherwise)
     // keep the per-token products across steps and sentences; `pool` as in Decoder. Only speed depends on either.
     FoldedDecoder(const Model& model, TokenTables* tables, ThreadPool* pool);
+    // Attention::setInterventions; before begin(). The folded products read the step's (intervened) row a, so an
+    // intervention reaches the GRU input and the logits exactly as in the plain step.
+    void setInterventions(const Interventions* iv) { attention_.setInterventions(iv); }
 
     // As Decoder::begin; also computes W_ih's context columns times each h_j.
     void begin(const EncoderState& enc, DecoderState& initial, StepOutput& out);

@@ -37,6 +37,18 @@ void writeDecodeMembers(JsonWriter& w, const DecodeResult& result, const ModelCo
 // present (each head's shape checked).
 DecodeResult decodeFromJson(const nlohmann::json& j, ModelConfig* config = nullptr);
 
+// docs/explain.md's "interventions" object of an intervened decode: {"knockout": [j, ...], "attend": [[t, j], ...],
+// "head_off": [["cross", l, h], ...]}, each key only when it has entries (0-based, as the CLI takes them).
+// Templated on the JSON type, as jsonNumber.
+template <typename Json = nlohmann::ordered_json>
+Json interventionsToJson(const Interventions& iv) {
+    Json j = Json::object();
+    if (!iv.knockout.empty()) j["knockout"] = iv.knockout;
+    for (const AttendAt& a : iv.attend) j["attend"].push_back({a.row, a.position});
+    for (const HeadRef& h : iv.heads_off) j["head_off"].push_back({std::string(headKindName(h.kind)), h.layer, h.head});
+    return j;
+}
+
 std::string decodeToCsv(const DecodeResult& result);
 // One CSV field, quoted as described above when it holds a comma, quote, CR or LF.
 std::string csvField(const std::string& text);

@@ -5,6 +5,7 @@
 
 #include <algorithm>
 #include <cmath>
+#include <limits>
 
 namespace attnviz {
 
@@ -15,6 +16,7 @@ Attention::Attention(const Model& model, ThreadPool* pool) : model_(&model), poo
 }
 
 void Attention::prepare(int S, AttentionStep& out) {
+    knocked_ = interventions_ ? knockoutMask(*interventions_, S) : std::vector<char>();
     out.scores.resize(S);
     out.weights.resize(S);
     out.context.resize(2 * model_->config.enc_hid_dim);
@@ -81,7 +83,11 @@ void Attention::computeWithQuery(const EncoderState& enc, const float* s_ptr, co
 
     // Softmax over the window; zeros (and NaN scores) elsewhere.
     auto w = out.weights.segment(lo, n);
-    softmaxInto(e, w);
+    const bool any = knocked_.empty() || knockOut(lo, hi, out);
+    if (any)
+        softmaxInto(e, w);
+    else
+        w.setZero();  // every position of the window knocked out: no weight, context 0
     if (c.span == SpanKind::LocalP)
         for (int j = lo; j <= hi; ++j) out.weights[j] *= gaussianFactor(j, win.center, D);
     if (n < S) {
@@ -90,6 +96,27 @@ void Attention::computeWithQuery(const EncoderState& enc, const float* s_ptr, co
         for (int j = hi + 1; j < S; ++j) out.scores[j] = nan, out.weights[j] = 0.0f;
     }
     out.context.noalias() = enc.outputs.middleRows(lo, n).transpose() * w;  // (2H_e)
+    if (interventions_ && !interventions_->attend.empty()) {
+        const int j = attendedPosition(*interventions_, t - 1);  // row t − 1 produces target token t − 1
+        if (j >= 0) attendOnly(enc, j, out);
+    }
+}
+
+bool Attention::knockOut(int lo, int hi, AttentionStep& out) const {
+    bool any = false;
+    for (int j = lo; j <= hi; ++j) {
+        if (knocked_[size_t(j)])
+            out.scores[j] = -std::numeric_limits<float>::infinity();  // exp(−∞ − max) = 0 exactly
+        else
+            any = true;
+    }
+    return any;
+}
+
+void Attention::attendOnly(const EncoderState& enc, int j, AttentionStep& out) const {
+    out.weights.setZero();
+    out.weights[j] = 1.0f;
+    out.context = enc.outputs.row(j).transpose();  // (2H_e) h_j
 }
 
 }  // namespace attnviz

@@ -3,6 +3,7 @@
 #pragma once
 #include "base/tensor.h"
 #include "kernels/gemv_terms.h"
+#include "model/interventions.h"
 #include "model/model.h"
 #include "nn/encoder.h"
 
@@ -25,6 +26,10 @@ class Attention {
 public:
     // `pool`: the threads the query's product may share (kernels/row_split.h); nullptr: this thread only.
     Attention(const Model& model, ThreadPool* pool);
+    // The interventions of the decode (docs/explain.md; nullptr or empty: none), applied from the next prepare() on:
+    // knocked-out positions score −∞ before the softmax (a window with none left is all zeros, context 0); an
+    // attended row is one-hot at its position (context h_j). `iv` must outlive the decode.
+    void setInterventions(const Interventions* iv) { interventions_ = iv; }
     void prepare(int S, AttentionStep& out);
     // `s` is the state the score is taken from (H_d); `t` the target position of the token being produced
     // (1 for the first), used by local_m.
@@ -38,7 +43,13 @@ public:
     void computeWithQuery(const EncoderState& enc, const float* s, const float* query, int t, AttentionStep& out);
 
 private:
+    // The softmax over the window [lo, hi] with the knockout applied; false when every position is knocked out.
+    bool knockOut(int lo, int hi, AttentionStep& out) const;
+    void attendOnly(const EncoderState& enc, int j, AttentionStep& out) const;
+
     const Model* model_;
+    const Interventions* interventions_ = nullptr;
+    std::vector<char> knocked_;  // (S) knockoutMask of the sentence; empty: nothing knocked out
     ThreadPool* pool_;
     Vec query_;  // (H_d) additive: W_s s, for compute()
     Vec ws_;     // (H_d) local_p: W_p s

@@ -32,6 +32,8 @@ public:
     // `pool`: the threads a step's products may share (kernels/row_split.h); nullptr: this thread only.
     Decoder(const Model& model, ThreadPool* pool);
     const Model& model() const { return *model_; }
+    // Attention::setInterventions; before begin().
+    void setInterventions(const Interventions* iv) { attention_.setInterventions(iv); }
 
     // Sizes the buffers for this sentence and writes the state before the first step (s_0, h̃ = 0). Every later
     // call must pass the same `enc`.

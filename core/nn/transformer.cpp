@@ -13,9 +13,21 @@ namespace attnviz {
 
 void TransformerDecoderState::truncate(int n) { length = std::clamp(n, 0, length); }
 
-Transformer::Transformer(const TransformerConfig& config, const TransformerParams& params)
+Transformer::Transformer(const TransformerConfig& config, const TransformerParams& params, const Interventions* iv)
     : config_(&config), params_(&params) {
     checkTransformerParams(params, config);
+    if (!iv) return;
+    knockout_ = iv->knockout;
+    for (AttentionKind kind : {AttentionKind::Cross, AttentionKind::EncoderSelf, AttentionKind::DecoderSelf}) {
+        const int layers = kind == AttentionKind::EncoderSelf ? config.num_encoder_layers : config.num_decoder_layers;
+        auto& masks = heads_off_[int(kind)];
+        for (int l = 0; l < layers; ++l) masks.push_back(headsOffMask(*iv, kind, l, config.nhead));
+    }
+}
+
+std::span<const char> Transformer::headsOff(AttentionKind kind, int l) const {
+    const auto& masks = heads_off_[int(kind)];
+    return size_t(l) < masks.size() ? std::span<const char>(masks[size_t(l)]) : std::span<const char>();
 }
 
 int Transformer::maxLength() const { return int(params_->pos_embedding.rows()); }
@@ -43,17 +55,20 @@ Mat Transformer::embed(const std::vector<int>& ids, bool source, int first_posit
 }
 
 // post-LN: x = LN1(x + SA(x)), x = LN2(x + FF(x)); pre-LN: x = x + SA(LN1(x)), x = x + FF(LN2(x)).
-Mat Transformer::encoderLayer(const Mat& x, const EncoderLayerParamsT<float>& layer, std::vector<Mat>& heads) const {
+// Knockout applies to the cross-attention only (the spec's "softmax over source positions" of the decoder), not here.
+Mat Transformer::encoderLayer(const Mat& x, int l, std::vector<Mat>& heads) const {
+    const EncoderLayerParamsT<float>& layer = params_->encoder_layers[size_t(l)];
     const int nhead = config_->nhead;
     const Eigen::Index S = x.rows();
+    const HeadEdits edits{{}, headsOff(AttentionKind::EncoderSelf, l)};
     Mat weights;  // (nhead·S, S)
     Mat out;
     if (config_->norm_first) {
         const Mat normed = layerNorm(x, layer.norm1);
-        out = x + multiHeadAttention(normed, normed, layer.self_attn, nhead, &weights);
+        out = x + multiHeadAttention(normed, normed, layer.self_attn, nhead, &weights, edits);
         out += feedForward(layerNorm(out, layer.norm2), layer.ff, config_->activation);
     } else {
-        out = layerNorm(x + multiHeadAttention(x, x, layer.self_attn, nhead, &weights), layer.norm1);
+        out = layerNorm(x + multiHeadAttention(x, x, layer.self_attn, nhead, &weights, edits), layer.norm1);
         out = layerNorm(out + feedForward(out, layer.ff, config_->activation), layer.norm2);
     }
     heads.resize(nhead);
@@ -66,8 +81,8 @@ TransformerEncoding Transformer::encode(const std::vector<int>& source_ids) cons
     TransformerEncoding enc;
     Mat x = embed(source_ids, true, 0);  // (S, d)
     enc.self_attention.resize(config_->num_encoder_layers);
-    for (int l = 0; l < config_->num_encoder_layers; ++l)
-        x = encoderLayer(x, params_->encoder_layers[l], enc.self_attention[l]);
+    for (int l = 0; l < config_->num_encoder_layers; ++l) x = encoderLayer(x, l, enc.self_attention[l]);
+    enc.keys_off = knockoutMask(Interventions{knockout_, {}, {}}, int(source_ids.size()));
     enc.memory = layerNorm(x, params_->encoder_norm);
     for (const DecoderLayerParamsT<float>& layer : params_->decoder_layers) {
         enc.cross_keys.push_back(project(enc.memory, layer.multihead_attn, Projection::Key));      // (S, d)
@@ -90,13 +105,15 @@ Mat Transformer::causalSelfAttention(const Mat& y, int l, TransformerDecoderStat
     keys.row(t) = project(y, p, Projection::Key);      // (1, d)
     values.row(t) = project(y, p, Projection::Value);  // (1, d)
     const Mat q = project(y, p, Projection::Query);    // (1, d)
-    return outProject(attendHeads(q, keys.topRows(t + 1), values.topRows(t + 1), config_->nhead, &weights), p);
+    const HeadEdits edits{{}, headsOff(AttentionKind::DecoderSelf, l)};
+    return outProject(attendHeads(q, keys.topRows(t + 1), values.topRows(t + 1), config_->nhead, &weights, edits), p);
 }
 
 Mat Transformer::crossAttention(const Mat& y, int l, const TransformerEncoding& enc, Mat& weights) const {
     const MultiHeadAttentionParamsT<float>& p = params_->decoder_layers[l].multihead_attn;
     const Mat q = project(y, p, Projection::Query);  // (1, d)
-    return outProject(attendHeads(q, enc.cross_keys[l], enc.cross_values[l], config_->nhead, &weights), p);
+    const HeadEdits edits{enc.keys_off, headsOff(AttentionKind::Cross, l)};
+    return outProject(attendHeads(q, enc.cross_keys[l], enc.cross_values[l], config_->nhead, &weights, edits), p);
 }
 
 // post-LN: y = LN1(y + SA_causal(y)), y = LN2(y + MHA(y, memory)), y = LN3(y + FF(y));

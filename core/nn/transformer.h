@@ -5,8 +5,10 @@
 // Legend: S source length with <sos>/<eos>, t the decoder input position (0 for <sos>), d d_model, V_t target vocab.
 #pragma once
 #include "base/tensor.h"
+#include "model/interventions.h"
 #include "model/transformer_params.h"
 
+#include <span>
 #include <vector>
 
 namespace attnviz {
@@ -17,6 +19,7 @@ struct TransformerEncoding {
     std::vector<Mat> cross_keys;                   // [decoder layer] (S, d) memory W_k^T + b_k of multihead_attn
     std::vector<Mat> cross_values;                 // [decoder layer] (S, d) memory W_v^T + b_v
     std::vector<std::vector<Mat>> self_attention;  // [encoder layer][head] (S, S), row i = query position i
+    std::vector<char> keys_off;                    // (S) knocked-out source positions (Interventions); empty: none
     int length() const { return int(memory.rows()); }
 };
 
@@ -42,7 +45,9 @@ struct TransformerStep {
 class Transformer {
 public:
     // Throws ModelError if the config breaks a rule or a tensor's size is not the config's (checkTransformerParams).
-    Transformer(const TransformerConfig& config, const TransformerParams& params);
+    // `iv` (nullptr: none): knockout and heads off (docs/explain.md), applied to every sentence; checked by the
+    // caller (checkInterventions). Only its knockout and heads_off are read; it need not outlive the constructor.
+    Transformer(const TransformerConfig& config, const TransformerParams& params, const Interventions* iv = nullptr);
 
     const TransformerConfig& config() const { return *config_; }
     int sourceVocabSize() const { return int(params_->src_embedding.rows()); }
@@ -62,7 +67,9 @@ public:
     void step(const TransformerEncoding& enc, TransformerDecoderState& state, int token, TransformerStep& out) const;
 
 private:
-    Mat encoderLayer(const Mat& x, const EncoderLayerParamsT<float>& layer, std::vector<Mat>& heads) const;
+    Mat encoderLayer(const Mat& x, int l, std::vector<Mat>& heads) const;
+    // (nhead) the heads of `kind`'s layer l that are off; empty when none is.
+    std::span<const char> headsOff(AttentionKind kind, int l) const;
     Mat decoderLayer(const Mat& y, int l, const TransformerEncoding& enc, TransformerDecoderState& state,
                      TransformerStep& out) const;
     Mat causalSelfAttention(const Mat& y, int l, TransformerDecoderState& state, Mat& weights) const;
@@ -70,6 +77,8 @@ private:
 
     const TransformerConfig* config_;
     const TransformerParams* params_;
+    std::vector<int> knockout_;                    // source positions knocked out
+    std::vector<std::vector<char>> heads_off_[3];  // [AttentionKind][layer] (nhead) or empty
 };
 
 // The T × T decoder self-attention of one layer and head from the steps of a decode (T = steps.size()): row i is

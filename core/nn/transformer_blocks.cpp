@@ -1,6 +1,7 @@
 #include "nn/transformer_blocks.h"
 
 #include <cmath>
+#include <limits>
 
 namespace attnviz {
 
@@ -51,7 +52,24 @@ void softmaxRowsInPlace(Mat& scores) {
     }
 }
 
-Mat attendHeads(const ConstMatRef& q, const ConstMatRef& k, const ConstMatRef& v, int nhead, Mat* weights) {
+void softmaxRowsInPlace(Mat& scores, std::span<const char> keys_off) {
+    const float minus_inf = -std::numeric_limits<float>::infinity();
+    for (Eigen::Index j = 0; j < scores.cols(); ++j)
+        if (keys_off[size_t(j)]) scores.col(j).setConstant(minus_inf);  // exp(−∞ − max) = 0 exactly
+    for (Eigen::Index r = 0; r < scores.rows(); ++r) {
+        auto row = scores.row(r);
+        const float mx = row.maxCoeff();
+        if (mx == minus_inf) {
+            row.setZero();  // every key off: no weight, o_h = 0
+            continue;
+        }
+        row.array() = (row.array() - mx).exp();
+        row /= row.sum();
+    }
+}
+
+Mat attendHeads(const ConstMatRef& q, const ConstMatRef& k, const ConstMatRef& v, int nhead, Mat* weights,
+                const HeadEdits& edits) {
     const Eigen::Index n = q.rows(), m = k.rows(), d = q.cols(), dh = d / nhead;
     const float inv_sqrt_dh = float(1.0 / std::sqrt(double(dh)));
     Mat heads(n, d);
@@ -60,8 +78,14 @@ Mat attendHeads(const ConstMatRef& q, const ConstMatRef& k, const ConstMatRef& v
     for (int h = 0; h < nhead; ++h) {
         // q_h / √d_h first, then the product with k_hᵀ, in PyTorch's order: (n, d_h) (d_h, m) → (n, m)
         a.noalias() = (q.middleCols(h * dh, dh) * inv_sqrt_dh) * k.middleCols(h * dh, dh).transpose();
-        softmaxRowsInPlace(a);
-        heads.middleCols(h * dh, dh).noalias() = a * v.middleCols(h * dh, dh);  // (n, m) (m, d_h)
+        if (edits.keys_off.empty())
+            softmaxRowsInPlace(a);
+        else
+            softmaxRowsInPlace(a, edits.keys_off);
+        if (!edits.heads_off.empty() && edits.heads_off[size_t(h)])
+            heads.middleCols(h * dh, dh).setZero();  // head off: o_h = 0
+        else
+            heads.middleCols(h * dh, dh).noalias() = a * v.middleCols(h * dh, dh);  // (n, m) (m, d_h)
         if (weights) weights->middleRows(h * n, n) = a;
     }
     return heads;
@@ -77,11 +101,11 @@ Mat outProject(const ConstMatRef& heads, const MultiHeadAttentionParamsT<float>&
 }
 
 Mat multiHeadAttention(const ConstMatRef& q_in, const ConstMatRef& kv_in, const MultiHeadAttentionParamsT<float>& p,
-                       int nhead, Mat* weights) {
+                       int nhead, Mat* weights, const HeadEdits& edits) {
     const Mat q = project(q_in, p, Projection::Query);   // (n, d)
     const Mat k = project(kv_in, p, Projection::Key);    // (m, d)
     const Mat v = project(kv_in, p, Projection::Value);  // (m, d)
-    return outProject(attendHeads(q, k, v, nhead, weights), p);
+    return outProject(attendHeads(q, k, v, nhead, weights, edits), p);
 }
 
 }  // namespace attnviz

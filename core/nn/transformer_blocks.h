@@ -5,6 +5,8 @@
 #include "base/tensor.h"
 #include "model/transformer_params.h"
 
+#include <span>
+
 namespace attnviz {
 
 using ConstMatRef = Eigen::Ref<const Mat>;  // a Mat or a block of rows / a contiguous row block of one
@@ -24,12 +26,23 @@ Mat feedForward(const ConstMatRef& x, const FeedForwardParamsT<float>& p, Activa
 
 // Softmax of each row in place (max-shifted).
 void softmaxRowsInPlace(Mat& scores);
+// The same with the columns where keys_off (m) is set at −∞ first; a row with every column off is all zeros.
+void softmaxRowsInPlace(Mat& scores, std::span<const char> keys_off);
+
+// Interventions on one multi-head attention (docs/explain.md): keys_off (m) 1 for a key whose scores are −∞ before
+// the softmax; heads_off (nhead) 1 for a head whose output o_h is zero before out_proj (its weights A_h are still
+// given). Empty spans: none, and every bit as without them.
+struct HeadEdits {
+    std::span<const char> keys_off;
+    std::span<const char> heads_off;
+};
 
 // The heads of already projected queries q (n, d), keys k (m, d) and values v (m, d): head h takes columns
 // h·d_h … (h+1)·d_h − 1, A_h = softmax(q_h k_hᵀ / √d_h) (n, m), o_h = A_h v_h (n, d_h); the heads' outputs
 // concatenated in head order (n, d), before out_proj. With `weights`, A_h goes to its rows h·n … h·n + n − 1
 // (weights is (nhead·n, m)). No mask: a causal caller passes only the keys a query may see.
-Mat attendHeads(const ConstMatRef& q, const ConstMatRef& k, const ConstMatRef& v, int nhead, Mat* weights);
+Mat attendHeads(const ConstMatRef& q, const ConstMatRef& k, const ConstMatRef& v, int nhead, Mat* weights,
+                const HeadEdits& edits = {});
 
 // The in_proj slices of docs/transformer.md: rows 0..d−1 (q), d..2d−1 (k), 2d..3d−1 (v) and the same of the bias.
 enum class Projection { Query = 0, Key = 1, Value = 2 };
@@ -40,6 +53,6 @@ Mat outProject(const ConstMatRef& heads, const MultiHeadAttentionParamsT<float>&
 
 // MHA(Q_in, KV_in) whole, no mask: Q_in (n, d), KV_in (m, d) → (n, d); weights as attendHeads.
 Mat multiHeadAttention(const ConstMatRef& q_in, const ConstMatRef& kv_in, const MultiHeadAttentionParamsT<float>& p,
-                       int nhead, Mat* weights);
+                       int nhead, Mat* weights, const HeadEdits& edits = {});
 
 }  // namespace attnviz

@@ -247,6 +247,10 @@ void TestCliExplain::renderMethodUsageErrorsSayWhy() {
         runCli({"render", "--model", kRnn, "--method", "ig", "--with", kRnn, "--out", out, "the cat"});
     QCOMPARE(with.code, 2);
     QVERIFY2(with.errText().contains("--with"), qPrintable(with.errText()));
+    const ProcessRun knocked =
+        runCli({"render", "--model", kRnn, "--method", "occlusion", "--knockout", "1", "--out", out, "the cat"});
+    QCOMPARE(knocked.code, 2);
+    QVERIFY2(knocked.errText().contains("--knockout"), qPrintable(knocked.errText()));
     QVERIFY(!QFile::exists(out));
 }
 

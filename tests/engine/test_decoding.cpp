@@ -4,6 +4,7 @@
 #include "base/errors.h"
 #include "decode/decoding.h"
 #include "decode/detail.h"
+#include "decode_variants.h"
 #include "fast/token_tables.h"
 #include "nn/decoder.h"
 #include "reference_model.h"
@@ -20,19 +21,6 @@ namespace {
 
 // |a − b| ≤ tol · (1 + |b|): relative for large values, absolute near 0.
 bool close(double a, double b, double tol = 1e-5) { return std::abs(a - b) <= tol * (1.0 + std::abs(b)); }
-
-TokenizedText sourceOf(const Model& m, const std::vector<std::string>& words) {
-    TokenizedText t;
-    t.tokens.push_back("<sos>");
-    t.ids.push_back(kSos);
-    for (const std::string& w : words) {
-        t.tokens.push_back(w);
-        t.ids.push_back(m.source_vocab.id(w));
-    }
-    t.tokens.push_back("<eos>");
-    t.ids.push_back(kEos);
-    return t;
-}
 
 const std::vector<std::string> kSentence = {"the", "cat", "sat", "on", "the", "mat", "."};  // S = 9
 
@@ -55,58 +43,6 @@ private slots:
     void recomputingFromAnEarlierStep();
     void rejectsBadIds();
 };
-
-// Every combination the spec allows: bahdanau × 4 scores (global only); luong × 4 scores × 3 spans × IF on/off.
-static void addAllVariants() {
-    QTest::addColumn<int>("decoder");
-    QTest::addColumn<int>("score");
-    QTest::addColumn<int>("span");
-    QTest::addColumn<bool>("input_feeding");
-    QTest::addColumn<int>("folding");
-    QTest::addColumn<bool>("tables");  // greedy decodes with token tables filled in advance (token_tables.h)
-    const ScoreKind scores[] = {ScoreKind::Additive, ScoreKind::Dot, ScoreKind::ScaledDot, ScoreKind::General};
-    for (ScoreKind sc : scores) {
-        QTest::addRow("bahdanau/%s/global/unfolded", toString(sc).data())
-            << int(DecoderKind::Bahdanau) << int(sc) << int(SpanKind::Global) << false << int(Folding::Never) << false;
-        for (bool tables : {false, true})
-            QTest::addRow("bahdanau/%s/global/folded%s", toString(sc).data(), tables ? "/tables" : "")
-                << int(DecoderKind::Bahdanau) << int(sc) << int(SpanKind::Global) << false << int(Folding::Always)
-                << tables;
-    }
-    for (ScoreKind sc : scores)
-        for (SpanKind sp : {SpanKind::Global, SpanKind::LocalM, SpanKind::LocalP})
-            for (bool inf : {false, true})
-                QTest::addRow("luong/%s/%s/%s", toString(sc).data(), toString(sp).data(), inf ? "if" : "no_if")
-                    << int(DecoderKind::Luong) << int(sc) << int(sp) << inf << int(Folding::Auto) << false;
-}
-
-// The row's way of decoding: its folding, and token tables for `model` with every row computed when the row says so.
-struct RowPath {
-    std::unique_ptr<TokenTables> tables;
-    detail::StepPath path;
-};
-static RowPath fetchPath(const Model& model) {
-    QFETCH(int, folding);
-    QFETCH(bool, tables);
-    RowPath row;
-    row.path.folding = Folding(folding);
-    row.path.pool = &ThreadPool::engine();
-    if (tables) {
-        row.tables = std::make_unique<TokenTables>(model);
-        row.tables->computeAll(&ThreadPool::engine());
-        row.path.tables = row.tables.get();
-    }
-    return row;
-}
-
-// The row's config.
-static ModelConfig fetchConfig() {
-    QFETCH(int, decoder);
-    QFETCH(int, score);
-    QFETCH(int, span);
-    QFETCH(bool, input_feeding);
-    return smallConfig(DecoderKind(decoder), ScoreKind(score), SpanKind(span), input_feeding);
-}
 
 void TestDecoding::matchesReference_data() { addAllVariants(); }
 

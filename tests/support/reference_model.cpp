@@ -61,7 +61,7 @@ DVec gru(const GruParams& g, const DVec& x, const DVec& h) {
     return out;
 }
 
-RefStep attend(const Model& m, const RefEncoding& enc, const DVec& s, int t) {
+RefStep attend(const Model& m, const RefEncoding& enc, const DVec& s, int t, const RefInterventions& iv) {
     const ModelConfig& c = m.config;
     const ModelParams& p = m.params;
     const int S = int(enc.h.size());
@@ -110,6 +110,8 @@ RefStep attend(const Model& m, const RefEncoding& enc, const DVec& s, int t) {
         }
         st.scores[size_t(j)] = e;
     }
+    for (int j : iv.knockout)  // scored −∞, so out of the softmax
+        if (in[size_t(j)]) st.scores[size_t(j)] = -std::numeric_limits<double>::infinity(), in[size_t(j)] = false;
     double mx = -std::numeric_limits<double>::infinity();
     for (int j = 0; j < S; ++j)
         if (in[size_t(j)]) mx = std::max(mx, st.scores[size_t(j)]);
@@ -125,6 +127,11 @@ RefStep attend(const Model& m, const RefEncoding& enc, const DVec& s, int t) {
         }
         st.attention[size_t(j)] = a;
     }
+    for (const auto& [row, position] : iv.attend)
+        if (row == t - 1) {  // one-hot
+            st.attention.assign(size_t(S), 0.0);
+            st.attention[size_t(position)] = 1.0;
+        }
     st.context.assign(enc.h[0].size(), 0.0);
     for (int j = 0; j < S; ++j)
         for (size_t k = 0; k < st.context.size(); ++k) st.context[k] += st.attention[size_t(j)] * enc.h[size_t(j)][k];
@@ -145,21 +152,22 @@ struct DecState {
 };
 
 // One decoder step: fills the step (attention, context, log-probs) and advances the state.
-RefStep decodeStep(const Model& m, const RefEncoding& enc, int y_prev, int t, DecState& st) {
+RefStep decodeStep(const Model& m, const RefEncoding& enc, int y_prev, int t, DecState& st,
+                   const RefInterventions& iv) {
     const ModelConfig& c = m.config;
     const ModelParams& p = m.params;
     const DVec x = row(p.dec_embedding, y_prev);
     RefStep out;
     DVec logits;
     if (c.decoder == DecoderKind::Bahdanau) {
-        out = attend(m, enc, st.s, t);
+        out = attend(m, enc, st.s, t, iv);
         const DVec s = gru(p.dec_rnn, cat(x, out.context), st.s);
         logits = plus(matvec(p.fc_out_w, cat(cat(s, out.context), x)), p.fc_out_b);
         st.s = s;
     } else {
         const DVec in = c.input_feeding ? cat(x, st.htilde) : x;
         const DVec s = gru(p.dec_rnn, in, st.s);
-        out = attend(m, enc, s, t);
+        out = attend(m, enc, s, t, iv);
         DVec ht = matvec(p.combine_w, cat(out.context, s));
         for (double& v : ht) v = std::tanh(v);
         logits = plus(matvec(p.fc_out_w, ht), p.fc_out_b);
@@ -197,25 +205,25 @@ RefEncoding referenceEncode(const Model& m, const std::vector<int>& ids, const s
 }
 
 RefDecode referenceForced(const Model& m, const std::vector<int>& source_ids, const std::vector<int>& target_ids,
-                          const std::vector<DVec>* source_embeddings) {
+                          const std::vector<DVec>* source_embeddings, const RefInterventions& iv) {
     const RefEncoding enc = referenceEncode(m, source_ids, source_embeddings);
     DecState st = initialState(m, enc);
     RefDecode r;
     for (size_t i = 0; i < target_ids.size(); ++i) {
-        r.steps.push_back(decodeStep(m, enc, i == 0 ? kSos : target_ids[i - 1], int(i) + 1, st));
+        r.steps.push_back(decodeStep(m, enc, i == 0 ? kSos : target_ids[i - 1], int(i) + 1, st, iv));
         r.tokens.push_back(target_ids[i]);
         r.total_log_prob += r.steps.back().log_probs[size_t(target_ids[i])];
     }
     return r;
 }
 
-RefDecode referenceGreedy(const Model& m, const std::vector<int>& source_ids, int max_len) {
+RefDecode referenceGreedy(const Model& m, const std::vector<int>& source_ids, int max_len, const RefInterventions& iv) {
     const RefEncoding enc = referenceEncode(m, source_ids);
     DecState st = initialState(m, enc);
     RefDecode r;
     int y = kSos;
     for (int i = 0; i < max_len; ++i) {
-        r.steps.push_back(decodeStep(m, enc, y, i + 1, st));
+        r.steps.push_back(decodeStep(m, enc, y, i + 1, st, iv));
         const DVec& lp = r.steps.back().log_probs;
         int best = -1;
         for (int v = 0; v < int(lp.size()); ++v) {

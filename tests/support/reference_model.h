@@ -5,6 +5,7 @@
 #pragma once
 #include "model/model.h"
 
+#include <utility>
 #include <vector>
 
 namespace attnviz::testing {
@@ -31,15 +32,23 @@ struct RefDecode {
     double total_log_prob = 0;  // Σ log p(tokens[i])
 };
 
+// docs/explain.md's interventions on the RNN kinds: knocked-out positions score −∞ before the softmax (a window with
+// none left is all zeros, context 0); row `attend[k].first` is one-hot at position `attend[k].second` (context h_j).
+struct RefInterventions {
+    std::vector<int> knockout;
+    std::vector<std::pair<int, int>> attend;  // (row, position)
+};
+
 // source_embeddings, if not null, replaces the embedding of each source position (S rows of E): the explanation
 // tests differentiate through it.
 RefEncoding referenceEncode(const Model& model, const std::vector<int>& source_ids,
                             const std::vector<DVec>* source_embeddings = nullptr);
 // Teacher forcing: step i is fed target[i-1] (<sos> first) and scored on target[i].
 RefDecode referenceForced(const Model& model, const std::vector<int>& source_ids, const std::vector<int>& target_ids,
-                          const std::vector<DVec>* source_embeddings = nullptr);
+                          const std::vector<DVec>* source_embeddings = nullptr, const RefInterventions& iv = {});
 // Greedy decoding with the spec's rules (never <pad>/<sos>, ties to the lowest id, stop after <eos> or max_len).
-RefDecode referenceGreedy(const Model& model, const std::vector<int>& source_ids, int max_len);
+RefDecode referenceGreedy(const Model& model, const std::vector<int>& source_ids, int max_len,
+                          const RefInterventions& iv = {});
 // The training objective for one example: mean over target positions of −log p (target without <sos>, <eos> included).
 double referenceLoss(const Model& model, const std::vector<int>& source_ids, const std::vector<int>& target_ids);
 

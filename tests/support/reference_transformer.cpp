@@ -70,8 +70,9 @@ Rows feedForwardRef(const Rows& x, const FeedForwardParamsT<double>& p, Activati
 }
 
 // MHA(q_in, kv_in); with `causal` query i sees keys 0..i only. weights[h] (n, m).
+// Keys in `knocked_out` take no part in any softmax (a row with none left is all zeros).
 Rows attentionRef(const Rows& q_in, const Rows& kv_in, const MultiHeadAttentionParamsT<double>& p, int nhead,
-                  bool causal, std::vector<DMat>& weights) {
+                  bool causal, std::vector<DMat>& weights, const std::vector<int>& knocked_out = {}) {
     const int d = int(p.out_proj_weight.rows()), dh = d / nhead;
     const Rows q = affineRows(q_in, p.in_proj_weight, p.in_proj_bias, 0, d);
     const Rows k = affineRows(kv_in, p.in_proj_weight, p.in_proj_bias, d, d);
@@ -90,9 +91,12 @@ Rows attentionRef(const Rows& q_in, const Rows& kv_in, const MultiHeadAttentionP
                 e[j] = s / std::sqrt(double(dh));
                 mx = std::max(mx, e[j]);
             }
+            for (int j : knocked_out) e[size_t(j)] = -std::numeric_limits<double>::infinity();
+            mx = -std::numeric_limits<double>::infinity();
+            for (size_t j = 0; j < visible; ++j) mx = std::max(mx, e[j]);
             double z = 0;
             for (size_t j = 0; j < visible; ++j) z += std::exp(e[j] - mx);
-            for (size_t j = 0; j < visible; ++j) {
+            for (size_t j = 0; j < visible && z > 0; ++j) {
                 const double a = std::exp(e[j] - mx) / z;
                 weights[h](i, j) = a;
                 for (int c = h * dh; c < (h + 1) * dh; ++c) heads[i][c] += a * v[j][c];
@@ -130,7 +134,8 @@ RefTransformerEncoding referenceTransformerEncode(const TransformerConfig& c, co
 }
 
 RefTransformerDecoding referenceTransformerDecode(const TransformerConfig& c, const TransformerParamsT<double>& p,
-                                                  const DMat& memory, const std::vector<int>& inputs) {
+                                                  const DMat& memory, const std::vector<int>& inputs,
+                                                  const std::vector<int>& cross_knockout) {
     RefTransformerDecoding out;
     Rows mem(memory.rows());
     for (Eigen::Index i = 0; i < memory.rows(); ++i)
@@ -141,11 +146,13 @@ RefTransformerDecoding referenceTransformerDecode(const TransformerConfig& c, co
         if (c.norm_first) {
             const Rows n1 = norm(y, layer.norm1);
             y = add(y, attentionRef(n1, n1, layer.self_attn, c.nhead, true, self_w));
-            y = add(y, attentionRef(norm(y, layer.norm2), mem, layer.multihead_attn, c.nhead, false, cross_w));
+            y = add(y, attentionRef(norm(y, layer.norm2), mem, layer.multihead_attn, c.nhead, false, cross_w,
+                                    cross_knockout));
             y = add(y, feedForwardRef(norm(y, layer.norm3), layer.ff, c.activation));
         } else {
             y = norm(add(y, attentionRef(y, y, layer.self_attn, c.nhead, true, self_w)), layer.norm1);
-            y = norm(add(y, attentionRef(y, mem, layer.multihead_attn, c.nhead, false, cross_w)), layer.norm2);
+            y = norm(add(y, attentionRef(y, mem, layer.multihead_attn, c.nhead, false, cross_w, cross_knockout)),
+                     layer.norm2);
             y = norm(add(y, feedForwardRef(y, layer.ff, c.activation)), layer.norm3);
         }
         out.self_attention.push_back(self_w);
@@ -164,12 +171,13 @@ RefTransformerDecoding referenceTransformerDecode(const TransformerConfig& c, co
 }
 
 RefTransformerGreedy referenceTransformerGreedy(const TransformerConfig& c, const TransformerParamsT<double>& p,
-                                                const std::vector<int>& source_ids, int max_len) {
+                                                const std::vector<int>& source_ids, int max_len,
+                                                const std::vector<int>& cross_knockout) {
     RefTransformerGreedy out;
     const DMat memory = referenceTransformerEncode(c, p, source_ids).memory;
     std::vector<int> inputs = {kSosId};
     while (int(out.tokens.size()) < max_len) {
-        out.steps.push_back(referenceTransformerDecode(c, p, memory, inputs));
+        out.steps.push_back(referenceTransformerDecode(c, p, memory, inputs, cross_knockout));
         const DMat& lp = out.steps.back().log_probs;
         const Eigen::Index last = lp.rows() - 1;
         int best = -1;

@@ -30,12 +30,15 @@ struct RefTransformerGreedy {
 
 RefTransformerEncoding referenceTransformerEncode(const TransformerConfig& c, const TransformerParamsT<double>& p,
                                                   const std::vector<int>& source_ids);
-// The decoder input [<sos>, y_1, …] all at once.
+// The decoder input [<sos>, y_1, …] all at once. `cross_knockout`: source positions no cross-attention head of any
+// layer attends to (docs/explain.md's knockout; a row with none left is all zeros).
 RefTransformerDecoding referenceTransformerDecode(const TransformerConfig& c, const TransformerParamsT<double>& p,
-                                                  const DMat& memory, const std::vector<int>& inputs);
+                                                  const DMat& memory, const std::vector<int>& inputs,
+                                                  const std::vector<int>& cross_knockout = {});
 // Greedy with model-format.md's rules (never <pad>/<sos>, ties to the lowest id, stop after <eos> or max_len),
 // every step recomputing the whole prefix.
 RefTransformerGreedy referenceTransformerGreedy(const TransformerConfig& c, const TransformerParamsT<double>& p,
-                                                const std::vector<int>& source_ids, int max_len);
+                                                const std::vector<int>& source_ids, int max_len,
+                                                const std::vector<int>& cross_knockout = {});
 
 }  // namespace attnviz::testing

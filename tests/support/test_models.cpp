@@ -60,4 +60,15 @@ QString saveInto(const Model& model, const QTemporaryDir& dir, const QString& fi
     return path;
 }
 
+Model withHeadZeroed(Model m, const HeadRef& h) {
+    const int dh = m.config.transformer.headDim();
+    TransformerParams& p = m.transformer;
+    MultiHeadAttentionParamsT<float>& a = h.kind == AttentionKind::EncoderSelf ? p.encoder_layers[h.layer].self_attn
+                                          : h.kind == AttentionKind::DecoderSelf
+                                              ? p.decoder_layers[h.layer].self_attn
+                                              : p.decoder_layers[h.layer].multihead_attn;
+    a.out_proj_weight.middleCols(h.head * dh, dh).setZero();
+    return m;
+}
+
 }  // namespace attnviz::testing

@@ -1,5 +1,6 @@
 // Small models and vocabularies for tests, made in memory from a seed.
 #pragma once
+#include "model/interventions.h"
 #include "model/model.h"
 
 #include <QString>
@@ -23,6 +24,9 @@ Model smallModel(const ModelConfig& config, uint64_t seed, float scale = 1.0f);
 // A random Transformer sibling of smallModel's models (the same vocabularies and tokenizers): d_model 8, 2 heads, 2
 // encoder and `decoder_layers` decoder layers, its output layer scaled up so that decodes pick a few distinct tokens.
 Model smallTransformer(uint64_t seed, int decoder_layers = 2);
+// A Transformer model with head h's columns of that attention's out_proj zeroed (d, d_h): what "head off" (and a head
+// gate of 0) must equal.
+Model withHeadZeroed(Model m, const HeadRef& h);
 // Saves into dir and returns the path.
 QString saveInto(const Model& model, const QTemporaryDir& dir, const QString& file_name);
 

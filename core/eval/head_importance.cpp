@@ -1,0 +1,160 @@
+#include "eval/head_importance.h"
+
+#include "base/errors.h"
+#include "decode/decoding.h"
+#include "decode/parallel.h"
+#include "eval/metrics.h"
+#include "model/transformer_params_ops.h"
+#include "nn/transformer_loss.h"
+#include "text/tokenizer.h"
+
+#include <algorithm>
+#include <cmath>
+#include <string>
+#include <thread>
+
+namespace attnviz {
+namespace {
+
+template <typename T>
+const MultiHeadAttentionParamsT<T>& attentionOf(const TransformerParamsT<T>& p, const HeadRef& h) {
+    switch (h.kind) {
+    case AttentionKind::EncoderSelf:
+        return p.encoder_layers[size_t(h.layer)].self_attn;
+    case AttentionKind::DecoderSelf:
+        return p.decoder_layers[size_t(h.layer)].self_attn;
+    case AttentionKind::Cross:
+        break;
+    }
+    return p.decoder_layers[size_t(h.layer)].multihead_attn;
+}
+
+// One line, tokenized and checked.
+struct Line {
+    TokenizedText source, reference;
+};
+
+Line lineOf(const Model& model, const CorpusExample& ex, int max_source_tokens) {
+    try {
+        Line l{tokenizeSource(model, ex.source), tokenizeTarget(model, ex.target)};
+        if (int(l.source.ids.size()) - 2 > max_source_tokens)
+            throw InputError("the source has " + std::to_string(l.source.ids.size() - 2) + " tokens, more than " +
+                             std::to_string(max_source_tokens));
+        return l;
+    } catch (const InputError& e) {
+        throw InputError("line " + std::to_string(ex.line) + ": " + e.what());
+    }
+}
+
+// What one head-off job of one line gives.
+struct OffCounts {
+    EvalCounts greedy;
+    double log_prob = 0;
+    int64_t tokens = 0;
+};
+
+OffCounts headOffLine(const Model& model, const Line& line, const HeadRef& head, int max_len) {
+    DecodeOptions o;
+    o.max_len = max_len;
+    o.parallel_steps = false;  // every core runs a job of its own
+    o.interventions.heads_off = {head};
+    OffCounts c;
+    c.greedy = evalExample(greedyDecode(model, line.source, o), line.reference.tokens);
+    c.log_prob = forcedDecode(model, line.source, line.reference, o).total_log_prob;
+    c.tokens = int64_t(line.reference.ids.size());
+    return c;
+}
+
+std::vector<HeadScore> sumUp(const std::vector<HeadRef>& heads, const std::vector<OffCounts>& off,
+                             const std::vector<std::vector<double>>& gates) {
+    const size_t H = heads.size(), lines = gates.size();
+    std::vector<HeadScore> scores(H);
+    for (size_t k = 0; k < H; ++k) {
+        EvalCounts counts;
+        double log_prob = 0, importance = 0;
+        int64_t tokens = 0;
+        for (size_t i = 0; i < lines; ++i) {  // in the lines' order: the same sums whatever the threads
+            const OffCounts& c = off[i * H + k];
+            counts += c.greedy;
+            log_prob += c.log_prob;
+            tokens += c.tokens;
+            importance += std::abs(gates[i][k]);
+        }
+        scores[k] = {heads[k], evalReport(counts).bleu, tokens ? log_prob / double(tokens) : 0.0,
+                     lines ? importance / double(lines) : 0.0};
+    }
+    return scores;
+}
+
+}  // namespace
+
+std::vector<HeadRef> allHeads(const TransformerConfig& c) {
+    std::vector<HeadRef> heads;
+    for (AttentionKind kind : {AttentionKind::Cross, AttentionKind::EncoderSelf, AttentionKind::DecoderSelf}) {
+        const int layers = kind == AttentionKind::EncoderSelf ? c.num_encoder_layers : c.num_decoder_layers;
+        for (int l = 0; l < layers; ++l)
+            for (int h = 0; h < c.nhead; ++h) heads.push_back({kind, l, h});
+    }
+    return heads;
+}
+
+template <typename T>
+std::vector<double> headGateGradients(const TransformerConfig& c, const TransformerParamsT<T>& p,
+                                      const std::vector<int>& source, const std::vector<int>& target) {
+    TrainExample ex;
+    ex.source = source;
+    ex.target.push_back(kSos);  // the loss's target is [<sos>, y_1, …, <eos>]
+    ex.target.insert(ex.target.end(), target.begin(), target.end());
+    TransformerParamsT<T> g;
+    zerosLike(g, p);
+    TransformerLossCache<T> cache;
+    transformerLossAndGrad<T>(c, p, ex, nullptr, T(1), &g, cache);  // g = ∂L/∂θ, L = −Σ log p(ref_t)
+    const int dh = c.headDim();
+    std::vector<double> out;
+    for (const HeadRef& h : allHeads(c)) {
+        const auto w = attentionOf(p, h).out_proj_weight.middleCols(h.head * dh, dh);   // (d, d_h) W_O[:, h]
+        const auto gw = attentionOf(g, h).out_proj_weight.middleCols(h.head * dh, dh);  // (d, d_h)
+        out.push_back((w.template cast<double>().cwiseProduct(gw.template cast<double>())).sum());
+    }
+    return out;
+}
+template std::vector<double> headGateGradients<float>(const TransformerConfig&, const TransformerParamsT<float>&,
+                                                      const std::vector<int>&, const std::vector<int>&);
+template std::vector<double> headGateGradients<double>(const TransformerConfig&, const TransformerParamsT<double>&,
+                                                       const std::vector<int>&, const std::vector<int>&);
+
+std::vector<HeadScore> headImportance(const Model& model, const std::vector<CorpusExample>& examples,
+                                      const HeadImportanceOptions& options) {
+    if (!model.config.isTransformer())
+        throw InputError("head importance: a " + std::string(toString(model.config.decoder)) +
+                         " model has no attention heads (it is for Transformer models)");
+    std::vector<Line> lines;
+    for (const CorpusExample& ex : examples) lines.push_back(lineOf(model, ex, options.max_source_tokens));
+    const std::vector<HeadRef> heads = allHeads(model.config.transformer);
+    const size_t H = heads.size(), per_line = H + 1, jobs = lines.size() * per_line;
+    std::vector<OffCounts> off(lines.size() * H);
+    std::vector<std::vector<double>> gates(lines.size());
+    const unsigned cores = std::max(1u, std::thread::hardware_concurrency());
+    const int threads =
+        int(std::min<size_t>(options.threads > 0 ? size_t(options.threads) : cores, std::max<size_t>(jobs, 1)));
+    std::atomic<size_t> next{0}, done{0};
+    runInParallel(threads, [&](int task) {  // each thread takes the next job: lines differ in length
+        for (size_t j = next++; j < jobs; j = next++) {
+            const size_t i = j / per_line, k = j % per_line;
+            try {
+                if (k == H)
+                    gates[i] = headGateGradients(model.config.transformer, model.transformer, lines[i].source.ids,
+                                                 lines[i].reference.ids);
+                else
+                    off[i * H + k] = headOffLine(model, lines[i], heads[k], options.max_len);
+            } catch (const InputError& e) {
+                throw InputError("line " + std::to_string(examples[i].line) + ": " + e.what());
+            }
+            const size_t finished = ++done;
+            if (task == 0 && options.progress) options.progress(finished, jobs);
+        }
+    });
+    return sumUp(heads, off, gates);
+}
+
+}  // namespace attnviz

@@ -1,0 +1,102 @@
+#include "model/interventions.h"
+
+#include "base/errors.h"
+
+#include <string>
+
+namespace attnviz {
+namespace {
+
+std::string range(int n) { return n > 0 ? "0.." + std::to_string(n - 1) : "none"; }
+
+void checkPosition(const char* what, int j, int S) {
+    if (j < 0 || j >= S)
+        throw InputError(std::string(what) + ": source position " + std::to_string(j) + " is past the source (" +
+                         std::to_string(S) + " tokens with <sos> and <eos>: positions " + range(S) + ")");
+}
+
+void checkAttend(const Model& model, const Interventions& iv, int S, int max_rows) {
+    if (iv.attend.empty()) return;
+    if (model.config.isTransformer())
+        throw InputError(
+            "attend: a Transformer has no single attention row to set (attend is for the RNN models; "
+            "knock out positions or turn heads off instead)");
+    for (size_t i = 0; i < iv.attend.size(); ++i) {
+        const AttendAt& a = iv.attend[i];
+        if (a.row < 0 || a.row >= max_rows)
+            throw InputError("attend: row " + std::to_string(a.row) + " is past the decode's length limit (rows " +
+                             range(max_rows) + ")");
+        checkPosition("attend", a.position, S);
+        for (size_t k = 0; k < i; ++k)
+            if (iv.attend[k].row == a.row)
+                throw InputError("attend: row " + std::to_string(a.row) + " is given twice (positions " +
+                                 std::to_string(iv.attend[k].position) + " and " + std::to_string(a.position) + ")");
+    }
+}
+
+void checkHead(const TransformerConfig& c, const HeadRef& h) {
+    const int layers = h.kind == AttentionKind::EncoderSelf ? c.num_encoder_layers : c.num_decoder_layers;
+    const std::string name = "head off " + std::string(headKindName(h.kind));
+    if (h.layer < 0 || h.layer >= layers)
+        throw InputError(name + ": layer " + std::to_string(h.layer) + " is out of range (the model has " +
+                         std::to_string(layers) + " such layers: " + range(layers) + ")");
+    if (h.head < 0 || h.head >= c.nhead)
+        throw InputError(name + ": head " + std::to_string(h.head) + " is out of range (the model has " +
+                         std::to_string(c.nhead) + " heads: " + range(c.nhead) + ")");
+}
+
+}  // namespace
+
+std::string_view headKindName(AttentionKind kind) {
+    switch (kind) {
+    case AttentionKind::EncoderSelf:
+        return "encoder";
+    case AttentionKind::DecoderSelf:
+        return "decoder";
+    case AttentionKind::Cross:
+        break;
+    }
+    return "cross";
+}
+
+std::optional<AttentionKind> headKindFromName(std::string_view name) {
+    for (AttentionKind kind : {AttentionKind::Cross, AttentionKind::EncoderSelf, AttentionKind::DecoderSelf})
+        if (headKindName(kind) == name) return kind;
+    return std::nullopt;
+}
+
+void checkInterventions(const Model& model, const Interventions& iv, int S, int max_rows) {
+    for (int j : iv.knockout) checkPosition("knockout", j, S);
+    checkAttend(model, iv, S, max_rows);
+    if (!iv.heads_off.empty() && !model.config.isTransformer())
+        throw InputError("head off: a " + std::string(toString(model.config.decoder)) +
+                         " model has no attention heads (head off is for Transformer models)");
+    for (const HeadRef& h : iv.heads_off) checkHead(model.config.transformer, h);
+}
+
+std::vector<char> knockoutMask(const Interventions& iv, int S) {
+    std::vector<char> mask;
+    if (iv.knockout.empty()) return mask;
+    mask.assign(size_t(S), 0);
+    for (int j : iv.knockout)
+        if (j >= 0 && j < S) mask[size_t(j)] = 1;
+    return mask;
+}
+
+std::vector<char> headsOffMask(const Interventions& iv, AttentionKind kind, int layer, int heads) {
+    std::vector<char> mask;
+    for (const HeadRef& h : iv.heads_off) {
+        if (h.kind != kind || h.layer != layer || h.head < 0 || h.head >= heads) continue;
+        mask.resize(size_t(heads), 0);
+        mask[size_t(h.head)] = 1;
+    }
+    return mask;
+}
+
+int attendedPosition(const Interventions& iv, int row) {
+    for (const AttendAt& a : iv.attend)
+        if (a.row == row) return a.position;
+    return -1;
+}
+
+}  // namespace attnviz

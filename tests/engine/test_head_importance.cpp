@@ -1,0 +1,133 @@
+// Head importance (docs/explain.md, eval/head_importance.h): the gradient of the loss by a head's gate, from the
+// engine's own Transformer backward, against central differences of that gate in the independent double reference
+// (a gate g on o_h is the head's out_proj columns times g); bleu_off and mean_log_prob_off against the decodes of a
+// model whose head's out_proj columns are zeroed.
+#include "base/errors.h"
+#include "decode/decoding.h"
+#include "decode_variants.h"
+#include "error_of.h"
+#include "eval/head_importance.h"
+#include "eval/metrics.h"
+#include "reference_transformer.h"
+#include "test_models.h"
+#include "test_registry.h"
+
+#include <QtTest>
+#include <cmath>
+
+using namespace attnviz;
+using namespace attnviz::testing;
+
+namespace {
+
+// L = −Σ_t log p(target_t) of the reference forward, with head h's o_h multiplied by `gate`.
+double referenceLoss(const TransformerConfig& c, TransformerParamsT<double> p, const HeadRef& h, double gate,
+                     const std::vector<int>& source, const std::vector<int>& target) {
+    const int dh = c.headDim();
+    auto& a = h.kind == AttentionKind::EncoderSelf   ? p.encoder_layers[h.layer].self_attn
+              : h.kind == AttentionKind::DecoderSelf ? p.decoder_layers[h.layer].self_attn
+                                                     : p.decoder_layers[h.layer].multihead_attn;
+    a.out_proj_weight.middleCols(h.head * dh, dh) *= gate;  // W_O (g o_h) = (g W_O[:, h]) o_h
+    const DMat memory = referenceTransformerEncode(c, p, source).memory;
+    std::vector<int> inputs = {kSos};
+    inputs.insert(inputs.end(), target.begin(), target.end() - 1);
+    const DMat lp = referenceTransformerDecode(c, p, memory, inputs).log_probs;
+    double loss = 0;
+    for (size_t t = 0; t < target.size(); ++t) loss -= lp(Eigen::Index(t), target[t]);
+    return loss;
+}
+
+const std::vector<std::string> kSentence = {"the", "cat", "sat", "on", "the", "mat", "."};
+
+}  // namespace
+
+class TestHeadImportance : public QObject {
+    Q_OBJECT
+private slots:
+    void gateGradientEqualsCentralDifferences();
+    void scoresAreTheZeroedModelsDecodes();
+    void refusesAnRnnModel();
+};
+
+void TestHeadImportance::gateGradientEqualsCentralDifferences() {
+    for (uint64_t seed : {4u, 5u}) {
+        const Model m = smallTransformer(seed);
+        const TransformerConfig& c = m.config.transformer;
+        const TransformerParamsT<double> p = castTransformerParams<double>(m.transformer, m.transformerShape());
+        const std::vector<int> source = sourceOf(m, kSentence).ids;
+        const std::vector<int> target = {m.target_vocab.id("猫"), m.target_vocab.id("坐"), kUnk, kEos};
+        const std::vector<double> grad = headGateGradients(c, p, source, target);
+        const std::vector<double> grad_float = headGateGradients(c, m.transformer, source, target);
+        const std::vector<HeadRef> heads = allHeads(c);
+        QCOMPARE(grad.size(), heads.size());
+        constexpr double eps = 1e-5;
+        double largest = 0;
+        for (size_t k = 0; k < heads.size(); ++k) {
+            const double fd = (referenceLoss(c, p, heads[k], 1 + eps, source, target) -
+                               referenceLoss(c, p, heads[k], 1 - eps, source, target)) /
+                              (2 * eps);
+            QVERIFY2(std::abs(grad[k] - fd) <= 1e-6 * (1 + std::abs(fd)),
+                     qPrintable(QString("head %1: gradient %2, central difference %3").arg(k).arg(grad[k]).arg(fd)));
+            QVERIFY2(std::abs(grad_float[k] - fd) <= 1e-3 * (1 + std::abs(fd)),
+                     qPrintable(QString("float head %1").arg(k)));
+            largest = std::max(largest, std::abs(fd));
+        }
+        QVERIFY2(largest > 1e-2, qPrintable(QString("every gate's derivative is near 0 (%1)").arg(largest)));
+    }
+}
+
+// Each head's bleu_off and mean_log_prob_off are those of the plain decodes of a model with the head's out_proj
+// columns zeroed; importance the mean of |gate gradient| over the lines.
+void TestHeadImportance::scoresAreTheZeroedModelsDecodes() {
+    const Model m = smallTransformer(6);
+    std::vector<CorpusExample> corpus;
+    for (const char* src : {"the cat sat on the mat .", "i love you", "the cat ate"}) {
+        CorpusExample ex;
+        ex.line = int(corpus.size()) + 1;
+        ex.source = src;
+        ex.target = "猫 坐 在 垫子 上 。";
+        ex.has_target = true;
+        corpus.push_back(ex);
+    }
+    HeadImportanceOptions options;
+    options.max_len = 8;
+    size_t last_done = 0, total = 0;
+    options.progress = [&](size_t done, size_t all) { last_done = done, total = all; };
+    const std::vector<HeadScore> scores = headImportance(m, corpus, options);
+    const std::vector<HeadRef> heads = allHeads(m.config.transformer);
+    QCOMPARE(scores.size(), heads.size());
+    QCOMPARE(total, corpus.size() * (heads.size() + 1));
+    QVERIFY(last_done > 0 && last_done <= total);
+    for (size_t k = 0; k < heads.size(); ++k) {
+        QCOMPARE(scores[k].head, heads[k]);
+        const Model zeroed = withHeadZeroed(m, heads[k]);
+        std::vector<std::vector<std::string>> hyps, refs;
+        double log_prob = 0, importance = 0;
+        size_t tokens = 0;
+        DecodeOptions o;
+        o.max_len = 8;
+        for (const CorpusExample& ex : corpus) {
+            const TokenizedText src = tokenizeSource(m, ex.source), ref = tokenizeTarget(m, ex.target);
+            hyps.push_back(withoutEos(greedyDecode(zeroed, src, o).target_tokens));
+            refs.push_back(withoutEos(ref.tokens));
+            log_prob += forcedDecode(zeroed, src, ref).total_log_prob;
+            tokens += ref.ids.size();
+            const auto g =
+                headGateGradients(m.config.transformer,
+                                  castTransformerParams<double>(m.transformer, m.transformerShape()), src.ids, ref.ids);
+            importance += std::abs(g[k]) / double(corpus.size());
+        }
+        QVERIFY2(std::abs(scores[k].bleu_off - corpusBleu(hyps, refs)) < 1e-9, qPrintable(QString("head %1").arg(k)));
+        QVERIFY(std::abs(scores[k].mean_log_prob_off - log_prob / double(tokens)) < 1e-4);
+        QVERIFY(std::abs(scores[k].importance - importance) <= 1e-3 * (1 + importance));
+    }
+}
+
+void TestHeadImportance::refusesAnRnnModel() {
+    const Model rnn = smallModel(smallConfig(DecoderKind::Bahdanau, ScoreKind::Dot), 3);
+    QCOMPARE(errorOf([&] { headImportance(rnn, {}); }),
+             QString("head importance: a bahdanau model has no attention heads (it is for Transformer models)"));
+}
+
+ATTNVIZ_TEST_MAIN(TestHeadImportance)
+#include "test_head_importance.moc"
