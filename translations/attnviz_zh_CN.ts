@@ -2850,6 +2850,10 @@ GNMT 覆盖惩罚 %4</translation>
         <source>For the RNN kinds (bahdanau, luong): trains their four scoring functions side by side. A Transformer&apos;s attention has one scoring only (scaled dot product), so it has no such siblings</source>
         <translation>用于 RNN 类型（bahdanau、luong）：并排训练它们的四种打分函数。Transformer 的注意力只有一种打分函数（缩放点积），所以没有这样的同组模型</translation>
     </message>
+    <message>
+        <source>%1% of the source tokens and %2% of the target tokens are unknown to the starting model (they all become &lt;unk&gt;): is this corpus for its task?</source>
+        <translation>起始模型不认识 %1% 的源语言词元和 %2% 的目标语言词元（它们都会变成 &lt;unk&gt;）：这个语料是它的任务的吗？</translation>
+    </message>
 </context>
 <context>
     <name>attnviz::ui::TransformerFields</name>

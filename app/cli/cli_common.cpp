@@ -213,21 +213,8 @@ void checkDecodeSize(const Model& model, const TokenizedText& source, int beam, 
                      " (the limit is 4 GiB): use a smaller --beam or --max-len");
 }
 
-UnknownShare unknownTokenShare(const Model& model, const Corpus& corpus) {
-    size_t src = 0, src_unknown = 0, tgt = 0, tgt_unknown = 0;
-    for (const CorpusExample& ex : corpus.examples) {
-        for (const std::string& t : ex.source_tokens) src_unknown += !model.source_vocab.contains(t);
-        for (const std::string& t : ex.target_tokens) tgt_unknown += !model.target_vocab.contains(t);
-        src += ex.source_tokens.size();
-        tgt += ex.target_tokens.size();
-    }
-    return {src ? double(src_unknown) / double(src) : 0.0, tgt ? double(tgt_unknown) / double(tgt) : 0.0};
-}
-
-void warnIfMostlyUnknown(std::string_view command, const Model& model, const Corpus& corpus, const std::string& data,
-                         const std::string& model_path) {
-    const UnknownShare share = unknownTokenShare(model, corpus);
-    if (share.source <= 0.5 && share.target <= 0.5) return;
+void warnMostlyUnknown(std::string_view command, const UnknownShare& share, const std::string& data,
+                       const std::string& model_path) {
     auto percent = [](double x) { return std::to_string(int(x * 100 + 0.5)) + "%"; };
     warn(command, data + ": " + percent(share.source) + " of the source tokens and " + percent(share.target) +
                       " of the target tokens are unknown to " + model_path +

@@ -11,6 +11,7 @@
 #include "model/config.h"
 #include "model/model.h"
 #include "text/tokenizer.h"
+#include "train/training_start.h"  // UnknownShare
 
 #include <algorithm>
 #include <cstddef>
@@ -81,15 +82,9 @@ inline constexpr int kMaxSourceLenLimit = 100000;  // the largest --max-source-l
 void checkSourceLength(const TokenizedText& source, int max_source_len, const std::string& where);
 void checkReferenceLength(const TokenizedText& reference, int max_source_len, const std::string& where);
 
-// The share of the corpus's tokens (source and target sides apart; filled by a tokenizer) that `model`'s
-// vocabularies do not know. More than half on a side means the data is not the model's task: train --init warns.
-struct UnknownShare {
-    double source = 0, target = 0;
-};
-UnknownShare unknownTokenShare(const Model& model, const Corpus& corpus);
-// Warns "DATA: 97% of the source tokens ... are unknown to MODEL" when a side's share is above one half.
-void warnIfMostlyUnknown(std::string_view command, const Model& model, const Corpus& corpus, const std::string& data,
-                         const std::string& model_path);
+// Warns "DATA: 97% of the source tokens ... are unknown to MODEL" (core's unknownTokenShare says when).
+void warnMostlyUnknown(std::string_view command, const UnknownShare& share, const std::string& data,
+                       const std::string& model_path);
 
 // A decode keeps every step's attention and scores: up to T * S * 8 bytes for T = max_len (default 2 * S + 10),
 // S = source length with specials; beam search keeps its whole tree (core/decode/beam.cpp), beamTreeBytes for width

@@ -10,9 +10,9 @@
 #include "io/input_file.h"
 #include "io/json_text.h"
 #include "io/model_file.h"
-#include "model/params.h"
 #include "train/corpus_training.h"
 #include "train/trainer.h"
+#include "train/training_start.h"
 
 #include <nlohmann/json.hpp>
 
@@ -130,59 +130,51 @@ TrainOptions trainOptions(const TrainArgs& a, bool tty) {
     return o;
 }
 
-// The sizes of the config that make its parameter count.
-std::string sizesText(const ModelConfig& c) {
-    if (c.isTransformer())
-        return "d_model " + std::to_string(c.transformer.d_model) + ", dim_feedforward " +
-               std::to_string(c.transformer.dim_feedforward) + ", " + std::to_string(c.transformer.num_encoder_layers) +
-               " + " + std::to_string(c.transformer.num_decoder_layers) + " layers";
-    return "emb_dim " + std::to_string(c.emb_dim) + ", enc_hid_dim " + std::to_string(c.enc_hid_dim) +
-           ", dec_hid_dim " + std::to_string(c.dec_hid_dim);
+// A config file's model settings, with the file named in the message.
+ModelConfig readConfig(const std::string& path) {
+    try {
+        return configFromJsonText(readTextFile(path));
+    } catch (const ModelError& e) {
+        throw InputError(inputName(path) + ": " + e.what());
+    } catch (const nlohmann::json::exception& e) {
+        throw InputError(inputName(path) + ": not a JSON config (" + e.what() + ")");
+    }
 }
 
-// Refuses, before anything of the model's size is allocated, a training whose weights, gradients and optimizer
-// state would pass kMaxTrainingBytes; the message names the sizes that make it so.
-void checkTrainingMemory(const TrainArgs& a, const ModelConfig& c, int source_vocab, int target_vocab) {
+// core's refusal of a training state past kMaxTrainingBytes, with the sizes that make it and the flags that help.
+std::string tooLargeText(const TrainArgs& a, const TrainingTooLarge& e) {
     const TrainOptions o = trainOptions(a, false);
-    const int64_t parameters = c.isTransformer()
-                                   ? transformerParameterCount({c.transformer, source_vocab, target_vocab, 0})
-                                   : parameterCount(c, source_vocab, target_vocab);
-    const TrainingMemory m = trainingMemory(parameters, o, !a.valid.empty());
-    if (m.total() <= kMaxTrainingBytes) return;
+    const TrainingMemory& m = e.size.memory;
     const std::string vocab_origin =
         a.init.empty() ? "after --min-freq " + std::to_string(a.min_freq) : "of --init " + a.init;
-    throw InputError("training this model needs " + gibText(double(m.total())) + " (the limit is " +
-                     gibText(double(kMaxTrainingBytes)) + "): vocabularies of " + std::to_string(source_vocab) +
-                     " source and " + std::to_string(target_vocab) + " target tokens (" + vocab_origin + ") with " +
-                     sizesText(c) + " make " + std::to_string(parameters) +
-                     " parameters: " + gibText(double(m.weights)) + " of weights, " + gibText(double(m.gradients)) +
-                     " of gradients (--threads " + std::to_string(o.threads) + "), " + gibText(double(m.optimizer)) +
-                     " of " + a.optimizer + " state, " + gibText(double(m.snapshots)) +
-                     " of snapshots; use a larger --min-freq, smaller dimensions, --optimizer sgd or fewer --threads");
+    return "training this model needs " + gibText(double(m.total())) + " (the limit is " +
+           gibText(double(kMaxTrainingBytes)) + "): vocabularies of " + std::to_string(e.size.source_vocab) +
+           " source and " + std::to_string(e.size.target_vocab) + " target tokens (" + vocab_origin + ") with " +
+           configSizesText(e.config) + " make " + std::to_string(e.size.parameters) +
+           " parameters: " + gibText(double(m.weights)) + " of weights, " + gibText(double(m.gradients)) +
+           " of gradients (--threads " + std::to_string(o.threads) + "), " + gibText(double(m.optimizer)) + " of " +
+           a.optimizer + " state, " + gibText(double(m.snapshots)) +
+           " of snapshots; use a larger --min-freq, smaller dimensions, --optimizer sgd or fewer --threads";
 }
 
 // The model training starts from (--init, or --config with vocabularies built from the data) and the data read
-// with its tokenizer.
+// with its tokenizer, as core starts every training.
 Model startingModel(const TrainArgs& a, Corpus& corpus) {
-    if (!a.init.empty()) {
-        Model model = loadModel(a.init);
-        checkTrainingMemory(a, model.config, int(model.source_vocab.size()), int(model.target_vocab.size()));
-        corpus = readCorpus(a.data, CorpusOptions{true, model.config.tokenizer});
-        warnIfMostlyUnknown("train", model, corpus, corpus.name, a.init);
-        return model;
-    }
-    ModelConfig config;
+    TrainingStartRequest request;
+    request.data = a.data;
+    request.init = a.init;
+    if (a.init.empty()) request.config = readConfig(a.config_path);
+    request.min_freq = a.min_freq;
+    request.options = trainOptions(a, false);
+    request.validation = !a.valid.empty();
     try {
-        config = configFromJsonText(readTextFile(a.config_path));
-    } catch (const ModelError& e) {
-        throw InputError(inputName(a.config_path) + ": " + e.what());
-    } catch (const nlohmann::json::exception& e) {
-        throw InputError(inputName(a.config_path) + ": not a JSON config (" + e.what() + ")");
+        TrainingStart start = startTraining(request);
+        if (start.unknown.mostlyUnknown()) warnMostlyUnknown("train", start.unknown, start.corpus.name, a.init);
+        corpus = std::move(start.corpus);
+        return std::move(start.model);
+    } catch (const TrainingTooLarge& e) {
+        throw InputError(tooLargeText(a, e));
     }
-    corpus = readCorpus(a.data, CorpusOptions{true, config.tokenizer});
-    CorpusVocabularies v = corpusVocabularies(corpus, a.min_freq);
-    checkTrainingMemory(a, config, int(v.source.size()), int(v.target.size()));
-    return makeRandomModel(config, std::move(v.source), std::move(v.target), a.seed);
 }
 
 // Progress on stderr: a line rewritten in place on a terminal (one line per report otherwise), and one line kept

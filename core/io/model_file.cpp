@@ -187,9 +187,7 @@ std::string positionText(const std::vector<int64_t>& shape, int64_t index) {
 }  // namespace
 
 int64_t ModelHeader::parameterCount() const {
-    if (config.isTransformer())
-        return transformerParameterCount({config.transformer, source_vocab.size(), target_vocab.size(), maxlen});
-    return attnviz::parameterCount(config, source_vocab.size(), target_vocab.size());
+    return attnviz::parameterCount(config, source_vocab.size(), target_vocab.size(), maxlen);
 }
 
 Model loadModelFromBytes(const uint8_t* data, size_t size, const std::string& name) {

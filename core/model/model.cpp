@@ -9,8 +9,8 @@
 namespace attnviz {
 
 int64_t Model::parameterCount() const {
-    if (config.isTransformer()) return transformerParameterCount(transformerShape());
-    return attnviz::parameterCount(config, source_vocab.size(), target_vocab.size());
+    return attnviz::parameterCount(config, source_vocab.size(), target_vocab.size(),
+                                   int(transformer.pos_embedding.rows()));
 }
 
 TransformerShape Model::transformerShape() const {

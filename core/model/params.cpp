@@ -1,6 +1,7 @@
 #include "model/params.h"
 
 #include "kernels/huge_pages.h"
+#include "model/transformer_params.h"
 
 #include <type_traits>
 
@@ -61,7 +62,8 @@ void resizeParams(ModelParams& p, const ModelConfig& c, int source_vocab, int ta
     forEachTensor(TensorDims(c, source_vocab, target_vocab), size, p);
 }
 
-int64_t parameterCount(const ModelConfig& c, int source_vocab, int target_vocab) {
+int64_t parameterCount(const ModelConfig& c, int source_vocab, int target_vocab, int maxlen) {
+    if (c.isTransformer()) return transformerParameterCount({c.transformer, source_vocab, target_vocab, maxlen});
     int64_t n = 0;
     forEachTensor(TensorDims(c, source_vocab, target_vocab),
                   [&](const char*, const TensorShape& s) { n += s.count(); });

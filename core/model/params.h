@@ -127,7 +127,8 @@ std::vector<ParamRef> paramRefs(ModelParams& p, const ModelConfig& c, int source
 std::vector<ParamRef> transformerParamRefs(TransformerParams& p, const TransformerShape& s);
 // Sizes every tensor the config calls for (zero-filled) and empties the others.
 void resizeParams(ModelParams& p, const ModelConfig& c, int source_vocab, int target_vocab);
-// The number of values in the tensors the config calls for.
-int64_t parameterCount(const ModelConfig& c, int source_vocab, int target_vocab);
+// THE parameter count of a model of either kind: the number of values in the tensors the config calls for, with
+// these vocabularies (and, for a Transformer, a stored positional table of `maxlen` rows; 0 when it is computed).
+int64_t parameterCount(const ModelConfig& c, int source_vocab, int target_vocab, int maxlen = 0);
 
 }  // namespace attnviz

@@ -1,10 +1,11 @@
 #include "training/training_job.h"
 
+#include "base/byte_size.h"
 #include "base/errors.h"
 #include "io/corpus.h"
 #include "io/model_file.h"
-#include "model/params.h"
 #include "text/tokenizer.h"
+#include "train/training_start.h"
 
 #include <QDir>
 #include <QFileInfo>
@@ -33,34 +34,29 @@ constexpr TaskDefaults kTasks[] = {
 
 std::string fileName(const QString& path) { return QFileInfo(path).fileName().toStdString(); }
 
-void keepFirst(Corpus& corpus, int lines) {
-    if (lines > 0 && corpus.examples.size() > size_t(lines)) corpus.examples.resize(size_t(lines));
+// core's refusal of a training state past kMaxTrainingBytes, in the window's words (its fields, not the CLI's flags).
+std::string tooLargeText(const TrainingTooLarge& e) {
+    return "training this model needs " + gibText(double(e.size.memory.total())) + " (the limit is " +
+           gibText(double(kMaxTrainingBytes)) + "): vocabularies of " + std::to_string(e.size.source_vocab) +
+           " source and " + std::to_string(e.size.target_vocab) + " target tokens with " + configSizesText(e.config) +
+           " make " + std::to_string(e.size.parameters) +
+           " parameters; use fewer lines, a larger minimum frequency, smaller sizes, SGD or fewer threads";
 }
 
-// As `attnviz-cli train` refuses a training state past kMaxTrainingBytes, before the model is allocated.
-void checkMemory(const ModelConfig& c, const CorpusVocabularies& v, const TrainOptions& o, bool validation) {
-    const int64_t parameters = parameterCount(c, int(v.source.size()), int(v.target.size()));
-    const TrainingMemory m = trainingMemory(parameters, o, validation);
-    if (m.total() > kMaxTrainingBytes)
-        throw InputError("training this model needs " + std::to_string(m.total() >> 20) + " MiB (the limit is " +
-                         std::to_string(kMaxTrainingBytes >> 20) + " MiB): " + std::to_string(parameters) +
-                         " parameters; use fewer lines, a larger minimum frequency or smaller sizes");
-}
-
-std::shared_ptr<Model> startingModel(const TrainingSettings& s, Corpus& corpus) {
-    const std::string path = s.corpus.toStdString();
-    if (!s.init.isEmpty()) {
-        auto model = std::make_shared<Model>(loadModel(s.init.toStdString()));
-        corpus = readCorpus(path, CorpusOptions{true, model->config.tokenizer});
-        keepFirst(corpus, s.max_lines);
-        return model;
+TrainingStart startingPoint(const TrainingSettings& s) {
+    TrainingStartRequest request;
+    request.data = s.corpus.toStdString();
+    request.init = s.init.toStdString();
+    request.config = s.config;
+    request.min_freq = s.min_freq;
+    request.max_lines = size_t(std::max(0, s.max_lines));
+    request.options = s.options;
+    request.validation = !s.valid.isEmpty();
+    try {
+        return startTraining(request);
+    } catch (const TrainingTooLarge& e) {
+        throw InputError(tooLargeText(e));
     }
-    validateConfig(s.config);
-    corpus = readCorpus(path, CorpusOptions{true, s.config.tokenizer});
-    keepFirst(corpus, s.max_lines);
-    CorpusVocabularies v = corpusVocabularies(corpus, s.min_freq);
-    checkMemory(s.config, v, s.options, !s.valid.isEmpty());
-    return std::make_shared<Model>(makeRandomModel(s.config, std::move(v.source), std::move(v.target), s.options.seed));
 }
 
 TrainingRecord recordOf(const TrainingSettings& s, const TrainingJob& job) {
@@ -195,8 +191,10 @@ DecodeResult decodeProbe(const Model& model, const TrainingJob& job) {
 TrainingJob prepareTrainingJob(const TrainingSettings& s) {
     if (s.corpus.isEmpty()) throw InputError("no training corpus chosen");
     TrainingJob job;
-    Corpus corpus;
-    job.model = startingModel(s, corpus);
+    TrainingStart start = startingPoint(s);
+    job.model = std::make_shared<Model>(std::move(start.model));
+    job.unknown = start.unknown;
+    const Corpus& corpus = start.corpus;
     if (corpus.examples.empty()) throw InputError(corpus.name + ": no training examples");
     if (!s.task.isEmpty()) job.model->task = s.task.toStdString();
     const bool guided = s.options.align_weight > 0;
@@ -206,7 +204,8 @@ TrainingJob prepareTrainingJob(const TrainingSettings& s) {
     job.train = corpusExamples(*job.model, corpus, guided);
     if (!s.valid.isEmpty()) {
         Corpus vc = readCorpus(s.valid.toStdString(), CorpusOptions{true, job.model->config.tokenizer});
-        keepFirst(vc, s.max_valid_lines);
+        if (s.max_valid_lines > 0 && vc.examples.size() > size_t(s.max_valid_lines))
+            vc.examples.resize(size_t(s.max_valid_lines));
         job.valid = corpusExamples(*job.model, vc);
         job.valid_corpus = std::move(vc.examples);
     }

@@ -6,6 +6,7 @@
 #include "model/model.h"
 #include "train/corpus_training.h"
 #include "train/trainer.h"
+#include "train/training_start.h"
 
 #include <QString>
 #include <QStringList>
@@ -74,6 +75,7 @@ struct TrainingJob {
     std::string probe, probe_reference;
     std::string out;
     TrainingRecord record;  // the "training" metadata of the written model
+    UnknownShare unknown;   // of the corpus under a continued model's vocabularies: more than half is worth a word
 };
 
 // The probe decoded by `model`: forced onto the job's reference when it has one, else greedy.

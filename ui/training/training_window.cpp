@@ -232,8 +232,10 @@ bool TrainingWindow::startWith(const TrainingSettings& settings) {
     metrics_table_->clearMetrics();
     timeline_->setRange(0, 0);
     const qlonglong lines = qlonglong(job.train.size());
+    data_warning_ = unknownDataWarning(job.unknown);
     worker_->start(std::move(job));
-    showMessage(siblingPrefix() + tr("Training on %n line(s)…", nullptr, int(lines)), false);
+    showMessage(withDataWarning(siblingPrefix() + tr("Training on %n line(s)…", nullptr, int(lines))),
+                !data_warning_.isEmpty());
     updateButtons();
     return true;
 }
@@ -291,14 +293,14 @@ void TrainingWindow::addReport(const TrainProgress& p) {
     history_.reports.push_back(p);
     loss_plot_->addReport(p);
     if (p.after_validation) return;
-    showMessage(siblingPrefix() + tr("update %1 of %2 · epoch %3 · loss %4 · %5 tokens/s · %6 left")
-                                      .arg(p.step)
-                                      .arg(p.total_steps)
-                                      .arg(p.epoch)
-                                      .arg(p.loss, 0, 'f', 4)
-                                      .arg(p.tokens_per_second, 0, 'f', 0)
-                                      .arg(clockText(p.eta_seconds)),
-                false);
+    showMessage(withDataWarning(siblingPrefix() + tr("update %1 of %2 · epoch %3 · loss %4 · %5 tokens/s · %6 left")
+                                                      .arg(p.step)
+                                                      .arg(p.total_steps)
+                                                      .arg(p.epoch)
+                                                      .arg(p.loss, 0, 'f', 4)
+                                                      .arg(p.tokens_per_second, 0, 'f', 0)
+                                                      .arg(clockText(p.eta_seconds))),
+                !data_warning_.isEmpty());
     if (history_.reports.size() == 1) updateButtons();
 }
 
@@ -361,6 +363,18 @@ void TrainingWindow::onFinished(const TrainReport& report, const QString& error)
     updateButtons();
     emit trainingFinished();
     if (siblings_) continueSiblings(report, error);
+}
+
+QString TrainingWindow::unknownDataWarning(const UnknownShare& unknown) const {
+    if (!unknown.mostlyUnknown()) return {};
+    return tr("%1% of the source tokens and %2% of the target tokens are unknown to the starting model (they all "
+              "become <unk>): is this corpus for its task?")
+        .arg(qRound(unknown.source * 100))
+        .arg(qRound(unknown.target * 100));
+}
+
+QString TrainingWindow::withDataWarning(const QString& text) const {
+    return data_warning_.isEmpty() ? text : text + QStringLiteral(" · ") + data_warning_;
 }
 
 void TrainingWindow::showMessage(const QString& text, bool warning) {

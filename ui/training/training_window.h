@@ -7,6 +7,7 @@
 // window's compare view (off for a Transformer: one scoring). Start stays off while the form's config is one core
 // refuses (TrainingForm::problem). The form's settings are kept for the next session when a run starts. Exports (training_window_exports.cpp): the snapshots as a filmstrip (PNG, SVG, PDF) or an animated PNG, and the loss curves (PNG, CSV with the epochs' measures).
 #pragma once
+#include "train/training_start.h"
 #include "training/training_history.h"
 
 #include <QString>
@@ -96,7 +97,10 @@ private:
     void retranslate();
     bool startWith(const TrainingSettings& settings);
     void updateButtons();
-    QString siblingPrefix() const;  // "sibling 2 of 4 (dot): " while the siblings train
+    QString siblingPrefix() const;
+    // A continued model's data mostly made of words it does not know: said beside every progress message.
+    QString unknownDataWarning(const UnknownShare& unknown) const;
+    QString withDataWarning(const QString& text) const;  // "sibling 2 of 4 (dot): " while the siblings train
     void continueSiblings(const TrainReport& report, const QString& error);
     void endSiblings(const QString& message, bool complete);
     void chooseSiblingsFolder();
@@ -137,6 +141,7 @@ private:
     TrainReport report_;
     bool ended_ = false;  // a run has ended (its model is written)
     QString last_error_;
+    QString data_warning_;  // unknownDataWarning of the running job ("" for none)
     QString task_;
     bool guided_ = false;
     std::unique_ptr<SiblingQueue> siblings_;  // while the four siblings train

@@ -1,0 +1,78 @@
+#include "train/training_start.h"
+
+#include "base/byte_size.h"
+#include "io/model_file.h"
+#include "model/params.h"
+#include "train/corpus_training.h"
+
+namespace attnviz {
+namespace {
+
+void keepFirst(Corpus& corpus, size_t lines) {
+    if (lines > 0 && corpus.examples.size() > lines) corpus.examples.resize(lines);
+}
+
+void requireFits(const TrainingSize& size, const ModelConfig& config) {
+    if (!size.fits()) throw TrainingTooLarge(size, config);
+}
+
+}  // namespace
+
+TrainingSize trainingSize(const ModelConfig& config, int source_vocab, int target_vocab, const TrainOptions& options,
+                          bool validation) {
+    TrainingSize s;
+    s.parameters = parameterCount(config, source_vocab, target_vocab);
+    s.source_vocab = source_vocab;
+    s.target_vocab = target_vocab;
+    s.memory = trainingMemory(s.parameters, options, validation);
+    return s;
+}
+
+std::string configSizesText(const ModelConfig& c) {
+    if (c.isTransformer())
+        return "d_model " + std::to_string(c.transformer.d_model) + ", dim_feedforward " +
+               std::to_string(c.transformer.dim_feedforward) + ", " + std::to_string(c.transformer.num_encoder_layers) +
+               " + " + std::to_string(c.transformer.num_decoder_layers) + " layers";
+    return "emb_dim " + std::to_string(c.emb_dim) + ", enc_hid_dim " + std::to_string(c.enc_hid_dim) +
+           ", dec_hid_dim " + std::to_string(c.dec_hid_dim);
+}
+
+TrainingTooLarge::TrainingTooLarge(const TrainingSize& size, const ModelConfig& config)
+    : InputError("training this model needs " + gibText(double(size.memory.total())) + " (the limit is " +
+                 gibText(double(kMaxTrainingBytes)) + "): " + std::to_string(size.parameters) + " parameters"),
+      size(size),
+      config(config) {}
+
+UnknownShare unknownTokenShare(const Model& model, const Corpus& corpus) {
+    size_t src = 0, src_unknown = 0, tgt = 0, tgt_unknown = 0;
+    for (const CorpusExample& ex : corpus.examples) {
+        for (const std::string& t : ex.source_tokens) src_unknown += !model.source_vocab.contains(t);
+        for (const std::string& t : ex.target_tokens) tgt_unknown += !model.target_vocab.contains(t);
+        src += ex.source_tokens.size();
+        tgt += ex.target_tokens.size();
+    }
+    return {src ? double(src_unknown) / double(src) : 0.0, tgt ? double(tgt_unknown) / double(tgt) : 0.0};
+}
+
+TrainingStart startTraining(const TrainingStartRequest& r) {
+    if (!r.init.empty()) {
+        Model model = loadModel(r.init);
+        const TrainingSize size =
+            trainingSize(model.config, model.source_vocab.size(), model.target_vocab.size(), r.options, r.validation);
+        requireFits(size, model.config);
+        Corpus corpus = readCorpus(r.data, CorpusOptions{true, model.config.tokenizer});
+        keepFirst(corpus, r.max_lines);
+        const UnknownShare unknown = unknownTokenShare(model, corpus);
+        return {std::move(model), std::move(corpus), size, unknown};
+    }
+    validateConfig(r.config);
+    Corpus corpus = readCorpus(r.data, CorpusOptions{true, r.config.tokenizer});
+    keepFirst(corpus, r.max_lines);
+    CorpusVocabularies v = corpusVocabularies(corpus, r.min_freq);
+    const TrainingSize size = trainingSize(r.config, v.source.size(), v.target.size(), r.options, r.validation);
+    requireFits(size, r.config);
+    Model model = makeRandomModel(r.config, std::move(v.source), std::move(v.target), r.options.seed);
+    return {std::move(model), std::move(corpus), size, {}};
+}
+
+}  // namespace attnviz
