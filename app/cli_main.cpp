@@ -1,6 +1,6 @@
 // attnviz-cli: dispatches to the subcommands of docs/cli.md.
 #include "attnviz_version.h"
-#include "cli/cli_common.h"
+#include "base/utf8.h"
 #include "cli/commands.h"
 #include "io/atomic_file.h"
 
@@ -51,7 +51,7 @@ int finishOutput(const char* command, int code) {
     return 1;
 }
 
-// The last resort around a command (each command also maps its own exceptions, cli_common runCommand): whatever
+// The last resort around a command (each command also maps its own exceptions, command_run.h runCommand): whatever
 // escapes is a message and exit 1, never an abort.
 int runGuarded(const char* command, int (*run)(const std::vector<std::string>&), const std::vector<std::string>& args) {
     try {

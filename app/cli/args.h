@@ -16,7 +16,7 @@
 //
 // Every mistake throws UsageError whose message names the flag: "--beam: expected an integer from 1 to 1000,
 // got \"x\"", "unknown option --bem", "--model: missing value", "--json takes no value". Subcommands turn it into
-// exit code 2 (see cli_common.h, runCommand).
+// exit code 2 (see command_run.h, runCommand).
 #pragma once
 #include <cstdint>
 #include <functional>

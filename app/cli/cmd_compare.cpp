@@ -1,12 +1,17 @@
 // attnviz-cli compare --model A --with B (SENTENCE | --data FILE) [--json]: how differently two models with the same
 // vocabularies attend on the same sentences (docs/cli.md; the maths in core/eval/compare.h). A decodes each source
 // greedily, or is forced onto the line's reference; B is forced onto A's target, so both have a row per target token.
-#include "cli_common.h"
+#include "args.h"
+#include "command_run.h"
 #include "commands.h"
+#include "input_bounds.h"
+#include "model_flags.h"
 
 #include "base/errors.h"
+#include "base/utf8.h"
 #include "decode/decoding.h"
 #include "decode/limits.h"
+#include "decode/parallel.h"
 #include "eval/compare.h"
 #include "eval/compare_heads.h"
 #include "eval/compare_json.h"

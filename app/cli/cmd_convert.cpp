@@ -1,19 +1,15 @@
 // attnviz-cli convert: rewrites a model file with its weights in another floating-point type (F32, F16 or BF16),
 // everything else (config, vocabularies, metadata) unchanged. Narrowing rounds to nearest, ties to even.
-#include "cli_common.h"
+#include "args.h"
+#include "command_run.h"
 #include "commands.h"
+#include "model_flags.h"
 
 #include "io/model_file.h"
 
 #include <cstdio>
 
 namespace attnviz::cli {
-
-safetensors::DType weightTypeFromFlag(const std::string& name) {
-    if (name == "f16") return safetensors::DType::F16;
-    if (name == "bf16") return safetensors::DType::BF16;
-    return safetensors::DType::F32;
-}
 
 int runConvert(const std::vector<std::string>& args) {
     return runCommand("convert", [&] {

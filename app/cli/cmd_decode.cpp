@@ -1,17 +1,22 @@
 // attnviz-cli decode --model MODEL [options] SENTENCE: greedy, beam or forced decoding of one sentence or of every
 // line of a file, printed as the decode object of docs/cli.md (--json) or as a readable table.
-#include "cli_common.h"
+#include "command_run.h"
 #include "commands.h"
 #include "decode_request.h"
+#include "input_bounds.h"
+#include "model_flags.h"
 
 #include "base/errors.h"
+#include "base/utf8.h"
 #include "decode/beam_hypothesis.h"
 #include "decode/decoding.h"
+#include "decode/parallel.h"
 #include "io/atomic_file.h"
 #include "io/beam_json.h"
 #include "io/decode_json.h"
 #include "io/json_text.h"
 #include "io/model_file.h"
+#include "text/display_width.h"
 #include "text/tokenizer.h"
 
 #include <cmath>

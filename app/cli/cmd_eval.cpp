@@ -1,12 +1,16 @@
 // attnviz-cli eval --model MODEL --data FILE [--json]: greedy-decodes every source line of a TSV corpus and reports
 // exact match, token accuracy, corpus BLEU-4, chrF, mean attention entropy and, where the data has alignments, AER
 // (docs/cli.md; the maths in core/eval/metrics.h and, for the alignment modes, core/eval/alignment.h).
-#include "cli_common.h"
+#include "command_run.h"
 #include "commands.h"
 #include "decode_request.h"
+#include "input_bounds.h"
+#include "model_flags.h"
 
 #include "base/errors.h"
+#include "base/utf8.h"
 #include "decode/decoding.h"
+#include "decode/parallel.h"
 #include "eval/head_importance.h"
 #include "eval/metrics.h"
 #include "explain/measures.h"

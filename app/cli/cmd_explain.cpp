@@ -1,15 +1,19 @@
 // attnviz-cli explain --model MODEL [--method LIST] [--ig-steps M] [--contrast T:TOKEN] [decode options] SENTENCE:
 // the decode of `decode` and, for each method of docs/explain.md, how much each source position mattered to each
 // target row (JSON: the decode object plus the explain keys; else a table per method).
-#include "cli_common.h"
+#include "command_run.h"
 #include "commands.h"
 #include "decode_request.h"
+#include "input_bounds.h"
+#include "model_flags.h"
 
 #include "base/errors.h"
+#include "base/utf8.h"
 #include "explain/explain_json.h"
 #include "explain/explanation.h"
 #include "io/decode_json.h"
 #include "io/json_text.h"
+#include "text/display_width.h"
 
 #include <algorithm>
 #include <cstdio>

@@ -1,11 +1,15 @@
 // attnviz-cli info MODEL [--json] [--vocab]: what a model file holds (docs/cli.md).
-#include "cli_common.h"
+#include "args.h"
+#include "command_run.h"
 #include "commands.h"
+#include "model_flags.h"
 
 #include "base/errors.h"
+#include "base/utf8.h"
 #include "io/json_text.h"
 #include "io/model_file.h"
 #include "io/safetensors.h"
+#include "text/display_width.h"
 
 #include <nlohmann/json.hpp>
 

@@ -8,7 +8,8 @@
 
 #ifdef ATTNVIZ_HAVE_RENDER
 #include "base/errors.h"
-#include "cli_common.h"
+#include "base/utf8.h"
+#include "command_run.h"
 #include "decode/decoding.h"
 #include "eval/compare.h"
 #include "eval/compare_heads.h"
@@ -17,8 +18,10 @@
 #include "heatmap/comparison_export.h"
 #include "heatmap/explanation_data.h"
 #include "heatmap/heatmap_export.h"
+#include "input_bounds.h"
 #include "io/atomic_file.h"
 #include "io/model_file.h"
+#include "model_flags.h"
 #include "text/tokenizer.h"
 
 #include <QApplication>

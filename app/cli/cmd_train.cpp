@@ -1,10 +1,14 @@
 // attnviz-cli train: trains a model on a TSV corpus (docs/cli.md). The loop is core's train/trainer.h; this file reads the
 // data, builds the vocabularies / initial model, reports progress and writes the model atomically, also on Ctrl-C
 // and when the loss becomes NaN (the last good parameters).
-#include "cli_common.h"
+#include "args.h"
+#include "command_run.h"
 #include "commands.h"
+#include "model_flags.h"
 
+#include "base/byte_size.h"
 #include "base/errors.h"
+#include "decode/parallel.h"
 #include "io/atomic_file.h"
 #include "io/decode_json.h"
 #include "io/input_file.h"
@@ -128,6 +132,15 @@ TrainOptions trainOptions(const TrainArgs& a, bool tty) {
     o.align_weight = a.align_weight;
     o.progress_interval = tty ? 0.5 : 5.0;
     return o;
+}
+
+// Warns "DATA: 97% of the source tokens ... are unknown to MODEL" (core's unknownTokenShare says when).
+void warnMostlyUnknown(std::string_view command, const UnknownShare& share, const std::string& data,
+                       const std::string& model_path) {
+    auto percent = [](double x) { return std::to_string(int(x * 100 + 0.5)) + "%"; };
+    warn(command, data + ": " + percent(share.source) + " of the source tokens and " + percent(share.target) +
+                      " of the target tokens are unknown to " + model_path +
+                      " (they all become <unk>): is this data for the model's task?");
 }
 
 // A config file's model settings, with the file named in the message.

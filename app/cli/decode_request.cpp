@@ -1,6 +1,8 @@
 #include "decode_request.h"
 
-#include "cli_common.h"
+#include "command_run.h"
+#include "input_bounds.h"
+#include "model_flags.h"
 
 #include "base/errors.h"
 #include "decode/beam_hypothesis.h"

@@ -73,9 +73,7 @@ std::vector<LineScores> scoreCorpus(const Model& model, const std::vector<Corpus
                                     const std::atomic<bool>* cancel) {
     std::vector<LineScores> scores(examples.size());
     for (size_t i = 0; i < examples.size(); ++i) scores[i].line = examples[i].line;
-    const unsigned cores = std::max(1u, std::thread::hardware_concurrency());
-    const int threads = int(
-        std::min<size_t>(options.threads > 0 ? size_t(options.threads) : cores, std::max<size_t>(examples.size(), 1)));
+    const int threads = threadsFor(examples.size(), options.threads);
     DecodeOptions decode;
     decode.max_len = options.max_len;
     decode.parallel_steps = threads <= 1;  // else every core decodes lines of its own

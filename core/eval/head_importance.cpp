@@ -134,9 +134,7 @@ std::vector<HeadScore> headImportance(const Model& model, const std::vector<Corp
     const size_t H = heads.size(), per_line = H + 1, jobs = lines.size() * per_line;
     std::vector<OffCounts> off(lines.size() * H);
     std::vector<std::vector<double>> gates(lines.size());
-    const unsigned cores = std::max(1u, std::thread::hardware_concurrency());
-    const int threads =
-        int(std::min<size_t>(options.threads > 0 ? size_t(options.threads) : cores, std::max<size_t>(jobs, 1)));
+    const int threads = threadsFor(jobs, options.threads);
     std::atomic<size_t> next{0}, done{0};
     runInParallel(threads, [&](int task) {  // each thread takes the next job: lines differ in length
         for (size_t j = next++; j < jobs; j = next++) {

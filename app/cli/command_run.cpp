@@ -1,0 +1,56 @@
+#include "command_run.h"
+
+#include "args.h"
+#include "base/utf8.h"
+
+#include <cerrno>
+#include <cstdio>
+#include <cstring>
+#include <new>
+#include <stdexcept>
+
+namespace attnviz::cli {
+
+int fail(std::string_view command, std::string_view what, int code) {
+    // One line: embedded newlines (e.g. from a nested library message) become "; ".
+    std::string line(what);
+    for (size_t p = 0; (p = line.find('\n', p)) != std::string::npos;) line.replace(p, 1, "; ");
+    // Messages quote model strings, corpus fields and file names: escaped here, where they reach the terminal.
+    std::fprintf(stderr, "attnviz-cli %.*s: %s\n", static_cast<int>(command.size()), command.data(),
+                 printable(line).c_str());
+    std::fflush(stderr);
+    return code;
+}
+
+void warn(std::string_view command, std::string_view what) {
+    std::fprintf(stderr, "attnviz-cli %.*s: warning: %s\n", static_cast<int>(command.size()), command.data(),
+                 printable(what).c_str());
+}
+
+int runCommand(std::string_view command, const std::function<int()>& body) {
+    try {
+        return body();
+    } catch (const UsageError& e) {
+        return fail(command, std::string(e.what()) + " (see attnviz-cli " + std::string(command) + " --help)", 2);
+    } catch (const std::bad_alloc&) {
+        return fail(command, "out of memory", 1);
+    } catch (const std::exception& e) {
+        return fail(command, e.what(), 1);
+    }
+}
+
+std::string atLine(const std::string& file, int line, const std::exception& e) {
+    // A line whose decode ran out of memory says so, as runCommand does ("std::bad_alloc" would not).
+    const std::string msg = dynamic_cast<const std::bad_alloc*>(&e) ? "out of memory" : e.what();
+    if (msg.rfind(file + ":", 0) == 0) return msg;
+    return file + ":" + std::to_string(line) + ": " + msg;
+}
+
+void flushStdout() {
+    errno = 0;
+    if (std::fflush(stdout) == 0 && !std::ferror(stdout)) return;
+    throw std::runtime_error(std::string("cannot write to standard output: ") +
+                             (errno ? std::strerror(errno) : "write error"));
+}
+
+}  // namespace attnviz::cli

@@ -1,0 +1,28 @@
+// How an attnviz-cli subcommand reports and ends: one escaped line on stderr per error or warning, exit codes by
+// kind of error (docs/cli.md "Exit codes"), a line number on a per-line error, and a checked standard output.
+#pragma once
+#include <exception>
+#include <functional>
+#include <string>
+#include <string_view>
+
+namespace attnviz::cli {
+
+// Prints "attnviz-cli COMMAND: what" (one line, escaped by printable) to stderr and returns `code`.
+int fail(std::string_view command, std::string_view what, int code = 1);
+// Prints "attnviz-cli COMMAND: warning: what" (escaped by printable) to stderr.
+void warn(std::string_view command, std::string_view what);
+
+// Runs a subcommand body and maps exceptions to exit codes: UsageError -> 2 (with a pointer to --help),
+// ModelError / InputError / any other std::exception -> 1. Messages are printed by fail().
+int runCommand(std::string_view command, const std::function<int()>& body);
+
+// Prefixes an exception message with "FILE:LINE: " unless it already names the file; std::bad_alloc is "out of
+// memory".
+std::string atLine(const std::string& file, int line, const std::exception& e);
+
+// Flushes stdout; throws std::runtime_error("standard output: REASON") if a write failed (a long output checks it
+// per block so that a full disk stops it early; cli_main checks it once more at the end of every command).
+void flushStdout();
+
+}  // namespace attnviz::cli
