@@ -85,8 +85,6 @@ std::string decodeTable(const DecodeResult& r, const Model& model, Mode mode, co
     return out;
 }
 
-void writeToStdout(std::string_view text) { std::fwrite(text.data(), 1, text.size(), stdout); }
-
 int decodeFile(const std::string& path, const Model& model, DecodeSettings s, int threads) {
     s.parallel_steps = threads <= 1;
     const Corpus corpus = readInputLines(path);

@@ -99,12 +99,12 @@ std::vector<Explanation> explainAll(const Model& model, const DecodeResult& r,
     return out;
 }
 
-std::string explainJson(const Model& model, const DecodeResult& r, const std::vector<Explanation>& explanations,
-                        const ExplainOptions& options, const Interventions& iv) {
-    nlohmann::json j = decodeToJson(r, model.config);
-    if (!iv.empty()) j["interventions"] = interventionsToJson<nlohmann::json>(iv);
-    addExplanationsToJson(j, explanations, options, model);
-    return jsonText(j);
+// The decode object with the explanations, streamed to standard output as one JSON Lines record (`line` > 0 adds
+// the input line's number).
+void writeExplainObject(const Model& model, const DecodeResult& r, const std::vector<Explanation>& explanations,
+                        const ExplainOptions& options, const Interventions& iv, int line = 0) {
+    writeDecodeObject(writeToStdout, r, model.config, iv, line, -1,
+                      [&](JsonWriter& w) { writeExplanationMembers(w, explanations, options, model); });
 }
 
 // The methods that run the model again (gradients, occlusion: explain/forced_objective) run the plain model, so with
@@ -129,21 +129,21 @@ int explainFile(const Model& model, const DecodeRequest& q, const std::vector<Ex
     const Corpus corpus = readInputLines(q.input);
     if (corpus.examples.empty()) warn("explain", corpus.name + ": no lines to explain (the file is empty or blank)");
     for (const CorpusExample& ex : corpus.examples) {
+        DecodeResult r;
+        std::vector<Explanation> e;
         std::string text;
         try {
-            const DecodeResult r = decodeOne(model, ex.source, ex.has_target ? &ex.target : nullptr, q.settings);
-            const std::vector<Explanation> e = explainAll(model, r, methods, options);
-            if (q.settings.json) {
-                text = explainJson(model, r, e, options, q.settings.interventions);
-                text.pop_back();  // the closing brace
-                text += ",\"line\":" + std::to_string(ex.line) + "}\n";
-            } else {
+            r = decodeOne(model, ex.source, ex.has_target ? &ex.target : nullptr, q.settings);
+            e = explainAll(model, r, methods, options);
+            if (!q.settings.json)
                 text = "line " + std::to_string(ex.line) + "\n" + explainText(model, r, e, options) + "\n";
-            }
-        } catch (const std::exception& e) {
-            throw InputError(atLine(corpus.name, ex.line, e));
+        } catch (const std::exception& error) {
+            throw InputError(atLine(corpus.name, ex.line, error));
         }
-        std::fputs(text.c_str(), stdout);
+        if (q.settings.json)
+            writeExplainObject(model, r, e, options, q.settings.interventions, ex.line);
+        else
+            std::fputs(text.c_str(), stdout);
         flushStdout();
     }
     return 0;
@@ -185,7 +185,7 @@ int runExplain(const std::vector<std::string>& args) {
         const DecodeResult r = decodeSentence(model, q.sentence(), q.forced(p) ? &q.target : nullptr, q.settings, mode);
         const std::vector<Explanation> explanations = explainAll(model, r, methods, e.options);
         if (q.settings.json)
-            std::printf("%s\n", explainJson(model, r, explanations, e.options, q.settings.interventions).c_str());
+            writeExplainObject(model, r, explanations, e.options, q.settings.interventions);
         else
             std::fputs(explainText(model, r, explanations, e.options).c_str(), stdout);
         return 0;

@@ -53,4 +53,6 @@ void flushStdout() {
                              (errno ? std::strerror(errno) : "write error"));
 }
 
+void writeToStdout(std::string_view text) { std::fwrite(text.data(), 1, text.size(), stdout); }
+
 }  // namespace attnviz::cli

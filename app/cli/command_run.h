@@ -24,5 +24,7 @@ std::string atLine(const std::string& file, int line, const std::exception& e);
 // Flushes stdout; throws std::runtime_error("standard output: REASON") if a write failed (a long output checks it
 // per block so that a full disk stops it early; cli_main checks it once more at the end of every command).
 void flushStdout();
+// Writes `text` to standard output as it is (a JsonWriter's sink); a failed write is found by flushStdout.
+void writeToStdout(std::string_view text);
 
 }  // namespace attnviz::cli

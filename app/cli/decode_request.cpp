@@ -132,11 +132,12 @@ void checkDecodeUsage(const ArgParser& p, const DecodeRequest& q) {
 }
 
 void writeDecodeObject(const JsonWriter::Sink& sink, const DecodeResult& r, const ModelConfig& config,
-                       const Interventions& iv, int line, int indent) {
+                       const Interventions& iv, int line, int indent, const std::function<void(JsonWriter&)>& more) {
     JsonWriter w(sink, indent);
     w.beginObject();
     writeDecodeMembers(w, r, config);
     if (!iv.empty()) w.key("interventions").value(interventionsToJson(iv));
+    if (more) more(w);
     if (line > 0) w.key("line").integer(line);
     w.endObject().flush();
     sink("\n");

@@ -7,6 +7,7 @@
 #include "io/json_text.h"
 #include "model/config.h"
 
+#include <functional>
 #include <optional>
 #include <string>
 #include <vector>
@@ -49,10 +50,11 @@ std::optional<ScoreKind> scoreOf(const DecodeRequest& q);
 
 // The decode object, with its interventions when any was given and the input line number for a JSON Lines record
 // (`line` > 0: lines may be skipped when blank), then a newline, written piece by piece to `sink` (a large decode
-// is never held as text or as a tree); `indent` as JsonWriter's (-1: one line). decode's output, and render's .json
-// of an intervened decode.
+// is never held as text or as a tree); `indent` as JsonWriter's (-1: one line); `more` adds a command's own members
+// (explain's explanations) before "line". decode's output, explain's, and render's .json of an intervened decode.
 void writeDecodeObject(const JsonWriter::Sink& sink, const DecodeResult& r, const ModelConfig& config,
-                       const Interventions& iv, int line = 0, int indent = -1);
+                       const Interventions& iv, int line = 0, int indent = -1,
+                       const std::function<void(JsonWriter&)>& more = nullptr);
 
 // One source (and optional reference: forced decoding) of an input file.
 DecodeResult decodeOne(const Model& model, const std::string& source, const std::string* reference,

@@ -1,6 +1,7 @@
 #include "decode/detail.h"
 
 #include "base/errors.h"
+#include "base/row_entropy.h"
 
 #include <algorithm>
 #include <cmath>
@@ -38,20 +39,13 @@ void topCandidates(const Vec& lp, int k, std::vector<Candidate>& out) {
     for (Candidate& c : out) c.prob = std::exp(c.log_prob);
 }
 
-float attentionEntropy(const Vec& w) {
-    double h = 0;
-    for (int j = 0; j < int(w.size()); ++j)
-        if (w[j] > 0) h -= double(w[j]) * std::log(double(w[j]));
-    return float(h);
-}
-
 void fillRecord(const StepOutput& out, int top_k, StepRecord& rec) {
     const AttentionStep& a = out.attn;
     rec.attention.assign(a.weights.data(), a.weights.data() + a.weights.size());
     rec.scores.assign(a.scores.data(), a.scores.data() + a.scores.size());
     rec.context.assign(a.context.data(), a.context.data() + a.context.size());
     topCandidates(out.log_probs, top_k, rec.top_k);
-    rec.entropy = attentionEntropy(a.weights);
+    rec.entropy = float(rowEntropy({a.weights.data(), size_t(a.weights.size())}));
     rec.center = a.center;
 }
 

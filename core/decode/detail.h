@@ -17,8 +17,6 @@ inline bool producible(int id) { return id != kPad && id != kSos; }
 int bestToken(const Vec& log_probs);
 // The k most probable producible tokens, descending, ties lower id first. `out` is overwritten.
 void topCandidates(const Vec& log_probs, int k, std::vector<Candidate>& out);
-// −Σ a log a (0 log 0 = 0), nats.
-float attentionEntropy(const Vec& weights);
 // The row of a step: everything but token/token_text/log_prob/forced.
 void fillRecord(const StepOutput& out, int top_k, StepRecord& rec);
 // max_len of the options for a source of length S (0 = defaultMaxLength(S)); throws InputError if negative.

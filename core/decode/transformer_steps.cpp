@@ -1,6 +1,7 @@
 #include "decode/transformer_steps.h"
 
 #include "base/errors.h"
+#include "base/row_entropy.h"
 #include "decode/attention_views.h"
 #include "decode/detail.h"
 
@@ -29,7 +30,7 @@ void fillTransformerRecord(const TransformerStep& out, int top_k, StepRecord& re
     rec.scores.assign(size_t(mean.size()), std::numeric_limits<float>::quiet_NaN());
     rec.context.clear();
     topCandidates(out.log_probs, top_k, rec.top_k);
-    rec.entropy = attentionEntropy(mean);
+    rec.entropy = float(rowEntropy({mean.data(), size_t(mean.size())}));
     rec.cross_attention = out.cross_attention;
     rec.self_attention = out.self_attention;
 }

@@ -81,13 +81,6 @@ double corpusBleu(const std::vector<std::vector<std::string>>& hyps,
     return total.bleu();
 }
 
-double rowEntropy(const std::vector<float>& row) {
-    double h = 0;
-    for (float a : row)
-        if (a > 0) h -= static_cast<double>(a) * std::log(static_cast<double>(a));
-    return h;
-}
-
 TokenCounts tokenCounts(const std::vector<std::string>& output, const std::vector<std::string>& reference) {
     TokenCounts c;
     c.positions = static_cast<int64_t>(reference.size());

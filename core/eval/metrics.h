@@ -6,6 +6,7 @@
 //
 // Tokens are compared by spelling: an unknown reference word ("foo", id 1) never matches a produced "<unk>".
 #pragma once
+#include "base/row_entropy.h"
 #include "decode/decoding.h"
 #include "eval/alignment.h"
 #include "eval/chrf.h"
@@ -40,8 +41,7 @@ BleuStats bleuStats(const std::vector<std::string>& hypothesis, const std::vecto
 double corpusBleu(const std::vector<std::vector<std::string>>& hypotheses,
                   const std::vector<std::vector<std::string>>& references);
 
-// -sum_j a_j ln a_j over one attention row, in nats (0 ln 0 = 0), as the row is (not renormalised).
-double rowEntropy(const std::vector<float>& row);
+// rowEntropy, the entropy of one attention row: base/row_entropy.h.
 
 // attentionAlignment, AerCounts and the other alignment modes and scores: eval/alignment.h.
 

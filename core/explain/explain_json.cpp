@@ -1,39 +1,49 @@
 #include "explain/explain_json.h"
 
-#include "io/decode_json.h"
+#include <nlohmann/json.hpp>
 
-#include <cmath>
+#include <string>
+#include <string_view>
 
 namespace attnviz {
-namespace {
 
-nlohmann::json matrixJson(const Mat& m) {
-    nlohmann::json rows = nlohmann::json::array();
-    for (Eigen::Index t = 0; t < m.rows(); ++t) {
-        nlohmann::json row = nlohmann::json::array();
-        for (Eigen::Index j = 0; j < m.cols(); ++j) row.push_back(jsonNumber(double(m(t, j))));
-        rows.push_back(std::move(row));
+void writeExplanationMembers(JsonWriter& w, const std::vector<Explanation>& explanations, const ExplainOptions& options,
+                             const Model& model) {
+    w.key("explanations").beginObject();
+    for (const Explanation& e : explanations) {
+        w.key(methodInfo(e.method).name).beginArray();
+        for (Eigen::Index t = 0; t < e.values.rows(); ++t) {
+            w.beginArray();
+            for (Eigen::Index j = 0; j < e.values.cols(); ++j) w.number(double(e.values(t, j)));
+            w.endArray();
+        }
+        w.endArray();
     }
-    return rows;
+    w.endObject();
+    for (const Explanation& e : explanations) {
+        if (e.method != ExplainMethod::IntegratedGradients) continue;
+        w.key("ig_steps").integer(options.ig_steps);
+        w.key("ig_delta").beginArray();
+        for (double d : e.ig_delta) w.number(d);
+        w.endArray();
+    }
+    if (options.contrast) {
+        w.key("contrast").beginObject();
+        w.key("row").integer(options.contrast->row);
+        w.key("token").string(model.target_vocab.token(options.contrast->token));
+        w.endObject();
+    }
 }
-
-}  // namespace
 
 void addExplanationsToJson(nlohmann::json& decode_object, const std::vector<Explanation>& explanations,
                            const ExplainOptions& options, const Model& model) {
-    nlohmann::json all = nlohmann::json::object();
-    for (const Explanation& e : explanations) {
-        all[methodInfo(e.method).name] = matrixJson(e.values);
-        if (e.method != ExplainMethod::IntegratedGradients) continue;
-        decode_object["ig_steps"] = options.ig_steps;
-        nlohmann::json delta = nlohmann::json::array();
-        for (double d : e.ig_delta) delta.push_back(jsonNumber(d));
-        decode_object["ig_delta"] = std::move(delta);
-    }
-    decode_object["explanations"] = std::move(all);
-    if (options.contrast)
-        decode_object["contrast"] = {{"row", options.contrast->row},
-                                     {"token", model.target_vocab.token(options.contrast->token)}};
+    std::string text;
+    JsonWriter w([&](std::string_view piece) { text += piece; });
+    w.beginObject();
+    writeExplanationMembers(w, explanations, options, model);
+    w.endObject().flush();
+    nlohmann::json members = nlohmann::json::parse(text);
+    for (auto& [key, value] : members.items()) decode_object[key] = std::move(value);
 }
 
 }  // namespace attnviz

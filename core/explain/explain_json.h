@@ -3,13 +3,19 @@
 // a contrast. Floats as io/decode_json.h writes them (the double equal to the float; null when not finite).
 #pragma once
 #include "explain/explanation.h"
+#include "io/json_text.h"
 
 #include <nlohmann/json.hpp>
 #include <vector>
 
 namespace attnviz {
 
-// Adds the keys to `decode_object` (decodeToJson's object of the same decode).
+// Writes the keys, as members of the decode's object, piece by piece: T × S numbers a method cost a buffer, not a
+// tree (io/json_text.h).
+void writeExplanationMembers(JsonWriter& w, const std::vector<Explanation>& explanations, const ExplainOptions& options,
+                             const Model& model);
+// Adds the same keys to `decode_object` (decodeToJson's object of the same decode), read back from
+// writeExplanationMembers's text.
 void addExplanationsToJson(nlohmann::json& decode_object, const std::vector<Explanation>& explanations,
                            const ExplainOptions& options, const Model& model);
 

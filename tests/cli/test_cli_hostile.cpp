@@ -102,7 +102,8 @@ void TestCliHostile::initTestCase() {
 // decode --json of a forced 5,000 x 5,000 decode with 500 MB of address space. The decode itself fits (the text form
 // is printed); its JSON used to be built as a tree of 25 million nodes, and out of memory the tree's destructor,
 // which allocates, ended in std::terminate (SIGABRT, exit 134). Now it is written piece by piece: it fits too, or a
-// run that still runs out of memory (another machine's threads and heaps) ends in "out of memory", exit 1.
+// run that still runs out of memory (another machine's threads and heaps) ends in "out of memory", exit 1. explain
+// --json adds a method's 5,000 x 5,000 matrix to the same object, written the same way.
 void TestCliHostile::jsonOutOfMemoryIsAnError() {
     RunOptions limited;
     limited.address_space_bytes = rlim_t(500) << 20;
@@ -110,7 +111,11 @@ void TestCliHostile::jsonOutOfMemoryIsAnError() {
     limited.timeout_ms = 180000;
     const QStringList args = {"decode",   "--model",         model_,          "--max-source-len", "100000",
                               "--target", words(5000, "我"), words(5000, "i")};
-    for (const QStringList& form : {args, args + QStringList{"--json"}}) {
+    QStringList explain = args;
+    explain.replace(0, "explain");
+    explain.insert(1, "--method");
+    explain.insert(2, "attention");
+    for (const QStringList& form : {args, args + QStringList{"--json"}, explain + QStringList{"--json"}}) {
         const Run r = runCli(form, limited);
         QVERIFY2(r.code == 0 || (r.code == 1 && r.errText().contains("out of memory")),
                  qPrintable(form.last() + QString(": exit %1: ").arg(r.code) + r.errText()));

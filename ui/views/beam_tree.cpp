@@ -1,5 +1,6 @@
 #include "views/beam_tree.h"
 
+#include "base/row_entropy.h"
 #include "decode/beam_hypothesis.h"
 #include "state/decode_state.h"
 #include "state/utf8_text.h"
@@ -29,14 +30,6 @@
 namespace attnviz::ui {
 
 namespace {
-
-// −Σ a log a over a row (0 log 0 = 0), nats: the step panel's entropy line.
-float rowEntropy(const std::vector<float>& row) {
-    double h = 0;
-    for (float a : row)
-        if (a > 0) h -= double(a) * std::log(double(a));
-    return float(h);
-}
 
 // The candidates the step panel lists for a node: its parent's children, most probable first (lower id on ties).
 std::vector<Candidate> siblingCandidates(const BeamResult& tree, const BeamNode& parent) {
@@ -237,7 +230,7 @@ std::shared_ptr<PrefixDecoding> BeamTreeView::hypothesisDecoding(int node) const
         rec.token_text = std::string(model_->target_vocab.token(n.token));
         rec.log_prob = n.log_prob;
         rec.attention = tree.attention(id);
-        rec.entropy = rowEntropy(rec.attention);
+        rec.entropy = float(rowEntropy(rec.attention));
         rec.forced = n.forced;
         rec.top_k = siblingCandidates(tree, tree.nodes[size_t(n.parent)]);
         if (!best) {
