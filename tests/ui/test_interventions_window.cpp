@@ -91,6 +91,7 @@ private slots:
     void siblingSwitchKeepsKnockoutsAndDropsAttends();
     void newSentenceDropsKnockoutsButKeepsHeads();
     void exportsNameTheInterventions();
+    void refusedInterventionsLeaveThePlainDecodeAndSayWhy();
 
 private:
     // Core's decode of the window's sentence with `iv` (the plain model when empty).
@@ -366,6 +367,20 @@ void TestInterventionsWindow::exportsNameTheInterventions() {
     QFile s(svg);
     QVERIFY(s.open(QIODevice::ReadOnly));
     QVERIFY(QString::fromUtf8(s.readAll()).contains(QStringLiteral("knocked out “cat”")));
+}
+
+void TestInterventionsWindow::refusedInterventionsLeaveThePlainDecodeAndSayWhy() {
+    // As the command line can ask: an attend past the source. The engine refuses it; the plain decode is shown.
+    QVERIFY(waitForDecode([&] {
+        w_->setInterventions({{}, {{0, 99}}, {}});
+        w_->decodeNow();
+    }));
+    QVERIFY(w_->outcome()->interventions.empty());
+    compareWithCore({});
+    QVERIFY2(w_->noticeText().contains(QStringLiteral("past the source")), qPrintable(w_->noticeText()));
+    QCOMPARE(int(w_->state()->interventions().size()), 1);  // still listed, to be removed or switched off
+    QVERIFY(waitForDecode([&] { w_->interventionList()->plainModelButton()->click(); }));
+    QVERIFY(!w_->noticeText().contains(QStringLiteral("past the source")));
 }
 
 ATTNVIZ_TEST_MAIN(TestInterventionsWindow)
