@@ -250,6 +250,7 @@ private:
     // main_window_interventions.cpp: the interventions' dock, their marks on the heatmap, the decode they ask for,
     // and what a model change keeps of them.
     void createInterventionsDock();
+    void showInterventionsDock();
     void decodeInterventions();
     void showInterventionMarks();
     void keepInterventionsFor(const Model& model);

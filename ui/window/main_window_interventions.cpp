@@ -16,6 +16,8 @@
 #include <QDockWidget>
 #include <QStatusBar>
 
+#include <algorithm>
+
 namespace attnviz::ui {
 
 void MainWindow::createInterventionsDock() {
@@ -29,16 +31,23 @@ void MainWindow::createInterventionsDock() {
     heatmap_actions_->setInterventionEdits(intervention_edits_);
     head_grid_->setInterventionEdits(intervention_edits_);
     connect(heatmap_actions_, &HeatmapActions::interventionRefused, this, [this](const QString& why) {
-        intervention_dock_->show();
+        showInterventionsDock();
         intervention_list_->setMessage(why);
         statusBar()->showMessage(why, 10000);
     });
     connect(intervention_edits_, &InterventionEdits::interventionsApplied, this, &MainWindow::decodeInterventions);
     connect(state_, &DecodeState::interventionsChanged, this, [this] {
-        if (!state_->interventions().empty()) intervention_dock_->show();
+        if (!state_->interventions().empty()) showInterventionsDock();
     });
     connect(state_, &DecodeState::decodeChanged, this, &MainWindow::showInterventionMarks);
     connect(state_, &DecodeState::attentionViewChanged, this, &MainWindow::showInterventionMarks);
+}
+
+// Shown with room for a few entries: the right column's other docks give up some height.
+void MainWindow::showInterventionsDock() {
+    if (intervention_dock_->isVisible()) return;
+    intervention_dock_->show();
+    resizeDocks({intervention_dock_}, {std::max(200, height() / 4)}, Qt::Vertical);
 }
 
 // An edit was done, undone or redone: decode the sentence again at once with the list's enabled entries (the state's
@@ -84,7 +93,7 @@ void MainWindow::keepInterventionsFor(const Model& model) {
     QStringList lines;
     for (size_t i = 0; i < dropped.size(); ++i)
         lines << tr("%1 was dropped: %2").arg(interventionText(dropped[i]), reasons.value(int(i)));
-    intervention_dock_->show();
+    showInterventionsDock();
     intervention_list_->setMessage(lines.join(u'\n'));
     statusBar()->showMessage(lines.front(), 10000);
 }
