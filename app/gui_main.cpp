@@ -4,11 +4,13 @@
 // `--compare-head-a/-b L,H` choose which cross-attention of a Transformer side it compares); `--corpus F`
 // opens F in the corpus browser; `--reference TEXT` forces the model onto a reference and `--gold LINKS` gives its
 // gold links; `--heads KIND` shows a Transformer's head grid and `--head L,H` one head in the heatmap; `--hypothesis N`
-// (with `--beam`) shows the N-th best beam hypothesis. `--train CORPUS` opens the training window on CORPUS and starts
+// (with `--beam`) shows the N-th best beam hypothesis; `--knockout`, `--attend`, `--head-off` (as attnviz-cli's) open
+// with those interventions. `--train CORPUS` opens the training window on CORPUS and starts
 // training (`--train-kind transformer`: a Transformer; with `--screenshot`, that window is saved when the training
 // ends). `--help` and `--version` work without a display.
 #include "attnviz_version.h"
 #include "eval/compare_heads.h"
+#include "model/intervention_flags.h"
 #include "state/decode_state.h"
 #include "training/training_form.h"
 #include "training/training_window.h"
@@ -81,6 +83,18 @@ struct Options {
                             QStringLiteral("Show this layer and head (from 1; \"mean\" for the mean of the heads) of "
                                            "the --heads attention in the heatmap."),
                             QStringLiteral("layer,head")};
+    QCommandLineOption knockout{QStringLiteral("knockout"),
+                                QStringLiteral("Knock out these source positions (0-based, <sos> = 0), as attnviz-cli "
+                                               "decode --knockout."),
+                                QStringLiteral("J[,J...]")};
+    QCommandLineOption attend{QStringLiteral("attend"),
+                              QStringLiteral("RNN models: row T attends only to source position J (0-based; "
+                                             "repeatable), as attnviz-cli decode --attend."),
+                              QStringLiteral("T:J")};
+    QCommandLineOption head_off{QStringLiteral("head-off"),
+                                QStringLiteral("Transformer: turn off head H of layer L of cross, encoder or decoder "
+                                               "attention (0-based; repeatable), as attnviz-cli decode --head-off."),
+                                QStringLiteral("KIND:L,H")};
     QCommandLineOption hypothesis{QStringLiteral("hypothesis"),
                                   QStringLiteral("With --beam: show the n-th best finished hypothesis (from 1) of the "
                                                  "first search, in the heatmap and the head grid."),
@@ -121,6 +135,9 @@ void setUpParser(QCommandLineParser& parser, const Options& options) {
     parser.addOption(options.heads);
     parser.addOption(options.head);
     parser.addOption(options.hypothesis);
+    parser.addOption(options.knockout);
+    parser.addOption(options.attend);
+    parser.addOption(options.head_off);
     parser.addOption(options.explain);
     parser.addOption(options.train);
     parser.addOption(options.train_kind);
@@ -203,6 +220,19 @@ void showHypothesis(attnviz::ui::MainWindow& window, const QCommandLineParser& p
         const int node = tree->finished[size_t(n) - 1];
         QTimer::singleShot(0, view, [view, node] { view->showNode(node); });  // once every view has this decode
     });
+}
+
+// --knockout, --attend, --head-off (as the CLI's, core's parser): the window's interventions before its decode.
+void setInterventions(attnviz::ui::MainWindow& window, const QCommandLineParser& parser, const Options& options) {
+    attnviz::Interventions iv;
+    try {
+        for (const QString& v : parser.values(options.knockout)) attnviz::addKnockoutFlag(v.toStdString(), iv);
+        for (const QString& v : parser.values(options.attend)) attnviz::addAttendFlag(v.toStdString(), iv);
+        for (const QString& v : parser.values(options.head_off)) attnviz::addHeadOffFlag(v.toStdString(), iv);
+    } catch (const std::exception& e) {
+        return (void)std::fprintf(stderr, "attnviz: %s\n", e.what());
+    }
+    if (!iv.empty()) window.setInterventions(iv);
 }
 
 // What the command line asks of the window once it shows a decode: a cell inspected (--select), a screenshot saved
@@ -346,10 +376,9 @@ int main(int argc, char* argv[]) {
     }
     if (parser.isSet(options.reference)) window.setReferenceText(parser.value(options.reference));
     if (parser.isSet(options.gold)) window.goldLinks()->setLinks(parser.value(options.gold));
-    if (parser.isSet(sentence)) {
-        window.setSourceText(parser.value(sentence));
-        window.decodeNow();
-    }
+    if (parser.isSet(sentence)) window.setSourceText(parser.value(sentence));
+    setInterventions(window, parser, options);  // of the sentence: after it, before its decode
+    if (parser.isSet(sentence) || !window.state()->interventions().empty()) window.decodeNow();
     if (parser.isSet(options.compare)) {
         window.compareDock()->show();
         window.resizeDocks({window.compareDock()}, {window.height() / 2}, Qt::Vertical);

@@ -422,6 +422,10 @@ log p = %4，总对数概率 %5</translation>
         <source>Σ&lt;sub&gt;j&lt;/sub&gt; R&lt;sub&gt;tj&lt;/sub&gt; − (f(x) − f(0)), f(x) − f(0) = %1</source>
         <translation>Σ&lt;sub&gt;j&lt;/sub&gt; R&lt;sub&gt;tj&lt;/sub&gt; − (f(x) − f(0))，f(x) − f(0) = %1</translation>
     </message>
+    <message>
+        <source>This row was changed by an intervention (a knockout or “attend only here”): its weights are not the softmax of its scores, so there is nothing to take apart here. Interventions ▸ Plain model shows the model&apos;s own.</source>
+        <translation>这一行被干预改变了（屏蔽或“只关注这里”）：它的权重不是其打分的 softmax，所以这里没有可拆解的内容。干预 ▸ 原始模型 显示模型自己的结果。</translation>
+    </message>
 </context>
 <context>
     <name>attnviz::ui::Colormaps</name>
@@ -1532,6 +1536,26 @@ Gold links: %2 links</source>
         <source>Beam hypothesis %1 of %2, log p %3</source>
         <translation>束搜索假设 %1（共 %2 个），log p %3</translation>
     </message>
+    <message>
+        <source>&amp;Restore this head</source>
+        <translation>恢复这个头(&amp;R)</translation>
+    </message>
+    <message>
+        <source>&amp;Remove this head</source>
+        <translation>移除这个头(&amp;R)</translation>
+    </message>
+    <message>
+        <source>The head&apos;s output counts again</source>
+        <translation>这个头的输出重新计入</translation>
+    </message>
+    <message>
+        <source>Decode again with this head&apos;s output set to zero</source>
+        <translation>将这个头的输出置零后重新解码</translation>
+    </message>
+    <message>
+        <source>&amp;Show in the heatmap</source>
+        <translation>在热力图中显示(&amp;S)</translation>
+    </message>
 </context>
 <context>
     <name>attnviz::ui::HeatmapActions</name>
@@ -1579,6 +1603,42 @@ Gold links: %2 links</source>
         <source>Select this cell: the cell inspector shows how its weight was made</source>
         <translation>选中此单元格：单元格检查器显示其权重是如何算出的</translation>
     </message>
+    <message>
+        <source>&amp;Restore “%1”</source>
+        <translation>恢复“%1”(&amp;R)</translation>
+    </message>
+    <message>
+        <source>Take this word&apos;s knockout away: the model reads it again</source>
+        <translation>撤销对这个词的屏蔽：模型重新读取它</translation>
+    </message>
+    <message>
+        <source>&amp;Knock out “%1”</source>
+        <translation>屏蔽“%1”(&amp;K)</translation>
+    </message>
+    <message>
+        <source>Decode again with this source word hidden from the attention (its scores set to −∞)</source>
+        <translation>在注意力中隐去这个源词后重新解码（其打分设为 −∞）</translation>
+    </message>
+    <message>
+        <source>&amp;Knock out this word</source>
+        <translation>屏蔽这个词(&amp;K)</translation>
+    </message>
+    <message>
+        <source>Right-click a source word or a cell of its column</source>
+        <translation>右键单击一个源词或其所在列的单元格</translation>
+    </message>
+    <message>
+        <source>&amp;Attend only here at this step</source>
+        <translation>此步只关注这里(&amp;A)</translation>
+    </message>
+    <message>
+        <source>This step&apos;s attention becomes one-hot on this word; decoding goes on from there</source>
+        <translation>这一步的注意力变为只落在这个词上的独热向量；解码从这里继续</translation>
+    </message>
+    <message>
+        <source>Only for the recurrent (RNN) models: a Transformer has many heads, not one attention row</source>
+        <translation>仅适用于循环 (RNN) 模型：Transformer 有多个头，而不是一行注意力</translation>
+    </message>
 </context>
 <context>
     <name>attnviz::ui::HeatmapScene</name>
@@ -1616,6 +1676,129 @@ Gold links: %2 links</source>
     <message>
         <source>&lt;b&gt;%1&lt;/b&gt; ← &lt;b&gt;%2&lt;/b&gt;&lt;br&gt;%3: %4</source>
         <translation>&lt;b&gt;%1&lt;/b&gt; ← &lt;b&gt;%2&lt;/b&gt;&lt;br&gt;%3：%4</translation>
+    </message>
+</context>
+<context>
+    <name>attnviz::ui::InterventionEdits</name>
+    <message>
+        <source>Switch on: %1</source>
+        <translation>打开：%1</translation>
+    </message>
+    <message>
+        <source>Switch off: %1</source>
+        <translation>关闭：%1</translation>
+    </message>
+    <message>
+        <source>Remove: %1</source>
+        <translation>移除：%1</translation>
+    </message>
+    <message>
+        <source>Clear all interventions</source>
+        <translation>清除所有干预</translation>
+    </message>
+</context>
+<context>
+    <name>attnviz::ui::InterventionListView</name>
+    <message>
+        <source>&amp;Plain model</source>
+        <translation>原始模型(&amp;P)</translation>
+    </message>
+    <message>
+        <source>Take every intervention away: the model as it was trained (one step of Edit ▸ Undo)</source>
+        <translation>撤去所有干预：回到训练所得的模型（编辑 ▸ 撤销 的一步）</translation>
+    </message>
+    <message>
+        <source>On: the decode makes this intervention; off: kept in the list, not made</source>
+        <translation>打开：解码时施加这项干预；关闭：保留在列表中，但不施加</translation>
+    </message>
+    <message>
+        <source>Remove</source>
+        <translation>移除</translation>
+    </message>
+    <message>
+        <source>Remove this intervention from the list</source>
+        <translation>从列表中移除这项干预</translation>
+    </message>
+    <message>
+        <source>No interventions: the plain model. Right-click a source word in the heatmap to knock it out, a cell to make its step attend only there (recurrent models), or a head in the Attention heads dock to remove it (Transformers).</source>
+        <translation>没有干预：原始模型。在热力图中右键单击一个源词可屏蔽它，右键单击一个单元格可让该步只关注那里（循环模型），在“注意力头”面板中右键单击一个头可移除它（Transformer）。</translation>
+    </message>
+    <message>
+        <source>Every intervention is switched off, or the decode has not come yet: the plain model.</source>
+        <translation>所有干预都已关闭，或解码尚未完成：原始模型。</translation>
+    </message>
+    <message numerus="yes">
+        <source>The output is the plain model&apos;s, token for token (%n token(s)).</source>
+        <translation>
+            <numerusform>输出与原始模型的完全相同，逐个词元一致（%n 个词元）。</numerusform>
+        </translation>
+    </message>
+    <message>
+        <source>Against the plain model: %1 changed, %2 added, %3 dropped, %4 kept.</source>
+        <translation>与原始模型相比：%1 个改变，%2 个新增，%3 个丢失，%4 个保留。</translation>
+    </message>
+</context>
+<context>
+    <name>attnviz::ui::Interventions</name>
+    <message>
+        <source>Encoder self-attention</source>
+        <translation>编码器自注意力</translation>
+    </message>
+    <message>
+        <source>Decoder self-attention</source>
+        <translation>解码器自注意力</translation>
+    </message>
+    <message>
+        <source>Cross-attention</source>
+        <translation>交叉注意力</translation>
+    </message>
+    <message>
+        <source>Knock out “%1” (position %2)</source>
+        <translation>屏蔽“%1”（位置 %2）</translation>
+    </message>
+    <message>
+        <source>Step %1: attend only to “%2”</source>
+        <translation>第 %1 步：只关注“%2”</translation>
+    </message>
+    <message>
+        <source>Step %1 “%2”: attend only to “%3”</source>
+        <translation>第 %1 步“%2”：只关注“%3”</translation>
+    </message>
+    <message>
+        <source>%1: layer %2, head %3 removed</source>
+        <translation>%1：第 %2 层第 %3 个头已移除</translation>
+    </message>
+    <message>
+        <source>Every word of the sentence would be knocked out: the model would read nothing but &lt;sos&gt; and &lt;eos&gt;. Keep at least one word.</source>
+        <translation>句子中的每个词都会被屏蔽：模型将只能读到 &lt;sos&gt; 和 &lt;eos&gt;。请至少保留一个词。</translation>
+    </message>
+    <message>
+        <source>encoder self-attention</source>
+        <translation>编码器自注意力</translation>
+    </message>
+    <message>
+        <source>decoder self-attention</source>
+        <translation>解码器自注意力</translation>
+    </message>
+    <message>
+        <source>cross-attention</source>
+        <translation>交叉注意力</translation>
+    </message>
+    <message>
+        <source>knocked out %1</source>
+        <translation>已屏蔽 %1</translation>
+    </message>
+    <message>
+        <source>step %1 attends only to %2</source>
+        <translation>第 %1 步只关注 %2</translation>
+    </message>
+    <message>
+        <source>%1 layer %2 head %3</source>
+        <translation>%1 第 %2 层第 %3 个头</translation>
+    </message>
+    <message>
+        <source>heads off: %1</source>
+        <translation>已移除的头：%1</translation>
     </message>
 </context>
 <context>
@@ -2243,6 +2426,22 @@ GNMT 覆盖惩罚 %4</translation>
         <source>Which explanation is right?</source>
         <translation>哪种解释是对的？</translation>
     </message>
+    <message>
+        <source>Heatmap: attention — %1 is not computed for an intervened decode: it would run the plain model (Interventions ▸ Plain model)</source>
+        <translation>热力图：注意力 — 对施加了干预的解码不计算%1：它会运行原始模型（干预 ▸ 原始模型）</translation>
+    </message>
+    <message>
+        <source>%1 was dropped: %2</source>
+        <translation>%1 已被丢弃：%2</translation>
+    </message>
+    <message>
+        <source>The interventions were not made, the plain model is shown: %1</source>
+        <translation>未施加干预，显示的是原始模型：%1</translation>
+    </message>
+    <message>
+        <source>Interventions</source>
+        <translation>干预</translation>
+    </message>
 </context>
 <context>
     <name>attnviz::ui::ModelLibraryDialog</name>
@@ -2292,6 +2491,10 @@ GNMT 覆盖惩罚 %4</translation>
     <message>
         <source>&lt;b&gt;Output:&lt;/b&gt; </source>
         <translation>&lt;b&gt;输出：&lt;/b&gt; </translation>
+    </message>
+    <message>
+        <source>Against the plain model&apos;s output: overlined (blue) = changed, the plain token in brackets; + (green) = added; struck through (vermillion) = dropped.</source>
+        <translation>与原始模型的输出相比：上划线（蓝色）= 改变，括号中是原始词元；+（绿色）= 新增；删除线（朱红色）= 丢失。</translation>
     </message>
 </context>
 <context>

@@ -114,9 +114,8 @@ void refuseRerunsWithInterventions(const std::vector<ExplainMethod>& methods, co
     if (iv.empty()) return;
     for (ExplainMethod m : methods) {
         const MethodInfo& info = methodInfo(m);
-        const bool cross_off = std::any_of(iv.heads_off.begin(), iv.heads_off.end(),
-                                           [](const HeadRef& h) { return h.kind == AttentionKind::Cross; });
-        if (info.reads_objective || (m == ExplainMethod::Norm && cross_off))
+        const bool cross_off = !explainsIntervened(ExplainMethod::Norm, iv);
+        if (!explainsIntervened(m, iv))
             throw UsageError(std::string("--method ") + info.name +
                              ": not computed for an intervened decode (--knockout, --attend, --head-off): it would "
                              "run the plain model; use --method attention" +

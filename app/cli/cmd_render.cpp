@@ -19,14 +19,12 @@
 #include "heatmap/explanation_data.h"
 #include "heatmap/heatmap_export.h"
 #include "input_bounds.h"
-#include "io/atomic_file.h"
 #include "io/model_file.h"
 #include "model_flags.h"
 #include "text/tokenizer.h"
 
 #include <QApplication>
 #include <QDir>
-#include <QFileInfo>
 #include <cstdio>
 #include <memory>
 #include <optional>
@@ -118,19 +116,14 @@ void writeOne(const DecodeResult& r, const Model& model, const QString& path, co
         c.a_name = with.a_name;
         c.b_name = with.b_name;
         if (gold) c.gold = *gold;
-        ok = ui::exportComparison(c, path, options, &error);
+        ui::ExportOptions compared = options;  // B is not intervened: no marks on its panel or the difference
+        compared.style.interventions = {};
+        ok = ui::exportComparison(c, path, compared, &error);
     } else if (s.method != ExplainMethod::Attention) {
         const Explanation e = explainDecode(model, r, s.method, s.explain);
         ui::ExportOptions drawn = options;
         drawn.style = ui::explanationStyle(options.style, &e);
         ok = ui::exportExplanation(ui::explanationData(r, e), r, e, model, path, drawn, &error);
-    } else if (!s.interventions.empty() &&
-               QFileInfo(path).suffix().compare(QLatin1String("json"), Qt::CaseInsensitive) == 0) {
-        // The export's decode object (indented 2) with the interventions, which the window's exporter does not know.
-        std::string text;
-        writeDecodeObject([&](std::string_view piece) { text += piece; }, r, model.config, s.interventions, 0, 2);
-        writeFileAtomically(path.toStdString(), text);
-        ok = true;
     } else {
         ok = ui::exportHeatmap(ui::HeatmapData::fromDecode(r), r, model.config, path, options, &error);
     }
@@ -264,6 +257,8 @@ bool parseRenderArgs(const std::vector<std::string>& args, RenderArgs& a) {
     a.s.exp.style.fit_range = a.fit_range;
     a.s.exp.style.diagnostics = a.diagnostics;
     a.s.exp.style.title = QString::fromStdString(a.title);
+    a.s.exp.interventions = a.s.interventions;        // the JSON's "interventions", the CSV header, the title
+    a.s.exp.style.interventions = a.s.interventions;  // the struck-through columns and attended cells
     return true;
 }
 

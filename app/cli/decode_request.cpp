@@ -9,9 +9,9 @@
 #include "io/atomic_file.h"
 #include "io/beam_json.h"
 #include "io/decode_json.h"
+#include "model/intervention_flags.h"
 #include "text/tokenizer.h"
 
-#include <charconv>
 #include <string_view>
 
 namespace attnviz::cli {
@@ -27,62 +27,28 @@ DecodeResult nthHypothesis(const Model& model, const BeamResult& b, int n, const
     return hypothesisDecode(model, b, b.finished[size_t(n) - 1], options);
 }
 
-// A non-negative integer that is the whole of `text`, or -1.
-int indexOf(std::string_view text) {
-    int x = 0;
-    const auto [ptr, ec] = std::from_chars(text.data(), text.data() + text.size(), x);
-    return !text.empty() && ec == std::errc() && ptr == text.data() + text.size() && x >= 0 ? x : -1;
-}
-
-// "A,B" as two indices; false when it is not that.
-bool indexPair(std::string_view text, char separator, int& a, int& b) {
-    const size_t at = text.find(separator);
-    if (at == std::string_view::npos) return false;
-    a = indexOf(text.substr(0, at));
-    b = indexOf(text.substr(at + 1));
-    return a >= 0 && b >= 0;
-}
-
-void addKnockout(const std::string& v, Interventions& iv) {
-    std::string_view rest = v;
-    while (true) {
-        const size_t comma = rest.find(',');
-        const int j = indexOf(rest.substr(0, comma));
-        if (j < 0)
-            throw UsageError("--knockout: expected source positions J[,J...] (0-based, <sos> = 0), got \"" + v + "\"");
-        iv.knockout.push_back(j);
-        if (comma == std::string_view::npos) break;
-        rest.remove_prefix(comma + 1);
-    }
-}
-
-void addAttend(const std::string& v, Interventions& iv) {
-    AttendAt a;
-    if (!indexPair(v, ':', a.row, a.position))
-        throw UsageError("--attend: expected T:J (a target row and a source position, 0-based), got \"" + v + "\"");
-    iv.attend.push_back(a);
-}
-
-void addHeadOff(const std::string& v, Interventions& iv) {
-    const size_t colon = v.find(':');
-    const std::optional<AttentionKind> kind = headKindFromName(std::string_view(v).substr(0, colon));
-    if (!kind) throw UsageError("--head-off: expected KIND:L,H with KIND cross, encoder or decoder, got \"" + v + "\"");
-    HeadRef h{*kind, 0, 0};
-    if (colon == std::string::npos || !indexPair(std::string_view(v).substr(colon + 1), ',', h.layer, h.head))
-        throw UsageError("--head-off: expected KIND:L,H (a layer and a head, 0-based), got \"" + v + "\"");
-    iv.heads_off.push_back(h);
+// The core's parser of the flags, its InputError a usage error (exit code 2).
+template <typename Parse>
+auto asUsage(Parse parse, Interventions& iv) {
+    return [parse, &iv](const std::string& v) {
+        try {
+            parse(v, iv);
+        } catch (const InputError& e) {
+            throw UsageError(e.what());
+        }
+    };
 }
 
 }  // namespace
 
 void addInterventionOptions(ArgParser& p, Interventions& iv) {
     p.repeatable("--knockout", "J[,J...]", "knock out these source positions (0-based, <sos> = 0): scores -inf",
-                 [&iv](const std::string& v) { addKnockout(v, iv); });
+                 asUsage(addKnockoutFlag, iv));
     p.repeatable("--attend", "T:J", "RNN models: row T attends only to source position J (repeatable)",
-                 [&iv](const std::string& v) { addAttend(v, iv); });
+                 asUsage(addAttendFlag, iv));
     p.repeatable("--head-off", "KIND:L,H",
                  "Transformer: head H of layer L of cross, encoder or decoder attention outputs zeros (repeatable)",
-                 [&iv](const std::string& v) { addHeadOff(v, iv); });
+                 asUsage(addHeadOffFlag, iv));
 }
 
 std::string DecodeRequest::sentence() const {
@@ -135,8 +101,7 @@ void writeDecodeObject(const JsonWriter::Sink& sink, const DecodeResult& r, cons
                        const Interventions& iv, int line, int indent, const std::function<void(JsonWriter&)>& more) {
     JsonWriter w(sink, indent);
     w.beginObject();
-    writeDecodeMembers(w, r, config);
-    if (!iv.empty()) w.key("interventions").value(interventionsToJson(iv));
+    writeDecodeMembers(w, r, config, iv);
     if (more) more(w);
     if (line > 0) w.key("line").integer(line);
     w.endObject().flush();

@@ -31,6 +31,7 @@ PrefixDecoding prefixDecode(const std::shared_ptr<const Model>& model, PrefixDec
     };
     out.source_tokens_cut = cutSource(input.source, input.max_source_tokens);
     out.source = input.source;
+    out.interventions = input.options.interventions;
     const std::vector<int>& prefix = input.forced.empty() ? input.reference.ids : input.forced;
     DecodeOptions options = input.options;
     const int S = int(out.source.tokens.size());

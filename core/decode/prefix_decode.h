@@ -28,6 +28,7 @@ struct PrefixDecoding {
     std::vector<StepRecord> steps;  // every step, to <eos> or the length limit
     DecodeResult result;            // every step as a decode object, target tokens spelt as described above
     bool stopped = false;           // `stop` returned true: steps and result are empty
+    Interventions interventions;    // what the decode was made with (input.options.interventions)
 };
 
 // `stop` (may be empty) is asked before each forced step and after each greedy one, e.g. "has a newer request come

@@ -117,6 +117,13 @@ const MethodInfo& methodInfo(ExplainMethod method) {
     return explainMethods().front();
 }
 
+bool explainsIntervened(ExplainMethod method, const Interventions& iv) {
+    if (iv.empty()) return true;
+    const bool cross_off = std::any_of(iv.heads_off.begin(), iv.heads_off.end(),
+                                       [](const HeadRef& h) { return h.kind == AttentionKind::Cross; });
+    return !methodInfo(method).reads_objective && !(method == ExplainMethod::Norm && cross_off);
+}
+
 std::optional<ExplainMethod> methodFromName(std::string_view name) {
     for (const MethodInfo& m : explainMethods())
         if (name == m.name) return m.method;

@@ -28,6 +28,10 @@ struct MethodInfo {
 // Every method, in the spec's order.
 const std::vector<MethodInfo>& explainMethods();
 const MethodInfo& methodInfo(ExplainMethod method);
+// Whether `method` explains a decode made with `iv` as that decode's model: the methods that read the decode's
+// weights do (attention, rollout; norm unless a cross-attention head is off, as it reads W_O of every head); the ones
+// that run the model again (gradients, occlusion) would run the plain model and do not.
+bool explainsIntervened(ExplainMethod method, const Interventions& iv);
 std::optional<ExplainMethod> methodFromName(std::string_view name);
 // The methods a model of this kind has.
 std::vector<ExplainMethod> methodsFor(const ModelConfig& config);

@@ -130,7 +130,7 @@ std::string formatFloat(double value) {
     return std::string(buf, ptr);
 }
 
-void writeDecodeMembers(JsonWriter& w, const DecodeResult& r, const ModelConfig& config) {
+void writeDecodeMembers(JsonWriter& w, const DecodeResult& r, const ModelConfig& config, const Interventions& iv) {
     w.key("source_tokens").strings(r.source_tokens);
     w.key("source_ids").integers(r.source_ids);
     w.key("target_tokens").strings(r.target_tokens);
@@ -146,6 +146,7 @@ void writeDecodeMembers(JsonWriter& w, const DecodeResult& r, const ModelConfig&
     w.key("log_probs").numbers(r.log_probs);
     w.key("total_log_prob").number(r.total_log_prob);
     w.key("config").value(orderedConfig(config));
+    if (!iv.empty()) w.key("interventions").value(interventionsToJson(iv));
 }
 
 nlohmann::json decodeToJson(const DecodeResult& r, const ModelConfig& config) {
@@ -153,11 +154,12 @@ nlohmann::json decodeToJson(const DecodeResult& r, const ModelConfig& config) {
     return nlohmann::json::parse(decodeToJsonText(r, config));
 }
 
-std::string decodeToJsonText(const DecodeResult& result, const ModelConfig& config, int indent) {
+std::string decodeToJsonText(const DecodeResult& result, const ModelConfig& config, int indent,
+                             const Interventions& iv) {
     std::string text;
     JsonWriter w([&](std::string_view piece) { text += piece; }, indent);
     w.beginObject();
-    writeDecodeMembers(w, result, config);
+    writeDecodeMembers(w, result, config, iv);
     w.endObject().flush();
     return text;
 }
@@ -211,8 +213,9 @@ DecodeResult decodeFromJson(const nlohmann::json& j, ModelConfig* config) {
     return r;
 }
 
-std::string decodeToCsv(const DecodeResult& r) {
+std::string decodeToCsv(const DecodeResult& r, const Interventions& iv) {
     std::string out = "target\\source";
+    if (!iv.empty()) out = csvField(out + " interventions " + interventionsToJson(iv).dump());
     for (const std::string& s : r.source_tokens) {
         out += ',';
         out += csvField(s);

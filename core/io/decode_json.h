@@ -10,7 +10,8 @@
 // Strings as io/json_text.h writes them (C1 controls as \u0080..\u009f).
 //
 // CSV (RFC 4180, "\n" line ends): a header row `target\source,<sos>,tok1,...,<eos>` then one row per target token:
-// its spelling, then its attention weights. Fields holding a comma, quote, CR or LF are quoted ("," -> `","`,
+// its spelling, then its attention weights. An intervened decode names its interventions in the header's first cell:
+// `target\source interventions {"knockout":[2]}` (the "interventions" object below, on one line). Fields holding a comma, quote, CR or LF are quoted ("," -> `","`,
 // `"` -> `""""`). Numbers as in the JSON.
 #pragma once
 #include "decode/decoding.h"
@@ -25,11 +26,15 @@ namespace attnviz {
 
 nlohmann::json decodeToJson(const DecodeResult& result, const ModelConfig& config);
 // One line, no trailing newline (a JSON Lines record); `indent` >= 0 pretty-prints. Made by writeDecodeMembers.
-std::string decodeToJsonText(const DecodeResult& result, const ModelConfig& config, int indent = -1);
+// With interventions (not empty), the object ends with their "interventions" object (docs/explain.md).
+std::string decodeToJsonText(const DecodeResult& result, const ModelConfig& config, int indent = -1,
+                             const Interventions& iv = {});
 // The keys of the decode object, written into an object the caller has begun (which may add keys of its own, as
 // `decode --input --json` adds "line"): piece by piece, so that a decode of any size is written to standard output
-// without a copy of it in memory (io/json_text.h).
-void writeDecodeMembers(JsonWriter& w, const DecodeResult& result, const ModelConfig& config);
+// without a copy of it in memory (io/json_text.h). The last key is "interventions" when `iv` is not empty: the one
+// definition of an intervened decode object (the CLI's decode and render, the window's export).
+void writeDecodeMembers(JsonWriter& w, const DecodeResult& result, const ModelConfig& config,
+                        const Interventions& iv = {});
 
 // Reads a decode object back (the GUI's import, tests). Checks the shapes: as many ids as tokens, T attention rows
 // of S values, T log-probs. Throws InputError naming the key at fault. `config` receives the object's config if
@@ -49,7 +54,7 @@ Json interventionsToJson(const Interventions& iv) {
     return j;
 }
 
-std::string decodeToCsv(const DecodeResult& result);
+std::string decodeToCsv(const DecodeResult& result, const Interventions& iv = {});
 // One CSV field, quoted as described above when it holds a comma, quote, CR or LF.
 std::string csvField(const std::string& text);
 

@@ -125,8 +125,13 @@ void TestCliInterventions::renderCsvAndJsonAreTheEnginesIntervenedDecode() {
     QVERIFY2(r.code == 0, qPrintable(r.errText()));
     QFile f(out);
     QVERIFY(f.open(QIODevice::ReadOnly));
-    const DecodeResult e = engineDecode(loadModel(kRnn.toStdString()), {{4}, {{1, 1}}, {}}, false, 1);
-    QCOMPARE(f.readAll().toStdString(), decodeToCsv(e));
+    const Interventions iv{{4}, {{1, 1}}, {}};
+    const DecodeResult e = engineDecode(loadModel(kRnn.toStdString()), iv, false, 1);
+    const std::string csv = f.readAll().toStdString();
+    QCOMPARE(csv, decodeToCsv(e, iv));
+    // The interventions in the header's first cell; the rows are the plain CSV's.
+    QVERIFY(csv.rfind(R"("target\source interventions {""knockout"":[4],""attend"":[[1,1]]}",)", 0) == 0);
+    QCOMPARE(csv.substr(csv.find('\n')), decodeToCsv(e).substr(decodeToCsv(e).find('\n')));
     const QString out_json = dir.filePath("m.json");
     const ProcessRun rj =
         runCli({"render", "--model", kRnn, "--out", out_json, "--attend", "1:1", "--knockout", "4", kSentence});

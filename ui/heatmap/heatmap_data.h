@@ -59,6 +59,10 @@ struct HeatmapStyle {
     QString scale_label;  // the colour scale's label; empty: "attention weight"
     // Cells marked against gold links (the window's gold links field); drawn on rows shown so far.
     std::vector<AlignmentMark> alignment_marks;
+    // The decode's interventions (docs/explain.md), drawn when the columns are source positions
+    // (heatmap/intervention_marks.h): knocked-out columns struck through, each attended row's one cell marked. An
+    // export's JSON and CSV name them, its title lists them.
+    Interventions interventions;
 };
 
 // Marks beside the labels, in data indices: rows whose token the user forced ("what if?") and words the model does

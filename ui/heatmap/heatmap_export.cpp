@@ -2,6 +2,7 @@
 
 #include "heatmap/heatmap_renderer.h"
 #include "heatmap/heatmap_scene.h"
+#include "heatmap/intervention_marks.h"
 #include "io/atomic_file.h"
 #include "io/decode_json.h"
 
@@ -129,8 +130,12 @@ QImage renderHeatmapImage(const HeatmapData& data, const ExportOptions& options)
 
 bool exportHeatmap(const HeatmapData& data, const DecodeResult& result, const ModelConfig& config, const QString& path,
                    const ExportOptions& options, QString* error) {
-    return exportPanels({HeatmapPanel{data, options.style}}, path, options, error, [&](const QString& format) {
-        return format == QLatin1String("csv") ? decodeToCsv(result) : decodeToJsonText(result, config, 2) + "\n";
+    const Interventions& iv = options.interventions;
+    ExportOptions o = options;
+    o.style.title = titleWithInterventions(options.style.title, iv, data.source_tokens);
+    return exportPanels({HeatmapPanel{data, o.style}}, path, o, error, [&](const QString& format) {
+        return format == QLatin1String("csv") ? decodeToCsv(result, iv)
+                                              : decodeToJsonText(result, config, 2, iv) + "\n";
     });
 }
 

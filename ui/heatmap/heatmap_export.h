@@ -25,6 +25,10 @@ struct ExportOptions {
     double dpi = 144;
     HeatmapStyle style;
     int columns = 0;  // several panels: this many per row, row by row (a filmstrip); 0: all in one row
+    // The decode's interventions (docs/explain.md): exportHeatmap's JSON ends with their "interventions" object, its
+    // CSV names them in the header's first cell (io/decode_json.h), its PNG/SVG/PDF title lists them. Drawn marks
+    // are style.interventions'.
+    Interventions interventions;
 };
 
 QStringList exportFormats();  // png svg pdf csv json
@@ -34,7 +38,7 @@ QString exportFormatFor(const QString& path, const ExportOptions& options);
 QString validateExportOptions(const ExportOptions& options);
 
 // Writes `data` drawn with options.style (png/svg/pdf) or `result` as numbers (csv: the attention matrix,
-// json: the decode object of docs/cli.md with `config`). Returns false and sets *error ("PATH: what") on failure.
+// json: the decode object of docs/cli.md with `config`), with options.interventions as described above. Returns false and sets *error ("PATH: what") on failure.
 bool exportHeatmap(const HeatmapData& data, const DecodeResult& result, const ModelConfig& config, const QString& path,
                    const ExportOptions& options, QString* error);
 

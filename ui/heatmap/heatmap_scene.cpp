@@ -2,6 +2,7 @@
 
 #include "heatmap/colormaps.h"
 #include "heatmap/fitted_title.h"
+#include "heatmap/intervention_marks.h"
 #include "heatmap/token_labels.h"
 
 #include <QCoreApplication>
@@ -178,6 +179,7 @@ void HeatmapOverlay::draw(QCPPainter* painter) {
         outline(painter, s.displayCellRect(cur, 0).united(s.displayCellRect(cur, C - 1)), QColor(255, 255, 255), 1.6);
     if (s.style_.diagnostics) drawDiagnostics(painter, s);
     drawAlignmentMarks(painter, s);
+    drawInterventionMarks(painter, s);
     drawSelectedWindow(painter, s);
     const int sr = l.displayRow(s.style_.selected_row), sc = l.displayCol(s.style_.selected_col);
     if (sr >= 0 && sc >= 0) outline(painter, s.displayCellRect(sr, sc), QColor(255, 64, 54), 2.0);
@@ -472,6 +474,14 @@ QPoint HeatmapScene::cellAt(const QPointF& pixel) const {
     const int dr = layout_.rows[r];
     if (visible_rows_ >= 0 && dr >= visible_rows_) return {-1, -1};
     return {layout_.cols[c], dr};
+}
+
+int HeatmapScene::columnLabelAt(const QPointF& pixel) const {
+    const QRect matrix = axisRect()->rect();
+    const int C = int(layout_.cols.size());
+    if (C == 0 || pixel.y() >= matrix.top() || pixel.x() < matrix.left() || pixel.x() > matrix.right()) return -1;
+    const int c = int(std::lround(keyAxis()->pixelToCoord(pixel.x())));
+    return c >= 0 && c < C ? layout_.cols[c] : -1;
 }
 
 QRectF HeatmapScene::displayCellRect(int displayRow, int displayCol) const {

@@ -92,7 +92,9 @@ public:
     void layoutNow(const QRect& viewport);
 
     // (data row, data col) under a pixel of the plot, (-1,-1) outside the matrix or in an empty (undecoded) row.
-    QPoint cellAt(const QPointF& pixel) const;                     // x = col, y = row
+    QPoint cellAt(const QPointF& pixel) const;  // x = col, y = row
+    // The data column whose label (above the matrix) is under a pixel of the plot, or -1.
+    int columnLabelAt(const QPointF& pixel) const;
     QRectF displayCellRect(int displayRow, int displayCol) const;  // in plot pixels
     double displayValue(int displayRow, int displayCol) const;     // NaN outside
 

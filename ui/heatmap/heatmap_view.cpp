@@ -89,7 +89,8 @@ HeatmapView::HeatmapView(QWidget* parent) : QWidget(parent) {
     plot_->setContextMenuPolicy(Qt::CustomContextMenu);
     connect(plot_, &QWidget::customContextMenuRequested, this, [this](const QPoint& pos) {
         const QPoint cell = scene_->cellAt(pos);
-        emit contextMenuRequested(cell.y(), cell.x(), plot_->mapToGlobal(pos));
+        const int col = cell.x() >= 0 ? cell.x() : scene_->columnLabelAt(pos);  // a source word's label: its column
+        emit contextMenuRequested(cell.y(), col, plot_->mapToGlobal(pos));
     });
     plot_->installEventFilter(this);
     rebuild();

@@ -87,7 +87,8 @@ public:
 signals:
     void cellHovered(int row, int col);  // data indices; -1,-1 when leaving the matrix
     void cellClicked(int row, int col);  // data indices (left button, without dragging)
-    // Right click (or the menu key) at `globalPos` over data cell (row, col); -1,-1 outside the matrix.
+    // Right click (or the menu key) at `globalPos` over data cell (row, col), or (-1, col) over the label of column
+    // col; -1,-1 elsewhere.
     void contextMenuRequested(int row, int col, const QPoint& globalPos);
 
 protected:

@@ -17,6 +17,10 @@ void DecodeState::setModel(std::shared_ptr<const Model> model, const QString& pa
 void DecodeState::setSourceText(const QString& text) {
     if (text == source_text_) return;
     source_text_ = text;
+    InterventionList kept;
+    for (const InterventionItem& item : interventions_)
+        if (!item.belongsToSentence()) kept.push_back(item);
+    setInterventions(std::move(kept));
     emit sourceTextChanged(text);
 }
 
@@ -32,9 +36,16 @@ void DecodeState::setForcedTokens(std::vector<int> tokens) {
     emit forcedTokensChanged();
 }
 
+void DecodeState::setInterventions(InterventionList list) {
+    if (list == interventions_) return;
+    interventions_ = std::move(list);
+    emit interventionsChanged();
+}
+
 void DecodeState::setDecode(std::shared_ptr<const Model> model, std::shared_ptr<const PrefixDecoding> decode,
-                            int cursor) {
+                            int cursor, std::shared_ptr<const PrefixDecoding> plain) {
     hypothesis_.reset();
+    plain_ = decode ? std::move(plain) : nullptr;
     main_model_ = decode ? model : nullptr;
     main_decode_ = decode;
     ++main_serial_;

@@ -11,6 +11,7 @@
 #include "decode/attention_views.h"
 #include "decode/prefix_decode.h"
 #include "explain/explanation.h"
+#include "state/intervention_items.h"
 
 #include <QObject>
 #include <QString>
@@ -50,6 +51,11 @@ public:
     // without being listed here). Ids of model().
     const std::vector<int>& forcedTokens() const { return forced_; }
     void setForcedTokens(std::vector<int> tokens);
+    // Knockouts, attends and heads off (state/intervention_items.h), each with its switch: the enabled ones are the
+    // next decode's. A new sentence drops the knockouts and attends (they name its positions) before
+    // sourceTextChanged; heads off stay.
+    const InterventionList& interventions() const { return interventions_; }
+    void setInterventions(InterventionList list);
 
     // ---- the decode shown (it may lag behind the request while a newer decode is pending)
     bool hasDecode() const { return decode_ != nullptr; }
@@ -57,8 +63,13 @@ public:
     const std::shared_ptr<const PrefixDecoding>& decodeShared() const { return decode_; }
     const std::shared_ptr<const Model>& decodedModel() const { return decoded_model_; }  // the model that made it
     int stepCount() const { return decode_ ? int(decode_->steps.size()) : 0; }
-    // Shows `decode`, made by `model`, with the cursor at `cursor` (clamped; -1: after the last step).
-    void setDecode(std::shared_ptr<const Model> model, std::shared_ptr<const PrefixDecoding> decode, int cursor = -1);
+    // Shows `decode`, made by `model`, with the cursor at `cursor` (clamped; -1: after the last step). An intervened
+    // decode comes with `plain`, the same request decoded without its interventions, which the output line compares.
+    void setDecode(std::shared_ptr<const Model> model, std::shared_ptr<const PrefixDecoding> decode, int cursor = -1,
+                   std::shared_ptr<const PrefixDecoding> plain = nullptr);
+    // The plain model's decode of the request of the decode shown when that one was intervened; nullptr otherwise
+    // (also while a beam hypothesis is shown).
+    const PrefixDecoding* plainDecode() const { return hypothesis_ ? nullptr : plain_.get(); }
     void clearDecode();
     // Shows a beam hypothesis instead of the window's own decode (the last setDecode's), which is kept: decodeChanged
     // as for any decode, and showMainDecode() returns to it at its cursor. A setDecode forgets the hypothesis.
@@ -107,6 +118,7 @@ signals:
     void sourceTextChanged(const QString& text);
     void referenceTextChanged(const QString& text);
     void forcedTokensChanged();
+    void interventionsChanged();
     void decodeChanged();
     void cursorChanged(int cursor);
     void selectionChanged(int row, int col);
@@ -123,6 +135,8 @@ private:
     QString source_text_;
     QString reference_text_;
     std::vector<int> forced_;
+    InterventionList interventions_;
+    std::shared_ptr<const PrefixDecoding> plain_;
     std::shared_ptr<const Model> decoded_model_;
     std::shared_ptr<const PrefixDecoding> decode_;
     int cursor_ = 0;

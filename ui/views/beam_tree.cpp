@@ -162,6 +162,7 @@ void BeamTreeView::decodeChanged() {
     }
     model_ = state_->decodedModel();
     source_ = state_->decode()->source;
+    interventions_ = state_->decode()->interventions;
     stale_ = !isVisible();
     if (!stale_) search();
 }
@@ -181,7 +182,9 @@ void BeamTreeView::search() {
     if (!model_) return;
     canvas_->setTree(nullptr, nullptr);
     try {
-        result_ = std::make_unique<BeamResult>(beamSearch(*model_, source_, prefix_, beamWidth()));
+        DecodeOptions options;
+        options.interventions = interventions_;
+        result_ = std::make_unique<BeamResult>(beamSearch(*model_, source_, prefix_, beamWidth(), options));
         message_->clear();
     } catch (const std::exception& e) {
         result_.reset();
@@ -216,6 +219,7 @@ void BeamTreeView::fillNbest() {
 std::shared_ptr<PrefixDecoding> BeamTreeView::hypothesisDecoding(int node) const {
     auto d = std::make_shared<PrefixDecoding>();
     d->source = source_;
+    d->interventions = interventions_;
     const BeamResult& tree = *result_;
     const bool best = !tree.finished.empty() && node == tree.finished.front();
     DecodeResult& r = d->result;
@@ -250,7 +254,9 @@ std::shared_ptr<PrefixDecoding> BeamTreeView::hypothesisDecoding(int node) const
 // shows nothing for the hypothesis.
 void BeamTreeView::addLayers(int node, DecodeResult& r) const {
     try {
-        DecodeResult forced = hypothesisDecode(*model_, *result_, node);
+        DecodeOptions options;
+        options.interventions = interventions_;
+        DecodeResult forced = hypothesisDecode(*model_, *result_, node, options);
         r.cross_attention = std::move(forced.cross_attention);
         r.encoder_self_attention = std::move(forced.encoder_self_attention);
         r.decoder_self_attention = std::move(forced.decoder_self_attention);

@@ -66,6 +66,14 @@ void CellInspector::refresh() {
         view_->setHtml(tr("Click a cell of the heatmap to see how its attention weight was made."));
         return;
     }
+    // explainCell takes a step's scores apart as the plain model makes them: not a knocked-out or one-hot row.
+    if (!decode->interventions.knockout.empty() || attendedPosition(decode->interventions, r) >= 0) {
+        view_->setHtml(
+            tr("This row was changed by an intervention (a knockout or “attend only here”): its weights are not the "
+               "softmax of its scores, so there is nothing to take apart here. Interventions ▸ Plain model shows "
+               "the model's own."));
+        return;
+    }
     try {
         explanation_ = explainCell(*state_->decodedModel(), decode->source.ids, decode->steps[size_t(r)], r, c);
     } catch (const std::exception& e) {

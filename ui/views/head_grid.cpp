@@ -4,10 +4,12 @@
 #include "heatmap/colormaps.h"
 #include "heatmap/heatmap_scene.h"
 #include "state/decode_state.h"
+#include "state/intervention_edits.h"
 #include "views/export_prompt.h"
 
 #include <QCheckBox>
 #include <QComboBox>
+#include <QContextMenuEvent>
 #include <QDir>
 #include <QEvent>
 #include <QFileDialog>
@@ -15,6 +17,7 @@
 #include <QFontMetricsF>
 #include <QHBoxLayout>
 #include <QLabel>
+#include <QMenu>
 #include <QMouseEvent>
 #include <QPainter>
 #include <QPushButton>
@@ -113,6 +116,11 @@ void HeadGridCanvas::mouseMoveEvent(QMouseEvent* event) {
         setToolTip(QString());
 }
 
+void HeadGridCanvas::contextMenuEvent(QContextMenuEvent* event) {
+    const QPoint at = layout_.hit(event->pos());
+    if (at.x() >= 0) emit thumbnailMenuRequested(at.x(), at.y(), event->globalPos());
+}
+
 // ---- the view
 
 HeadGridView::HeadGridView(QWidget* parent) : QWidget(parent) {
@@ -148,6 +156,7 @@ HeadGridView::HeadGridView(QWidget* parent) : QWidget(parent) {
     connect(kind_, &QComboBox::currentIndexChanged, this, [this] { refresh(); });
     connect(average_, &QCheckBox::toggled, this, [this] { refresh(); });
     connect(canvas_, &HeadGridCanvas::thumbnailClicked, this, &HeadGridView::showThumbnail);
+    connect(canvas_, &HeadGridCanvas::thumbnailMenuRequested, this, &HeadGridView::showHeadMenu);
     connect(default_, &QPushButton::clicked, this, [this] {
         if (state_) state_->setAttentionView(AttentionView{});
     });
@@ -265,12 +274,37 @@ HeadGridFigure HeadGridView::makeFigure() const {
     f.visible_rows = stepping ? state_->cursor() : -1;
     f.causal = k == AttentionKind::DecoderSelf;
     f.colormap = colormap_;
+    if (!averaged())
+        for (const HeadRef& off : state_->decode()->interventions.heads_off)
+            if (off.kind == k) f.removed.push_back(QPoint(off.layer, off.head));
     const AttentionView& shown = state_->attentionView();
     if (!shown.isDefault() && shown.kind == k && (shown.head < 0) == averaged()) {
         f.selected_layer = shown.layer;
         f.selected_head = averaged() ? 0 : shown.head;
     }
     return f;
+}
+
+void HeadGridView::showHeadMenu(int layer, int head, const QPoint& globalPos) {
+    if (!edits_ || !hasHeads() || averaged()) return;
+    const InterventionItem item = InterventionItem::headOff({kind(), layer, head});
+    const int i = indexOf(state_->interventions(), item);
+    const bool removed = i >= 0 && state_->interventions()[size_t(i)].enabled;
+    QMenu menu(this);
+    QAction* remove = menu.addAction(removed ? tr("&Restore this head") : tr("&Remove this head"));
+    remove->setObjectName(QStringLiteral("removeHead"));
+    remove->setStatusTip(removed ? tr("The head's output counts again")
+                                 : tr("Decode again with this head's output set to zero"));
+    connect(remove, &QAction::triggered, this, [this, item, removed] {
+        if (removed)
+            edits_->removeSame(item);
+        else
+            edits_->add(item);
+    });
+    QAction* show = menu.addAction(tr("&Show in the heatmap"));
+    show->setObjectName(QStringLiteral("showHead"));
+    connect(show, &QAction::triggered, this, [this, layer, head] { showThumbnail(layer, head); });
+    menu.exec(globalPos);
 }
 
 void HeadGridView::showThumbnail(int layer, int head) {

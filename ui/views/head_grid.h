@@ -6,6 +6,8 @@
 // window's own, or a hypothesis chosen in the beam search view, which the line above the grid names ("Beam
 // hypothesis 3 of 4, log p −4.21") beside a button back to the window's decode. Export… writes the grid as one image (PNG,
 // SVG, PDF) through the heatmap's export path. An RNN model has no heads: the view says so and is disabled.
+// A right click on a head offers "Remove this head" (an intervention, state/intervention_edits.h); the heads the
+// decode shown was made without are drawn greyed and crossed out.
 #pragma once
 #include "decode/attention_views.h"
 #include "heatmap/heatmap_export.h"
@@ -21,6 +23,7 @@ class QPushButton;
 namespace attnviz::ui {
 
 class DecodeState;
+class InterventionEdits;
 
 // The grid itself: paints a HeadGridFigure and reports clicks on its thumbnails.
 class HeadGridCanvas : public QWidget {
@@ -37,12 +40,14 @@ public:
 
 signals:
     void thumbnailClicked(int layer, int head);
+    void thumbnailMenuRequested(int layer, int head, const QPoint& globalPos);  // a right click on a thumbnail
 
 protected:
     void paintEvent(QPaintEvent* event) override;
     void resizeEvent(QResizeEvent* event) override;
     void mouseReleaseEvent(QMouseEvent* event) override;
     void mouseMoveEvent(QMouseEvent* event) override;
+    void contextMenuEvent(QContextMenuEvent* event) override;
 
 private:
     void relayout();
@@ -57,6 +62,10 @@ public:
 
     void setDecodeState(DecodeState* state);
     void setColormap(const QString& name);  // the main heatmap's
+    // Where "Remove this head" puts its edit (without: no menu).
+    void setInterventionEdits(InterventionEdits* edits) { edits_ = edits; }
+    // The thumbnail menu of head `head` of layer `layer` (the kind shown) at `globalPos`; returns when it closes.
+    void showHeadMenu(int layer, int head, const QPoint& globalPos);
 
     AttentionKind kind() const;
     void setKind(AttentionKind kind);
@@ -91,6 +100,7 @@ private:
     void showThumbnail(int layer, int head);
 
     DecodeState* state_ = nullptr;
+    InterventionEdits* edits_ = nullptr;
     QString colormap_;
     QString last_export_;
     QComboBox* kind_;

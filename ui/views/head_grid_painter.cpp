@@ -40,6 +40,22 @@ void paintThumb(QPainter& p, const HeadGridFigure& f, const HeadMatrix& m, const
         }
 }
 
+// A head turned off: its thumbnail washed grey and crossed out corner to corner (a cue without colour).
+void paintRemoved(QPainter& p, const QRectF& r, const HeadGridColors& colors) {
+    p.save();
+    QColor wash = colors.empty;
+    wash.setAlpha(190);
+    p.fillRect(r, wash);
+    p.setRenderHint(QPainter::Antialiasing, true);
+    p.setPen(QPen(colors.text, 2, Qt::SolidLine, Qt::RoundCap));
+    p.drawLine(r.topLeft(), r.bottomRight());
+    p.drawLine(r.bottomLeft(), r.topRight());
+    p.setPen(QPen(colors.text, 1, Qt::DashLine));
+    p.setBrush(Qt::NoBrush);
+    p.drawRect(r);
+    p.restore();
+}
+
 }  // namespace
 
 HeadGridLayout HeadGridLayout::make(const HeadGridFigure& f, const QRect& area, const QFont& font) {
@@ -99,6 +115,9 @@ void paintHeadGrid(QPainter& p, const HeadGridFigure& f, const HeadGridLayout& l
     for (size_t layer = 0; layer < l.thumbs.size(); ++layer)
         for (size_t head = 0; head < l.thumbs[layer].size(); ++head)
             paintThumb(p, f, f.cells[layer][head], l.thumbs[layer][head], l.cell, colors);
+    for (const QPoint& off : f.removed)
+        if (off.x() >= 0 && off.x() < f.layers() && off.y() >= 0 && off.y() < f.heads())
+            paintRemoved(p, l.thumbs[size_t(off.x())][size_t(off.y())], colors);
     if (f.selected_layer >= 0 && f.selected_layer < f.layers() && f.selected_head >= 0 && f.selected_head < f.heads()) {
         p.setPen(QPen(colors.selected, 3));
         p.setBrush(Qt::NoBrush);

@@ -4,6 +4,7 @@
 #pragma once
 #include <QColor>
 #include <QFont>
+#include <QPoint>
 #include <QRect>
 #include <QString>
 #include <QStringList>
@@ -25,6 +26,7 @@ struct HeadGridFigure {
     bool causal = false;                          // cells above the diagonal drawn empty (decoder self-attention)
     QString colormap;                             // heatmap/colormaps.h; weights on [0, 1]
     int selected_layer = -1, selected_head = -1;  // outlined: the thumbnail the main heatmap shows
+    std::vector<QPoint> removed;                  // (layer, head) turned off in the decode: greyed and crossed out
 
     int layers() const { return int(cells.size()); }
     int heads() const { return cells.empty() ? 0 : int(cells[0].size()); }

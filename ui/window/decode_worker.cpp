@@ -6,8 +6,31 @@
 #include <QtConcurrent/QtConcurrentRun>
 
 #include <chrono>
+#include <functional>
 
 namespace attnviz::ui {
+
+namespace {
+
+// The plain decode, then the intervened one; an intervention the engine refuses leaves the plain decode and says why.
+void decodeIntervened(DecodeOutcome& out, const DecodeRequest& request, PrefixDecodeInput input,
+                      const std::function<bool()>& stale) {
+    auto plain = std::make_shared<PrefixDecoding>(prefixDecode(request.model, input, stale));
+    if (plain->stopped) {
+        out.stopped = true;
+        return;
+    }
+    input.options.interventions = request.interventions;
+    try {
+        static_cast<PrefixDecoding&>(out) = prefixDecode(request.model, std::move(input), stale);
+        out.plain = std::move(plain);
+    } catch (const InputError& e) {
+        static_cast<PrefixDecoding&>(out) = *plain;
+        out.intervention_error = QString::fromStdString(e.what());
+    }
+}
+
+}  // namespace
 
 DecodeWorker::DecodeWorker(QObject* parent) : QObject(parent) {
     pool_.setMaxThreadCount(1);  // one decode at a time; a stale one stops at its next step
@@ -38,7 +61,11 @@ DecodeOutcome DecodeWorker::run(const DecodeRequest& request, const std::atomic<
         options.top_k = request.top_k;
         input.options = options;
         const auto stale = [&] { return latest && latest->load() != generation; };
-        static_cast<PrefixDecoding&>(out) = prefixDecode(request.model, std::move(input), stale);
+        if (request.interventions.empty()) {
+            static_cast<PrefixDecoding&>(out) = prefixDecode(request.model, std::move(input), stale);
+        } else {
+            decodeIntervened(out, request, std::move(input), stale);
+        }
     } catch (const std::exception& e) {  // InputError (invalid UTF-8, bad id) or anything the engine throws
         out.error = QString::fromStdString(e.what());
         out.steps.clear();

@@ -27,15 +27,20 @@ struct DecodeRequest {
     int cursor = -1;                 // where the window wants its step cursor afterwards (-1: at the end)
     int max_source_tokens = kMaxSourceTokens;  // decode/limits.h: a longer source is cut to this many tokens
     int top_k = 5;
+    Interventions interventions;  // knockout, attend, heads off (docs/explain.md): the plain model when empty
 };
 
 // What prefixDecode gave (source after the cap, source_tokens_cut, steps, result; `stopped`: a newer request came in
-// first) plus where it came from.
+// first) plus where it came from. A request with interventions is decoded twice, plainly first: `plain` is that decode
+// (the output line's comparison). When the engine refuses the interventions (checkInterventions), the outcome is the
+// plain decode and `intervention_error` says why.
 struct DecodeOutcome : PrefixDecoding {
     quint64 generation = 0;
     DecodeRequest request;
-    QString error;            // not empty: nothing was decoded (e.g. invalid UTF-8)
-    double milliseconds = 0;  // wall time of the decode
+    std::shared_ptr<const PrefixDecoding> plain;  // with interventions: the same request without them
+    QString intervention_error;                   // not empty: the interventions were refused, the decode is plain
+    QString error;                                // not empty: nothing was decoded (e.g. invalid UTF-8)
+    double milliseconds = 0;                      // wall time of the decode
 };
 
 class DecodeWorker : public QObject {

@@ -2,6 +2,8 @@
 
 #include "heatmap/heatmap_view.h"
 #include "state/decode_state.h"
+#include "state/intervention_edits.h"
+#include "state/utf8_text.h"
 
 #include <QAction>
 #include <QApplication>
@@ -42,6 +44,10 @@ HeatmapActions::HeatmapActions(HeatmapView* view, DecodeState* state, QObject* p
     connect(inspect_, &QAction::triggered, this, [this] {
         if (menu_row_ >= 0) state_->setSelection(menu_row_, menu_col_);
     });
+    knock_out_ = makeAction(this, "edit-delete", QStringLiteral("knockOutWord"));
+    connect(knock_out_, &QAction::triggered, this, &HeatmapActions::knockOut);
+    attend_ = makeAction(this, "go-jump", QStringLiteral("attendOnlyHere"));
+    connect(attend_, &QAction::triggered, this, &HeatmapActions::attendHere);
     retranslate();
 }
 
@@ -75,8 +81,81 @@ void HeatmapActions::showContextMenu(int row, int col, const QPoint& globalPos, 
     menu.addSeparator();
     menu.addAction(inspect_);
     menu.addSeparator();
+    if (edits_) {
+        prepareInterventions(row, col);
+        menu.addAction(knock_out_);
+        menu.addAction(attend_);
+        menu.addSeparator();
+    }
     addZoomActions(&menu);
     menu.exec(globalPos);
+}
+
+namespace {
+
+// The columns are the decode's source positions: its cross-attention (the model's, a layer's or a head's) or an
+// explanation of it.
+bool columnsAreSource(const DecodeState& state) { return state.attentionView().kind == AttentionKind::Cross; }
+
+QString sourceWord(const DecodeState& state, int col) {
+    const auto& tokens = state.decode()->result.source_tokens;
+    return col >= 0 && col < int(tokens.size()) ? qs(tokens[size_t(col)]) : QString();
+}
+
+InterventionItem knockoutAt(const DecodeState& state, int col) {
+    return InterventionItem::knockout(col, sourceWord(state, col));
+}
+
+bool isKnockedOut(const DecodeState& state, int col) {
+    const int i = indexOf(state.interventions(), knockoutAt(state, col));
+    return i >= 0 && state.interventions()[size_t(i)].enabled;
+}
+
+}  // namespace
+
+void HeatmapActions::prepareInterventions(int row, int col) {
+    const PrefixDecoding* decode = state_->decode();
+    const bool column = decode && columnsAreSource(*state_) && col >= 0 && col < int(decode->source.ids.size());
+    knock_out_->setEnabled(column);
+    const QString word = column ? sourceWord(*state_, col) : QString();
+    if (column && isKnockedOut(*state_, col)) {
+        setTexts(knock_out_, tr("&Restore “%1”").arg(word),
+                 tr("Take this word's knockout away: the model reads it again"));
+    } else if (column) {
+        setTexts(knock_out_, tr("&Knock out “%1”").arg(word),
+                 tr("Decode again with this source word hidden from the attention (its scores set to −∞)"));
+    } else {
+        setTexts(knock_out_, tr("&Knock out this word"), tr("Right-click a source word or a cell of its column"));
+    }
+    const bool rnn = decode && !state_->decodedModel()->config.isTransformer();
+    const bool cell = column && row >= 0 && row < state_->stepCount() && state_->attentionView().isDefault();
+    attend_->setEnabled(rnn && cell);
+    setTexts(attend_, tr("&Attend only here at this step"),
+             rnn ? tr("This step's attention becomes one-hot on this word; decoding goes on from there")
+                 : tr("Only for the recurrent (RNN) models: a Transformer has many heads, not one attention row"));
+    menu_row_ = row;
+    menu_col_ = col;
+}
+
+void HeatmapActions::knockOut() {
+    if (!edits_ || !state_->decode() || menu_col_ < 0) return;
+    const InterventionItem item = knockoutAt(*state_, menu_col_);
+    if (isKnockedOut(*state_, menu_col_)) {
+        edits_->removeSame(item);
+        return;
+    }
+    QString why;
+    if (!edits_->add(item, &why) && !why.isEmpty()) emit interventionRefused(why);
+}
+
+void HeatmapActions::attendHere() {
+    if (!edits_ || !state_->decode() || menu_row_ < 0 || menu_col_ < 0) return;
+    const auto& targets = state_->decode()->result.target_tokens;
+    const QString row_token = menu_row_ < int(targets.size()) ? qs(targets[size_t(menu_row_)]) : QString();
+    QString why;
+    const InterventionItem item =
+        InterventionItem::attend(menu_row_, row_token, menu_col_, sourceWord(*state_, menu_col_));
+    if (!edits_->add(item, &why) && !why.isEmpty()) emit interventionRefused(why);
 }
 
 void HeatmapActions::copyCellValues() {

@@ -166,6 +166,7 @@ void MainWindow::createCentralWidgets() {
     createExplainScoresDock();
     createCorpusDock();
     createHeadGridDock();
+    createInterventionsDock();
     retranslateCentralWidgets();
 }
 
@@ -184,6 +185,7 @@ void MainWindow::retranslateCentralWidgets() {
     compare_dock_->setWindowTitle(tr("Compare models"));
     corpus_dock_->setWindowTitle(tr("Corpus"));
     head_dock_->setWindowTitle(tr("Attention heads"));
+    intervention_dock_->setWindowTitle(tr("Interventions"));
     showAttentionView();
     retranslateInspector();
     explain_scores_dock_->setWindowTitle(tr("Which explanation is right?"));
@@ -265,6 +267,7 @@ bool MainWindow::openModel(const QString& path) {
 
 void MainWindow::setModel(std::shared_ptr<const Model> model, const QString& path) {
     state_->setForcedTokens({});  // a "what if" belongs to the model it was asked of
+    keepInterventionsFor(*model);
     state_->setModel(std::move(model), QFileInfo(path).absoluteFilePath());
 }
 
@@ -320,6 +323,7 @@ DecodeRequest MainWindow::makeRequest() const {
     r.source = sourceText().toStdString();
     r.reference = state_->referenceText().trimmed().toStdString();
     r.forced_prefix = state_->forcedTokens();
+    r.interventions = activeInterventions(state_->interventions());
     return r;
 }
 
@@ -354,8 +358,10 @@ void MainWindow::showOutcome(std::shared_ptr<const DecodeOutcome> outcome) {
     }
     shown_ = outcome;
     time_label_->setText(decodeTime(*outcome));
-    setNotice(decodeNotes(*outcome), outcome->source_tokens_cut > 0);
-    state_->setDecode(outcome->request.model, outcome, outcome->request.cursor);
+    const QString refused = interventionNotice(*outcome);
+    setNotice(refused.isEmpty() ? decodeNotes(*outcome) : refused,
+              outcome->source_tokens_cut > 0 || !refused.isEmpty());
+    state_->setDecode(outcome->request.model, outcome, outcome->request.cursor, outcome->plain);
     emit decodeFinished();
 }
 
@@ -371,7 +377,9 @@ void MainWindow::clearDecode(const QString& hint) {
 void MainWindow::retranslateNotices() {
     if (const DecodeOutcome* shown = outcome()) {
         time_label_->setText(decodeTime(*shown));
-        setNotice(decodeNotes(*shown), shown->source_tokens_cut > 0);
+        const QString refused = interventionNotice(*shown);
+        setNotice(refused.isEmpty() ? decodeNotes(*shown) : refused,
+                  shown->source_tokens_cut > 0 || !refused.isEmpty());
     } else if (!model()) {
         clearDecode(openModelHint());
     } else if (sourceText().trimmed().isEmpty()) {

@@ -50,6 +50,8 @@ class ForceTokenBox;
 class ForcingHistory;
 class GoldLinksPanel;
 class HeadGridView;
+class InterventionEdits;
+class InterventionListView;
 class HeatmapView;
 class ReferenceMarker;
 class ModelLibraryDialog;
@@ -144,6 +146,12 @@ public:
     HeadGridView* headGrid() const { return head_grid_; }
     QDockWidget* headDock() const { return head_dock_; }
     QString attentionViewText() const;  // the line above the heatmap naming the attention shown ("" for the default)
+    // View ▸ Interventions (main_window_interventions.cpp): knockouts, attends and heads off, with their switches.
+    InterventionListView* interventionList() const { return intervention_list_; }
+    // The command line's --knockout, --attend, --head-off: the list's entries in place of the ones there (not an
+    // undoable edit), named by the words of the current sentence; decodeNow() decodes with them.
+    void setInterventions(const Interventions& iv);
+    QDockWidget* interventionDock() const { return intervention_dock_; }
     // Explain by (main_window_explain.cpp): what the heatmap shows for the decode, attention or an attribution method.
     void setExplainMethod(ExplainMethod method);
     ExplainMethod explainMethod() const;
@@ -239,6 +247,14 @@ private:
     // main_window_heads.cpp: the head grid dock; the line above the heatmap and the marks that follow its attention.
     void createHeadGridDock();
     void showAttentionView();
+    // main_window_interventions.cpp: the interventions' dock, their marks on the heatmap, the decode they ask for,
+    // and what a model change keeps of them.
+    void createInterventionsDock();
+    void showInterventionsDock();
+    void decodeInterventions();
+    void showInterventionMarks();
+    void keepInterventionsFor(const Model& model);
+    QString interventionNotice(const DecodeOutcome& outcome) const;
     // main_window_explain.cpp: the explanation method's box, menu and worker.
     void createExplainWorker();
     void createExplainScoresDock();  // beside the cell inspector
@@ -314,6 +330,9 @@ private:
     QDockWidget* head_dock_ = nullptr;
     HeadGridView* head_grid_ = nullptr;
     QLabel* view_label_ = nullptr;  // above the heatmap: which attention it shows when not the default
+    InterventionEdits* intervention_edits_ = nullptr;
+    InterventionListView* intervention_list_ = nullptr;
+    QDockWidget* intervention_dock_ = nullptr;
     ExplainWorker* explain_worker_ = nullptr;
     ExplainScoresPanel* explain_scores_ = nullptr;
     QDockWidget* explain_scores_dock_ = nullptr;

@@ -185,6 +185,7 @@ void MainWindow::createMenus() {
     view->addAction(beam_dock_->toggleViewAction());
     view->addAction(corpus_dock_->toggleViewAction());
     view->addAction(head_dock_->toggleViewAction());
+    view->addAction(intervention_dock_->toggleViewAction());
     addAppearanceMenus(view);
 
     QMenu* decode = menuBar()->addMenu(tr("&Decoder"));
@@ -428,7 +429,9 @@ ExportOptions MainWindow::exportOptions() const {
     o.style.diverging = heatmap_->style().diverging;
     o.style.fit_range = heatmap_->style().fit_range;
     o.style.scale_label = heatmap_->style().scale_label;
-    if (state_->explanation()) o.style.alignment_marks.clear();  // gold links mark the attention's links
+    if (state_->explanation()) o.style.alignment_marks.clear();               // gold links mark the attention's links
+    o.style.interventions = heatmap_->style().interventions;                  // struck-through columns, attended cells
+    if (state_->decode()) o.interventions = state_->decode()->interventions;  // the title, the CSV and JSON
     return o;
 }
 

@@ -1,5 +1,8 @@
 // The output sentence above the heatmap: every token of the decode shown, the steps up to the cursor in black, the
 // current one underlined, the rest grey, forced tokens in italics. Observes a DecodeState.
+// An intervened decode is shown against the plain model's (state/output_diff.h), each change with a colour of Okabe
+// & Ito's colour-blind-safe palette and a cue without colour: a changed token overlined in blue with the plain one
+// after it in brackets, an added one in bluish green after a "+", a dropped one struck through in vermillion.
 #pragma once
 #include <QLabel>
 #include <QPointer>
@@ -20,6 +23,7 @@ protected:
 
 private:
     void refresh();
+    QString tokenHtml(int i, const QString& text) const;  // token i of the decode shown: forced, cursor, dimmed
 
     QPointer<DecodeState> state_;
 };
