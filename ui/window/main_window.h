@@ -50,6 +50,8 @@ class ForceTokenBox;
 class ForcingHistory;
 class GoldLinksPanel;
 class HeadGridView;
+class HeadImportancePanel;
+struct HeadImportanceCorpus;
 class HeatmapView;
 class ReferenceMarker;
 class ModelLibraryDialog;
@@ -143,6 +145,10 @@ public:
     // View ▸ Attention heads: a Transformer's layers and heads; a thumbnail clicked there fills the heatmap.
     HeadGridView* headGrid() const { return head_grid_; }
     QDockWidget* headDock() const { return head_dock_; }
+    // View ▸ Head importance: a Transformer's heads removed in turn on a corpus; a head clicked there is shown in the
+    // head grid (main_window_head_importance.cpp).
+    HeadImportancePanel* headImportance() const { return head_importance_; }
+    QDockWidget* headImportanceDock() const { return head_importance_dock_; }
     QString attentionViewText() const;  // the line above the heatmap naming the attention shown ("" for the default)
     // Explain by (main_window_explain.cpp): what the heatmap shows for the decode, attention or an attribution method.
     void setExplainMethod(ExplainMethod method);
@@ -239,6 +245,10 @@ private:
     // main_window_heads.cpp: the head grid dock; the line above the heatmap and the marks that follow its attention.
     void createHeadGridDock();
     void showAttentionView();
+    // main_window_head_importance.cpp: the head importance dock, its lines, and a head shown from it.
+    void createHeadImportanceDock();
+    HeadImportanceCorpus headImportanceCorpus() const;
+    void showHead(const HeadRef& head);
     // main_window_explain.cpp: the explanation method's box, menu and worker.
     void createExplainWorker();
     void createExplainScoresDock();  // beside the cell inspector
@@ -313,6 +323,8 @@ private:
     QAction* open_corpus_act_ = nullptr;
     QDockWidget* head_dock_ = nullptr;
     HeadGridView* head_grid_ = nullptr;
+    QDockWidget* head_importance_dock_ = nullptr;
+    HeadImportancePanel* head_importance_ = nullptr;
     QLabel* view_label_ = nullptr;  // above the heatmap: which attention it shows when not the default
     ExplainWorker* explain_worker_ = nullptr;
     ExplainScoresPanel* explain_scores_ = nullptr;
