@@ -77,7 +77,7 @@ HeadImportanceCorpus MainWindow::headImportanceCorpus() const {
     for (const QString& dir : sampleCorpusDirs()) {
         const QString path = QDir(dir).filePath(task + QStringLiteral("/test.tsv"));
         if (!QFileInfo(path).isFile()) continue;
-        c.name = tr("the %1 sample test split").arg(task);
+        c.name = tr("%1 sample test split").arg(task);
         try {
             c.examples = std::make_shared<const std::vector<CorpusExample>>(readSplit(*m, path));
         } catch (const std::exception& e) {
