@@ -91,6 +91,8 @@ void HeadImportancePanel::createWidgets() {
     scroll->setWidget(chart_);
     scroll->setWidgetResizable(true);  // the chart's width follows the dock; its height is a row per head
     scroll->setFrameShape(QFrame::NoFrame);
+    scroll->setHorizontalScrollBarPolicy(Qt::ScrollBarAlwaysOff);
+    scroll->setMinimumWidth(240);  // the labels and bars of a head readable
 
     table_ = new QTableWidget(0, kColumns, this);
     table_->setObjectName(QStringLiteral("HeadImportanceTable"));
@@ -111,9 +113,12 @@ void HeadImportancePanel::createWidgets() {
     controls->addStretch(1);
     controls->addWidget(compute_);
     controls->addWidget(cancel_);
-    auto* split = new QSplitter(Qt::Vertical, this);
+    // the dock sits under the heatmap, wide and short: the bars (scrolling down the heads) beside the table
+    auto* split = new QSplitter(Qt::Horizontal, this);
     split->addWidget(scroll);
     split->addWidget(table_);
+    split->setStretchFactor(0, 2);
+    split->setStretchFactor(1, 3);
     split->setChildrenCollapsible(false);
     auto* layout = new QVBoxLayout(this);
     layout->setContentsMargins(4, 4, 4, 4);

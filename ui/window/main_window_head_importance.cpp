@@ -1,5 +1,5 @@
-// The main window's head importance dock (views/head_importance_panel.h; View ▸ Head importance, tabbed with the cell
-// inspector). Its lines are the corpus browser's when a corpus is open there, else the open model's sample test split
+// The main window's head importance dock (views/head_importance_panel.h; View ▸ Head importance, under the heatmap
+// beside the head grid). Its lines are the corpus browser's when a corpus is open there, else the open model's sample test split
 // (<sample corpora folder>/<task>/test.tsv, the folders of training/training_job.h's sampleCorpusDirs, where
 // sample_models/build.sh generates them). A head clicked there is shown in the head grid and in the heatmap.
 #include "io/corpus.h"
@@ -40,12 +40,11 @@ void MainWindow::createHeadImportanceDock() {
     head_importance_dock_ = new QDockWidget(this);
     head_importance_dock_->setObjectName(QStringLiteral("HeadImportanceDock"));
     head_importance_dock_->setWidget(head_importance_);
-    addDockWidget(Qt::RightDockWidgetArea, head_importance_dock_);
-    tabifyDockWidget(inspector_dock_, head_importance_dock_);
+    // under the heatmap beside the head grid: a head clicked here is shown there, both in view
+    addDockWidget(Qt::BottomDockWidgetArea, head_importance_dock_);
+    splitDockWidget(head_dock_, head_importance_dock_, Qt::Horizontal);
     head_importance_dock_->hide();  // View ▸ Head importance
-    connect(head_importance_dock_->toggleViewAction(), &QAction::triggered, this, [this](bool on) {
-        if (on) head_importance_dock_->raise();  // in front of the docks it is tabbed with
-    });
+    growWhenShown(head_importance_dock_);
     connect(head_importance_, &HeadImportancePanel::headActivated, this, &MainWindow::showHead);
     // a corpus opened in the browser becomes the panel's lines
     connect(corpus_browser_->tableModel(), &QAbstractItemModel::modelReset, head_importance_,
