@@ -5,7 +5,8 @@
 // opens F in the corpus browser; `--reference TEXT` forces the model onto a reference and `--gold LINKS` gives its
 // gold links; `--heads KIND` shows a Transformer's head grid and `--head L,H` one head in the heatmap; `--hypothesis N`
 // (with `--beam`) shows the N-th best beam hypothesis; `--knockout`, `--attend`, `--head-off` (as attnviz-cli's) open
-// with those interventions. `--train CORPUS` opens the training window on CORPUS and starts
+// with those interventions; `--head-importance N` computes a Transformer's head importance on N lines (with
+// `--screenshot`, saved once it is shown). `--train CORPUS` opens the training window on CORPUS and starts
 // training (`--train-kind transformer`: a Transformer; with `--screenshot`, that window is saved when the training
 // ends). `--help` and `--version` work without a display.
 #include "attnviz_version.h"
@@ -20,6 +21,7 @@
 #include "views/gold_links_panel.h"
 #include "views/head_choice_box.h"
 #include "views/head_grid.h"
+#include "views/head_importance_panel.h"
 #include "window/language.h"
 #include "window/main_window.h"
 #include "window/theme.h"
@@ -28,6 +30,7 @@
 #include <QComboBox>
 #include <QCommandLineParser>
 #include <QDockWidget>
+#include <QSpinBox>
 #include <QTimer>
 
 #include <cstdio>
@@ -103,6 +106,11 @@ struct Options {
                                QStringLiteral("Explain by this method (attention, norm, grad_input, grad_norm, ig, "
                                               "occlusion, rollout); with --screenshot, saved once it is shown."),
                                QStringLiteral("method")};
+    QCommandLineOption head_importance{
+        QStringLiteral("head-importance"),
+        QStringLiteral("Show the head importance of a Transformer computed on the first n lines of the open corpus "
+                       "(or the model's sample test split); with --screenshot, saved once it is shown."),
+        QStringLiteral("n")};
     QCommandLineOption train{QStringLiteral("train"),
                              QStringLiteral("Open the training window on this corpus (TSV) and start training."),
                              QStringLiteral("corpus")};
@@ -139,6 +147,7 @@ void setUpParser(QCommandLineParser& parser, const Options& options) {
     parser.addOption(options.attend);
     parser.addOption(options.head_off);
     parser.addOption(options.explain);
+    parser.addOption(options.head_importance);
     parser.addOption(options.train);
     parser.addOption(options.train_kind);
 }
@@ -235,6 +244,19 @@ void setInterventions(attnviz::ui::MainWindow& window, const QCommandLineParser&
     if (!iv.empty()) window.setInterventions(iv);
 }
 
+// --head-importance N: the dock shown and computed on the first N lines (after --corpus, whose lines it takes).
+void computeHeadImportance(attnviz::ui::MainWindow& window, const QCommandLineParser& parser, const Options& options) {
+    bool ok = false;
+    const int lines = parser.value(options.head_importance).toInt(&ok);
+    if (!ok || lines < 1)
+        return (void)std::fprintf(stderr, "attnviz: --head-importance wants a number of lines (1 or more)\n");
+    window.headImportanceDock()->show();
+    window.headImportanceDock()->raise();
+    attnviz::ui::HeadImportancePanel* panel = window.headImportance();
+    panel->linesBox()->setValue(lines);
+    if (!panel->compute()) std::fprintf(stderr, "attnviz: head importance: %s\n", qPrintable(panel->statusText()));
+}
+
 // What the command line asks of the window once it shows a decode: a cell inspected (--select), a screenshot saved
 // (--screenshot, then the program ends) or a step shown (--step).
 void scheduleStartupActions(attnviz::ui::MainWindow& window, const QCommandLineParser& parser, const Options& options) {
@@ -265,7 +287,11 @@ void scheduleStartupActions(attnviz::ui::MainWindow& window, const QCommandLineP
                 QApplication::exit(ok && decoded ? 0 : 1);
             });
         };
-        if (parser.isSet(options.corpus)) {  // the corpus scored, then its first line decoded
+        if (parser.isSet(options.head_importance)) {  // the heads' numbers shown (on --corpus's lines, if given)
+            QObject::connect(
+                window.headImportance(), &attnviz::ui::HeadImportancePanel::computed, &window, [save] { save(true); },
+                Qt::SingleShotConnection);
+        } else if (parser.isSet(options.corpus)) {  // the corpus scored, then its first line decoded
             attnviz::ui::CorpusBrowser* browser = window.corpusBrowser();
             QObject::connect(
                 browser, &attnviz::ui::CorpusBrowser::scoringFinished, &window,
@@ -285,8 +311,10 @@ void scheduleStartupActions(attnviz::ui::MainWindow& window, const QCommandLineP
                 &window, &attnviz::ui::MainWindow::decodeFinished, &window, [save] { save(true); },
                 Qt::SingleShotConnection);
         }
-        QTimer::singleShot(20000, &window, [save] {
-            std::fprintf(stderr, "attnviz: no decode within 20 s; saving the window as it is\n");
+        // head importance runs two decodes per head and line: minutes on a large corpus
+        const int seconds = parser.isSet(options.head_importance) ? 600 : 20;
+        QTimer::singleShot(seconds * 1000, &window, [save, seconds] {
+            std::fprintf(stderr, "attnviz: nothing to show within %d s; saving the window as it is\n", seconds);
             save(false);
         });
     } else if (parser.isSet(step)) {
@@ -391,6 +419,7 @@ int main(int argc, char* argv[]) {
         if (!window.openCorpus(parser.value(options.corpus)))
             std::fprintf(stderr, "attnviz: %s\n", qPrintable(window.corpusBrowser()->errorText()));
     }
+    if (parser.isSet(options.head_importance)) computeHeadImportance(window, parser, options);
     if (parser.isSet(options.train))
         trainOnStartup(window, parser, options);
     else

@@ -1558,6 +1558,146 @@ Gold links: %2 links</source>
     </message>
 </context>
 <context>
+    <name>attnviz::ui::HeadImportanceChart</name>
+    <message>
+        <source>BLEU points lost when the head is removed</source>
+        <translation>移除该注意力头后损失的 BLEU 分数</translation>
+    </message>
+</context>
+<context>
+    <name>attnviz::ui::HeadImportancePanel</name>
+    <message>
+        <source>&amp;Lines:</source>
+        <translation>行数(&amp;L)：</translation>
+    </message>
+    <message>
+        <source>How many lines of the corpus (from its first) to compute on; each costs two decodes per head</source>
+        <translation>在语料的前多少行上计算；每行每个注意力头需解码两次</translation>
+    </message>
+    <message>
+        <source>Compute</source>
+        <translation>计算</translation>
+    </message>
+    <message>
+        <source>Remove each head in turn and decode the lines again (on every core, off the window)</source>
+        <translation>依次移除每个注意力头并重新解码这些行（使用所有核心，不占用窗口线程）</translation>
+    </message>
+    <message>
+        <source>Cancel</source>
+        <translation>取消</translation>
+    </message>
+    <message>
+        <source>Stop: nothing of a partial run is shown</source>
+        <translation>停止：不显示未完成运行的任何结果</translation>
+    </message>
+    <message>
+        <source>Layer</source>
+        <translation>层</translation>
+    </message>
+    <message>
+        <source>Head</source>
+        <translation>头</translation>
+    </message>
+    <message>
+        <source>Attention</source>
+        <translation>注意力</translation>
+    </message>
+    <message>
+        <source>BLEU off</source>
+        <translation>移除后 BLEU</translation>
+    </message>
+    <message>
+        <source>ΔBLEU</source>
+        <translation>ΔBLEU</translation>
+    </message>
+    <message>
+        <source>Δ log p</source>
+        <translation>Δ log p</translation>
+    </message>
+    <message>
+        <source>Gradient</source>
+        <translation>梯度</translation>
+    </message>
+    <message>
+        <source>Counted from 1, as in the head grid (attnviz-cli counts from 0).</source>
+        <translation>从 1 开始计数，与注意力头网格一致（attnviz-cli 从 0 开始）。</translation>
+    </message>
+    <message>
+        <source>Which of the Transformer&apos;s three attentions the head is in</source>
+        <translation>该注意力头属于 Transformer 三种注意力中的哪一种</translation>
+    </message>
+    <message>
+        <source>Corpus BLEU of the greedy translations with this head removed (its output set to zero)</source>
+        <translation>移除该注意力头（其输出置零）后贪心译文的语料 BLEU</translation>
+    </message>
+    <message>
+        <source>BLEU with the head removed minus BLEU with every head (negative: the head was needed)</source>
+        <translation>移除该注意力头后的 BLEU 减去保留全部注意力头时的 BLEU（负值：该头是必需的）</translation>
+    </message>
+    <message>
+        <source>Change of the mean log-probability per token of the references when the head is removed</source>
+        <translation>移除该注意力头后参考译文每个词元平均对数概率的变化</translation>
+    </message>
+    <message>
+        <source>Gradient importance (Michel et al. 2019): the mean over lines of |∂L/∂g|, g a gate on the head&apos;s output, L the references&apos; loss; large: the loss is sensitive to the head</source>
+        <translation>梯度重要性（Michel 等，2019）：各行 |∂L/∂g| 的平均值，g 为该注意力头输出上的门控，L 为参考译文的损失；值大：损失对该头敏感</translation>
+    </message>
+    <message numerus="yes">
+        <source>%1, first %n line(s)</source>
+        <translation>
+            <numerusform>%1，前 %n 行</numerusform>
+        </translation>
+    </message>
+    <message>
+        <source>Open a Transformer model to see which of its heads matter.</source>
+        <translation>打开一个 Transformer 模型，查看哪些注意力头重要。</translation>
+    </message>
+    <message>
+        <source>This model is a recurrent encoder-decoder (RNN): it has one attention and no heads to remove. Head importance is for Transformer models.</source>
+        <translation>此模型是循环编码器-解码器（RNN）：它只有一个注意力，没有可移除的注意力头。注意力头重要性仅适用于 Transformer 模型。</translation>
+    </message>
+    <message numerus="yes">
+        <source>Removing each of the %n head(s) in turn on %1, first %2 line(s)…</source>
+        <translation>
+            <numerusform>正在 %1 的前 %2 行上依次移除 %n 个注意力头中的每一个…</numerusform>
+        </translation>
+    </message>
+    <message>
+        <source>Could not compute: %1</source>
+        <translation>无法计算：%1</translation>
+    </message>
+    <message>
+        <source>%1: BLEU %2 with every head, mean log p %3 per token. Sorted by the BLEU lost when each head alone is removed (%4 s).</source>
+        <translation>%1：保留全部注意力头时 BLEU 为 %2，每个词元平均 log p 为 %3。按单独移除每个注意力头时损失的 BLEU 排序（%4 秒）。</translation>
+    </message>
+    <message numerus="yes">
+        <source>%1: %n line(s) with a reference. Compute removes each head in turn and decodes them again.</source>
+        <translation>
+            <numerusform>%1：%n 行带参考译文。“计算”会依次移除每个注意力头并重新解码这些行。</numerusform>
+        </translation>
+    </message>
+    <message>
+        <source>Cancelled: nothing of a partial run is shown.</source>
+        <translation>已取消：不显示未完成运行的任何结果。</translation>
+    </message>
+    <message>
+        <source>enc L%1 H%2</source>
+        <translation>编码 L%1 H%2</translation>
+    </message>
+    <message>
+        <source>dec L%1 H%2</source>
+        <translation>解码 L%1 H%2</translation>
+    </message>
+    <message>
+        <source>cross L%1 H%2</source>
+        <translation>交叉 L%1 H%2</translation>
+    </message>
+    <message>
+        <source>%1, layer %2, head %3: BLEU %4 without it (%5), mean log p %6, gradient importance %7</source>
+        <translation>%1，第 %2 层，第 %3 个头：移除后 BLEU 为 %4（%5），平均 log p 为 %6，梯度重要性为 %7</translation>
+    </message>
+</context>
+<context>
     <name>attnviz::ui::HeatmapActions</name>
     <message>
         <source>Ctrl+0</source>
@@ -2441,6 +2581,30 @@ GNMT 覆盖惩罚 %4</translation>
     <message>
         <source>Interventions</source>
         <translation>干预</translation>
+    </message>
+    <message>
+        <source>No line of %1 has a reference to score the translations against.</source>
+        <translation>%1 中没有任何一行带有可用于评分译文的参考译文。</translation>
+    </message>
+    <message>
+        <source>Open a corpus with references (File ▸ Open corpus): this model names no task whose sample test split could stand in.</source>
+        <translation>请打开带参考译文的语料（文件 ▸ 打开语料）：此模型未注明任务，无法用示例测试集代替。</translation>
+    </message>
+    <message>
+        <source>Cannot read %1: %2</source>
+        <translation>无法读取 %1：%2</translation>
+    </message>
+    <message>
+        <source>Open a corpus with references (File ▸ Open corpus), or generate the sample corpora (sample_models/build.sh): the %1 test split was not found.</source>
+        <translation>请打开带参考译文的语料（文件 ▸ 打开语料），或生成示例语料（sample_models/build.sh）：未找到 %1 测试集。</translation>
+    </message>
+    <message>
+        <source>Head importance</source>
+        <translation>注意力头重要性</translation>
+    </message>
+    <message>
+        <source>%1 sample test split</source>
+        <translation>%1 示例测试集</translation>
     </message>
 </context>
 <context>

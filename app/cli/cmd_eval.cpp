@@ -170,9 +170,7 @@ void checkHeadOptions(const ArgParser& p, const HeadOptions& o) {
 void printHeadsText(const std::vector<HeadScore>* scores, const Interventions& iv, double bleu) {
     if (!iv.empty()) std::printf("interventions   %s\n", interventionsToJson(iv).dump().c_str());
     if (!scores) return;
-    std::vector<HeadScore> sorted = *scores;
-    std::stable_sort(sorted.begin(), sorted.end(),
-                     [](const HeadScore& a, const HeadScore& b) { return a.bleu_off < b.bleu_off; });
+    const std::vector<HeadScore> sorted = headsByBleuLost(*scores);
     std::printf("heads           each head off in turn (0-based), by BLEU lost:\n");
     std::printf("  %-8s %5s %4s  %8s  %8s  %12s  %10s\n", "kind", "layer", "head", "bleu_off", "lost", "mean_logp_off",
                 "importance");

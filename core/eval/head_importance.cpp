@@ -53,11 +53,12 @@ struct OffCounts {
     int64_t tokens = 0;
 };
 
-OffCounts headOffLine(const Model& model, const Line& line, const HeadRef& head, int max_len) {
+// A line's greedy output scored against its reference, and the reference's log-probability, under `iv`.
+OffCounts scoreLine(const Model& model, const Line& line, const Interventions& iv, int max_len) {
     DecodeOptions o;
     o.max_len = max_len;
     o.parallel_steps = false;  // every core runs a job of its own
-    o.interventions.heads_off = {head};
+    o.interventions = iv;
     OffCounts c;
     c.greedy = evalExample(greedyDecode(model, line.source, o), line.reference.tokens);
     c.log_prob = forcedDecode(model, line.source, line.reference, o).total_log_prob;
@@ -65,25 +66,45 @@ OffCounts headOffLine(const Model& model, const Line& line, const HeadRef& head,
     return c;
 }
 
-std::vector<HeadScore> sumUp(const std::vector<HeadRef>& heads, const std::vector<OffCounts>& off,
-                             const std::vector<std::vector<double>>& gates) {
-    const size_t H = heads.size(), lines = gates.size();
-    std::vector<HeadScore> scores(H);
-    for (size_t k = 0; k < H; ++k) {
-        EvalCounts counts;
-        double log_prob = 0, importance = 0;
-        int64_t tokens = 0;
-        for (size_t i = 0; i < lines; ++i) {  // in the lines' order: the same sums whatever the threads
-            const OffCounts& c = off[i * H + k];
-            counts += c.greedy;
-            log_prob += c.log_prob;
-            tokens += c.tokens;
-            importance += std::abs(gates[i][k]);
-        }
-        scores[k] = {heads[k], evalReport(counts).bleu, tokens ? log_prob / double(tokens) : 0.0,
-                     lines ? importance / double(lines) : 0.0};
+// What a line's last job gives: the plain model's scores and every head's gate gradient.
+struct PlainLine {
+    OffCounts plain;
+    std::vector<double> gates;
+};
+
+struct Totals {
+    EvalCounts counts;
+    double log_prob = 0;
+    int64_t tokens = 0;
+    Totals& operator+=(const OffCounts& c) {
+        counts += c.greedy;
+        log_prob += c.log_prob;
+        tokens += c.tokens;
+        return *this;
     }
-    return scores;
+    double meanLogProb() const { return tokens ? log_prob / double(tokens) : 0.0; }
+};
+
+HeadImportanceReport sumUp(const std::vector<HeadRef>& heads, const std::vector<OffCounts>& off,
+                           const std::vector<PlainLine>& plain) {
+    const size_t H = heads.size(), lines = plain.size();
+    HeadImportanceReport report;
+    Totals base;
+    for (const PlainLine& p : plain) base += p.plain;
+    report.bleu = evalReport(base.counts).bleu;
+    report.mean_log_prob = base.meanLogProb();
+    report.heads.resize(H);
+    for (size_t k = 0; k < H; ++k) {
+        Totals t;
+        double importance = 0;
+        for (size_t i = 0; i < lines; ++i) {  // in the lines' order: the same sums whatever the threads
+            t += off[i * H + k];
+            importance += std::abs(plain[i].gates[k]);
+        }
+        report.heads[k] = {heads[k], evalReport(t.counts).bleu, t.meanLogProb(),
+                           lines ? importance / double(lines) : 0.0};
+    }
+    return report;
 }
 
 }  // namespace
@@ -123,8 +144,8 @@ template std::vector<double> headGateGradients<float>(const TransformerConfig&, 
 template std::vector<double> headGateGradients<double>(const TransformerConfig&, const TransformerParamsT<double>&,
                                                        const std::vector<int>&, const std::vector<int>&);
 
-std::vector<HeadScore> headImportance(const Model& model, const std::vector<CorpusExample>& examples,
-                                      const HeadImportanceOptions& options) {
+HeadImportanceReport headImportanceReport(const Model& model, const std::vector<CorpusExample>& examples,
+                                          const HeadImportanceOptions& options) {
     if (!model.config.isTransformer())
         throw InputError("head importance: a " + std::string(toString(model.config.decoder)) +
                          " model has no attention heads (it is for Transformer models)");
@@ -133,18 +154,20 @@ std::vector<HeadScore> headImportance(const Model& model, const std::vector<Corp
     const std::vector<HeadRef> heads = allHeads(model.config.transformer);
     const size_t H = heads.size(), per_line = H + 1, jobs = lines.size() * per_line;
     std::vector<OffCounts> off(lines.size() * H);
-    std::vector<std::vector<double>> gates(lines.size());
+    std::vector<PlainLine> plain(lines.size());
     const int threads = threadsFor(jobs, options.threads);
+    auto cancelled = [&] { return options.cancel && options.cancel->load(std::memory_order_relaxed); };
     std::atomic<size_t> next{0}, done{0};
     runInParallel(threads, [&](int task) {  // each thread takes the next job: lines differ in length
-        for (size_t j = next++; j < jobs; j = next++) {
+        for (size_t j = next++; j < jobs && !cancelled(); j = next++) {
             const size_t i = j / per_line, k = j % per_line;
             try {
                 if (k == H)
-                    gates[i] = headGateGradients(model.config.transformer, model.transformer, lines[i].source.ids,
-                                                 lines[i].reference.ids);
+                    plain[i] = {scoreLine(model, lines[i], {}, options.max_len),
+                                headGateGradients(model.config.transformer, model.transformer, lines[i].source.ids,
+                                                  lines[i].reference.ids)};
                 else
-                    off[i * H + k] = headOffLine(model, lines[i], heads[k], options.max_len);
+                    off[i * H + k] = scoreLine(model, lines[i], Interventions{{}, {}, {heads[k]}}, options.max_len);
             } catch (const InputError& e) {
                 throw InputError("line " + std::to_string(examples[i].line) + ": " + e.what());
             }
@@ -152,7 +175,21 @@ std::vector<HeadScore> headImportance(const Model& model, const std::vector<Corp
             if (task == 0 && options.progress) options.progress(finished, jobs);
         }
     });
-    return sumUp(heads, off, gates);
+    if (done.load() < jobs) return {false, 0, 0, {}};  // cancelled before every job ran
+    return sumUp(heads, off, plain);
+}
+
+std::vector<HeadScore> headsByBleuLost(std::vector<HeadScore> heads) {
+    std::stable_sort(heads.begin(), heads.end(), [](const HeadScore& a, const HeadScore& b) {
+        if (a.bleu_off != b.bleu_off) return a.bleu_off < b.bleu_off;
+        return a.mean_log_prob_off < b.mean_log_prob_off;
+    });
+    return heads;
+}
+
+std::vector<HeadScore> headImportance(const Model& model, const std::vector<CorpusExample>& examples,
+                                      const HeadImportanceOptions& options) {
+    return headImportanceReport(model, examples, options).heads;
 }
 
 }  // namespace attnviz

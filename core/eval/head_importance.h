@@ -39,11 +39,28 @@ struct HeadImportanceOptions {
     int threads = 0;                           // jobs side by side; 0: one per core
     // Called on the calling thread after each of its jobs with (jobs done, jobs in all), e.g. for progress.
     std::function<void(size_t, size_t)> progress;
+    // Set from another thread: no further job starts and the report comes back incomplete (the window's cancel).
+    const std::atomic<bool>* cancel = nullptr;
 };
 
-// Every head's scores over `examples` (each with a reference), in allHeads' order. The work is lines × (heads + 1)
-// jobs (a line's two decodes with one head off, or its gradient) on the engine's threads. Throws InputError naming
-// the line for a line that cannot be decoded, and for a model that is not a Transformer.
+// Every head's scores beside the plain model's on the same lines, so that what a head's removal costs can be read.
+struct HeadImportanceReport {
+    bool complete = true;          // false: cancelled; nothing below is filled then
+    double bleu = 0;               // corpus BLEU-4 (%) of the plain model's greedy outputs
+    double mean_log_prob = 0;      // Σ log p(ref_t) / Σ reference tokens, plain model
+    std::vector<HeadScore> heads;  // allHeads' order
+};
+
+// Every head's scores over `examples` (each with a reference), in allHeads' order, and the plain model's. The work is
+// lines × (heads + 1) jobs (a line's two decodes with one head off, or its gradient and two plain decodes) on the
+// engine's threads. Throws InputError naming the line for a line that cannot be decoded, and for a model that is not
+// a Transformer.
+HeadImportanceReport headImportanceReport(const Model& model, const std::vector<CorpusExample>& examples,
+                                          const HeadImportanceOptions& options = {});
+// The heads most costly to remove first: by bleu_off ascending (the most BLEU lost first), ties by
+// mean_log_prob_off ascending (the most log-probability lost), then in allHeads' order.
+std::vector<HeadScore> headsByBleuLost(std::vector<HeadScore> heads);
+// headImportanceReport's heads (empty when cancelled).
 std::vector<HeadScore> headImportance(const Model& model, const std::vector<CorpusExample>& examples,
                                       const HeadImportanceOptions& options = {});
 

@@ -13,6 +13,7 @@
 #include "test_registry.h"
 
 #include <QtTest>
+#include <atomic>
 #include <cmath>
 
 using namespace attnviz;
@@ -39,6 +40,19 @@ double referenceLoss(const TransformerConfig& c, TransformerParamsT<double> p, c
 
 const std::vector<std::string> kSentence = {"the", "cat", "sat", "on", "the", "mat", "."};
 
+std::vector<CorpusExample> smallCorpus() {
+    std::vector<CorpusExample> corpus;
+    for (const char* src : {"the cat sat on the mat .", "i love you", "the cat ate"}) {
+        CorpusExample ex;
+        ex.line = int(corpus.size()) + 1;
+        ex.source = src;
+        ex.target = "猫 坐 在 垫子 上 。";
+        ex.has_target = true;
+        corpus.push_back(ex);
+    }
+    return corpus;
+}
+
 }  // namespace
 
 class TestHeadImportance : public QObject {
@@ -46,6 +60,9 @@ class TestHeadImportance : public QObject {
 private slots:
     void gateGradientEqualsCentralDifferences();
     void scoresAreTheZeroedModelsDecodes();
+    void reportHoldsThePlainModelsScores();
+    void cancelGivesAnIncompleteReport();
+    void sortsByBleuLostThenLogProbLost();
     void refusesAnRnnModel();
 };
 
@@ -80,15 +97,7 @@ void TestHeadImportance::gateGradientEqualsCentralDifferences() {
 // columns zeroed; importance the mean of |gate gradient| over the lines.
 void TestHeadImportance::scoresAreTheZeroedModelsDecodes() {
     const Model m = smallTransformer(6);
-    std::vector<CorpusExample> corpus;
-    for (const char* src : {"the cat sat on the mat .", "i love you", "the cat ate"}) {
-        CorpusExample ex;
-        ex.line = int(corpus.size()) + 1;
-        ex.source = src;
-        ex.target = "猫 坐 在 垫子 上 。";
-        ex.has_target = true;
-        corpus.push_back(ex);
-    }
+    const std::vector<CorpusExample> corpus = smallCorpus();
     HeadImportanceOptions options;
     options.max_len = 8;
     size_t last_done = 0, total = 0;
@@ -121,6 +130,80 @@ void TestHeadImportance::scoresAreTheZeroedModelsDecodes() {
         QVERIFY(std::abs(scores[k].mean_log_prob_off - log_prob / double(tokens)) < 1e-4);
         QVERIFY(std::abs(scores[k].importance - importance) <= 1e-3 * (1 + importance));
     }
+}
+
+// The report's own BLEU and mean log-probability are the plain model's decodes of the same lines, and its heads
+// headImportance's.
+void TestHeadImportance::reportHoldsThePlainModelsScores() {
+    const Model m = smallTransformer(6);
+    const std::vector<CorpusExample> corpus = smallCorpus();
+    HeadImportanceOptions options;
+    options.max_len = 8;
+    const HeadImportanceReport report = headImportanceReport(m, corpus, options);
+    QVERIFY(report.complete);
+    std::vector<std::vector<std::string>> hyps, refs;
+    double log_prob = 0;
+    size_t tokens = 0;
+    DecodeOptions o;
+    o.max_len = 8;
+    for (const CorpusExample& ex : corpus) {
+        const TokenizedText src = tokenizeSource(m, ex.source), ref = tokenizeTarget(m, ex.target);
+        hyps.push_back(withoutEos(greedyDecode(m, src, o).target_tokens));
+        refs.push_back(withoutEos(ref.tokens));
+        log_prob += forcedDecode(m, src, ref).total_log_prob;
+        tokens += ref.ids.size();
+    }
+    QVERIFY(std::abs(report.bleu - corpusBleu(hyps, refs)) < 1e-9);
+    QVERIFY(std::abs(report.mean_log_prob - log_prob / double(tokens)) < 1e-4);
+    const std::vector<HeadScore> heads = headImportance(m, corpus, options);
+    QCOMPARE(report.heads.size(), heads.size());
+    for (size_t k = 0; k < heads.size(); ++k) {
+        QCOMPARE(report.heads[k].bleu_off, heads[k].bleu_off);
+        QCOMPARE(report.heads[k].importance, heads[k].importance);
+    }
+    // some head matters on these lines: the plain numbers differ from at least one head's
+    bool differs = false;
+    for (const HeadScore& h : heads) differs = differs || h.mean_log_prob_off != report.mean_log_prob;
+    QVERIFY(differs);
+}
+
+// A cancel set before the start or by the progress of the first job stops the jobs: the report is incomplete and
+// holds no numbers.
+void TestHeadImportance::cancelGivesAnIncompleteReport() {
+    const Model m = smallTransformer(6);
+    const std::vector<CorpusExample> corpus = smallCorpus();
+    std::atomic<bool> cancel{true};
+    HeadImportanceOptions options;
+    options.max_len = 8;
+    options.threads = 1;
+    options.cancel = &cancel;
+    size_t calls = 0;
+    options.progress = [&](size_t, size_t) { ++calls; };
+    HeadImportanceReport report = headImportanceReport(m, corpus, options);
+    QVERIFY(!report.complete);
+    QVERIFY(report.heads.empty());
+    QCOMPARE(calls, size_t(0));
+    cancel = false;
+    options.progress = [&](size_t, size_t) {
+        ++calls;
+        cancel = true;
+    };
+    report = headImportanceReport(m, corpus, options);
+    QVERIFY(!report.complete);
+    QVERIFY(report.heads.empty());
+    QCOMPARE(calls, size_t(1));  // one thread: no job started after the cancel
+}
+
+void TestHeadImportance::sortsByBleuLostThenLogProbLost() {
+    const auto score = [](int head, double bleu_off, double log_prob_off) {
+        return HeadScore{{AttentionKind::Cross, 0, head}, bleu_off, log_prob_off, 0.0};
+    };
+    const std::vector<HeadScore> sorted = headsByBleuLost(
+        {score(0, 30.0, -1.0), score(1, 12.5, -1.5), score(2, 30.0, -2.5), score(3, 12.5, -1.0), score(4, 30.0, -1.0)});
+    std::vector<int> order;
+    for (const HeadScore& h : sorted) order.push_back(h.head.head);
+    // the most BLEU lost first; then the most log-probability lost; then the order given
+    QCOMPARE(order, (std::vector<int>{1, 3, 2, 0, 4}));
 }
 
 void TestHeadImportance::refusesAnRnnModel() {

@@ -167,6 +167,7 @@ void MainWindow::createCentralWidgets() {
     createCorpusDock();
     createHeadGridDock();
     createInterventionsDock();
+    createHeadImportanceDock();
     retranslateCentralWidgets();
 }
 
@@ -189,6 +190,7 @@ void MainWindow::retranslateCentralWidgets() {
     showAttentionView();
     retranslateInspector();
     explain_scores_dock_->setWindowTitle(tr("Which explanation is right?"));
+    head_importance_dock_->setWindowTitle(tr("Head importance"));
 }
 
 // The views observe the state; the text fields and the state follow each other; edits of the request decode.

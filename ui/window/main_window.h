@@ -52,6 +52,8 @@ class GoldLinksPanel;
 class HeadGridView;
 class InterventionEdits;
 class InterventionListView;
+class HeadImportancePanel;
+struct HeadImportanceCorpus;
 class HeatmapView;
 class ReferenceMarker;
 class ModelLibraryDialog;
@@ -145,6 +147,10 @@ public:
     // View ▸ Attention heads: a Transformer's layers and heads; a thumbnail clicked there fills the heatmap.
     HeadGridView* headGrid() const { return head_grid_; }
     QDockWidget* headDock() const { return head_dock_; }
+    // View ▸ Head importance: a Transformer's heads removed in turn on a corpus; a head clicked there is shown in the
+    // head grid (main_window_head_importance.cpp).
+    HeadImportancePanel* headImportance() const { return head_importance_; }
+    QDockWidget* headImportanceDock() const { return head_importance_dock_; }
     QString attentionViewText() const;  // the line above the heatmap naming the attention shown ("" for the default)
     // View ▸ Interventions (main_window_interventions.cpp): knockouts, attends and heads off, with their switches.
     InterventionListView* interventionList() const { return intervention_list_; }
@@ -255,6 +261,10 @@ private:
     void showInterventionMarks();
     void keepInterventionsFor(const Model& model);
     QString interventionNotice(const DecodeOutcome& outcome) const;
+    // main_window_head_importance.cpp: the head importance dock, its lines, and a head shown from it.
+    void createHeadImportanceDock();
+    HeadImportanceCorpus headImportanceCorpus() const;
+    void showHead(const HeadRef& head);
     // main_window_explain.cpp: the explanation method's box, menu and worker.
     void createExplainWorker();
     void createExplainScoresDock();  // beside the cell inspector
@@ -329,6 +339,8 @@ private:
     QAction* open_corpus_act_ = nullptr;
     QDockWidget* head_dock_ = nullptr;
     HeadGridView* head_grid_ = nullptr;
+    QDockWidget* head_importance_dock_ = nullptr;
+    HeadImportancePanel* head_importance_ = nullptr;
     QLabel* view_label_ = nullptr;  // above the heatmap: which attention it shows when not the default
     InterventionEdits* intervention_edits_ = nullptr;
     InterventionListView* intervention_list_ = nullptr;

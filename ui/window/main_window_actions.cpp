@@ -186,6 +186,7 @@ void MainWindow::createMenus() {
     view->addAction(corpus_dock_->toggleViewAction());
     view->addAction(head_dock_->toggleViewAction());
     view->addAction(intervention_dock_->toggleViewAction());
+    view->addAction(head_importance_dock_->toggleViewAction());
     addAppearanceMenus(view);
 
     QMenu* decode = menuBar()->addMenu(tr("&Decoder"));
