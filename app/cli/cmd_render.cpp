@@ -5,6 +5,7 @@
 // (docs/explain.md) instead of the attention. Runs headless: without a display it uses Qt's offscreen platform.
 #include "commands.h"
 #include "decode_request.h"
+#include "heatmap/utf8_text.h"
 
 #ifdef ATTNVIZ_HAVE_RENDER
 #include "base/errors.h"
@@ -213,7 +214,7 @@ void checkRenderUsage(const ArgParser& p, RenderArgs& a) {
         if (!p.seen("--out-dir")) throw UsageError("--input needs --out-dir DIR");
         if (p.seen("--target"))
             throw UsageError("--target cannot be used with --input (put the reference after a tab on each line)");
-        a.s.exp.format = a.format.empty() ? QStringLiteral("png") : QString::fromStdString(a.format);
+        a.s.exp.format = a.format.empty() ? QStringLiteral("png") : ui::qs(a.format);
         return;
     }
     if (p.seen("--out-dir")) throw UsageError("--out-dir is for --input; for one sentence use --out FILE");
@@ -221,12 +222,12 @@ void checkRenderUsage(const ArgParser& p, RenderArgs& a) {
     if (a.words.empty()) throw UsageError("missing SENTENCE (or --input FILE)");
     // The extension says the format; --format may name it for a file without a known extension, and must agree
     // with a known one (f.png holding SVG would mislead every program that opens it).
-    const QString from_extension = ui::exportFormatFor(QString::fromStdString(a.out), {});
-    if (!a.format.empty() && !from_extension.isEmpty() && from_extension != QString::fromStdString(a.format))
+    const QString from_extension = ui::exportFormatFor(ui::qs(a.out), {});
+    if (!a.format.empty() && !from_extension.isEmpty() && from_extension != ui::qs(a.format))
         throw UsageError("--format " + a.format + " does not match --out \"" + a.out + "\" (a ." +
                          from_extension.toStdString() + " file): change one of them");
-    a.s.exp.format = QString::fromStdString(a.format);
-    if (ui::exportFormatFor(QString::fromStdString(a.out), a.s.exp).isEmpty())
+    a.s.exp.format = ui::qs(a.format);
+    if (ui::exportFormatFor(ui::qs(a.out), a.s.exp).isEmpty())
         throw UsageError("--out: cannot tell the format of \"" + a.out +
                          "\" (use a .png, .svg, .pdf, .csv or .json file, or --format)");
 }
@@ -251,12 +252,12 @@ bool parseRenderArgs(const std::vector<std::string>& args, RenderArgs& a) {
     a.batch = p.seen("--input");
     a.has_target = p.seen("--target");
     checkRenderUsage(p, a);
-    a.s.exp.style.colormap = QString::fromStdString(a.colormap);
+    a.s.exp.style.colormap = ui::qs(a.colormap);
     a.s.exp.style.annotate = a.annotate;
     a.s.exp.style.hide_specials = a.hide_specials;
     a.s.exp.style.fit_range = a.fit_range;
     a.s.exp.style.diagnostics = a.diagnostics;
-    a.s.exp.style.title = QString::fromStdString(a.title);
+    a.s.exp.style.title = ui::qs(a.title);
     a.s.exp.interventions = a.s.interventions;        // the JSON's "interventions", the CSV header, the title
     a.s.exp.style.interventions = a.s.interventions;  // the struck-through columns and attended cells
     return true;
@@ -268,7 +269,7 @@ void renderBatch(const Model& model, const RenderArgs& a, const CompareWith& wit
                  const std::vector<NamedInput>& inputs) {
     const Corpus corpus = readInputLines(a.input);
     const std::string& input = corpus.name;  // "<stdin>" for --input -
-    const QDir dir(QString::fromStdString(a.out_dir));
+    const QDir dir(ui::qs(a.out_dir));
     createFolders(a.out_dir);
     // DIR/0001.EXT, ...: every name is checked before the first file is written.
     std::vector<QString> paths;
@@ -323,8 +324,8 @@ int runRender(const std::vector<std::string>& args) {
                 throw ModelError(loaded.path + " and " + a.with_path + " cannot be compared: " + what +
                                  "; --with needs two models with the same vocabularies and tokenizers (siblings)");
             with.model = other->model.get();
-            with.a_name = QString::fromStdString(loaded.path);
-            with.b_name = QString::fromStdString(a.with_path);
+            with.a_name = ui::qs(loaded.path);
+            with.b_name = ui::qs(a.with_path);
             if (!a.head_a.empty()) with.head_a = headChoiceOption("--head-a", a.head_a);
             if (!a.head_b.empty()) with.head_b = headChoiceOption("--head-b", a.head_b);
             checkHeadChoice("--head-a", with.head_a, model, "A", loaded.path);
@@ -344,7 +345,7 @@ int runRender(const std::vector<std::string>& args) {
         std::string sentence;
         for (const std::string& w : a.words) sentence += (sentence.empty() ? "" : " ") + w;
         const DecodeResult r = decodeOne(model, sentence, a.has_target ? &a.target : nullptr, a.s, "SENTENCE");
-        writeOne(r, model, QString::fromStdString(a.out), a.s, with);
+        writeOne(r, model, ui::qs(a.out), a.s, with);
         return 0;
     });
 }

@@ -1,4 +1,5 @@
 #include "dialogs/model_library.h"
+#include "heatmap/utf8_text.h"
 
 #include "io/model_file.h"
 #include "model/model.h"
@@ -24,14 +25,14 @@ ModelInfo readModelInfo(const QString& path) {
     try {
         const ModelHeader h = readModelHeader(path.toStdString());
         info.config = h.config;
-        info.task = QString::fromStdString(h.task);
-        info.description = QString::fromStdString(h.description);
+        info.task = qs(h.task);
+        info.description = qs(h.description);
         const auto ex = h.extra_metadata.find("example");
-        if (ex != h.extra_metadata.end()) info.example = QString::fromStdString(ex->second);
+        if (ex != h.extra_metadata.end()) info.example = qs(ex->second);
         info.source_vocab_size = h.source_vocab.size();
         info.target_vocab_size = h.target_vocab.size();
     } catch (const std::exception& e) {
-        info.error = QString::fromStdString(e.what());
+        info.error = qs(e.what());
     }
     return info;
 }

@@ -1,4 +1,5 @@
 #include "heatmap/attention_view_data.h"
+#include "heatmap/utf8_text.h"
 
 #include <QCoreApplication>
 
@@ -8,7 +9,7 @@ namespace {
 
 QStringList qtTokens(const std::vector<std::string>& tokens) {
     QStringList out;
-    for (const std::string& t : tokens) out << QString::fromStdString(t);
+    for (const std::string& t : tokens) out << qs(t);
     return out;
 }
 

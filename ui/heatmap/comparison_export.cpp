@@ -1,4 +1,5 @@
 #include "heatmap/comparison_export.h"
+#include "heatmap/utf8_text.h"
 
 #include "eval/compare.h"
 #include "eval/compare_json.h"
@@ -102,7 +103,7 @@ bool exportComparison(const ModelComparison& c, const QString& path, const Expor
     try {
         panels = comparisonPanels(c, options.style);
     } catch (const std::exception& e) {  // shapes that differ
-        if (error) *error = QStringLiteral("%1: %2").arg(path, QString::fromStdString(e.what()));
+        if (error) *error = QStringLiteral("%1: %2").arg(path, qs(e.what()));
         return false;
     }
     return exportPanels(panels, path, options, error,

@@ -2,6 +2,7 @@
 #pragma once
 #include "decode/decoding.h"
 #include "eval/alignment.h"
+#include "heatmap/utf8_text.h"
 
 #include <QColor>
 #include <QString>
@@ -26,8 +27,8 @@ struct HeatmapData {
 
     static HeatmapData fromDecode(const DecodeResult& r) {
         HeatmapData d;
-        for (const auto& t : r.source_tokens) d.source_tokens << QString::fromStdString(t);
-        for (const auto& t : r.target_tokens) d.target_tokens << QString::fromStdString(t);
+        for (const auto& t : r.source_tokens) d.source_tokens << qs(t);
+        for (const auto& t : r.target_tokens) d.target_tokens << qs(t);
         d.weights = r.attention;
         d.scores = r.scores;
         return d;

@@ -1,4 +1,5 @@
 #include "heatmap/heatmap_export.h"
+#include "heatmap/utf8_text.h"
 
 #include "heatmap/heatmap_renderer.h"
 #include "heatmap/heatmap_scene.h"
@@ -191,7 +192,7 @@ bool exportFigure(const ExportFigure& figure, const QString& path, const ExportO
             file.write(text.data(), qint64(text.size()));
         } catch (const std::exception& e) {
             ok = false;
-            what = QString::fromStdString(e.what());
+            what = qs(e.what());
         }
     }
     if (!ok) return fail(what);

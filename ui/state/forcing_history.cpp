@@ -1,4 +1,5 @@
 #include "state/forcing_history.h"
+#include "heatmap/utf8_text.h"
 
 #include "state/decode_state.h"
 
@@ -73,7 +74,7 @@ bool ForcingHistory::force(int step, int token) {
     const bool greedy = state_->referenceText().trimmed().isEmpty();
     std::vector<int> after = forcedPrefixAfter(*decode, step, token, greedy);
     if (after == state_->forcedTokens()) return false;
-    const QString text = tr("Force “%1” at step %2").arg(QString::fromStdString(vocab.token(token))).arg(step + 1);
+    const QString text = tr("Force “%1” at step %2").arg(qs(vocab.token(token))).arg(step + 1);
     stack_->push(
         new ForcedTokensCommand(this, state_->forcedTokens(), state_->cursor(), std::move(after), step + 1, text));
     return true;

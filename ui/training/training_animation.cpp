@@ -1,4 +1,5 @@
 #include "training/training_animation.h"
+#include "heatmap/utf8_text.h"
 
 #include "heatmap/apng.h"
 #include "heatmap/heatmap_renderer.h"
@@ -40,7 +41,7 @@ bool exportAnimation(const std::vector<TrainingSnapshot>& snapshots, const QStri
                             std::string_view(apng.constData(), size_t(apng.size())));
         return true;
     } catch (const std::exception& e) {
-        const QString what = QString::fromStdString(e.what());
+        const QString what = qs(e.what());
         if (error) *error = what.startsWith(path) ? what : QStringLiteral("%1: %2").arg(path, what);
         return false;
     }

@@ -1,4 +1,5 @@
 #include "training/training_settings_store.h"
+#include "heatmap/utf8_text.h"
 
 #include <QFileInfo>
 #include <QSettings>
@@ -18,7 +19,7 @@ void saveTrainingSettings(const TrainingSettings& s) {
     q.setValue("init", s.init);
     q.setValue("task", s.task);
     q.setValue("maxLines", s.max_lines);
-    q.setValue("config", QString::fromStdString(configToJson(s.config).dump()));
+    q.setValue("config", qs(configToJson(s.config).dump()));
     q.setValue("minFreq", s.min_freq);
     q.setValue("optimizer", s.options.optimizer == OptimizerKind::Sgd ? "sgd" : "adam");
     q.setValue("lr", s.options.lr);

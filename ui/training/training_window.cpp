@@ -1,4 +1,5 @@
 #include "training/training_window.h"
+#include "heatmap/utf8_text.h"
 
 #include "heatmap/heatmap_view.h"
 #include "heatmap/plot_palette.h"
@@ -217,12 +218,12 @@ bool TrainingWindow::startWith(const TrainingSettings& settings) {
     try {
         job = prepareTrainingJob(settings);
     } catch (const std::exception& e) {
-        last_error_ = QString::fromStdString(e.what());
+        last_error_ = qs(e.what());
         showMessage(tr("Cannot start: %1").arg(last_error_), true);
         return false;
     }
     job.options.progress_interval = 0;  // every update is a point of the curve
-    task_ = QString::fromStdString(job.model->task);
+    task_ = qs(job.model->task);
     guided_ = job.options.align_weight > 0;
     history_ = {};
     report_ = {};
@@ -357,7 +358,7 @@ void TrainingWindow::onFinished(const TrainReport& report, const QString& error)
                           .arg(clockText(report.seconds))
                           .arg(report.tokens_per_second, 0, 'f', 0);
         if (report.status == TrainStatus::Cancelled) how = tr("Stopped after %1 updates").arg(report.steps);
-        if (report.status == TrainStatus::NonFinite) how = QString::fromStdString(report.message);
+        if (report.status == TrainStatus::NonFinite) how = qs(report.message);
         showMessage(tr("%1; the model is in %2").arg(how, modelPath()), report.status == TrainStatus::NonFinite);
     }
     updateButtons();

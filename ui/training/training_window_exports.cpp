@@ -1,6 +1,7 @@
 // TrainingWindow's exports (training_window.h): the filmstrip, the animation, the curves, and "Save as sibling".
 #include "dialogs/model_library.h"
 #include "heatmap/heatmap_view.h"
+#include "heatmap/utf8_text.h"
 #include "io/atomic_file.h"
 #include "io/model_file.h"
 #include "training/loss_plot.h"
@@ -45,7 +46,7 @@ bool TrainingWindow::exportCurves(const QString& path, QString* error) {
         writeFileAtomically(path.toStdString(), lossCurvesCsv(history_.reports, history_.metrics));
         return true;
     } catch (const std::exception& e) {
-        if (error) *error = QString::fromStdString(e.what());
+        if (error) *error = qs(e.what());
         return false;
     }
 }
@@ -74,7 +75,7 @@ bool TrainingWindow::saveAsSibling(const QString& path, QString* error) {
         saveModel(*model, path.toStdString());  // with the "training" metadata of its run
         return true;
     } catch (const std::exception& e) {
-        if (error) *error = QString::fromStdString(e.what());
+        if (error) *error = qs(e.what());
         return false;
     }
 }

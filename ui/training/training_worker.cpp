@@ -1,4 +1,5 @@
 #include "training/training_worker.h"
+#include "heatmap/utf8_text.h"
 
 #include "eval/corpus_scores.h"
 #include "io/model_file.h"
@@ -34,7 +35,7 @@ bool TrainingWorker::start(TrainingJob job) {
     running_ = true;
     finished_model_.reset();
     gate_ = std::make_unique<TrainGate>();  // a new run starts neither paused nor stopped
-    out_ = QString::fromStdString(job.out);
+    out_ = qs(job.out);
     auto shared = std::make_shared<TrainingJob>(std::move(job));
     QMetaObject::invokeMethod(
         runner_, [this, shared] { run(shared); }, Qt::QueuedConnection);
@@ -67,13 +68,13 @@ void TrainingWorker::scoreValidation(const Model& model, const TrainProgress& pr
 // The model with its "training" metadata, written atomically; "" or what went wrong.
 QString TrainingWorker::writeModel(const Model& model, const TrainingJob& job, const TrainReport& report) const {
     try {
-        QDir().mkpath(QFileInfo(QString::fromStdString(job.out)).absolutePath());
+        QDir().mkpath(QFileInfo(qs(job.out)).absolutePath());
         Model copy = model;
         copy.training = trainingMetadata(job.record, report);
         saveModel(copy, job.out);
         return {};
     } catch (const std::exception& e) {
-        return QString::fromStdString(e.what());
+        return qs(e.what());
     }
 }
 
@@ -106,7 +107,7 @@ void TrainingWorker::run(const std::shared_ptr<TrainingJob>& job) {
         model.training = trainingMetadata(job->record, report);
         error = writeModel(model, *job, report);
     } catch (const std::exception& e) {
-        error = QString::fromStdString(e.what());
+        error = qs(e.what());
     }
     std::shared_ptr<const Model> trained = job->model;
     QMetaObject::invokeMethod(

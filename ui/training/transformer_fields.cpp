@@ -1,4 +1,5 @@
 #include "training/transformer_fields.h"
+#include "heatmap/utf8_text.h"
 
 #include "heatmap/plot_palette.h"
 
@@ -129,7 +130,7 @@ QString TransformerFields::problemText(const ModelConfig& c) {
             validateConfig(c);
             return {};
         } catch (const std::exception& e) {
-            why = QString::fromStdString(e.what());
+            why = qs(e.what());
             if (why.startsWith(QLatin1String("config: "))) why = why.mid(8);
         }
     }

@@ -2,8 +2,8 @@
 
 #include "base/row_entropy.h"
 #include "decode/beam_hypothesis.h"
+#include "heatmap/utf8_text.h"
 #include "state/decode_state.h"
-#include "state/utf8_text.h"
 #include "views/beam_tree_canvas.h"
 #include "views/beam_tree_export.h"
 #include "views/export_prompt.h"

@@ -1,4 +1,5 @@
 #include "views/beam_tree_painter.h"
+#include "heatmap/utf8_text.h"
 
 #include <QCoreApplication>
 #include <QFontMetrics>
@@ -115,8 +116,7 @@ BeamTreeLayout BeamTreeLayout::of(const BeamResult* tree, const Vocabulary* targ
     l.tokens.reserve(qsizetype(N));
     for (size_t i = 0; i < N; ++i) {
         const BeamNode& n = tree->nodes[i];
-        l.tokens << (target_vocab ? QString::fromStdString(std::string(target_vocab->token(n.token)))
-                                  : QString::number(n.token));
+        l.tokens << (target_vocab ? qs(std::string(target_vocab->token(n.token))) : QString::number(n.token));
         l.step[i] = n.step;
         if (n.in_beam || show_pruned) l.columns[size_t(n.step)].push_back(int(i));
     }

@@ -2,8 +2,8 @@
 
 #include "eval/attention_diagnostics.h"
 #include "heatmap/explanation_data.h"
+#include "heatmap/utf8_text.h"
 #include "state/decode_state.h"
-#include "state/utf8_text.h"
 
 #include <QEvent>
 #include <QTextBrowser>

@@ -4,9 +4,9 @@
 #include "explain/measures.h"
 #include "heatmap/explanation_data.h"
 #include "heatmap/heatmap_view.h"
+#include "heatmap/utf8_text.h"
 #include "io/model_file.h"
 #include "state/decode_state.h"
-#include "state/utf8_text.h"
 #include "views/compare_rows_model.h"
 #include "views/head_choice_box.h"
 

@@ -2,10 +2,10 @@
 
 #include "base/errors.h"
 #include "heatmap/explanation_data.h"
+#include "heatmap/utf8_text.h"
 #include "io/atomic_file.h"
 #include "io/input_file.h"
 #include "state/decode_state.h"
-#include "state/utf8_text.h"
 #include "views/corpus_table_model.h"
 
 #include <QComboBox>

@@ -1,7 +1,7 @@
 #include "views/corpus_table_model.h"
 
 #include "heatmap/explanation_data.h"
-#include "state/utf8_text.h"
+#include "heatmap/utf8_text.h"
 
 #include <QBrush>
 #include <QGuiApplication>

@@ -1,4 +1,5 @@
 #include "views/force_token_box.h"
+#include "heatmap/utf8_text.h"
 
 #include "model/model.h"
 #include "state/decode_state.h"
@@ -95,7 +96,7 @@ void ForceTokenBox::decodeChanged() {
         QStringList words;
         const auto& tokens = model->target_vocab.tokens();
         for (size_t i = 0; i < tokens.size(); ++i)
-            if (int(i) != kPad && int(i) != kSos) words << QString::fromStdString(tokens[i]);
+            if (int(i) != kPad && int(i) != kSos) words << qs(tokens[i]);
         std::sort(words.begin(), words.end(),
                   [](const QString& a, const QString& b) { return a.compare(b, Qt::CaseInsensitive) < 0; });
         words_->setStringList(words);

@@ -2,9 +2,9 @@
 
 #include "base/errors.h"
 #include "heatmap/plot_palette.h"
+#include "heatmap/utf8_text.h"
 #include "io/corpus.h"
 #include "state/decode_state.h"
-#include "state/utf8_text.h"
 #include "text/tokenizer.h"
 
 #include <QCheckBox>

@@ -1,8 +1,8 @@
 #include "views/head_importance_panel.h"
 
 #include "heatmap/attention_view_data.h"
+#include "heatmap/utf8_text.h"
 #include "state/decode_state.h"
-#include "state/utf8_text.h"
 #include "views/head_importance_chart.h"
 
 #include <QEvent>

@@ -1,4 +1,5 @@
 #include "window/decode_worker.h"
+#include "heatmap/utf8_text.h"
 
 #include "base/errors.h"
 
@@ -26,7 +27,7 @@ void decodeIntervened(DecodeOutcome& out, const DecodeRequest& request, PrefixDe
         out.plain = std::move(plain);
     } catch (const InputError& e) {
         static_cast<PrefixDecoding&>(out) = *plain;
-        out.intervention_error = QString::fromStdString(e.what());
+        out.intervention_error = qs(e.what());
     }
 }
 
@@ -67,7 +68,7 @@ DecodeOutcome DecodeWorker::run(const DecodeRequest& request, const std::atomic<
             decodeIntervened(out, request, std::move(input), stale);
         }
     } catch (const std::exception& e) {  // InputError (invalid UTF-8, bad id) or anything the engine throws
-        out.error = QString::fromStdString(e.what());
+        out.error = qs(e.what());
         out.steps.clear();
         out.result = {};
     }

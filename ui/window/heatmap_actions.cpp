@@ -1,9 +1,9 @@
 #include "window/heatmap_actions.h"
 
 #include "heatmap/heatmap_view.h"
+#include "heatmap/utf8_text.h"
 #include "state/decode_state.h"
 #include "state/intervention_edits.h"
-#include "state/utf8_text.h"
 
 #include <QAction>
 #include <QApplication>

@@ -3,8 +3,8 @@
 // core/explain computed off the UI thread (window/explain_worker.h). The attention is drawn at once; the method's
 // matrix follows when it is ready, and only if it still belongs to the decode shown.
 #include "heatmap/explanation_data.h"
+#include "heatmap/utf8_text.h"
 #include "state/decode_state.h"
-#include "state/utf8_text.h"
 #include "views/explain_scores_panel.h"
 #include "window/explain_worker.h"
 #include "window/main_window.h"

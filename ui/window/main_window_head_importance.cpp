@@ -2,10 +2,10 @@
 // beside the head grid). Its lines are the corpus browser's when a corpus is open there, else the open model's sample test split
 // (<sample corpora folder>/<task>/test.tsv, the folders of training/training_job.h's sampleCorpusDirs, where
 // sample_models/build.sh generates them). A head clicked there is shown in the head grid and in the heatmap.
+#include "heatmap/utf8_text.h"
 #include "io/corpus.h"
 #include "io/input_file.h"
 #include "state/decode_state.h"
-#include "state/utf8_text.h"
 #include "training/training_job.h"
 #include "views/corpus_browser.h"
 #include "views/corpus_table_model.h"

@@ -3,10 +3,10 @@
 // grid's "Remove this head" wired to those edits, the decode each edit asks for, the marks of the decode shown on the
 // heatmap (and so on its exports), and what a model change keeps of the list.
 #include "heatmap/heatmap_view.h"
+#include "heatmap/utf8_text.h"
 #include "state/decode_state.h"
 #include "state/forcing_history.h"
 #include "state/intervention_edits.h"
-#include "state/utf8_text.h"
 #include "text/tokenizer.h"
 #include "views/head_grid.h"
 #include "views/intervention_list.h"

@@ -2,10 +2,10 @@
 // task and vocabularies (core/io/siblings) keeping the sentence, the step and a forced "what if".
 #include "window/main_window.h"
 
+#include "heatmap/utf8_text.h"
 #include "io/model_file.h"
 #include "io/siblings.h"
 #include "state/decode_state.h"
-#include "state/utf8_text.h"
 #include "window/siblings_menu.h"
 
 #include <QAction>

@@ -1,4 +1,5 @@
 #include "window/output_line.h"
+#include "heatmap/utf8_text.h"
 
 #include "heatmap/plot_palette.h"
 #include "state/decode_state.h"
@@ -37,7 +38,7 @@ const char* const kAdded = "#009E73";    // bluish green
 const char* const kDropped = "#D55E00";  // vermillion
 
 QString escaped(const std::string& token, bool chars) {
-    QString t = QString::fromStdString(token).toHtmlEscaped();
+    QString t = qs(token).toHtmlEscaped();
     if (chars && t == QStringLiteral("\u2581")) t = QStringLiteral("&nbsp;");
     return t;
 }

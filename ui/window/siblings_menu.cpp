@@ -1,6 +1,6 @@
 #include "window/siblings_menu.h"
 
-#include "state/utf8_text.h"
+#include "heatmap/utf8_text.h"
 
 #include <QAction>
 #include <QActionGroup>

@@ -1,4 +1,5 @@
 #include "window/source_editor.h"
+#include "heatmap/utf8_text.h"
 
 #include "text/tokenizer.h"
 
@@ -32,7 +33,7 @@ std::vector<TokenSpan> locateTokens(const Model& model, const QString& text, Tex
     spans.reserve(tokens.size());
     qsizetype pos = 0;
     for (const std::string& t : tokens) {
-        const QString token = QString::fromStdString(t);
+        const QString token = qs(t);
         if (token == space) continue;
         const qsizetype at = haystack.indexOf(token, pos);
         if (at < 0) continue;
@@ -83,7 +84,7 @@ void SourceEditor::setModel(std::shared_ptr<const Model> model) {
     if (model_ && model_->config.tokenizer.source != TokenizerKind::Char) {
         const auto& tokens = model_->source_vocab.tokens();
         for (size_t i = 4; i < tokens.size(); ++i) {
-            const QString w = QString::fromStdString(tokens[i]);
+            const QString w = qs(tokens[i]);
             if (w.size() >= 2 && std::any_of(w.begin(), w.end(), [](QChar c) { return c.isLetter(); })) words << w;
         }
         std::sort(words.begin(), words.end(),

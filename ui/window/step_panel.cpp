@@ -5,8 +5,8 @@
 #include "heatmap/heatmap_scene.h"
 #include "heatmap/plot_palette.h"
 #include "heatmap/token_labels.h"
+#include "heatmap/utf8_text.h"
 #include "state/decode_state.h"
-#include "state/utf8_text.h"
 
 #include <qcustomplot.h>
 #include <QFontMetricsF>
