@@ -11,9 +11,11 @@
 #include "state/decode_state.h"
 #include "state/forcing_history.h"
 #include "state/output_diff.h"
+#include "test_models.h"
 #include "test_registry.h"
 #include "views/head_grid.h"
 #include "views/intervention_list.h"
+#include "window/decode_worker.h"
 #include "window/main_window.h"
 #include "window/output_line.h"
 
@@ -92,6 +94,7 @@ private slots:
     void newSentenceDropsKnockoutsButKeepsHeads();
     void exportsNameTheInterventions();
     void refusedInterventionsLeaveThePlainDecodeAndSayWhy();
+    void addingAnInterventionReusesThePlainDecodeOfTheSameRequest();
 
 private:
     // Core's decode of the window's sentence with `iv` (the plain model when empty).
@@ -381,6 +384,45 @@ void TestInterventionsWindow::refusedInterventionsLeaveThePlainDecodeAndSayWhy()
     QCOMPARE(int(w_->state()->interventions().size()), 1);  // still listed, to be removed or switched off
     QVERIFY(waitForDecode([&] { w_->interventionList()->plainModelButton()->click(); }));
     QVERIFY(!w_->noticeText().contains(QStringLiteral("past the source")));
+}
+
+// The worker keeps each request's plain decode: a knockout added to the same request decodes once more and compares
+// with that decode; another sentence (or another model) is decoded plainly again. Both equal core's decodes.
+void TestInterventionsWindow::addingAnInterventionReusesThePlainDecodeOfTheSameRequest() {
+    auto model = std::make_shared<const Model>(
+        testing::smallModel(testing::smallConfig(DecoderKind::Bahdanau, ScoreKind::Additive), 7));
+    DecodeRequest plain;
+    plain.model = model;
+    plain.source = "the cat sat";
+    PlainDecodeCache cache;
+    const DecodeOutcome first = DecodeWorker::run(plain, nullptr, 0, &cache);
+    QVERIFY(cache.holds(plain));
+    const std::shared_ptr<const PrefixDecoding> kept = cache.decoding;
+
+    DecodeRequest knocked = plain;
+    knocked.interventions.knockout = {2};
+    const DecodeOutcome second = DecodeWorker::run(knocked, nullptr, 0, &cache);
+    QCOMPARE(second.plain.get(), kept.get());  // not decoded again
+    QCOMPARE(second.plain->result.target_ids, first.result.target_ids);
+    DecodeOptions o;
+    o.interventions = knocked.interventions;
+    const DecodeResult core = greedyDecode(*model, knocked.source, o);
+    QCOMPARE(second.result.target_ids, core.target_ids);
+    QCOMPARE(second.result.attention, core.attention);
+
+    DecodeRequest other = knocked;
+    other.source = "the mat sat";
+    const DecodeOutcome third = DecodeWorker::run(other, nullptr, 0, &cache);
+    QVERIFY(third.plain.get() != kept.get());
+    QCOMPARE(third.plain->result.target_ids, greedyDecode(*model, other.source).target_ids);
+    QVERIFY(cache.holds(other));
+    DecodeRequest back = other;  // "Plain model": the plain decode kept, equal to core's
+    back.interventions = {};
+    const DecodeOutcome fourth = DecodeWorker::run(back, nullptr, 0, &cache);
+    QCOMPARE(fourth.result.target_ids, third.plain->result.target_ids);
+    QCOMPARE(fourth.result.attention, greedyDecode(*model, other.source).attention);
+    other.model = std::make_shared<const Model>(*model);  // an equal model, but another one: decoded again
+    QVERIFY(!cache.holds(other));
 }
 
 ATTNVIZ_TEST_MAIN(TestInterventionsWindow)

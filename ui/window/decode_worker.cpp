@@ -13,10 +13,16 @@ namespace attnviz::ui {
 
 namespace {
 
-// The plain decode, then the intervened one; an intervention the engine refuses leaves the plain decode and says why.
+// The plain decode (the cache's when it holds this request), then the intervened one; an intervention the engine
+// refuses leaves the plain decode and says why.
 void decodeIntervened(DecodeOutcome& out, const DecodeRequest& request, PrefixDecodeInput input,
-                      const std::function<bool()>& stale) {
-    auto plain = std::make_shared<PrefixDecoding>(prefixDecode(request.model, input, stale));
+                      const std::function<bool()>& stale, const PlainDecodeCache* cache) {
+    std::shared_ptr<const PrefixDecoding> plain;
+    if (cache && cache->holds(request)) {
+        plain = cache->decoding;
+    } else {
+        plain = std::make_shared<const PrefixDecoding>(prefixDecode(request.model, input, stale));
+    }
     if (plain->stopped) {
         out.stopped = true;
         return;
@@ -31,7 +37,23 @@ void decodeIntervened(DecodeOutcome& out, const DecodeRequest& request, PrefixDe
     }
 }
 
+// What a finished decode leaves for the next request: its plain decode.
+void keepPlain(const DecodeOutcome& out, PlainDecodeCache& cache) {
+    if (out.stopped || !out.error.isEmpty()) return;
+    if (out.request.interventions.empty()) {
+        cache = {out.request, std::make_shared<const PrefixDecoding>(out)};
+    } else if (out.plain) {
+        cache = {out.request, out.plain};
+    }
+}
+
 }  // namespace
+
+bool PlainDecodeCache::holds(const DecodeRequest& r) const {
+    return decoding && request.model == r.model && request.source == r.source && request.reference == r.reference &&
+           request.forced_prefix == r.forced_prefix && request.max_source_tokens == r.max_source_tokens &&
+           request.top_k == r.top_k;
+}
 
 DecodeWorker::DecodeWorker(QObject* parent) : QObject(parent) {
     pool_.setMaxThreadCount(1);  // one decode at a time; a stale one stops at its next step
@@ -46,7 +68,8 @@ DecodeWorker::~DecodeWorker() {
     pool_.waitForDone();
 }
 
-DecodeOutcome DecodeWorker::run(const DecodeRequest& request, const std::atomic<quint64>* latest, quint64 generation) {
+DecodeOutcome DecodeWorker::run(const DecodeRequest& request, const std::atomic<quint64>* latest, quint64 generation,
+                                PlainDecodeCache* cache) {
     const auto t0 = std::chrono::steady_clock::now();
     DecodeOutcome out;
     out.generation = generation;
@@ -62,10 +85,12 @@ DecodeOutcome DecodeWorker::run(const DecodeRequest& request, const std::atomic<
         options.top_k = request.top_k;
         input.options = options;
         const auto stale = [&] { return latest && latest->load() != generation; };
-        if (request.interventions.empty()) {
+        if (request.interventions.empty() && cache && cache->holds(request)) {  // back to the plain model: kept
+            static_cast<PrefixDecoding&>(out) = *cache->decoding;
+        } else if (request.interventions.empty()) {
             static_cast<PrefixDecoding&>(out) = prefixDecode(request.model, std::move(input), stale);
         } else {
-            decodeIntervened(out, request, std::move(input), stale);
+            decodeIntervened(out, request, std::move(input), stale, cache);
         }
     } catch (const std::exception& e) {  // InputError (invalid UTF-8, bad id) or anything the engine throws
         out.error = qs(e.what());
@@ -73,6 +98,7 @@ DecodeOutcome DecodeWorker::run(const DecodeRequest& request, const std::atomic<
         out.result = {};
     }
     out.milliseconds = std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - t0).count();
+    if (cache) keepPlain(out, *cache);
     return out;
 }
 
@@ -100,7 +126,7 @@ void DecodeWorker::start(quint64 generation, DecodeRequest request) {
     ++pending_;
     auto latest = latest_;
     (void)QtConcurrent::run(&pool_, [this, latest, generation, request = std::move(request)] {
-        auto outcome = std::make_shared<const DecodeOutcome>(run(request, latest.get(), generation));
+        auto outcome = std::make_shared<const DecodeOutcome>(run(request, latest.get(), generation, &plain_cache_));
         // Back on the UI thread; Qt drops the call if the worker is gone by then.
         QMetaObject::invokeMethod(
             this,

@@ -43,6 +43,14 @@ struct DecodeOutcome : PrefixDecoding {
     double milliseconds = 0;                      // wall time of the decode
 };
 
+// The plain decode of a request, kept so that adding an intervention to the same request (the same model, sentence,
+// reference, forced tokens and limits) decodes once more, not twice.
+struct PlainDecodeCache {
+    DecodeRequest request;  // its interventions are ignored
+    std::shared_ptr<const PrefixDecoding> decoding;
+    bool holds(const DecodeRequest& r) const;
+};
+
 class DecodeWorker : public QObject {
     Q_OBJECT
 public:
@@ -50,9 +58,11 @@ public:
     ~DecodeWorker() override;
 
     // The synchronous path (benchmarks, tests): decodes `request` on the calling thread. With `latest` given, stops
-    // early (stopped = true) as soon as *latest != generation.
+    // early (stopped = true) as soon as *latest != generation. With `cache`, a request takes its plain decode from
+    // there when it holds the same request (with interventions: the comparison; without: the outcome itself, as after
+    // "Plain model"), and every finished decode leaves its plain one there.
     static DecodeOutcome run(const DecodeRequest& request, const std::atomic<quint64>* latest = nullptr,
-                             quint64 generation = 0);
+                             quint64 generation = 0, PlainDecodeCache* cache = nullptr);
 
     // Starts decoding now on the worker thread; returns the request's generation.
     quint64 submit(DecodeRequest request);
@@ -79,6 +89,7 @@ private:
     DecodeRequest scheduled_;
     std::shared_ptr<std::atomic<quint64>> latest_ = std::make_shared<std::atomic<quint64>>(0);
     int pending_ = 0;
+    PlainDecodeCache plain_cache_;  // read and written by the pool's one thread only
 };
 
 }  // namespace attnviz::ui
