@@ -2395,14 +2395,6 @@ Gold links: %2 links</source>
         <translation>模型：%1（%2 解码器，%3 打分函数）</translation>
     </message>
     <message>
-        <source>%1
-Embedding size %2; hidden size %3 (encoder), %4 (decoder)
-Vocabularies: %L5 source and %L6 output tokens; %7 k parameters</source>
-        <translation>%1
-嵌入 %2；隐藏 %3（编码器），%4（解码器）
-词表：源 %L5 个词元，输出 %L6 个词元；%7 千参数</translation>
-    </message>
-    <message>
         <source>&amp;Undo</source>
         <translation>撤销(&amp;U)</translation>
     </message>
@@ -2606,6 +2598,38 @@ GNMT 覆盖惩罚 %4</translation>
         <source>%1 sample test split</source>
         <translation>%1 示例测试集</translation>
     </message>
+    <message>
+        <source>d_model %1, %2 heads, %3 encoder and %4 decoder layers, feed-forward %5</source>
+        <translation>d_model %1，%2 个头，%3 层编码器和 %4 层解码器，前馈层 %5</translation>
+    </message>
+    <message>
+        <source>Embedding size %1; hidden size %2 (encoder), %3 (decoder)</source>
+        <translation>词嵌入维度 %1；隐藏层维度 %2（编码器）、%3（解码器）</translation>
+    </message>
+    <message>
+        <source>%1
+%2
+Vocabularies: %L3 source and %L4 output tokens; %5 k parameters</source>
+        <translation>%1
+%2
+词表：%L3 个源词元和 %L4 个输出词元；%5 k 个参数</translation>
+    </message>
+    <message>
+        <source>additive</source>
+        <translation>加性</translation>
+    </message>
+    <message>
+        <source>dot</source>
+        <translation>点积</translation>
+    </message>
+    <message>
+        <source>scaled dot</source>
+        <translation>缩放点积</translation>
+    </message>
+    <message>
+        <source>general</source>
+        <translation>一般 (general)</translation>
+    </message>
 </context>
 <context>
     <name>attnviz::ui::ModelLibraryDialog</name>
@@ -2638,16 +2662,16 @@ GNMT 覆盖惩罚 %4</translation>
         <translation>（无任务）</translation>
     </message>
     <message>
-        <source>E %1, H %2/%3, V %4/%5</source>
-        <translation>嵌入 %1，隐藏 %2/%3，词表 %4/%5</translation>
-    </message>
-    <message>
         <source>(no models here)</source>
         <translation>（此处没有模型）</translation>
     </message>
     <message>
         <source>No sample model folder found (set ATTNVIZ_SAMPLE_MODELS to one).</source>
         <translation>没有找到示例模型文件夹（可以用 ATTNVIZ_SAMPLE_MODELS 指定一个）。</translation>
+    </message>
+    <message>
+        <source>%1, V %2/%3</source>
+        <translation>%1，V %2/%3</translation>
     </message>
 </context>
 <context>
@@ -3118,10 +3142,6 @@ GNMT 覆盖惩罚 %4</translation>
         <translation>在第 %1 次更新后停止</translation>
     </message>
     <message>
-        <source>%1; the model is in %2</source>
-        <translation>%1；模型保存在 %2</translation>
-    </message>
-    <message>
         <source>No trained model yet.</source>
         <translation>还没有训练好的模型。</translation>
     </message>
@@ -3220,6 +3240,18 @@ GNMT 覆盖惩罚 %4</translation>
     <message>
         <source>%1% of the source tokens and %2% of the target tokens are unknown to the starting model (they all become &lt;unk&gt;): is this corpus for its task?</source>
         <translation>起始模型不认识 %1% 的源语言词元和 %2% 的目标语言词元（它们都会变成 &lt;unk&gt;）：这个语料是它的任务的吗？</translation>
+    </message>
+    <message>
+        <source>%1; the model is in %2 with %3</source>
+        <translation>%1；模型保存在 %2，其中是%3</translation>
+    </message>
+    <message>
+        <source>the weights of update %1, the best validation loss (%2)</source>
+        <translation>第 %1 次更新的权重，即验证损失最低的一次（%2）</translation>
+    </message>
+    <message>
+        <source>the weights of update %1, the last with a finite loss</source>
+        <translation>第 %1 次更新的权重，即损失有限的最后一次</translation>
     </message>
 </context>
 <context>

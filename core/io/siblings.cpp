@@ -77,11 +77,6 @@ ModelConfig comparable(ModelConfig c) {
     return c;
 }
 
-std::string sizesText(const ModelConfig& c) {
-    return "E " + std::to_string(c.emb_dim) + ", H " + std::to_string(c.enc_hid_dim) + "/" +
-           std::to_string(c.dec_hid_dim);
-}
-
 std::string tokenizerText(const TokenizerConfig& t) {
     return "tokenizer " + std::string(toString(t.source)) + " → " + std::string(toString(t.target)) +
            (t.lowercase ? ", lowercase" : ", cased");
@@ -115,8 +110,7 @@ std::vector<std::string> siblingDifferences(const Sibling& current, const Siblin
         out.push_back("D = " + std::to_string(b.window));
     if (a.input_feeding != b.input_feeding) out.emplace_back(b.input_feeding ? "input feeding" : "no input feeding");
     if (current.guided != other.guided) out.emplace_back(other.guided ? "guided" : "unguided");
-    if (a.emb_dim != b.emb_dim || a.enc_hid_dim != b.enc_hid_dim || a.dec_hid_dim != b.dec_hid_dim)
-        out.push_back(sizesText(b));
+    if (const std::string sizes = sizesSummary(b); sizes != sizesSummary(a)) out.push_back(sizes);
     if (a.tokenizer != b.tokenizer) out.push_back(tokenizerText(b.tokenizer));
     ModelConfig rest_a = comparable(a), rest_b = comparable(b);  // settings named above made equal
     rest_b.score = rest_a.score;

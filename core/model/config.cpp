@@ -172,6 +172,15 @@ uint64_t minimumWeightBytes(const ModelConfig& c) {
     return 4 * (2 * 3 * He * (E + He) + 3 * Hd * (E + Hd));
 }
 
+std::string sizesSummary(const ModelConfig& c) {
+    if (c.isTransformer())
+        return "d " + std::to_string(c.transformer.d_model) + ", " + std::to_string(c.transformer.nhead) + " heads, " +
+               std::to_string(c.transformer.num_encoder_layers) + "+" +
+               std::to_string(c.transformer.num_decoder_layers) + " layers";
+    return "E " + std::to_string(c.emb_dim) + ", H " + std::to_string(c.enc_hid_dim) + "/" +
+           std::to_string(c.dec_hid_dim);
+}
+
 void validateConfig(const ModelConfig& c) {
     if (c.isTransformer()) {
         validateTransformerConfig(c.transformer);

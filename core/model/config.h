@@ -46,6 +46,9 @@ std::string_view toString(DecoderKind);
 std::string_view toString(ScoreKind);
 std::string_view toString(SpanKind);
 std::string_view toString(TokenizerKind);
+// A model's sizes in a few words, for lists and menus: "E 64, H 64/128" (embedding, encoder / decoder hidden) for
+// the RNN kinds, "d 128, 4 heads, 2+2 layers" (d_model, heads, encoder + decoder layers) for a Transformer.
+std::string sizesSummary(const ModelConfig& c);
 // Parsers throw ModelError naming the bad value and the accepted ones.
 DecoderKind parseDecoderKind(std::string_view);
 ScoreKind parseScoreKind(std::string_view);

@@ -43,6 +43,7 @@ private slots:
     void differencesNameWhatTheOtherHas_data();
     void differencesNameWhatTheOtherHas();
     void globalSpansIgnoreTheWindow();
+    void transformerSizesAreItsOwn();
 
 private:
     Sibling load(const QString& name) const;
@@ -202,6 +203,26 @@ void TestSiblings::differencesNameWhatTheOtherHas() {
     QFETCH(QString, other);
     QFETCH(QString, text);
     QCOMPARE(QString::fromStdString(describeDifferences(load(from), load(other))), text);
+}
+
+// A Transformer has no embedding and GRU sizes: it is described by d_model, heads and layers, never "E 0, H 0/0".
+void TestSiblings::transformerSizesAreItsOwn() {
+    Sibling rnn{"rnn.safetensors", smallConfig(DecoderKind::Bahdanau, ScoreKind::Additive), false};
+    Sibling t{"t.safetensors", rnn.config, false};
+    t.config.decoder = DecoderKind::Transformer;
+    t.config.score = ScoreKind::ScaledDot;
+    t.config.transformer = {128, 4, 2, 2, 512, true, Activation::Relu};
+    QCOMPARE(QString::fromStdString(sizesSummary(t.config)), QStringLiteral("d 128, 4 heads, 2+2 layers"));
+    QCOMPARE(QString::fromStdString(describeDifferences(rnn, t)),
+             QStringLiteral("transformer · scaled_dot · d 128, 4 heads, 2+2 layers"));
+    Sibling wider = t;
+    wider.config.transformer.nhead = 8;
+    wider.config.transformer.num_decoder_layers = 3;
+    QCOMPARE(QString::fromStdString(describeDifferences(t, wider)), QStringLiteral("d 128, 8 heads, 2+3 layers"));
+    QCOMPARE(QString::fromStdString(sizesSummary(rnn.config)), QStringLiteral("E %1, H %2/%3")
+                                                                   .arg(rnn.config.emb_dim)
+                                                                   .arg(rnn.config.enc_hid_dim)
+                                                                   .arg(rnn.config.dec_hid_dim));
 }
 
 void TestSiblings::globalSpansIgnoreTheWindow() {

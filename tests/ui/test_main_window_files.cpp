@@ -2,7 +2,9 @@
 // opened, the export writes the chosen format (and names the path when it cannot), Copy image, the model library.
 #include "decode/decoding.h"
 #include "dialogs/model_library.h"
+#include "io/model_file.h"
 #include "main_window_fixture.h"
+#include "test_models.h"
 #include "test_registry.h"
 
 #include <QAction>
@@ -172,6 +174,25 @@ void TestMainWindowFiles::libraryListsModelsByTaskAndDefaultIsFirst() {
     QCOMPARE(task->childCount(), 3);
     QCOMPARE(task->child(1)->text(2), QStringLiteral("dot"));
     QCOMPARE(task->child(1)->text(1), QStringLiteral("bahdanau"));
+    const Model additive = loadModel(additive_.toStdString());
+    QCOMPARE(task->child(0)->text(3), QStringLiteral("E %1, H %2/%3, V %4/%5")
+                                          .arg(additive.config.emb_dim)
+                                          .arg(additive.config.enc_hid_dim)
+                                          .arg(additive.config.dec_hid_dim)
+                                          .arg(additive.source_vocab.size())
+                                          .arg(additive.target_vocab.size()));
+    // A Transformer by its own sizes, never "E 0, H 0/0".
+    QTemporaryDir other;
+    testing::saveInto(testing::smallTransformer(3, 2), other, "t.safetensors");
+    dialog.populate({other.path()});
+    QTreeWidgetItem* t = dialog.tree()->topLevelItem(0)->child(0)->child(0);
+    const TransformerConfig tc = testing::smallTransformer(3, 2).config.transformer;
+    QVERIFY2(t->text(3).startsWith(QStringLiteral("d %1, %2 heads, %3+%4 layers, V ")
+                                       .arg(tc.d_model)
+                                       .arg(tc.nhead)
+                                       .arg(tc.num_encoder_layers)
+                                       .arg(tc.num_decoder_layers)),
+             qPrintable(t->text(3)));
     QCOMPARE(exampleSentence(QStringLiteral("test-task"), QString()), QStringLiteral("i love you"));
     QCOMPARE(exampleSentence(QStringLiteral("test-task"), QStringLiteral(" from metadata ")),
              QStringLiteral("from metadata"));

@@ -18,6 +18,9 @@
 #include <QStandardPaths>
 #include <QTemporaryDir>
 #include <QTest>
+#include <QTimer>
+#include <QToolBar>
+#include <QToolButton>
 #include <nlohmann/json.hpp>
 
 #include <memory>
@@ -164,6 +167,20 @@ void TestSiblingsMenu::siblingsMenuListsWhatDiffers() {
     bool in_bar = false;
     for (QAction* a : w_->menuBar()->actions()) in_bar = in_bar || a->menu() == w_->siblingsMenu();
     QVERIFY(in_bar);
+    // The toolbar's Siblings button opens the menu on a click anywhere on it, as a user expects of a button that does
+    // nothing else.
+    auto* bar = w_->findChild<QToolBar*>(QStringLiteral("ScoreToolBar"));
+    QVERIFY(bar);
+    auto* button = qobject_cast<QToolButton*>(bar->widgetForAction(w_->siblingsMenu()->menuAction()));
+    QVERIFY(button);
+    bool opened = false;
+    QTimer::singleShot(50, [&opened] {
+        QWidget* popup = QApplication::activePopupWidget();
+        opened = popup != nullptr;
+        if (popup) popup->close();
+    });
+    QTest::mouseClick(button, Qt::LeftButton, {}, QPoint(8, button->height() / 2));  // on its text, left of the arrow
+    QTRY_VERIFY_WITH_TIMEOUT(opened, 2000);
 }
 
 void TestSiblingsMenu::choosingASiblingLoadsItKeepingTheSentence() {

@@ -266,6 +266,12 @@ void TestTrainingWindow::pauseAndStopKeepTheModel() {
     const Model at_stop = loadModel(w.modelPath().toStdString());
     QVERIFY(maxAbsDiff(at_stop.params, w.trainedModel()->params) == 0);
     QCOMPARE(nlohmann::json::parse(at_stop.training).at("status").get<std::string>(), std::string("interrupted"));
+    // The message says which weights were written: with validation data, the best validation loss's update.
+    const QString said = w.statusLabel()->text();
+    QVERIFY2(said.contains(QStringLiteral("the weights of update %1, the best validation loss (%2)")
+                               .arg(w.lastReport().best_step)
+                               .arg(w.lastReport().best_valid_loss, 0, 'f', 4)),
+             qPrintable(said));
 }
 
 void TestTrainingWindow::closingStopsAndWrites() {

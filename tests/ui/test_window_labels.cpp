@@ -3,6 +3,7 @@
 // toolbar control visible at 1024×700, and the status bar: the hovered cell in plain words, cleared on leaving.
 #include "heatmap/heatmap_view.h"
 #include "main_window_fixture.h"
+#include "test_models.h"
 #include "test_registry.h"
 #include "window/main_window.h"
 #include "window/reference_marker.h"
@@ -19,6 +20,7 @@
 #include <QMenuBar>
 #include <QSignalSpy>
 #include <QStatusBar>
+#include <QTemporaryDir>
 #include <QTest>
 #include <QToolBar>
 #include <QToolButton>
@@ -56,6 +58,7 @@ private slots:
     void unknownReferenceWordIsMarkedInFieldAndRowLabel();
     void heatmapDoesNotMoveWhenAWordBecomesUnknown();
     void stepDockIsListedInTheViewMenu();
+    void statusBarNamesScoringAndTransformerSizesInWords();
     void everyToolbarControlIsVisibleAt1024x700();
     void statusBarNamesTheHoveredCellAndClearsOnLeaving();
     void statusBarSpeaksPlainlyWithSizesInTheTooltip();
@@ -182,6 +185,37 @@ void TestWindowLabels::statusBarSpeaksPlainlyWithSizesInTheTooltip() {
     QVERIFY2(
         tip.contains(QStringLiteral("%1 k parameters").arg(double(w_->model()->parameterCount()) / 1000.0, 0, 'f', 1)),
         qPrintable(tip));
+}
+
+// The scoring by its name in words ("scaled dot", the file's scaled_dot), and a Transformer's sizes as its own
+// (d_model, heads, layers), never the RNN fields it does not have.
+void TestWindowLabels::statusBarNamesScoringAndTransformerSizesInWords() {
+    auto modelLabel = [this] {
+        for (QLabel* l : w_->statusBar()->findChildren<QLabel*>())
+            if (l->text().startsWith(QStringLiteral("Model:"))) return l;
+        return static_cast<QLabel*>(nullptr);
+    };
+    QSignalSpy decoded(w_.get(), &MainWindow::decodeFinished);
+    QVERIFY(w_->openModel(scaled_));
+    QVERIFY(waitDecode(decoded));
+    QCOMPARE(modelLabel()->text(), QStringLiteral("Model: test-task (bahdanau decoder, scaled dot scoring)"));
+
+    QTemporaryDir dir;
+    const QString transformer = testing::saveInto(testing::smallTransformer(3, 2), dir, "t.safetensors");
+    decoded.clear();
+    QVERIFY(w_->openModel(transformer));
+    QVERIFY(waitDecode(decoded));
+    QVERIFY2(modelLabel()->text().endsWith(QStringLiteral("(transformer decoder, scaled dot scoring)")),
+             qPrintable(modelLabel()->text()));
+    const TransformerConfig& t = w_->model()->config.transformer;
+    const QString tip = modelLabel()->toolTip();
+    QVERIFY2(tip.contains(QStringLiteral("d_model %1, %2 heads, %3 encoder and %4 decoder layers")
+                              .arg(t.d_model)
+                              .arg(t.nhead)
+                              .arg(t.num_encoder_layers)
+                              .arg(t.num_decoder_layers)) &&
+                 !tip.contains(QStringLiteral("Embedding size")),
+             qPrintable(tip));
 }
 
 ATTNVIZ_TEST_MAIN(TestWindowLabels)

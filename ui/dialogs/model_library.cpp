@@ -159,14 +159,9 @@ void ModelLibraryDialog::populate(const QStringList& dirs) {
                 parent->setFont(0, f);
             }
             const ModelConfig& c = m.config;
-            auto* item = new QTreeWidgetItem(parent, {name, QString::fromUtf8(toString(c.decoder).data()),
-                                                      QString::fromUtf8(toString(c.score).data()),
-                                                      tr("E %1, H %2/%3, V %4/%5")
-                                                          .arg(c.emb_dim)
-                                                          .arg(c.enc_hid_dim)
-                                                          .arg(c.dec_hid_dim)
-                                                          .arg(m.source_vocab_size)
-                                                          .arg(m.target_vocab_size)});
+            auto* item = new QTreeWidgetItem(
+                parent, {name, qs(toString(c.decoder)), qs(toString(c.score)),
+                         tr("%1, V %2/%3").arg(qs(sizesSummary(c))).arg(m.source_vocab_size).arg(m.target_vocab_size)});
             item->setData(0, Qt::UserRole, m.path);
             item->setToolTip(0, m.description.isEmpty() ? m.path : m.path + QStringLiteral("\n") + m.description);
         }

@@ -359,11 +359,23 @@ void TrainingWindow::onFinished(const TrainReport& report, const QString& error)
                           .arg(report.tokens_per_second, 0, 'f', 0);
         if (report.status == TrainStatus::Cancelled) how = tr("Stopped after %1 updates").arg(report.steps);
         if (report.status == TrainStatus::NonFinite) how = qs(report.message);
-        showMessage(tr("%1; the model is in %2").arg(how, modelPath()), report.status == TrainStatus::NonFinite);
+        showMessage(tr("%1; the model is in %2 with %3").arg(how, modelPath(), savedWeightsText(report)),
+                    report.status == TrainStatus::NonFinite);
     }
     updateButtons();
     emit trainingFinished();
     if (siblings_) continueSiblings(report, error);
+}
+
+// Which weights the written model holds: with validation data, the best validation loss's (which may be an earlier
+// update's than the last); without, the last update whose loss was finite.
+QString TrainingWindow::savedWeightsText(const TrainReport& report) const {
+    const qlonglong update = report.best_step > 0 ? report.best_step : report.steps;
+    if (std::isfinite(report.best_valid_loss))
+        return tr("the weights of update %1, the best validation loss (%2)")
+            .arg(update)
+            .arg(report.best_valid_loss, 0, 'f', 4);
+    return tr("the weights of update %1, the last with a finite loss").arg(update);
 }
 
 QString TrainingWindow::unknownDataWarning(const UnknownShare& unknown) const {

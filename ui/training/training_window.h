@@ -100,6 +100,7 @@ private:
     QString siblingPrefix() const;
     // A continued model's data mostly made of words it does not know: said beside every progress message.
     QString unknownDataWarning(const UnknownShare& unknown) const;
+    QString savedWeightsText(const TrainReport& report) const;
     QString withDataWarning(const QString& text) const;  // "sibling 2 of 4 (dot): " while the siblings train
     void continueSiblings(const TrainReport& report, const QString& error);
     void endSiblings(const QString& message, bool complete);

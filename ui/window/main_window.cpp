@@ -294,17 +294,38 @@ void MainWindow::updateStatus() {
     const ModelConfig& c = m.config;
     model_label_->setText(tr("Model: %1 (%2 decoder, %3 scoring)")
                               .arg(m.task.empty() ? QFileInfo(modelPath()).completeBaseName() : qs(m.task),
-                                   qs(toString(c.decoder)), qs(toString(c.score))));
-    model_label_->setToolTip(
-        tr("%1\nEmbedding size %2; hidden size %3 (encoder), %4 (decoder)\nVocabularies: %L5 source and %L6 output "
-           "tokens; %7 k parameters")
-            .arg(QDir::toNativeSeparators(modelPath()))
-            .arg(c.emb_dim)
-            .arg(c.enc_hid_dim)
-            .arg(c.dec_hid_dim)
-            .arg(m.source_vocab.size())
-            .arg(m.target_vocab.size())
-            .arg(double(m.parameterCount()) / 1000.0, 0, 'f', 1));
+                                   qs(toString(c.decoder)), scoringName(c.score)));
+    const QString sizes = c.isTransformer()
+                              ? tr("d_model %1, %2 heads, %3 encoder and %4 decoder layers, feed-forward %5")
+                                    .arg(c.transformer.d_model)
+                                    .arg(c.transformer.nhead)
+                                    .arg(c.transformer.num_encoder_layers)
+                                    .arg(c.transformer.num_decoder_layers)
+                                    .arg(c.transformer.dim_feedforward)
+                              : tr("Embedding size %1; hidden size %2 (encoder), %3 (decoder)")
+                                    .arg(c.emb_dim)
+                                    .arg(c.enc_hid_dim)
+                                    .arg(c.dec_hid_dim);
+    model_label_->setToolTip(tr("%1\n%2\nVocabularies: %L3 source and %L4 output tokens; %5 k parameters")
+                                 .arg(QDir::toNativeSeparators(modelPath()), sizes)
+                                 .arg(m.source_vocab.size())
+                                 .arg(m.target_vocab.size())
+                                 .arg(double(m.parameterCount()) / 1000.0, 0, 'f', 1));
+}
+
+// The scoring's name in a sentence of the window's language ("scaled dot", not the file's "scaled_dot").
+QString MainWindow::scoringName(ScoreKind score) {
+    switch (score) {
+    case ScoreKind::Additive:
+        return tr("additive");
+    case ScoreKind::Dot:
+        return tr("dot");
+    case ScoreKind::ScaledDot:
+        return tr("scaled dot");
+    case ScoreKind::General:
+        return tr("general");
+    }
+    return qs(toString(score));
 }
 
 // ------------------------------------------------------------------------------------------------ decoding

@@ -225,6 +225,7 @@ private:
     void updateScoreActions();
     QString noSiblingReason(ScoreKind score) const;
     void updateStatus();
+    static QString scoringName(ScoreKind score);
     void requestChanged();
     DecodeRequest makeRequest() const;
     void showOutcome(std::shared_ptr<const DecodeOutcome> outcome);

@@ -38,6 +38,7 @@
 #include <QStatusBar>
 #include <QTimer>
 #include <QToolBar>
+#include <QToolButton>
 
 namespace attnviz::ui {
 
@@ -238,6 +239,9 @@ void MainWindow::createToolBars() {
     scoring->addWidget(new QLabel(tr(" Scoring: "), this));
     scoring->addActions(score_group_->actions());
     scoring->addAction(siblings_menu_->menuAction());  // a button that opens the Siblings menu
+    // on a click anywhere on it, not only on its small arrow: the button does nothing else
+    if (auto* button = qobject_cast<QToolButton*>(scoring->widgetForAction(siblings_menu_->menuAction())))
+        button->setPopupMode(QToolButton::InstantPopup);
 
     QToolBar* view = addToolBar(tr("View"));
     view->setObjectName(QStringLiteral("ViewToolBar"));
