@@ -2630,6 +2630,10 @@ Vocabularies: %L3 source and %L4 output tokens; %5 k parameters</source>
         <source>general</source>
         <translation>一般 (general)</translation>
     </message>
+    <message>
+        <source>The corpus line&apos;s reference and gold links were cleared: the sentence is no longer that line&apos;s</source>
+        <translation>已清除语料行的参考译文和金标准对齐：这个句子已不再是那一行的句子</translation>
+    </message>
 </context>
 <context>
     <name>attnviz::ui::ModelLibraryDialog</name>

@@ -14,11 +14,13 @@
 #include "views/compare_view.h"
 #include "views/corpus_browser.h"
 #include "views/corpus_table_model.h"
+#include "window/source_editor.h"
 
 #include <QDockWidget>
 #include <QHeaderView>
 #include <QLineEdit>
 #include <QSortFilterProxyModel>
+#include <QStatusBar>
 #include <QTableView>
 #include <QtTest>
 
@@ -210,6 +212,18 @@ void TestCorpusBrowser::clickAndEnterOpenTheLine() {
     QCOMPARE(w_->sourceText(), QStringLiteral("i sat"));
     QCOMPARE(w_->referenceEdit()->text(), QStringLiteral("我 坐"));
     QCOMPARE(w_->compareView()->goldEdit()->text(), QString());
+
+    // Typing another sentence over the line: its reference goes with it, and the model decodes freely.
+    decoded.clear();
+    w_->sourceEditor()->moveCursor(QTextCursor::End);
+    QTest::keyClicks(w_->sourceEditor(), QStringLiteral(" down"));
+    QVERIFY(waitDecode(decoded));
+    w_->worker()->waitForDone();
+    QCOMPARE(w_->sourceText(), QStringLiteral("i sat down"));
+    QCOMPARE(w_->referenceEdit()->text(), QString());
+    QVERIFY2(w_->statusBar()->currentMessage().contains(QStringLiteral("reference and gold links were cleared")),
+             qPrintable(w_->statusBar()->currentMessage()));
+    QCOMPARE(w_->state()->decode()->result.target_ids, greedyDecode(*w_->model(), "i sat down").target_ids);
 }
 
 void TestCorpusBrowser::filteredExportParsesBack() {

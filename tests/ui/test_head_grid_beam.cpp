@@ -194,6 +194,13 @@ void TestHeadGridBeam::backToTheMainDecode() {
     QVERIFY(!w_->state()->hypothesis());
     QCOMPARE(shown().target_ids, main_ids);
     QVERIFY(grid()->decodeTitle().startsWith(QStringLiteral("The window's decode")));
+    // Closing the beam search dock goes back to the window's decode as well: no hypothesis is left on screen
+    // without the view that chose it.
+    clickNbest(otherRank());
+    QVERIFY(w_->state()->hypothesis());
+    w_->beamDock()->close();
+    QVERIFY(!w_->state()->hypothesis());
+    QCOMPARE(shown().target_ids, main_ids);
 }
 
 ATTNVIZ_TEST_MAIN(TestHeadGridBeam)

@@ -206,7 +206,10 @@ void MainWindow::connectState() {
     // A click selects the cell (bindHeatmap), which the cell inspector explains; stepping stays on the toolbar and keys.
     connect(heatmap_, &HeatmapView::cellClicked, this, [this] { heatmap_->setFocus(); });
 
-    connect(source_, &QPlainTextEdit::textChanged, this, [this] { state_->setSourceText(source_->text()); });
+    connect(source_, &QPlainTextEdit::textChanged, this, [this] {
+        leaveCorpusLineIfEdited(source_->text());
+        state_->setSourceText(source_->text());
+    });
     connect(state_, &DecodeState::sourceTextChanged, this, [this](const QString& text) {
         if (source_->text() != text) source_->setText(text);
     });

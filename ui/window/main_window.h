@@ -251,6 +251,7 @@ private:
     // main_window_corpus.cpp: the corpus browser dock; a line clicked there opens here.
     void createCorpusDock();
     void openCorpusLine(const QString& source, const QString& reference, const QString& gold);
+    void leaveCorpusLineIfEdited(const QString& source);
     // main_window_heads.cpp: the head grid dock; the line above the heatmap and the marks that follow its attention.
     void createHeadGridDock();
     void showAttentionView();
@@ -311,6 +312,7 @@ private:
     QAction* diagnostics_act_ = nullptr;  // owned by the window: kept when the menus are rebuilt
     QLabel* confidence_label_ = nullptr;
     GoldLinksPanel* gold_links_ = nullptr;
+    QString corpus_line_source_;  // the corpus line's sentence while it is the window's (its reference is the line's)
 
     QMenu* recent_menu_ = nullptr;
     QAction* open_act_ = nullptr;

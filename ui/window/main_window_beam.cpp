@@ -3,6 +3,7 @@
 #include "views/beam_tree.h"
 #include "window/main_window.h"
 
+#include <QAction>
 #include <QDockWidget>
 #include <QTimer>
 
@@ -17,6 +18,11 @@ void MainWindow::createBeamDock() {
     addDockWidget(Qt::BottomDockWidgetArea, beam_dock_);
     beam_dock_->hide();
     growWhenShown(beam_dock_);
+    // Closing the dock takes its hypothesis away too: the window goes back to its own decode. (A dock only hidden
+    // behind another tab keeps its view action checked, and the hypothesis stays.)
+    connect(beam_dock_, &QDockWidget::visibilityChanged, this, [this](bool visible) {
+        if (!visible && !beam_dock_->toggleViewAction()->isChecked()) state_->showMainDecode();
+    });
 }
 
 void MainWindow::growWhenShown(QDockWidget* dock) {

@@ -7,6 +7,8 @@
 #include "views/gold_links_panel.h"
 #include "window/main_window.h"
 
+#include <QStatusBar>
+
 #include <QDockWidget>
 
 namespace attnviz::ui {
@@ -33,12 +35,27 @@ bool MainWindow::openCorpus(const QString& path) {
 
 void MainWindow::openCorpusLine(const QString& source, const QString& reference, const QString& gold) {
     compare_view_->setGoldLinks(gold);
+    corpus_line_source_ = source;  // before the text changes: this is not the user typing
     if (sourceText() != source || state_->referenceText() != reference) {
         setSourceText(source);
         setReferenceText(reference);
         decodeNow();
     }
     gold_links_->setLinks(gold);  // after the decode: the links are checked against its words
+}
+
+// The source changed: a sentence the user typed over a corpus line's no longer has that line's reference and gold
+// links (a forced decode onto another sentence's translation would mislead): they go, and the status bar says so.
+void MainWindow::leaveCorpusLineIfEdited(const QString& source) {
+    if (corpus_line_source_.isEmpty() || source == corpus_line_source_) return;
+    corpus_line_source_.clear();
+    if (state_->referenceText().isEmpty()) return;
+    setReferenceText(QString());
+    gold_links_->setLinks(QString());
+    compare_view_->setGoldLinks(QString());
+    statusBar()->showMessage(tr("The corpus line's reference and gold links were cleared: the sentence is no longer "
+                                "that line's"),
+                             8000);
 }
 
 }  // namespace attnviz::ui
