@@ -4,6 +4,8 @@
 # metainfo, the man pages and the bash completion.
 #   check_install.sh BUILD_DIR
 set -euo pipefail
+# A pipe into grep reads to the end (grep PATTERN >/dev/null, not grep -q): -q stops at the first match, and the
+# writer then dies of SIGPIPE, which pipefail counts as the pipeline failing.
 build=$1
 # Under the build tree, whose disk the build already needed, not /tmp (which may be a small tmpfs).
 prefix=$(mktemp -d "$build/install-check.XXXXXX")
@@ -22,16 +24,16 @@ model="$models/en_zh-bahdanau-additive.safetensors"
 
 # The installed CLI on the installed model: a decode whose JSON names the tokens.
 out=$(cd / && "$cli" decode --model "$model" --json "i ate an apple yesterday")
-echo "$out" | grep -q '"source_tokens":\["<sos>","i","ate","an","apple","yesterday","<eos>"\]' ||
+echo "$out" | grep '"source_tokens":\["<sos>","i","ate","an","apple","yesterday","<eos>"\]' >/dev/null ||
   fail "installed CLI decode gave: ${out:0:200}"
-"$cli" info "$model" | grep -q "bahdanau" || fail "installed CLI info does not name the decoder"
+"$cli" info "$model" | grep "bahdanau" >/dev/null || fail "installed CLI info does not name the decoder"
 # Siblings are found next to the installed model.
 "$cli" decode --model "$model" --score dot "i ate an apple" >/dev/null || fail "--score dot found no sibling"
 
 # The GUI answers --help and --version without a display.
 version=$(env -u DISPLAY -u WAYLAND_DISPLAY QT_QPA_PLATFORM= "$gui" --version) || fail "attnviz --version failed"
 [ "$version" = "attnviz $(cat "$build/dist/version.txt")" ] || fail "attnviz --version printed '$version'"
-env -u DISPLAY -u WAYLAND_DISPLAY QT_QPA_PLATFORM= "$gui" --help | grep -q -- "--screenshot" || fail "attnviz --help"
+env -u DISPLAY -u WAYLAND_DISPLAY QT_QPA_PLATFORM= "$gui" --help | grep -- "--screenshot" >/dev/null || fail "attnviz --help"
 [ "$("$cli" --version)" = "attnviz-cli $(cat "$build/dist/version.txt")" ] || fail "attnviz-cli --version"
 
 # Desktop entry, icons, metainfo, man pages, completion.
@@ -52,9 +54,9 @@ fi
 for page in attnviz attnviz-cli; do
   f="$prefix/share/man/man1/$page.1.gz"
   [ -f "$f" ] || fail "no man page $page"
-  zcat "$f" | grep -q '^\.TH' || fail "$page.1.gz is not a man page"
+  zcat "$f" | grep '^\.TH' >/dev/null || fail "$page.1.gz is not a man page"
 done
-zcat "$prefix/share/man/man1/attnviz-cli.1.gz" | grep -q 'max\\-len' || fail "attnviz-cli(1) lacks decode's options"
+zcat "$prefix/share/man/man1/attnviz-cli.1.gz" | grep 'max\\-len' >/dev/null || fail "attnviz-cli(1) lacks decode's options"
 completion="$prefix/share/bash-completion/completions/attnviz-cli"
 [ -f "$completion" ] || fail "no bash completion"
 bash -n "$completion" || fail "bash completion does not parse"
