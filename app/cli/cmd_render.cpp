@@ -5,7 +5,6 @@
 // (docs/explain.md) instead of the attention. Runs headless: without a display it uses Qt's offscreen platform.
 #include "commands.h"
 #include "decode_request.h"
-#include "heatmap/utf8_text.h"
 
 #ifdef ATTNVIZ_HAVE_RENDER
 #include "base/errors.h"
@@ -19,6 +18,7 @@
 #include "heatmap/comparison_export.h"
 #include "heatmap/explanation_data.h"
 #include "heatmap/heatmap_export.h"
+#include "heatmap/utf8_text.h"
 #include "input_bounds.h"
 #include "io/model_file.h"
 #include "model_flags.h"

@@ -1,5 +1,6 @@
 // MainWindow's shell: actions with standard shortcuts and status tips, menus, toolbars, the view toggles, the
-// stepping keys, settings, recent files, drag and drop, export. The model/decode/step logic is in main_window.cpp.
+// stepping keys, the shortcuts and about boxes. Settings, recent files and drag and drop are in main_window_files.cpp,
+// export in main_window_export.cpp; the model/decode/step logic is in main_window.cpp.
 #include "window/main_window.h"
 
 #include "decode/attention_views.h"
@@ -43,8 +44,6 @@
 namespace attnviz::ui {
 
 namespace {
-constexpr int kMaxRecentFiles = 8;
-
 QIcon icon(const char* theme, const char* resource) {
     return QIcon::fromTheme(QString::fromLatin1(theme),
                             QIcon(QStringLiteral(":/icons/%1.svg").arg(QLatin1String(resource))));
@@ -59,13 +58,6 @@ QAction* makeAction(QObject* parent, const QIcon& ic, const QString& text, const
     return a;
 }
 
-bool isModelFile(const QMimeData* mime, QString* path) {
-    if (!mime || !mime->hasUrls() || mime->urls().isEmpty()) return false;
-    const QString p = mime->urls().first().toLocalFile();
-    if (!p.endsWith(QStringLiteral(".safetensors"), Qt::CaseInsensitive)) return false;
-    if (path) *path = p;
-    return true;
-}
 }  // namespace
 
 void MainWindow::createActions() {
@@ -331,165 +323,6 @@ bool MainWindow::eventFilter(QObject* watched, QEvent* event) {
 }
 
 // ------------------------------------------------------------------------------------------------ settings
-
-void MainWindow::readSettings() {
-    QSettings s;
-    const QByteArray geometry = s.value(QStringLiteral("MainWindow/geometry"), QByteArray()).toByteArray();
-    if (geometry.isEmpty())
-        resize(1400, 860);
-    else
-        restoreGeometry(geometry);
-    restoreState(s.value(QStringLiteral("MainWindow/state"), QByteArray()).toByteArray());
-    const QString cmap = s.value(QStringLiteral("View/colormap"), defaultColormap()).toString();
-    style_.colormap = isColormap(cmap) ? cmap.toLower() : defaultColormap();
-    annotate_act_->setChecked(s.value(QStringLiteral("View/annotate"), false).toBool());
-    hide_specials_act_->setChecked(s.value(QStringLiteral("View/hideSpecials"), false).toBool());
-    speed_->setValue(s.value(QStringLiteral("View/playSpeed"), 2.0).toDouble());
-}
-
-void MainWindow::writeSettings() {
-    QSettings s;
-    s.setValue(QStringLiteral("MainWindow/geometry"), saveGeometry());
-    s.setValue(QStringLiteral("MainWindow/state"), saveState());
-    s.setValue(QStringLiteral("View/colormap"), style_.colormap);
-    s.setValue(QStringLiteral("View/annotate"), annotate_act_->isChecked());
-    s.setValue(QStringLiteral("View/hideSpecials"), hide_specials_act_->isChecked());
-    s.setValue(QStringLiteral("View/playSpeed"), speed_->value());
-    if (!modelPath().isEmpty()) s.setValue(QStringLiteral("Session/lastModel"), modelPath());
-    s.setValue(QStringLiteral("Session/lastSentence"), sourceText());
-}
-
-void MainWindow::closeEvent(QCloseEvent* event) {
-    setPlaying(false);
-    writeSettings();
-    event->accept();
-}
-
-void MainWindow::addRecentFile(const QString& path) {
-    QSettings s;
-    QStringList files = s.value(QStringLiteral("Files/recent"), QStringList()).toStringList();
-    const QString abs = QFileInfo(path).absoluteFilePath();
-    files.removeAll(abs);
-    files.prepend(abs);
-    while (files.size() > kMaxRecentFiles) files.removeLast();
-    s.setValue(QStringLiteral("Files/recent"), files);
-}
-
-void MainWindow::updateRecentMenu() {
-    recent_menu_->clear();
-    const QStringList files = QSettings().value(QStringLiteral("Files/recent"), QStringList()).toStringList();
-    int n = 1;
-    for (const QString& f : files) {
-        QAction* a = recent_menu_->addAction(QStringLiteral("&%1 %2").arg(n++).arg(QFileInfo(f).fileName()));
-        a->setStatusTip(QDir::toNativeSeparators(f));
-        a->setEnabled(QFileInfo::exists(f));
-        connect(a, &QAction::triggered, this, [this, f] { openModel(f); });
-    }
-    if (files.isEmpty()) recent_menu_->addAction(tr("(none)"))->setEnabled(false);
-    recent_menu_->addSeparator();
-    recent_menu_->addAction(tr("&Clear list"), this, [] { QSettings().remove(QStringLiteral("Files/recent")); });
-}
-
-// ------------------------------------------------------------------------------------------------ files
-
-void MainWindow::open() {
-    const QString dir = modelPath().isEmpty() ? QDir::homePath() : QFileInfo(modelPath()).path();
-    const QString path =
-        QFileDialog::getOpenFileName(this, tr("Open model"), dir, tr("attnviz models (*.safetensors);;All files (*)"));
-    if (!path.isEmpty()) openModel(path);
-}
-
-void MainWindow::showLibrary() {
-    if (!library_) {
-        library_ = new ModelLibraryDialog(this);
-        connect(library_, &ModelLibraryDialog::modelChosen, this, [this](const QString& p) { openModel(p); });
-    } else {
-        library_->populate(sampleModelDirs());
-    }
-    library_->show();
-    library_->raise();
-    library_->activateWindow();
-}
-
-void MainWindow::dragEnterEvent(QDragEnterEvent* event) {
-    if (isModelFile(event->mimeData(), nullptr)) event->acceptProposedAction();
-}
-
-void MainWindow::dropEvent(QDropEvent* event) {
-    QString path;
-    if (!isModelFile(event->mimeData(), &path)) return;
-    event->acceptProposedAction();
-    QTimer::singleShot(0, this, [this, path] { openModel(path); });  // not inside the drag's event loop
-}
-
-// ------------------------------------------------------------------------------------------------ export
-
-ExportOptions MainWindow::exportOptions() const {
-    ExportOptions o;
-    o.style = style_;
-    o.style.current_row = -1;  // a figure, not the stepping state
-    o.style.selected_row = o.style.selected_col = -1;
-    if (!state_->attentionView().isDefault()) o.style.alignment_marks.clear();  // marks of the default attention
-    // an explanation shown in place of the attention: its diverging map, fitted scale and the method's name
-    o.style.diverging = heatmap_->style().diverging;
-    o.style.fit_range = heatmap_->style().fit_range;
-    o.style.scale_label = heatmap_->style().scale_label;
-    if (state_->explanation()) o.style.alignment_marks.clear();               // gold links mark the attention's links
-    o.style.interventions = heatmap_->style().interventions;                  // struck-through columns, attended cells
-    if (state_->decode()) o.interventions = state_->decode()->interventions;  // the title, the CSV and JSON
-    return o;
-}
-
-bool MainWindow::exportTo(const QString& path, const ExportOptions& options) {
-    if (!state_->hasDecode()) {
-        reportError(tr("Nothing to export"), tr("Type a sentence first: there is no heatmap to export."));
-        return false;
-    }
-    QString error;
-    const ModelConfig& config = state_->decodedModel()->config;
-    // CSV: the matrix shown (another attention than the default: its tokens and numbers); JSON: the whole decode.
-    const bool view_csv = !state_->attentionView().isDefault() && exportFormatFor(path, options) == "csv";
-    const DecodeResult result =
-        view_csv ? attentionViewResult(state_->decode()->result, state_->attentionView()) : state_->decode()->result;
-    const Explanation* explained = state_->attentionView().isDefault() ? state_->explanation() : nullptr;
-    const bool written = explained ? exportExplanation(heatmap_->data(), result, *explained, *state_->decodedModel(),
-                                                       path, options, &error)
-                                   : exportHeatmap(heatmap_->data(), result, config, path, options, &error);
-    if (!written) {
-        reportError(tr("Export failed"), tr("Could not write %1.\n\n%2").arg(QDir::toNativeSeparators(path), error));
-        return false;
-    }
-    statusBar()->showMessage(tr("Wrote %1").arg(QDir::toNativeSeparators(path)), 5000);
-    return true;
-}
-
-void MainWindow::showExportDialog() {
-    if (!state_->hasDecode()) {
-        reportError(tr("Nothing to export"), tr("Type a sentence first: there is no heatmap to export."));
-        return;
-    }
-    QSettings s;
-    ExportOptions o = exportOptions();
-    o.width = s.value(QStringLiteral("Export/width"), o.width).toInt();
-    o.height = s.value(QStringLiteral("Export/height"), o.height).toInt();
-    o.dpi = s.value(QStringLiteral("Export/dpi"), o.dpi).toDouble();
-    o.style.title = s.value(QStringLiteral("Export/title"), QString()).toString();
-    ExportDialog dialog(suggestedExportPath(s.value(QStringLiteral("Export/lastPath")).toString()), o, this);
-    if (dialog.exec() != QDialog::Accepted) return;
-    const ExportOptions chosen = dialog.options();
-    if (!exportTo(dialog.path(), chosen)) return;
-    s.setValue(QStringLiteral("Export/lastPath"), dialog.path());
-    s.setValue(QStringLiteral("Export/width"), chosen.width);
-    s.setValue(QStringLiteral("Export/height"), chosen.height);
-    s.setValue(QStringLiteral("Export/dpi"), chosen.dpi);
-    s.setValue(QStringLiteral("Export/title"), chosen.style.title);
-}
-
-void MainWindow::copyImage() {
-    if (!state_->hasDecode()) return;
-    QApplication::clipboard()->setImage(renderHeatmapImage(heatmap_->data(), exportOptions()));
-    statusBar()->showMessage(tr("Heatmap copied to the clipboard"), 3000);
-}
 
 void MainWindow::showShortcuts() {
     QMessageBox::information(

@@ -1,5 +1,6 @@
 // The main window's beam search dock: the beam tree view (views/beam_tree.h) observing the window's state, under
 // the heatmap and hidden until View ▸ Beam search shows it (a hidden view does not search).
+#include "state/decode_state.h"
 #include "views/beam_tree.h"
 #include "window/main_window.h"
 
