@@ -1,7 +1,6 @@
 #include "views/compare_view.h"
 
 #include "eval/compare_heads.h"
-#include "explain/measures.h"
 #include "heatmap/explanation_data.h"
 #include "heatmap/heatmap_view.h"
 #include "heatmap/utf8_text.h"
@@ -289,23 +288,6 @@ bool CompareView::setModelB(const QString& path) {
     return true;
 }
 
-bool CompareView::setMethodB(ExplainMethod method) {
-    const std::shared_ptr<const Model> a = state_ ? state_->model() : nullptr;
-    if (!a) return false;
-    const std::vector<ExplainMethod> methods = methodsFor(a->config);
-    if (method == ExplainMethod::Attention || std::find(methods.begin(), methods.end(), method) == methods.end())
-        return false;
-    b_method_ = method;
-    b_model_ = a;
-    b_path_ = state_->modelPath();
-    head_b_box_->setModelConfig(nullptr);  // B's rows are the method's, not a head's: nothing to choose
-    error_.clear();
-    fillModelBox();
-    emit modelBChanged(b_path_);
-    requestB();
-    return true;
-}
-
 // ------------------------------------------------------------------------------------------------ decoding B
 
 DecodeResult CompareView::decodeB(const Model& b, const DecodeResult& a) {
@@ -358,42 +340,6 @@ void CompareView::requestB() {
 
 // The method's matrix of A's decode, off the UI thread like B's decode: B is A's decode with the matrix's row
 // shares as its attention, and the rank correlation is taken on the method's own values.
-void CompareView::requestMethodB() {
-    const quint64 generation = *generation_;
-    auto a = std::make_shared<const DecodeResult>(state_->decode()->result);
-    auto latest = generation_;
-    ++pending_;
-    (void)QtConcurrent::run(&pool_, [this, latest, generation, a, model = state_->decodedModel(), method = *b_method_] {
-        std::shared_ptr<DecodeResult> b;
-        std::vector<double> rho;
-        QString error;
-        try {
-            const Explanation e = explainDecode(*model, *a, method);
-            const Mat shares = rowShares(e.values);
-            b = std::make_shared<DecodeResult>(*a);
-            for (Eigen::Index t = 0; t < shares.rows(); ++t)
-                b->attention[size_t(t)].assign(shares.row(t).data(), shares.row(t).data() + shares.cols());
-            Mat attention(e.values.rows(), e.values.cols());
-            for (Eigen::Index t = 0; t < attention.rows(); ++t)
-                for (Eigen::Index j = 0; j < attention.cols(); ++j)
-                    attention(t, j) = a->attention[size_t(t)][size_t(j)];
-            rho = rowSpearman(attention, e.values);
-        } catch (const std::exception& e) {
-            error = qs(e.what());
-        }
-        QMetaObject::invokeMethod(
-            this,
-            [this, latest, generation, a, b, rho, error] {
-                --pending_;
-                if (generation != latest->load()) return;  // a newer decode of A or another B came first
-                if (!b) return clearPair(tr("The method could not be computed: %1").arg(error));
-                rho_ = rho;
-                showPair(a, b);
-            },
-            Qt::QueuedConnection);
-    });
-}
-
 // ------------------------------------------------------------------------------------------------ showing
 
 void CompareView::clearPair(const QString& why) {
@@ -555,52 +501,5 @@ void CompareView::updateSummary() {
 }
 
 QString CompareView::summaryText() const { return summary_label_->text(); }
-
-// ------------------------------------------------------------------------------------------------ export
-
-bool CompareView::exportPart(Part part, const QString& path, const ExportOptions& options, QString* error) const {
-    if (!shown_a_ || !shown_b_) {
-        if (error) *error = tr("%1: nothing to export (no comparison is shown)").arg(QDir::toNativeSeparators(path));
-        return false;
-    }
-    const ModelComparison c = comparison();
-    ExportOptions o = options;
-    switch (part) {
-    case Part::A:
-    case Part::B: {
-        const bool is_a = part == Part::A;
-        const std::shared_ptr<const Model> model = !is_a ? b_model_ : state_ ? state_->decodedModel() : nullptr;
-        o.style = comparisonPanels(c, options.style)[is_a ? 0 : 1].style;
-        const DecodeResult& r = is_a ? c.a : c.b;
-        return exportHeatmap(HeatmapData::fromDecode(r), r, model ? model->config : ModelConfig{}, path, o, error);
-    }
-    case Part::Difference:  // the map alone; csv/json: the comparison's numbers (the JSON holds the difference)
-        return exportPanels({comparisonPanels(c, options.style)[2]}, path, o, error,
-                            [&](const QString& format) { return comparisonNumbers(c, format); });
-    case Part::Comparison:
-        return exportComparison(c, path, o, error);
-    }
-    return false;
-}
-
-void CompareView::exportInteractively(Part part) {
-    const QString dir = QFileInfo(state_ ? state_->modelPath() : QString()).path();
-    const QString name = part == Part::A            ? QStringLiteral("model-a")
-                         : part == Part::B          ? QStringLiteral("model-b")
-                         : part == Part::Difference ? QStringLiteral("difference")
-                                                    : QStringLiteral("comparison");
-    const QString path = QFileDialog::getSaveFileName(
-        this, tr("Export"), QDir(dir).filePath(name + QStringLiteral(".png")),
-        tr("PNG image (*.png);;SVG image (*.svg);;PDF document (*.pdf);;CSV numbers (*.csv);;JSON numbers (*.json)"));
-    if (path.isEmpty()) return;
-    ExportOptions options;
-    options.style = base_;
-    if (part == Part::Comparison) options.width = 2400;  // three maps side by side
-    QString error;
-    if (!exportPart(part, path, options, &error)) {
-        error_ = error;
-        summary_label_->setText(summaryText() + QLatin1Char('\n') + error);
-    }
-}
 
 }  // namespace attnviz::ui
