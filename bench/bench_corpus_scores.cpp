@@ -6,6 +6,7 @@
 #include "eval/corpus_scores.h"
 #include "io/corpus.h"
 #include "io/model_file.h"
+#include "tatoeba_split.h"
 
 #include <benchmark/benchmark.h>
 #include <cstdio>
@@ -17,35 +18,14 @@ using namespace attnviz;
 
 namespace {
 
-struct Data {
-    std::shared_ptr<const Model> model;
-    Corpus corpus;
-    std::string error;
-};
-
-const Data& data() {
-    static const Data d = [] {
-        Data out;
-        const char* env = std::getenv("ATTNVIZ_CORPORA");
-        const std::string corpora = env ? env : std::string(ATTNVIZ_SOURCE_DIR) + "/build/corpora";
-        try {
-            out.model = std::make_shared<const Model>(
-                loadModel(std::string(ATTNVIZ_SOURCE_DIR) + "/sample_models/tatoeba-bahdanau-additive.safetensors"));
-            CorpusOptions o;
-            o.tokenizer = out.model->config.tokenizer;
-            out.corpus = readCorpus(corpora + "/tatoeba/test.tsv", o);
-        } catch (const std::exception& e) {
-            out.error = std::string(e.what()) +
-                        " (make the split: python3 sample_models/corpora/tatoeba.py --out build/corpora)";
-        }
-        return out;
-    }();
+const bench::TatoebaSplit& data() {
+    static const bench::TatoebaSplit d = bench::readTatoebaSplit("tatoeba-bahdanau-additive.safetensors");
     return d;
 }
 
 // The first `range(0)` lines of the split, on `range(1)` threads (0: one per core).
 void BM_scoreTatoebaTest(benchmark::State& state) {
-    const Data& d = data();
+    const bench::TatoebaSplit& d = data();
     if (!d.error.empty()) {
         state.SkipWithError(d.error.c_str());
         return;

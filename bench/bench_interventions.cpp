@@ -11,6 +11,7 @@
 #include "eval/head_importance.h"
 #include "io/corpus.h"
 #include "io/model_file.h"
+#include "tatoeba_split.h"
 #include "text/tokenizer.h"
 
 #include <benchmark/benchmark.h>
@@ -54,34 +55,14 @@ void redecode(benchmark::State& state, const char* model, Intervention kind) {
     state.counters["rows"] = double(rows);
 }
 
-struct Split {
-    std::shared_ptr<const Model> model;
-    Corpus corpus;
-    std::string error;
-};
-
-const Split& tatoebaSplit() {
-    static const Split d = [] {
-        Split out;
-        const char* env = std::getenv("ATTNVIZ_CORPORA");
-        const std::string corpora = env ? env : std::string(ATTNVIZ_SOURCE_DIR) + "/build/corpora";
-        try {
-            out.model = sample("tatoeba-transformer.safetensors");
-            CorpusOptions o;
-            o.tokenizer = out.model->config.tokenizer;
-            out.corpus = readCorpus(corpora + "/tatoeba/test.tsv", o);
-        } catch (const std::exception& e) {
-            out.error = std::string(e.what()) +
-                        " (make the split: python3 sample_models/corpora/tatoeba.py --out build/corpora)";
-        }
-        return out;
-    }();
+const bench::TatoebaSplit& tatoebaSplit() {
+    static const bench::TatoebaSplit d = bench::readTatoebaSplit("tatoeba-transformer.safetensors");
     return d;
 }
 
 // The first range(0) lines of the split, on every core.
 void BM_headImportanceTatoeba(benchmark::State& state) {
-    const Split& d = tatoebaSplit();
+    const bench::TatoebaSplit& d = tatoebaSplit();
     if (!d.error.empty()) {
         state.SkipWithError(d.error.c_str());
         return;
