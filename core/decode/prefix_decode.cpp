@@ -40,8 +40,11 @@ PrefixDecoding prefixDecode(const std::shared_ptr<const Model>& model, PrefixDec
     DecodingSession session(model, std::move(input.source), options);
     for (size_t i = 0; i < prefix.size(); ++i) {
         if (stopped()) return out;
-        session.force(int(i), prefix[i]);
-        if (prefix[i] == kEos) break;
+        if (prefix[i] != kModelsChoice)
+            session.force(int(i), prefix[i]);
+        else if (!session.forward())
+            break;  // the model ended the output before the next forced step
+        if (session.steps().back().token == kEos) break;
     }
     // Greedy from there (nothing to do when the prefix ended in <eos>).
     while (session.forward())

@@ -11,10 +11,14 @@
 
 namespace attnviz {
 
+// In PrefixDecodeInput::forced: no forcing at this step, the model's own greedy choice (a "what if" carried to a
+// sibling keeps only the steps the user forced).
+inline constexpr int kModelsChoice = -1;
+
 struct PrefixDecodeInput {
     TokenizedText source;       // <sos> tokens <eos>, as tokenizeSource gives it
-    std::vector<int> forced;    // target ids forced at steps 0, 1, ... (a forced <eos> ends the output); empty: the
-                                // reference's ids are forced
+    std::vector<int> forced;    // target ids forced at steps 0, 1, ... or kModelsChoice (a forced <eos> ends the
+                                // output); empty: the reference's ids are forced
     TokenizedText reference;    // optional target tokens + <eos> (tokenizeTarget); where a step outputs the
                                 // reference's id at the same position, the result keeps the reference's spelling
                                 // (an unknown word stays readable instead of "<unk>")

@@ -50,6 +50,8 @@ private slots:
     void withoutPrefixIsGreedy();
     void forcedTokensThenGreedy_data() { addDecoders(); }
     void forcedTokensThenGreedy();
+    void modelsChoiceStepsAreGreedy();
+    void forcedStepAfterTheModelsEosIsNotReached();
     void referenceIsForcedWithItsSpelling();
     void forcedTokensOverrideTheReference();
     void longSourceKeepsItsFirstTokens();
@@ -91,6 +93,34 @@ void TestPrefixDecode::forcedTokensThenGreedy() {
     QVERIFY(got.steps.size() > 2);
     QVERIFY(got.steps[0].forced && got.steps[1].forced);
     for (size_t i = 2; i < got.steps.size(); ++i) QVERIFY(!got.steps[i].forced);
+}
+
+void TestPrefixDecode::modelsChoiceStepsAreGreedy() {
+    const auto m = model(DecoderKind::Bahdanau);
+    const char* source = "i ate an apple yesterday";
+    const DecodeResult greedy = greedyDecode(*m, source);
+    QVERIFY(greedy.target_ids.size() > 3);
+    // Steps 0 and 1 left to the model, step 2 forced to something it does not choose there.
+    const int third = greedy.target_ids[2] == 6 ? 7 : 6;
+    const PrefixDecoding got = prefixDecode(m, inputFor(*m, source, {kModelsChoice, kModelsChoice, third}));
+    const DecodeResult expected = forcedByHand(m, source, {greedy.target_ids[0], greedy.target_ids[1], third});
+    QCOMPARE(got.result.target_ids, expected.target_ids);
+    QCOMPARE(got.result.attention, expected.attention);
+    QCOMPARE(got.result.log_probs, expected.log_probs);
+    QVERIFY(!got.steps[0].forced && !got.steps[1].forced && got.steps[2].forced);
+}
+
+// A "what if" carried to a sibling that ends its output before the forced step: the output ends there.
+void TestPrefixDecode::forcedStepAfterTheModelsEosIsNotReached() {
+    const auto m = model(DecoderKind::Luong);
+    const char* source = "i ate an apple yesterday";
+    const DecodeResult greedy = greedyDecode(*m, source);
+    QCOMPARE(greedy.target_ids.back(), kEos);
+    std::vector<int> past_the_end(greedy.target_ids.size(), kModelsChoice);
+    past_the_end.push_back(6);
+    const PrefixDecoding got = prefixDecode(m, inputFor(*m, source, past_the_end));
+    QCOMPARE(got.result.target_ids, greedy.target_ids);
+    QCOMPARE(got.result.attention, greedy.attention);
 }
 
 void TestPrefixDecode::referenceIsForcedWithItsSpelling() {

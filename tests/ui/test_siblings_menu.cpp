@@ -1,9 +1,12 @@
 // The window among siblings that differ in more than the score: the scoring buttons move only to the sibling with
 // the open model's other settings (never a luong model from a bahdanau one, never guided from unguided), a button
 // without one is disabled with a tooltip saying why, and the Siblings menu lists every sibling with what differs and
-// opens the chosen file keeping the sentence.
+// opens the chosen file keeping the sentence. A "what if" carries over as what the user forced, not the tokens the
+// first model chose on the way there.
 #include "decode/decoding.h"
+#include "heatmap/heatmap_view.h"
 #include "io/model_file.h"
+#include "state/forcing_history.h"
 #include "test_models.h"
 #include "test_registry.h"
 #include "window/main_window.h"
@@ -23,6 +26,7 @@
 #include <QToolButton>
 #include <nlohmann/json.hpp>
 
+#include <algorithm>
 #include <memory>
 
 using namespace attnviz;
@@ -53,6 +57,8 @@ private slots:
     void siblingsMenuListsWhatDiffers();
     void choosingASiblingLoadsItKeepingTheSentence();
     void fromTheGuidedModelOnlyGuidedSiblings();
+    void siblingKeepsOnlyTheTokensTheUserForced();
+    void userAtTheEndStaysAtTheEnd();
 
 private:
     bool openAndType(const QString& path, const QString& sentence);
@@ -210,6 +216,67 @@ void TestSiblingsMenu::fromTheGuidedModelOnlyGuidedSiblings() {
     QVERIFY2(dot->toolTip().contains(QStringLiteral("c-bahdanau-dot.safetensors differs in more: dot · unguided")),
              qPrintable(dot->toolTip()));
     QVERIFY(menuTexts().contains(QStringLiteral("b-bahdanau-additive — unguided")));
+}
+
+void TestSiblingsMenu::siblingKeepsOnlyTheTokensTheUserForced() {
+    const std::string sentence = "i love the cat on the mat";
+    QVERIFY(openAndType(path("b-bahdanau-additive"), QString::fromStdString(sentence)));
+    const Model additive = loadModel(path("b-bahdanau-additive").toStdString());
+    const Model dot = loadModel(path("c-bahdanau-dot").toStdString());
+    const std::vector<int> own_additive = greedyDecode(additive, sentence).target_ids;
+    const std::vector<int> own_dot = greedyDecode(dot, sentence).target_ids;
+    // The case that matters: the two models choose differently before the forced step.
+    constexpr int kStep = 2;
+    QVERIFY(own_additive.size() > size_t(kStep) && own_dot.size() > size_t(kStep));
+    QVERIFY(!std::equal(own_additive.begin(), own_additive.begin() + kStep, own_dot.begin()));
+    // The user forces, at step 2, a token neither model chooses there.
+    int token = -1;
+    for (const auto& c : w_->outcome()->steps[kStep].top_k)
+        if (c.id != own_additive[kStep] && c.id != own_dot[kStep] && c.id != kEos) token = c.id;
+    QVERIFY(token >= 0);
+    QSignalSpy forced(w_.get(), &MainWindow::decodeFinished);
+    QVERIFY(w_->forcingHistory()->force(kStep, token));
+    QVERIFY(forced.wait(20000));
+
+    QSignalSpy switched(w_.get(), &MainWindow::decodeFinished);
+    w_->scoreAction(ScoreKind::Dot)->trigger();
+    QVERIFY(switched.wait(20000));
+    // The dot model's own steps 0 and 1, the user's token at step 2, then dot's greedy decode: as the engine decodes it.
+    DecodingSession session(std::make_shared<const Model>(dot), sentence);
+    QVERIFY(session.forward() && session.forward());
+    session.force(kStep, token);
+    session.runToEnd();
+    const DecodeResult expected = resultFromSession(session);
+    QCOMPARE(w_->outcome()->result.target_ids, expected.target_ids);
+    QCOMPARE(w_->outcome()->result.attention, expected.attention);
+    std::vector<bool> forced_steps;
+    for (const StepRecord& step : w_->outcome()->steps) forced_steps.push_back(step.forced);
+    std::vector<bool> want(expected.target_ids.size(), false);
+    want[kStep] = true;
+    QCOMPARE(forced_steps, want);
+    QCOMPARE(w_->heatmapView()->labelMarks().forced_rows, QVector<int>{kStep});
+}
+
+void TestSiblingsMenu::userAtTheEndStaysAtTheEnd() {
+    // A sentence the dot model decodes longer than the additive one, so that "the same step" is not the end.
+    const Model additive = loadModel(path("b-bahdanau-additive").toStdString());
+    const Model dot = loadModel(path("c-bahdanau-dot").toStdString());
+    const std::vector<std::string> words = {"i", "love", "you", "the", "cat", "sat", "on", "mat", "apple", "."};
+    QString sentence;
+    for (size_t i = 0; i < words.size() && sentence.isEmpty(); ++i)
+        for (size_t j = 0; j < words.size() && sentence.isEmpty(); ++j) {
+            const std::string text = words[i] + " " + words[j];
+            if (greedyDecode(additive, text).target_ids.size() < greedyDecode(dot, text).target_ids.size())
+                sentence = QString::fromStdString(text);
+        }
+    QVERIFY2(!sentence.isEmpty(), "no test sentence that the dot model decodes longer");
+    QVERIFY(openAndType(path("b-bahdanau-additive"), sentence));
+    QCOMPARE(w_->cursorStep(), w_->stepCount());
+    QSignalSpy spy(w_.get(), &MainWindow::decodeFinished);
+    w_->scoreAction(ScoreKind::Dot)->trigger();
+    QVERIFY(spy.wait(20000));
+    QCOMPARE(w_->stepCount(), int(greedyDecode(dot, sentence.toStdString()).target_ids.size()));
+    QCOMPARE(w_->cursorStep(), w_->stepCount());
 }
 
 ATTNVIZ_TEST_MAIN(TestSiblingsMenu)

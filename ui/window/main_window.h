@@ -224,6 +224,7 @@ private:
     void findSiblingModels();
     void updateScoreActions();
     QString noSiblingReason(ScoreKind score) const;
+    std::vector<int> forcingForSibling(const Model& sibling) const;
     void updateStatus();
     static QString scoringName(ScoreKind score);
     void requestChanged();

@@ -6,6 +6,7 @@
 #include "io/model_file.h"
 #include "io/siblings.h"
 #include "state/decode_state.h"
+#include "state/forcing_history.h"
 #include "window/siblings_menu.h"
 
 #include <QAction>
@@ -50,22 +51,33 @@ bool MainWindow::switchToSibling(const QString& sibling_path) {
         updateScoreActions();  // the check goes back to the current model's score
         return false;
     }
-    const int keep = cursorStep();
-    // A "what if" carries over: the forced tokens, spelled the same in the sibling's vocabulary, up to the first
-    // one the sibling does not know.
-    std::vector<int> forced;
-    const Vocabulary& from = this->model()->target_vocab;
-    for (int id : state_->forcedTokens()) {
-        const int mapped = model->target_vocab.id(from.token(id));
-        if (mapped == kUnk && id != kUnk) break;
-        forced.push_back(mapped);
-    }
+    // A user at the end stays at the end of the sibling's decode, which may be longer or shorter.
+    const int keep = cursorStep() >= stepCount() ? -1 : cursorStep();
+    std::vector<int> forced = forcingForSibling(*model);
     setModel(std::move(model), path);
     state_->setForcedTokens(std::move(forced));
     DecodeRequest r = makeRequest();
     r.cursor = keep;  // same sentence, same step
     if (!sourceText().trimmed().isEmpty()) worker_->submit(std::move(r));
     return true;
+}
+
+// A "what if" carries over as what the user forced: at the steps where the forced token was not the model's own
+// choice, the same spelling in the sibling's vocabulary (up to the first one it does not know); at every other step,
+// the sibling's own choice. The tokens this model chose on the way to a forced step are not the user's.
+std::vector<int> MainWindow::forcingForSibling(const Model& sibling) const {
+    std::vector<int> forced;
+    const DecodeOutcome* decode = outcome();
+    if (!decode || state_->forcedTokens().empty()) return forced;
+    const Vocabulary& from = model()->target_vocab;
+    for (int row : userForcedRows(*decode, int(state_->forcedTokens().size()))) {
+        const int id = decode->steps[size_t(row)].token;
+        const int mapped = sibling.target_vocab.id(from.token(id));
+        if (mapped == kUnk && id != kUnk) break;
+        forced.resize(size_t(row), kModelsChoice);
+        forced.push_back(mapped);
+    }
+    return forced;
 }
 
 // Why a score has no sibling to move to: none with that score, or those with it differ in more than the score.
