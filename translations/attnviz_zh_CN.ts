@@ -166,16 +166,6 @@ log p = %4，总对数概率 %5</translation>
         <translation>无法进行束搜索：%1</translation>
     </message>
     <message>
-        <source>%1. %2  (%3)</source>
-        <translation>%1. %2  (%3)</translation>
-    </message>
-    <message numerus="yes">
-        <source>Total log-probability %1 over %n token(s)</source>
-        <translation>
-            <numerusform>%n 个词元的总对数概率 %1</numerusform>
-        </translation>
-    </message>
-    <message>
         <source>This hypothesis ends with &lt;eos&gt;: no token can follow it.</source>
         <translation>这个假设以 &lt;eos&gt; 结束：其后不能再有词元。</translation>
     </message>
@@ -238,6 +228,18 @@ log p = %4，总对数概率 %5</translation>
     <message>
         <source>No attention heads for this hypothesis: %1</source>
         <translation>这个假设没有注意力头：%1</translation>
+    </message>
+    <message>
+        <source>%1. %2  %3</source>
+        <translation>%1. %2  %3</translation>
+    </message>
+    <message numerus="yes">
+        <source>%1
+Total log-probability %2 over %n token(s)</source>
+        <translation>
+            <numerusform>%1
+%n 个词元的总对数概率 %2</numerusform>
+        </translation>
     </message>
 </context>
 <context>

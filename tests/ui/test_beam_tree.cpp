@@ -6,7 +6,9 @@
 #include "heatmap/heatmap_view.h"
 #include "main_window_fixture.h"
 #include "state/decode_state.h"
+#include "test_models.h"
 #include "test_registry.h"
+#include "text/tokenizer.h"
 #include "views/beam_tree.h"
 #include "views/beam_tree_canvas.h"
 #include "window/main_window.h"
@@ -19,6 +21,7 @@
 #include <QSpinBox>
 #include <QTest>
 
+#include <string>
 #include <vector>
 
 using namespace attnviz;
@@ -55,6 +58,7 @@ private slots:
     void forcingATokenSearchesAgain();
     void newSentenceSearchesAgain();
     void hiddenDockWaitsUntilShown();
+    void nbestListWritesOutputsAsTheModelSpellsThem();
 
 private:
     BeamTreeView* view() const { return w_->beamTree(); }
@@ -178,6 +182,37 @@ void TestBeamTree::hiddenDockWaitsUntilShown() {
     QCOMPARE(searched.count(), 1);
     QVERIFY(view()->result());
     QCOMPARE(view()->result()->best.source_ids, w_->state()->decode()->source.ids);
+}
+
+// The n-best list of a model whose outputs are characters (Chinese): each entry is its rank, its score in full and
+// the output joined as the model writes it, characters not spaced apart and no <eos>.
+void TestBeamTree::nbestListWritesOutputsAsTheModelSpellsThem() {
+    Model chars = testing::smallModel(testing::smallConfig(DecoderKind::Bahdanau, ScoreKind::Additive), 11, 3.0f);
+    chars.config.tokenizer.target = TokenizerKind::Char;
+    const QString path = testing::saveInto(chars, models_dir_, QStringLiteral("test-chars.safetensors"));
+    QVERIFY(w_->openModel(path));
+    w_->worker()->waitForDone();
+    QVERIFY(typeAndWait(sentence_));
+    view()->widthBox()->setValue(3);
+    const BeamResult expected = engineSearch(3);
+    QCOMPARE(view()->nbestList()->count(), int(expected.finished.size()));
+    bool some_cjk_pair = false;
+    for (int k = 0; k < int(expected.finished.size()); ++k) {
+        const int leaf = expected.finished[size_t(k)];
+        std::vector<std::string> tokens;
+        for (int n : pathTo(expected, leaf))
+            tokens.push_back(chars.target_vocab.token(expected.nodes[size_t(n)].token));
+        const bool ended = tokens.back() == "<eos>";
+        std::string joined;
+        for (size_t i = 0; i + (ended ? 1 : 0) < tokens.size(); ++i) joined += tokens[i];
+        some_cjk_pair = some_cjk_pair || tokens.size() > 2;
+        const QString want = QStringLiteral("%1. %2  %3%4")
+                                 .arg(k + 1)
+                                 .arg(expected.nodes[size_t(leaf)].total_log_prob, 0, 'f', 3)
+                                 .arg(QString::fromStdString(joined), ended ? QString() : QStringLiteral(" …"));
+        QCOMPARE(view()->nbestList()->item(k)->text(), want);
+    }
+    QVERIFY(some_cjk_pair);  // at least one entry with characters side by side
 }
 
 ATTNVIZ_TEST_MAIN(TestBeamTree)

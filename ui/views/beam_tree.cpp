@@ -4,6 +4,7 @@
 #include "decode/beam_hypothesis.h"
 #include "heatmap/utf8_text.h"
 #include "state/decode_state.h"
+#include "text/tokenizer.h"
 #include "views/beam_tree_canvas.h"
 #include "views/beam_tree_export.h"
 #include "views/export_prompt.h"
@@ -198,21 +199,27 @@ void BeamTreeView::search() {
     emit searched();
 }
 
+// Each finished hypothesis as the output line writes an output: the score first (a narrow list never cuts it), then
+// the tokens joined by the model's own detokenizer (Chinese characters are not spaced apart), without the <eos>; one
+// that the length limit ended says so with "…".
 void BeamTreeView::fillNbest() {
     nbest_->clear();
-    if (!result_) return;
+    if (!result_ || !model_) return;
     int rank = 0;
     for (int leaf : result_->finished) {
-        QStringList tokens;
-        for (int n : beamPath(*result_, leaf)) tokens << canvas_->tokenText(n);
-        auto* item = new QListWidgetItem(tr("%1. %2  (%3)")
-                                             .arg(++rank)
-                                             .arg(tokens.join(u' '))
-                                             .arg(result_->nodes[size_t(leaf)].total_log_prob, 0, 'f', 3),
-                                         nbest_);
+        std::vector<std::string> tokens;
+        for (int n : beamPath(*result_, leaf))
+            tokens.push_back(model_->target_vocab.token(result_->nodes[size_t(n)].token));
+        const bool ended = !tokens.empty() && result_->nodes[size_t(leaf)].token == kEos;
+        if (ended) tokens.pop_back();
+        QString text = qs(detokenize(tokens, model_->config.tokenizer.target));
+        if (!ended) text += QStringLiteral(" …");
+        const double score = result_->nodes[size_t(leaf)].total_log_prob;
+        auto* item = new QListWidgetItem(tr("%1. %2  %3").arg(++rank).arg(score, 0, 'f', 3).arg(text), nbest_);
         item->setData(Qt::UserRole, leaf);
-        item->setToolTip(tr("Total log-probability %1 over %n token(s)", "", int(tokens.size()))
-                             .arg(result_->nodes[size_t(leaf)].total_log_prob, 0, 'f', 4));
+        item->setToolTip(tr("%1\nTotal log-probability %2 over %n token(s)", "", int(tokens.size()) + (ended ? 1 : 0))
+                             .arg(text)
+                             .arg(score, 0, 'f', 4));
     }
 }
 
