@@ -18,6 +18,7 @@
 #include <qcustomplot.h>
 #include <QAction>
 #include <QApplication>
+#include <QCheckBox>
 #include <QComboBox>
 #include <QDockWidget>
 #include <QLabel>
@@ -27,12 +28,15 @@
 #include <QSettings>
 #include <QSignalSpy>
 #include <QStandardPaths>
+#include <QStyleOptionButton>
 #include <QTemporaryDir>
 #include <QTest>
 #include <QToolBar>
 #include <QToolButton>
 #include <QTranslator>
 
+#include <algorithm>
+#include <cstdlib>
 #include <memory>
 
 using namespace attnviz;
@@ -52,6 +56,7 @@ private slots:
     void languageMenuSwitchesTextsAndBack();
     void languageFollowsTheSystemLocaleUnlessChosen();
     void themeChangesWindowAndHeatmapButNotExports();
+    void darkThemeDrawsUncheckedBoxesVisibly();
     void exportDialogPicksTheBackground();
     void aboutNamesVersionAndTatoeba();
 
@@ -210,6 +215,50 @@ void TestAppearance::themeChangesWindowAndHeatmapButNotExports() {
     QCoreApplication::sendPostedEvents();
     QVERIFY(w_->palette().color(QPalette::Window).lightness() > 128);
     QVERIFY(paper().lightness() > 200);
+}
+
+namespace {
+
+// The largest difference in lightness between `background` and any pixel of `area` in `image`.
+int contrastIn(const QImage& image, const QRect& area, const QColor& background) {
+    int most = 0;
+    for (int y = area.top(); y <= area.bottom(); ++y)
+        for (int x = area.left(); x <= area.right(); ++x)
+            if (image.valid(x, y))
+                most = std::max(most, std::abs(image.pixelColor(x, y).lightness() - background.lightness()));
+    return most;
+}
+
+}  // namespace
+
+// An unchecked check box, and an unchecked toggle item of a menu, show their box in the dark theme: its edge stands
+// out from the window (and the menu) by at least a quarter of the lightness range.
+void TestAppearance::darkThemeDrawsUncheckedBoxesVisibly() {
+    menuAction(QStringLiteral("dark"))->trigger();
+    QCoreApplication::sendPostedEvents();
+    const QColor window = darkPalette().color(QPalette::Window);
+    constexpr int kVisible = 64;
+
+    QCheckBox box(QStringLiteral("Count <sos>/<eos>"));
+    box.resize(box.sizeHint());
+    QStyleOptionButton option;
+    option.initFrom(&box);
+    const QRect indicator = box.style()->subElementRect(QStyle::SE_CheckBoxIndicator, &option, &box);
+    QVERIFY(!indicator.isEmpty());
+    QVERIFY2(contrastIn(box.grab().toImage(), indicator, window) >= kVisible,
+             qPrintable(QString::number(contrastIn(box.grab().toImage(), indicator, window))));
+
+    QMenu menu;
+    QAction* toggle = menu.addAction(QStringLiteral("Coverage and entropy"));
+    toggle->setCheckable(true);
+    menu.resize(menu.sizeHint());
+    const QImage image = menu.grab().toImage();
+    const QRect item = menu.actionGeometry(toggle);
+    // The check column: left of the text, which starts after the indicator.
+    const QRect column(item.left() + 2, item.top() + 2, item.height(), item.height() - 4);
+    const QColor menu_background = image.pixelColor(item.right() - 2, item.center().y());
+    QVERIFY2(contrastIn(image, column, menu_background) >= kVisible,
+             qPrintable(QString::number(contrastIn(image, column, menu_background))));
 }
 
 void TestAppearance::exportDialogPicksTheBackground() {

@@ -1,10 +1,13 @@
 #include "window/theme.h"
 
 #include <QApplication>
+#include <QPainter>
 #include <QPalette>
+#include <QProxyStyle>
 #include <QSettings>
 #include <QStyle>
 #include <QStyleFactory>
+#include <QStyleOption>
 
 namespace attnviz::ui {
 
@@ -29,9 +32,41 @@ Theme& current() {
     return t;
 }
 
+// Fusion for the dark palette: check boxes and radio buttons (also those of toggle menu items) outlined in the text
+// colour. Fusion outlines them in the window colour darkened, which a dark window or menu swallows, so an unchecked
+// item showed no box at all.
+class DarkFusionStyle : public QProxyStyle {
+public:
+    DarkFusionStyle() : QProxyStyle(QStyleFactory::create(QStringLiteral("Fusion"))) {}
+
+    void drawPrimitive(PrimitiveElement element, const QStyleOption* option, QPainter* painter,
+                       const QWidget* widget) const override {
+        QProxyStyle::drawPrimitive(element, option, painter, widget);
+        if (element != PE_IndicatorCheckBox && element != PE_IndicatorRadioButton) return;
+        QColor edge = option->palette.color(QPalette::Text);
+        edge.setAlpha(option->state & State_Enabled ? 160 : 80);
+        painter->save();
+        painter->setRenderHint(QPainter::Antialiasing, true);
+        painter->setPen(QPen(edge, 1.0));
+        painter->setBrush(Qt::NoBrush);
+        const QRectF box = QRectF(option->rect).adjusted(0.5, 0.5, -0.5, -0.5);
+        if (element == PE_IndicatorRadioButton)
+            painter->drawEllipse(box);
+        else
+            painter->drawRoundedRect(box, 1.5, 1.5);
+        painter->restore();
+    }
+};
+
+bool usingDarkStyle() { return dynamic_cast<DarkFusionStyle*>(QApplication::style()) != nullptr; }
+
 void useStyle(const QString& name) {
-    if (QApplication::style()->name().compare(name, Qt::CaseInsensitive) != 0)
+    if (usingDarkStyle() || QApplication::style()->name().compare(name, Qt::CaseInsensitive) != 0)
         QApplication::setStyle(QStyleFactory::create(name));
+}
+
+void useDarkStyle() {
+    if (!usingDarkStyle()) QApplication::setStyle(new DarkFusionStyle);
 }
 
 }  // namespace
@@ -100,7 +135,7 @@ void setTheme(Theme theme) {
         QApplication::setPalette(QApplication::style()->standardPalette());
         break;
     case Theme::Dark:
-        useStyle(QStringLiteral("Fusion"));
+        useDarkStyle();
         QApplication::setPalette(darkPalette());
         break;
     }
