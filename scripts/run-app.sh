@@ -5,5 +5,7 @@ set -euo pipefail
 cd "$(dirname "$0")/.."
 ./scripts/install-deps.sh
 cmake --preset release >/dev/null
-cmake --build --preset release -j "$(nproc)" --target attnviz attnviz-cli  # not the tests and benchmarks
+# The programs and what `cmake --install build/release` installs beside them (corpora, changelog, man pages), not the
+# tests and benchmarks.
+cmake --build --preset release -j "$(nproc)" --target attnviz attnviz-cli attnviz_corpora attnviz_changelog attnviz_man
 exec ./build/release/app/attnviz "$@"

@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
 # Installs the build tree into a temporary prefix and uses what was installed as a user would: the CLI on an
-# installed sample model, the GUI's --help and --version with no display, the desktop entry, the AppStream
+# installed sample model and corpus, the GUI's --help and --version with no display, the desktop entry, the AppStream
 # metainfo, the man pages and the bash completion.
 #   check_install.sh BUILD_DIR
 set -euo pipefail
@@ -29,6 +29,14 @@ echo "$out" | grep '"source_tokens":\["<sos>","i","ate","an","apple","yesterday"
 "$cli" info "$model" | grep "bahdanau" >/dev/null || fail "installed CLI info does not name the decoder"
 # Siblings are found next to the installed model.
 "$cli" decode --model "$model" --score dot "i ate an apple" >/dev/null || fail "--score dot found no sibling"
+
+# The sample corpora, Tatoeba's with its attribution, and the installed CLI reads a test split.
+corpora="$prefix/share/attnviz/corpora"
+for task in en_fr en_zh dates tatoeba; do
+  for split in train valid test; do [ -s "$corpora/$task/$split.tsv" ] || fail "no sample corpus $task/$split.tsv"; done
+done
+grep "CC-BY" "$corpora/tatoeba/train.attribution.txt" >/dev/null || fail "the Tatoeba corpus lacks its attribution"
+head -5 "$corpora/en_zh/test.tsv" | "$cli" eval --model "$model" --data - >/dev/null || fail "eval on the installed corpus"
 
 # The GUI answers --help and --version without a display.
 version=$(env -u DISPLAY -u WAYLAND_DISPLAY QT_QPA_PLATFORM= "$gui" --version) || fail "attnviz --version failed"

@@ -93,6 +93,7 @@ private slots:
     void continuesFromASavedModel();
     void badSettingsSayWhy();
     void fileMenuOpensTheWindow();
+    void sampleCorporaAreListedWithAProbeThatShowsSomething();
 
 private:
     // Runs `s` in a new window to its end.
@@ -380,6 +381,32 @@ void TestTrainingWindow::fileMenuOpensTheWindow() {
     TrainingWindow* t = w_->findChild<TrainingWindow*>();
     QVERIFY(t && t->isVisible());
     closeWindow();
+}
+
+// Out of the box: the build generates the sample corpora, so the form lists each task once, Tatoeba's included, with
+// no folder set by the user; choosing Tatoeba (whose train split starts with "Hi.") suggests a probe of 6 to 8 words
+// and its own translation, a line of that split.
+void TestTrainingWindow::sampleCorporaAreListedWithAProbeThatShowsSomething() {
+    qunsetenv("ATTNVIZ_CORPORA");
+    TrainingForm form;
+    QStringList tasks;
+    for (int i = 0; i < form.corpusBox()->count(); ++i) tasks << form.corpusBox()->itemText(i);
+    for (const QString& task : {"dates", "en_fr", "en_zh", "tatoeba"}) QCOMPARE(tasks.count(task), 1);
+    const int tatoeba = form.corpusBox()->findText(QStringLiteral("tatoeba"));
+    form.corpusBox()->setCurrentIndex(tatoeba);
+    const QString train = form.corpusBox()->itemData(tatoeba).toString();
+    QFile file(train);
+    QVERIFY(file.open(QIODevice::ReadOnly));
+    const QString first = QString::fromUtf8(file.readLine()).trimmed();
+    QVERIFY2(first.startsWith(QStringLiteral("Hi.\t")), qPrintable(first));  // what the old probe was
+    const QString probe = form.probeEdit()->text();
+    const qsizetype words = probe.split(QLatin1Char(' '), Qt::SkipEmptyParts).size();
+    QVERIFY2(words >= 6 && words <= 8, qPrintable(probe));
+    const QString line = probe + QLatin1Char('\t') + form.probeReferenceEdit()->text();
+    bool found = false;
+    file.seek(0);
+    while (!found && !file.atEnd()) found = QString::fromUtf8(file.readLine()).trimmed() == line;
+    QVERIFY2(found, qPrintable(line));
 }
 
 ATTNVIZ_TEST_MAIN(TestTrainingWindow)

@@ -56,15 +56,22 @@ QString taskOf(const QString& path) {
 }
 
 // The file's first non-blank line as (source, target); empty if none among the first 100 lines.
-std::pair<QString, QString> firstLine(const QString& path) {
+// The probe a corpus suggests: among its first 10,000 lines, the first whose source has 6 to 8 words, so that the heatmap
+// shows something while the model learns (a corpus sorted by length starts with "Hi."); else its first line.
+std::pair<QString, QString> probeLine(const QString& path) {
     QFile f(path);
     if (!f.open(QIODevice::ReadOnly)) return {};
-    for (int i = 0; i < 100 && !f.atEnd(); ++i) {
+    std::pair<QString, QString> first;
+    for (int i = 0; i < 10000 && !f.atEnd(); ++i) {
         const QString line = QString::fromUtf8(f.readLine(65536)).trimmed();
-        if (!line.isEmpty())
-            return {line.section(QLatin1Char('\t'), 0, 0).trimmed(), line.section(QLatin1Char('\t'), 1, 1).trimmed()};
+        if (line.isEmpty()) continue;
+        std::pair<QString, QString> pair{line.section(QLatin1Char('\t'), 0, 0).trimmed(),
+                                         line.section(QLatin1Char('\t'), 1, 1).trimmed()};
+        const qsizetype words = pair.first.split(QLatin1Char(' '), Qt::SkipEmptyParts).size();
+        if (words >= 6 && words <= 8) return pair;
+        if (first.first.isEmpty()) first = std::move(pair);
     }
-    return {};
+    return first;
 }
 
 }  // namespace
@@ -218,7 +225,7 @@ void TrainingForm::corpusChosen(int index) {
     s.corpus = path;
     const QString valid = QFileInfo(path).dir().filePath(QStringLiteral("valid.tsv"));
     if (QFileInfo(path).fileName() == QLatin1String("train.tsv") && QFileInfo(valid).isFile()) s.valid = valid;
-    std::tie(s.probe, s.probe_reference) = firstLine(path);
+    std::tie(s.probe, s.probe_reference) = probeLine(path);
     s.out = defaultModelPath(s.task, s.config);
     applySettings(s);
 }
@@ -238,7 +245,7 @@ void TrainingForm::setCorpusFile(const QString& file) {
 }
 
 void TrainingForm::browseCorpus() {
-    const QString path = QFileDialog::getOpenFileName(this, tr("Training corpus"), QString(),
+    const QString path = QFileDialog::getOpenFileName(this, tr("Training corpus"), sampleCorpusDirs().value(0),
                                                       tr("Tab-separated corpora (*.tsv *.txt);;All files (*)"));
     if (!path.isEmpty()) setCorpusFile(path);
 }

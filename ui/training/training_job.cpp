@@ -7,6 +7,7 @@
 #include "text/tokenizer.h"
 #include "train/training_start.h"
 
+#include <QCoreApplication>
 #include <QDir>
 #include <QFileInfo>
 #include <QStandardPaths>
@@ -86,7 +87,10 @@ QStringList sampleCorpusDirs() {
     QStringList candidates;
     if (const QString env = qEnvironmentVariable("ATTNVIZ_CORPORA"); !env.isEmpty()) candidates << env;
     candidates << QDir(QStandardPaths::writableLocation(QStandardPaths::AppDataLocation)).filePath("corpora");
-#ifdef ATTNVIZ_SOURCE_SAMPLE_MODELS
+    // Installed beside the sample models (sample_models/CMakeLists.txt), then the build tree's own.
+    candidates << QDir(QCoreApplication::applicationDirPath()).filePath("../share/attnviz/corpora");
+#ifdef ATTNVIZ_BUILD_CORPORA
+    candidates << QStringLiteral(ATTNVIZ_BUILD_CORPORA);
     candidates << QDir::cleanPath(QStringLiteral(ATTNVIZ_SOURCE_SAMPLE_MODELS "/../build/corpora"));
 #endif
     QStringList dirs;
@@ -102,6 +106,8 @@ std::vector<SampleCorpus> findSampleCorpora() {
         for (const QString& task : QDir(dir).entryList(QDir::Dirs | QDir::NoDotAndDotDot, QDir::Name)) {
             const QDir d(QDir(dir).filePath(task));
             if (!QFileInfo(d.filePath("train.tsv")).isFile()) continue;
+            const auto known = [&](const SampleCorpus& c) { return c.task == task; };
+            if (std::any_of(out.begin(), out.end(), known)) continue;  // the first folder's copy of a task
             const QString valid = QFileInfo(d.filePath("valid.tsv")).isFile() ? d.filePath("valid.tsv") : QString();
             out.push_back({task, d.filePath("train.tsv"), valid});
         }

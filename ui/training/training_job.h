@@ -38,8 +38,10 @@ struct TrainingSettings {
 struct SampleCorpus {
     QString task, train, valid;
 };
-// The folders searched, those that exist: $ATTNVIZ_CORPORA, the app data folder's corpora/, the source tree's
-// build/corpora (where sample_models/build.sh generates them).
+// The folders searched, those that exist, in this order: $ATTNVIZ_CORPORA, the app data folder's corpora/, the
+// installed <exe dir>/../share/attnviz/corpora, the build tree's corpora/ (sample_models/CMakeLists.txt generates
+// them at build time) and the source tree's build/corpora (where sample_models/build.sh writes them). A task found
+// in two folders is listed once, from the first.
 QStringList sampleCorpusDirs();
 std::vector<SampleCorpus> findSampleCorpora();
 

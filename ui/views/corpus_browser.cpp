@@ -188,7 +188,9 @@ bool CorpusBrowser::openCorpus(const QString& path) {
 }
 
 void CorpusBrowser::chooseAndOpen() {
-    const QString dir = path_.isEmpty() ? QDir::homePath() : QFileInfo(path_).path();
+    const QString dir = !path_.isEmpty()           ? QFileInfo(path_).path()
+                        : !start_folder_.isEmpty() ? start_folder_
+                                                   : QDir::homePath();
     const QString path =
         QFileDialog::getOpenFileName(this, tr("Open corpus"), dir, tr("Corpus files (*.tsv *.txt);;All files (*)"));
     if (!path.isEmpty() && !openCorpus(path)) report(error_);

@@ -48,6 +48,8 @@ public:
     bool openCorpus(const QString& path);
     // Asks for a file, then openCorpus; errors are reported (errorReported, and a message box when interactive).
     void chooseAndOpen();
+    // Where the open dialog starts before a corpus was opened (e.g. the sample corpora; empty: the home folder).
+    void setStartFolder(const QString& folder) { start_folder_ = folder; }
     QString corpusPath() const { return path_; }
     // Scores every line again with the state's model (a running scoring is cancelled first).
     void rescore();
@@ -111,6 +113,7 @@ private:
     QTimer* progress_timer_ = nullptr;
 
     QString path_;
+    QString start_folder_;
     int64_t skipped_count_ = 0;
     QString first_skipped_;  // the first skipped line's message
     QString error_;

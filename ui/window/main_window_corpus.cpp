@@ -2,6 +2,7 @@
 // or View ▸ Corpus shows it. A line clicked there becomes the window's sentence and reference (its gold links go to
 // the gold links field and the compare view's), and the heatmap shows it.
 #include "state/decode_state.h"
+#include "training/training_job.h"
 #include "views/compare_view.h"
 #include "views/corpus_browser.h"
 #include "views/gold_links_panel.h"
@@ -15,6 +16,7 @@ namespace attnviz::ui {
 
 void MainWindow::createCorpusDock() {
     corpus_browser_ = new CorpusBrowser(state_, this);
+    corpus_browser_->setStartFolder(sampleCorpusDirs().value(0));  // the sample corpora, Tatoeba's among them
     corpus_dock_ = new QDockWidget(this);
     corpus_dock_->setObjectName(QStringLiteral("CorpusDock"));
     corpus_dock_->setWidget(corpus_browser_);
