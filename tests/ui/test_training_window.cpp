@@ -18,13 +18,18 @@
 #include "training/loss_plot.h"
 #include "training/training_form.h"
 #include "training/training_window.h"
+#include "views/export_prompt.h"
 
 #include <qcustomplot.h>
+#include <QDir>
 #include <QFile>
+#include <QFileInfo>
 #include <QImage>
 #include <QLabel>
+#include <QSettings>
 #include <QSignalSpy>
 #include <QSlider>
+#include <QStandardPaths>
 #include <QTemporaryDir>
 #include <QtTest>
 #include <nlohmann/json.hpp>
@@ -94,6 +99,7 @@ private slots:
     void badSettingsSayWhy();
     void fileMenuOpensTheWindow();
     void sampleCorporaAreListedWithAProbeThatShowsSomething();
+    void exportDialogsStartInTheLastExportFolder();
 
 private:
     // Runs `s` in a new window to its end.
@@ -407,6 +413,29 @@ void TestTrainingWindow::sampleCorporaAreListedWithAProbeThatShowsSomething() {
     file.seek(0);
     while (!found && !file.atEnd()) found = QString::fromUtf8(file.readLine()).trimmed() == line;
     QVERIFY2(found, qPrintable(line));
+}
+
+// The filmstrip, animation and curves dialogs start where the user last exported (from any view), else in Pictures,
+// never in the working folder.
+void TestTrainingWindow::exportDialogsStartInTheLastExportFolder() {
+    QSettings().remove(QStringLiteral("Export/lastPath"));
+    TrainingWindow w;
+    const QString pictures = QStandardPaths::writableLocation(QStandardPaths::PicturesLocation);
+    QVERIFY(!pictures.isEmpty());
+    QCOMPARE(QFileInfo(w.suggestedExportFile(QStringLiteral("filmstrip.png"))).absolutePath(),
+             QDir(pictures).absolutePath());
+    QVERIFY(QFileInfo(pictures).isDir());
+    // An export of the heatmap elsewhere (MainWindow's and the views' dialogs remember it the same way).
+    QTemporaryDir slides;
+    rememberExport(QDir(slides.path()).filePath(QStringLiteral("attention.svg")));
+    QCOMPARE(w.suggestedExportFile(QStringLiteral("training.png")),
+             QDir(slides.path()).filePath(QStringLiteral("training.png")));
+    // A folder that has gone is not proposed.
+    const QString gone = QDir(slides.path()).filePath(QStringLiteral("gone"));
+    rememberExport(QDir(gone).filePath(QStringLiteral("x.png")));
+    QCOMPARE(QFileInfo(w.suggestedExportFile(QStringLiteral("loss.csv"))).absolutePath(),
+             QDir(pictures).absolutePath());
+    QVERIFY(QFileInfo(w.suggestedExportFile(QStringLiteral("loss.csv"))).absolutePath() != QDir::currentPath());
 }
 
 ATTNVIZ_TEST_MAIN(TestTrainingWindow)

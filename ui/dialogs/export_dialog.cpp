@@ -1,6 +1,7 @@
 #include "dialogs/export_dialog.h"
 
 #include "heatmap/plot_palette.h"
+#include "views/export_prompt.h"
 
 #include <QComboBox>
 #include <QDialogButtonBox>
@@ -32,9 +33,7 @@ QString describe(const QString& format) {
 QString suggestedExportPath(const QString& remembered) {
     if (!remembered.isEmpty() && QFileInfo(remembered).dir().exists()) return remembered;
     const QString name = remembered.isEmpty() ? QStringLiteral("attention.png") : QFileInfo(remembered).fileName();
-    const QString pictures = QStandardPaths::writableLocation(QStandardPaths::PicturesLocation);
-    const QString folder = !pictures.isEmpty() && QDir().mkpath(pictures) ? pictures : QDir::homePath();
-    return QDir(folder).filePath(name);
+    return QDir(defaultExportFolder()).filePath(name);
 }
 
 ExportDialog::ExportDialog(const QString& path, const ExportOptions& options, QWidget* parent)

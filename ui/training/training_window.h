@@ -64,6 +64,9 @@ public:
     bool exportAnimation(const QString& path, int delay_ms, QString* error);
     int frameDelay() const;                                  // the form's "Frame delay", in ms
     bool exportCurves(const QString& path, QString* error);  // .png/.svg/.pdf (the plot) or .csv (the reports)
+    // What the filmstrip, animation and curves dialogs propose: `name` in the folder of the last export of any view
+    // (views/export_prompt.h), else Pictures, never the working folder.
+    QString suggestedExportFile(const QString& name) const;
     // Where "Save as sibling" proposes to write: beside the sample models of the same task, else beside the model.
     QString siblingPath() const;
     bool saveAsSibling(const QString& path, QString* error);

@@ -8,6 +8,7 @@
 #include "training/training_animation.h"
 #include "training/training_job.h"
 #include "training/training_window.h"
+#include "views/export_prompt.h"
 
 #include <QDir>
 #include <QFileDialog>
@@ -80,11 +81,15 @@ bool TrainingWindow::saveAsSibling(const QString& path, QString* error) {
     }
 }
 
+QString TrainingWindow::suggestedExportFile(const QString& name) const { return QDir(exportFolder()).filePath(name); }
+
 void TrainingWindow::chooseFilmstripFile() {
-    const QString path = QFileDialog::getSaveFileName(this, tr("Export filmstrip"), QStringLiteral("filmstrip.png"),
-                                                      tr("Images (*.png *.svg *.pdf)"));
+    const QString path =
+        QFileDialog::getSaveFileName(this, tr("Export filmstrip"), suggestedExportFile(QStringLiteral("filmstrip.png")),
+                                     tr("Images (*.png *.svg *.pdf)"));
     QString error;
     if (path.isEmpty()) return;
+    rememberExport(path);
     if (exportFilmstrip(path, &error))
         showMessage(tr("Wrote %1").arg(path), false);
     else
@@ -92,10 +97,12 @@ void TrainingWindow::chooseFilmstripFile() {
 }
 
 void TrainingWindow::chooseAnimationFile() {
-    const QString path = QFileDialog::getSaveFileName(this, tr("Export animation"), QStringLiteral("training.png"),
-                                                      tr("Animated PNG (*.png *.apng)"));
+    const QString path =
+        QFileDialog::getSaveFileName(this, tr("Export animation"), suggestedExportFile(QStringLiteral("training.png")),
+                                     tr("Animated PNG (*.png *.apng)"));
     QString error;
     if (path.isEmpty()) return;
+    rememberExport(path);
     if (exportAnimation(path, frameDelay(), &error))
         showMessage(tr("Wrote %1").arg(path), false);
     else
@@ -104,10 +111,11 @@ void TrainingWindow::chooseAnimationFile() {
 
 void TrainingWindow::chooseCurvesFile() {
     const QString path = QFileDialog::getSaveFileName(
-        this, tr("Export loss curves"), QStringLiteral("loss.csv"),
+        this, tr("Export loss curves"), suggestedExportFile(QStringLiteral("loss.csv")),
         tr("CSV numbers (*.csv);;PNG picture (*.png);;SVG drawing (*.svg);;PDF document (*.pdf)"));
     QString error;
     if (path.isEmpty()) return;
+    rememberExport(path);
     if (exportCurves(path, &error))
         showMessage(tr("Wrote %1").arg(path), false);
     else

@@ -6,6 +6,7 @@
 #include "heatmap/explanation_data.h"
 #include "heatmap/heatmap_view.h"
 #include "state/decode_state.h"
+#include "views/export_prompt.h"
 
 #include <QApplication>
 #include <QClipboard>
@@ -71,7 +72,7 @@ void MainWindow::showExportDialog() {
     if (dialog.exec() != QDialog::Accepted) return;
     const ExportOptions chosen = dialog.options();
     if (!exportTo(dialog.path(), chosen)) return;
-    s.setValue(QStringLiteral("Export/lastPath"), dialog.path());
+    rememberExport(dialog.path());
     s.setValue(QStringLiteral("Export/width"), chosen.width);
     s.setValue(QStringLiteral("Export/height"), chosen.height);
     s.setValue(QStringLiteral("Export/dpi"), chosen.dpi);
