@@ -130,7 +130,8 @@ std::string formatFloat(double value) {
     return std::string(buf, ptr);
 }
 
-void writeDecodeMembers(JsonWriter& w, const DecodeResult& r, const ModelConfig& config, const Interventions& iv) {
+void writeDecodeMembers(JsonWriter& w, const DecodeResult& r, const ModelConfig& config, const Interventions& iv,
+                        const DecodeContext& context) {
     w.key("source_tokens").strings(r.source_tokens);
     w.key("source_ids").integers(r.source_ids);
     w.key("target_tokens").strings(r.target_tokens);
@@ -147,6 +148,7 @@ void writeDecodeMembers(JsonWriter& w, const DecodeResult& r, const ModelConfig&
     w.key("total_log_prob").number(r.total_log_prob);
     w.key("config").value(orderedConfig(config));
     if (!iv.empty()) w.key("interventions").value(interventionsToJson(iv));
+    if (!context.empty()) w.key("context").value(contextToJson(context));
 }
 
 nlohmann::json decodeToJson(const DecodeResult& r, const ModelConfig& config) {
@@ -154,12 +156,12 @@ nlohmann::json decodeToJson(const DecodeResult& r, const ModelConfig& config) {
     return nlohmann::json::parse(decodeToJsonText(r, config));
 }
 
-std::string decodeToJsonText(const DecodeResult& result, const ModelConfig& config, int indent,
-                             const Interventions& iv) {
+std::string decodeToJsonText(const DecodeResult& result, const ModelConfig& config, int indent, const Interventions& iv,
+                             const DecodeContext& context) {
     std::string text;
     JsonWriter w([&](std::string_view piece) { text += piece; }, indent);
     w.beginObject();
-    writeDecodeMembers(w, result, config, iv);
+    writeDecodeMembers(w, result, config, iv, context);
     w.endObject().flush();
     return text;
 }

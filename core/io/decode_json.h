@@ -21,20 +21,48 @@
 #include <cmath>
 #include <nlohmann/json.hpp>
 #include <string>
+#include <vector>
 
 namespace attnviz {
+
+// Where a decode came from, as the window's exports record it in the decode object's last key, "context"
+// (docs/gui.md): the sentence as typed, the model's file name, the reference and gold links as typed ("" when none)
+// and the rows the user forced (0-based; a reference's rows are not listed: the reference says them).
+struct DecodeContext {
+    std::string source_text;
+    std::string model_file;
+    std::string reference;
+    std::string gold_links;
+    std::vector<int> forced_rows;
+    bool empty() const {
+        return source_text.empty() && model_file.empty() && reference.empty() && gold_links.empty() &&
+               forced_rows.empty();
+    }
+};
+// {"source_text", "model_file", "reference", "gold_links", "forced_rows"}, every key always present.
+template <typename Json = nlohmann::ordered_json>
+Json contextToJson(const DecodeContext& c) {
+    Json j = Json::object();
+    j["source_text"] = c.source_text;
+    j["model_file"] = c.model_file;
+    j["reference"] = c.reference;
+    j["gold_links"] = c.gold_links;
+    j["forced_rows"] = c.forced_rows;
+    return j;
+}
 
 nlohmann::json decodeToJson(const DecodeResult& result, const ModelConfig& config);
 // One line, no trailing newline (a JSON Lines record); `indent` >= 0 pretty-prints. Made by writeDecodeMembers.
 // With interventions (not empty), the object ends with their "interventions" object (docs/explain.md).
+// With a context (not empty), "context" follows as the last key.
 std::string decodeToJsonText(const DecodeResult& result, const ModelConfig& config, int indent = -1,
-                             const Interventions& iv = {});
+                             const Interventions& iv = {}, const DecodeContext& context = {});
 // The keys of the decode object, written into an object the caller has begun (which may add keys of its own, as
 // `decode --input --json` adds "line"): piece by piece, so that a decode of any size is written to standard output
 // without a copy of it in memory (io/json_text.h). The last key is "interventions" when `iv` is not empty: the one
 // definition of an intervened decode object (the CLI's decode and render, the window's export).
 void writeDecodeMembers(JsonWriter& w, const DecodeResult& result, const ModelConfig& config,
-                        const Interventions& iv = {});
+                        const Interventions& iv = {}, const DecodeContext& context = {});
 
 // Reads a decode object back (the GUI's import, tests). Checks the shapes: as many ids as tokens, T attention rows
 // of S values, T log-probs. Throws InputError naming the key at fault. `config` receives the object's config if

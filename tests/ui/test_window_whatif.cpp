@@ -10,6 +10,7 @@
 #include "test_models.h"
 #include "test_registry.h"
 #include "views/force_token_box.h"
+#include "views/gold_links_panel.h"
 #include "window/main_window.h"
 #include "window/step_panel.h"
 
@@ -17,12 +18,16 @@
 #include <QAbstractItemView>
 #include <QAction>
 #include <QCompleter>
+#include <QFile>
 #include <QImage>
 #include <QLineEdit>
 #include <QSignalSpy>
+#include <QTemporaryDir>
 #include <QTest>
 #include <QTreeWidget>
 #include <QUndoStack>
+
+#include <nlohmann/json.hpp>
 
 #include <algorithm>
 #include <functional>
@@ -53,6 +58,7 @@ private slots:
     void clearForcedTokensIsUndoable();
     void forcedRowIsMarkedBesideItsLabel();
     void editingTheSentenceEmptiesTheHistory();
+    void jsonExportRecordsWhereTheDecodeCameFrom();
 
 private:
     // The engine's decode of kSentence with `prefix` forced at steps 0, 1, ... then greedy.
@@ -303,6 +309,40 @@ void TestWindowWhatIf::editingTheSentenceEmptiesTheHistory() {
     QCOMPARE(w_->forcingHistory()->undoStack()->count(), 0);
     QVERIFY(!w_->undoAction()->isEnabled());
     QVERIFY(w_->state()->forcedTokens().empty());
+}
+
+// The JSON export says where its decode came from: the sentence typed, the model's file, the rows the user forced
+// (not the ones the model chose on the way), and with a reference, the reference and its gold links as typed.
+void TestWindowWhatIf::jsonExportRecordsWhereTheDecodeCameFrom() {
+    w_->setCursorStep(3);
+    QVERIFY(clickCandidate(1));  // row 2 forced; rows 0 and 1 are the model's own
+    QTemporaryDir dir;
+    const QString path = dir.filePath(QStringLiteral("forced.json"));
+    QVERIFY(w_->exportTo(path, w_->exportOptions()));
+    auto contextOf = [](const QString& file) {
+        QFile f(file);
+        return f.open(QIODevice::ReadOnly)
+                   ? nlohmann::json::parse(f.readAll().toStdString()).value("context", nlohmann::json())
+                   : nlohmann::json();
+    };
+    nlohmann::json c = contextOf(path);
+    QCOMPARE(QString::fromStdString(c.value("source_text", "")), QString::fromStdString(kSentence));
+    QCOMPARE(QString::fromStdString(c.value("model_file", "")), QStringLiteral("test-french.safetensors"));
+    QCOMPARE(c.value("forced_rows", std::vector<int>{}), std::vector<int>{2});
+    QCOMPARE(QString::fromStdString(c.value("reference", "x")), QString());
+
+    // A reference with gold links: both as typed, and no forced rows of the user's.
+    QSignalSpy decoded(w_.get(), &MainWindow::decodeFinished);
+    w_->setReferenceText(QStringLiteral("je mange une pomme"));
+    QVERIFY(decoded.wait(20000) || !decoded.isEmpty());
+    w_->worker()->waitForDone();
+    w_->goldLinks()->setLinks(QStringLiteral("0-0 1-1 3-3"));
+    const QString with_reference = dir.filePath(QStringLiteral("reference.json"));
+    QVERIFY(w_->exportTo(with_reference, w_->exportOptions()));
+    c = contextOf(with_reference);
+    QCOMPARE(QString::fromStdString(c.value("reference", "")), QStringLiteral("je mange une pomme"));
+    QCOMPARE(QString::fromStdString(c.value("gold_links", "")), QStringLiteral("0-0 1-1 3-3"));
+    QCOMPARE(c.value("forced_rows", std::vector<int>{9}), std::vector<int>{});
 }
 
 ATTNVIZ_TEST_MAIN(TestWindowWhatIf)

@@ -110,6 +110,7 @@ bool exportExplanation(const HeatmapData& data, const DecodeResult& result, cons
         computed_with.ig_steps = e.ig_steps > 0 ? e.ig_steps : kDefaultIgSteps;
         computed_with.contrast = e.contrast;
         addExplanationsToJson(j, {e}, computed_with, model);
+        if (!options.context.empty()) j["context"] = contextToJson<nlohmann::json>(options.context);
         return j.dump(2, ' ', false, nlohmann::json::error_handler_t::replace) + "\n";
     });
 }

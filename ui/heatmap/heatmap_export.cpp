@@ -136,7 +136,7 @@ bool exportHeatmap(const HeatmapData& data, const DecodeResult& result, const Mo
     o.style.title = titleWithInterventions(options.style.title, iv, data.source_tokens);
     return exportPanels({HeatmapPanel{data, o.style}}, path, o, error, [&](const QString& format) {
         return format == QLatin1String("csv") ? decodeToCsv(result, iv)
-                                              : decodeToJsonText(result, config, 2, iv) + "\n";
+                                              : decodeToJsonText(result, config, 2, iv, options.context) + "\n";
     });
 }
 

@@ -6,6 +6,7 @@
 #include "decode/decoding.h"
 #include "heatmap/heatmap_data.h"
 #include "heatmap/heatmap_renderer.h"
+#include "io/decode_json.h"
 #include "model/config.h"
 
 #include <QColor>
@@ -29,6 +30,8 @@ struct ExportOptions {
     // CSV names them in the header's first cell (io/decode_json.h), its PNG/SVG/PDF title lists them. Drawn marks
     // are style.interventions'.
     Interventions interventions;
+    // Where the decode came from (io/decode_json.h): the JSON's last key, "context", when not empty.
+    DecodeContext context;
 };
 
 QStringList exportFormats();  // png svg pdf csv json

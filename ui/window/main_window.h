@@ -101,6 +101,8 @@ public:
     // Writes the heatmap (all decoded rows) to `path`; on failure a message naming the path, nothing left behind.
     bool exportTo(const QString& path, const ExportOptions& options);
     ExportOptions exportOptions() const;  // the default sizes with the window's colour map / toggles
+    // What the user typed and chose for the decode shown (the JSON export's "context").
+    DecodeContext decodeContext() const;
 
     // When false, errors are reported by errorReported() and the status bar only, never a modal dialog (tests).
     void setInteractive(bool on) { interactive_ = on; }

@@ -6,7 +6,9 @@
 #include "heatmap/explanation_data.h"
 #include "heatmap/heatmap_view.h"
 #include "state/decode_state.h"
+#include "state/forcing_history.h"
 #include "views/export_prompt.h"
+#include "views/gold_links_panel.h"
 
 #include <QApplication>
 #include <QClipboard>
@@ -31,7 +33,20 @@ ExportOptions MainWindow::exportOptions() const {
     if (state_->explanation()) o.style.alignment_marks.clear();               // gold links mark the attention's links
     o.style.interventions = heatmap_->style().interventions;                  // struck-through columns, attended cells
     if (state_->decode()) o.interventions = state_->decode()->interventions;  // the title, the CSV and JSON
+    o.context = decodeContext();
     return o;
+}
+
+// What the user typed and chose for the decode shown, for the JSON export's "context".
+DecodeContext MainWindow::decodeContext() const {
+    DecodeContext c;
+    c.source_text = sourceText().toStdString();
+    c.model_file = QFileInfo(modelPath()).fileName().toStdString();
+    c.reference = state_->referenceText().trimmed().toStdString();
+    c.gold_links = gold_links_->links().trimmed().toStdString();
+    if (const DecodeOutcome* decode = outcome())
+        for (int row : userForcedRows(*decode, int(state_->forcedTokens().size()))) c.forced_rows.push_back(row);
+    return c;
 }
 
 bool MainWindow::exportTo(const QString& path, const ExportOptions& options) {
