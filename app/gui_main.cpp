@@ -10,6 +10,7 @@
 // training (`--train-kind transformer`: a Transformer; with `--screenshot`, that window is saved when the training
 // ends). `--help` and `--version` work without a display.
 #include "attnviz_version.h"
+#include "dialogs/getting_started.h"
 #include "eval/compare_heads.h"
 #include "model/intervention_flags.h"
 #include "state/decode_state.h"
@@ -424,5 +425,7 @@ int main(int argc, char* argv[]) {
         trainOnStartup(window, parser, options);
     else
         scheduleStartupActions(window, parser, options);
+    // A first start: the Getting started page beside the window (not for a screenshot, which is saved and quits).
+    if (!parser.isSet(options.screenshot) && attnviz::ui::gettingStartedDue()) window.showGettingStarted();
     return QApplication::exec();
 }

@@ -1306,6 +1306,17 @@ Gold links: %2 links</source>
     </message>
 </context>
 <context>
+    <name>attnviz::ui::GettingStartedDialog</name>
+    <message>
+        <source>&lt;h3&gt;Watching attention work&lt;/h3&gt;&lt;p&gt;Type an English sentence under &lt;b&gt;Source&lt;/b&gt;: the model translates it, and the heatmap shows where it looked. &lt;b&gt;Each row&lt;/b&gt; is one output token, in the order the decoder produced it; &lt;b&gt;each column&lt;/b&gt; is a source token, with &lt;tt&gt;&amp;lt;sos&amp;gt;&lt;/tt&gt; and &lt;tt&gt;&amp;lt;eos&amp;gt;&lt;/tt&gt; at the ends. A cell&apos;s colour is the attention weight: how much that output step read that source word. Every row adds up to 1.&lt;/p&gt;&lt;h3&gt;The four scorings&lt;/h3&gt;&lt;p&gt;The sample models of a task differ only in how a decoder state is scored against each source word before the softmax: &lt;b&gt;additive&lt;/b&gt; (Bahdanau: a small network of both), &lt;b&gt;dot&lt;/b&gt; (their dot product), &lt;b&gt;scaled dot&lt;/b&gt; (the dot product divided by √d) and &lt;b&gt;general&lt;/b&gt; (Luong: a learned matrix between them). Switch with the Scoring toolbar or Ctrl+1 … Ctrl+4 and compare the pictures: the same data, the same training, another score.&lt;/p&gt;&lt;h3&gt;Stepping&lt;/h3&gt;&lt;p&gt;The step buttons (or ← and → in the heatmap) move the decoder one token at a time. The &lt;b&gt;Current step&lt;/b&gt; panel shows that row&apos;s weights as bars, the most likely next tokens and their probabilities.&lt;/p&gt;&lt;h3&gt;What if?&lt;/h3&gt;&lt;p&gt;Click another candidate in the Current step panel, or type any word of the output vocabulary, to force it at that step: the decoder goes on from there and the heatmap follows. Edit ▸ Undo takes it back. A reference translation forces a whole sentence.&lt;/p&gt;&lt;h3&gt;Where to go next&lt;/h3&gt;&lt;ul&gt;&lt;li&gt;&lt;b&gt;Explain by&lt;/b&gt; (toolbar): gradients, integrated gradients and occlusion beside the attention: what the model used, not only where it looked.&lt;/li&gt;&lt;li&gt;Right-click a source word: &lt;b&gt;Knock out&lt;/b&gt; it and watch the translation change.&lt;/li&gt;&lt;li&gt;View ▸ &lt;b&gt;Beam search&lt;/b&gt;, &lt;b&gt;Compare models&lt;/b&gt;, &lt;b&gt;Attention heads&lt;/b&gt; (Transformer models).&lt;/li&gt;&lt;li&gt;File ▸ &lt;b&gt;Sample models&lt;/b&gt; for other tasks, File ▸ &lt;b&gt;Train a model&lt;/b&gt; to watch attention learn.&lt;/li&gt;&lt;/ul&gt;&lt;p&gt;Help ▸ Getting started shows this page again.&lt;/p&gt;</source>
+        <translation>&lt;h3&gt;看注意力如何工作&lt;/h3&gt;&lt;p&gt;在&lt;b&gt;源句&lt;/b&gt;框里输入一句英文：模型把它译出来，热力图显示它看了哪里。&lt;b&gt;每一行&lt;/b&gt;是一个输出词元，按解码器生成的先后排列；&lt;b&gt;每一列&lt;/b&gt;是一个源词元，两端是 &lt;tt&gt;&amp;lt;sos&amp;gt;&lt;/tt&gt; 和 &lt;tt&gt;&amp;lt;eos&amp;gt;&lt;/tt&gt;。单元格的颜色就是注意力权重：这一步输出读了那个源词多少。每一行的和都是 1。&lt;/p&gt;&lt;h3&gt;四种打分函数&lt;/h3&gt;&lt;p&gt;同一任务的示例模型只在一处不同：softmax 之前怎样给解码器状态和每个源词打分——&lt;b&gt;加性&lt;/b&gt;（Bahdanau：用一个小网络组合两者）、&lt;b&gt;点积&lt;/b&gt;（两者的点积）、&lt;b&gt;缩放点积&lt;/b&gt;（点积除以 √d）和&lt;b&gt;一般 (general)&lt;/b&gt;（Luong：两者之间一个学到的矩阵）。用“打分函数”工具栏或 Ctrl+1 … Ctrl+4 切换，比较几幅图：同样的数据，同样的训练，只换了打分函数。&lt;/p&gt;&lt;h3&gt;逐步解码&lt;/h3&gt;&lt;p&gt;单步按钮（或在热力图中按 ← 和 →）让解码器一次走一个词元。&lt;b&gt;当前解码步&lt;/b&gt;面板用柱状图显示这一行的权重，以及最可能的下一个词元和它们的概率。&lt;/p&gt;&lt;h3&gt;如果……会怎样？&lt;/h3&gt;&lt;p&gt;在“当前解码步”面板里点击另一个候选词元，或输入输出词表中的任意一个词，就把它强制用在这一步：解码器从那里继续，热力图随之更新。编辑 ▸ 撤销可以收回。参考译文会强制整句。&lt;/p&gt;&lt;h3&gt;接下来&lt;/h3&gt;&lt;ul&gt;&lt;li&gt;&lt;b&gt;解释方法&lt;/b&gt;（工具栏）：在注意力旁边看梯度、积分梯度和遮挡——模型用了什么，而不只是它看了哪里。&lt;/li&gt;&lt;li&gt;右键点击一个源词：&lt;b&gt;屏蔽&lt;/b&gt;它，看译文怎样变化。&lt;/li&gt;&lt;li&gt;视图 ▸ &lt;b&gt;束搜索&lt;/b&gt;、&lt;b&gt;比较模型&lt;/b&gt;、&lt;b&gt;注意力头&lt;/b&gt;（Transformer 模型）。&lt;/li&gt;&lt;li&gt;文件 ▸ &lt;b&gt;示例模型&lt;/b&gt;可以打开其他任务，文件 ▸ &lt;b&gt;训练模型&lt;/b&gt;可以看注意力怎样学出来。&lt;/li&gt;&lt;/ul&gt;&lt;p&gt;帮助 ▸ 入门指南可以再次显示本页。&lt;/p&gt;</translation>
+    </message>
+    <message>
+        <source>Getting started</source>
+        <translation>入门指南</translation>
+    </message>
+</context>
+<context>
     <name>attnviz::ui::GoldLinksPanel</name>
     <message>
         <source>&amp;Gold links:</source>
@@ -2635,6 +2646,14 @@ Vocabularies: %L3 source and %L4 output tokens; %5 k parameters</source>
     <message>
         <source>The corpus line&apos;s reference and gold links were cleared: the sentence is no longer that line&apos;s</source>
         <translation>已清除语料行的参考译文和金标准对齐：这个句子已不再是那一行的句子</translation>
+    </message>
+    <message>
+        <source>&amp;Getting started</source>
+        <translation>入门指南(&amp;G)</translation>
+    </message>
+    <message>
+        <source>What the heatmap shows and what to try first</source>
+        <translation>热力图显示什么，先试些什么</translation>
     </message>
 </context>
 <context>

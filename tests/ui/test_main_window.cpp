@@ -2,6 +2,7 @@
 // field, settings across restarts. Numbers are compared with the engine called directly. Model files and exports:
 // test_main_window_files.cpp.
 #include "decode/decoding.h"
+#include "dialogs/getting_started.h"
 #include "dialogs/model_library.h"
 #include "heatmap/heatmap_view.h"
 #include "io/model_file.h"
@@ -31,6 +32,7 @@
 #include <QTemporaryDir>
 #include <QTest>
 #include <QTextBlock>
+#include <QTextBrowser>
 #include <QTextLayout>
 #include <QTreeWidget>
 #include <QUrl>
@@ -52,6 +54,7 @@ private slots:
     void initTestCase() { setUpWindowTests(QStringLiteral("test_main_window")); }
     void init() { openWindow(); }
     void cleanup() { closeWindow(); }
+    void gettingStartedIsDueOnceAndInTheHelpMenu();
 
     void typingShowsTheEnginesHeatmap_data();
     void typingShowsTheEnginesHeatmap();
@@ -418,6 +421,26 @@ void TestMainWindow::settingsSurviveRestart() {
     QCOMPARE(recent.value(0), QFileInfo(dot_).absoluteFilePath());
     QCOMPARE(recent.value(1), QFileInfo(additive_).absoluteFilePath());
     second.worker()->waitForDone();
+}
+
+// Help ▸ Getting started: due on a first start (fresh settings) and not after it was shown; the menu shows it again;
+// the page says what a row and a column are and names the four scorings.
+void TestMainWindow::gettingStartedIsDueOnceAndInTheHelpMenu() {
+    QVERIFY(gettingStartedDue());
+    QDialog* page = w_->showGettingStarted();
+    QVERIFY(page && page->isVisible());
+    QVERIFY(!page->isModal());  // beside the window, which stays usable
+    QVERIFY(!gettingStartedDue());
+    const QString text = qobject_cast<GettingStartedDialog*>(page)->page()->toPlainText();
+    for (const char* words : {"Each row", "each column", "additive", "scaled dot", "general", "What if?"})
+        QVERIFY2(text.contains(QLatin1String(words)), words);
+    page->close();
+    QAction* item = nullptr;
+    for (QAction* a : w_->findChildren<QAction*>())
+        if (a->text().remove(QLatin1Char('&')) == QLatin1String("Getting started")) item = a;
+    QVERIFY(item);
+    item->trigger();
+    QVERIFY(page->isVisible());
 }
 
 ATTNVIZ_TEST_MAIN(TestMainWindow)

@@ -27,6 +27,7 @@
 class QAction;
 class QActionGroup;
 class QComboBox;
+class QDialog;
 class QDockWidget;
 class QDoubleSpinBox;
 class QFormLayout;
@@ -174,6 +175,8 @@ public:
     void setColormap(const QString& name);
     DecodeWorker* worker() const { return worker_; }
     // File ▸ Train a model…: the training window (made on first use, window/main_window_training.cpp).
+    // Help ▸ Getting started, not modal; marks it shown (gettingStartedDue). Returns the dialog (tests).
+    QDialog* showGettingStarted();
     TrainingWindow* showTrainingWindow();
     QAction* trainAction() const { return train_act_; }
 
@@ -315,6 +318,7 @@ private:
     QAction* diagnostics_act_ = nullptr;  // owned by the window: kept when the menus are rebuilt
     QLabel* confidence_label_ = nullptr;
     GoldLinksPanel* gold_links_ = nullptr;
+    QDialog* getting_started_ = nullptr;  // Help ▸ Getting started, made when first asked for
     QString corpus_line_source_;  // the corpus line's sentence while it is the window's (its reference is the line's)
 
     QMenu* recent_menu_ = nullptr;

@@ -5,6 +5,7 @@
 
 #include "decode/attention_views.h"
 #include "dialogs/export_dialog.h"
+#include "dialogs/getting_started.h"
 #include "dialogs/model_library.h"
 #include "heatmap/colormaps.h"
 #include "heatmap/explanation_data.h"
@@ -191,6 +192,8 @@ void MainWindow::createMenus() {
     menuBar()->addMenu(siblings_menu_);
 
     QMenu* help = menuBar()->addMenu(tr("&Help"));
+    help->addAction(tr("&Getting started"), this, &MainWindow::showGettingStarted)
+        ->setStatusTip(tr("What the heatmap shows and what to try first"));
     help->addAction(tr("&Keyboard…"), this, &MainWindow::showShortcuts)->setStatusTip(tr("The stepping keys"));
     help->addAction(tr("&About attnviz"), this, &MainWindow::about)->setStatusTip(tr("What attnviz is"));
     help->addAction(tr("About &Qt"), qApp, &QApplication::aboutQt)->setStatusTip(tr("The Qt library's about box"));
@@ -334,6 +337,14 @@ void MainWindow::showShortcuts() {
            "<p>Everywhere (the text fields keep their own arrow keys): Alt+← / Alt+→, Alt+Home / Alt+End, Alt+P.</p>"
            "<p>Scoring function: Ctrl+1 additive, Ctrl+2 dot, Ctrl+3 scaled dot, Ctrl+4 general.</p>"
            "<p>In the source field, Tab moves on; when completions show, Enter or Tab takes one.</p>"));
+}
+
+QDialog* MainWindow::showGettingStarted() {
+    if (!getting_started_) getting_started_ = new GettingStartedDialog(this);
+    getting_started_->show();
+    getting_started_->raise();
+    markGettingStartedShown();
+    return getting_started_;
 }
 
 void MainWindow::about() { QMessageBox::about(this, tr("About attnviz"), aboutText(sampleModelDirs())); }
