@@ -105,7 +105,9 @@ void HeatmapView::rebuild() {
 void HeatmapView::refresh(bool reshaped) {
     rebuild();
     if (reshaped) user_view_ = false;
-    if (user_view_) {
+    if (user_view_ && !zoomed_) {
+        resetCells(true);  // scrolled only: the margins (diagnostics, labels) may have changed the cells' room
+    } else if (user_view_) {
         clampRanges();
         scene_->updateTicks();
         updateScrollBars();
@@ -277,6 +279,7 @@ void HeatmapView::resetView() { resetCells(false); }
 // current row and the selection; or, with keepPosition, from the rows and columns in view now (a resize after the
 // user scrolled).
 void HeatmapView::resetCells(bool keepPosition) {
+    const bool marksShown = !scene_->currentRowOutline().isEmpty() || !scene_->selectedCellOutline().isEmpty();
     const double fromK = scene_->keyAxis()->range().lower, fromV = scene_->valueAxis()->range().lower;
     syncing_ = true;
     const QCPRange fk = scene_->fullKeyRange(), fv = scene_->fullValueRange();
@@ -305,9 +308,13 @@ void HeatmapView::resetCells(bool keepPosition) {
         scene_->valueAxis()->setRange(scene_->valueAxis()->range() + (fromV - scene_->valueAxis()->range().lower));
         syncing_ = false;
         clampRanges();
-        scene_->updateTicks();
-        updateScrollBars();
-        plot_->replot();
+        if (marksShown) {
+            showMarks();  // a smaller view keeps the current row and the selection that were in view
+        } else {
+            scene_->updateTicks();
+            updateScrollBars();
+            plot_->replot();
+        }
         updateMinimumHeight();
         return;
     }
