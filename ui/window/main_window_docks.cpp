@@ -21,6 +21,10 @@ void MainWindow::keepHeatmapRoom(QDockWidget* dock, bool grow) {
             if (dock->isVisible() && !dock->isFloating()) fitBottomDocks(grow ? dock : nullptr);
         });
     });
+    // A decode changes the labels' room (a long sentence's turned labels): the rows' room is measured again.
+    connect(this, &MainWindow::decodeFinished, dock, [this, dock] {
+        if (dock->isVisible()) QTimer::singleShot(0, this, [this] { fitBottomDocks(nullptr); });
+    });
 }
 
 void MainWindow::resizeEvent(QResizeEvent* event) {
