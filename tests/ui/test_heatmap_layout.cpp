@@ -108,9 +108,10 @@ private:
 };
 
 void TestHeatmapLayout::settle() {
-    for (int i = 0; i < 4; ++i) QTest::qWait(15);  // queued dock fits, resizes and the view's resets
+    // Queued dock fits, resizes and the view's resets, each posting the next: a few rounds of the event loop.
+    for (int i = 0; i < 6; ++i) QCoreApplication::processEvents();
     w_->worker()->waitForDone();
-    QTest::qWait(15);
+    for (int i = 0; i < 6; ++i) QCoreApplication::processEvents();
 }
 
 // The sentence of `words` words forced onto its reference, shown at its last step (as after a decode).
