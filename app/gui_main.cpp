@@ -67,6 +67,11 @@ struct Options {
     QCommandLineOption theme{QStringLiteral("theme"),
                              QStringLiteral("Use this theme now (system, light, dark), not the saved one."),
                              QStringLiteral("name")};
+    QCommandLineOption coverage{QStringLiteral("coverage"),
+                                QStringLiteral("Turn View > Coverage and entropy on (the heatmap's diagnostics).")};
+    QCommandLineOption size{QStringLiteral("size"),
+                            QStringLiteral("Open the window at this size in pixels (e.g. 800x600), not the saved one."),
+                            QStringLiteral("WxH")};
     QCommandLineOption beam{QStringLiteral("beam"), QStringLiteral("Show the beam search with this width (1 to 32)."),
                             QStringLiteral("k")};
     QCommandLineOption corpus{QStringLiteral("corpus"),
@@ -137,6 +142,8 @@ void setUpParser(QCommandLineParser& parser, const Options& options) {
     parser.addOption(options.compare_head_b);
     parser.addOption(options.language);
     parser.addOption(options.theme);
+    parser.addOption(options.coverage);
+    parser.addOption(options.size);
     parser.addOption(options.beam);
     parser.addOption(options.corpus);
     parser.addOption(options.reference);
@@ -388,6 +395,16 @@ int main(int argc, char* argv[]) {
 
     attnviz::ui::MainWindow window;
     const QStringList args = parser.positionalArguments();
+    if (parser.isSet(options.size)) {
+        const QStringList wh = parser.value(options.size).split(u'x');
+        const int w = wh.value(0).toInt(), h = wh.value(1).toInt();
+        if (wh.size() != 2 || w <= 0 || h <= 0)
+            std::fprintf(stderr, "attnviz: --size wants WIDTHxHEIGHT (e.g. 800x600), got %s\n",
+                         qPrintable(parser.value(options.size)));
+        else
+            window.resize(w, h);
+    }
+    if (parser.isSet(options.coverage)) window.diagnosticsAction()->setChecked(true);
     window.show();
     if (parser.isSet(options.beam)) {
         window.beamTree()->setBeamWidth(parser.value(options.beam).toInt());

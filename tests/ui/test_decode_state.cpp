@@ -17,6 +17,7 @@
 #include <QFileInfo>
 #include <QLabel>
 #include <QLineEdit>
+#include <QScrollBar>
 #include <QSettings>
 #include <QSignalSpy>
 #include <QStandardPaths>
@@ -164,6 +165,7 @@ void TestDecodeState::aClickInTheHeatmapSelectsInTheState() {
     v.heatmap.show();
     QVERIFY(QTest::qWaitForWindowExposed(&v.heatmap));
     QSignalSpy selected(&v.state, &DecodeState::selectionChanged);
+    v.heatmap.verticalScrollBar()->setValue(0);  // the view opens on the current (last) row: back to the first rows
     QTest::mouseClick(v.heatmap.plot(), Qt::LeftButton, {}, v.heatmap.cellCenter(1, 2));
     QCOMPARE(selected.count(), 1);
     QCOMPARE(v.state.selectedRow(), 1);

@@ -204,6 +204,8 @@ void TestHeatmapView::fitRangeUsesMaxWeight() {
 void TestHeatmapView::tokenLabelsOnAxes() {
     HeatmapView view;
     view.resize(900, 600);
+    view.show();  // laid out at that size: every label has its room
+    QVERIFY(QTest::qWaitForWindowExposed(&view));
     const DecodeResult r = decode("the cat sat on the mat .", "猫 坐 在 垫子 上 。");
     view.setData(HeatmapData::fromDecode(r));
     auto keyTicker = view.plot()->xAxis2->ticker().dynamicCast<QCPAxisTickerText>();

@@ -29,6 +29,7 @@
 #include <QFile>
 #include <QMenu>
 #include <QPushButton>
+#include <QScrollBar>
 #include <QTemporaryDir>
 #include <QTest>
 #include <QTimer>
@@ -230,6 +231,7 @@ void TestInterventionsWindow::attendOnlyHereMakesTheRowOneHot() {
     const std::vector<std::vector<float>> before = w_->outcome()->result.attention;
     QVERIFY(before.size() >= 2);
     bool chosen = false;
+    w_->heatmapView()->verticalScrollBar()->setValue(0);  // the view opens on the last row: back to the first rows
     QVERIFY(waitForDecode([&] {
         chosen = chooseFromMenu(w_->heatmapView()->plot(), w_->heatmapView()->cellCenter(1, 3),
                                 QStringLiteral("attendOnlyHere"));
@@ -245,6 +247,7 @@ void TestInterventionsWindow::attendOnlyHereMakesTheRowOneHot() {
 void TestInterventionsWindow::attendIsNotOfferedForATransformer() {
     QVERIFY(waitForDecode([&] { QVERIFY(w_->openModel(transformer_)); }));
     bool offered = false;
+    w_->heatmapView()->verticalScrollBar()->setValue(0);  // row 1 in view
     QVERIFY(!chooseFromMenu(w_->heatmapView()->plot(), w_->heatmapView()->cellCenter(1, 3),
                             QStringLiteral("attendOnlyHere"), &offered));
     QVERIFY(offered);  // there, disabled, its tip saying why

@@ -86,7 +86,7 @@ void drawCoverageRow(QCPPainter* p, const HeatmapScene& s, const Visible& v, dou
     p->drawLine(QPointF(a.left(), one), QPointF(a.right(), one));
     p->restore();
     p->setPen(ink);
-    p->drawText(QRectF(0, top, a.left() - 4, kBarHeight * px), Qt::AlignRight | Qt::AlignVCenter, coverageLabel());
+    p->drawText(coverageLabelRect(s), Qt::AlignRight | Qt::AlignVCenter, coverageLabel());
 }
 
 void drawEntropyColumn(QCPPainter* p, const HeatmapScene& s, const Visible& v, double px) {
@@ -130,6 +130,14 @@ QMargins diagnosticsMargins(double px) {
     const double label = QFontMetricsF(heatmapFont(px * 0.8)).horizontalAdvance(coverageLabel()) + 8;
     return QMargins(int(std::ceil(label)), 0, int(std::ceil((kGap + kColumnWidth) * px + 6)),
                     int(std::ceil((kGap + kBarHeight + kValueLine) * px + 4)));
+}
+
+QRectF coverageLabelRect(const HeatmapScene& s) {
+    const double px = s.fontPixelSize();
+    const double width = QFontMetricsF(heatmapFont(px * 0.8)).horizontalAdvance(coverageLabel());
+    const QRect a = s.axisRect()->rect();
+    const double right = a.left() - 4, top = a.bottom() + kGap * px;
+    return QRectF(right - width, top, width, kBarHeight * px);
 }
 
 void drawDiagnostics(QCPPainter* painter, const HeatmapScene& scene) {

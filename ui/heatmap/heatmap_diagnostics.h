@@ -8,6 +8,7 @@
 #include "heatmap/heatmap_data.h"
 
 #include <QMargins>
+#include <QRectF>
 #include <vector>
 
 class QCPPainter;
@@ -26,6 +27,9 @@ struct HeatmapDiagnostics {
 // column, bottom for the coverage row.
 QMargins diagnosticsMargins(double fontPx);
 void drawDiagnostics(QCPPainter* painter, const HeatmapScene& scene);
+// Where the coverage row's label is written, in plot pixels: as wide as its text, right-aligned left of the matrix
+// (inside the plot when the scene kept diagnosticsMargins' room for it).
+QRectF coverageLabelRect(const HeatmapScene& scene);
 // The window [lo, hi] of the selected row when it is narrower than the row (a local span: scores are NaN outside).
 void drawSelectedWindow(QCPPainter* painter, const HeatmapScene& scene);
 

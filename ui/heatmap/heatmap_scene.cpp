@@ -174,21 +174,28 @@ void HeatmapOverlay::draw(QCPPainter* painter) {
     }
 
     drawLabelMarks(painter, r0, r1, c0, c1);
-    const int cur = l.displayRowAtOrBefore(s.style_.current_row);
-    if (cur >= 0)
-        outline(painter, s.displayCellRect(cur, 0).united(s.displayCellRect(cur, C - 1)), QColor(255, 255, 255), 1.6);
     if (s.style_.diagnostics) drawDiagnostics(painter, s);
+    // The marks of cells stay on the matrix (and the label marks' gap): rows and columns scrolled out of view leave
+    // no mark on the labels or the coverage row. The outlines' lines may stand out of the matrix by their width.
+    const QRect matrix = s.axisRect()->rect();
+    painter->save();
+    painter->setClipRect(matrix.adjusted(-int(kMarkDepth), -int(kMarkDepth), 3, 3), Qt::IntersectClip);
     drawAlignmentMarks(painter, s);
     drawInterventionMarks(painter, s);
+    painter->restore();
+    painter->save();
+    painter->setClipRect(matrix.adjusted(-3, -3, 3, 3), Qt::IntersectClip);
+    if (const QRectF row = s.currentRowOutline(); !row.isEmpty()) outline(painter, row, QColor(255, 255, 255), 1.6);
     drawSelectedWindow(painter, s);
     const int sr = l.displayRow(s.style_.selected_row), sc = l.displayCol(s.style_.selected_col);
-    if (sr >= 0 && sc >= 0) outline(painter, s.displayCellRect(sr, sc), QColor(255, 64, 54), 2.0);
+    if (const QRectF cell = s.selectedCellOutline(); !cell.isEmpty()) outline(painter, cell, QColor(255, 64, 54), 2.0);
     const int hr = l.displayRow(s.hover_row_), hc = l.displayCol(s.hover_col_);
     if (s.mode_ == HeatmapScene::Mode::Interactive && hr >= 0 && hc >= 0 && !(hr == sr && hc == sc)) {
         painter->setBrush(Qt::NoBrush);
         painter->setPen(QPen(QColor(255, 255, 255, 200), 1.0));
         painter->drawRect(s.displayCellRect(hr, hc).adjusted(0.5, 0.5, -0.5, -0.5));
     }
+    painter->restore();
 }
 
 // Unknown words: a red bar along the matrix's edge beside the label; forced rows: an orange triangle pointing at
@@ -254,8 +261,11 @@ HeatmapScene::HeatmapScene(QCustomPlot* plot, Mode mode) : plot_(plot), mode_(mo
     scale_->axis()->setSubTicks(false);
     map_->setColorScale(scale_);
     margins_ = new QCPMarginGroup(plot_);
-    rect->setMarginGroup(QCP::msTop | QCP::msBottom, margins_);
-    scale_->setMarginGroup(QCP::msTop | QCP::msBottom, margins_);
+    // The top margin is the labels' (reserveKeyLabelHeight), set on both; the bottom one is shared.
+    rect->setAutoMargins(QCP::msLeft | QCP::msRight | QCP::msBottom);
+    scale_->setAutoMargins(QCP::msLeft | QCP::msRight | QCP::msBottom);
+    rect->setMarginGroup(QCP::msBottom, margins_);
+    scale_->setMarginGroup(QCP::msBottom, margins_);
 
     plot_->addLayer(kMarksLayer, plot_->layer(QStringLiteral("axes")), QCustomPlot::limAbove);
     if (mode_ == Mode::Interactive) plot_->layer(kMarksLayer)->setMode(QCPLayer::lmBuffered);
@@ -380,6 +390,22 @@ void HeatmapScene::setHover(int dataRow, int dataCol) {
 
 void HeatmapScene::setLabelMarks(const LabelMarks& marks) { label_marks_ = marks; }
 
+// The part of `cells` inside the matrix; empty when that is less than a pixel (scrolled out of view).
+QRectF HeatmapScene::inMatrix(const QRectF& cells) const {
+    const QRectF shown = cells.intersected(QRectF(axisRect()->rect()));
+    return shown.width() >= 1 && shown.height() >= 1 ? shown : QRectF();
+}
+
+QRectF HeatmapScene::currentRowOutline() const {
+    const int r = layout_.displayRowAtOrBefore(style_.current_row), C = int(layout_.cols.size());
+    return r < 0 || C == 0 ? QRectF() : inMatrix(displayCellRect(r, 0).united(displayCellRect(r, C - 1)));
+}
+
+QRectF HeatmapScene::selectedCellOutline() const {
+    const int r = layout_.displayRow(style_.selected_row), c = layout_.displayCol(style_.selected_col);
+    return r < 0 || c < 0 ? QRectF() : inMatrix(displayCellRect(r, c));
+}
+
 QRectF HeatmapScene::rowMarkRect(int displayRow) const {
     const QRectF cell = displayCellRect(displayRow, 0);
     const double left = axisRect()->rect().left();
@@ -415,6 +441,12 @@ void HeatmapScene::updateTicks() {
         if (visible_rows_ < 0 || layout_.rows[r] < visible_rows_) vt.insert(r, valueLabels[r]);  // undecoded: none
     key_ticker_->setTicks(kt);
     value_ticker_->setTicks(vt);
+    QStringList written;
+    for (int c : keyPlan.written) written << keyLabels[c];
+    reserveKeyLabelHeight(written, keyPlan.rotation != 0);
+    // The colour scale's numbers two lines apart at most five: fewer of them on a short matrix, never overprinted.
+    const double line = QFontMetricsF(scale_->axis()->tickLabelFont()).height();
+    scale_->axis()->ticker()->setTickCount(std::clamp(int(rect->height() / (2 * line)), 1, 5));
 }
 
 // The target labels' column is as wide as the widest label of the whole output, decoded yet or not, so that the
@@ -430,8 +462,32 @@ void HeatmapScene::reserveValueLabelWidth(const QStringList& labels) {
                                         : axis->tickLengthOut() + axis->tickLabelPadding() + widest + axis->padding() +
                                               axis->offset() + 2;
     QMargins minimum = axisRect()->minimumMargins();
-    minimum.setLeft(margin);
+    // The coverage row's label stands in the same column: it needs its room too (with <sos>/<eos> hidden and
+    // one-character target words, "coverage" is the widest label).
+    minimum.setLeft(std::max(margin, style_.diagnostics ? diagnosticsMargins(font_px_).left() : 0));
     axisRect()->setMinimumMargins(minimum);
+}
+
+// The room above the matrix is set here, not by QCustomPlot's automatic margin: that one kept a long sentence's
+// turned labels' height for a later short sentence written across (a blank band above its labels). The same QCPAxis
+// sum as reserveValueLabelWidth, over every label written (in view or not: the matrix does not move while
+// scrolling sideways); the colour scale's top is kept level with the matrix's.
+void HeatmapScene::reserveKeyLabelHeight(const QStringList& written, bool turned) {
+    const QFontMetrics fm(keyAxis()->tickLabelFont());
+    int extent = 0;
+    for (const QString& l : written) {
+        const QRect r = fm.boundingRect(0, 0, 0, 0, Qt::TextDontClip, l);
+        extent = std::max(extent, turned ? r.width() : r.height());
+    }
+    const QCPAxis* axis = keyAxis();
+    const int margin = axis->padding() + axis->offset() +
+                       (written.isEmpty() ? 0 : axis->tickLengthOut() + axis->tickLabelPadding() + extent + 2);
+    for (QCPLayoutElement* element :
+         {static_cast<QCPLayoutElement*>(axisRect()), static_cast<QCPLayoutElement*>(scale_)}) {
+        QMargins m = element->margins();
+        m.setTop(margin);
+        element->setMargins(m);
+    }
 }
 
 void HeatmapScene::fitForExport(const QSize& logical) {

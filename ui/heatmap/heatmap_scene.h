@@ -55,6 +55,10 @@ public:
     // The label marks (no rebuild); marks of rows or columns that are not shown are skipped.
     void setLabelMarks(const LabelMarks& marks);
     const LabelMarks& labelMarks() const { return label_marks_; }
+    // Where the current row's and the selected cell's outlines are drawn, in plot pixels: their cells' rectangle cut
+    // to the matrix (axisRect()->rect()), empty when out of view.
+    QRectF currentRowOutline() const;
+    QRectF selectedCellOutline() const;
     // Where a row's / a column's mark is drawn, in plot pixels (DISPLAY index).
     QRectF rowMarkRect(int displayRow) const;
     QRectF columnMarkRect(int displayCol) const;
@@ -103,6 +107,8 @@ private:
     void applyFonts();
     void applyColors();                                      // paper, labels and empty rows from style_.background
     void reserveValueLabelWidth(const QStringList& labels);  // all target labels, decoded or not
+    QRectF inMatrix(const QRectF& cells) const;
+    void reserveKeyLabelHeight(const QStringList& written, bool turned);  // the room above the matrix
 
     QCustomPlot* plot_;
     Mode mode_;

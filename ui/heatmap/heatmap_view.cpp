@@ -3,10 +3,12 @@
 #include "heatmap/heatmap_scene.h"
 
 #include <qcustomplot.h>
+#include <QApplication>
 #include <QGridLayout>
 #include <QMouseEvent>
 #include <QScrollBar>
 #include <QToolTip>
+#include <QWheelEvent>
 #include <cmath>
 
 namespace attnviz::ui {
@@ -33,10 +35,8 @@ HeatmapView::HeatmapView(QWidget* parent) : QWidget(parent) {
 
     scene_ = std::make_unique<HeatmapScene>(plot_, HeatmapScene::Mode::Interactive);
     QCPAxisRect* rect = scene_->axisRect();
-    plot_->setInteractions(QCP::iRangeDrag | QCP::iRangeZoom);
+    plot_->setInteractions(QCP::iRangeDrag);  // the wheel is ours (wheel()): it scrolls, Ctrl+wheel zooms
     rect->setRangeDragAxes(scene_->keyAxis(), scene_->valueAxis());
-    rect->setRangeZoomAxes(scene_->keyAxis(), scene_->valueAxis());
-    rect->setRangeZoomFactor(0.85);
 
     auto onRange = [this] {
         if (syncing_) return;
@@ -47,11 +47,6 @@ HeatmapView::HeatmapView(QWidget* parent) : QWidget(parent) {
     };
     connect(scene_->keyAxis(), qOverload<const QCPRange&>(&QCPAxis::rangeChanged), this, onRange);
     connect(scene_->valueAxis(), qOverload<const QCPRange&>(&QCPAxis::rangeChanged), this, onRange);
-    connect(plot_, &QCustomPlot::mouseWheel, this, [this](QWheelEvent* e) {
-        // Ctrl + wheel zooms the source axis only (a long source sentence, few target rows).
-        scene_->axisRect()->setRangeZoom(e->modifiers() & Qt::ControlModifier ? Qt::Horizontal
-                                                                              : Qt::Horizontal | Qt::Vertical);
-    });
     connect(plot_, &QCustomPlot::mouseMove, this, [this](QMouseEvent* e) { hover(e->pos()); });
     connect(plot_, &QCustomPlot::mousePress, this, [this](QMouseEvent* e) {
         pressed_ = e->button() == Qt::LeftButton;
@@ -110,7 +105,9 @@ void HeatmapView::rebuild() {
 void HeatmapView::refresh(bool reshaped) {
     rebuild();
     if (reshaped) user_view_ = false;
-    if (user_view_) {
+    if (user_view_ && !zoomed_) {
+        resetCells(true);  // scrolled only: the margins (diagnostics, labels) may have changed the cells' room
+    } else if (user_view_) {
         clampRanges();
         scene_->updateTicks();
         updateScrollBars();
@@ -128,8 +125,10 @@ void HeatmapView::setData(const HeatmapData& data) {
 
 void HeatmapView::setData(const HeatmapData& data, int visibleRows, int currentRow) {
     visible_rows_ = visibleRows < 0 ? -1 : visibleRows;
+    const bool moved = currentRow != style_.current_row;
     style_.current_row = currentRow;
     setData(data);
+    if (moved) showMarks();
 }
 
 void HeatmapView::setStyle(const HeatmapStyle& style) {
@@ -170,13 +169,41 @@ void HeatmapView::setHideSpecials(bool on) {
 void HeatmapView::setCurrentRow(int row) {
     style_.current_row = row;
     scene_->setMarks(style_);
-    plot_->replot();
+    showMarks();
 }
 
 void HeatmapView::setSelectedCell(int row, int col) {
     style_.selected_row = row;
     style_.selected_col = col;
     scene_->setMarks(style_);
+    showMarks();
+}
+
+// Scrolls the least that brings the current row, then the selected cell, wholly into view, and replots.
+void HeatmapView::showMarks() {
+    // The range of `axis` moved so that display index i (spanning i ± 0.5) is inside it; unchanged if it is.
+    auto bringIntoView = [](QCPAxis* axis, int i) {
+        QCPRange r = axis->range();
+        if (i < 0 || r.size() < 1.0) return;
+        if (i - 0.5 < r.lower)
+            r += i - 0.5 - r.lower;
+        else if (i + 0.5 > r.upper)
+            r += i + 0.5 - r.upper;
+        if (r != axis->range()) axis->setRange(r);
+    };
+    const HeatmapLayout& l = scene_->layout();
+    const bool was = syncing_;
+    syncing_ = true;
+    bringIntoView(scene_->valueAxis(), l.displayRowAtOrBefore(style_.current_row));
+    const int sr = l.displayRow(style_.selected_row), sc = l.displayCol(style_.selected_col);
+    if (sr >= 0 && sc >= 0) {
+        bringIntoView(scene_->valueAxis(), sr);
+        bringIntoView(scene_->keyAxis(), sc);
+    }
+    syncing_ = was;
+    clampRanges();
+    scene_->updateTicks();
+    updateScrollBars();
     plot_->replot();
 }
 
@@ -231,7 +258,10 @@ void HeatmapView::setMinimumCellSize(int pixels) {
 
 int HeatmapView::minimumCellSize() const { return min_cell_; }
 
+int HeatmapView::heightForRows(int rows) const { return height() - matrixRect().height() + rows * min_cell_; }
+
 void HeatmapView::fitAll() {
+    zoomed_ = true;
     syncing_ = true;
     scene_->keyAxis()->setRange(scene_->fullKeyRange());
     scene_->valueAxis()->setRange(scene_->fullValueRange());
@@ -243,12 +273,19 @@ void HeatmapView::fitAll() {
     plot_->replot();
 }
 
-void HeatmapView::resetView() {
+void HeatmapView::resetView() { resetCells(false); }
+
+// Cells of the minimum size (or the whole matrix, when it fits): from the first row and column, then scrolled to the
+// current row and the selection; or, with keepPosition, from the rows and columns in view now (a resize after the
+// user scrolled).
+void HeatmapView::resetCells(bool keepPosition) {
+    const bool marksShown = !scene_->currentRowOutline().isEmpty() || !scene_->selectedCellOutline().isEmpty();
+    const double fromK = scene_->keyAxis()->range().lower, fromV = scene_->valueAxis()->range().lower;
     syncing_ = true;
     const QCPRange fk = scene_->fullKeyRange(), fv = scene_->fullValueRange();
     scene_->keyAxis()->setRange(fk);
     scene_->valueAxis()->setRange(fv);
-    // Two layout passes: the tick labels (and so the margins) depend on the cell size.
+    // Three layout passes: the tick labels (and so the margins) depend on the cell size, and the cell size on them.
     for (int pass = 0; pass < 2; ++pass) {
         scene_->updateTicks();
         scene_->layoutNow(plot_->rect());
@@ -257,19 +294,56 @@ void HeatmapView::resetView() {
         scene_->keyAxis()->setRange(fk.size() > fitCols ? QCPRange(-0.5, fitCols - 0.5) : fk);
         scene_->valueAxis()->setRange(fv.size() > fitRows ? QCPRange(-0.5, fitRows - 0.5) : fv);
     }
+    // The labels chosen for the last pass's cells may take another margin: never leave cells below the minimum.
+    scene_->updateTicks();
+    scene_->layoutNow(plot_->rect());
+    for (QCPAxis* axis : {scene_->keyAxis(), scene_->valueAxis()}) {
+        const int pixels = axis == scene_->keyAxis() ? scene_->axisRect()->width() : scene_->axisRect()->height();
+        const int fit = std::max(1, pixels / min_cell_);
+        if (axis->range().size() > fit) axis->setRange(axis->range().lower, axis->range().lower + fit);
+    }
+    zoomed_ = false;
+    if (keepPosition) {
+        scene_->keyAxis()->setRange(scene_->keyAxis()->range() + (fromK - scene_->keyAxis()->range().lower));
+        scene_->valueAxis()->setRange(scene_->valueAxis()->range() + (fromV - scene_->valueAxis()->range().lower));
+        syncing_ = false;
+        clampRanges();
+        if (marksShown) {
+            showMarks();  // a smaller view keeps the current row and the selection that were in view
+        } else {
+            scene_->updateTicks();
+            updateScrollBars();
+            plot_->replot();
+        }
+        updateMinimumHeight();
+        return;
+    }
     syncing_ = false;
     user_view_ = false;
-    scene_->updateTicks();
-    updateScrollBars();
-    plot_->replot();
+    showMarks();  // a long sentence opens at its current row, not at its first rows
+    updateMinimumHeight();
+}
+
+// The plot never shorter than its labels, diagnostics and kLeastRows rows of the minimum cell size: past that the
+// window keeps its size and the docks give way, rather than the cells going below the minimum.
+void HeatmapView::updateMinimumHeight() {
+    const int overhead = plot_->height() - scene_->axisRect()->height();
+    if (plot_->height() <= 0 || overhead <= 0) return;
+    const int least = std::max(120, overhead + kLeastRows * min_cell_);
+    if (plot_->minimumHeight() != least) plot_->setMinimumHeight(least);
 }
 
 void HeatmapView::zoomIn() { zoomBy(kZoomStep); }
 void HeatmapView::zoomOut() { zoomBy(1.0 / kZoomStep); }
 
-void HeatmapView::zoomBy(double factor) {
+void HeatmapView::zoomBy(double factor, std::optional<QPointF> around) {
+    zoomed_ = true;
     syncing_ = true;
-    for (QCPAxis* axis : {scene_->keyAxis(), scene_->valueAxis()}) axis->scaleRange(1.0 / factor);
+    for (QCPAxis* axis : {scene_->keyAxis(), scene_->valueAxis()}) {
+        const double at = around ? axis->pixelToCoord(axis->orientation() == Qt::Horizontal ? around->x() : around->y())
+                                 : axis->range().center();
+        axis->scaleRange(1.0 / factor, at);
+    }
     syncing_ = false;
     user_view_ = true;
     clampRanges();
@@ -329,6 +403,37 @@ void HeatmapView::updateScrollBars() {
     syncing_ = was;
 }
 
+// The wheel scrolls where there is something to scroll (the vertical bar, else the horizontal one; Shift or a
+// sideways wheel: the horizontal bar) by the platform's lines per notch, one cell a line; Ctrl+wheel zooms both axes
+// around the pointer.
+void HeatmapView::wheel(QWheelEvent* event) {
+    const QPoint delta = event->angleDelta();
+    const int along = delta.y() != 0 ? delta.y() : delta.x();  // some platforms turn Shift+wheel into a sideways one
+    if (along == 0) return;
+    if (event->modifiers() & Qt::ControlModifier) {
+        zoomBy(std::pow(kZoomStep, along / 120.0), event->position());
+        return;
+    }
+    const bool sideways = (event->modifiers() & Qt::ShiftModifier) || std::abs(delta.x()) > std::abs(delta.y());
+    QScrollBar* bar = sideways || vbar_->maximum() == 0 ? hbar_ : vbar_;
+    const double cells = along / 120.0 * QApplication::wheelScrollLines();
+    bar->setValue(bar->value() - int(std::lround(cells * kBarUnits)));
+}
+
+QScrollBar* HeatmapView::horizontalScrollBar() const { return hbar_; }
+QRectF HeatmapView::coverageLabelRect() const {
+    return style_.diagnostics ? attnviz::ui::coverageLabelRect(*scene_) : QRectF();
+}
+QScrollBar* HeatmapView::verticalScrollBar() const { return vbar_; }
+QRect HeatmapView::matrixRect() const { return scene_->axisRect()->rect(); }
+QRect HeatmapView::currentRowOutline() const { return scene_->currentRowOutline().toAlignedRect(); }
+QRect HeatmapView::selectedCellOutline() const { return scene_->selectedCellOutline().toAlignedRect(); }
+
+QRectF HeatmapView::cellRect(int row, int col) const {
+    const int r = scene_->layout().displayRow(row), c = scene_->layout().displayCol(col);
+    return r < 0 || c < 0 ? QRectF() : scene_->displayCellRect(r, c);
+}
+
 void HeatmapView::hover(const QPoint& pos) {
     const QPoint cell = scene_->cellAt(pos);
     const int row = cell.y(), col = cell.x();
@@ -377,19 +482,35 @@ bool HeatmapView::eventFilter(QObject* watched, QEvent* event) {
             scene_->setHover(-1, -1);
             plot_->replot();
             emit cellHovered(-1, -1);
+        } else if (event->type() == QEvent::Wheel) {
+            wheel(static_cast<QWheelEvent*>(event));
+            return true;
         } else if (event->type() == QEvent::Resize) {
             const QSize size = static_cast<QResizeEvent*>(event)->size();
             plot_->setViewport(QRect(QPoint(0, 0), size));
-            if (user_view_) {
+            if (user_view_ && zoomed_) {
+                // The user's zoom is a cell size: kept, the view showing more or fewer cells (not squeezing them).
+                const QCPAxisRect* rect = scene_->axisRect();
+                const double cellW = rect->width() / std::max(1e-9, scene_->keyAxis()->range().size());
+                const double cellH = rect->height() / std::max(1e-9, scene_->valueAxis()->range().size());
                 scene_->layoutNow(QRect(QPoint(0, 0), size));
+                syncing_ = true;
+                if (cellW > 0 && cellH > 0) {
+                    const double lowerK = scene_->keyAxis()->range().lower, lowerV = scene_->valueAxis()->range().lower;
+                    scene_->keyAxis()->setRange(lowerK, lowerK + rect->width() / cellW);
+                    scene_->valueAxis()->setRange(lowerV, lowerV + rect->height() / cellH);
+                }
+                syncing_ = false;
+                clampRanges();
                 scene_->updateTicks();
                 updateScrollBars();
             } else {
                 // The initial view depends on the size: recompute it once QCustomPlot has taken the new size.
+                // After a scroll only, the rows and columns in view stay.
                 QMetaObject::invokeMethod(
                     this,
                     [this] {
-                        if (!user_view_) resetView();
+                        if (!zoomed_) resetCells(user_view_);
                     },
                     Qt::QueuedConnection);
             }

@@ -7,8 +7,9 @@
 // HeatmapStyle::hide_specials is on; dataRow()/dataColumn() map one to the other.
 //
 // Long sentences: the initial view keeps cells at least minimumCellSize() pixels wide/high and shows the first
-// ones; the mouse wheel zooms (both axes around the cursor; Ctrl: source axis only), dragging pans, the scroll
-// bars move, a double click fits the whole matrix; zoomIn/zoomOut/resetView are the View menu's zoom.
+// ones, or the current row and the selected cell when they lie further on (they are scrolled into view whenever
+// they change); the mouse wheel scrolls (Shift: sideways), Ctrl+wheel zooms around the pointer, dragging pans, the
+// scroll bars move, a double click fits the whole matrix; zoomIn/zoomOut/resetView are the View menu's zoom.
 // A right click asks for the cell's context menu (contextMenuRequested): the window builds it.
 #pragma once
 #include "heatmap/heatmap_data.h"
@@ -17,9 +18,11 @@
 #include <QSize>
 #include <QWidget>
 #include <memory>
+#include <optional>
 
 class QCustomPlot;
 class QScrollBar;
+class QWheelEvent;
 
 namespace attnviz::ui {
 
@@ -66,9 +69,24 @@ public:
     int dataColumn(int displayCol) const;
     // Pixel centre (in plot() coordinates) of DATA cell (row, col); (-1,-1) if hidden.
     QPoint cellCenter(int row, int col) const;
+    // Where DATA cell (row, col) lies in plot() pixels, in view or not; empty if hidden.
+    QRectF cellRect(int row, int col) const;
+    // The matrix's part of plot() (the axis rect): cells are drawn here, labels and diagnostics around it.
+    QRect matrixRect() const;
+    // Where the current row's and the selected cell's outlines are drawn, in plot() pixels (within matrixRect());
+    // empty when there is none or it is scrolled out of view.
+    QRect currentRowOutline() const;
+    QRect selectedCellOutline() const;
+    // Where the coverage row's label is written (plot() pixels); empty without style().diagnostics.
+    QRectF coverageLabelRect() const;
+    QScrollBar* horizontalScrollBar() const;
+    QScrollBar* verticalScrollBar() const;
 
     void setMinimumCellSize(int pixels);  // default 18
     int minimumCellSize() const;
+    // The height the view needs to show `rows` rows of minimumCellSize() with its labels, diagnostics and scroll bar
+    // as they are laid out now.
+    int heightForRows(int rows) const;
     void fitAll();     // whole matrix in view (cells may get small)
     void resetView();  // the initial view (minimum cell size, first rows/columns)
     // Cells larger / smaller by kZoomStep around the middle of the view (never beyond the whole matrix, never
@@ -101,8 +119,13 @@ private:
     void refresh(bool reshaped);
     void updateScrollBars();
     void clampRanges();
+    void resetCells(bool keepPosition);
+    void updateMinimumHeight();
+    static constexpr int kLeastRows = 2;
+    void showMarks();
     void hover(const QPoint& pos);
-    void zoomBy(double factor);  // > 1: cells larger
+    void wheel(QWheelEvent* event);
+    void zoomBy(double factor, std::optional<QPointF> around = std::nullopt);  // > 1: cells larger
 
     QCustomPlot* plot_ = nullptr;
     QScrollBar* hbar_ = nullptr;
@@ -113,6 +136,7 @@ private:
     int visible_rows_ = -1;
     int min_cell_ = 18;
     bool user_view_ = false;  // the user zoomed/panned: keep the view on resize
+    bool zoomed_ = false;     // the user chose the cell size (zoom, fit all): kept on resize, even below min_cell_
     bool syncing_ = false;    // guards against scroll bar <-> range feedback
     int hover_row_ = -1, hover_col_ = -1;
     QPoint press_pos_;

@@ -12,6 +12,7 @@
 #include "views/force_token_box.h"
 #include "views/heatmap_marks.h"
 #include "window/heatmap_actions.h"
+#include "window/notice_line.h"
 #include "window/output_line.h"
 #include "window/reference_marker.h"
 #include "window/siblings_menu.h"
@@ -108,11 +109,7 @@ void MainWindow::createCentralWidgets() {
     reference_ = new QLineEdit(this);
     reference_->setClearButtonEnabled(true);
     reference_marker_ = new ReferenceMarker(reference_);
-    notice_ = new QLabel(this);
-    notice_->setWordWrap(true);
-    // Room for two lines whether or not there is a notice: the heatmap does not move as notices come and go.
-    notice_->setAlignment(Qt::AlignLeft | Qt::AlignTop);
-    notice_->setFixedHeight(2 * notice_->fontMetrics().lineSpacing() + 6);  // + room for CJK fallback glyphs
+    notice_ = new NoticeLine(this);
     output_ = new OutputLine(this);
 
     heatmap_ = new HeatmapView(this);

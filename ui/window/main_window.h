@@ -189,7 +189,8 @@ protected:
     void dragEnterEvent(QDragEnterEvent* event) override;
     void dropEvent(QDropEvent* event) override;
     bool eventFilter(QObject* watched, QEvent* event) override;
-    void changeEvent(QEvent* event) override;  // language and palette changes (main_window_appearance.cpp)
+    void changeEvent(QEvent* event) override;        // language and palette changes (main_window_appearance.cpp)
+    void resizeEvent(QResizeEvent* event) override;  // the heatmap's room (main_window_docks.cpp)
 
 private:
     // main_window_actions.cpp: the shell (actions, menus, toolbars, view toggles, settings, recent files).
@@ -216,8 +217,12 @@ private:
 
     // main_window_beam.cpp: the beam search dock (hidden at first, in the View menu).
     void createBeamDock();
-    // A bottom dock shown squeezed under the heatmap (shorter than a third of the window) grows to two fifths of it.
-    void growWhenShown(QDockWidget* dock);
+
+    // main_window_docks.cpp: the heatmap's room beside the bottom docks (the rows it keeps when one is shown or the
+    // window is resized); `grow`: a dock shown squeezed grows to two fifths of the window, within that room.
+    static constexpr int kReadableRows = 8;
+    void keepHeatmapRoom(QDockWidget* dock, bool grow);
+    void fitBottomDocks(QDockWidget* grown);
 
     // main_window.cpp: the model, the decode and the step.
     void createCentralWidgets();

@@ -6,7 +6,6 @@
 
 #include <QAction>
 #include <QDockWidget>
-#include <QTimer>
 
 namespace attnviz::ui {
 
@@ -18,21 +17,11 @@ void MainWindow::createBeamDock() {
     beam_dock_->setWidget(beam_tree_);
     addDockWidget(Qt::BottomDockWidgetArea, beam_dock_);
     beam_dock_->hide();
-    growWhenShown(beam_dock_);
+    keepHeatmapRoom(beam_dock_, true);
     // Closing the dock takes its hypothesis away too: the window goes back to its own decode. (A dock only hidden
     // behind another tab keeps its view action checked, and the hypothesis stays.)
     connect(beam_dock_, &QDockWidget::visibilityChanged, this, [this](bool visible) {
         if (!visible && !beam_dock_->toggleViewAction()->isChecked()) state_->showMainDecode();
-    });
-}
-
-void MainWindow::growWhenShown(QDockWidget* dock) {
-    connect(dock, &QDockWidget::visibilityChanged, this, [this, dock](bool visible) {
-        if (!visible || dock->isFloating()) return;
-        QTimer::singleShot(0, this, [this, dock] {  // once the shown dock is laid out
-            if (dock->isVisible() && !dock->isFloating() && dock->height() < height() / 3)
-                resizeDocks({dock}, {height() * 2 / 5}, Qt::Vertical);
-        });
     });
 }
 

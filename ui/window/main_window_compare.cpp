@@ -23,6 +23,7 @@ void MainWindow::createCompareDock() {
     compare_dock_->setWidget(compare_view_);
     addDockWidget(Qt::BottomDockWidgetArea, compare_dock_);
     compare_dock_->hide();
+    keepHeatmapRoom(compare_dock_, false);
     // Hidden, or tabbed behind another dock: nothing is decoded until it is in view again.
     connect(compare_dock_, &QDockWidget::visibilityChanged, compare_view_, &CompareView::setActive);
 }

@@ -22,7 +22,7 @@ void MainWindow::createCorpusDock() {
     corpus_dock_->setWidget(corpus_browser_);
     addDockWidget(Qt::BottomDockWidgetArea, corpus_dock_);
     corpus_dock_->hide();
-    growWhenShown(corpus_dock_);
+    keepHeatmapRoom(corpus_dock_, true);
     connect(corpus_browser_, &CorpusBrowser::lineActivated, this, &MainWindow::openCorpusLine);
     connect(corpus_browser_, &CorpusBrowser::errorReported, this, &MainWindow::errorReported);
 }

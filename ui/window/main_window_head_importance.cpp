@@ -44,7 +44,7 @@ void MainWindow::createHeadImportanceDock() {
     addDockWidget(Qt::BottomDockWidgetArea, head_importance_dock_);
     splitDockWidget(head_dock_, head_importance_dock_, Qt::Horizontal);
     head_importance_dock_->hide();  // View ▸ Head importance
-    growWhenShown(head_importance_dock_);
+    keepHeatmapRoom(head_importance_dock_, true);
     connect(head_importance_, &HeadImportancePanel::headActivated, this, &MainWindow::showHead);
     // a corpus opened in the browser becomes the panel's lines
     connect(corpus_browser_->tableModel(), &QAbstractItemModel::modelReset, head_importance_,

@@ -21,6 +21,7 @@ void MainWindow::createHeadGridDock() {
     head_dock_->setWidget(head_grid_);
     addDockWidget(Qt::BottomDockWidgetArea, head_dock_);
     head_dock_->hide();  // shown at the grid's own height (HeadGridCanvas::sizeHint), not squeezing the heatmap
+    keepHeatmapRoom(head_dock_, false);
     connect(state_, &DecodeState::attentionViewChanged, this, &MainWindow::showAttentionView);
     view_label_->setWordWrap(true);
     view_label_->setTextFormat(Qt::PlainText);  // "<sos>" is a token, not a tag

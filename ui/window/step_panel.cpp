@@ -164,12 +164,14 @@ void StepPanel::clear(const QString& hint) {
     neg_bars_->data()->clear();
     bar_tokens_.clear();
     bar_values_.clear();
-    plot_->yAxis->setLabel(tr("attention"));
+    // No bars, no scale: an empty frame rather than axes numbered 0 to 1 that measure nothing.
+    plot_->yAxis->setLabel(QString());
     plot_->yAxis->setRange(0, 1);
     gap_->clear();
     gap_->hide();
-    plot_->xAxis->setTicker(QSharedPointer<QCPAxisTicker>(new QCPAxisTicker));
+    plot_->xAxis->setTicker(QSharedPointer<QCPAxisTickerText>::create());
     plot_->xAxis->setRange(0, 1);
+    setScaleShown(false);
     plot_->replot();
     candidates_->clear();
     entropy_->clear();
@@ -254,6 +256,7 @@ void StepPanel::setBars(const std::vector<double>& values, const QStringList& so
     const double top = e ? std::max(largest * 1.05, 1e-12) : 1.0;
     plot_->yAxis->setRange(is_signed ? -top : 0.0, top);
     plot_->yAxis->setLabel(barsLabel());
+    setScaleShown(true);
     plot_->xAxis->setRange(-0.6, int(keys.size()) - 0.4);
     updateTicks();
     plot_->replot();
@@ -313,6 +316,12 @@ QMenu* StepPanel::showCandidateMenu(QTreeWidgetItem* item, const QPoint& global_
     }
     menu->popup(global_pos);
     return menu;
+}
+
+void StepPanel::setScaleShown(bool on) {
+    plot_->yAxis->setTicks(on);
+    plot_->yAxis->setTickLabels(on);
+    plot_->yAxis->grid()->setVisible(on);
 }
 
 // The bars' labels by the heatmap's rules (token_labels.h), for the chart's present size.

@@ -71,6 +71,7 @@ private:
     void retranslateUi();  // the fixed texts (the step's own are written by refresh())
     void updateTicks();    // the bars' labels for the chart's present width
     void reserveRoomForLastLabel(const QString& label, double rotation, double slot);
+    void setScaleShown(bool on);  // the value axis's ticks, numbers and grid: off while there are no bars
     void showBarTip(const QPoint& pos);
     // The current row's values to draw: the explanation's when the state has one, else the attention.
     std::vector<double> rowValues(const StepRecord& step, int index) const;
