@@ -253,10 +253,6 @@ Total log-probability %2 over %n token(s)</source>
         <translation>无法解释此单元格：%1</translation>
     </message>
     <message>
-        <source>&lt;p&gt;&lt;b&gt;“%1” ← “%2”&lt;/b&gt;&lt;br&gt;step %3, source position %4&lt;/p&gt;</source>
-        <translation>&lt;p&gt;&lt;b&gt;“%1” ← “%2”&lt;/b&gt;&lt;br&gt;第 %3 步，源位置 %4&lt;/p&gt;</translation>
-    </message>
-    <message>
         <source>&lt;p&gt;A Transformer&apos;s row is the mean of its last layer&apos;s cross-attention heads: there is no single score to take apart.&lt;/p&gt;</source>
         <translation>&lt;p&gt;Transformer 的一行是其最后一层交叉注意力各个头的平均：没有单一的打分可供拆解。&lt;/p&gt;</translation>
     </message>
@@ -427,6 +423,18 @@ Total log-probability %2 over %n token(s)</source>
     <message>
         <source>This row was changed by an intervention (a knockout or “attend only here”): its weights are not the softmax of its scores, so there is nothing to take apart here. Interventions ▸ Plain model shows the model&apos;s own.</source>
         <translation>这一行被干预改变了（屏蔽或“只关注这里”）：它的权重不是其打分的 softmax，所以这里没有可拆解的内容。干预 ▸ 原始模型 显示模型自己的结果。</translation>
+    </message>
+    <message>
+        <source>not a word pair: no gold link (&amp;lt;sos&amp;gt; and &amp;lt;eos&amp;gt; are not counted)</source>
+        <translation>不是词对：没有金标准链接（&amp;lt;sos&amp;gt; 和 &amp;lt;eos&amp;gt; 不计数）</translation>
+    </message>
+    <message>
+        <source>gold link %1-%2 (words from 0, &amp;lt;sos&amp;gt; not counted)</source>
+        <translation>金标准链接 %1-%2（词从 0 数起，不计 &amp;lt;sos&amp;gt;）</translation>
+    </message>
+    <message>
+        <source>&lt;p&gt;&lt;b&gt;“%1” ← “%2”&lt;/b&gt;&lt;br&gt;step %3, source position %4 (&amp;lt;sos&amp;gt; = 0)&lt;br&gt;%5&lt;/p&gt;</source>
+        <translation>&lt;p&gt;&lt;b&gt;“%1” ← “%2”&lt;/b&gt;&lt;br&gt;第 %3 步，源位置 %4（&amp;lt;sos&amp;gt; = 0）&lt;br&gt;%5&lt;/p&gt;</translation>
     </message>
 </context>
 <context>

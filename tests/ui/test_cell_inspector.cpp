@@ -13,12 +13,15 @@
 #include "test_models.h"
 #include "test_registry.h"
 #include "views/cell_inspector.h"
+#include "views/gold_links_panel.h"
 #include "window/main_window.h"
 
 #include <QAction>
 #include <QDockWidget>
+#include <QSignalSpy>
 #include <QTest>
 
+#include <algorithm>
 #include <cmath>
 
 using namespace attnviz;
@@ -40,6 +43,7 @@ private slots:
     void coverageRowIsTheColumnSums();
     void exportsDrawTheDiagnostics();
     void statusBarShowsTheConfidence();
+    void goldLinkShownIsTheLinkThatMarksTheCell();
 
 private:
     void click(int row, int col) {
@@ -176,6 +180,34 @@ void TestCellInspector::statusBarShowsTheConfidence() {
     QVERIFY(c.confidence <= 0);
     w_->sourceEditor()->clear();  // no sentence, no confidence
     QTRY_VERIFY(w_->confidenceText().isEmpty());
+}
+
+// One numbering: the inspector names a cell's gold link, and typing that link into the gold links field marks that
+// very cell; a cell of <sos> or <eos> has none.
+void TestCellInspector::goldLinkShownIsTheLinkThatMarksTheCell() {
+    QVERIFY(typeAndWait(QStringLiteral("i love the cat")));
+    QVERIFY(QTest::qWaitForWindowExposed(w_.get()));
+    // The model's own output as the reference, so that the rows stay the same and gold links apply.
+    std::vector<std::string> words = w_->state()->decode()->result.target_tokens;
+    QVERIFY(words.size() >= 3 && words.back() == "<eos>");
+    words.pop_back();
+    QString reference;
+    for (const std::string& t : words) reference += QString::fromStdString(t) + QLatin1Char(' ');
+    QSignalSpy decoded(w_.get(), &MainWindow::decodeFinished);
+    w_->setReferenceText(reference.trimmed());
+    QVERIFY(decoded.wait(20000) || !decoded.isEmpty());
+    w_->worker()->waitForDone();
+
+    click(1, 2);  // target word 1 ← source position 2, the word "love"
+    const QString text = w_->cellInspector()->text();
+    QVERIFY2(text.contains(QStringLiteral("gold link 1-1")), qPrintable(text));
+    w_->goldLinks()->setLinks(QStringLiteral("1-1"));
+    const std::vector<AlignmentMark>& marks = w_->heatmapView()->style().alignment_marks;
+    QVERIFY(std::any_of(marks.begin(), marks.end(), [](const AlignmentMark& m) { return m.row == 1 && m.col == 2; }));
+
+    click(1, 0);  // <sos>
+    QVERIFY2(w_->cellInspector()->text().contains(QStringLiteral("no gold link")),
+             qPrintable(w_->cellInspector()->text()));
 }
 
 ATTNVIZ_TEST_MAIN(TestCellInspector)

@@ -83,12 +83,24 @@ void CellInspector::refresh() {
     view_->setHtml(describe(*explanation_));
 }
 
+// The cell in the gold links' numbering (Pharaoh "source-target", words from 0, <sos> and <eos> not counted), the
+// link a user types to mark it: the one numbering of the heatmap's cells besides the positions above.
+QString CellInspector::goldLinkOf(const CellExplanation& x, const DecodeResult& r) const {
+    const int source_word = x.source - 1;  // position 0 is <sos>
+    const bool source_is_word = source_word >= 0 && x.source < int(r.source_tokens.size()) - 1;
+    const bool target_is_word = r.target_tokens[size_t(x.step)] != "<eos>";
+    if (!source_is_word || !target_is_word)
+        return tr("not a word pair: no gold link (&lt;sos&gt; and &lt;eos&gt; are not counted)");
+    return tr("gold link %1-%2 (words from 0, &lt;sos&gt; not counted)").arg(source_word).arg(x.step);
+}
+
 QString CellInspector::describe(const CellExplanation& x) const {
     const DecodeResult& r = state_->decode()->result;
-    QString html = tr("<p><b>“%1” ← “%2”</b><br>step %3, source position %4</p>")
+    QString html = tr("<p><b>“%1” ← “%2”</b><br>step %3, source position %4 (&lt;sos&gt; = 0)<br>%5</p>")
                        .arg(htmlText(r.target_tokens[size_t(x.step)]), htmlText(r.source_tokens[size_t(x.source)]))
                        .arg(x.step + 1)
-                       .arg(x.source);
+                       .arg(x.source)
+                       .arg(goldLinkOf(x, r));
     if (!x.has_score) {
         html +=
             tr("<p>A Transformer's row is the mean of its last layer's cross-attention heads: there is no single "

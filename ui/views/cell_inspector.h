@@ -34,6 +34,7 @@ protected:
 
 private:
     void refresh();
+    QString goldLinkOf(const CellExplanation& x, const DecodeResult& r) const;
     QString describe(const CellExplanation& x) const;  // the panel's HTML for one cell
     QString scoreHtml(const CellExplanation& x) const;
     QString spanHtml(const CellExplanation& x) const;
