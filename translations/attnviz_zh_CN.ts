@@ -436,6 +436,14 @@ Total log-probability %2 over %n token(s)</source>
         <source>&lt;p&gt;&lt;b&gt;“%1” ← “%2”&lt;/b&gt;&lt;br&gt;step %3, source position %4 (&amp;lt;sos&amp;gt; = 0)&lt;br&gt;%5&lt;/p&gt;</source>
         <translation>&lt;p&gt;&lt;b&gt;“%1” ← “%2”&lt;/b&gt;&lt;br&gt;第 %3 步，源位置 %4（&amp;lt;sos&amp;gt; = 0）&lt;br&gt;%5&lt;/p&gt;</translation>
     </message>
+    <message>
+        <source>Row %1 is not decoded yet at this step (%2 of %3): step forward to see how its weights were made.</source>
+        <translation>第 %1 行在这一步（第 %2 步，共 %3 步）还没有解码：向前走几步才能看到它的权重是如何得出的。</translation>
+    </message>
+    <message>
+        <source>The heatmap shows another attention than the decoder&apos;s own (a head, a layer or self-attention): the inspector takes apart the model&apos;s own cross-attention rows only. Choose the default view in the Attention heads dock to inspect a cell.</source>
+        <translation>热力图显示的不是解码器自己的注意力（某个头、某一层或自注意力）：检查器只拆解模型自己的交叉注意力行。在“注意力头”面板中选择默认视图，才能检查单元格。</translation>
+    </message>
 </context>
 <context>
     <name>attnviz::ui::Colormaps</name>

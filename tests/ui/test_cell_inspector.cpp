@@ -44,6 +44,7 @@ private slots:
     void exportsDrawTheDiagnostics();
     void statusBarShowsTheConfidence();
     void goldLinkShownIsTheLinkThatMarksTheCell();
+    void onlyCellsTheHeatmapShowsAreDescribed();
 
 private:
     void click(int row, int col) {
@@ -207,6 +208,32 @@ void TestCellInspector::goldLinkShownIsTheLinkThatMarksTheCell() {
 
     click(1, 0);  // <sos>
     QVERIFY2(w_->cellInspector()->text().contains(QStringLiteral("no gold link")),
+             qPrintable(w_->cellInspector()->text()));
+}
+
+// The inspector never describes a cell that is not drawn: a row not decoded yet at the current step, or a cell of a
+// Transformer's head or self-attention view (whose weights are not the rows it takes apart).
+void TestCellInspector::onlyCellsTheHeatmapShowsAreDescribed() {
+    QVERIFY(typeAndWait(QStringLiteral("i love the cat")));
+    QVERIFY(QTest::qWaitForWindowExposed(w_.get()));
+    click(2, 1);
+    QVERIFY(w_->cellInspector()->explanation().has_value());
+    w_->setCursorStep(1);  // row 2 is no longer drawn
+    QVERIFY(!w_->cellInspector()->explanation().has_value());
+    QVERIFY2(w_->cellInspector()->text().contains(QStringLiteral("not decoded yet")),
+             qPrintable(w_->cellInspector()->text()));
+    w_->setCursorStep(3);
+    QVERIFY(w_->cellInspector()->explanation().has_value());  // drawn again: described again
+
+    const QString transformer =
+        saveInto(testing::smallTransformer(41), models_dir_, QStringLiteral("transformer.safetensors"));
+    QVERIFY(w_->openModel(transformer));
+    QVERIFY(typeAndWait(QStringLiteral("i love the cat")));
+    w_->state()->setSelection(1, 1);
+    QVERIFY(w_->cellInspector()->explanation().has_value());
+    w_->state()->setAttentionView(AttentionView{AttentionKind::EncoderSelf, 0, 0});
+    QVERIFY(!w_->cellInspector()->explanation().has_value());
+    QVERIFY2(w_->cellInspector()->text().contains(QStringLiteral("cross-attention rows only")),
              qPrintable(w_->cellInspector()->text()));
 }
 

@@ -46,6 +46,8 @@ void CellInspector::setDecodeState(DecodeState* state) {
         connect(state_, &DecodeState::selectionChanged, this, &CellInspector::refresh);
         connect(state_, &DecodeState::decodeChanged, this, &CellInspector::refresh);
         connect(state_, &DecodeState::explanationChanged, this, &CellInspector::refresh);
+        connect(state_, &DecodeState::cursorChanged, this, &CellInspector::refresh);
+        connect(state_, &DecodeState::attentionViewChanged, this, &CellInspector::refresh);
     }
     refresh();
 }
@@ -64,6 +66,22 @@ void CellInspector::refresh() {
     if (!decode || !state_->decodedModel() || r < 0 || r >= int(decode->steps.size()) ||
         c >= int(decode->source.ids.size())) {
         view_->setHtml(tr("Click a cell of the heatmap to see how its attention weight was made."));
+        return;
+    }
+    // Only a cell the heatmap shows: a row decoded at the current step, of the model's own cross-attention.
+    if (r >= state_->cursor()) {
+        view_->setHtml(tr("Row %1 is not decoded yet at this step (%2 of %3): step forward to see how its weights "
+                          "were made.")
+                           .arg(r + 1)
+                           .arg(state_->cursor())
+                           .arg(decode->steps.size()));
+        return;
+    }
+    if (!state_->attentionView().isDefault()) {
+        view_->setHtml(
+            tr("The heatmap shows another attention than the decoder's own (a head, a layer or "
+               "self-attention): the inspector takes apart the model's own cross-attention rows only. "
+               "Choose the default view in the Attention heads dock to inspect a cell."));
         return;
     }
     // explainCell takes a step's scores apart as the plain model makes them: not a knocked-out or one-hot row.
