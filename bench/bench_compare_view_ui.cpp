@@ -71,7 +71,7 @@ void BM_EditToCompare(benchmark::State& state) {
         request.source = (flip++ & 1) ? second : first;
         const DecodeOutcome out = DecodeWorker::run(request);
         auto a = std::make_shared<const DecodeResult>(out.result);
-        auto b = std::make_shared<const DecodeResult>(CompareView::decodeB(*model_b, *a));
+        auto b = std::make_shared<const DecodeResult>(CompareView::decodeB(*model_b, *a, {}));
         view.showPair(std::move(a), std::move(b));
         rows += double(out.result.target_tokens.size());
     }
@@ -93,7 +93,7 @@ void BM_CompareRepaint(benchmark::State& state) {
         request.model = model_a;
         request.source = text;
         a[i] = std::make_shared<const DecodeResult>(DecodeWorker::run(request).result);
-        b[i] = std::make_shared<const DecodeResult>(CompareView::decodeB(*model_b, *a[i]));
+        b[i] = std::make_shared<const DecodeResult>(CompareView::decodeB(*model_b, *a[i], {}));
         ++i;
     }
     int flip = 0;

@@ -681,6 +681,16 @@ Total log-probability %2 over %n token(s)</source>
         <source>The open model has no sibling to compare with: choose a model with the same vocabularies (Open…), or one of its explanation methods.</source>
         <translation>打开的模型没有可比较的同族模型：请选择词表相同的模型（打开…），或它的某种解释方法。</translation>
     </message>
+    <message>
+        <source>B is decoded with the same interventions as A.</source>
+        <translation>B 用与 A 相同的干预解码。</translation>
+    </message>
+    <message numerus="yes">
+        <source>B cannot take %n of A&apos;s interventions, left out: %1</source>
+        <translation>
+            <numerusform>B 不能接受 A 的 %n 项干预，已略去：%1</numerusform>
+        </translation>
+    </message>
 </context>
 <context>
     <name>attnviz::ui::Comparison</name>

@@ -74,6 +74,36 @@ void checkInterventions(const Model& model, const Interventions& iv, int S, int 
     for (const HeadRef& h : iv.heads_off) checkHead(model.config.transformer, h);
 }
 
+Interventions interventionsModelTakes(const Model& model, const Interventions& iv, int S, int max_rows,
+                                      std::vector<std::string>* refused) {
+    Interventions kept;
+    // Tries `one` added to what is kept; keeps it when the model takes the whole set.
+    const auto tryAdding = [&](const Interventions& with) {
+        try {
+            checkInterventions(model, with, S, max_rows);
+            kept = with;
+        } catch (const InputError& e) {
+            if (refused) refused->push_back(e.what());
+        }
+    };
+    for (int j : iv.knockout) {
+        Interventions with = kept;
+        with.knockout.push_back(j);
+        tryAdding(with);
+    }
+    for (const AttendAt& a : iv.attend) {
+        Interventions with = kept;
+        with.attend.push_back(a);
+        tryAdding(with);
+    }
+    for (const HeadRef& h : iv.heads_off) {
+        Interventions with = kept;
+        with.heads_off.push_back(h);
+        tryAdding(with);
+    }
+    return kept;
+}
+
 std::vector<char> knockoutMask(const Interventions& iv, int S) {
     std::vector<char> mask;
     if (iv.knockout.empty()) return mask;

@@ -51,6 +51,12 @@ struct Interventions {
 // attend on a Transformer, head off on an RNN model, a layer or head out of range.
 void checkInterventions(const Model& model, const Interventions& iv, int S, int max_rows);
 
+// The part of `iv` that `model` can take (checkInterventions on each intervention alone, in order: an attend is kept
+// only with the attends kept before it): what a second model is decoded with beside the first (the compare view).
+// `refused` (may be null) gets the reason for each one left out.
+Interventions interventionsModelTakes(const Model& model, const Interventions& iv, int S, int max_rows,
+                                      std::vector<std::string>* refused);
+
 // (S) 1 where a position is knocked out; empty when none is (the plain path).
 std::vector<char> knockoutMask(const Interventions& iv, int S);
 // (heads) 1 where head h of `kind`'s layer `layer` is off; empty when none is.

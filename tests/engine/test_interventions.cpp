@@ -120,6 +120,7 @@ private slots:
     void headOffInBeamAndForcedEqualsZeroedModel();
     void emptyInterventionsChangeNothing();
     void refusesWhatAModelCannotTake();
+    void aSecondModelTakesWhatItCan();
 };
 
 void TestInterventions::knockoutMatchesMaskedReference() { greedyMatchesReference({{2, 5}, {}, {}}); }
@@ -337,6 +338,31 @@ void TestInterventions::refusesWhatAModelCannotTake() {
     opt.interventions.attend = {{7, 1}};
     QCOMPARE(errorOf([&] { forcedDecode(rnn, src, referenceOf(rnn), opt); }),
              QString("attend: row 7 is past the decode's length limit (rows 0..6)"));
+}
+
+// The compare view's B: of one set of interventions, an RNN model keeps the knockouts and attends and leaves the
+// head off out, a Transformer keeps the knockouts and the head off and leaves the attend out, each with the reason
+// checkInterventions gives; a knockout past the source and a second attend of a row are left out too.
+void TestInterventions::aSecondModelTakesWhatItCan() {
+    const Model rnn = smallModel(smallConfig(DecoderKind::Luong, ScoreKind::Dot), 3);
+    const Model transformer = smallTransformer(3);
+    const Interventions all{{2, 9}, {{1, 3}, {1, 4}}, {{AttentionKind::Cross, 0, 1}}};
+    std::vector<std::string> refused;
+    const Interventions by_rnn = interventionsModelTakes(rnn, all, 9, 10, &refused);
+    QCOMPARE(by_rnn, (Interventions{{2}, {{1, 3}}, {}}));
+    QCOMPARE(refused.size(), size_t(3));
+    QVERIFY(QString::fromStdString(refused[0]).startsWith("knockout: source position 9 is past the source"));
+    QCOMPARE(QString::fromStdString(refused[1]), QString("attend: row 1 is given twice (positions 3 and 4)"));
+    QCOMPARE(QString::fromStdString(refused[2]),
+             QString("head off: a luong model has no attention heads (head off is for Transformer models)"));
+    refused.clear();
+    const Interventions by_transformer = interventionsModelTakes(transformer, all, 9, 10, &refused);
+    QCOMPARE(by_transformer, (Interventions{{2}, {}, {{AttentionKind::Cross, 0, 1}}}));
+    QCOMPARE(refused.size(), size_t(3));
+    QVERIFY(QString::fromStdString(refused[1]).startsWith("attend: a Transformer has no single attention row"));
+    // What is kept is what checkInterventions takes whole.
+    checkInterventions(rnn, by_rnn, 9, 10);
+    checkInterventions(transformer, by_transformer, 9, 10);
 }
 
 ATTNVIZ_TEST_MAIN(TestInterventions)

@@ -65,6 +65,7 @@ private slots:
     void aModelWithOtherVocabulariesIsRefused();
     void hiddenViewDecodesNothing();
     void openingBAsTheModelNeverComparesItWithItself();
+    void bTakesTheInterventionsOfA();
 
 private:
     CompareView* view() const { return w_->compareView(); }
@@ -322,6 +323,32 @@ void TestCompareView::openingBAsTheModelNeverComparesItWithItself() {
     QVERIFY(QFileInfo(view()->modelBPath()) == QFileInfo(additive_) ||
             QFileInfo(view()->modelBPath()) == QFileInfo(dot_));
     QCOMPARE(view()->decodeB()->attention, engineB(view()->modelBPath()).attention);
+}
+
+// A word knocked out in the window is knocked out of B too, so that both models are compared under the same
+// intervention; the summary says so. B's decode is the engine's forced decode with the same knockout.
+void TestCompareView::bTakesTheInterventionsOfA() {
+    QVERIFY(typeAndWait(QStringLiteral("i love the cat")));
+    QVERIFY(waitForPair());
+    const QString b_path = QFileInfo(w_->compareView()->modelBPath()).absoluteFilePath();
+    QVERIFY(!b_path.isEmpty());
+    Interventions iv;
+    iv.knockout = {2};
+    QSignalSpy decoded(w_.get(), &MainWindow::decodeFinished);
+    w_->setInterventions(iv);  // as the command line's --knockout: the decode follows
+    w_->decodeNow();
+    QVERIFY(decoded.wait(20000) || !decoded.isEmpty());
+    QVERIFY(waitForPair());
+    QCOMPARE(w_->state()->decode()->interventions.knockout, std::vector<int>{2});
+    const Model b = loadModel(b_path.toStdString());
+    const DecodeResult& a = w_->state()->decode()->result;
+    DecodeOptions options;
+    options.interventions = iv;
+    const DecodeResult expected = forcedDecode(b, tokenizeSource(b, w_->sourceText().toStdString()),
+                                               TokenizedText{a.target_tokens, a.target_ids}, options);
+    QCOMPARE(view()->decodeB()->attention, expected.attention);
+    for (const auto& row : view()->decodeB()->attention) QCOMPARE(row[2], 0.0f);  // the column B no longer reads
+    QVERIFY2(view()->summaryText().contains(QStringLiteral("same interventions")), qPrintable(view()->summaryText()));
 }
 
 ATTNVIZ_TEST_MAIN(TestCompareView)

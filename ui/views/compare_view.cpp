@@ -290,8 +290,23 @@ bool CompareView::setModelB(const QString& path) {
 
 // ------------------------------------------------------------------------------------------------ decoding B
 
-DecodeResult CompareView::decodeB(const Model& b, const DecodeResult& a) {
-    return forcedDecode(b, TokenizedText{a.source_tokens, a.source_ids}, TokenizedText{a.target_tokens, a.target_ids});
+DecodeResult CompareView::decodeB(const Model& b, const DecodeResult& a, const Interventions& iv) {
+    DecodeOptions options;
+    options.interventions = iv;
+    return forcedDecode(b, TokenizedText{a.source_tokens, a.source_ids}, TokenizedText{a.target_tokens, a.target_ids},
+                        options);
+}
+
+QString CompareView::interventionsNote(const Interventions& taken, const std::vector<std::string>& refused) {
+    QStringList parts;
+    if (!taken.empty()) parts << tr("B is decoded with the same interventions as A.");
+    if (!refused.empty()) {
+        QStringList reasons;
+        for (const std::string& r : refused) reasons << qs(r);
+        parts << tr("B cannot take %n of A's interventions, left out: %1", "", int(refused.size()))
+                     .arg(reasons.join(QStringLiteral("; ")));
+    }
+    return parts.join(QLatin1Char(' '));
 }
 
 void CompareView::setActive(bool on) {
@@ -317,21 +332,26 @@ void CompareView::requestB() {
     auto a = std::make_shared<const DecodeResult>(decode->result);
     auto latest = generation_;
     ++pending_;
-    (void)QtConcurrent::run(&pool_, [this, latest, generation, a, model = b_model_] {
+    (void)QtConcurrent::run(&pool_, [this, latest, generation, a, iv = decode->interventions, model = b_model_] {
         std::shared_ptr<const DecodeResult> b;
-        QString error;
+        QString error, note;
         try {
-            b = std::make_shared<const DecodeResult>(decodeB(*model, *a));
+            std::vector<std::string> refused;
+            const Interventions taken =
+                interventionsModelTakes(*model, iv, int(a->source_ids.size()), int(a->target_ids.size()), &refused);
+            note = interventionsNote(taken, refused);
+            b = std::make_shared<const DecodeResult>(decodeB(*model, *a, taken));
         } catch (const std::exception& e) {
             error = qs(e.what());
         }
         // Back on the UI thread; Qt drops the call if the view is gone by then.
         QMetaObject::invokeMethod(
             this,
-            [this, latest, generation, a, b, error] {
+            [this, latest, generation, a, b, error, note] {
                 --pending_;
                 if (generation != latest->load()) return;  // a newer decode of A or another B came first
                 if (!b) return clearPair(tr("Model B could not be decoded: %1").arg(error));
+                b_interventions_note_ = note;
                 showPair(a, b);
             },
             Qt::QueuedConnection);
@@ -487,6 +507,7 @@ void CompareView::updateSummary() {
                               .arg(sum / n, 0, 'f', 3)
                         : tr("No row has two source words to rank."));
     }
+    if (!b_interventions_note_.isEmpty()) lines << b_interventions_note_;
     if (summary_.aer_a)
         lines << tr("AER A %1, B %2 (against the gold links)")
                      .arg(*summary_.aer_a, 0, 'f', 3)

@@ -93,8 +93,11 @@ public:
     HeatmapView* viewDifference() const { return view_diff_; }
     QTableView* distanceTable() const { return table_; }
 
-    // B forced onto `a`'s output (its source and target tokens): what the view decodes, synchronously.
-    static DecodeResult decodeB(const Model& b, const DecodeResult& a);
+    // B forced onto `a`'s output (its source and target tokens) with `iv`, the part of A's interventions B can take
+    // (interventionsModelTakes): what the view decodes, synchronously.
+    static DecodeResult decodeB(const Model& b, const DecodeResult& a, const Interventions& iv);
+    // What the summary says of B's interventions: the ones A's decode has and B took, and those B could not take.
+    static QString interventionsNote(const Interventions& taken, const std::vector<std::string>& refused);
     // Shows a pair now, as when B's decode arrives (benchmarks): maps, table and summary.
     void showPair(std::shared_ptr<const DecodeResult> a, std::shared_ptr<const DecodeResult> b);
     // The shown pair as a comparison (the chosen cross-attentions, names, gold links): what the maps, the table and
@@ -145,6 +148,7 @@ private:
     std::shared_ptr<const DecodeResult> shown_a_, shown_b_;
     AttentionComparison summary_;
     QString error_;
+    QString b_interventions_note_;  // interventionsNote of the B shown
 
     QThreadPool pool_;
     std::shared_ptr<std::atomic<quint64>> generation_ = std::make_shared<std::atomic<quint64>>(0);
