@@ -17,7 +17,7 @@ namespace {
 constexpr size_t kBatch = 16;
 // Copies per pass of sourceGradients: bounds the backward's working memory (the RNN's holds every step of each
 // copy).
-constexpr size_t kCopies = 64;
+constexpr size_t kCopies = 16;
 
 // The batch as the loss functions take it.
 std::vector<const TrainExample*> pointersTo(const std::vector<TrainExample>& batch) {
@@ -101,19 +101,23 @@ struct Pass {
 };
 
 // Up to kCopies copies a pass, whole inputs when their rows fit (the RNN shares each input's forward among its
-// copies), rows latest first (the RNN's backward then stops each copy at its row; nn/seq2seq_grad.h).
+// copies), and at least two passes when there are two rows or more (the engine's threads run passes side by side;
+// the plan does not depend on their number, so neither do the numbers). Each pass's rows are latest first (the
+// RNN's backward then stops each copy at its row; nn/seq2seq_grad.h), dealt round-robin so that the passes of a
+// group of inputs get as many long backwards as short ones.
 std::vector<Pass> planPasses(size_t inputs, const std::vector<int>& rows) {
     std::vector<int> order(rows.size());
     for (size_t k = 0; k < order.size(); ++k) order[k] = int(k);
     std::stable_sort(order.begin(), order.end(), [&](int a, int b) { return rows[size_t(a)] > rows[size_t(b)]; });
-    const size_t rows_per_pass = std::max<size_t>(1, std::min(rows.size(), kCopies));
-    const size_t inputs_per_pass = std::max<size_t>(1, kCopies / rows_per_pass);
+    const size_t inputs_per_pass = std::max<size_t>(1, kCopies / std::max<size_t>(1, rows.size()));
+    const size_t groups = (inputs + inputs_per_pass - 1) / inputs_per_pass;
+    const size_t row_passes =
+        std::min(rows.size(), std::max<size_t>((rows.size() + kCopies - 1) / kCopies, groups < 2 ? 2 : 1));
     std::vector<Pass> passes;
     for (size_t first_input = 0; first_input < inputs; first_input += inputs_per_pass)
-        for (size_t first = 0; first < rows.size(); first += rows_per_pass) {
+        for (size_t r = 0; r < row_passes; ++r) {
             Pass pass{first_input, std::min(inputs, first_input + inputs_per_pass), {}};
-            pass.rows.assign(order.begin() + std::ptrdiff_t(first),
-                             order.begin() + std::ptrdiff_t(std::min(rows.size(), first + rows_per_pass)));
+            for (size_t k = r; k < order.size(); k += row_passes) pass.rows.push_back(order[k]);
             passes.push_back(std::move(pass));
         }
     return passes;
@@ -121,15 +125,16 @@ std::vector<Pass> planPasses(size_t inputs, const std::vector<int>& rows) {
 
 // −∂loss/∂(source rows) of each example of the batch, [b] (S_b, E).
 // ws: reused from pass to pass (its buffers keep their memory).
-std::vector<Mat> rnnGradients(const Model& model, const std::vector<TrainExample>& batch, Seq2SeqWorkspace<float>& ws) {
+std::vector<Mat> rnnGradients(const Model& model, const std::vector<TrainExample>& batch,
+                              Seq2SeqWorkspace<float> (&ws)[2]) {
     const std::vector<const TrainExample*> ptrs = pointersTo(batch);
     const int B = int(ptrs.size());
-    seq2seqLossAndSourceGrad<float>(model.config, model.params, ptrs.data(), B, ws);
+    seq2seqLossAndSourceGrad<float>(model.config, model.params, ptrs.data(), B, ws[0], ws[1]);
     std::vector<Mat> grads;
     for (int b = 0; b < B; ++b) {
         const int S = int(batch[size_t(b)].source.size());
-        Mat g(S, ws.dxe.cols());
-        for (int j = 0; j < S; ++j) g.row(j) = -ws.dxe.row(Eigen::Index(j) * B + b);  // (S*B, E) time-major
+        Mat g(S, ws[0].dxe.cols());
+        for (int j = 0; j < S; ++j) g.row(j) = -ws[0].dxe.row(Eigen::Index(j) * B + b);  // (S*B, E) time-major
         grads.push_back(std::move(g));
     }
     return grads;
@@ -180,7 +185,7 @@ std::vector<std::vector<Mat>> sourceGradients(const Model& model, const std::vec
     // depend on the thread that runs it.
     std::atomic<size_t> next{0};
     runInParallel(threadsFor(passes.size(), 0), [&](int) {
-        Seq2SeqWorkspace<float> ws;
+        Seq2SeqWorkspace<float> ws[2];  // the copies', the inputs' forward
         TransformerLossCache<float> cache;
         for (size_t k = next++; k < passes.size(); k = next++) {
             const Pass& pass = passes[k];

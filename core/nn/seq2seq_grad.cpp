@@ -555,40 +555,77 @@ std::vector<const TrainExample*> distinctInputs(const TrainExample* const* batch
     return inputs;
 }
 
-// Rows t*B + b ← rows t*B_f + input_of[b] of a time-major buffer of `steps` steps (B_f = its rows / steps).
+// to's rows t*B + b ← from's rows t*B_f + input_of[b], for time-major buffers of `steps` steps (B_f = from's rows /
+// steps).
 template <typename T>
-void spreadRows(MatT<T>& m, int steps, const std::vector<int>& input_of) {
-    const Index B = Index(input_of.size()), Bf = m.rows() / steps;
-    MatT<T> out(Index(steps) * B, m.cols());
+void spreadRows(const MatT<T>& from, MatT<T>& to, int steps, const std::vector<int>& input_of) {
+    const Index B = Index(input_of.size()), Bf = from.rows() / steps;
+    to.resize(Index(steps) * B, from.cols());
     for (Index t = 0; t < steps; ++t)
-        for (Index b = 0; b < B; ++b) out.row(t * B + b) = m.row(t * Bf + input_of[size_t(b)]);
-    m.swap(out);
+        for (Index b = 0; b < B; ++b) to.row(t * B + b) = from.row(t * Bf + input_of[size_t(b)]);
 }
 
-// The forward of the inputs (S source and N decoder steps) as the B copies' forward, for the backward.
+// The attention's forward side, as the inputs' forward left it (the backward reads it through w.enc.input_of), and
+// the backward's scratch sized for B copies.
 template <typename T>
-void spreadForward(const ModelConfig& c, const std::vector<int>& input_of, int S, int N, Seq2SeqWorkspace<T>& w) {
-    const int B = int(input_of.size()), Hd = c.dec_hid_dim;
-    for (GruSeqCache<T>* dir : {&w.fwd, &w.bwd}) {
-        for (MatT<T>* m : {&dir->gates, &dir->ghn, &dir->h}) spreadRows(*m, S, input_of);
-        dir->zeros.setZero(B, dir->zeros.cols());
+void takeAttention(const ModelConfig& c, const Seq2SeqWorkspace<T>& f, int B, Seq2SeqWorkspace<T>& w) {
+    const int S = f.enc.S, Hd = c.dec_hid_dim;
+    w.enc.S = S;
+    w.enc.inputs = f.enc.inputs;
+    w.enc.len = f.enc.len;
+    w.enc.H = f.enc.H;
+    w.enc.keys = f.enc.keys;
+    w.enc.dH.setZero(Index(B) * S, f.enc.H.cols());
+    if (f.enc.keys.rows() > 0) w.enc.dkeys.setZero(Index(B) * S, f.enc.keys.cols());
+    AttnCache<T>& a = w.attn;
+    a.A = f.attn.A;
+    a.alpha = f.attn.alpha;
+    a.tanhs = f.attn.tanhs;
+    a.wq = f.attn.wq;
+    a.pq = f.attn.pq;
+    a.center = f.attn.center;
+    a.sig = f.attn.sig;
+    a.lo = f.attn.lo;
+    a.hi = f.attn.hi;
+    a.guide.resize(0, 0);
+    a.e.resize(S);
+    a.da.resize(S);
+    if (c.score == ScoreKind::Additive) {
+        a.dwq.resize(B, Hd);
+        a.dpre.resize(S, Hd);
     }
-    spreadRows(w.xe, S, input_of);
-    const size_t Bf = w.src_mask.size() / size_t(S);
-    std::vector<uint8_t> mask(size_t(S) * size_t(B));
+    if (c.span == SpanKind::LocalP) a.dpq.resize(B, Hd);
+}
+
+// The forward of the inputs (f: S source and N decoder steps) as the B copies' forward (w), for the backward. Two
+// workspaces, so that each keeps its sizes from pass to pass (reallocating large buffers costs page faults).
+template <typename T>
+void spreadForward(const ModelConfig& c, const std::vector<int>& input_of, int S, int N, const Seq2SeqWorkspace<T>& f,
+                   Seq2SeqWorkspace<T>& w) {
+    const int B = int(input_of.size());
+    for (const auto& [from, to] : {std::pair(&f.fwd, &w.fwd), std::pair(&f.bwd, &w.bwd)}) {
+        spreadRows(from->gates, to->gates, S, input_of);
+        spreadRows(from->ghn, to->ghn, S, input_of);
+        spreadRows(from->h, to->h, S, input_of);
+        to->zeros.setZero(B, from->zeros.cols());
+    }
+    spreadRows(f.xe, w.xe, S, input_of);
+    const size_t Bf = f.src_mask.size() / size_t(S);
+    w.src_mask.resize(size_t(S) * size_t(B));
     for (size_t t = 0; t < size_t(S); ++t)
-        for (size_t b = 0; b < size_t(B); ++b) mask[t * size_t(B) + b] = w.src_mask[t * Bf + size_t(input_of[b])];
-    w.src_mask.swap(mask);
-    spreadRows(w.fin, 1, input_of);
-    spreadRows(w.states, N + 1, input_of);
-    for (MatT<T>* m : {&w.gates, &w.ghn, &w.ctx}) spreadRows(*m, N, input_of);
-    spreadRows(c.decoder == DecoderKind::Bahdanau ? w.feat : w.htil, N, input_of);
+        for (size_t b = 0; b < size_t(B); ++b) w.src_mask[t * size_t(B) + b] = f.src_mask[t * Bf + size_t(input_of[b])];
+    spreadRows(f.fin, w.fin, 1, input_of);
+    spreadRows(f.states, w.states, N + 1, input_of);
+    spreadRows(f.gates, w.gates, N, input_of);
+    spreadRows(f.ghn, w.ghn, N, input_of);
+    spreadRows(f.ctx, w.ctx, N, input_of);
+    if (c.decoder == DecoderKind::Bahdanau)
+        spreadRows(f.feat, w.feat, N, input_of);
+    else
+        spreadRows(f.htil, w.htil, N, input_of);
+    takeAttention(c, f, B, w);
     w.enc.B = B;
     w.enc.input_of = input_of;
-    w.enc.dH.setZero(Index(B) * S, w.enc.H.cols());
-    if (w.enc.keys.rows() > 0) w.enc.dkeys.setZero(Index(B) * S, w.enc.keys.cols());
-    if (c.score == ScoreKind::Additive) w.attn.dwq.resize(B, Hd);
-    if (c.span == SpanKind::LocalP) w.attn.dpq.resize(B, Hd);
 }
 
 // active[t]: 1 + the last example whose objective row is t or later (or that has none). Step t's backward runs on
@@ -603,15 +640,15 @@ void activeRows(const TrainExample* const* batch, int B, int N, std::vector<int>
 
 template <typename T>
 LossSum sharedForwardSourceGrad(const ModelConfig& c, const ModelParamsT<T>& p, const TrainExample* const* batch, int B,
-                                Seq2SeqWorkspace<T>& w) {
+                                Seq2SeqWorkspace<T>& w, Seq2SeqWorkspace<T>& f) {
     int S = 0, N = 0;
     batchSizes(batch, B, S, N);
     LossSum out;
     if (B == 0) return out;
     std::vector<int> input_of;
     const std::vector<const TrainExample*> inputs = distinctInputs(batch, B, input_of);
-    forwardSteps<T>(c, p, inputs.data(), int(inputs.size()), S, N, DropoutSpec{}, true, w, T(0), T(1));
-    spreadForward<T>(c, input_of, S, N, w);
+    forwardSteps<T>(c, p, inputs.data(), int(inputs.size()), S, N, DropoutSpec{}, true, f, T(0), T(1));
+    spreadForward<T>(c, input_of, S, N, f, w);
     fillTargets(batch, B, N, int(p.fc_out_w.rows()), w.targets);
     outputForward<T>(p, c.decoder == DecoderKind::Bahdanau ? w.feat : w.htil, batch, B, T(1), true, w, out);
     activeRows(batch, B, N, w.active);
@@ -630,8 +667,8 @@ LossSum seq2seqLossAndGrad(const ModelConfig& c, const ModelParamsT<T>& p, const
 
 template <typename T>
 LossSum seq2seqLossAndSourceGrad(const ModelConfig& c, const ModelParamsT<T>& p, const TrainExample* const* batch,
-                                 int B, Seq2SeqWorkspace<T>& w) {
-    return sharedForwardSourceGrad<T>(c, p, batch, B, w);
+                                 int B, Seq2SeqWorkspace<T>& w, Seq2SeqWorkspace<T>& inputs) {
+    return sharedForwardSourceGrad<T>(c, p, batch, B, w, inputs);
 }
 
 template LossSum seq2seqLossAndGrad<float>(const ModelConfig&, const ModelParams&, const TrainExample* const*, int,
@@ -640,8 +677,8 @@ template LossSum seq2seqLossAndGrad<double>(const ModelConfig&, const ModelParam
                                             const DropoutSpec&, double, ModelParamsD*, Seq2SeqWorkspace<double>&,
                                             double);
 template LossSum seq2seqLossAndSourceGrad<float>(const ModelConfig&, const ModelParams&, const TrainExample* const*,
-                                                 int, Seq2SeqWorkspace<float>&);
+                                                 int, Seq2SeqWorkspace<float>&, Seq2SeqWorkspace<float>&);
 template LossSum seq2seqLossAndSourceGrad<double>(const ModelConfig&, const ModelParamsD&, const TrainExample* const*,
-                                                  int, Seq2SeqWorkspace<double>&);
+                                                  int, Seq2SeqWorkspace<double>&, Seq2SeqWorkspace<double>&);
 
 }  // namespace attnviz

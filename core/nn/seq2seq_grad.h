@@ -96,8 +96,9 @@ LossSum seq2seqLossAndGrad(const ModelConfig& c, const ModelParamsT<T>& p, const
 // (core/explain), which needs the inputs' gradients alone, of a batch of copies of few inputs: examples with the
 // same source and scale whose targets are prefixes of one another share one forward pass. Order the copies by
 // objective_row, latest first: step t's backward then runs on the copies whose row is t or later alone.
+// `inputs` holds the distinct inputs' forward (kept apart from ws so that both keep their sizes from call to call).
 template <typename T>
 LossSum seq2seqLossAndSourceGrad(const ModelConfig& c, const ModelParamsT<T>& p, const TrainExample* const* batch,
-                                 int B, Seq2SeqWorkspace<T>& ws);
+                                 int B, Seq2SeqWorkspace<T>& ws, Seq2SeqWorkspace<T>& inputs);
 
 }  // namespace attnviz
