@@ -638,6 +638,8 @@ void activeRows(const TrainExample* const* batch, int B, int N, std::vector<int>
             if (batch[b]->objective_row < 0 || batch[b]->objective_row >= t) active[size_t(t)] = b + 1;
 }
 
+// seq2seqLossAndSourceGrad: the inputs' forward in f, spread to the copies in w, then the copies' output layer
+// (each its objective row) and backward.
 template <typename T>
 LossSum sharedForwardSourceGrad(const ModelConfig& c, const ModelParamsT<T>& p, const TrainExample* const* batch, int B,
                                 Seq2SeqWorkspace<T>& w, Seq2SeqWorkspace<T>& f) {
