@@ -1,18 +1,23 @@
 #include "explain/forced_objective.h"
 
 #include "base/errors.h"
+#include "decode/parallel.h"
 #include "nn/seq2seq_grad.h"
 #include "nn/softmax.h"
 #include "nn/transformer_loss.h"
 
 #include <algorithm>
+#include <atomic>
 #include <string>
 
 namespace attnviz {
 namespace {
 
-// Inputs per pass: bounds the batch's working memory (a pass holds (T·B, V) logits).
+// Inputs per pass of forcedObjectives: bounds the batch's working memory (a pass holds (T·B, V) logits).
 constexpr size_t kBatch = 16;
+// Copies per pass of sourceGradients: bounds the backward's working memory (the RNN's holds every step of each
+// copy).
+constexpr size_t kCopies = 16;
 
 // The batch as the loss functions take it.
 std::vector<const TrainExample*> pointersTo(const std::vector<TrainExample>& batch) {
@@ -28,6 +33,16 @@ TrainExample exampleOf(const ForcedInput& in) {
     ex.target.push_back(kSos);
     ex.target.insert(ex.target.end(), in.target.begin(), in.target.end());
     ex.source_scale = in.source_scale;
+    return ex;
+}
+
+// The input with f_row as its objective: [<sos>, y_0 … y_row] (the decoder reads left to right, so the rows after
+// it neither change f_row nor receive its gradient).
+TrainExample copyWithObjective(const ForcedInput& in, int row, const std::optional<Contrast>& contrast) {
+    TrainExample ex = exampleOf(in);
+    ex.objective_row = row;
+    if (contrast && contrast->row == row) ex.contrast = contrast->token;
+    ex.target.resize(size_t(row) + 2);
     return ex;
 }
 
@@ -78,25 +93,56 @@ void transformerObjectives(const Model& model, const std::vector<TrainExample>& 
     }
 }
 
+// A pass of sourceGradients: copies of inputs [first_input, end_input), one per input and row, rows given as
+// indices into the caller's list.
+struct Pass {
+    size_t first_input = 0, end_input = 0;
+    std::vector<int> rows;
+};
+
+// Up to kCopies copies a pass, whole inputs when their rows fit (the RNN shares each input's forward among its
+// copies), and at least two passes when there are two rows or more (the engine's threads run passes side by side;
+// the plan does not depend on their number, so neither do the numbers). Each pass's rows are latest first (the
+// RNN's backward then stops each copy at its row; nn/seq2seq_grad.h), dealt round-robin so that the passes of a
+// group of inputs get as many long backwards as short ones.
+std::vector<Pass> planPasses(size_t inputs, const std::vector<int>& rows) {
+    std::vector<int> order(rows.size());
+    for (size_t k = 0; k < order.size(); ++k) order[k] = int(k);
+    std::stable_sort(order.begin(), order.end(), [&](int a, int b) { return rows[size_t(a)] > rows[size_t(b)]; });
+    const size_t inputs_per_pass = std::max<size_t>(1, kCopies / std::max<size_t>(1, rows.size()));
+    const size_t groups = (inputs + inputs_per_pass - 1) / inputs_per_pass;
+    const size_t row_passes =
+        std::min(rows.size(), std::max<size_t>((rows.size() + kCopies - 1) / kCopies, groups < 2 ? 2 : 1));
+    std::vector<Pass> passes;
+    for (size_t first_input = 0; first_input < inputs; first_input += inputs_per_pass)
+        for (size_t r = 0; r < row_passes; ++r) {
+            Pass pass{first_input, std::min(inputs, first_input + inputs_per_pass), {}};
+            for (size_t k = r; k < order.size(); k += row_passes) pass.rows.push_back(order[k]);
+            passes.push_back(std::move(pass));
+        }
+    return passes;
+}
+
 // −∂loss/∂(source rows) of each example of the batch, [b] (S_b, E).
-std::vector<Mat> rnnGradients(const Model& model, const std::vector<TrainExample>& batch) {
+// ws: reused from pass to pass (its buffers keep their memory).
+std::vector<Mat> rnnGradients(const Model& model, const std::vector<TrainExample>& batch,
+                              Seq2SeqWorkspace<float> (&ws)[2]) {
     const std::vector<const TrainExample*> ptrs = pointersTo(batch);
     const int B = int(ptrs.size());
-    Seq2SeqWorkspace<float> ws;
-    seq2seqLossAndSourceGrad<float>(model.config, model.params, ptrs.data(), B, ws);
+    seq2seqLossAndSourceGrad<float>(model.config, model.params, ptrs.data(), B, ws[0], ws[1]);
     std::vector<Mat> grads;
     for (int b = 0; b < B; ++b) {
         const int S = int(batch[size_t(b)].source.size());
-        Mat g(S, ws.dxe.cols());
-        for (int j = 0; j < S; ++j) g.row(j) = -ws.dxe.row(Eigen::Index(j) * B + b);  // (S*B, E) time-major
+        Mat g(S, ws[0].dxe.cols());
+        for (int j = 0; j < S; ++j) g.row(j) = -ws[0].dxe.row(Eigen::Index(j) * B + b);  // (S*B, E) time-major
         grads.push_back(std::move(g));
     }
     return grads;
 }
 
-std::vector<Mat> transformerGradients(const Model& model, const std::vector<TrainExample>& batch) {
+std::vector<Mat> transformerGradients(const Model& model, const std::vector<TrainExample>& batch,
+                                      TransformerLossCache<float>& cache) {
     const std::vector<const TrainExample*> ptrs = pointersTo(batch);
-    TransformerLossCache<float> cache;
     transformerLossAndSourceGrad<float>(model.config.transformer, model.transformer, ptrs.data(), int(ptrs.size()),
                                         cache);
     std::vector<Mat> grads;
@@ -124,25 +170,36 @@ std::vector<std::vector<double>> forcedObjectives(const Model& model, const std:
     return out;
 }
 
-std::vector<Mat> sourceGradients(const Model& model, const ForcedInput& input, const std::vector<int>& rows,
-                                 const std::optional<Contrast>& contrast) {
-    checkContrast(model, input.target, contrast);
-    std::vector<Mat> out;
-    for (size_t first = 0; first < rows.size(); first += kBatch) {
-        std::vector<TrainExample> batch;
-        for (size_t k = first; k < std::min(rows.size(), first + kBatch); ++k) {
-            if (rows[k] < 0 || rows[k] >= int(input.target.size()))
-                throw InputError("row " + std::to_string(rows[k]) + " is outside the decode's " +
+std::vector<std::vector<Mat>> sourceGradients(const Model& model, const std::vector<ForcedInput>& inputs,
+                                              const std::vector<int>& rows, const std::optional<Contrast>& contrast) {
+    for (const ForcedInput& input : inputs) {
+        checkContrast(model, input.target, contrast);
+        for (const int row : rows)
+            if (row < 0 || row >= int(input.target.size()))
+                throw InputError("row " + std::to_string(row) + " is outside the decode's " +
                                  std::to_string(input.target.size()) + " rows");
-            TrainExample ex = exampleOf(input);
-            ex.objective_row = rows[k];
-            if (contrast && contrast->row == rows[k]) ex.contrast = contrast->token;
-            batch.push_back(std::move(ex));
-        }
-        std::vector<Mat> grads =
-            model.config.isTransformer() ? transformerGradients(model, batch) : rnnGradients(model, batch);
-        for (Mat& g : grads) out.push_back(std::move(g));
     }
+    const std::vector<Pass> passes = planPasses(inputs.size(), rows);
+    std::vector<std::vector<Mat>> out(inputs.size(), std::vector<Mat>(rows.size()));
+    // The passes side by side on the engine's threads, each thread with its own buffers; a pass's numbers do not
+    // depend on the thread that runs it.
+    std::atomic<size_t> next{0};
+    runInParallel(threadsFor(passes.size(), 0), [&](int) {
+        Seq2SeqWorkspace<float> ws[2];  // the copies', the inputs' forward
+        TransformerLossCache<float> cache;
+        for (size_t k = next++; k < passes.size(); k = next++) {
+            const Pass& pass = passes[k];
+            std::vector<TrainExample> batch;
+            for (const int row : pass.rows)
+                for (size_t i = pass.first_input; i < pass.end_input; ++i)
+                    batch.push_back(copyWithObjective(inputs[i], rows[size_t(row)], contrast));
+            std::vector<Mat> grads = model.config.isTransformer() ? transformerGradients(model, batch, cache)
+                                                                  : rnnGradients(model, batch, ws);
+            size_t b = 0;
+            for (const int row : pass.rows)
+                for (size_t i = pass.first_input; i < pass.end_input; ++i) out[i][size_t(row)] = std::move(grads[b++]);
+        }
+    });
     return out;
 }
 

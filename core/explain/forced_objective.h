@@ -34,11 +34,12 @@ struct ForcedInput {
 std::vector<std::vector<double>> forcedObjectives(const Model& model, const std::vector<ForcedInput>& inputs,
                                                   const std::optional<Contrast>& contrast);
 
-// ∂f_t/∂e_j for each requested row t of one input: [k] (S, E) for rows[k]. e_j is the source embedding of
-// position j before any scaling (for a Transformer before ·√d and the positional encoding); the gradient is taken
-// at the input's scaled embeddings.
-std::vector<Mat> sourceGradients(const Model& model, const ForcedInput& input, const std::vector<int>& rows,
-                                 const std::optional<Contrast>& contrast);
+// ∂f_t/∂e_j for each requested row t of each input: [i][k] (S, E) for inputs[i], rows[k]. e_j is the source
+// embedding of position j before any scaling (for a Transformer before ·√d and the positional encoding); the
+// gradient is taken at the input's scaled embeddings. Each row's gradient is the backward of one copy of its input
+// with that row as the objective, through the training code's passes.
+std::vector<std::vector<Mat>> sourceGradients(const Model& model, const std::vector<ForcedInput>& inputs,
+                                              const std::vector<int>& rows, const std::optional<Contrast>& contrast);
 
 // (S, ·) what the decoder attends over: an RNN encoder's outputs h_j = [f_j ; b_j] (S, 2H_e), or a Transformer's
 // memory (S, d).

@@ -27,11 +27,11 @@ Mat dotWithEmbeddings(const Mat& embeddings, const std::vector<Mat>& grads) {
 Mat gradientTimesInput(const Model& model, const DecodeResult& decode, const std::optional<Contrast>& contrast) {
     const ForcedInput input = forcedInputOf(decode);
     return dotWithEmbeddings(sourceEmbeddings(model, input.source),
-                             sourceGradients(model, input, allRows(decode), contrast));
+                             sourceGradients(model, {input}, allRows(decode), contrast)[0]);
 }
 
 Mat gradientNorm(const Model& model, const DecodeResult& decode, const std::optional<Contrast>& contrast) {
-    const std::vector<Mat> grads = sourceGradients(model, forcedInputOf(decode), allRows(decode), contrast);
+    const std::vector<Mat> grads = sourceGradients(model, {forcedInputOf(decode)}, allRows(decode), contrast)[0];
     Mat r(Eigen::Index(grads.size()), Eigen::Index(decode.source_ids.size()));
     for (size_t t = 0; t < grads.size(); ++t) r.row(Eigen::Index(t)) = grads[t].rowwise().norm().transpose();
     return r;
@@ -41,16 +41,12 @@ Mat integratedGradients(const Model& model, const DecodeResult& decode, int step
                         const std::optional<Contrast>& contrast, std::vector<double>& delta) {
     ForcedInput input = forcedInputOf(decode);
     const std::vector<int> rows = allRows(decode);
-    std::vector<Mat> mean;  // [t] (S, E): (1/m) Σ_i ∂f_t/∂e at α_i e
-    for (int i = 1; i <= steps; ++i) {
-        input.source_scale = (double(i) - 0.5) / double(steps);
-        std::vector<Mat> grads = sourceGradients(model, input, rows, contrast);
-        if (mean.empty()) {
-            mean = std::move(grads);
-            continue;
-        }
-        for (size_t t = 0; t < rows.size(); ++t) mean[t] += grads[t];
-    }
+    std::vector<ForcedInput> path(size_t(steps), input);  // the inputs at α_i e
+    for (int i = 1; i <= steps; ++i) path[size_t(i) - 1].source_scale = (double(i) - 0.5) / double(steps);
+    std::vector<std::vector<Mat>> grads = sourceGradients(model, path, rows, contrast);  // [i][t] (S, E)
+    std::vector<Mat> mean = std::move(grads[0]);  // [t] (S, E): (1/m) Σ_i ∂f_t/∂e at α_i e
+    for (size_t i = 1; i < grads.size(); ++i)
+        for (size_t t = 0; t < rows.size(); ++t) mean[t] += grads[i][t];
     for (Mat& g : mean) g /= float(steps);
     // completeness: Σ_j R[t][j] ≈ f_t(e) − f_t(0)
     input.source_scale = 1.0;

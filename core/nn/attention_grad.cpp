@@ -26,6 +26,8 @@ void attentionResize(const ModelConfig& c, int B, int S, int K, bool backward, A
     const bool keys = additive || c.score == ScoreKind::General;
     const bool localp = c.span == SpanKind::LocalP;
     enc.B = B;
+    enc.inputs = B;
+    enc.input_of.clear();
     enc.S = S;
     enc.len.resize(B);
     enc.H.resize(Eigen::Index(B) * S, He2);
@@ -149,9 +151,9 @@ void attentionStepForward(const ModelParamsT<T>& p, const ModelConfig& c, const 
 
 template <typename T>
 void attentionStepBackward(const ModelParamsT<T>& p, const ModelConfig& c, AttnEncoder<T>& enc, int k, const T* q,
-                           AttnCache<T>& cache, const T* dctx, T* dq, ModelParamsT<T>* g) {
-    const int B = enc.B, S = enc.S, Hd = c.dec_hid_dim, He2 = 2 * c.enc_hid_dim, D = c.window;
-    const Eigen::Index base = Eigen::Index(k) * B;
+                           AttnCache<T>& cache, const T* dctx, T* dq, ModelParamsT<T>* g, int active) {
+    const int B = active < 0 ? enc.B : active, S = enc.S, Hd = c.dec_hid_dim, He2 = 2 * c.enc_hid_dim, D = c.window;
+    const Eigen::Index base = Eigen::Index(k) * enc.inputs;  // the step's forward rows
     CMapT<T> Q(q, B, Hd), dC(dctx, B, He2);
     MapT<T> dQ(dq, B, Hd);
     const bool additive = c.score == ScoreKind::Additive, localp = c.span == SpanKind::LocalP;
@@ -160,14 +162,15 @@ void attentionStepBackward(const ModelParamsT<T>& p, const ModelConfig& c, AttnE
     const T sigma2 = (T(D) / T(2)) * (T(D) / T(2));
     const T dot_scale = c.score == ScoreKind::ScaledDot ? T(1) / std::sqrt(T(Hd)) : T(1);
     for (int b = 0; b < B; ++b) {
-        const Eigen::Index row = base + b;
+        const int f = enc.inputOf(b);
+        const Eigen::Index row = base + f;  // forward rows: the cache's and H's (r0); gradient rows: d0
         const int lo = cache.lo[size_t(row)], hi = cache.hi[size_t(row)], n = hi - lo + 1;
-        const Eigen::Index r0 = Eigen::Index(b) * S + lo;
+        const Eigen::Index r0 = Eigen::Index(f) * S + lo, d0 = Eigen::Index(b) * S + lo;
         const auto Hb = enc.H.middleRows(r0, n);
         const auto a = cache.A.row(row).segment(lo, n);
         auto da = cache.da.head(n);
         da.noalias() = Hb * dC.row(b).transpose();                        // (n)
-        enc.dH.middleRows(r0, n).noalias() += a.transpose() * dC.row(b);  // (n, 2H_e)
+        enc.dH.middleRows(d0, n).noalias() += a.transpose() * dC.row(b);  // (n, 2H_e)
         // da becomes de in place.
         if (localp) {
             const auto al = cache.alpha.row(row).segment(lo, n);
@@ -182,7 +185,7 @@ void attentionStepBackward(const ModelParamsT<T>& p, const ModelConfig& c, AttnE
             const T s = al.dot(da.transpose());
             da = (al.transpose().array() * (da.array() - s)).matrix();
             const T sg = cache.sig[row];
-            const T du = dcenter * T(enc.len[size_t(b)]) * sg * (T(1) - sg);
+            const T du = dcenter * T(enc.len[size_t(f)]) * sg * (T(1) - sg);
             const auto pq = cache.pq.row(row);
             if (g) g->attn_vp += du * pq.transpose();
             cache.dpq.row(b) = (du * p.attn_vp.transpose().array() * (T(1) - pq.array() * pq.array())).matrix();
@@ -201,28 +204,28 @@ void attentionStepBackward(const ModelParamsT<T>& p, const ModelConfig& c, AttnE
             auto dpre = cache.dpre.topRows(n);
             dpre = ((da * p.attn_v.transpose()).array() * (T(1) - Tb.array() * Tb.array())).matrix();
             if (g) g->attn_v.noalias() += Tb.transpose() * da;
-            enc.dkeys.middleRows(r0, n) += dpre;
+            enc.dkeys.middleRows(d0, n) += dpre;
             cache.dwq.row(b) += dpre.colwise().sum();
             break;
         }
         case ScoreKind::Dot:
         case ScoreKind::ScaledDot:
             dQ.row(b).noalias() += dot_scale * (da.transpose() * Hb);
-            enc.dH.middleRows(r0, n).noalias() += (dot_scale * da) * Q.row(b);
+            enc.dH.middleRows(d0, n).noalias() += (dot_scale * da) * Q.row(b);
             break;
         case ScoreKind::General:
             dQ.row(b).noalias() += da.transpose() * enc.keys.middleRows(r0, n);
-            enc.dkeys.middleRows(r0, n).noalias() += da * Q.row(b);
+            enc.dkeys.middleRows(d0, n).noalias() += da * Q.row(b);
             break;
         }
     }
     if (additive) {
-        dQ.noalias() += cache.dwq * p.attn_w.leftCols(Hd);  // (B, H_d) x (H_d, H_d)
-        if (g) g->attn_w.leftCols(Hd).noalias() += cache.dwq.transpose() * Q;
+        dQ.noalias() += cache.dwq.topRows(B) * p.attn_w.leftCols(Hd);  // (B, H_d) x (H_d, H_d)
+        if (g) g->attn_w.leftCols(Hd).noalias() += cache.dwq.topRows(B).transpose() * Q;
     }
     if (localp) {
-        dQ.noalias() += cache.dpq * p.attn_Wp;
-        if (g) g->attn_Wp.noalias() += cache.dpq.transpose() * Q;
+        dQ.noalias() += cache.dpq.topRows(B) * p.attn_Wp;
+        if (g) g->attn_Wp.noalias() += cache.dpq.topRows(B).transpose() * Q;
     }
 }
 
@@ -234,7 +237,7 @@ void attentionStepBackward(const ModelParamsT<T>& p, const ModelConfig& c, AttnE
     template void attentionStepForward<T>(const ModelParamsT<T>&, const ModelConfig&, const AttnEncoder<T>&, int,      \
                                           const T*, AttnCache<T>&, T*);                                                \
     template void attentionStepBackward<T>(const ModelParamsT<T>&, const ModelConfig&, AttnEncoder<T>&, int, const T*, \
-                                           AttnCache<T>&, const T*, T*, ModelParamsT<T>*);
+                                           AttnCache<T>&, const T*, T*, ModelParamsT<T>*, int);
 ATTNVIZ_INSTANTIATE_ATTN(float)
 ATTNVIZ_INSTANTIATE_ATTN(double)
 

@@ -11,18 +11,25 @@
 namespace attnviz {
 
 // The encoder side of one batch, shared by every decoder step.
+// Attribution runs the forward once per distinct input (B_f of them) and the backward for B copies of those inputs
+// (nn/seq2seq_grad.cpp): then H, keys, len and the AttnCache's forward rows are the inputs', and backward row b reads
+// input input_of[b]. In training B_f = B and input_of is empty (row b reads itself).
 template <typename T>
 struct AttnEncoder {
     int B = 0, S = 0;
-    std::vector<int> len;  // (B) S_b
-    MatT<T> H;             // (B*S, 2H_e) encoder outputs h_j
-    MatT<T> keys;          // (B*S, H_d) additive: U h_j + b (U = the last 2H_e columns of attn.weight); general: W h_j
+    int inputs = 0;             // B_f
+    std::vector<int> input_of;  // (B) attribution: the input copy b reads; empty: b
+    std::vector<int> len;       // (B_f) S_b
+    MatT<T> H;                  // (B_f*S, 2H_e) encoder outputs h_j
+    MatT<T> keys;  // (B_f*S, H_d) additive: U h_j + b (U = the last 2H_e columns of attn.weight); general: W h_j
     // backward
     MatT<T> dH;     // (B*S, 2H_e)
     MatT<T> dkeys;  // (B*S, H_d)
+    int inputOf(int b) const { return input_of.empty() ? b : input_of[size_t(b)]; }
 };
 
-// What the forward of K steps keeps for the backward (step-major: rows of step k are k*B ..).
+// What the forward of K steps keeps for the backward (step-major: rows of step k are k*B_f ..; the backward
+// scratch dwq, dpq has B rows).
 template <typename T>
 struct AttnCache {
     MatT<T> A;                // (K*B, S) weights a_j, zero outside the window / past S_b
@@ -63,10 +70,12 @@ void attentionStepForward(const ModelParamsT<T>& p, const ModelConfig& c, const 
                           AttnCache<T>& cache, T* ctx);
 
 // Backward of step k given dctx (B, 2H_e): ADDS into dq (B, H_d), enc.dH, enc.dkeys and, when g is not null, the
-// parameter gradients *g (attribution passes null: it needs only the inputs' gradients).
+// parameter gradients *g (attribution passes null: it needs only the inputs' gradients). Only the first `active`
+// rows (all B when −1) are computed: attribution's copies whose objective row is before step k have no gradient
+// there, and their rows of dq, dH and dkeys are left as they are.
 template <typename T>
 void attentionStepBackward(const ModelParamsT<T>& p, const ModelConfig& c, AttnEncoder<T>& enc, int k, const T* q,
-                           AttnCache<T>& cache, const T* dctx, T* dq, ModelParamsT<T>* g);
+                           AttnCache<T>& cache, const T* dctx, T* dq, ModelParamsT<T>* g, int active = -1);
 
 // Backward of attentionPrepare: enc.dkeys → enc.dH and, when g is not null, the parameter gradients *g. Call once
 // after all steps.

@@ -203,6 +203,20 @@ void encoderBackward(const ModelConfig& c, const ModelParamsT<T>& p, const Train
     if (G) embedBackward<T>(G->enc_embedding, batch, B, true, w.dxe, w.xe_mask, drop);
 }
 
+// targets (N*B): the token step t of example b must produce, −1 past the example's end.
+void fillTargets(const TrainExample* const* batch, int B, int N, int V, std::vector<int>& targets) {
+    targets.assign(size_t(N) * size_t(B), -1);
+    for (int b = 0; b < B; ++b) {
+        const std::vector<int>& y = batch[b]->target;
+        for (int t = 0; t + 1 < int(y.size()); ++t) {
+            if (y[size_t(t) + 1] < 0 || y[size_t(t) + 1] >= V)
+                throw InputError("training example (line " + std::to_string(batch[b]->line) + "): target id " +
+                                 std::to_string(y[size_t(t) + 1]) + " is outside the vocabulary");
+            targets[size_t(t) * B + b] = y[size_t(t) + 1];
+        }
+    }
+}
+
 // ---- decoder inputs (teacher forcing): x_t = the target embeddings, the token each step must produce, and the
 // embedding part of W_ih x_t + b_ih for all steps in one GEMM; sizes the step buffers.
 template <typename T>
@@ -213,16 +227,7 @@ void decoderInputsForward(const ModelConfig& c, const ModelParamsT<T>& p, const 
     w.xd.setZero(NB, E);
     if (dropout.p > 0) w.xd_mask.setZero(NB, E);
     embed<T>(p.dec_embedding, batch, B, false, N, dropout, w.xd, w.xd_mask, "target");
-    w.targets.assign(size_t(NB), -1);
-    for (int b = 0; b < B; ++b) {
-        const std::vector<int>& y = batch[b]->target;
-        for (int t = 0; t + 1 < int(y.size()); ++t) {
-            if (y[size_t(t) + 1] < 0 || y[size_t(t) + 1] >= V)
-                throw InputError("training example (line " + std::to_string(batch[b]->line) + "): target id " +
-                                 std::to_string(y[size_t(t) + 1]) + " is outside the vocabulary");
-            w.targets[size_t(t) * B + b] = y[size_t(t) + 1];
-        }
-    }
+    fillTargets(batch, B, N, V, w.targets);
     w.gix.resize(NB, 3 * Hd);
     w.gix.noalias() = w.xd * p.dec_rnn.w_ih.leftCols(E).transpose();
     w.gix.rowwise() += p.dec_rnn.b_ih.transpose();
@@ -294,14 +299,16 @@ void bahdanauBackward(const ModelConfig& c, const ModelParamsT<T>& p, int B, int
     resizeStepGrads(c, B, N, w);
     for (int t = N - 1; t >= 0; --t) {
         const Index r = Index(t) * B;
+        const int Bt = w.active[size_t(t)];  // the step's rows with a gradient
         const T* sprev = w.states.data() + r * Hd;
-        w.ds += w.dfeat.block(r, 0, B, Hd);  // ∂/∂s_{t+1}
+        w.ds.topRows(Bt) += w.dfeat.block(r, 0, Bt, Hd);  // ∂/∂s_{t+1}
         w.ds2.setZero();
         gruCellBackward<T>(p.dec_rnn, w.gates.data() + r * 3 * Hd, w.ghn.data() + r * Hd, sprev, w.ds.data(), nullptr,
-                           B, w.dgi.data() + r * 3 * Hd, w.dgh.data() + r * 3 * Hd, w.ds2.data());
-        w.dc = w.dfeat.block(r, Hd, B, He2);
-        w.dc.noalias() += w.dgi.middleRows(r, B) * Wih.rightCols(He2);  // (B, 3H_d) x (3H_d, 2H_e)
-        attentionStepBackward<T>(p, c, w.enc, t, sprev, w.attn, w.dc.data(), w.ds2.data(), G);
+                           Bt, w.dgi.data() + r * 3 * Hd, w.dgh.data() + r * 3 * Hd, w.ds2.data());
+        auto dc = w.dc.topRows(Bt);
+        dc = w.dfeat.block(r, Hd, Bt, He2);
+        dc.noalias() += w.dgi.middleRows(r, Bt) * Wih.rightCols(He2);  // (B_t, 3H_d) x (3H_d, 2H_e)
+        attentionStepBackward<T>(p, c, w.enc, t, sprev, w.attn, w.dc.data(), w.ds2.data(), G, Bt);
         w.ds.swap(w.ds2);
     }
     if (G) G->dec_rnn.w_ih.rightCols(He2).noalias() += w.dgi.transpose() * w.ctx;
@@ -343,17 +350,20 @@ void luongBackward(const ModelConfig& c, const ModelParamsT<T>& p, int B, int N,
     w.dcarry.setZero(B, Hd);  // ∂/∂h̃_t from step t+1's input (input feeding)
     for (int t = N - 1; t >= 0; --t) {
         const Index r = Index(t) * B;
-        auto dp = w.dpre.middleRows(r, B);
-        dp = ((w.dfeat.middleRows(r, B) + w.dcarry).array() * (T(1) - w.htil.middleRows(r, B).array().square()))
+        const int Bt = w.active[size_t(t)];  // the step's rows with a gradient
+        auto dp = w.dpre.middleRows(r, Bt);
+        dp = ((w.dfeat.middleRows(r, Bt) + w.dcarry.topRows(Bt)).array() *
+              (T(1) - w.htil.middleRows(r, Bt).array().square()))
                  .matrix();
-        w.dc.noalias() = dp * p.combine_w.leftCols(He2);
-        w.ds.noalias() += dp * p.combine_w.rightCols(Hd);
+        w.dc.topRows(Bt).noalias() = dp * p.combine_w.leftCols(He2);
+        w.ds.topRows(Bt).noalias() += dp * p.combine_w.rightCols(Hd);
         const T* snext = w.states.data() + (r + B) * Hd;
-        attentionStepBackward<T>(p, c, w.enc, t, snext, w.attn, w.dc.data(), w.ds.data(), G);
+        attentionStepBackward<T>(p, c, w.enc, t, snext, w.attn, w.dc.data(), w.ds.data(), G, Bt);
         w.ds2.setZero();
         gruCellBackward<T>(p.dec_rnn, w.gates.data() + r * 3 * Hd, w.ghn.data() + r * Hd, w.states.data() + r * Hd,
-                           w.ds.data(), nullptr, B, w.dgi.data() + r * 3 * Hd, w.dgh.data() + r * 3 * Hd, w.ds2.data());
-        if (feed && t > 0) w.dcarry.noalias() = w.dgi.middleRows(r, B) * Wih.rightCols(Hd);
+                           w.ds.data(), nullptr, Bt, w.dgi.data() + r * 3 * Hd, w.dgh.data() + r * 3 * Hd,
+                           w.ds2.data());
+        if (feed && t > 0) w.dcarry.topRows(Bt).noalias() = w.dgi.middleRows(r, Bt) * Wih.rightCols(Hd);
         w.ds.swap(w.ds2);
     }
     w.dxd.setZero(NB, E);
@@ -459,6 +469,43 @@ double alignmentLoss(const AttnCache<T>& cache) {
     return sum;
 }
 
+// The forward of B examples as far as the output layer's features (w.feat or w.htil); with `backward`, the
+// buffers the backward needs. Guided alignment: .align_sum.
+template <typename T>
+LossSum forwardSteps(const ModelConfig& c, const ModelParamsT<T>& p, const TrainExample* const* batch, int B, int S,
+                     int N, const DropoutSpec& dropout, bool backward, Seq2SeqWorkspace<T>& w, T align_weight,
+                     T grad_scale) {
+    LossSum out;
+    encoderForward<T>(c, p, batch, B, S, N, dropout, backward, w);
+    const bool guided = align_weight > T(0) && c.span == SpanKind::Global;
+    if (guided)
+        fillGuide<T>(batch, B, S, N, align_weight * grad_scale, w.attn);
+    else
+        w.attn.guide.resize(0, 0);
+    decoderInputsForward<T>(c, p, batch, B, N, dropout, w);
+    if (c.decoder == DecoderKind::Bahdanau)
+        bahdanauForward<T>(c, p, B, N, w);
+    else
+        luongForward<T>(c, p, B, N, w);
+    if (guided) out.align_sum = alignmentLoss(w.attn);
+    return out;
+}
+
+// The backward from the output layer's dlogits (w.logits) of B examples: into *G when G is not null, else only as
+// far as w.dxe. w.active[t]: the rows of step t that have a gradient.
+template <typename T>
+void backwardSteps(const ModelConfig& c, const ModelParamsT<T>& p, const TrainExample* const* batch, int B, int S,
+                   int N, bool drop, ModelParamsT<T>* G, Seq2SeqWorkspace<T>& w) {
+    const bool bahdanau = c.decoder == DecoderKind::Bahdanau;
+    outputBackward<T>(p, bahdanau ? w.feat : w.htil, w, G);
+    if (bahdanau)
+        bahdanauBackward<T>(c, p, B, N, w, G);
+    else
+        luongBackward<T>(c, p, B, N, w, G);
+    decoderInputsBackward<T>(c, p, batch, B, N, drop, w, G);
+    encoderBackward<T>(c, p, batch, B, S, drop, w, G);
+}
+
 // The forward, and with `backward` the backward: into *G when G is not null, else only as far as w.dxe.
 template <typename T>
 LossSum lossAndGradients(const ModelConfig& c, const ModelParamsT<T>& p, const TrainExample* const* batch, int B,
@@ -468,31 +515,146 @@ LossSum lossAndGradients(const ModelConfig& c, const ModelParamsT<T>& p, const T
     batchSizes(batch, B, S, N);
     LossSum out;
     if (B == 0) return out;
-    const bool bahdanau = c.decoder == DecoderKind::Bahdanau;
-
-    encoderForward<T>(c, p, batch, B, S, N, dropout, backward, w);
-    const bool guided = align_weight > T(0) && c.span == SpanKind::Global;
-    if (guided)
-        fillGuide<T>(batch, B, S, N, align_weight * grad_scale, w.attn);
-    else
-        w.attn.guide.resize(0, 0);
-    decoderInputsForward<T>(c, p, batch, B, N, dropout, w);
-    if (bahdanau)
-        bahdanauForward<T>(c, p, B, N, w);
-    else
-        luongForward<T>(c, p, B, N, w);
-    if (guided) out.align_sum = alignmentLoss(w.attn);
-    const MatT<T>& F = bahdanau ? w.feat : w.htil;
-    outputForward<T>(p, F, batch, B, grad_scale, backward, w, out);
+    out = forwardSteps<T>(c, p, batch, B, S, N, dropout, backward, w, align_weight, grad_scale);
+    outputForward<T>(p, c.decoder == DecoderKind::Bahdanau ? w.feat : w.htil, batch, B, grad_scale, backward, w, out);
     if (!backward) return out;
+    w.active.assign(size_t(N), B);
+    backwardSteps<T>(c, p, batch, B, S, N, dropout.p > 0, G, w);
+    return out;
+}
 
-    outputBackward<T>(p, F, w, G);
-    if (bahdanau)
-        bahdanauBackward<T>(c, p, B, N, w, G);
+// ---- attribution (seq2seqLossAndSourceGrad): a batch of copies of few inputs, each copy with its own objective
+// row. Copies of one input share its forward: the forward runs on the B_f distinct inputs, then the step buffers
+// are spread to the B copies (rows t*B + b ← t*B_f + input_of[b]), except the attention's encoder side and cache
+// (S times larger), which the backward reads through w.enc.input_of. The backward then runs for the B copies.
+
+// Whether a and b can share a forward: the same source and scale, and one target a prefix of the other (the
+// decoder reads left to right, so the shorter one's steps are the longer one's first steps).
+bool shareForward(const TrainExample& a, const TrainExample& b) {
+    if (a.source != b.source || a.source_scale != b.source_scale) return false;
+    const size_t n = std::min(a.target.size(), b.target.size());
+    return std::equal(a.target.begin(), a.target.begin() + Index(n), b.target.begin());
+}
+
+// The distinct inputs of a batch (each the example with the longest target of its group) and, per example, the
+// input whose forward it reads.
+std::vector<const TrainExample*> distinctInputs(const TrainExample* const* batch, int B, std::vector<int>& input_of) {
+    std::vector<const TrainExample*> inputs;
+    input_of.assign(size_t(B), -1);
+    for (int b = 0; b < B; ++b) {
+        int& in = input_of[size_t(b)];
+        for (size_t i = 0; i < inputs.size() && in < 0; ++i)
+            if (shareForward(*batch[b], *inputs[i])) in = int(i);
+        if (in < 0) {
+            in = int(inputs.size());
+            inputs.push_back(batch[b]);
+        } else if (batch[b]->target.size() > inputs[size_t(in)]->target.size()) {
+            inputs[size_t(in)] = batch[b];
+        }
+    }
+    return inputs;
+}
+
+// to's rows t*B + b ← from's rows t*B_f + input_of[b], for time-major buffers of `steps` steps (B_f = from's rows /
+// steps).
+template <typename T>
+void spreadRows(const MatT<T>& from, MatT<T>& to, int steps, const std::vector<int>& input_of) {
+    const Index B = Index(input_of.size()), Bf = from.rows() / steps;
+    to.resize(Index(steps) * B, from.cols());
+    for (Index t = 0; t < steps; ++t)
+        for (Index b = 0; b < B; ++b) to.row(t * B + b) = from.row(t * Bf + input_of[size_t(b)]);
+}
+
+// The attention's forward side, as the inputs' forward left it (the backward reads it through w.enc.input_of), and
+// the backward's scratch sized for B copies.
+template <typename T>
+void takeAttention(const ModelConfig& c, const Seq2SeqWorkspace<T>& f, int B, Seq2SeqWorkspace<T>& w) {
+    const int S = f.enc.S, Hd = c.dec_hid_dim;
+    w.enc.S = S;
+    w.enc.inputs = f.enc.inputs;
+    w.enc.len = f.enc.len;
+    w.enc.H = f.enc.H;
+    w.enc.keys = f.enc.keys;
+    w.enc.dH.setZero(Index(B) * S, f.enc.H.cols());
+    if (f.enc.keys.rows() > 0) w.enc.dkeys.setZero(Index(B) * S, f.enc.keys.cols());
+    AttnCache<T>& a = w.attn;
+    a.A = f.attn.A;
+    a.alpha = f.attn.alpha;
+    a.tanhs = f.attn.tanhs;
+    a.wq = f.attn.wq;
+    a.pq = f.attn.pq;
+    a.center = f.attn.center;
+    a.sig = f.attn.sig;
+    a.lo = f.attn.lo;
+    a.hi = f.attn.hi;
+    a.guide.resize(0, 0);
+    a.e.resize(S);
+    a.da.resize(S);
+    if (c.score == ScoreKind::Additive) {
+        a.dwq.resize(B, Hd);
+        a.dpre.resize(S, Hd);
+    }
+    if (c.span == SpanKind::LocalP) a.dpq.resize(B, Hd);
+}
+
+// The forward of the inputs (f: S source and N decoder steps) as the B copies' forward (w), for the backward. Two
+// workspaces, so that each keeps its sizes from pass to pass (reallocating large buffers costs page faults).
+template <typename T>
+void spreadForward(const ModelConfig& c, const std::vector<int>& input_of, int S, int N, const Seq2SeqWorkspace<T>& f,
+                   Seq2SeqWorkspace<T>& w) {
+    const int B = int(input_of.size());
+    for (const auto& [from, to] : {std::pair(&f.fwd, &w.fwd), std::pair(&f.bwd, &w.bwd)}) {
+        spreadRows(from->gates, to->gates, S, input_of);
+        spreadRows(from->ghn, to->ghn, S, input_of);
+        spreadRows(from->h, to->h, S, input_of);
+        to->zeros.setZero(B, from->zeros.cols());
+    }
+    spreadRows(f.xe, w.xe, S, input_of);
+    const size_t Bf = f.src_mask.size() / size_t(S);
+    w.src_mask.resize(size_t(S) * size_t(B));
+    for (size_t t = 0; t < size_t(S); ++t)
+        for (size_t b = 0; b < size_t(B); ++b) w.src_mask[t * size_t(B) + b] = f.src_mask[t * Bf + size_t(input_of[b])];
+    spreadRows(f.fin, w.fin, 1, input_of);
+    spreadRows(f.states, w.states, N + 1, input_of);
+    spreadRows(f.gates, w.gates, N, input_of);
+    spreadRows(f.ghn, w.ghn, N, input_of);
+    spreadRows(f.ctx, w.ctx, N, input_of);
+    if (c.decoder == DecoderKind::Bahdanau)
+        spreadRows(f.feat, w.feat, N, input_of);
     else
-        luongBackward<T>(c, p, B, N, w, G);
-    decoderInputsBackward<T>(c, p, batch, B, N, dropout.p > 0, w, G);
-    encoderBackward<T>(c, p, batch, B, S, dropout.p > 0, w, G);
+        spreadRows(f.htil, w.htil, N, input_of);
+    takeAttention(c, f, B, w);
+    w.enc.B = B;
+    w.enc.input_of = input_of;
+}
+
+// active[t]: 1 + the last example whose objective row is t or later (or that has none). Step t's backward runs on
+// the rows before it: the others' objectives are before step t, so they have no gradient there. The caller orders
+// the copies by objective row, latest first, so that these are the rows with a gradient and no more.
+void activeRows(const TrainExample* const* batch, int B, int N, std::vector<int>& active) {
+    active.assign(size_t(N), 0);
+    for (int t = 0; t < N; ++t)
+        for (int b = 0; b < B; ++b)
+            if (batch[b]->objective_row < 0 || batch[b]->objective_row >= t) active[size_t(t)] = b + 1;
+}
+
+// seq2seqLossAndSourceGrad: the inputs' forward in f, spread to the copies in w, then the copies' output layer
+// (each its objective row) and backward.
+template <typename T>
+LossSum sharedForwardSourceGrad(const ModelConfig& c, const ModelParamsT<T>& p, const TrainExample* const* batch, int B,
+                                Seq2SeqWorkspace<T>& w, Seq2SeqWorkspace<T>& f) {
+    int S = 0, N = 0;
+    batchSizes(batch, B, S, N);
+    LossSum out;
+    if (B == 0) return out;
+    std::vector<int> input_of;
+    const std::vector<const TrainExample*> inputs = distinctInputs(batch, B, input_of);
+    forwardSteps<T>(c, p, inputs.data(), int(inputs.size()), S, N, DropoutSpec{}, true, f, T(0), T(1));
+    spreadForward<T>(c, input_of, S, N, f, w);
+    fillTargets(batch, B, N, int(p.fc_out_w.rows()), w.targets);
+    outputForward<T>(p, c.decoder == DecoderKind::Bahdanau ? w.feat : w.htil, batch, B, T(1), true, w, out);
+    activeRows(batch, B, N, w.active);
+    backwardSteps<T>(c, p, batch, B, S, N, false, nullptr, w);
     return out;
 }
 
@@ -507,8 +669,8 @@ LossSum seq2seqLossAndGrad(const ModelConfig& c, const ModelParamsT<T>& p, const
 
 template <typename T>
 LossSum seq2seqLossAndSourceGrad(const ModelConfig& c, const ModelParamsT<T>& p, const TrainExample* const* batch,
-                                 int B, Seq2SeqWorkspace<T>& w) {
-    return lossAndGradients<T>(c, p, batch, B, DropoutSpec{}, T(1), true, nullptr, w, T(0));
+                                 int B, Seq2SeqWorkspace<T>& w, Seq2SeqWorkspace<T>& inputs) {
+    return sharedForwardSourceGrad<T>(c, p, batch, B, w, inputs);
 }
 
 template LossSum seq2seqLossAndGrad<float>(const ModelConfig&, const ModelParams&, const TrainExample* const*, int,
@@ -517,8 +679,8 @@ template LossSum seq2seqLossAndGrad<double>(const ModelConfig&, const ModelParam
                                             const DropoutSpec&, double, ModelParamsD*, Seq2SeqWorkspace<double>&,
                                             double);
 template LossSum seq2seqLossAndSourceGrad<float>(const ModelConfig&, const ModelParams&, const TrainExample* const*,
-                                                 int, Seq2SeqWorkspace<float>&);
+                                                 int, Seq2SeqWorkspace<float>&, Seq2SeqWorkspace<float>&);
 template LossSum seq2seqLossAndSourceGrad<double>(const ModelConfig&, const ModelParamsD&, const TrainExample* const*,
-                                                  int, Seq2SeqWorkspace<double>&);
+                                                  int, Seq2SeqWorkspace<double>&, Seq2SeqWorkspace<double>&);
 
 }  // namespace attnviz

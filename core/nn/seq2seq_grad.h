@@ -77,6 +77,7 @@ struct Seq2SeqWorkspace {
     MatT<T> dfeat, dgi, dgh, dpre;  // (N*B, ·)
     MatT<T> ds, ds2, dc, dcarry;    // (B, ·)
     MatT<T> dxd, dxe, dxe2, dHf, dHr, dfin;
+    std::vector<int> active;  // (N) the rows of step t the backward computes (B in training; attribution: fewer)
 };
 
 // Σ −log p over the batch (not divided). With g not null, ADDS grad_scale × the gradient of that sum into g
@@ -92,9 +93,12 @@ LossSum seq2seqLossAndGrad(const ModelConfig& c, const ModelParamsT<T>& p, const
 
 // The same loss (no dropout, scale 1) and the same backward, without the parameters' gradients: only as far as
 // ws.dxe (S*B, E), ∂(loss)/∂(the source embeddings as the encoder read them), time-major. For attribution
-// (core/explain), which needs the inputs' gradients alone.
+// (core/explain), which needs the inputs' gradients alone, of a batch of copies of few inputs: examples with the
+// same source and scale whose targets are prefixes of one another share one forward pass. Order the copies by
+// objective_row, latest first: step t's backward then runs on the copies whose row is t or later alone.
+// `inputs` holds the distinct inputs' forward (kept apart from ws so that both keep their sizes from call to call).
 template <typename T>
 LossSum seq2seqLossAndSourceGrad(const ModelConfig& c, const ModelParamsT<T>& p, const TrainExample* const* batch,
-                                 int B, Seq2SeqWorkspace<T>& ws);
+                                 int B, Seq2SeqWorkspace<T>& ws, Seq2SeqWorkspace<T>& inputs);
 
 }  // namespace attnviz

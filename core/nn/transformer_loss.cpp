@@ -38,6 +38,8 @@ void pack(const TransformerParamsT<T>& p, const TrainExample* const* batch, int 
     k.in_objective.clear();
     k.contrast.clear();
     k.src_scale.clear();
+    k.out_rows.clear();
+    bool every_example_one_row = B > 0;
     for (int b = 0; b < B; ++b) {
         const TrainExample& ex = *batch[b];
         if (ex.source.size() < 2 || ex.target.size() < 2)
@@ -56,7 +58,16 @@ void pack(const TransformerParamsT<T>& p, const TrainExample* const* batch, int 
             k.contrast.push_back(ex.objective_row >= 0 && counted ? ex.contrast : -1);
         }
         k.src_scale.insert(k.src_scale.end(), size_t(s), T(ex.source_scale));
+        every_example_one_row = every_example_one_row && ex.objective_row >= 0 && ex.objective_row < n;
+        if (every_example_one_row) k.out_rows.push_back(k.tgt_rows.begin(b) + ex.objective_row);
     }
+    if (!every_example_one_row) k.out_rows.clear();
+}
+
+// The decoder row of log_probs' row i.
+template <typename T>
+Eigen::Index decoderRowOf(const TransformerLossCache<T>& k, Eigen::Index i) {
+    return k.out_rows.empty() ? i : k.out_rows[size_t(i)];
 }
 
 // E[id] · √d + PE[position within its example], then dropout: (rows.total(), d). The ids are checked by pack().
@@ -231,7 +242,13 @@ void forward(const TransformerConfig& c, const TransformerParamsT<T>& p, Dropout
         y = decoderLayerForward<T>(y, k.memory, p.decoder_layers[size_t(l)], c, k.tgt_rows, k.src_rows, drop,
                                    k.decoder[size_t(l)]);
     k.decoder_out = layerNormForward<T>(y, p.decoder_norm, k.decoder_norm);
-    k.log_probs = linearForward<T>(k.decoder_out, p.generator_weight, p.generator_bias);  // (N, V_t) logits
+    if (!k.out_rows.empty()) {  // attribution: the generator reads the objective's rows alone
+        k.out_features.resize(Eigen::Index(k.out_rows.size()), d);
+        for (size_t i = 0; i < k.out_rows.size(); ++i)
+            k.out_features.row(Eigen::Index(i)) = k.decoder_out.row(k.out_rows[i]);
+    }
+    const TMat<T>& features = k.out_rows.empty() ? k.decoder_out : k.out_features;
+    k.log_probs = linearForward<T>(features, p.generator_weight, p.generator_bias);  // (N or B, V_t) logits
     for (Eigen::Index i = 0; i < k.log_probs.rows(); ++i) logSoftmaxInPlace(k.log_probs.row(i));
 }
 
@@ -244,13 +261,20 @@ void backward(const TransformerConfig& c, const TransformerParamsT<T>& p, T grad
     // one-hot(c) − one-hot; rows outside the objective: 0
     TMat<T> dlogits = k.log_probs.array().exp() * grad_scale;
     for (Eigen::Index i = 0; i < dlogits.rows(); ++i) {
-        if (!k.in_objective[size_t(i)] || k.contrast[size_t(i)] >= 0) dlogits.row(i).setZero();
-        if (!k.in_objective[size_t(i)]) continue;
-        if (k.contrast[size_t(i)] >= 0) dlogits(i, k.contrast[size_t(i)]) += grad_scale;
-        dlogits(i, k.tgt_next[size_t(i)]) -= grad_scale;
+        const size_t r = size_t(decoderRowOf(k, i));
+        if (!k.in_objective[r] || k.contrast[r] >= 0) dlogits.row(i).setZero();
+        if (!k.in_objective[r]) continue;
+        if (k.contrast[r] >= 0) dlogits(i, k.contrast[r]) += grad_scale;
+        dlogits(i, k.tgt_next[r]) -= grad_scale;
     }
-    TMat<T> dy = linearBackward<T>(k.decoder_out, p.generator_weight, dlogits, partOf(g, &P::generator_weight),
-                                   partOf(g, &P::generator_bias));
+    const bool gathered = !k.out_rows.empty();
+    TMat<T> dy = linearBackward<T>(gathered ? k.out_features : k.decoder_out, p.generator_weight, dlogits,
+                                   partOf(g, &P::generator_weight), partOf(g, &P::generator_bias));
+    if (gathered) {  // (B, d) → (N, d), zero outside the objective's rows
+        TMat<T> rows = std::move(dy);
+        dy.setZero(k.decoder_out.rows(), k.decoder_out.cols());
+        for (size_t i = 0; i < k.out_rows.size(); ++i) dy.row(k.out_rows[i]) = rows.row(Eigen::Index(i));
+    }
     dy = layerNormBackward<T>(dy, p.decoder_norm, k.decoder_norm, partOf(g, &P::decoder_norm));
     TMat<T> dmemory = TMat<T>::Zero(k.memory.rows(), k.memory.cols());
     const int last = c.num_decoder_layers - 1;
@@ -280,9 +304,10 @@ LossSum transformerLossAndGrad(const TransformerConfig& c, const TransformerPara
         s.align_sum = guidedAlignmentLoss<T>(cache.decoder.back().cross_attn, c.nhead, batch, B,
                                              align_weight * grad_scale, g ? &cache.guide_grad : nullptr);
     for (Eigen::Index i = 0; i < cache.log_probs.rows(); ++i) {
-        if (!cache.in_objective[size_t(i)]) continue;
-        s.sum -= double(cache.log_probs(i, cache.tgt_next[size_t(i)]));
-        if (cache.contrast[size_t(i)] >= 0) s.sum += double(cache.log_probs(i, cache.contrast[size_t(i)]));
+        const size_t r = size_t(decoderRowOf(cache, i));
+        if (!cache.in_objective[r]) continue;
+        s.sum -= double(cache.log_probs(i, cache.tgt_next[r]));
+        if (cache.contrast[r] >= 0) s.sum += double(cache.log_probs(i, cache.contrast[r]));
         ++s.tokens;
     }
     if (g) backward<T>(c, p, grad_scale, cache, g);

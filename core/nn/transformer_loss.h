@@ -53,9 +53,15 @@ struct TransformerLossCache {
     TMat<T> memory;  // (S, d)
     std::vector<DecoderLayerCache<T>> decoder;
     LayerNormCache<T> decoder_norm;
-    TMat<T> decoder_out;              // (N, d) decoder.norm of the last layer's output
+    TMat<T> decoder_out;  // (N, d) decoder.norm of the last layer's output
+    // Attribution, every example with an objective_row: the decoder rows of the objective (one per example, in
+    // order); the generator then runs on those rows alone (out_features (B, d)). Otherwise empty: every row.
+    std::vector<Eigen::Index> out_rows;
+    TMat<T> out_features;
     std::vector<TMat<T>> guide_grad;  // [b · nhead + h] (N_b, S_b) guided alignment's ∂/∂A_h, last layer; or empty
-    TMat<T> log_probs;  // (N, V_t) decoder row r: the distribution of tgt_next[r] given the prefix before it
+    // (N, V_t) decoder row r: the distribution of tgt_next[r] given the prefix before it; with out_rows (B, V_t),
+    // row k that of decoder row out_rows[k]
+    TMat<T> log_probs;
 };
 
 // Σ over the B examples of Σ −log p(target[i + 1]), i = 0 .. N_b − 1, and Σ N_b (an example with an objective_row:
