@@ -81,8 +81,10 @@ CompareView::~CompareView() {
 void CompareView::buildUi() {
     model_label_ = new QLabel(this);
     model_box_ = new QComboBox(this);
-    model_box_->setSizeAdjustPolicy(QComboBox::AdjustToContents);
-    model_box_->setMinimumContentsLength(24);
+    // At least 16 characters, more as the dock widens (stretch 1); a longer name is elided, the list shows it whole.
+    // Sized to its longest item, the box would widen a small window past 800 px.
+    model_box_->setSizeAdjustPolicy(QComboBox::AdjustToMinimumContentsLengthWithIcon);
+    model_box_->setMinimumContentsLength(16);
     model_label_->setBuddy(model_box_);
     connect(model_box_, &QComboBox::activated, this, &CompareView::modelBoxActivated);
     gold_label_ = new QLabel(this);
@@ -116,6 +118,7 @@ void CompareView::buildUi() {
     for (HeatmapView** v : {&view_a_, &view_b_, &view_diff_}) {
         *v = new HeatmapView(maps);
         (*v)->setMinimumCellSize(14);
+        (*v)->plot()->setMinimumWidth(120);  // three maps and the table in a bottom dock of an 800-pixel window
         maps->addWidget(*v);
     }
     auto* side = new QWidget(maps);

@@ -12,6 +12,7 @@
 #include <QProgressBar>
 #include <QPushButton>
 #include <QScrollArea>
+#include <QScrollBar>
 #include <QSignalBlocker>
 #include <QSpinBox>
 #include <QSplitter>
@@ -102,6 +103,7 @@ void HeadImportancePanel::createWidgets() {
     table_->verticalHeader()->setVisible(false);
     table_->horizontalHeader()->setSectionResizeMode(QHeaderView::ResizeToContents);
     table_->verticalHeader()->setSectionResizeMode(QHeaderView::ResizeToContents);
+    connect(table_->horizontalHeader(), &QHeaderView::sectionResized, this, [this] { arrange(); });  // new contents
     connect(table_, &QTableWidget::cellClicked, this, [this](int row, int) { activateRow(row); });
     connect(table_, &QTableWidget::currentCellChanged, this, [this](int row, int, int previous, int) {
         if (row != previous) activateRow(row);  // the arrow keys walk the heads too
@@ -113,19 +115,37 @@ void HeadImportancePanel::createWidgets() {
     controls->addStretch(1);
     controls->addWidget(compute_);
     controls->addWidget(cancel_);
-    // the dock sits under the heatmap, wide and short: the bars (scrolling down the heads) beside the table
-    auto* split = new QSplitter(Qt::Horizontal, this);
-    split->addWidget(scroll);
-    split->addWidget(table_);
-    split->setStretchFactor(0, 2);
-    split->setStretchFactor(1, 3);
-    split->setChildrenCollapsible(false);
+    // the dock sits under the heatmap, wide and short: the bars (scrolling down the heads) beside the table, or
+    // the table under them when the dock is too narrow for both (arrange())
+    split_ = new QSplitter(Qt::Horizontal, this);
+    split_->addWidget(scroll);
+    split_->addWidget(table_);
+    split_->setStretchFactor(0, 2);
+    split_->setStretchFactor(1, 3);
+    split_->setChildrenCollapsible(false);
     auto* layout = new QVBoxLayout(this);
     layout->setContentsMargins(4, 4, 4, 4);
     layout->addWidget(status_);
     layout->addLayout(controls);
     layout->addWidget(progress_);
-    layout->addWidget(split, 1);
+    layout->addWidget(split_, 1);
+}
+
+Qt::Orientation HeadImportancePanel::arrangement() const { return split_->orientation(); }
+
+void HeadImportancePanel::resizeEvent(QResizeEvent* event) {
+    QWidget::resizeEvent(event);
+    arrange();
+}
+
+// Side by side when the panel's width holds the chart's minimum and every column of the table; else one above the
+// other, each the panel's width.
+void HeadImportancePanel::arrange() {
+    const int table_width = table_->horizontalHeader()->length() + 2 * table_->frameWidth() +
+                            table_->verticalScrollBar()->sizeHint().width();
+    const int side_by_side = split_->widget(0)->minimumWidth() + split_->handleWidth() + table_width;
+    const Qt::Orientation wanted = width() - 8 >= side_by_side ? Qt::Horizontal : Qt::Vertical;  // 8: margins
+    if (split_->orientation() != wanted) split_->setOrientation(wanted);
 }
 
 void HeadImportancePanel::retranslateUi() {

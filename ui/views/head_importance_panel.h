@@ -21,6 +21,7 @@
 
 class QLabel;
 class QProgressBar;
+class QSplitter;
 class QPushButton;
 class QSpinBox;
 class QTableWidget;
@@ -72,6 +73,8 @@ public:
     QPushButton* cancelButton() const { return cancel_; }
     QProgressBar* progressBar() const { return progress_; }
     QSpinBox* linesBox() const { return lines_; }
+    // Chart and table side by side, or (a dock narrower than both need) the table under the chart.
+    Qt::Orientation arrangement() const;
 
 signals:
     void headActivated(attnviz::HeadRef head);  // a head clicked in the table or the chart
@@ -79,6 +82,7 @@ signals:
 
 protected:
     void changeEvent(QEvent* event) override;  // language: the texts again
+    void resizeEvent(QResizeEvent* event) override;
 
 private:
     // A running computation: its counters are shared with the worker thread, which may outlive a cancel.
@@ -101,12 +105,14 @@ private:
     void arrived();
     void updateProgress();
     void updateControls();
-    void fill();  // table and chart from report_
+    void fill();     // table and chart from report_
+    void arrange();  // the splitter's orientation for the panel's width (arrangement())
     void selectHead(const HeadRef& head);
     void activateRow(int row);
     QString headLabel(const HeadRef& head) const;
     QString headTip(const HeadScore& h) const;
 
+    QSplitter* split_ = nullptr;
     DecodeState* state_;
     std::function<HeadImportanceCorpus()> source_;
     HeadImportanceCorpus corpus_;

@@ -140,6 +140,7 @@ public:
     CompareView* compareView() const { return compare_view_; }
     QDockWidget* compareDock() const { return compare_dock_; }
     CellInspector* cellInspector() const { return inspector_; }
+    QDockWidget* inspectorDock() const { return inspector_dock_; }
     QAction* diagnosticsAction() const { return diagnostics_act_; }  // coverage row and entropy column
     GoldLinksPanel* goldLinks() const { return gold_links_; }        // gold links of the reference, their marks
     QString confidenceText() const;                                  // the status bar's sentence confidence
@@ -223,6 +224,10 @@ private:
     static constexpr int kReadableRows = 8;
     void keepHeatmapRoom(QDockWidget* dock, bool grow);
     void fitBottomDocks(QDockWidget* grown);
+    // A dock shown where its area lacks room goes into a tab with `partner` (nullptr: the area's longest dock).
+    void tabWhereNoRoom(QDockWidget* dock, QDockWidget* partner);
+    void tabDockIfNoRoom(QDockWidget* dock, QDockWidget* partner);
+    int dockAreaRoom(Qt::DockWidgetArea area) const;
 
     // main_window.cpp: the model, the decode and the step.
     void createCentralWidgets();
@@ -319,6 +324,7 @@ private:
     QComboBox* colormap_box_ = nullptr;
     QPointer<ModelLibraryDialog> library_;
     CellInspector* inspector_ = nullptr;
+    QSize settled_size_;  // the window's size once the event loop has run after a resize (tabDockIfNoRoom)
     QDockWidget* inspector_dock_ = nullptr;
     QAction* diagnostics_act_ = nullptr;  // owned by the window: kept when the menus are rebuilt
     QLabel* confidence_label_ = nullptr;

@@ -3,11 +3,16 @@
 // height until the heatmap shows kReadableRows rows at its minimum cell size, as far as their own minimum sizes
 // allow. Past that the heatmap scrolls (heatmap_view.h). A dock of the beam search, the corpus or the head importance
 // shown squeezed gets up to two fifths of the window, within the same room.
+// A dock shown where its area has no room for it beside the docks already there goes into a tab of one of them, so
+// that a small window (800×600) keeps its size instead of growing past the screen (tabDockIfNoRoom).
 #include "heatmap/heatmap_view.h"
 #include "window/main_window.h"
 
 #include <QDockWidget>
 #include <QResizeEvent>
+#include <QStatusBar>
+#include <QStyle>
+#include <QTabBar>
 #include <QTimer>
 
 #include <algorithm>
@@ -15,6 +20,7 @@
 namespace attnviz::ui {
 
 void MainWindow::keepHeatmapRoom(QDockWidget* dock, bool grow) {
+    tabWhereNoRoom(dock, nullptr);
     connect(dock, &QDockWidget::visibilityChanged, this, [this, dock, grow](bool visible) {
         if (!visible || dock->isFloating()) return;
         QTimer::singleShot(0, this, [this, dock, grow] {  // once the shown dock is laid out
@@ -27,8 +33,69 @@ void MainWindow::keepHeatmapRoom(QDockWidget* dock, bool grow) {
     });
 }
 
+void MainWindow::tabWhereNoRoom(QDockWidget* dock, QDockWidget* partner) {
+    // The window may already have grown for the dock: dockAreaRoom measures at the size it had settled at.
+    connect(dock, &QDockWidget::visibilityChanged, this, [this, dock, partner](bool visible) {
+        if (visible && isVisible() && !dock->isFloating()) tabDockIfNoRoom(dock, partner);
+    });
+}
+
+// Shown in the window, and not behind another dock's tab (Qt moves those out of sight, still "visible").
+static bool inFront(const QDockWidget* d) {
+    return d->isVisible() && !d->isFloating() && !d->visibleRegion().isEmpty();
+}
+
+// The length of `area` its docks share at the window's settled size (the layout may already have grown the window
+// for the dock just shown): the bottom row's width (the right column runs the full height), the right column's
+// height between the toolbars and the status bar.
+int MainWindow::dockAreaRoom(Qt::DockWidgetArea area) const {
+    const QSize grown = settled_size_.isValid() ? size() - settled_size_ : QSize(0, 0);
+    if (area == Qt::RightDockWidgetArea)
+        return (statusBar()->isVisible() ? statusBar()->y() : height()) - centralWidget()->y() - grown.height();
+    int room = width();
+    for (QDockWidget* d : findChildren<QDockWidget*>())
+        if (inFront(d) && dockWidgetArea(d) == Qt::RightDockWidgetArea) room = std::min(room, d->x());
+    return room - grown.width();
+}
+
+// `dock` was shown in its area: when the minimum sizes of the area's shown docks and its own add up to more than the
+// area's room, it goes into a tab with `partner` (when shown; else the area's longest dock), in front.
+void MainWindow::tabDockIfNoRoom(QDockWidget* dock, QDockWidget* partner) {
+    const Qt::DockWidgetArea area = dockWidgetArea(dock);
+    if ((area != Qt::BottomDockWidgetArea && area != Qt::RightDockWidgetArea) || !tabifiedDockWidgets(dock).isEmpty())
+        return;
+    const auto length = [area](QSize s) { return area == Qt::BottomDockWidgetArea ? s.width() : s.height(); };
+    const int separator = style()->pixelMetric(QStyle::PM_DockWidgetSeparatorExtent, nullptr, this);
+    int need = length(dock->minimumSizeHint());
+    QDockWidget* longest = nullptr;
+    for (QDockWidget* d : findChildren<QDockWidget*>()) {  // each tab group once, by the dock in front
+        if (d == dock || !inFront(d) || dockWidgetArea(d) != area) continue;
+        int group = length(d->minimumSizeHint());
+        for (const QDockWidget* tab : tabifiedDockWidgets(d)) group = std::max(group, length(tab->minimumSizeHint()));
+        need += separator + group;
+        if (!longest || length(d->size()) > length(longest->size())) longest = d;
+    }
+    if (!longest || need <= dockAreaRoom(area)) return;
+    QDockWidget* into = partner && partner->isVisible() && !partner->isFloating() && dockWidgetArea(partner) == area
+                            ? partner
+                            : longest;
+    tabifyDockWidget(into, dock);
+    dock->raise();
+    // The tab bar's titles side by side must not widen the window either: they scroll and elide instead.
+    for (QTabBar* bar : findChildren<QTabBar*>(Qt::FindDirectChildrenOnly)) {
+        bar->setUsesScrollButtons(true);
+        bar->setElideMode(Qt::ElideRight);
+    }
+    if (settled_size_.isValid() && size() != settled_size_) {
+        const QSize before = settled_size_;
+        resize(before);
+        QTimer::singleShot(0, this, [this, before] { resize(before); });  // once the layout's minimum follows the tab
+    }
+}
+
 void MainWindow::resizeEvent(QResizeEvent* event) {
     QMainWindow::resizeEvent(event);
+    QTimer::singleShot(0, this, [this] { settled_size_ = size(); });   // after any dock shown in this round
     QTimer::singleShot(0, this, [this] { fitBottomDocks(nullptr); });  // once the central widget has its size
 }
 

@@ -27,7 +27,8 @@ void MainWindow::createInterventionsDock() {
     intervention_dock_->setObjectName(QStringLiteral("InterventionsDock"));
     intervention_dock_->setWidget(intervention_list_);
     addDockWidget(Qt::RightDockWidgetArea, intervention_dock_);
-    intervention_dock_->hide();  // shown with the first intervention
+    intervention_dock_->hide();                           // shown with the first intervention
+    tabWhereNoRoom(intervention_dock_, inspector_dock_);  // a short window: in a tab with the cell inspector
     heatmap_actions_->setInterventionEdits(intervention_edits_);
     head_grid_->setInterventionEdits(intervention_edits_);
     connect(heatmap_actions_, &HeatmapActions::interventionRefused, this, [this](const QString& why) {
@@ -43,11 +44,15 @@ void MainWindow::createInterventionsDock() {
     connect(state_, &DecodeState::attentionViewChanged, this, &MainWindow::showInterventionMarks);
 }
 
-// Shown with room for a few entries: the right column's other docks give up some height.
+// Shown with room for a few entries: the right column's other docks give up some height. In a short window it shares
+// a tab with the cell inspector (tabDockIfNoRoom), in front.
 void MainWindow::showInterventionsDock() {
     if (intervention_dock_->isVisible()) return;
+    const bool opening = intervention_dock_->isHidden();
     intervention_dock_->show();
-    resizeDocks({intervention_dock_}, {std::max(200, height() / 4)}, Qt::Vertical);
+    intervention_dock_->raise();
+    if (opening && tabifiedDockWidgets(intervention_dock_).isEmpty())
+        resizeDocks({intervention_dock_}, {std::max(200, height() / 4)}, Qt::Vertical);
 }
 
 // An edit was done, undone or redone: decode the sentence again at once with the list's enabled entries (the state's
