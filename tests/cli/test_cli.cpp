@@ -6,6 +6,7 @@
 #include "eval/metrics.h"
 #include "io/decode_json.h"
 #include "io/model_file.h"
+#include "json_output.h"
 #include "process_run.h"
 #include "test_files.h"
 #include "test_models.h"
@@ -31,8 +32,6 @@ using nlohmann::json;
 namespace {
 
 using Run = ProcessRun;
-
-json parseJson(const QByteArray& text) { return json::parse(text.toStdString()); }
 
 // The decode object must carry exactly the engine's values (floats bit for bit after the JSON round trip).
 void compareDecode(const json& j, const DecodeResult& want, const ModelConfig& config) {

@@ -2,6 +2,7 @@
 // independent double-precision computation (tests/support/reference_model.h decodes, this file measures), the
 // row-weighted averages, each model's AER against gold links computed here by hand, the JSON keys, and the errors.
 #include "io/model_file.h"
+#include "json_output.h"
 #include "process_run.h"
 #include "reference_model.h"
 #include "test_models.h"
@@ -96,12 +97,6 @@ void checkMeans(const json& j, const HandSentence& s, int rows) {
     QVERIFY2(std::abs(j["argmax_agreement"].get<double>() - s.agree / n) < 1e-12, j.dump().c_str());
     QVERIFY2(std::abs(j["entropy_a"].get<double>() - s.h_a / n) < 1e-5, j.dump().c_str());
     QVERIFY2(std::abs(j["entropy_b"].get<double>() - s.h_b / n) < 1e-5, j.dump().c_str());
-}
-
-std::vector<std::string> keysOf(const nlohmann::ordered_json& j) {
-    std::vector<std::string> out;
-    for (auto it = j.begin(); it != j.end(); ++it) out.push_back(it.key());
-    return out;
 }
 
 }  // namespace

@@ -7,6 +7,7 @@
 #include "eval/compare.h"
 #include "eval/compare_heads.h"
 #include "io/model_file.h"
+#include "json_output.h"
 #include "process_run.h"
 #include "test_models.h"
 #include "test_registry.h"
@@ -22,12 +23,6 @@ using namespace attnviz::testing;
 using nlohmann::json;
 
 namespace {
-
-std::vector<std::string> keysOf(const nlohmann::ordered_json& j) {
-    std::vector<std::string> out;
-    for (auto it = j.begin(); it != j.end(); ++it) out.push_back(it.key());
-    return out;
-}
 
 const char* kSentence = "the cat sat on the mat";
 

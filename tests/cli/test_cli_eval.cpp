@@ -3,6 +3,7 @@
 #include "decode/decoding.h"
 #include "eval/metrics.h"
 #include "io/model_file.h"
+#include "json_output.h"
 #include "process_run.h"
 #include "test_files.h"
 #include "test_models.h"
@@ -24,8 +25,6 @@ using nlohmann::json;
 namespace {
 
 using Run = ProcessRun;
-
-json parseJson(const QByteArray& text) { return json::parse(text.toStdString()); }
 
 // Tokens joined with spaces (a whitespace-tokenized reference that gives exactly these tokens back, "<unk>" included).
 std::string joined(const std::vector<std::string>& tokens) {

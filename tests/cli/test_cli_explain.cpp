@@ -28,7 +28,7 @@ using nlohmann::json;
 namespace {
 
 const QString kRnn = QStringLiteral(ATTNVIZ_SOURCE_DIR "/sample_models/en_fr-bahdanau-additive.safetensors");
-const QString kTransformer = QStringLiteral(ATTNVIZ_SOURCE_DIR "/sample_models/tatoeba-transformer.safetensors");
+const QString kTatoebaTransformer = QStringLiteral(ATTNVIZ_SOURCE_DIR "/sample_models/tatoeba-transformer.safetensors");
 
 // The largest difference between a JSON matrix and an engine matrix; +inf when the shapes differ.
 double maxDifference(const json& rows, const Mat& m) {
@@ -66,7 +66,7 @@ void TestCliExplain::jsonMatrixesEqualTheEngine_data() {
     QTest::newRow("rnn greedy") << kRnn << "the cat sat on the mat" << QStringList{};
     QTest::newRow("rnn forced") << kRnn << "the cat ate" << QStringList{"--target", "le chat a mangé"};
     QTest::newRow("rnn beam") << kRnn << "he does not eat" << QStringList{"--beam", "3"};
-    QTest::newRow("transformer greedy") << kTransformer << "I love you." << QStringList{};
+    QTest::newRow("transformer greedy") << kTatoebaTransformer << "I love you." << QStringList{};
 }
 
 void TestCliExplain::jsonMatrixesEqualTheEngine() {

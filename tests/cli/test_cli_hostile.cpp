@@ -27,12 +27,6 @@ namespace {
 
 using Run = ProcessRun;
 
-QString words(int n, const QString& word) {
-    QStringList w;
-    for (int i = 0; i < n; ++i) w << word;
-    return w.join(' ');
-}
-
 // A terminal escape a model or a corpus might carry: clear the screen, retitle the window, ring the bell (lower case:
 // the test models' tokenizers lowercase).
 const QByteArray kEscape = "le\x1b[2j\x1b]0;pwned\x07";

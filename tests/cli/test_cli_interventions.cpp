@@ -21,18 +21,18 @@ using nlohmann::json;
 
 namespace {
 
-const QString kRnn = QStringLiteral(ATTNVIZ_SOURCE_DIR "/sample_models/en_fr-bahdanau-additive.safetensors");
+const QString kBahdanau = QStringLiteral(ATTNVIZ_SOURCE_DIR "/sample_models/en_fr-bahdanau-additive.safetensors");
 const QString kLuong = QStringLiteral(ATTNVIZ_SOURCE_DIR "/sample_models/en_fr-luong-general-local_p.safetensors");
 const QString kTransformer = QStringLiteral(ATTNVIZ_SOURCE_DIR "/sample_models/en_fr-transformer.safetensors");
-const char* const kSentence = "the cat sat on the mat";
+const char* const kSource = "the cat sat on the mat";
 const char* const kReference = "le chat s'est assis sur le tapis";
 
-// The engine's decode of kSentence with `iv`: forced on kReference, a beam search of width `beam`, or greedy.
+// The engine's decode of kSource with `iv`: forced on kReference, a beam search of width `beam`, or greedy.
 DecodeResult engineDecode(const Model& m, const Interventions& iv, bool forced, int beam) {
     DecodeOptions o;
     o.interventions = iv;
-    if (forced) return forcedDecode(m, kSentence, kReference, o);
-    return beam > 1 ? beamSearch(m, kSentence, beam, o).best : greedyDecode(m, kSentence, o);
+    if (forced) return forcedDecode(m, kSource, kReference, o);
+    return beam > 1 ? beamSearch(m, kSource, beam, o).best : greedyDecode(m, kSource, o);
 }
 
 }  // namespace
@@ -60,15 +60,15 @@ void TestCliInterventions::decodeJsonIsTheEnginesIntervenedDecode_data() {
     const Interventions knock{{1, 3}, {}, {}};
     const Interventions attend{{}, {{0, 2}, {2, 4}}, {}};
     const Interventions heads{{}, {}, {{AttentionKind::Cross, 0, 1}, {AttentionKind::EncoderSelf, 1, 0}}};
-    QTest::newRow("bahdanau knockout") << kRnn << QStringList{"--knockout", "1,3"} << false << 1
+    QTest::newRow("bahdanau knockout") << kBahdanau << QStringList{"--knockout", "1,3"} << false << 1
                                        << R"({"knockout":[1,3]})";
-    QTest::newRow("bahdanau attend") << kRnn << QStringList{"--attend", "0:2", "--attend", "2:4"} << false << 1
+    QTest::newRow("bahdanau attend") << kBahdanau << QStringList{"--attend", "0:2", "--attend", "2:4"} << false << 1
                                      << R"({"attend":[[0,2],[2,4]]})";
     QTest::newRow("luong local_p knockout and attend, forced")
         << kLuong << QStringList{"--knockout", "3", "--attend=1:5", "--target", kReference} << true << 1
         << R"({"knockout":[3],"attend":[[1,5]]})";
     QTest::newRow("bahdanau knockout, beam")
-        << kRnn << QStringList{"--knockout", "2", "--beam", "3"} << false << 3 << R"({"knockout":[2]})";
+        << kBahdanau << QStringList{"--knockout", "2", "--beam", "3"} << false << 3 << R"({"knockout":[2]})";
     QTest::newRow("transformer heads off")
         << kTransformer << QStringList{"--head-off", "cross:0,1", "--head-off", "encoder:1,0"} << false << 1
         << R"({"head_off":[["cross",0,1],["encoder",1,0]]})";
@@ -84,7 +84,7 @@ void TestCliInterventions::decodeJsonIsTheEnginesIntervenedDecode() {
     QFETCH(int, beam);
     QFETCH(QString, expected);
     if (!QFile::exists(model)) QSKIP("sample model not shipped");
-    const ProcessRun r = runCli(QStringList{"decode", "--model", model, "--json"} + flags + QStringList{kSentence});
+    const ProcessRun r = runCli(QStringList{"decode", "--model", model, "--json"} + flags + QStringList{kSource});
     QVERIFY2(r.code == 0, qPrintable(r.errText()));
     const json j = json::parse(r.out.toStdString());
     // In the order the spec writes the keys: knockout, attend, head_off.
@@ -110,10 +110,10 @@ void TestCliInterventions::decodeJsonIsTheEnginesIntervenedDecode() {
 }
 
 void TestCliInterventions::plainDecodeHasNoInterventionsKey() {
-    const ProcessRun r = runCli({"decode", "--model", kRnn, "--json", kSentence});
+    const ProcessRun r = runCli({"decode", "--model", kBahdanau, "--json", kSource});
     QVERIFY2(r.code == 0, qPrintable(r.errText()));
     QVERIFY(!json::parse(r.out.toStdString()).contains("interventions"));
-    const ProcessRun text = runCli({"decode", "--model", kRnn, "--knockout", "1", kSentence});
+    const ProcessRun text = runCli({"decode", "--model", kBahdanau, "--knockout", "1", kSource});
     QVERIFY2(text.outText().contains("interventions {\"knockout\":[1]}"), qPrintable(text.outText()));
 }
 
@@ -121,12 +121,12 @@ void TestCliInterventions::renderCsvAndJsonAreTheEnginesIntervenedDecode() {
     QTemporaryDir dir;
     const QString out = dir.filePath("m.csv");
     const ProcessRun r =
-        runCli({"render", "--model", kRnn, "--out", out, "--attend", "1:1", "--knockout", "4", kSentence});
+        runCli({"render", "--model", kBahdanau, "--out", out, "--attend", "1:1", "--knockout", "4", kSource});
     QVERIFY2(r.code == 0, qPrintable(r.errText()));
     QFile f(out);
     QVERIFY(f.open(QIODevice::ReadOnly));
     const Interventions iv{{4}, {{1, 1}}, {}};
-    const DecodeResult e = engineDecode(loadModel(kRnn.toStdString()), iv, false, 1);
+    const DecodeResult e = engineDecode(loadModel(kBahdanau.toStdString()), iv, false, 1);
     const std::string csv = f.readAll().toStdString();
     QCOMPARE(csv, decodeToCsv(e, iv));
     // The interventions in the header's first cell; the rows are the plain CSV's.
@@ -134,7 +134,7 @@ void TestCliInterventions::renderCsvAndJsonAreTheEnginesIntervenedDecode() {
     QCOMPARE(csv.substr(csv.find('\n')), decodeToCsv(e).substr(decodeToCsv(e).find('\n')));
     const QString out_json = dir.filePath("m.json");
     const ProcessRun rj =
-        runCli({"render", "--model", kRnn, "--out", out_json, "--attend", "1:1", "--knockout", "4", kSentence});
+        runCli({"render", "--model", kBahdanau, "--out", out_json, "--attend", "1:1", "--knockout", "4", kSource});
     QVERIFY2(rj.code == 0, qPrintable(rj.errText()));
     QFile fj(out_json);
     QVERIFY(fj.open(QIODevice::ReadOnly));
@@ -153,17 +153,18 @@ void TestCliInterventions::evalCountsTheIntervenedOutputs() {
     QVERIFY(f.open(QIODevice::WriteOnly));
     f.write("the cat sat on the mat\tle chat s'est assis sur le tapis\nthe cat ate\tle chat a mangé\n");
     f.close();
-    const ProcessRun r = runCli({"eval", "--model", kRnn, "--data", data, "--knockout", "1,2", "--json"});
+    const ProcessRun r = runCli({"eval", "--model", kBahdanau, "--data", data, "--knockout", "1,2", "--json"});
     QVERIFY2(r.code == 0, qPrintable(r.errText()));
     const json j = json::parse(r.out.toStdString());
     QCOMPARE(QString::fromStdString(j["interventions"].dump()), QString(R"({"knockout":[1,2]})"));
-    const Model m = loadModel(kRnn.toStdString());
+    const Model m = loadModel(kBahdanau.toStdString());
     DecodeOptions o;
     o.interventions.knockout = {1, 2};
     const size_t tokens = greedyDecode(m, "the cat sat on the mat", o).target_ids.size() +
                           greedyDecode(m, "the cat ate", o).target_ids.size();
     QCOMPARE(j["output_tokens"].get<size_t>(), tokens);
-    const ProcessRun refused = runCli({"eval", "--model", kRnn, "--data", data, "--knockout", "1", "--explain", "ig"});
+    const ProcessRun refused =
+        runCli({"eval", "--model", kBahdanau, "--data", data, "--knockout", "1", "--explain", "ig"});
     QCOMPARE(refused.code, 2);
     QVERIFY2(refused.errText().contains("--explain measures the plain model"), qPrintable(refused.errText()));
 }
@@ -171,18 +172,18 @@ void TestCliInterventions::evalCountsTheIntervenedOutputs() {
 // explain reads the intervened decode's own weights; methods that run the model again are refused by name.
 void TestCliInterventions::explainAttentionOfTheIntervenedDecode() {
     const ProcessRun r =
-        runCli({"explain", "--model", kRnn, "--method", "attention", "--knockout", "2", "--json", kSentence});
+        runCli({"explain", "--model", kBahdanau, "--method", "attention", "--knockout", "2", "--json", kSource});
     QVERIFY2(r.code == 0, qPrintable(r.errText()));
     const json j = json::parse(r.out.toStdString());
     QCOMPARE(QString::fromStdString(j["interventions"].dump()), QString(R"({"knockout":[2]})"));
-    const DecodeResult e = engineDecode(loadModel(kRnn.toStdString()), {{2}, {}, {}}, false, 1);
+    const DecodeResult e = engineDecode(loadModel(kBahdanau.toStdString()), {{2}, {}, {}}, false, 1);
     const json& rows = j["explanations"]["attention"];
     QCOMPARE(rows.size(), e.attention.size());
     for (size_t t = 0; t < rows.size(); ++t) {
         QCOMPARE(rows[t][2].get<double>(), 0.0);
         for (size_t k = 0; k < rows[t].size(); ++k) QCOMPARE(rows[t][k].get<float>(), e.attention[t][k]);
     }
-    const ProcessRun refused = runCli({"explain", "--model", kRnn, "--knockout", "2", kSentence});
+    const ProcessRun refused = runCli({"explain", "--model", kBahdanau, "--knockout", "2", kSource});
     QCOMPARE(refused.code, 2);
     QVERIFY2(refused.errText().contains("--method grad_input: not computed for an intervened decode"),
              qPrintable(refused.errText()));
@@ -212,7 +213,7 @@ void TestCliInterventions::evalHeadImportanceIsTheEngines() {
         QCOMPARE(heads[k]["mean_log_prob_off"].get<double>(), e[k].mean_log_prob_off);
         QCOMPARE(heads[k]["importance"].get<double>(), e[k].importance);
     }
-    const ProcessRun rnn = runCli({"eval", "--model", kRnn, "--data", data, "--head-importance"});
+    const ProcessRun rnn = runCli({"eval", "--model", kBahdanau, "--data", data, "--head-importance"});
     QCOMPARE(rnn.code, 1);
     QVERIFY2(rnn.errText().contains("head importance: a bahdanau model has no attention heads"),
              qPrintable(rnn.errText()));
@@ -224,11 +225,11 @@ void TestCliInterventions::errorsNameTheBadValue_data() {
     QTest::addColumn<int>("code");
     QTest::addColumn<QString>("message");
     QTest::newRow("knockout not a number")
-        << kRnn << QStringList{"--knockout", "1,x"} << 2
+        << kBahdanau << QStringList{"--knockout", "1,x"} << 2
         << R"(--knockout: expected source positions J[,J...] (0-based, <sos> = 0), got "1,x")";
-    QTest::newRow("knockout escaped") << kRnn << QStringList{"--knockout", "\x1b[2J"} << 2 << R"(got "\e[2J")";
+    QTest::newRow("knockout escaped") << kBahdanau << QStringList{"--knockout", "\x1b[2J"} << 2 << R"(got "\e[2J")";
     QTest::newRow("attend without colon")
-        << kRnn << QStringList{"--attend", "3"} << 2
+        << kBahdanau << QStringList{"--attend", "3"} << 2
         << R"(--attend: expected T:J (a target row and a source position, 0-based), got "3")";
     QTest::newRow("head-off unknown kind")
         << kTransformer << QStringList{"--head-off", "self:0,0"} << 2
@@ -237,11 +238,11 @@ void TestCliInterventions::errorsNameTheBadValue_data() {
         << kTransformer << QStringList{"--head-off", "cross:1"} << 2
         << R"(--head-off: expected KIND:L,H (a layer and a head, 0-based), got "cross:1")";
     QTest::newRow("knockout past the source")
-        << kRnn << QStringList{"--knockout", "8"} << 1
+        << kBahdanau << QStringList{"--knockout", "8"} << 1
         << "knockout: source position 8 is past the source (8 tokens with <sos> and <eos>: positions 0..7)";
     QTest::newRow("attend on a transformer")
         << kTransformer << QStringList{"--attend", "0:1"} << 1 << "attend: a Transformer has no single attention row";
-    QTest::newRow("head-off on an RNN") << kRnn << QStringList{"--head-off", "cross:0,0"} << 1
+    QTest::newRow("head-off on an RNN") << kBahdanau << QStringList{"--head-off", "cross:0,0"} << 1
                                         << "head off: a bahdanau model has no attention heads";
     QTest::newRow("head-off layer out of range")
         << kTransformer << QStringList{"--head-off", "decoder:2,0"} << 1
@@ -255,7 +256,7 @@ void TestCliInterventions::errorsNameTheBadValue() {
     QFETCH(QStringList, flags);
     QFETCH(int, code);
     QFETCH(QString, message);
-    const ProcessRun r = runCli(QStringList{"decode", "--model", model} + flags + QStringList{kSentence});
+    const ProcessRun r = runCli(QStringList{"decode", "--model", model} + flags + QStringList{kSource});
     QCOMPARE(r.code, code);
     QVERIFY2(r.errText().contains(message), qPrintable(r.errText()));
     QVERIFY(!r.err.contains('\x1b'));

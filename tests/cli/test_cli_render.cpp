@@ -18,6 +18,7 @@
 
 using namespace attnviz;
 
+using attnviz::testing::be32;
 using attnviz::testing::readFile;
 using attnviz::testing::writeFile;
 
@@ -26,16 +27,11 @@ namespace {
 using Run = attnviz::testing::ProcessRun;
 
 // `attnviz-cli render ARGS` with the given environment.
-Run cli(const QStringList& args, const QProcessEnvironment& env = QProcessEnvironment::systemEnvironment()) {
+Run runRender(const QStringList& args, const QProcessEnvironment& env = QProcessEnvironment::systemEnvironment()) {
     attnviz::testing::RunOptions options;
     options.environment = env;
     options.timeout_ms = 120000;
     return attnviz::testing::runProcess(QStringLiteral(ATTNVIZ_CLI_PATH), QStringList{"render"} + args, options);
-}
-
-quint32 be32(const QByteArray& b, int at) {
-    return (quint32(uchar(b[at])) << 24) | (quint32(uchar(b[at + 1])) << 16) | (quint32(uchar(b[at + 2])) << 8) |
-           quint32(uchar(b[at + 3]));
 }
 
 // PNG: IHDR width/height and the pHYs pixels per metre (x), or -1 without pHYs.
@@ -98,7 +94,7 @@ void TestCliRender::writesEachFormat() {
     QFETCH(QStringList, extra);
     const QString out = dir_.filePath("one." + ext);
     QFile::remove(out);
-    const Run r = cli(QStringList{"--model", model_, "--out", out} + extra + QStringList{"the", "cat", "sat"});
+    const Run r = runRender(QStringList{"--model", model_, "--out", out} + extra + QStringList{"the", "cat", "sat"});
     QVERIFY2(r.code == 0, qPrintable(r.errText()));
     QCOMPARE(r.outText().trimmed(), QDir::toNativeSeparators(out));
     const QByteArray bytes = readFile(out);
@@ -137,8 +133,8 @@ void TestCliRender::writesEachFormat() {
 
 void TestCliRender::numbersEqualTheEngine() {
     const QString out = dir_.filePath("forced.json");
-    const Run r =
-        cli({"--model", model_, "--out", out, "--target", "猫 坐 在 垫子 上", "the", "cat", "sat", "on", "the", "mat"});
+    const Run r = runRender(
+        {"--model", model_, "--out", out, "--target", "猫 坐 在 垫子 上", "the", "cat", "sat", "on", "the", "mat"});
     QVERIFY2(r.code == 0, qPrintable(r.errText()));
     const auto j = nlohmann::json::parse(readFile(out).toStdString());
     const DecodeResult want = forcedDecode(*engine_, "the cat sat on the mat", "猫 坐 在 垫子 上");
@@ -157,8 +153,8 @@ void TestCliRender::inputRendersEveryLineNumbered() {
         f.write("i love you\n\nthe cat sat\t猫 坐\nan apple .\n");
     }
     const QString outDir = dir_.filePath("batch/nested");
-    const Run r = cli({"--model", model_, "--input", input, "--out-dir", outDir, "--format", "svg", "--width", "400",
-                       "--height", "300"});
+    const Run r = runRender({"--model", model_, "--input", input, "--out-dir", outDir, "--format", "svg", "--width",
+                             "400", "--height", "300"});
     QVERIFY2(r.code == 0, qPrintable(r.errText()));
     QCOMPARE(QDir(outDir).entryList(QDir::Files), (QStringList{"0001.svg", "0002.svg", "0003.svg"}));
     QCOMPARE(r.outText().split('\n', Qt::SkipEmptyParts).size(), 3);
@@ -166,7 +162,8 @@ void TestCliRender::inputRendersEveryLineNumbered() {
     QVERIFY(QString::fromUtf8(readFile(QDir(outDir).filePath("0002.svg"))).contains(QString::fromUtf8("坐")));
     // CSV by default name pattern, png default format.
     const QString pngDir = dir_.filePath("batch-png");
-    const Run r2 = cli({"--model", model_, "--input", input, "--out-dir", pngDir, "--width", "320", "--height", "240"});
+    const Run r2 =
+        runRender({"--model", model_, "--input", input, "--out-dir", pngDir, "--width", "320", "--height", "240"});
     QVERIFY2(r2.code == 0, qPrintable(r2.errText()));
     QCOMPARE(QDir(pngDir).entryList(QDir::Files), (QStringList{"0001.png", "0002.png", "0003.png"}));
 }
@@ -189,7 +186,7 @@ void TestCliRender::badUsageExitsTwo_data() {
 void TestCliRender::badUsageExitsTwo() {
     QFETCH(QStringList, args);
     QFETCH(QString, mentions);
-    const Run r = cli(QStringList{"--model", model_} + args);
+    const Run r = runRender(QStringList{"--model", model_} + args);
     QCOMPARE(r.code, 2);
     QVERIFY2(r.errText().contains(mentions), qPrintable(r.errText()));
     QVERIFY(!QFile::exists("x.png") && !QFile::exists("x.jpg"));
@@ -198,14 +195,15 @@ void TestCliRender::badUsageExitsTwo() {
 void TestCliRender::unwritableOutputExitsOneAndLeavesNothing() {
     for (const char* ext : {"png", "svg", "pdf", "csv", "json"}) {
         const QString out = dir_.filePath(QStringLiteral("missing-dir/sub/out.%1").arg(ext));
-        const Run r = cli({"--model", model_, "--out", out, "the", "cat"});
+        const Run r = runRender({"--model", model_, "--out", out, "the", "cat"});
         QCOMPARE(r.code, 1);
         QVERIFY2(r.errText().contains(out), qPrintable(r.errText()));
         QCOMPARE(r.errText().trimmed().count('\n'), 0);  // one line
         QVERIFY(!QFile::exists(out));
     }
     QVERIFY(!QDir(dir_.filePath("missing-dir")).exists());
-    const Run missing = cli({"--model", dir_.filePath("nope.safetensors"), "--out", dir_.filePath("n.png"), "hi"});
+    const Run missing =
+        runRender({"--model", dir_.filePath("nope.safetensors"), "--out", dir_.filePath("n.png"), "hi"});
     QCOMPARE(missing.code, 1);
     QVERIFY(missing.errText().contains("nope.safetensors"));
 }
@@ -216,7 +214,8 @@ void TestCliRender::runsWithoutADisplay() {
     env.remove("DISPLAY");
     env.remove("WAYLAND_DISPLAY");
     const QString out = dir_.filePath("headless.png");
-    const Run r = cli({"--model", model_, "--out", out, "--width", "300", "--height", "200", "i", "love", "you"}, env);
+    const Run r =
+        runRender({"--model", model_, "--out", out, "--width", "300", "--height", "200", "i", "love", "you"}, env);
     QVERIFY2(r.code == 0, qPrintable(r.errText()));
     int w = 0, h = 0, dpm = 0;
     QVERIFY(pngInfo(readFile(out), &w, &h, &dpm));

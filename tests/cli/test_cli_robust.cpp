@@ -28,12 +28,6 @@ using Run = ProcessRun;
 // The writer's fault seam (core/io/atomic_file.h) in the child's environment, e.g. "ENOSPC:100".
 RunOptions withFault(const QString& fault) { return withEnv("ATTNVIZ_TEST_WRITE_FAULT", fault); }
 
-QString words(int n, const QString& word) {
-    QStringList w;
-    for (int i = 0; i < n; ++i) w << word;
-    return w.join(' ');
-}
-
 }  // namespace
 
 class TestCliRobust : public QObject {

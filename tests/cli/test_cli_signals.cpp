@@ -23,6 +23,7 @@
 
 using namespace attnviz;
 
+using attnviz::testing::be32;
 using attnviz::testing::readFile;
 using attnviz::testing::writeFile;
 
@@ -86,11 +87,6 @@ Killed killAt(const QStringList& args, const QString& out, int sig, int moment_m
     ::kill(pid_t(k.pid), sig);
     p.waitForFinished(kTimeoutMs);
     return k;
-}
-
-uint32_t be32(const QByteArray& b, int at) {
-    return uint32_t(uchar(b[at])) << 24 | uint32_t(uchar(b[at + 1])) << 16 | uint32_t(uchar(b[at + 2])) << 8 |
-           uint32_t(uchar(b[at + 3]));
 }
 
 // A whole PNG: the signature, IHDR, chunks whose lengths add up, and IEND last; its size from IHDR.

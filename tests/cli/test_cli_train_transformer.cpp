@@ -22,7 +22,7 @@ namespace {
 constexpr const char* kConfig = R"({"decoder": "transformer", "d_model": 32, "nhead": 2, "num_encoder_layers": 1, )"
                                 R"("num_decoder_layers": 1, "dim_feedforward": 64})";
 
-QJsonObject lastJsonLine(const QByteArray& out) {
+QJsonObject lastJsonObject(const QByteArray& out) {
     return QJsonDocument::fromJson(out.trimmed().split('\n').last()).object();
 }
 
@@ -71,8 +71,8 @@ private slots:
         QVERIFY2(r1.code == 0, r1.err.constData());
         const ProcessRun r = train(out, "600", "0");
         QVERIFY2(r.code == 0, r.err.constData());
-        const double loss1 = lastJsonLine(r1.out)["valid_loss"].toDouble();
-        const double loss = lastJsonLine(r.out)["valid_loss"].toDouble();
+        const double loss1 = lastJsonObject(r1.out)["valid_loss"].toDouble();
+        const double loss = lastJsonObject(r.out)["valid_loss"].toDouble();
         QVERIFY2(loss < 0.2 * loss1,
                  qPrintable(QString("valid loss %1 after 1 step, %2 after 600").arg(loss1).arg(loss)));
 
@@ -91,14 +91,14 @@ private slots:
 
         const ProcessRun d = runCli({"decode", "--model", out, "--json", "a", "b", "c", "d", "e"}, 30000);
         QVERIFY2(d.code == 0, d.err.constData());
-        const QJsonArray tokens = lastJsonLine(d.out)["target_tokens"].toArray();
+        const QJsonArray tokens = lastJsonObject(d.out)["target_tokens"].toArray();
         QStringList words;
         for (const QJsonValue& v : tokens) words << v.toString();
         QCOMPARE(words.join(' '), QString("e d c b a <eos>"));
 
         const ProcessRun e = runCli({"eval", "--model", out, "--data", dir.filePath("valid.tsv"), "--json"}, 30000);
         QVERIFY2(e.code == 0, e.err.constData());
-        QVERIFY2(lastJsonLine(e.out)["token_accuracy"].toDouble() > 0.9, e.out.constData());
+        QVERIFY2(lastJsonObject(e.out)["token_accuracy"].toDouble() > 0.9, e.out.constData());
     }
 
     void guidedAlignmentLowersTheAer() {
@@ -136,13 +136,13 @@ private slots:
                                          "--quiet"},
                                         120000);
             QVERIFY2(r.code == 0, r.err.constData());
-            QCOMPARE(lastJsonLine(r.out).contains("train_align_loss"), bool(guided));
+            QCOMPARE(lastJsonObject(r.out).contains("train_align_loss"), bool(guided));
             const QJsonObject t =
                 QJsonDocument::fromJson(QByteArray::fromStdString(loadModel(out.toStdString()).training)).object();
             QCOMPARE(t["align_weight"].toDouble(), double(guided));
             const ProcessRun e = runCli({"eval", "--model", out, "--data", dir.filePath("valid.tsv"), "--json"}, 30000);
             QVERIFY2(e.code == 0, e.err.constData());
-            aer[guided] = lastJsonLine(e.out)["aer"].toDouble(-1);
+            aer[guided] = lastJsonObject(e.out)["aer"].toDouble(-1);
         }
         QVERIFY2(aer[1] >= 0 && aer[1] < 0.15 && aer[1] < 0.7 * aer[0],  // 0.08 and 0.21 when written
                  qPrintable(QString("AER unguided %1, guided %2").arg(aer[0]).arg(aer[1])));

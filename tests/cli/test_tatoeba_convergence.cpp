@@ -18,8 +18,8 @@ using nlohmann::json;
 
 namespace {
 
-constexpr int kLines = 300;  // training lines taken from the head of the split
-constexpr int kEpochs = 12;  // a few seconds on one core
+constexpr int kTrainLines = 300;  // training lines taken from the head of the split
+constexpr int kEpochs = 12;       // a few seconds on one core
 
 using Run = attnviz::testing::ProcessRun;
 
@@ -58,8 +58,8 @@ void TestTatoebaConvergence::initTestCase() {
     QFile train(dir_.filePath(QStringLiteral("tatoeba/train.tsv")));
     QVERIFY(train.open(QIODevice::ReadOnly));
     QByteArray head;
-    for (int i = 0; i < kLines && !train.atEnd(); ++i) head += train.readLine();
-    QCOMPARE(head.count('\n'), kLines);
+    for (int i = 0; i < kTrainLines && !train.atEnd(); ++i) head += train.readLine();
+    QCOMPARE(head.count('\n'), kTrainLines);
     data_ = dir_.filePath(QStringLiteral("head.tsv"));
     QFile out(data_);
     QVERIFY(out.open(QIODevice::WriteOnly));
@@ -113,7 +113,7 @@ void TestTatoebaConvergence::lossFallsAndTheModelDecodes() {
     const json last = train(kEpochs, late);
     QVERIFY2(!first.contains("error"), first.dump().c_str());
     QVERIFY2(!last.contains("error"), last.dump().c_str());
-    QCOMPARE(last["examples"].get<int>(), kLines);
+    QCOMPARE(last["examples"].get<int>(), kTrainLines);
     // A model that guesses uniformly pays ln(V) per token; after one epoch it is near that, after kEpochs far below.
     const double uniform = std::log(last["target_vocab_size"].get<double>());
     const double loss1 = first["train_loss"].get<double>(), lossN = last["train_loss"].get<double>();

@@ -4,6 +4,7 @@
 #include "eval/attention_diagnostics.h"
 #include "test_models.h"
 #include "test_registry.h"
+#include "tolerance.h"
 
 #include <QtTest>
 #include <cmath>
@@ -12,8 +13,6 @@ using namespace attnviz;
 using namespace attnviz::testing;
 
 namespace {
-bool close(double a, double b, double tol = 1e-9) { return std::abs(a - b) <= tol * (1.0 + std::abs(b)); }
-
 // <sos> w1 w2 <eos>: step 1 looks at w1, step 2 everywhere alike, step 3 at w1 again.
 const std::vector<std::vector<float>> kRows = {{0, 1, 0, 0}, {0.25f, 0.25f, 0.25f, 0.25f}, {0, 1, 0, 0}};
 }  // namespace
@@ -32,13 +31,13 @@ void TestAttentionDiagnostics::coverageSumsColumnsAndMarksWords() {
     const SourceCoverage all = sourceCoverage(kRows);
     const double expected[4] = {0.25, 2.25, 0.25, 0.25};
     QCOMPARE(int(all.coverage.size()), 4);
-    for (int j = 0; j < 4; ++j) QVERIFY(close(all.coverage[size_t(j)], expected[j]));
+    for (int j = 0; j < 4; ++j) QVERIFY(close(all.coverage[size_t(j)], expected[j], 1e-9));
     QCOMPARE(all.marks[0], CoverageMark::None);           // <sos> is never neglected
     QCOMPARE(all.marks[1], CoverageMark::OverAttended);   // 2.25 > 1 + 0.5
     QCOMPARE(all.marks[2], CoverageMark::Neglected);      // 0.25 < 0.5
     QCOMPARE(all.marks[3], CoverageMark::None);           // <eos> is never neglected
     const SourceCoverage two = sourceCoverage(kRows, 2);  // the first two rows only (stepping)
-    QVERIFY(close(two.coverage[1], 1.25));
+    QVERIFY(close(two.coverage[1], 1.25, 1e-9));
     QCOMPARE(two.marks[1], CoverageMark::None);  // 1.25 is within 1 ± 0.5
     QCOMPARE(two.marks[2], CoverageMark::Neglected);
 }
@@ -46,7 +45,7 @@ void TestAttentionDiagnostics::coverageSumsColumnsAndMarksWords() {
 void TestAttentionDiagnostics::rowEntropyAgainstUniform() {
     const RowDiagnosis sharp = diagnoseRow(kRows[0]);
     QCOMPARE(sharp.entropy, 0.0);
-    QVERIFY(close(sharp.uniform, std::log(4.0)));
+    QVERIFY(close(sharp.uniform, std::log(4.0), 1e-9));
     QVERIFY(!sharp.diffuse);
     const RowDiagnosis flat = diagnoseRow(kRows[1]);
     QVERIFY(close(flat.entropy, std::log(4.0), 1e-7));
@@ -106,7 +105,7 @@ void TestAttentionDiagnostics::coverageOfADecodeIsItsColumnSums() {
     for (size_t j = 0; j < cov.coverage.size(); ++j) {
         double sum = 0;
         for (const auto& row : r.attention) sum += double(row[j]);
-        QVERIFY(close(cov.coverage[j], sum));
+        QVERIFY(close(cov.coverage[j], sum, 1e-9));
         total += cov.coverage[j];
     }
     // local_m rows sum to 1 each (softmax over the window): the coverage adds up to the number of rows.

@@ -4,6 +4,7 @@
 #include "base/errors.h"
 #include "decode/decoding.h"
 #include "decode/detail.h"
+#include "decode_variants.h"
 #include "nn/decoder.h"
 #include "reference_model.h"
 #include "test_models.h"
@@ -16,13 +17,7 @@
 using namespace attnviz;
 using namespace attnviz::testing;
 
-namespace {
-
-TokenizedText catSentence() {
-    return TokenizedText{{"<sos>", "the", "cat", "ate", "an", "apple", "<eos>"}, {kSos, 7, 8, 12, 13, 14, kEos}};
-}
-
-}  // namespace
+namespace {}  // namespace
 
 class TestBeam : public QObject {
     Q_OBJECT
@@ -75,7 +70,7 @@ static Model fetchModel(float eos_bias = 0.0f) {
 }
 
 // The row's folding, with the model's own tables and the engine's threads.
-static detail::StepPath fetchPath(const Model& m) {
+static detail::StepPath fetchStepPath(const Model& m) {
     QFETCH(int, folding);
     detail::StepPath path = detail::defaultPath(m, DecodeOptions{});
     path.folding = Folding(folding);
@@ -89,8 +84,8 @@ void TestBeam::widthOneIsGreedy() {
     for (int max_len : {0, 3}) {
         DecodeOptions opt;
         opt.max_len = max_len;
-        const DecodeResult g = detail::greedyDecode(m, catSentence(), opt, fetchPath(m));
-        const BeamResult b = detail::beamSearch(m, catSentence(), 1, opt, fetchPath(m));
+        const DecodeResult g = detail::greedyDecode(m, catSentence(), opt, fetchStepPath(m));
+        const BeamResult b = detail::beamSearch(m, catSentence(), 1, opt, fetchStepPath(m));
         QCOMPARE(b.best.target_ids, g.target_ids);
         QCOMPARE(b.best.target_tokens, g.target_tokens);
         QCOMPARE(b.best.attention, g.attention);
@@ -112,8 +107,8 @@ void TestBeam::wideBeamTreeIsConsistent() {
     const int K = 4;
     DecodeOptions opt;
     opt.max_len = 8;
-    const BeamResult b = detail::beamSearch(m, catSentence(), K, opt, fetchPath(m));
-    const DecodeResult g = detail::greedyDecode(m, catSentence(), opt, fetchPath(m));
+    const BeamResult b = detail::beamSearch(m, catSentence(), K, opt, fetchStepPath(m));
+    const DecodeResult g = detail::greedyDecode(m, catSentence(), opt, fetchStepPath(m));
     QVERIFY2(b.best.total_log_prob >= g.total_log_prob - 1e-6,
              qPrintable(QString("beam %1 < greedy %2").arg(b.best.total_log_prob).arg(g.total_log_prob)));
 

@@ -6,10 +6,12 @@
 #include "base/errors.h"
 #include "decode/beam_hypothesis.h"
 #include "decode/decoding.h"
+#include "decode_variants.h"
 #include "error_of.h"
 #include "model/model.h"
 #include "test_models.h"
 #include "test_registry.h"
+#include "tolerance.h"
 
 #include <QtTest>
 
@@ -17,13 +19,13 @@
 #include <memory>
 
 using namespace attnviz;
+using attnviz::testing::catSentence;
+using attnviz::testing::close;
 using attnviz::testing::errorOf;
 
 namespace {
 
-bool close(double a, double b, double tol = 1e-6) { return std::abs(a - b) <= tol * (1.0 + std::abs(b)); }
-
-std::shared_ptr<const Model> transformerModel() {
+std::shared_ptr<const Model> peakedTransformer() {
     ModelConfig c;
     c.decoder = DecoderKind::Transformer;
     c.score = ScoreKind::ScaledDot;
@@ -31,10 +33,6 @@ std::shared_ptr<const Model> transformerModel() {
     Model m = makeRandomTransformerModel(c, testing::smallSourceVocab(), testing::smallTargetVocab(), {5, true});
     m.transformer.generator_weight *= 3.0f;  // peaked distributions: hypotheses that differ in their tokens
     return std::make_shared<const Model>(std::move(m));
-}
-
-TokenizedText catSentence() {
-    return TokenizedText{{"<sos>", "the", "cat", "ate", "an", "apple", "<eos>"}, {kSos, 7, 8, 12, 13, 14, kEos}};
 }
 
 // Row i of the by-hand mean over heads of layer `layer`'s cross-attention.
@@ -54,12 +52,12 @@ void checkAgainstPath(const BeamResult& tree, const DecodeResult& d, int node) {
     for (size_t i = 0; i < path.size(); ++i) {
         const BeamNode& n = tree.nodes[size_t(path[i])];
         QCOMPARE(d.target_ids[i], n.token);
-        QVERIFY2(close(d.log_probs[i], n.log_prob), qPrintable(QString("node %1 step %2").arg(node).arg(i)));
+        QVERIFY2(close(d.log_probs[i], n.log_prob, 1e-6), qPrintable(QString("node %1 step %2").arg(node).arg(i)));
         const std::vector<float>& row = tree.attention(path[i]);
         QCOMPARE(d.attention[i].size(), row.size());
-        for (size_t j = 0; j < row.size(); ++j) QVERIFY(close(d.attention[i][j], row[j]));
+        for (size_t j = 0; j < row.size(); ++j) QVERIFY(close(d.attention[i][j], row[j], 1e-6));
     }
-    QVERIFY(close(d.total_log_prob, tree.nodes[size_t(node)].total_log_prob));
+    QVERIFY(close(d.total_log_prob, tree.nodes[size_t(node)].total_log_prob, 1e-6));
 }
 
 }  // namespace
@@ -76,7 +74,7 @@ private slots:
 };
 
 void TestBeamHypothesis::averagedCrossAttentionIsTheSearchsRows() {
-    const auto model = transformerModel();
+    const auto model = peakedTransformer();
     const BeamResult tree = beamSearch(*model, catSentence(), 4);
     QVERIFY(tree.finished.size() >= 3);
     const size_t L = size_t(model->config.transformer.num_decoder_layers);
@@ -89,7 +87,8 @@ void TestBeamHypothesis::averagedCrossAttentionIsTheSearchsRows() {
             const std::vector<double> mean = meanRow(d, L - 1, Eigen::Index(i));
             const std::vector<float>& row = tree.attention(path[i]);
             for (size_t j = 0; j < row.size(); ++j)
-                QVERIFY2(close(mean[j], row[j]), qPrintable(QString("leaf %1 step %2 col %3").arg(leaf).arg(i).arg(j)));
+                QVERIFY2(close(mean[j], row[j], 1e-6),
+                         qPrintable(QString("leaf %1 step %2 col %3").arg(leaf).arg(i).arg(j)));
         }
         // T × T decoder self-attention, causal; the encoder's the same for every hypothesis.
         const Eigen::Index T = Eigen::Index(path.size());
@@ -105,7 +104,7 @@ void TestBeamHypothesis::averagedCrossAttentionIsTheSearchsRows() {
 }
 
 void TestBeamHypothesis::bestHypothesisHasTheSearchsLayers() {
-    const auto model = transformerModel();
+    const auto model = peakedTransformer();
     const BeamResult tree = beamSearch(*model, catSentence(), 3);
     const DecodeResult d = hypothesisDecode(*model, tree, tree.finished.front());
     QCOMPARE(d.target_ids, tree.best.target_ids);
@@ -123,7 +122,7 @@ void TestBeamHypothesis::bestHypothesisHasTheSearchsLayers() {
 
 // A node inside the tree (kept, not finished) and a pruned one: a hypothesis of their tokens all the same.
 void TestBeamHypothesis::unfinishedAndPrunedNodes() {
-    const auto model = transformerModel();
+    const auto model = peakedTransformer();
     const BeamResult tree = beamSearch(*model, catSentence(), 3);
     int inner = -1, pruned = -1;
     for (size_t n = 1; n < tree.nodes.size(); ++n) {
@@ -154,7 +153,7 @@ void TestBeamHypothesis::rnnHypothesisIsTheSearchsRows() {
 }
 
 void TestBeamHypothesis::pathsRanksAndBadNodes() {
-    const auto model = transformerModel();
+    const auto model = peakedTransformer();
     const BeamResult tree = beamSearch(*model, catSentence(), 3);
     QVERIFY(beamPath(tree, 0).empty());
     const std::vector<int> best = beamPath(tree, tree.finished.front());

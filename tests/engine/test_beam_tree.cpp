@@ -6,6 +6,7 @@
 #include "base/errors.h"
 #include "decode/decoding.h"
 #include "decode/limits.h"
+#include "decode_variants.h"
 #include "error_of.h"
 #include "model/model.h"
 #include "reference_model.h"
@@ -27,17 +28,13 @@ using attnviz::testing::errorOf;
 
 namespace {
 
-TokenizedText catSentence() {
-    return TokenizedText{{"<sos>", "the", "cat", "ate", "an", "apple", "<eos>"}, {kSos, 7, 8, 12, 13, 14, kEos}};
-}
-
 std::shared_ptr<const Model> rnnModel() {
     Model m = smallModel(smallConfig(DecoderKind::Luong, ScoreKind::General, SpanKind::Global, true), 21, 2.5f);
     m.params.fc_out_b[kEos] += 1.5f;  // hypotheses finish at different lengths
     return std::make_shared<const Model>(std::move(m));
 }
 
-std::shared_ptr<const Model> transformerModel() {
+std::shared_ptr<const Model> finishingTransformer() {
     ModelConfig c;
     c.decoder = DecoderKind::Transformer;
     c.score = ScoreKind::ScaledDot;
@@ -50,7 +47,7 @@ std::shared_ptr<const Model> transformerModel() {
 
 std::shared_ptr<const Model> modelOfRow() {
     QFETCH(bool, transformer);
-    return transformer ? transformerModel() : rnnModel();
+    return transformer ? finishingTransformer() : rnnModel();
 }
 
 // Node ids from the first produced token to `node`.

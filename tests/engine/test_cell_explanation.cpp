@@ -4,10 +4,12 @@
 // worked out on paper.
 #include "base/errors.h"
 #include "decode/decoding.h"
+#include "decode_variants.h"
 #include "eval/cell_explanation.h"
 #include "reference_model.h"
 #include "test_models.h"
 #include "test_registry.h"
+#include "tolerance.h"
 
 #include <QtTest>
 #include <cmath>
@@ -17,13 +19,9 @@ using namespace attnviz::testing;
 
 namespace {
 
-bool close(double a, double b, double tol = 1e-5) { return std::abs(a - b) <= tol * (1.0 + std::abs(b)); }
-
-const std::vector<std::string> kWords = {"the", "cat", "sat", "on", "the", "mat", "."};  // S = 9
-
-TokenizedText sourceOf(const Model& m) {
+TokenizedText matSource(const Model& m) {
     TokenizedText t{{"<sos>"}, {kSos}};
-    for (const std::string& w : kWords) {
+    for (const std::string& w : kMatSentence) {
         t.tokens.push_back(w);
         t.ids.push_back(m.source_vocab.id(w));
     }
@@ -67,18 +65,18 @@ void checkPartsAgainstWeights(const Model& m, const CellExplanation& x) {
         for (int r = 0; r < Hd; ++r) {
             double uh = 0, ws = 0;
             for (int k = 0; k < He2; ++k) uh += double(W(r, first + k)) * double(x.key[k]);
-            QVERIFY(close(x.key_term[size_t(r)], uh));
+            QVERIFY(close(x.key_term[size_t(r)], uh, 1e-5));
             if (m.config.score != ScoreKind::Additive) continue;
             for (int k = 0; k < Hd; ++k) ws += double(W(r, k)) * double(x.query[k]);
-            QVERIFY(close(x.query_term[size_t(r)], ws));
-            QVERIFY(close(x.hidden[size_t(r)], std::tanh(ws + uh + double(p.attn_b[r]))));
+            QVERIFY(close(x.query_term[size_t(r)], ws, 1e-5));
+            QVERIFY(close(x.hidden[size_t(r)], std::tanh(ws + uh + double(p.attn_b[r])), 1e-5));
         }
-        QVERIFY(close(x.key_term_norm, norm(x.key_term)));
-        if (m.config.score == ScoreKind::Additive) QVERIFY(close(x.query_term_norm, norm(x.query_term)));
+        QVERIFY(close(x.key_term_norm, norm(x.key_term), 1e-5));
+        if (m.config.score == ScoreKind::Additive) QVERIFY(close(x.query_term_norm, norm(x.query_term), 1e-5));
     } else {
         double d = 0;
         for (int k = 0; k < Hd; ++k) d += double(x.query[k]) * double(x.key[k]);
-        QVERIFY(close(x.dot, d));
+        QVERIFY(close(x.dot, d, 1e-5));
         QVERIFY(close(x.scale, m.config.score == ScoreKind::ScaledDot ? 1.0 / std::sqrt(double(Hd)) : 1.0, 1e-7));
     }
 }
@@ -117,7 +115,7 @@ void TestCellExplanation::everyCellMatchesTheDecode() {
     ModelConfig cfg = smallConfig(DecoderKind(decoder), ScoreKind(score), SpanKind(span), input_feeding);
     cfg.window = 2;  // a window narrower than the sentence, so that cells outside it are explained too
     auto model = std::make_shared<const Model>(smallModel(cfg, 21, 3.0f));
-    const TokenizedText src = sourceOf(*model);
+    const TokenizedText src = matSource(*model);
     DecodingSession session(model, src);
     session.runToEnd();
     std::vector<int> tokens;
@@ -222,7 +220,7 @@ void TestCellExplanation::handBuiltModel() {
 
 void TestCellExplanation::rejectsBadCells() {
     auto model = std::make_shared<const Model>(smallModel(smallConfig(DecoderKind::Bahdanau, ScoreKind::Dot), 3));
-    const TokenizedText src = sourceOf(*model);
+    const TokenizedText src = matSource(*model);
     DecodingSession session(model, src);
     QVERIFY(session.forward());
     StepRecord rec = session.steps()[0];

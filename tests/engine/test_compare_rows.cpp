@@ -14,7 +14,7 @@ using namespace attnviz;
 
 namespace {
 
-DecodeResult decodeWith(std::vector<std::vector<float>> rows, std::vector<std::string> target) {
+DecodeResult decodeWithTokens(std::vector<std::vector<float>> rows, std::vector<std::string> target) {
     DecodeResult r;
     r.attention = std::move(rows);
     r.target_tokens = std::move(target);
@@ -29,7 +29,7 @@ Vocabulary vocab(const std::vector<std::string>& words) {
     return Vocabulary(all);
 }
 
-Model modelWith(const Vocabulary& source, const Vocabulary& target) {
+Model modelWithVocabularies(const Vocabulary& source, const Vocabulary& target) {
     ModelConfig c;
     c.emb_dim = 2;
     c.enc_hid_dim = 2;
@@ -51,8 +51,8 @@ private slots:
 void TestCompareRows::rowsAndDifferenceOfHandRows() {
     // Row 0: A one-hot on "a", B flat over "a" and "b": TV 1/2, argmaxes 1 and 1 (the first of B's tie).
     // Row 1: disjoint rows: TV 1, JS ln 2, argmaxes 2 and 3.
-    const DecodeResult a = decodeWith({{0, 1, 0, 0}, {0, 0, 1, 0}}, {"x", "<eos>"});
-    const DecodeResult b = decodeWith({{0, 0.5f, 0.5f, 0}, {0, 0, 0, 1}}, {"x", "<eos>"});
+    const DecodeResult a = decodeWithTokens({{0, 1, 0, 0}, {0, 0, 1, 0}}, {"x", "<eos>"});
+    const DecodeResult b = decodeWithTokens({{0, 0.5f, 0.5f, 0}, {0, 0, 0, 1}}, {"x", "<eos>"});
     const std::vector<RowComparison> rows = compareRows(a, b);
     QCOMPARE(rows.size(), size_t(2));
     QCOMPARE(rows[0].tv, 0.5);
@@ -73,14 +73,14 @@ void TestCompareRows::rowsAndDifferenceOfHandRows() {
     const std::vector<std::vector<float>> d = attentionDifference(a, b);
     QCOMPARE(d, (std::vector<std::vector<float>>{{0, -0.5f, 0.5f, 0}, {0, 0, -1, 1}}));
 
-    const DecodeResult shorter = decodeWith({{0, 1, 0}, {0, 0, 1}}, {"x", "<eos>"});
+    const DecodeResult shorter = decodeWithTokens({{0, 1, 0}, {0, 0, 1}}, {"x", "<eos>"});
     QVERIFY_THROWS_EXCEPTION(InputError, compareRows(a, shorter));
-    QVERIFY_THROWS_EXCEPTION(InputError, attentionDifference(a, decodeWith({{0, 1, 0, 0}}, {"x"})));
+    QVERIFY_THROWS_EXCEPTION(InputError, attentionDifference(a, decodeWithTokens({{0, 1, 0, 0}}, {"x"})));
 }
 
 void TestCompareRows::csvAndJsonOfAComparison() {
-    const DecodeResult a = decodeWith({{0, 1, 0, 0}, {0, 0, 1, 0}}, {"x,y", "<eos>"});
-    const DecodeResult b = decodeWith({{0, 0.5f, 0.5f, 0}, {0, 0, 0, 1}}, {"x,y", "<eos>"});
+    const DecodeResult a = decodeWithTokens({{0, 1, 0, 0}, {0, 0, 1, 0}}, {"x,y", "<eos>"});
+    const DecodeResult b = decodeWithTokens({{0, 0.5f, 0.5f, 0}, {0, 0, 0, 1}}, {"x,y", "<eos>"});
     const std::string csv = comparisonToCsv(a, b);
     QVERIFY2(QString::fromStdString(csv).startsWith(
                  "target,tv,js,argmax_a,argmax_b,agree,entropy_a,entropy_b\n\"x,y\",0.5,"),
@@ -108,11 +108,11 @@ void TestCompareRows::csvAndJsonOfAComparison() {
 }
 
 void TestCompareRows::whyModelsCannotBeCompared() {
-    const Model a = modelWith(vocab({"cat", "dog"}), vocab({"chat", "chien"}));
+    const Model a = modelWithVocabularies(vocab({"cat", "dog"}), vocab({"chat", "chien"}));
     QCOMPARE(comparabilityProblem(a, a), std::string());
-    QCOMPARE(comparabilityProblem(a, modelWith(vocab({"cat"}), vocab({"chat", "chien"}))),
+    QCOMPARE(comparabilityProblem(a, modelWithVocabularies(vocab({"cat"}), vocab({"chat", "chien"}))),
              std::string("source vocabularies differ (6 against 5 tokens)"));
-    QCOMPARE(comparabilityProblem(a, modelWith(vocab({"cat", "dog"}), vocab({"chat", "ch\tat"}))),
+    QCOMPARE(comparabilityProblem(a, modelWithVocabularies(vocab({"cat", "dog"}), vocab({"chat", "ch\tat"}))),
              std::string("target vocabularies differ (id 5 is \"chien\" against \"ch\\x09at\")"));
     Model other_tokenizer = a;
     other_tokenizer.config.tokenizer.target = TokenizerKind::Char;

@@ -2,6 +2,7 @@
 #include "base/errors.h"
 #include "io/decode_json.h"
 #include "test_registry.h"
+#include "tolerance.h"
 
 #include <QtTest>
 
@@ -11,6 +12,7 @@
 #include <random>
 
 using namespace attnviz;
+using attnviz::testing::sameBits;
 using nlohmann::json;
 
 namespace {
@@ -43,8 +45,6 @@ DecodeResult awkward() {
     r.total_log_prob = double(r.log_probs[0]) + double(r.log_probs[1]) + double(r.log_probs[2]);
     return r;
 }
-
-bool sameBits(float a, float b) { return std::memcmp(&a, &b, sizeof a) == 0; }
 
 }  // namespace
 

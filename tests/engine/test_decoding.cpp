@@ -10,6 +10,7 @@
 #include "reference_model.h"
 #include "test_models.h"
 #include "test_registry.h"
+#include "tolerance.h"
 
 #include <QtTest>
 #include <cmath>
@@ -20,10 +21,6 @@ using namespace attnviz::testing;
 namespace {
 
 // |a − b| ≤ tol · (1 + |b|): relative for large values, absolute near 0.
-bool close(double a, double b, double tol = 1e-5) { return std::abs(a - b) <= tol * (1.0 + std::abs(b)); }
-
-const std::vector<std::string> kSentence = {"the", "cat", "sat", "on", "the", "mat", "."};  // S = 9
-
 }  // namespace
 
 class TestDecoding : public QObject {
@@ -51,7 +48,7 @@ void TestDecoding::matchesReference() {
     for (uint64_t seed : {11u, 12u, 13u}) {
         // Scaled weights: attention rows far from uniform, so a wrong score or span shows.
         auto model = std::make_shared<const Model>(smallModel(cfg, seed, 3.0f));
-        const TokenizedText src = sourceOf(*model, kSentence);
+        const TokenizedText src = sourceOf(*model, kMatSentence);
         const int S = int(src.ids.size());
         const int max_len = 12;
         const RowPath row = fetchPath(*model);
@@ -83,17 +80,18 @@ void TestDecoding::matchesReference() {
                              qPrintable(QString("step %1 pos %2 outside the window").arg(i).arg(j)));
                     QVERIFY(std::isnan(r.scores[j]));
                 } else {
-                    QVERIFY2(close(r.attention[j], e.attention[j]),
+                    QVERIFY2(close(r.attention[j], e.attention[j], 1e-5),
                              qPrintable(QString("step %1 a_%2 = %3, reference %4")
                                             .arg(i)
                                             .arg(j)
                                             .arg(r.attention[j])
                                             .arg(e.attention[j])));
-                    QVERIFY2(close(r.scores[j], e.scores[j]), qPrintable(QString("step %1 e_%2 = %3, reference %4")
-                                                                             .arg(i)
-                                                                             .arg(j)
-                                                                             .arg(r.scores[j])
-                                                                             .arg(e.scores[j])));
+                    QVERIFY2(close(r.scores[j], e.scores[j], 1e-5),
+                             qPrintable(QString("step %1 e_%2 = %3, reference %4")
+                                            .arg(i)
+                                            .arg(j)
+                                            .arg(r.scores[j])
+                                            .arg(e.scores[j])));
                     amax = std::max(amax, double(r.attention[j]));
                     amin = std::min(amin, double(r.attention[j]));
                 }
@@ -101,8 +99,8 @@ void TestDecoding::matchesReference() {
             }
             max_spread = std::max(max_spread, amax - amin);
             for (size_t k = 0; k < r.context.size(); ++k)
-                QVERIFY2(close(r.context[k], e.context[k]), qPrintable(QString("step %1 c_%2").arg(i).arg(k)));
-            QVERIFY2(close(r.log_prob, e.log_probs[size_t(r.token)]),
+                QVERIFY2(close(r.context[k], e.context[k], 1e-5), qPrintable(QString("step %1 c_%2").arg(i).arg(k)));
+            QVERIFY2(close(r.log_prob, e.log_probs[size_t(r.token)], 1e-5),
                      qPrintable(QString("step %1 log p = %2, reference %3")
                                     .arg(i)
                                     .arg(r.log_prob)
@@ -113,14 +111,14 @@ void TestDecoding::matchesReference() {
             for (size_t k = 0; k < r.top_k.size(); ++k) {
                 const Candidate& cand = r.top_k[k];
                 QVERIFY(cand.id != kPad && cand.id != kSos);
-                QVERIFY(close(cand.log_prob, e.log_probs[size_t(cand.id)]));
-                QVERIFY(close(cand.prob, std::exp(e.log_probs[size_t(cand.id)])));
+                QVERIFY(close(cand.log_prob, e.log_probs[size_t(cand.id)], 1e-5));
+                QVERIFY(close(cand.prob, std::exp(e.log_probs[size_t(cand.id)]), 1e-5));
                 if (k > 0) QVERIFY(r.top_k[k - 1].log_prob >= cand.log_prob);
             }
             double entropy = 0;
             for (double a : e.attention)
                 if (a > 0) entropy -= a * std::log(a);
-            QVERIFY(close(r.entropy, entropy));
+            QVERIFY(close(r.entropy, entropy, 1e-5));
             switch (cfg.span) {
             case SpanKind::Global:
                 QVERIFY(std::isnan(r.center));
@@ -133,7 +131,7 @@ void TestDecoding::matchesReference() {
                 QVERIFY(e.hi - e.lo + 1 < S);  // the window really cuts (D = 2, S = 9)
                 break;
             case SpanKind::LocalP:
-                QVERIFY(close(r.center, e.center));
+                QVERIFY(close(r.center, e.center, 1e-5));
                 QVERIFY2(sum < 1.0, qPrintable(QString("local_p row %1 sums to %2").arg(i).arg(sum)));
                 break;
             }
@@ -216,7 +214,7 @@ void TestDecoding::forcedMatchesReference_data() { addAllVariants(); }
 void TestDecoding::forcedMatchesReference() {
     const ModelConfig cfg = fetchConfig();
     const Model model = smallModel(cfg, 21, 2.5f);
-    const TokenizedText src = sourceOf(model, kSentence);
+    const TokenizedText src = sourceOf(model, kMatSentence);
     TokenizedText ref;
     for (const char* w : {"猫", "坐", "在", "垫子", "上", "。"}) {
         ref.tokens.push_back(w);
@@ -231,17 +229,17 @@ void TestDecoding::forcedMatchesReference() {
     QCOMPARE(r.source_ids, src.ids);
     QCOMPARE(r.attention.size(), ref.ids.size());
     for (size_t i = 0; i < ref.ids.size(); ++i) {
-        QVERIFY2(close(r.log_probs[i], e.steps[i].log_probs[size_t(ref.ids[i])]),
+        QVERIFY2(close(r.log_probs[i], e.steps[i].log_probs[size_t(ref.ids[i])], 1e-5),
                  qPrintable(QString("step %1").arg(i)));
         for (size_t j = 0; j < src.ids.size(); ++j) {
-            QVERIFY(close(r.attention[i][j], e.steps[i].attention[j]));
+            QVERIFY(close(r.attention[i][j], e.steps[i].attention[j], 1e-5));
             if (std::isnan(e.steps[i].scores[j]))
                 QVERIFY(std::isnan(r.scores[i][j]));
             else
-                QVERIFY(close(r.scores[i][j], e.steps[i].scores[j]));
+                QVERIFY(close(r.scores[i][j], e.steps[i].scores[j], 1e-5));
         }
     }
-    QVERIFY(close(r.total_log_prob, e.total_log_prob));
+    QVERIFY(close(r.total_log_prob, e.total_log_prob, 1e-5));
     QVERIFY(r.total_log_prob < 0);
 }
 
@@ -254,7 +252,7 @@ void TestDecoding::forcedKeepsUnknownSpelling() {
     QCOMPARE(r.target_tokens, ref.tokens);
     QCOMPARE(r.target_ids[1], kUnk);
     const RefDecode e = referenceForced(model, src.ids, ref.ids);
-    QVERIFY(close(r.log_probs[1], e.steps[1].log_probs[kUnk]));
+    QVERIFY(close(r.log_probs[1], e.steps[1].log_probs[kUnk], 1e-5));
 }
 
 void TestDecoding::forcedOnGreedyOutputAgrees_data() { addAllVariants(); }
@@ -295,7 +293,7 @@ void TestDecoding::recomputingFromAnEarlierStep() {
     Model m = smallModel(smallConfig(DecoderKind::Bahdanau, ScoreKind(score)), 17, 3.0f);
     m.params.fc_out_b[kEos] = -100.0f;  // every run takes max_len steps
     auto model = std::make_shared<const Model>(std::move(m));
-    const TokenizedText src = sourceOf(*model, kSentence);
+    const TokenizedText src = sourceOf(*model, kMatSentence);
     QFETCH(bool, tables);
     DecodeOptions opt;
     TokenTables kept(*model);
@@ -317,9 +315,10 @@ void TestDecoding::recomputingFromAnEarlierStep() {
     for (size_t i = 0; i < tokens.size(); ++i) {
         const StepRecord& r = session.steps()[i];
         for (size_t j = 0; j < src.ids.size(); ++j)
-            QVERIFY2(close(r.attention[j], ref.steps[i].attention[j]),
+            QVERIFY2(close(r.attention[j], ref.steps[i].attention[j], 1e-5),
                      qPrintable(QString("step %1 a_%2").arg(i).arg(j)));
-        QVERIFY2(close(r.log_prob, ref.steps[i].log_probs[size_t(r.token)]), qPrintable(QString("step %1").arg(i)));
+        QVERIFY2(close(r.log_prob, ref.steps[i].log_probs[size_t(r.token)], 1e-5),
+                 qPrintable(QString("step %1").arg(i)));
     }
 }
 

@@ -5,6 +5,8 @@
 #include "kernels/gemv_terms.h"
 #include "kernels/row_split.h"
 #include "test_registry.h"
+#include "tolerance.h"
+#include "two_cores.h"
 
 #include <QtTest>
 #include <atomic>
@@ -18,19 +20,12 @@
 #include <thread>
 
 using namespace attnviz;
+using attnviz::testing::close;
+using attnviz::testing::twoCores;
 
 namespace {
 
 Eigen::MatrixXd exactRowMajor(const Mat& m) { return m.cast<double>(); }
-
-bool close(double a, double b) { return std::abs(a - b) <= 1e-4 * (1.0 + std::abs(b)); }
-
-// A pool of one helper, whatever the machine: the products these tests share are shared with it (nullptr: this
-// thread only).
-ThreadPool& twoCores() {
-    static ThreadPool pool(1);
-    return pool;
-}
 
 }  // namespace
 
@@ -83,7 +78,7 @@ void TestGemvTerms::termsMatchDouble() {
     const Eigen::VectorXd expect =
         w.middleCols(0, 37) * a.cast<double>() + w.middleCols(50, 33) * b.cast<double>() + p * c.cast<double>();
     for (int r = 0; r < rows; ++r)
-        QVERIFY2(close(y[r], expect[r]),
+        QVERIFY2(close(y[r], expect[r], 1e-4),
                  qPrintable(QString("row %1: %2, expected %3").arg(r).arg(y[r]).arg(expect[r])));
 
     if (split) {  // shared between the cores (or not): the same bits as one core
@@ -121,7 +116,7 @@ void TestGemvTerms::jobsMatchTermsBitForBit() {
         QCOMPARE(yc, ec);
     }
     const Eigen::VectorXd exact = exactRowMajor(B).middleCols(44, 256) * b.cast<double>();
-    for (int r = 0; r < B.rows(); ++r) QVERIFY(close(yb[r], exact[r]));
+    for (int r = 0; r < B.rows(); ++r) QVERIFY(close(yb[r], exact[r], 1e-4));
 }
 
 void TestGemvTerms::apartIsSummedOnItsOwn_data() {
@@ -152,7 +147,7 @@ void TestGemvTerms::apartIsSummedOnItsOwn() {
     gemvTerms(terms, rows, expected.data(), pool);
     gemvTerms({&apart, 1}, rows, expected_apart.data(), pool);
     const Eigen::VectorXd exact = exactRowMajor(W).rightCols(kX) * x.cast<double>();
-    for (int r = 0; r < rows; ++r) QVERIFY(close(expected_apart[r], exact[r]));
+    for (int r = 0; r < rows; ++r) QVERIFY(close(expected_apart[r], exact[r], 1e-4));
 
     pool = split ? &twoCores() : nullptr;
     Vec y(rows), y_apart(rows);
@@ -203,7 +198,7 @@ void TestGemvTerms::manyEqualsLoneTermsBitForBit() {
         gemvTerms({&lone, 1}, rows, expected.data(), pool);
         const Vec got = out.row(k).head(rows).transpose();
         QCOMPARE(got, expected);
-        for (int r = 0; r < rows; ++r) QVERIFY(close(got[r], exact(r, k)));
+        for (int r = 0; r < rows; ++r) QVERIFY(close(got[r], exact(r, k), 1e-4));
         for (int c = rows; c < rows + 3; ++c) QVERIFY(std::isnan(out(k, c)));
     }
 }
@@ -236,7 +231,7 @@ void TestGemvTerms::projectMatchesDoubleAndPads() {
     const Eigen::MatrixXd exact = exactRowMajor(W).middleCols(100, 300) * H.cast<double>().transpose();
     for (int r = 0; r < rows; ++r) {
         for (int j = 0; j < S; ++j)
-            QVERIFY2(close(out(r, j), exact(r, j)), qPrintable(QString("(%1, %2)").arg(r).arg(j)));
+            QVERIFY2(close(out(r, j), exact(r, j), 1e-4), qPrintable(QString("(%1, %2)").arg(r).arg(j)));
         for (Eigen::Index j = S; j < out.cols(); ++j) QCOMPARE(out(r, j), 0.0f);
     }
     QCOMPARE(out, one);
@@ -290,7 +285,7 @@ void TestGemvTerms::projectingPassEqualsTwoPasses() {
     const Eigen::VectorXd c = H.cast<double>().transpose() * a.head(S).cast<double>();
     const Eigen::VectorXd exact =
         Wd.leftCols(kS) * s.cast<double>() + Wd.middleCols(kS, kC) * c + Wd.rightCols(kX) * x.cast<double>();
-    for (int r = 0; r < rows; ++r) QVERIFY2(close(y[r], exact[r]), qPrintable(QString("row %1").arg(r)));
+    for (int r = 0; r < rows; ++r) QVERIFY2(close(y[r], exact[r], 1e-4), qPrintable(QString("row %1").arg(r)));
 }
 
 void TestGemvTerms::shareChunksDoesEachOnce() {

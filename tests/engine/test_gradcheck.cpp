@@ -2,6 +2,8 @@
 // central differences on the double instantiation, at random indices of every tensor, for each layer (GRU cell over
 // a masked sequence in both directions, attention for every score and span) and for the whole model in every variant.
 #include "decode/decoding.h"
+#include "decode_variants.h"
+#include "finite_differences.h"
 #include "test_models.h"
 #include "test_registry.h"
 #include "train/seq2seq_loss.h"
@@ -13,10 +15,10 @@
 #include <random>
 
 using namespace attnviz;
+using attnviz::testing::kStep;
+using attnviz::testing::randomFill;
 
 namespace {
-
-constexpr double kStep = 1e-5;
 
 struct Failure {
     std::string what;
@@ -54,12 +56,6 @@ QString describe(const std::vector<Failure>& fs) {
     return s;
 }
 
-template <class M>
-void randomFill(M& m, std::mt19937_64& rng, double scale) {
-    std::uniform_real_distribution<double> u(-scale, scale);
-    for (Eigen::Index i = 0; i < m.size(); ++i) m.data()[i] = u(rng);
-}
-
 // A padded batch of B examples with source lengths (with <sos>/<eos>) from 2 to max_src and targets from 2 to max_tgt.
 std::vector<TrainExample> randomBatch(int B, int Vs, int Vt, int max_src, int max_tgt, std::mt19937_64& rng) {
     std::vector<TrainExample> out;
@@ -91,11 +87,8 @@ void addRandomAlignment(std::vector<TrainExample>& data, std::mt19937_64& rng) {
     }
 }
 
-ModelConfig configFor(const QString& variant, int window) {
-    const QStringList parts = variant.split('/');  // decoder/score/span[/feed]
-    ModelConfig c =
-        testing::smallConfig(parseDecoderKind(parts[0].toStdString()), parseScoreKind(parts[1].toStdString()),
-                             parseSpanKind(parts[2].toStdString()), parts.size() > 3 && parts[3] == "feed");
+ModelConfig windowedConfig(const QString& variant, int window) {
+    ModelConfig c = testing::configFor(variant);
     c.window = window;
     return c;
 }
@@ -209,7 +202,7 @@ void TestGradcheck::attention() {
     QFETCH(int, step);
     QFETCH(int, seed);
     QFETCH(double, tol);
-    const ModelConfig c = configFor(variant, window);
+    const ModelConfig c = windowedConfig(variant, window);
     std::mt19937_64 rng{uint64_t(seed)};
     ModelParamsD p = toDouble(testing::smallModel(c, uint64_t(seed), 1.5f).params), g;
     zerosLike(g, p);
@@ -299,7 +292,7 @@ void TestGradcheck::wholeModel() {
     QFETCH(int, seed);
     QFETCH(double, tol);
     QFETCH(double, alignWeight);
-    const ModelConfig c = configFor(variant, 2);
+    const ModelConfig c = windowedConfig(variant, 2);
     const Model m = testing::smallModel(c, uint64_t(seed), 1.0f);
     std::mt19937_64 rng{uint64_t(seed) * 7 + 1};
     std::vector<TrainExample> data =
@@ -371,7 +364,7 @@ void TestGradcheck::wholeModel() {
 // The float instantiation (what training runs) computes the same gradient as the checked double one.
 void TestGradcheck::floatMatchesDouble() {
     for (const char* v : {"bahdanau/additive/global", "luong/general/local_p/feed", "luong/scaled_dot/local_m"}) {
-        const ModelConfig c = configFor(v, 2);
+        const ModelConfig c = windowedConfig(v, 2);
         const Model m = testing::smallModel(c, 31, 1.0f);
         std::mt19937_64 rng(5);
         const auto data = randomBatch(4, m.source_vocab.size(), m.target_vocab.size(), 8, 7, rng);

@@ -38,8 +38,6 @@ double referenceLoss(const TransformerConfig& c, TransformerParamsT<double> p, c
     return loss;
 }
 
-const std::vector<std::string> kSentence = {"the", "cat", "sat", "on", "the", "mat", "."};
-
 std::vector<CorpusExample> smallCorpus() {
     std::vector<CorpusExample> corpus;
     for (const char* src : {"the cat sat on the mat .", "i love you", "the cat ate"}) {
@@ -71,7 +69,7 @@ void TestHeadImportance::gateGradientEqualsCentralDifferences() {
         const Model m = smallTransformer(seed);
         const TransformerConfig& c = m.config.transformer;
         const TransformerParamsT<double> p = castTransformerParams<double>(m.transformer, m.transformerShape());
-        const std::vector<int> source = sourceOf(m, kSentence).ids;
+        const std::vector<int> source = sourceOf(m, kMatSentence).ids;
         const std::vector<int> target = {m.target_vocab.id("猫"), m.target_vocab.id("坐"), kUnk, kEos};
         const std::vector<double> grad = headGateGradients(c, p, source, target);
         const std::vector<double> grad_float = headGateGradients(c, m.transformer, source, target);

@@ -7,6 +7,7 @@
 #include "io/input_file.h"
 #include "io/model_file.h"
 #include "model/config.h"
+#include "safetensors_bytes.h"
 #include "test_models.h"
 #include "test_registry.h"
 
@@ -37,12 +38,6 @@ QString messageOf(const std::function<void()>& f) {
         return QString::fromLocal8Bit(e.what());
     }
     return {};
-}
-
-void writeBytes(const QString& path, const std::vector<uint8_t>& bytes) {
-    QFile f(path);
-    QVERIFY(f.open(QIODevice::WriteOnly));
-    f.write(reinterpret_cast<const char*>(bytes.data()), qint64(bytes.size()));
 }
 
 // A model file whose tensor with the largest offset starts `gap` bytes later than it should (bytes inserted).

@@ -16,6 +16,7 @@
 #include "reference_transformer.h"
 #include "test_models.h"
 #include "test_registry.h"
+#include "tolerance.h"
 
 #include <QtTest>
 #include <algorithm>
@@ -28,10 +29,6 @@ using namespace attnviz::testing;
 namespace {
 
 // |a − b| ≤ tol · (1 + |b|): float32 round-off against the double reference.
-bool close(double a, double b, double tol = 1e-5) { return std::abs(a - b) <= tol * (1.0 + std::abs(b)); }
-
-const std::vector<std::string> kSentence = {"the", "cat", "sat", "on", "the", "mat", "."};  // S = 9
-
 RefInterventions toRef(const Interventions& iv) {
     RefInterventions r;
     r.knockout = iv.knockout;
@@ -45,17 +42,17 @@ void compareRow(const std::vector<float>& attention, const std::vector<float>& s
                 const RefStep& e, size_t i) {
     for (size_t j = 0; j < attention.size(); ++j) {
         QVERIFY2(
-            close(attention[j], e.attention[j]),
+            close(attention[j], e.attention[j], 1e-5),
             qPrintable(QString("row %1 a_%2 = %3, reference %4").arg(i).arg(j).arg(attention[j]).arg(e.attention[j])));
         if (std::isnan(e.scores[j]) || std::isinf(e.scores[j]))
             QVERIFY2(
                 scores[j] == float(e.scores[j]) || (std::isnan(scores[j]) && std::isnan(e.scores[j])),
                 qPrintable(QString("row %1 e_%2 = %3, reference %4").arg(i).arg(j).arg(scores[j]).arg(e.scores[j])));
         else
-            QVERIFY2(close(scores[j], e.scores[j]), qPrintable(QString("row %1 e_%2").arg(i).arg(j)));
+            QVERIFY2(close(scores[j], e.scores[j], 1e-5), qPrintable(QString("row %1 e_%2").arg(i).arg(j)));
     }
     QVERIFY2(
-        close(log_prob, e.log_probs[size_t(token)]),
+        close(log_prob, e.log_probs[size_t(token)], 1e-5),
         qPrintable(QString("row %1 log p = %2, reference %3").arg(i).arg(log_prob).arg(e.log_probs[size_t(token)])));
 }
 
@@ -65,7 +62,7 @@ void greedyMatchesReference(const Interventions& iv) {
     const ModelConfig cfg = fetchConfig();
     for (uint64_t seed : {11u, 12u}) {
         auto model = std::make_shared<const Model>(smallModel(cfg, seed, 3.0f));
-        const TokenizedText src = sourceOf(*model, kSentence);
+        const TokenizedText src = sourceOf(*model, kMatSentence);
         const RowPath row = fetchPath(*model);
         DecodeOptions opt;
         opt.max_len = 10;
@@ -82,7 +79,8 @@ void greedyMatchesReference(const Interventions& iv) {
             compareRow(r.attention, r.scores, r.log_prob, r.token, e.steps[i], i);
             if (QTest::currentTestFailed()) return;
             for (size_t k = 0; k < r.context.size(); ++k)
-                QVERIFY2(close(r.context[k], e.steps[i].context[k]), qPrintable(QString("row %1 c_%2").arg(i).arg(k)));
+                QVERIFY2(close(r.context[k], e.steps[i].context[k], 1e-5),
+                         qPrintable(QString("row %1 c_%2").arg(i).arg(k)));
         }
     }
 }
@@ -133,7 +131,7 @@ void TestInterventions::everyPositionKnockedOutGivesZeroRows() {
     DecodeOptions opt;
     opt.max_len = 4;
     opt.interventions.knockout = {0, 1, 2, 3, 4, 5, 6, 7, 8};
-    DecodingSession session(model, sourceOf(*model, kSentence), opt);
+    DecodingSession session(model, sourceOf(*model, kMatSentence), opt);
     session.runToEnd();
     for (const StepRecord& r : session.steps()) {
         for (float a : r.attention) QCOMPARE(a, 0.0f);
@@ -147,7 +145,7 @@ void TestInterventions::attendMatchesOneHotReference() { greedyMatchesReference(
 
 void TestInterventions::forcedWithInterventionsMatchesReference() {
     const Model model = smallModel(fetchConfig(), 21, 2.5f);
-    const TokenizedText src = sourceOf(model, kSentence);
+    const TokenizedText src = sourceOf(model, kMatSentence);
     const TokenizedText ref = referenceOf(model);
     const Interventions iv{{1, 4}, {{1, 7}, {3, 0}}, {}};
     const DecodeResult r = detail::forcedDecode(model, src, ref, fetchPath(model).path, iv);
@@ -155,7 +153,7 @@ void TestInterventions::forcedWithInterventionsMatchesReference() {
     QCOMPARE(r.target_ids, ref.ids);
     for (size_t i = 0; i < ref.ids.size(); ++i)
         compareRow(r.attention[i], r.scores[i], r.log_probs[i], ref.ids[i], e.steps[i], i);
-    QVERIFY(close(r.total_log_prob, e.total_log_prob));
+    QVERIFY(close(r.total_log_prob, e.total_log_prob, 1e-5));
 }
 
 // The window's "what if": two forced tokens, then greedy, on a model with a knockout and an attend after the prefix.
@@ -163,7 +161,7 @@ void TestInterventions::whatIfPrefixWithInterventionsMatchesReference() {
     for (DecoderKind kind : {DecoderKind::Bahdanau, DecoderKind::Luong}) {
         const auto model = std::make_shared<const Model>(smallModel(smallConfig(kind, ScoreKind::General), 12, 3.0f));
         PrefixDecodeInput in;
-        in.source = sourceOf(*model, kSentence);
+        in.source = sourceOf(*model, kMatSentence);
         in.forced = {model->target_vocab.id("垫子"), model->target_vocab.id("猫")};
         in.options.max_len = 8;
         in.options.interventions = {{3}, {{3, 2}}, {}};
@@ -189,7 +187,7 @@ void TestInterventions::whatIfPrefixWithInterventionsMatchesReference() {
 void TestInterventions::beamWithInterventionsMatchesReference() {
     for (DecoderKind kind : {DecoderKind::Bahdanau, DecoderKind::Luong}) {
         const Model model = smallModel(smallConfig(kind, ScoreKind::Additive), 13, 3.0f);
-        const TokenizedText src = sourceOf(model, kSentence);
+        const TokenizedText src = sourceOf(model, kMatSentence);
         DecodeOptions opt;
         opt.max_len = 8;
         opt.interventions = {{2, 6}, {{1, 4}}, {}};
@@ -212,7 +210,7 @@ void TestInterventions::beamWithInterventionsMatchesReference() {
 // positions out of its softmax; greedy tokens, log-probs and each layer's and head's cross-attention.
 void TestInterventions::transformerKnockoutMatchesMaskedReference() {
     const Model model = smallTransformer(7);
-    const TokenizedText src = sourceOf(model, kSentence);
+    const TokenizedText src = sourceOf(model, kMatSentence);
     const std::vector<int> knocked = {1, 3, 4};
     DecodeOptions opt;
     opt.max_len = 6;
@@ -255,7 +253,7 @@ void TestInterventions::headOffEqualsZeroedOutProjColumns() {
     const Model model = smallTransformer(9);
     QTemporaryDir dir;
     const Model zeroed = loadModel(saveInto(withHeadZeroed(model, off), dir, "zeroed.safetensors").toStdString());
-    const TokenizedText src = sourceOf(model, kSentence);
+    const TokenizedText src = sourceOf(model, kMatSentence);
     DecodeOptions opt;
     opt.max_len = 8;
     const DecodeResult plain = greedyDecode(zeroed, src, opt);
@@ -274,7 +272,7 @@ void TestInterventions::headOffInBeamAndForcedEqualsZeroedModel() {
     QTemporaryDir dir;
     const Model zeroed =
         loadModel(saveInto(withHeadZeroed(withHeadZeroed(model, a), b), dir, "z.safetensors").toStdString());
-    const TokenizedText src = sourceOf(model, kSentence);
+    const TokenizedText src = sourceOf(model, kMatSentence);
     const TokenizedText ref = referenceOf(model);
     DecodeOptions opt;
     opt.max_len = 8;
@@ -295,7 +293,7 @@ void TestInterventions::emptyInterventionsChangeNothing() {
     const Model rnn = smallModel(smallConfig(DecoderKind::Bahdanau, ScoreKind::Additive), 3, 3.0f);
     const Model transformer = smallTransformer(3);
     for (const Model* m : {&rnn, &transformer}) {
-        const TokenizedText src = sourceOf(*m, kSentence);
+        const TokenizedText src = sourceOf(*m, kMatSentence);
         DecodeOptions opt;
         opt.max_len = 6;
         const DecodeResult plain = greedyDecode(*m, src, opt);
@@ -310,7 +308,7 @@ void TestInterventions::emptyInterventionsChangeNothing() {
 void TestInterventions::refusesWhatAModelCannotTake() {
     const Model rnn = smallModel(smallConfig(DecoderKind::Luong, ScoreKind::Dot), 3);
     const Model transformer = smallTransformer(3);
-    const TokenizedText src = sourceOf(rnn, kSentence);  // S = 9
+    const TokenizedText src = sourceOf(rnn, kMatSentence);  // S = 9
     const auto refusal = [&](const Model& m, Interventions iv) {
         DecodeOptions opt;
         opt.max_len = 10;

@@ -7,6 +7,7 @@
 #include "safetensors_bytes.h"
 #include "test_models.h"
 #include "test_registry.h"
+#include "tolerance.h"
 
 #include <QtTest>
 #include <nlohmann/json.hpp>
@@ -18,11 +19,7 @@
 using namespace attnviz;
 using namespace attnviz::testing;
 
-namespace {
-
-bool sameBits(float a, float b) { return std::memcmp(&a, &b, 4) == 0; }
-
-}  // namespace
+namespace {}  // namespace
 
 Q_DECLARE_METATYPE(DecoderKind)
 Q_DECLARE_METATYPE(ScoreKind)

@@ -9,6 +9,7 @@
 #include "test_models.h"
 #include "test_registry.h"
 #include "text/tokenizer.h"
+#include "two_cores.h"
 
 #include <QtTest>
 #include <cmath>
@@ -20,12 +21,6 @@ using namespace attnviz::testing;
 namespace {
 
 constexpr std::int64_t kLarge = std::int64_t(64) << 20;  // bytes: always above the split threshold
-
-// A pool of one helper, whatever the machine.
-ThreadPool& twoCores() {
-    static ThreadPool pool(1);
-    return pool;
-}
 
 }  // namespace
 

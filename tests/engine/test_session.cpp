@@ -14,7 +14,7 @@ using namespace attnviz::testing;
 
 namespace {
 
-TokenizedText catSentence() {
+TokenizedText matSentence() {
     return TokenizedText{{"<sos>", "the", "cat", "sat", "on", "the", "mat", "<eos>"}, {kSos, 7, 8, 9, 10, 7, 11, kEos}};
 }
 
@@ -62,7 +62,7 @@ void TestSession::cursorMovesWithoutRecomputing() {
     auto model = modelWithEosBias(-100.0f, DecoderKind(decoder));
     DecodeOptions opt;
     opt.max_len = 6;
-    DecodingSession s(model, catSentence(), opt);
+    DecodingSession s(model, matSentence(), opt);
     QCOMPARE(s.cursor(), 0);
     QCOMPARE(s.computedStepCount(), 0);
     QVERIFY(!s.back());
@@ -101,7 +101,7 @@ void TestSession::forceReplacesStepAndFollowsIt() {
     auto model = modelWithEosBias(-100.0f, DecoderKind(decoder));
     DecodeOptions opt;
     opt.max_len = 6;
-    DecodingSession s(model, catSentence(), opt);
+    DecodingSession s(model, matSentence(), opt);
     s.runToEnd();
     const std::vector<StepRecord> before = s.steps();
     // Force step 1 to its second-best candidate.
@@ -126,7 +126,7 @@ void TestSession::forceReplacesStepAndFollowsIt() {
     std::vector<int> tokens;
     for (const StepRecord& r : s.steps()) tokens.push_back(r.token);
     // Later steps follow from the forced token: each is the argmax of the reference distribution on this prefix.
-    const RefDecode ref = referenceForced(*model, catSentence().ids, tokens);
+    const RefDecode ref = referenceForced(*model, matSentence().ids, tokens);
     for (size_t i = 2; i < tokens.size(); ++i) {
         QCOMPARE(tokens[i], argmaxProducible(ref.steps[i].log_probs));
         QVERIFY(!s.steps()[i].forced);
@@ -142,7 +142,7 @@ void TestSession::forceReplacesStepAndFollowsIt() {
 
 void TestSession::forceAtTheEndComputesANewStep() {
     auto model = modelWithEosBias(-100.0f);
-    DecodingSession s(model, catSentence());
+    DecodingSession s(model, matSentence());
     s.forward();
     s.force(1, kUnk);
     QCOMPARE(int(s.steps().size()), 2);
@@ -156,7 +156,7 @@ void TestSession::forceAtTheEndComputesANewStep() {
 
 void TestSession::forceRejectsBadInput() {
     auto model = modelWithEosBias(0.0f);
-    DecodingSession s(model, catSentence());
+    DecodingSession s(model, matSentence());
     QVERIFY_THROWS_EXCEPTION(InputError, s.force(1, 5));  // step 1 not reachable yet
     QVERIFY_THROWS_EXCEPTION(InputError, s.force(-1, 5));
     QVERIFY_THROWS_EXCEPTION(InputError, s.force(0, kPad));
@@ -168,7 +168,7 @@ void TestSession::forceRejectsBadInput() {
 
 void TestSession::runToEndStopsAtEos() {
     auto model = modelWithEosBias(100.0f);
-    DecodingSession s(model, catSentence());
+    DecodingSession s(model, matSentence());
     s.runToEnd();
     QCOMPARE(int(s.steps().size()), 1);
     QCOMPARE(s.steps()[0].token, kEos);
@@ -181,7 +181,7 @@ void TestSession::runToEndStopsAtMaxLen() {
     auto model = modelWithEosBias(-100.0f);
     DecodeOptions opt;
     opt.max_len = 4;
-    DecodingSession s(model, catSentence(), opt);
+    DecodingSession s(model, matSentence(), opt);
     s.runToEnd();
     QCOMPARE(int(s.steps().size()), 4);
     QCOMPARE(s.cursor(), 4);
@@ -192,27 +192,27 @@ void TestSession::runToEndStopsAtMaxLen() {
 
 void TestSession::defaultMaxLen() {
     auto model = modelWithEosBias(-100.0f);
-    DecodingSession s(model, catSentence());
+    DecodingSession s(model, matSentence());
     QCOMPARE(s.maxLength(), 2 * 8 + 10);
     s.runToEnd();
     QCOMPARE(int(s.steps().size()), 26);
     DecodeOptions bad;
     bad.max_len = -1;
-    QVERIFY_THROWS_EXCEPTION(InputError, DecodingSession(model, catSentence(), bad));
+    QVERIFY_THROWS_EXCEPTION(InputError, DecodingSession(model, matSentence(), bad));
 }
 
 void TestSession::resultFollowsCursor() {
     auto model = modelWithEosBias(-100.0f);
     DecodeOptions opt;
     opt.max_len = 5;
-    DecodingSession s(model, catSentence(), opt);
+    DecodingSession s(model, matSentence(), opt);
     s.runToEnd();
     s.back();
     s.back();
     const DecodeResult r = resultFromSession(s);
     QCOMPARE(int(r.target_ids.size()), 3);
-    QCOMPARE(r.source_tokens, catSentence().tokens);
-    QCOMPARE(r.source_ids, catSentence().ids);
+    QCOMPARE(r.source_tokens, matSentence().tokens);
+    QCOMPARE(r.source_ids, matSentence().ids);
     double total = 0;
     for (int i = 0; i < 3; ++i) {
         QCOMPARE(r.target_ids[size_t(i)], s.steps()[size_t(i)].token);

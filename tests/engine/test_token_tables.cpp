@@ -8,6 +8,7 @@
 #include "nn/decoder.h"
 #include "test_models.h"
 #include "test_registry.h"
+#include "tolerance.h"
 
 #include <QtTest>
 #include <atomic>
@@ -19,8 +20,6 @@ using namespace attnviz;
 using namespace attnviz::testing;
 
 namespace {
-
-bool close(double a, double b) { return std::abs(a - b) <= 1e-5 * (1.0 + std::abs(b)); }
 
 // E = 53 (one double packet, one packet and a scalar tail with AVX-512), H_e = 16, H_d = 32.
 std::shared_ptr<const Model> tableModel(ScoreKind score, uint64_t seed = 5) {
@@ -103,9 +102,9 @@ void TestTokenTables::rowsAreTheProducts() {
         const float* i = tables.find(TokenTables::Input, y);
         QVERIFY(o && i);
         for (int r = 0; r < V; ++r)
-            QVERIFY2(close(o[r], out(y, r)), qPrintable(QString("output row %1 [%2]").arg(y).arg(r)));
+            QVERIFY2(close(o[r], out(y, r), 1e-5), qPrintable(QString("output row %1 [%2]").arg(y).arg(r)));
         for (int r = 0; r < 3 * Hd; ++r)
-            QVERIFY2(close(i[r], in(y, r)), qPrintable(QString("input row %1 [%2]").arg(y).arg(r)));
+            QVERIFY2(close(i[r], in(y, r), 1e-5), qPrintable(QString("input row %1 [%2]").arg(y).arg(r)));
     }
 }
 

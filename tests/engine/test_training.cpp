@@ -4,6 +4,7 @@
 // tests/cli/test_cli_train.cpp.
 #include "base/errors.h"
 #include "decode/decoding.h"
+#include "decode_variants.h"
 #include "model/params_ops.h"
 #include "reference_model.h"
 #include "test_models.h"
@@ -18,17 +19,11 @@
 #include <random>
 
 using namespace attnviz;
+using attnviz::testing::configFor;
 using attnviz::testing::maxAbsDiff;
+using attnviz::testing::pointers;
 
 namespace {
-
-ModelConfig configFor(const QString& variant) {
-    const QStringList parts = variant.split('/');  // decoder/score/span[/feed]
-    ModelConfig c =
-        testing::smallConfig(parseDecoderKind(parts[0].toStdString()), parseScoreKind(parts[1].toStdString()),
-                             parseSpanKind(parts[2].toStdString()), parts.size() > 3 && parts[3] == "feed");
-    return c;
-}
 
 std::vector<TrainExample> randomExamples(int n, int Vs, int Vt, int max_src, int max_tgt, uint64_t seed) {
     std::mt19937_64 rng(seed);
@@ -46,12 +41,6 @@ std::vector<TrainExample> randomExamples(int n, int Vs, int Vt, int max_src, int
         out.push_back(std::move(e));
     }
     return out;
-}
-
-std::vector<const TrainExample*> pointers(const std::vector<TrainExample>& v) {
-    std::vector<const TrainExample*> p;
-    for (const auto& e : v) p.push_back(&e);
-    return p;
 }
 
 }  // namespace

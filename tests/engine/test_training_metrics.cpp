@@ -24,7 +24,7 @@ using attnviz::testing::writeReverseTask;
 
 namespace {
 
-struct Seen {
+struct SeenEvaluation {
     int64_t step = 0;
     int epoch = 0;
     double valid_loss = 0;
@@ -81,10 +81,10 @@ void TestTrainingMetrics::validatedHookSeesEachEpochsModel() {
     std::vector<TrainExample> train;
     int line = 0;
     for (const auto& [s, t] : reversePairs(160, 11)) train.push_back(makeExample(m, s, t, ++line));
-    std::vector<Seen> seen;
+    std::vector<SeenEvaluation> seen;
     TrainCallbacks cb;
     cb.validated = [&](const Model& now, const TrainProgress& pr) {
-        Seen s{pr.step, pr.epoch, pr.valid_loss, evaluateCorpus(now, valid.examples), {}};
+        SeenEvaluation s{pr.step, pr.epoch, pr.valid_loss, evaluateCorpus(now, valid.examples), {}};
         s.path = dir.filePath(QStringLiteral("epoch%1.safetensors").arg(pr.epoch)).toStdString();
         saveModel(now, s.path);
         seen.push_back(std::move(s));
@@ -93,7 +93,7 @@ void TestTrainingMetrics::validatedHookSeesEachEpochsModel() {
     QCOMPARE(rep.steps, int64_t(60));
     QCOMPARE(seen.size(), size_t(3));  // one per epoch, 20 updates each
     for (size_t k = 0; k < seen.size(); ++k) {
-        const Seen& s = seen[k];
+        const SeenEvaluation& s = seen[k];
         QCOMPARE(s.step, int64_t(20 * (k + 1)));
         QCOMPARE(s.epoch, int(k + 1));
         const Model saved = loadModel(s.path);

@@ -9,6 +9,7 @@
 #include "nn/transformer_blocks.h"
 #include "reference_transformer.h"
 #include "test_registry.h"
+#include "tolerance.h"
 
 #include <QtTest>
 #include <cmath>
@@ -22,8 +23,6 @@ namespace {
 constexpr int kSosId = 2, kEosId = 3;
 
 // |a − b| ≤ tol · (1 + |b|): float32 round-off through a few layers, relative for large values.
-bool close(double a, double b, double tol = 2e-5) { return std::abs(a - b) <= tol * (1.0 + std::abs(b)); }
-
 struct Net {
     TransformerConfig config;
     TransformerParams params;
@@ -59,7 +58,7 @@ std::vector<int> sourceIds(int words, unsigned seed) {
 void compareStep(const TransformerStep& step, const RefTransformerDecoding& ref, int t, int nhead) {
     for (Eigen::Index v = 0; v < step.log_probs.size(); ++v)
         QVERIFY2(
-            close(step.log_probs[v], ref.log_probs(t, v)),
+            close(step.log_probs[v], ref.log_probs(t, v), 2e-5),
             qPrintable(
                 QString("step %1 log p(%2): %3 vs %4").arg(t).arg(v).arg(step.log_probs[v]).arg(ref.log_probs(t, v))));
     for (size_t l = 0; l < ref.cross.size(); ++l)
@@ -68,10 +67,10 @@ void compareStep(const TransformerStep& step, const RefTransformerDecoding& ref,
             const Mat& self = step.self_attention[l];
             QCOMPARE(self.cols(), Eigen::Index(t + 1));
             for (Eigen::Index j = 0; j < cross.cols(); ++j)
-                QVERIFY2(close(cross(h, j), ref.cross[l][h](t, j)),
+                QVERIFY2(close(cross(h, j), ref.cross[l][h](t, j), 2e-5),
                          qPrintable(QString("step %1 layer %2 head %3 cross %4").arg(t).arg(l).arg(h).arg(j)));
             for (Eigen::Index j = 0; j <= t; ++j)
-                QVERIFY2(close(self(h, j), ref.self_attention[l][h](t, j)),
+                QVERIFY2(close(self(h, j), ref.self_attention[l][h](t, j), 2e-5),
                          qPrintable(QString("step %1 layer %2 head %3 self %4").arg(t).arg(l).arg(h).arg(j)));
         }
 }
@@ -152,11 +151,11 @@ void TestTransformer::incrementalEqualsRecomputation() {
     const TransformerEncoding enc = net.encode(source);
     const RefTransformerEncoding ref_enc = referenceTransformerEncode(n.config, n.exact, source);
     for (Eigen::Index i = 0; i < enc.memory.size(); ++i)
-        QVERIFY2(close(enc.memory.data()[i], ref_enc.memory.data()[i]), "memory");
+        QVERIFY2(close(enc.memory.data()[i], ref_enc.memory.data()[i], 2e-5), "memory");
     for (int l = 0; l < layers; ++l)
         for (int h = 0; h < nhead; ++h)
             for (Eigen::Index i = 0; i < enc.self_attention[l][h].size(); ++i)
-                QVERIFY2(close(enc.self_attention[l][h].data()[i], ref_enc.self_attention[l][h].data()[i]),
+                QVERIFY2(close(enc.self_attention[l][h].data()[i], ref_enc.self_attention[l][h].data()[i], 2e-5),
                          "encoder self-attention");
 
     const RefTransformerDecoding ref = referenceTransformerDecode(n.config, n.exact, ref_enc.memory, inputs);

@@ -12,6 +12,7 @@
 #include "reference_transformer.h"
 #include "test_models.h"
 #include "test_registry.h"
+#include "tolerance.h"
 
 #include <QtTest>
 
@@ -19,6 +20,7 @@
 #include <memory>
 
 using namespace attnviz;
+using attnviz::testing::close;
 using testing::RefTransformerDecoding;
 
 using attnviz::testing::errorOf;
@@ -26,8 +28,6 @@ using attnviz::testing::errorOf;
 namespace {
 
 // |a − b| ≤ tol · (1 + |b|): float32 round-off through a few layers.
-bool close(double a, double b, double tol = 2e-5) { return std::abs(a - b) <= tol * (1.0 + std::abs(b)); }
-
 std::shared_ptr<const Model> transformerModel(bool norm_first = false, int nhead = 2, int layers = 2, int maxlen = 0,
                                               uint64_t seed = 5, bool never_eos = false) {
     ModelConfig c;
@@ -59,23 +59,23 @@ TransformerParamsT<double> exactParams(const Model& m) {
 void compareWithReference(const StepRecord& rec, const Vec* log_probs, const RefTransformerDecoding& ref, int t) {
     if (log_probs)
         for (Eigen::Index v = 0; v < log_probs->size(); ++v)
-            QVERIFY2(close((*log_probs)[v], ref.log_probs(t, v)),
+            QVERIFY2(close((*log_probs)[v], ref.log_probs(t, v), 2e-5),
                      qPrintable(QString("step %1 token %2").arg(t).arg(v)));
-    QVERIFY(close(rec.log_prob, ref.log_probs(t, rec.token)));
+    QVERIFY(close(rec.log_prob, ref.log_probs(t, rec.token), 2e-5));
     const size_t L = ref.cross.size(), H = ref.cross[0].size();
     QCOMPARE(rec.cross_attention.size(), L);
     for (size_t j = 0; j < rec.attention.size(); ++j) {
         double mean = 0;
         for (size_t h = 0; h < H; ++h) mean += ref.cross[L - 1][h](t, Eigen::Index(j)) / double(H);
-        QVERIFY2(close(rec.attention[j], mean), qPrintable(QString("step %1 attention %2").arg(t).arg(j)));
+        QVERIFY2(close(rec.attention[j], mean, 2e-5), qPrintable(QString("step %1 attention %2").arg(t).arg(j)));
     }
     for (size_t l = 0; l < L; ++l)
         for (size_t h = 0; h < H; ++h) {
             QCOMPARE(rec.self_attention[l].cols(), Eigen::Index(t + 1));
             for (Eigen::Index j = 0; j < rec.cross_attention[l].cols(); ++j)
-                QVERIFY(close(rec.cross_attention[l](Eigen::Index(h), j), ref.cross[l][h](t, j)));
+                QVERIFY(close(rec.cross_attention[l](Eigen::Index(h), j), ref.cross[l][h](t, j), 2e-5));
             for (Eigen::Index j = 0; j <= t; ++j)
-                QVERIFY(close(rec.self_attention[l](Eigen::Index(h), j), ref.self_attention[l][h](t, j)));
+                QVERIFY(close(rec.self_attention[l](Eigen::Index(h), j), ref.self_attention[l][h](t, j), 2e-5));
         }
 }
 
@@ -212,7 +212,8 @@ private slots:
         const RefTransformerDecoding ref =
             testing::referenceTransformerDecode(model->config.transformer, exact, memory, {kSos, 9, 1, 12, 5});
         const int T = 5, S = 6;
-        for (int t = 0; t < T; ++t) QVERIFY(close(r.log_probs[size_t(t)], ref.log_probs(t, reference.ids[size_t(t)])));
+        for (int t = 0; t < T; ++t)
+            QVERIFY(close(r.log_probs[size_t(t)], ref.log_probs(t, reference.ids[size_t(t)]), 2e-5));
         QCOMPARE(int(r.cross_attention.size()), 2);
         for (int l = 0; l < 2; ++l)
             for (int h = 0; h < 2; ++h) {

@@ -30,7 +30,7 @@ ModelConfig transformerConfig(int d = 8, int nhead = 2, int enc_layers = 2, int 
     return c;
 }
 
-Model transformerModel(int maxlen = 0, bool norm_first = false, Activation act = Activation::Relu) {
+Model describedTransformer(int maxlen = 0, bool norm_first = false, Activation act = Activation::Relu) {
     ModelConfig c = transformerConfig();
     c.transformer.norm_first = norm_first;
     c.transformer.activation = act;
@@ -123,7 +123,7 @@ private slots:
         QFETCH(int, maxlen);
         QFETCH(bool, norm_first);
         QFETCH(bool, gelu);
-        const Model m = transformerModel(maxlen, norm_first, gelu ? Activation::Gelu : Activation::Relu);
+        const Model m = describedTransformer(maxlen, norm_first, gelu ? Activation::Gelu : Activation::Relu);
         QTemporaryDir dir;
         const std::string path = dir.filePath("t.safetensors").toStdString();
         saveModel(m, path);
@@ -142,7 +142,7 @@ private slots:
 
     // The tensors of the file are exactly the spec's PyTorch names, in its order.
     void fileHoldsTheSpecsTensorNames() {
-        const Model m = transformerModel(16);
+        const Model m = describedTransformer(16);
         QTemporaryDir dir;
         const std::string path = dir.filePath("t.safetensors").toStdString();
         saveModel(m, path);
@@ -171,7 +171,7 @@ private slots:
 
     // A BF16 file loads to the float32 of each rounded value: decoding it again gives the same bits.
     void bf16FileLoadsWhatItStores() {
-        const Model m = transformerModel();
+        const Model m = describedTransformer();
         const std::vector<uint8_t> once = serializeModel(m, safetensors::DType::BF16);
         const Model back = loadModelFromBytes(once.data(), once.size(), "bf16");
         QCOMPARE(serializeModel(back, safetensors::DType::BF16), once);
@@ -232,7 +232,7 @@ private slots:
     void badFileMessages() {
         QFETCH(QString, what);
         QFETCH(QString, expected);
-        FileParts f = partsOf(transformerModel(10));
+        FileParts f = partsOf(describedTransformer(10));
         const size_t table = indexOf(f, "positional_encoding.pos_embedding");
         if (what == "missing") {
             const size_t i = indexOf(f, "transformer.decoder.layers.1.norm3.bias");
@@ -277,7 +277,7 @@ private slots:
 
     // A model made in code with the wrong sizes is refused by the writer, not written as a broken file.
     void savingInconsistentWeightsIsRefused() {
-        Model m = transformerModel();
+        Model m = describedTransformer();
         m.transformer.decoder_layers[0].norm2.bias.resize(5);
         QTemporaryDir dir;
         const std::string path = dir.filePath("t.safetensors").toStdString();

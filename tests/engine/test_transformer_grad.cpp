@@ -4,6 +4,7 @@
 // pre-LN, relu and gelu, 1 + 1 and 2 + 2 layers, with dropout); the full forward's log-probabilities against the
 // engine's incremental decoder (nn/transformer) and the independent double reference; gelu's derivative by hand.
 #include "base/errors.h"
+#include "finite_differences.h"
 #include "nn/transformer.h"
 #include "nn/transformer_loss.h"
 #include "reference_transformer.h"
@@ -19,15 +20,8 @@ using namespace attnviz::testing;
 
 namespace {
 
-constexpr double kStep = 1e-5;
 using DM = TMat<double>;
 using DV = TVec<double>;
-
-template <class M>
-void randomFill(M& m, std::mt19937_64& rng, double scale) {
-    std::uniform_real_distribution<double> u(-scale, scale);
-    for (Eigen::Index i = 0; i < m.size(); ++i) m.data()[i] = u(rng);
-}
 
 // Compares analytic[i] with the central difference of f at x[i], for `count` indices of x (the first, the last and
 // random ones). Returns a description of the first mismatch, empty when all agree to tol (relative above 1).
@@ -76,14 +70,14 @@ MultiHeadAttentionParamsT<double> zerosLikeAttention(const MultiHeadAttentionPar
             DM::Zero(p.out_proj_weight.rows(), p.out_proj_weight.cols()), DV::Zero(p.out_proj_bias.size())};
 }
 
-struct Net {
+struct GradNet {
     TransformerConfig config;
     TransformerShape shape;
     TransformerParamsT<double> params;
 };
 
-Net makeNet(bool norm_first, Activation act, int layers, uint64_t seed, int maxlen = 0) {
-    Net n;
+GradNet makeGradNet(bool norm_first, Activation act, int layers, uint64_t seed, int maxlen = 0) {
+    GradNet n;
     n.config = {8, 2, layers, layers, 12, norm_first, act};
     n.shape = {n.config, 9, 10, maxlen};
     initTransformerParams(n.params, n.shape, {seed, true});
@@ -99,7 +93,8 @@ TrainExample example(std::vector<int> source, std::vector<int> target, int line 
 }
 
 // The loss of the whole model with dropout drawn from a fresh generator of `seed` each time (the same masks).
-double modelLoss(const Net& n, const TrainExample& ex, double dropout, uint64_t seed, TransformerParamsT<double>* g) {
+double modelLoss(const GradNet& n, const TrainExample& ex, double dropout, uint64_t seed,
+                 TransformerParamsT<double>* g) {
     DropoutSource drop{dropout, {std::mt19937_64(seed)}};
     TransformerLossCache<double> cache;
     return transformerLossAndGrad<double>(n.config, n.params, ex, &drop, 1.0, g, cache).sum;
@@ -107,7 +102,7 @@ double modelLoss(const Net& n, const TrainExample& ex, double dropout, uint64_t 
 
 // Every trained tensor of n.params against g by central differences of f (3 values each; the stored positional
 // table is a buffer, not trained). Returns the first mismatch or empty; counts the tensors checked.
-std::string checkEveryTensor(Net& n, TransformerParamsT<double>& g, const std::function<double()>& f,
+std::string checkEveryTensor(GradNet& n, TransformerParamsT<double>& g, const std::function<double()>& f,
                              std::mt19937_64& rng, int* checked) {
     std::vector<const double*> grads;  // the params and the gradient walked side by side: the same list and order
     forEachTransformerTensor(
@@ -124,7 +119,7 @@ std::string checkEveryTensor(Net& n, TransformerParamsT<double>& g, const std::f
 }
 
 // The loss of a packed batch, example b's masks drawn from a fresh generator of seed + b.
-double batchLoss(const Net& n, const std::vector<TrainExample>& batch, double dropout, uint64_t seed,
+double batchLoss(const GradNet& n, const std::vector<TrainExample>& batch, double dropout, uint64_t seed,
                  TransformerParamsT<double>* g, double align_weight = 0) {
     std::vector<const TrainExample*> examples;
     DropoutSource drop{dropout, {}};
@@ -316,7 +311,7 @@ private slots:
         QFETCH(int, layers);
         QFETCH(double, dropout);
         QFETCH(int, maxlen);
-        Net n = makeNet(norm_first, Activation(activation), layers, 20 + uint64_t(layers), maxlen);
+        GradNet n = makeGradNet(norm_first, Activation(activation), layers, 20 + uint64_t(layers), maxlen);
         const TrainExample ex = example({2, 5, 6, 4, 8, 3}, {2, 7, 4, 9, 5, 3});
         TransformerParamsT<double> g;
         resizeTransformerParams(g, n.shape);
@@ -342,7 +337,7 @@ private slots:
         // loss and gradient are the sums of the examples' own, to double round-off.
         QFETCH(bool, norm_first);
         QFETCH(double, dropout);
-        const Net n = makeNet(norm_first, Activation::Gelu, 2, 50);
+        const GradNet n = makeGradNet(norm_first, Activation::Gelu, 2, 50);
         const std::vector<TrainExample> batch = {example({2, 5, 3}, {2, 7, 4, 3}),
                                                  example({2, 5, 6, 4, 8, 7, 3}, {2, 7, 4, 9, 5, 6, 3}),
                                                  example({2, 8, 4, 3}, {2, 9, 3})};
@@ -380,7 +375,7 @@ private slots:
         QFETCH(bool, norm_first);
         QFETCH(int, layers);
         QFETCH(double, dropout);
-        Net n = makeNet(norm_first, Activation::Relu, layers, 60 + uint64_t(layers));
+        GradNet n = makeGradNet(norm_first, Activation::Relu, layers, 60 + uint64_t(layers));
         std::vector<TrainExample> batch = {example({2, 5, 6, 4, 3}, {2, 7, 4, 9, 3}), example({2, 8, 3}, {2, 9, 5, 3})};
         setAlignment(batch[0], {{2, 0}, {1, 1}, {0, 2}, {1, 2}});
         TransformerParamsT<double> g;
@@ -399,7 +394,7 @@ private slots:
     }
 
     void guidedAlignmentLinkOutsideThePair() {
-        const Net n = makeNet(false, Activation::Relu, 1, 61);
+        const GradNet n = makeGradNet(false, Activation::Relu, 1, 61);
         TrainExample ex = example({2, 5, 3}, {2, 7, 4, 3}, 12);
         ex.align = {{1, 0}, {3, 1}};  // source position 3 is past <eos> (positions 0 .. 2)
         TransformerLossCache<double> cache;
@@ -423,7 +418,7 @@ private slots:
         // independent double reference: the same log-probabilities to float round-off.
         QFETCH(bool, norm_first);
         QFETCH(int, activation);
-        const Net n = makeNet(norm_first, Activation(activation), 2, 31);
+        const GradNet n = makeGradNet(norm_first, Activation(activation), 2, 31);
         const TransformerParams fp = castTransformerParams<float>(n.params, n.shape);
         const TrainExample ex = example({2, 5, 6, 4, 8, 7, 3}, {2, 7, 4, 9, 5, 3});
         TransformerLossCache<float> cache;
@@ -451,7 +446,7 @@ private slots:
 
     void gradientScaleAndAccumulation() {
         // g gets grad_scale × the gradient ADDED: two calls of scale 0.25 give half of one call of scale 1.
-        const Net n = makeNet(false, Activation::Relu, 1, 40);
+        const GradNet n = makeGradNet(false, Activation::Relu, 1, 40);
         const TrainExample ex = example({2, 5, 3}, {2, 7, 4, 3});
         TransformerParamsT<double> once, twice;
         resizeTransformerParams(once, n.shape);
@@ -466,7 +461,7 @@ private slots:
     }
 
     void badExamples() {
-        const Net n = makeNet(false, Activation::Relu, 1, 41, 5);
+        const GradNet n = makeGradNet(false, Activation::Relu, 1, 41, 5);
         TransformerLossCache<double> cache;
         auto message = [&](const TrainExample& ex) {
             try {

@@ -35,12 +35,6 @@ void addReverseLinks(TrainExample& e) {
     setAlignment(e, links);
 }
 
-std::vector<const TrainExample*> pointers(const std::vector<TrainExample>& examples) {
-    std::vector<const TrainExample*> out;
-    for (const TrainExample& e : examples) out.push_back(&e);
-    return out;
-}
-
 // The largest |a − b| over every tensor, and (scale) the largest |b|.
 double maxAbsDiff(const TransformerParams& a, const TransformerParams& b, double* scale = nullptr) {
     double d = 0, s = 0;

@@ -64,4 +64,14 @@ TokenizedText sourceOf(const Model& m, const std::vector<std::string>& words) {
     return t;
 }
 
+TokenizedText catSentence() {
+    return TokenizedText{{"<sos>", "the", "cat", "ate", "an", "apple", "<eos>"}, {kSos, 7, 8, 12, 13, 14, kEos}};
+}
+
+ModelConfig configFor(const QString& variant) {
+    const QStringList parts = variant.split('/');  // decoder/score/span[/feed]
+    return smallConfig(parseDecoderKind(parts[0].toStdString()), parseScoreKind(parts[1].toStdString()),
+                       parseSpanKind(parts[2].toStdString()), parts.size() > 3 && parts[3] == "feed");
+}
+
 }  // namespace attnviz::testing

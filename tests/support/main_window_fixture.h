@@ -22,6 +22,14 @@ inline void initAttnvizResources() { Q_INIT_RESOURCE(attnviz); }
 
 namespace attnviz::testing {
 
+// The sentences the window tests type, with their references. "i ate an apple yesterday" has a gold alignment: sure
+// links, and two possible ones (吃 了: "ate" to 了 is less certain, as is "an" to 苹果).
+inline const QString kAppleSource = QStringLiteral("i ate an apple yesterday");
+inline const QString kAppleReference = QStringLiteral("我 昨天 吃 了 一个 苹果");
+inline const QString kAppleLinks = QStringLiteral("0-0 4-1 1-2 1?3 2-4 3-5 2?5");
+inline const QString kMatSource = QStringLiteral("the cat sat on the mat .");
+inline const QString kMatReference = QStringLiteral("猫 坐 在 垫子 上 。");
+
 class MainWindowFixture {
 protected:
     // From initTestCase: test-mode settings in a temporary folder (never the user's), and the siblings of one task

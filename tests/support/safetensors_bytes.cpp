@@ -1,6 +1,7 @@
 #include "safetensors_bytes.h"
 
-#include <fstream>
+#include <QFile>
+#include <QTest>
 
 namespace attnviz::testing {
 
@@ -26,8 +27,9 @@ Bytes rawFile(const std::string& header_text, const Bytes& buffer) {
 Bytes join(const Parts& parts) { return rawFile(parts.header.dump(), parts.buffer); }
 
 void writeBytes(const QString& path, const Bytes& bytes) {
-    std::ofstream f(path.toStdString(), std::ios::binary);
-    f.write(reinterpret_cast<const char*>(bytes.data()), std::streamsize(bytes.size()));
+    QFile f(path);
+    QVERIFY2(f.open(QIODevice::WriteOnly), qPrintable(path + ": " + f.errorString()));
+    QCOMPARE(f.write(reinterpret_cast<const char*>(bytes.data()), qint64(bytes.size())), qint64(bytes.size()));
 }
 
 }  // namespace attnviz::testing

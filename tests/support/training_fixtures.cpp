@@ -1,6 +1,7 @@
 #include "training_fixtures.h"
 
 #include "model/params_ops.h"
+#include "nn/seq2seq_grad.h"
 #include "test_models.h"
 
 #include <algorithm>
@@ -73,6 +74,12 @@ double maxAbsDiff(const ModelParams& a, const ModelParams& b, double* scale) {
     });
     if (scale) *scale = s;
     return d;
+}
+
+std::vector<const TrainExample*> pointers(const std::vector<TrainExample>& examples) {
+    std::vector<const TrainExample*> out;
+    for (const TrainExample& e : examples) out.push_back(&e);
+    return out;
 }
 
 }  // namespace attnviz::testing

@@ -9,6 +9,10 @@
 #include <utility>
 #include <vector>
 
+namespace attnviz {
+struct TrainExample;
+}
+
 namespace attnviz::testing {
 
 // Writes n lines of symbol sequences of length 3..6 over a..j, tab, the sequence reversed. `aligned` adds the gold
@@ -25,5 +29,8 @@ Model reverseTransformerModel(uint64_t seed, int maxlen = 0);
 
 // The largest |a − b| over every tensor; `scale` (optional) gets the largest |b|.
 double maxAbsDiff(const ModelParams& a, const ModelParams& b, double* scale = nullptr);
+
+// The addresses of `examples`, as the engine's batches take them.
+std::vector<const TrainExample*> pointers(const std::vector<TrainExample>& examples);
 
 }  // namespace attnviz::testing

@@ -25,6 +25,7 @@
 #include <QtTest>
 
 using namespace attnviz;
+using attnviz::testing::csvFields;
 using namespace attnviz::ui;
 
 namespace {
@@ -45,34 +46,6 @@ const char* const kCorpus =
     "i sat\t我 坐\n"
     "an apple on the mat\t一个 苹果 在 垫子 上\n"
     "cat\t猫\n";
-
-// One RFC 4180 record per line (no field holds a line break here): the fields with quotes undone.
-QStringList csvFields(const QString& line) {
-    QStringList fields;
-    QString field;
-    bool quoted = false;
-    for (int i = 0; i < line.size(); ++i) {
-        const QChar c = line[i];
-        if (quoted) {
-            if (c == u'"' && i + 1 < line.size() && line[i + 1] == u'"') {
-                field += u'"';
-                ++i;
-            } else if (c == u'"') {
-                quoted = false;
-            } else {
-                field += c;
-            }
-        } else if (c == u'"') {
-            quoted = true;
-        } else if (c == u',') {
-            fields << field;
-            field.clear();
-        } else {
-            field += c;
-        }
-    }
-    return fields << field;
-}
 
 }  // namespace
 

@@ -25,7 +25,7 @@ using namespace attnviz::ui;
 
 namespace {
 
-const char* const kCorpus =
+const char* const kCorpusWithLinks =
     "i love you\t我 爱 你\t0-0 1-1 2-2\n"
     "the cat sat on the mat\t猫 坐 在 垫子 上\t0-0 1-0 2-1 3-2 5-3 5-4\n"
     "the cat ate an apple\t猫 吃 了 一个 苹果\n"
@@ -54,7 +54,7 @@ private:
 void TestCorpusExplain::initTestCase() {
     setUpWindowTests(QStringLiteral("test_corpus_explain"));
     corpus_ = dir_.filePath(QStringLiteral("explain.tsv"));
-    testing::writeFile(corpus_, kCorpus);
+    testing::writeFile(corpus_, kCorpusWithLinks);
 }
 
 void TestCorpusExplain::init() {

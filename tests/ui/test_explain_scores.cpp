@@ -23,10 +23,6 @@ using namespace attnviz::ui;
 
 namespace {
 
-const QString kSource = QStringLiteral("i ate an apple yesterday");
-const QString kReference = QStringLiteral("我 昨天 吃 了 一个 苹果");
-const QString kLinks = QStringLiteral("0-0 4-1 1-2 1?3 2-4 3-5 2?5");
-
 QString shown(double v) { return std::isnan(v) ? QStringLiteral("—") : QString::number(v, 'f', 3); }
 
 }  // namespace
@@ -58,12 +54,12 @@ private:
 };
 
 void TestExplainScores::everyCellIsCoresMeasure() {
-    w_->setReferenceText(kReference);
-    QVERIFY(typeAndWait(kSource));
-    QVERIFY(w_->goldLinks()->setLinks(kLinks).isEmpty());
+    w_->setReferenceText(kAppleReference);
+    QVERIFY(typeAndWait(kAppleSource));
+    QVERIFY(w_->goldLinks()->setLinks(kAppleLinks).isEmpty());
     QVERIFY(showAndWait());
     const DecodeResult& r = w_->state()->decode()->result;
-    const GoldAlignment gold = parseAlignment(kLinks.toStdString());
+    const GoldAlignment gold = parseAlignment(kAppleLinks.toStdString());
     const std::vector<ExplainMethod> methods = methodsFor(w_->model()->config);
     const LineMeasures want = measureLine(*w_->state()->decodedModel(), r, &gold, methods,
                                           w_->goldLinks()->alignOptions(), ExplainScoresPanel::kRandomSeed);

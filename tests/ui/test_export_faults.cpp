@@ -23,7 +23,7 @@ using attnviz::testing::writeFile;
 
 namespace {
 
-const Model& model() {
+const Model& faultsModel() {
     // Never destroyed: see test_heatmap_view.cpp (Eigen buffers freed across the -march=native boundary).
     static const Model* m =
         new Model(testing::smallModel(testing::smallConfig(DecoderKind::Bahdanau, ScoreKind::Additive), 5, 3.0f));
@@ -66,10 +66,10 @@ void TestExportFaults::failingDiskKeepsOldExport() {
         QVERIFY(f.open(QIODevice::WriteOnly));
         f.write(old);
     }
-    const DecodeResult r = forcedDecode(model(), "the cat sat on the mat .", "猫 坐 在 垫子 上 。");
+    const DecodeResult r = forcedDecode(faultsModel(), "the cat sat on the mat .", "猫 坐 在 垫子 上 。");
     QString message;
     setWriteFaultForTesting(WriteFault{error, after});
-    const bool ok = exportHeatmap(HeatmapData::fromDecode(r), r, model().config, path, ExportOptions{}, &message);
+    const bool ok = exportHeatmap(HeatmapData::fromDecode(r), r, faultsModel().config, path, ExportOptions{}, &message);
     setWriteFaultForTesting(std::nullopt);
     QVERIFY(!ok);
     const QString reason = error == EIO ? "Input/output error" : "No space left on device";
@@ -77,7 +77,7 @@ void TestExportFaults::failingDiskKeepsOldExport() {
     QCOMPARE(readFile(path), replace ? old : QByteArray("<missing>"));
     QCOMPARE(QDir(dir.path()).entryList(QDir::Files | QDir::Hidden).size(), replace ? 1 : 0);
 
-    QVERIFY2(exportHeatmap(HeatmapData::fromDecode(r), r, model().config, path, ExportOptions{}, &message),
+    QVERIFY2(exportHeatmap(HeatmapData::fromDecode(r), r, faultsModel().config, path, ExportOptions{}, &message),
              qPrintable(message));  // and with a working disk the export is written
     QVERIFY(readFile(path).size() > old.size());
 }

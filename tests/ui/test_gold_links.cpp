@@ -20,11 +20,6 @@ using namespace attnviz::ui;
 
 namespace {
 
-const QString kSource = QStringLiteral("i ate an apple yesterday");
-const QString kReference = QStringLiteral("我 昨天 吃 了 一个 苹果");
-// Sure links, and two possible ones (吃 了: "ate" to 了 is less certain, as is "an" to 苹果).
-const QString kLinks = QStringLiteral("0-0 4-1 1-2 1?3 2-4 3-5 2?5");
-
 int pixelsOf(const QImage& image, const QColor& color) {
     int n = 0;
     const QRgb want = color.rgb();
@@ -59,8 +54,8 @@ private:
 
 void TestGoldLinks::init() {
     openWindow();
-    w_->setReferenceText(kReference);
-    QVERIFY(typeAndWait(kSource));
+    w_->setReferenceText(kAppleReference);
+    QVERIFY(typeAndWait(kAppleSource));
     const DecodeResult& r = w_->state()->decode()->result;
     QCOMPARE(int(r.target_tokens.size()), 7);  // the six reference words and <eos>: forced on the reference
 }
@@ -91,7 +86,7 @@ void TestGoldLinks::checkAgainstEngine() {
 void TestGoldLinks::typedLinksMarkTheCellsAndGiveTheEnginesNumbers() {
     QVERIFY(w_->heatmapView()->style().alignment_marks.empty());
     panel()->linksEdit()->setFocus();
-    QTest::keyClicks(panel()->linksEdit(), kLinks);
+    QTest::keyClicks(panel()->linksEdit(), kAppleLinks);
     QVERIFY2(panel()->problem().isEmpty(), qPrintable(panel()->problem()));
     checkAgainstEngine();
 
@@ -123,7 +118,7 @@ void TestGoldLinks::typedLinksMarkTheCellsAndGiveTheEnginesNumbers() {
 }
 
 void TestGoldLinks::modesChangeTheMarks() {
-    panel()->setLinks(kLinks);
+    panel()->setLinks(kAppleLinks);
     checkAgainstEngine();
     panel()->modeBox()->setCurrentIndex(panel()->modeBox()->findData(int(AlignMode::Shift)));
     QCOMPARE(int(panel()->alignOptions().mode), int(AlignMode::Shift));
@@ -157,9 +152,9 @@ void TestGoldLinks::badLinksAreRefused() {
 void TestGoldLinks::linksLoadFromAFile() {
     QVERIFY(dir_.isValid());
     const QString path = dir_.filePath(QStringLiteral("links.txt"));
-    writeFile(path, "\n  \n" + kLinks.toUtf8() + "\nignored 9-9\n");
+    writeFile(path, "\n  \n" + kAppleLinks.toUtf8() + "\nignored 9-9\n");
     QVERIFY(panel()->loadLinks(path));
-    QCOMPARE(panel()->links(), kLinks);
+    QCOMPARE(panel()->links(), kAppleLinks);
     checkAgainstEngine();
     QVERIFY(!panel()->loadLinks(dir_.filePath(QStringLiteral("missing.txt"))));
     QVERIFY2(panel()->resultText().contains(QStringLiteral("missing.txt")), qPrintable(panel()->resultText()));

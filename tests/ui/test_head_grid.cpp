@@ -30,8 +30,6 @@ using namespace attnviz::ui;
 namespace {
 
 // 2 encoder and 2 decoder layers of 2 heads, a sibling of the fixture's RNN models.
-Model smallTransformer() { return testing::smallTransformer(5, 2); }
-
 // The engine's forward pass run again on the decode's source and output: the steps and the encoding.
 struct EngineRun {
     TransformerEncoding encoding;
@@ -50,7 +48,7 @@ EngineRun runEngine(const Model& m, const DecodeResult& r) {
     return run;
 }
 
-bool sameMatrix(const HeadMatrix& shown, const Mat& engine) {
+bool identicalMatrix(const HeadMatrix& shown, const Mat& engine) {
     if (int(shown.size()) != engine.rows()) return false;
     for (int i = 0; i < engine.rows(); ++i) {
         if (int(shown[size_t(i)].size()) != engine.cols()) return false;
@@ -92,9 +90,9 @@ private:
 
 void TestHeadGrid::initTestCase() {
     setUpWindowTests(QStringLiteral("attnviz-test-head-grid"));
-    const Model m = smallTransformer();
+    const Model m = testing::smallTransformer(5, 2);
     transformer_ = testing::saveInto(m, models_dir_, QStringLiteral("test-transformer.safetensors"));
-    model_ = std::make_shared<const Model>(smallTransformer());
+    model_ = std::make_shared<const Model>(testing::smallTransformer(5, 2));
 }
 
 void TestHeadGrid::init() {
@@ -114,19 +112,19 @@ void TestHeadGrid::cellsAreTheEnginesNumbers() {
     const HeadGridFigure* f = &grid()->canvas()->figure();
     QCOMPARE(f->layers(), 2);
     QCOMPARE(f->heads(), 2);
-    QVERIFY(sameMatrix(f->cells[1][0], crossAttentionMatrix(run.steps, 1, 0)));
-    QVERIFY(sameMatrix(f->cells[0][1], crossAttentionMatrix(run.steps, 0, 1)));
-    QVERIFY(!sameMatrix(f->cells[0][1], crossAttentionMatrix(run.steps, 0, 0)));  // the heads differ
+    QVERIFY(identicalMatrix(f->cells[1][0], crossAttentionMatrix(run.steps, 1, 0)));
+    QVERIFY(identicalMatrix(f->cells[0][1], crossAttentionMatrix(run.steps, 0, 1)));
+    QVERIFY(!identicalMatrix(f->cells[0][1], crossAttentionMatrix(run.steps, 0, 0)));  // the heads differ
     grid()->setKind(AttentionKind::DecoderSelf);
-    QVERIFY(sameMatrix(grid()->canvas()->figure().cells[1][1], decoderSelfAttentionMatrix(run.steps, 1, 1)));
+    QVERIFY(identicalMatrix(grid()->canvas()->figure().cells[1][1], decoderSelfAttentionMatrix(run.steps, 1, 1)));
     grid()->setKind(AttentionKind::EncoderSelf);
-    QVERIFY(sameMatrix(grid()->canvas()->figure().cells[0][1], run.encoding.self_attention[0][1]));
+    QVERIFY(identicalMatrix(grid()->canvas()->figure().cells[0][1], run.encoding.self_attention[0][1]));
     // The mean over heads: the last layer's is the spec's `attention`, the default heatmap.
     grid()->setKind(AttentionKind::Cross);
     grid()->setAveraged(true);
     f = &grid()->canvas()->figure();
     QCOMPARE(f->heads(), 1);
-    QVERIFY(sameMatrix(f->cells[0][0], crossAttentionMatrix(run.steps, 0, -1)));
+    QVERIFY(identicalMatrix(f->cells[0][0], crossAttentionMatrix(run.steps, 0, -1)));
     QVERIFY(f->cells[1][0] == result().attention);
 }
 

@@ -27,7 +27,7 @@ using namespace attnviz::ui;
 
 namespace {
 
-Model smallTransformer() {
+Model peakedTransformer() {
     ModelConfig c;
     c.decoder = DecoderKind::Transformer;
     c.score = ScoreKind::ScaledDot;
@@ -54,7 +54,7 @@ std::vector<TransformerStep> runEngine(const Model& m, const std::vector<int>& s
     return steps;
 }
 
-bool sameMatrix(const HeadMatrix& shown, const Mat& engine) {
+bool closeMatrix(const HeadMatrix& shown, const Mat& engine) {
     if (int(shown.size()) != engine.rows()) return false;
     for (int i = 0; i < engine.rows(); ++i) {
         if (int(shown[size_t(i)].size()) != engine.cols()) return false;
@@ -91,8 +91,8 @@ private:
 
 void TestHeadGridBeam::initTestCase() {
     setUpWindowTests(QStringLiteral("attnviz-test-head-grid-beam"));
-    transformer_ = testing::saveInto(smallTransformer(), models_dir_, QStringLiteral("test-transformer.safetensors"));
-    model_ = std::make_shared<const Model>(smallTransformer());
+    transformer_ = testing::saveInto(peakedTransformer(), models_dir_, QStringLiteral("test-transformer.safetensors"));
+    model_ = std::make_shared<const Model>(peakedTransformer());
 }
 
 void TestHeadGridBeam::init() {
@@ -158,10 +158,10 @@ void TestHeadGridBeam::otherHypothesisFillsTheGrid() {
     QCOMPARE(int(f.cells[0][0].size()), int(ids.size()));
     for (int l = 0; l < 2; ++l)
         for (int h = 0; h < 2; ++h)
-            QVERIFY2(sameMatrix(f.cells[size_t(l)][size_t(h)], crossAttentionMatrix(run, l, h)),
+            QVERIFY2(closeMatrix(f.cells[size_t(l)][size_t(h)], crossAttentionMatrix(run, l, h)),
                      qPrintable(QString("cross layer %1 head %2").arg(l).arg(h)));
     grid()->setKind(AttentionKind::DecoderSelf);
-    QVERIFY(sameMatrix(grid()->canvas()->figure().cells[1][0], decoderSelfAttentionMatrix(run, 1, 0)));
+    QVERIFY(closeMatrix(grid()->canvas()->figure().cells[1][0], decoderSelfAttentionMatrix(run, 1, 0)));
 }
 
 void TestHeadGridBeam::backToTheMainDecode() {

@@ -24,6 +24,7 @@
 #include <cmath>
 
 using namespace attnviz;
+using attnviz::testing::csvFields;
 using namespace attnviz::ui;
 
 using attnviz::testing::readFile;
@@ -31,40 +32,16 @@ using attnviz::testing::writeFile;
 
 namespace {
 
-const Model& model() {
+const Model& exportModel() {
     // Never destroyed: see test_heatmap_view.cpp (Eigen buffers freed across the -march=native boundary).
     static const Model* m =
         new Model(testing::smallModel(testing::smallConfig(DecoderKind::Bahdanau, ScoreKind::Additive), 11, 3.0f));
     return *m;
 }
 
-DecodeResult chineseResult() { return forcedDecode(model(), "the cat sat on the mat .", "猫 坐 在 垫子 上 。"); }
+DecodeResult chineseResult() { return forcedDecode(exportModel(), "the cat sat on the mat .", "猫 坐 在 垫子 上 。"); }
 
 // Parses a CSV line with RFC 4180 quoting.
-QStringList csvFields(const QString& line) {
-    QStringList out;
-    QString cur;
-    bool quoted = false;
-    for (int i = 0; i < line.size(); ++i) {
-        const QChar ch = line[i];
-        if (quoted) {
-            if (ch == '"' && i + 1 < line.size() && line[i + 1] == '"')
-                cur += '"', ++i;
-            else if (ch == '"')
-                quoted = false;
-            else
-                cur += ch;
-        } else if (ch == '"')
-            quoted = true;
-        else if (ch == ',')
-            out << cur, cur.clear();
-        else
-            cur += ch;
-    }
-    out << cur;
-    return out;
-}
-
 ExportOptions sized(int width, int height, double dpi) {
     ExportOptions o;
     o.width = width;
@@ -118,7 +95,7 @@ void TestHeatmapExport::pngHasTheAskedSizeAndDpi() {
     ExportOptions o = sized(width, height, dpi);
     o.style.annotate = annotate;
     QString error;
-    QVERIFY2(exportHeatmap(HeatmapData::fromDecode(r), r, model().config, path, o, &error), qPrintable(error));
+    QVERIFY2(exportHeatmap(HeatmapData::fromDecode(r), r, exportModel().config, path, o, &error), qPrintable(error));
     const QByteArray bytes = readFile(path);
     QVERIFY(bytes.startsWith("\x89PNG\r\n\x1a\n"));
     QImage img;
@@ -141,7 +118,7 @@ void TestHeatmapExport::svgHasTheAskedSizeAndTextAsText() {
     ExportOptions o = sized(1200, 900, 150);
     o.style.title = "cat & mat";
     QString error;
-    QVERIFY2(exportHeatmap(HeatmapData::fromDecode(r), r, model().config, path, o, &error), qPrintable(error));
+    QVERIFY2(exportHeatmap(HeatmapData::fromDecode(r), r, exportModel().config, path, o, &error), qPrintable(error));
     QXmlStreamReader xml(readFile(path));
     QString viewBox, width, height, text;
     QStringList fills;  // the fill of the group around each <rect>
@@ -221,7 +198,7 @@ void TestHeatmapExport::aLongTitleIsShortenedInTheMiddle() {
         o.style.title = title;
         const QString path = dir.filePath(QString("t%1.svg").arg(width));
         QString error;
-        if (!exportHeatmap(HeatmapData::fromDecode(r), r, model().config, path, o, &error)) qWarning() << error;
+        if (!exportHeatmap(HeatmapData::fromDecode(r), r, exportModel().config, path, o, &error)) qWarning() << error;
         return svgTexts(readFile(path));
     };
     const QStringList narrow = texts(360);
@@ -281,7 +258,7 @@ void TestHeatmapExport::pdfHasTheAskedPageSize() {
     const DecodeResult r = chineseResult();
     ExportOptions o = sized(width, height, dpi);
     QString error;
-    QVERIFY2(exportHeatmap(HeatmapData::fromDecode(r), r, model().config, path, o, &error), qPrintable(error));
+    QVERIFY2(exportHeatmap(HeatmapData::fromDecode(r), r, exportModel().config, path, o, &error), qPrintable(error));
     const QByteArray pdf = readFile(path);
     QVERIFY(pdf.startsWith("%PDF-"));
     QVERIFY(pdf.trimmed().endsWith("%%EOF"));
@@ -298,7 +275,7 @@ void TestHeatmapExport::csvReadsBackToTheWeights() {
     const QString path = dir.filePath("h.csv");
     const DecodeResult r = chineseResult();
     QString error;
-    QVERIFY2(exportHeatmap(HeatmapData::fromDecode(r), r, model().config, path, ExportOptions{}, &error),
+    QVERIFY2(exportHeatmap(HeatmapData::fromDecode(r), r, exportModel().config, path, ExportOptions{}, &error),
              qPrintable(error));
     const QStringList lines = QString::fromUtf8(readFile(path)).split('\n', Qt::SkipEmptyParts);
     QCOMPARE(lines.size(), int(r.target_tokens.size()) + 1);
@@ -318,12 +295,12 @@ void TestHeatmapExport::jsonReadsBackToTheDecodeObject() {
     const QString path = dir.filePath("h.json");
     const DecodeResult r = chineseResult();
     QString error;
-    QVERIFY2(exportHeatmap(HeatmapData::fromDecode(r), r, model().config, path, ExportOptions{}, &error),
+    QVERIFY2(exportHeatmap(HeatmapData::fromDecode(r), r, exportModel().config, path, ExportOptions{}, &error),
              qPrintable(error));
     const nlohmann::json j = nlohmann::json::parse(readFile(path).toStdString());
     ModelConfig cfg;
     const DecodeResult back = decodeFromJson(j, &cfg);
-    QVERIFY(cfg == model().config);
+    QVERIFY(cfg == exportModel().config);
     QCOMPARE(back.source_tokens, r.source_tokens);
     QCOMPARE(back.target_tokens, r.target_tokens);
     QCOMPARE(back.target_ids, r.target_ids);
@@ -386,7 +363,7 @@ void TestHeatmapExport::unwritableTargetFailsNamingThePath() {
     const QString path = dir.filePath(relative);
     const DecodeResult r = chineseResult();
     QString error;
-    QVERIFY(!exportHeatmap(HeatmapData::fromDecode(r), r, model().config, path, ExportOptions{}, &error));
+    QVERIFY(!exportHeatmap(HeatmapData::fromDecode(r), r, exportModel().config, path, ExportOptions{}, &error));
     QVERIFY2(error.startsWith(path + ": "), qPrintable(error));
     QVERIFY(!QFile::exists(path));
     QCOMPARE(QDir(dir.path()).entryList(QDir::AllEntries | QDir::NoDotAndDotDot | QDir::Hidden), before);
@@ -399,7 +376,7 @@ void TestHeatmapExport::badSizesAreRejected() {
         const ExportOptions o = sized(w, h, dpi);
         QString error;
         const QString path = dir.filePath("bad.png");
-        QVERIFY(!exportHeatmap(HeatmapData::fromDecode(r), r, model().config, path, o, &error));
+        QVERIFY(!exportHeatmap(HeatmapData::fromDecode(r), r, exportModel().config, path, o, &error));
         QVERIFY2(error.contains("out of range"), qPrintable(error));
         QVERIFY(!QFile::exists(path));
     }

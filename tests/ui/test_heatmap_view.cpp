@@ -16,7 +16,7 @@ using namespace attnviz::ui;
 
 namespace {
 
-const Model& model() {
+const Model& viewModel() {
     // Never destroyed: core is built with -march=native and frees Eigen buffers with its own allocator; a Model
     // destroyed in this (non-native) translation unit at exit aborts with "double free" (see the report).
     static const Model* m =
@@ -25,8 +25,8 @@ const Model& model() {
 }
 
 DecodeResult decode(const QString& source, const QString& reference) {
-    if (reference.isEmpty()) return greedyDecode(model(), source.toStdString());
-    return forcedDecode(model(), source.toStdString(), reference.toStdString());
+    if (reference.isEmpty()) return greedyDecode(viewModel(), source.toStdString());
+    return forcedDecode(viewModel(), source.toStdString(), reference.toStdString());
 }
 
 // A synthetic heatmap of `rows` x `cols` with distinct weights (rows sum to 1).

@@ -40,11 +40,10 @@
 #include <memory>
 
 using namespace attnviz;
+using attnviz::testing::kMatSource;
 using namespace attnviz::ui;
 
 namespace {
-
-const QString kSentence = QStringLiteral("the cat sat on the mat .");
 
 // Sends a context menu event to `target` at `at` and chooses the item named `item` (if enabled) with the keyboard.
 // Returns whether it was there and enabled; *offered (if given) says whether it was there at all.
@@ -102,7 +101,7 @@ private:
     DecodeResult coreDecode(const Interventions& iv) const {
         DecodeOptions o;
         o.interventions = iv;
-        return greedyDecode(*w_->state()->decodedModel(), kSentence.toStdString(), o);
+        return greedyDecode(*w_->state()->decodedModel(), kMatSource.toStdString(), o);
     }
     // The decode shown is core's with `iv`; the heatmap shows its rows; the output line compares it with core's plain.
     void compareWithCore(const Interventions& iv) const;
@@ -143,7 +142,7 @@ void TestInterventionsWindow::initTestCase() {
 
 void TestInterventionsWindow::init() {
     openWindow();
-    QVERIFY(typeAndWait(kSentence));
+    QVERIFY(typeAndWait(kMatSource));
 }
 
 void TestInterventionsWindow::compareWithCore(const Interventions& iv) const {
@@ -313,7 +312,7 @@ void TestInterventionsWindow::removingAHeadInTheHeadGrid() {
     compareWithCore(iv);
     // Core's decode with the head off equals the model whose head's out_proj columns are zeroed.
     const Model zeroed = testing::withHeadZeroed(*w_->model(), {AttentionKind::Cross, 1, 0});
-    QCOMPARE(w_->outcome()->result.target_ids, greedyDecode(zeroed, kSentence.toStdString()).target_ids);
+    QCOMPARE(w_->outcome()->result.target_ids, greedyDecode(zeroed, kMatSource.toStdString()).target_ids);
     const std::vector<QPoint> removed{QPoint(1, 0)};
     QCOMPARE(grid->canvas()->figure().removed, removed);  // drawn greyed and crossed out
     QVERIFY(waitForDecode([&] { w_->undoAction()->trigger(); }));

@@ -30,7 +30,7 @@ namespace {
 const char* const kScores[] = {"additive", "dot", "scaled_dot", "general"};
 
 // 120 lines in batches of 8: 15 updates an epoch.
-TrainingSettings tinySettings(const QString& dir, int epochs) {
+TrainingSettings siblingSettings(const QString& dir, int epochs) {
     TrainingSettings s;
     s.corpus = dir + "/train.tsv";
     s.valid = dir + "/valid.tsv";
@@ -80,7 +80,7 @@ void TestTrainingSiblings::initTestCase() {
 void TestTrainingSiblings::fourSiblingsReachTheCompareView() {
     openWindow();
     TrainingWindow* t = w_->showTrainingWindow();
-    t->form()->applySettings(tinySettings(dir_.path(), 1));
+    t->form()->applySettings(siblingSettings(dir_.path(), 1));
     const QString folder = dir_.filePath("four");
     QSignalSpy ended(t, &TrainingWindow::siblingsEnded);
     QSignalSpy each(t, &TrainingWindow::siblingTrained);
@@ -126,7 +126,7 @@ void TestTrainingSiblings::fourSiblingsReachTheCompareView() {
 // the last two are never written.
 void TestTrainingSiblings::stopKeepsTheFinishedOnes() {
     TrainingWindow t;
-    t.form()->applySettings(tinySettings(dir_.path(), 40));  // 600 updates a run: the stop comes well before its end
+    t.form()->applySettings(siblingSettings(dir_.path(), 40));  // 600 updates a run: the stop comes well before its end
     const QString folder = dir_.filePath("stopped");
     QSignalSpy ended(&t, &TrainingWindow::siblingsEnded);
     QSignalSpy each(&t, &TrainingWindow::siblingTrained);
@@ -156,7 +156,7 @@ void TestTrainingSiblings::stopKeepsTheFinishedOnes() {
 }
 
 void TestTrainingSiblings::settingsThatCannotBeSiblings() {
-    TrainingSettings s = tinySettings(dir_.path(), 1);
+    TrainingSettings s = siblingSettings(dir_.path(), 1);
     s.config.dec_hid_dim = 40;  // dot needs 2 x 24
     QVERIFY_THROWS_EXCEPTION(std::exception, siblingSettings(s, dir_.path()));
     TrainingWindow t;
@@ -164,7 +164,7 @@ void TestTrainingSiblings::settingsThatCannotBeSiblings() {
     QVERIFY(!t.startSiblings(dir_.filePath("bad")));
     QVERIFY2(t.lastError().contains(QStringLiteral("dot")), qPrintable(t.lastError()));
     QVERIFY(!t.isRunning() && !t.isTrainingSiblings());
-    s = tinySettings(dir_.path(), 1);
+    s = siblingSettings(dir_.path(), 1);
     s.init = dir_.filePath("some.safetensors");
     t.form()->applySettings(s);
     QVERIFY(!t.startSiblings(dir_.filePath("bad")));

@@ -16,6 +16,7 @@
 #include "training/training_form.h"
 #include "training/training_window.h"
 #include "training/transformer_fields.h"
+#include "training_window_fixture.h"
 #include "window/language.h"
 
 #include <QComboBox>
@@ -30,12 +31,12 @@
 #include <nlohmann/json.hpp>
 
 using namespace attnviz;
+using attnviz::testing::kProbe;
+using attnviz::testing::trainedByCore;
 using namespace attnviz::ui;
 using attnviz::testing::writeReverseTask;
 
 namespace {
-
-const QString kProbe = QStringLiteral("a b c d e");
 
 // Types `value` into a spin box as a user does: select all, type, Enter.
 void typeInto(QAbstractSpinBox* box, const QString& value) {
@@ -76,18 +77,6 @@ TrainingSettings tinyTransformer(const QString& dir, int epochs) {
 }
 
 // Core alone: the same corpus, vocabularies, seeded model and options, `steps` updates, no validation.
-Model trainedByCore(const TrainingSettings& s, int64_t steps) {
-    const Corpus corpus = readCorpus(s.corpus.toStdString(), CorpusOptions{true, s.config.tokenizer});
-    CorpusVocabularies v = corpusVocabularies(corpus, 1);
-    Model m = makeRandomModel(s.config, std::move(v.source), std::move(v.target), s.options.seed);
-    if (steps == 0) return m;
-    TrainOptions o = s.options;
-    o.steps = steps;
-    o.progress_interval = 0;
-    trainModel(m, corpusExamples(m, corpus), {}, o);
-    return m;
-}
-
 }  // namespace
 
 class TestTrainingTransformer : public QObject, attnviz::testing::MainWindowFixture {

@@ -18,6 +18,7 @@
 #include "training/loss_plot.h"
 #include "training/training_form.h"
 #include "training/training_window.h"
+#include "training_window_fixture.h"
 #include "views/export_prompt.h"
 
 #include <qcustomplot.h>
@@ -35,14 +36,14 @@
 #include <nlohmann/json.hpp>
 
 using namespace attnviz;
+using attnviz::testing::kProbe;
+using attnviz::testing::trainedByCore;
 using namespace attnviz::ui;
 using attnviz::testing::maxAbsDiff;
 using attnviz::testing::readFile;
 using attnviz::testing::writeReverseTask;
 
 namespace {
-
-const QString kProbe = QStringLiteral("a b c d e");
 
 // 120 lines in batches of 8: 15 updates an epoch.
 TrainingSettings tinySettings(const QString& dir, int epochs) {
@@ -68,20 +69,6 @@ TrainingSettings tinySettings(const QString& dir, int epochs) {
 
 // Core alone: the corpus read with the tokenizer, the vocabularies and a seeded model, `steps` updates of the same
 // options with no callback and no validation (validation changes no parameter, it only picks the returned ones).
-Model trainedByCore(const TrainingSettings& s, int64_t steps, std::vector<TrainProgress>* reports = nullptr) {
-    const Corpus corpus = readCorpus(s.corpus.toStdString(), CorpusOptions{true, s.config.tokenizer});
-    CorpusVocabularies v = corpusVocabularies(corpus, 1);
-    Model m = makeRandomModel(s.config, std::move(v.source), std::move(v.target), s.options.seed);
-    if (steps == 0) return m;
-    TrainOptions o = s.options;
-    o.steps = steps;
-    o.progress_interval = 0;
-    TrainCallbacks cb;
-    if (reports) cb.progress = [reports](const TrainProgress& p) { reports->push_back(p); };
-    trainModel(m, corpusExamples(m, corpus), {}, o, cb);
-    return m;
-}
-
 }  // namespace
 
 class TestTrainingWindow : public QObject, attnviz::testing::MainWindowFixture {

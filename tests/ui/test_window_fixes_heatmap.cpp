@@ -25,6 +25,8 @@
 #include <memory>
 
 using namespace attnviz;
+using attnviz::testing::kMatReference;
+using attnviz::testing::kMatSource;
 using namespace attnviz::ui;
 
 namespace {
@@ -69,9 +71,6 @@ bool rowOutlined(HeatmapView* view, int row, int col, int next_col) {
 }
 
 // The fixture's model forced onto a known output (it ends in <eos>): seven rows whatever the random weights say.
-const QString kSentence = QStringLiteral("the cat sat on the mat .");
-const QString kReference = QStringLiteral("猫 坐 在 垫子 上 。");
-
 HeatmapData zeros(const QStringList& source, int rows) {
     HeatmapData d;
     d.source_tokens = source;
@@ -100,7 +99,7 @@ private slots:
 };
 
 void TestWindowFixesHeatmap::matrixKeepsItsPlaceWhileStepping() {
-    QVERIFY(typeAndWait(kSentence));
+    QVERIFY(typeAndWait(kMatSource));
     QCustomPlot* plot = w_->heatmapView()->plot();
     const int T = w_->stepCount();
     QVERIFY(T >= 2);
@@ -153,16 +152,16 @@ void TestWindowFixesHeatmap::zoomShortcutsChangeTheCellSizeAndResetRestoresIt() 
 }
 
 void TestWindowFixesHeatmap::contextMenuCopiesTheEnginesWeights() {
-    QVERIFY(typeAndWait(kSentence));
+    QVERIFY(typeAndWait(kMatSource));
     QSignalSpy decoded(w_.get(), &MainWindow::decodeFinished);
-    w_->referenceEdit()->setText(kReference);
+    w_->referenceEdit()->setText(kMatReference);
     QVERIFY(waitDecode(decoded));
     w_->hideSpecialsAction()->trigger();
     w_->setCursorStep(3);  // three rows decoded and shown
     QApplication::clipboard()->clear();
     QVERIFY(chooseFromContextMenu(w_->heatmapView(), 1, 2, QStringLiteral("copyCellValues")));
     const QStringList lines = QApplication::clipboard()->text().split(u'\n', Qt::SkipEmptyParts);
-    const DecodeResult expected = forcedDecode(*w_->model(), kSentence.toStdString(), kReference.toStdString());
+    const DecodeResult expected = forcedDecode(*w_->model(), kMatSource.toStdString(), kMatReference.toStdString());
     // Header: the shown source tokens (no <sos>/<eos>) after an empty corner.
     QStringList header{QString()};
     for (size_t c = 1; c + 1 < expected.source_tokens.size(); ++c)
@@ -183,9 +182,9 @@ void TestWindowFixesHeatmap::contextMenuCopiesTheEnginesWeights() {
 }
 
 void TestWindowFixesHeatmap::contextMenuInspectsTheCellUnderTheMouse() {
-    QVERIFY(typeAndWait(kSentence));
+    QVERIFY(typeAndWait(kMatSource));
     QSignalSpy decoded(w_.get(), &MainWindow::decodeFinished);
-    w_->referenceEdit()->setText(kReference);
+    w_->referenceEdit()->setText(kMatReference);
     QVERIFY(waitDecode(decoded));
     w_->setCursorStep(3);
     QVERIFY(chooseFromContextMenu(w_->heatmapView(), 1, 4, QStringLiteral("inspectCell")));
@@ -211,9 +210,9 @@ void TestWindowFixesHeatmap::contextMenuInspectsTheCellUnderTheMouse() {
 }
 
 void TestWindowFixesHeatmap::hidingSpecialsKeepsTheCurrentRowMarked() {
-    QVERIFY(typeAndWait(kSentence));
+    QVERIFY(typeAndWait(kMatSource));
     QSignalSpy decoded(w_.get(), &MainWindow::decodeFinished);
-    w_->referenceEdit()->setText(kReference);
+    w_->referenceEdit()->setText(kMatReference);
     QVERIFY(waitDecode(decoded));
     HeatmapView* view = w_->heatmapView();
     const int T = view->data().rows();

@@ -35,11 +35,8 @@
 #include <vector>
 
 using namespace attnviz;
+using attnviz::testing::kAppleSource;
 using namespace attnviz::ui;
-
-namespace {
-const std::string kSentence = "i ate an apple yesterday";
-}
 
 class TestWindowWhatIf : public QObject, private testing::MainWindowFixture {
     Q_OBJECT
@@ -61,7 +58,7 @@ private slots:
     void jsonExportRecordsWhereTheDecodeCameFrom();
 
 private:
-    // The engine's decode of kSentence with `prefix` forced at steps 0, 1, ... then greedy.
+    // The engine's decode of kAppleSource with `prefix` forced at steps 0, 1, ... then greedy.
     DecodeResult engineDecode(const std::vector<int>& prefix) const;
     void compareWithEngine(const std::vector<int>& prefix) const;
     // Types `word` into the force field and presses Enter; true once the decode arrived.
@@ -86,12 +83,12 @@ void TestWindowWhatIf::init() {
     openWindow();
     QVERIFY(w_->openModel(french_));
     w_->worker()->waitForDone();
-    QVERIFY(typeAndWait(QString::fromStdString(kSentence)));
+    QVERIFY(typeAndWait(kAppleSource));
     QVERIFY(w_->stepCount() >= 3);
 }
 
 DecodeResult TestWindowWhatIf::engineDecode(const std::vector<int>& prefix) const {
-    DecodingSession session(w_->model(), kSentence);
+    DecodingSession session(w_->model(), kAppleSource.toStdString());
     for (size_t i = 0; i < prefix.size(); ++i) session.force(int(i), prefix[i]);
     session.runToEnd();
     return resultFromSession(session);
@@ -326,7 +323,7 @@ void TestWindowWhatIf::jsonExportRecordsWhereTheDecodeCameFrom() {
                    : nlohmann::json();
     };
     nlohmann::json c = contextOf(path);
-    QCOMPARE(QString::fromStdString(c.value("source_text", "")), QString::fromStdString(kSentence));
+    QCOMPARE(QString::fromStdString(c.value("source_text", "")), kAppleSource);
     QCOMPARE(QString::fromStdString(c.value("model_file", "")), QStringLiteral("test-french.safetensors"));
     QCOMPARE(c.value("forced_rows", std::vector<int>{}), std::vector<int>{2});
     QCOMPARE(QString::fromStdString(c.value("reference", "x")), QString());
