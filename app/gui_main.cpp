@@ -8,10 +8,11 @@
 // with those interventions; `--head-importance N` computes a Transformer's head importance on N lines (with
 // `--screenshot`, saved once it is shown). `--train CORPUS` opens the training window on CORPUS and starts
 // training (`--train-kind transformer`: a Transformer; with `--screenshot`, that window is saved when the training
-// ends). `--help` and `--version` work without a display.
+// ends). `--help`, `--version` and `--check` (gui_options.h) work without a display.
 #include "attnviz_version.h"
 #include "dialogs/getting_started.h"
 #include "eval/compare_heads.h"
+#include "gui_options.h"
 #include "model/intervention_flags.h"
 #include "state/decode_state.h"
 #include "training/training_form.h"
@@ -40,125 +41,7 @@
 
 namespace {
 
-struct Options {
-    QCommandLineOption sentence{{QStringLiteral("s"), QStringLiteral("sentence")},
-                                QStringLiteral("Decode this sentence first."),
-                                QStringLiteral("text")};
-    QCommandLineOption step{QStringLiteral("step"), QStringLiteral("Show the decoder at this step (default: the end)."),
-                            QStringLiteral("n")};
-    QCommandLineOption select{QStringLiteral("select"),
-                              QStringLiteral("Inspect this heatmap cell (row,column from 0) after the first decode."),
-                              QStringLiteral("row,col")};
-    QCommandLineOption screenshot{QStringLiteral("screenshot"),
-                                  QStringLiteral("Save the window to this PNG after the first decode, then quit."),
-                                  QStringLiteral("file")};
-    QCommandLineOption compare{QStringLiteral("compare"),
-                               QStringLiteral("Show the compare view with this model as B (same vocabularies)."),
-                               QStringLiteral("model")};
-    QCommandLineOption compare_head_a{QStringLiteral("compare-head-a"),
-                                      QStringLiteral("In the compare view, compare this cross-attention layer and "
-                                                     "head of a Transformer A (from 1; \"mean\": the layer's mean)."),
-                                      QStringLiteral("layer,head")};
-    QCommandLineOption compare_head_b{QStringLiteral("compare-head-b"), QStringLiteral("The same for B."),
-                                      QStringLiteral("layer,head")};
-    QCommandLineOption language{QStringLiteral("language"),
-                                QStringLiteral("Use this language now (en, zh_CN), not the saved or system one."),
-                                QStringLiteral("code")};
-    QCommandLineOption theme{QStringLiteral("theme"),
-                             QStringLiteral("Use this theme now (system, light, dark), not the saved one."),
-                             QStringLiteral("name")};
-    QCommandLineOption coverage{QStringLiteral("coverage"),
-                                QStringLiteral("Turn View > Coverage and entropy on (the heatmap's diagnostics).")};
-    QCommandLineOption size{QStringLiteral("size"),
-                            QStringLiteral("Open the window at this size in pixels (e.g. 800x600), not the saved one."),
-                            QStringLiteral("WxH")};
-    QCommandLineOption beam{QStringLiteral("beam"), QStringLiteral("Show the beam search with this width (1 to 32)."),
-                            QStringLiteral("k")};
-    QCommandLineOption corpus{QStringLiteral("corpus"),
-                              QStringLiteral("Open this TSV corpus (source<TAB>reference[<TAB>gold links]) in the "
-                                             "corpus browser; with --screenshot, its first line is shown once scored."),
-                              QStringLiteral("file")};
-    QCommandLineOption reference{QStringLiteral("reference"),
-                                 QStringLiteral("Force the model onto this reference translation."),
-                                 QStringLiteral("text")};
-    QCommandLineOption gold{QStringLiteral("gold"),
-                            QStringLiteral("Gold links of the reference (Pharaoh: i-j sure, i?j possible)."),
-                            QStringLiteral("links")};
-    QCommandLineOption heads{QStringLiteral("heads"),
-                             QStringLiteral("Show the attention heads of a Transformer: cross, encoder or decoder "
-                                            "(self-attention)."),
-                             QStringLiteral("kind")};
-    QCommandLineOption head{QStringLiteral("head"),
-                            QStringLiteral("Show this layer and head (from 1; \"mean\" for the mean of the heads) of "
-                                           "the --heads attention in the heatmap."),
-                            QStringLiteral("layer,head")};
-    QCommandLineOption knockout{QStringLiteral("knockout"),
-                                QStringLiteral("Knock out these source positions (0-based, <sos> = 0), as attnviz-cli "
-                                               "decode --knockout."),
-                                QStringLiteral("J[,J...]")};
-    QCommandLineOption attend{QStringLiteral("attend"),
-                              QStringLiteral("RNN models: row T attends only to source position J (0-based; "
-                                             "repeatable), as attnviz-cli decode --attend."),
-                              QStringLiteral("T:J")};
-    QCommandLineOption head_off{QStringLiteral("head-off"),
-                                QStringLiteral("Transformer: turn off head H of layer L of cross, encoder or decoder "
-                                               "attention (0-based; repeatable), as attnviz-cli decode --head-off."),
-                                QStringLiteral("KIND:L,H")};
-    QCommandLineOption hypothesis{QStringLiteral("hypothesis"),
-                                  QStringLiteral("With --beam: show the n-th best finished hypothesis (from 1) of the "
-                                                 "first search, in the heatmap and the head grid."),
-                                  QStringLiteral("n")};
-    QCommandLineOption explain{QStringLiteral("explain"),
-                               QStringLiteral("Explain by this method (attention, norm, grad_input, grad_norm, ig, "
-                                              "occlusion, rollout); with --screenshot, saved once it is shown."),
-                               QStringLiteral("method")};
-    QCommandLineOption head_importance{
-        QStringLiteral("head-importance"),
-        QStringLiteral("Show the head importance of a Transformer computed on the first n lines of the open corpus "
-                       "(or the model's sample test split); with --screenshot, saved once it is shown."),
-        QStringLiteral("n")};
-    QCommandLineOption train{QStringLiteral("train"),
-                             QStringLiteral("Open the training window on this corpus (TSV) and start training."),
-                             QStringLiteral("corpus")};
-    QCommandLineOption train_kind{
-        QStringLiteral("train-kind"),
-        QStringLiteral("With --train: the model kind (bahdanau, luong, transformer), with the "
-                       "corpus's defaults for it."),
-        QStringLiteral("kind")};
-};
-
-void setUpParser(QCommandLineParser& parser, const Options& options) {
-    parser.setApplicationDescription(QStringLiteral("Watch attention work inside a seq2seq model."));
-    parser.addHelpOption();
-    parser.addVersionOption();
-    parser.addPositionalArgument(QStringLiteral("model"), QStringLiteral("A model file (.safetensors) to open."),
-                                 QStringLiteral("[model]"));
-    parser.addOption(options.sentence);
-    parser.addOption(options.step);
-    parser.addOption(options.select);
-    parser.addOption(options.screenshot);
-    parser.addOption(options.compare);
-    parser.addOption(options.compare_head_a);
-    parser.addOption(options.compare_head_b);
-    parser.addOption(options.language);
-    parser.addOption(options.theme);
-    parser.addOption(options.coverage);
-    parser.addOption(options.size);
-    parser.addOption(options.beam);
-    parser.addOption(options.corpus);
-    parser.addOption(options.reference);
-    parser.addOption(options.gold);
-    parser.addOption(options.heads);
-    parser.addOption(options.head);
-    parser.addOption(options.hypothesis);
-    parser.addOption(options.knockout);
-    parser.addOption(options.attend);
-    parser.addOption(options.head_off);
-    parser.addOption(options.explain);
-    parser.addOption(options.head_importance);
-    parser.addOption(options.train);
-    parser.addOption(options.train_kind);
-}
+using attnviz::app::Options;
 
 void setNames() {
     QCoreApplication::setApplicationName(QStringLiteral("attnviz"));
@@ -171,7 +54,9 @@ bool asksForTextOnly(int argc, char* argv[]) {
     for (int i = 1; i < argc; ++i) {
         const std::string_view a = argv[i];
         if (a == "--") return false;
-        if (a == "-h" || a == "--help" || a == "--help-all" || a == "-?" || a == "-v" || a == "--version") return true;
+        if (a == "-h" || a == "--help" || a == "--help-all" || a == "-?" || a == "-v" || a == "--version" ||
+            a == "--check")
+            return true;
     }
     return false;
 }
@@ -368,9 +253,9 @@ int main(int argc, char* argv[]) {
         setNames();
         const Options options;
         QCommandLineParser parser;
-        setUpParser(parser, options);
-        parser.process(core);  // prints the help or the version and exits
-        return 0;
+        attnviz::app::setUpParser(parser, options);
+        parser.process(core);                                    // prints the help or the version and exits
+        return attnviz::app::checkCommandLine(parser, options);  // --check
     }
     Q_INIT_RESOURCE(attnviz);
     QApplication app(argc, argv);
@@ -379,7 +264,7 @@ int main(int argc, char* argv[]) {
     QApplication::setWindowIcon(QIcon(QStringLiteral(":/icons/attnviz.svg")));
     const Options options;
     QCommandLineParser parser;
-    setUpParser(parser, options);
+    attnviz::app::setUpParser(parser, options);
     parser.process(app);
     // The saved choices of View → Theme and View → Language (the language follows the system locale by default),
     // unless the command line names one for this run (screenshots).

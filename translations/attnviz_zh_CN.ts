@@ -1820,6 +1820,53 @@ Gold links: %2 links</source>
     </message>
 </context>
 <context>
+    <name>attnviz::ui::HeatmapLegend</name>
+    <message>
+        <source>coverage:</source>
+        <translation>覆盖度：</translation>
+    </message>
+    <message>
+        <source>below %1, neglected</source>
+        <translation>低于 %1：被忽略</translation>
+    </message>
+    <message>
+        <source>above %1, over-attended</source>
+        <translation>高于 %1：过度关注</translation>
+    </message>
+    <message>
+        <source>1: read once</source>
+        <translation>1：恰好读一次</translation>
+    </message>
+    <message>
+        <source>H / ln S (row entropy):</source>
+        <translation>H / ln S（行熵）：</translation>
+    </message>
+    <message>
+        <source>below %1</source>
+        <translation>低于 %1</translation>
+    </message>
+    <message>
+        <source>from %1, diffuse (dashed line)</source>
+        <translation>自 %1 起：分散（虚线）</translation>
+    </message>
+    <message>
+        <source>gold links:</source>
+        <translation>金标准对齐：</translation>
+    </message>
+    <message>
+        <source>correct</source>
+        <translation>正确</translation>
+    </message>
+    <message>
+        <source>false</source>
+        <translation>错误</translation>
+    </message>
+    <message>
+        <source>missed</source>
+        <translation>遗漏</translation>
+    </message>
+</context>
+<context>
     <name>attnviz::ui::HeatmapScene</name>
     <message>
         <source>attention weight</source>

@@ -3,8 +3,10 @@
 // geometry and HeatmapView's accessors: no cell below the minimum cell size, the matrix keeps 8 rows' room where
 // the window is big enough, every row and column reachable by the scroll bars, the current row and the selected
 // cell scrolled into view and their outlines inside the matrix (also once scrolled away), no label over another,
-// "coverage" whole, no blank band above the column labels. Also: the wheel scrolls and Ctrl+wheel zooms, and the
+// "coverage" whole, no blank band above the column labels, the legend's entries exactly with the coverage, the
+// legend shown only in the room the rows spare, under the plot and clear of every label. Also: the wheel scrolls and Ctrl+wheel zooms, and the
 // step chart shows no scale without bars.
+#include "heatmap/heatmap_legend.h"
 #include "heatmap/heatmap_view.h"
 #include "main_window_fixture.h"
 #include "state/decode_state.h"
@@ -249,6 +251,25 @@ void TestHeatmapLayout::checkLabels(const QString& when) {
         for (const QRectF& r : rows)
             QVERIFY2(!label.intersects(r.adjusted(1, 1, -1, -1)),
                      qPrintable(when + QStringLiteral(": \"coverage\" over a row label")));
+    }
+    // The legend (no gold links here: coverage and entropy only) while the coverage is drawn, shown where the view
+    // has the room (the 8 rows' check above holds with it): under the plot and over none of its labels.
+    HeatmapLegendStrip* legend = view->legend();
+    const bool coverage = w_->diagnosticsAction()->isChecked();
+    QCOMPARE(legend->entries(), heatmapLegendEntries(view->style()));
+    QCOMPARE(legend->entries().empty(), !coverage);
+    QVERIFY2(coverage || !legend->isVisible(), qPrintable(when + QStringLiteral(": a legend without coverage")));
+    if (legend->isVisible()) {
+        const QRectF strip(plot->mapFrom(view, legend->geometry().topLeft()), QSizeF(legend->size()));
+        QVERIFY2(strip.top() >= plot->height(), qPrintable(when + QStringLiteral(": the legend is inside the plot")));
+        QVERIFY2(QRectF(view->rect()).contains(QRectF(legend->geometry())),
+                 qPrintable(when + QStringLiteral(": the legend is cut")));
+        for (const QList<QRectF>* labels : {&rows, &columns, &numbers})
+            for (const QRectF& r : *labels)
+                QVERIFY2(!strip.intersects(r.adjusted(1, 1, -1, -1)),
+                         qPrintable(when + QStringLiteral(": the legend over a label")));
+        QVERIFY2(!strip.intersects(view->coverageLabelRect()),
+                 qPrintable(when + QStringLiteral(": the legend over \"coverage\"")));
     }
     // Above the column labels, the plot's margin only (and a pixel or two of rounding): the matrix's top is the
     // tallest written label's room (of the whole sentence, in view or not, so that it stays put while scrolling).

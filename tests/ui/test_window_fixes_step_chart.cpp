@@ -76,6 +76,8 @@ private slots:
     void longSentenceLabelsLieInsideAndApart();
     void longTokenIsElidedNotSquashingTheBars();
     void singleCharactersStandUpright();
+    void aLabelIsLeftOutOnlyWhereItWouldOverlap_data();
+    void aLabelIsLeftOutOnlyWhereItWouldOverlap();
 };
 
 void TestWindowFixesStepChart::longSentenceLabelsLieInsideAndApart_data() {
@@ -146,6 +148,57 @@ void TestWindowFixesStepChart::singleCharactersStandUpright() {
     QTRY_VERIFY(!p.ticks().isEmpty());
     QCOMPARE(p.chart()->xAxis->tickLabelRotation(), 0.0);
     QCOMPARE(p.ticks().last(), QStringLiteral("<eos>"));
+}
+
+// Where QCustomPlot draws a tick label along the axis: its text's bounding box (QCPAxisPainterPrivate measures it
+// so), centred on the tick; turned -90°, the box's height lies along the axis.
+QPair<double, double> extentAlongAxis(QCPAxis* axis, double key, const QString& text) {
+    const QRect box =
+        QFontMetrics(axis->tickLabelFont()).boundingRect(0, 0, 0, 0, Qt::TextDontClip | Qt::AlignHCenter, text);
+    const double half = (axis->tickLabelRotation() == 0 ? box.width() : box.height()) / 2.0;
+    const double x = axis->coordToPixel(key);
+    return {x - half, x + half};
+}
+
+void TestWindowFixesStepChart::aLabelIsLeftOutOnlyWhereItWouldOverlap_data() {
+    QTest::addColumn<QStringList>("words");
+    QTest::addColumn<int>("width");
+    const QStringList han{"我们", "昨天", "晚上", "看见", "一个", "老朋友", "火车站", "附近", "的", "咖啡馆", "里面"};
+    const QStringList latin{"yesterday", "evening", "friends", "station", "together", "summer", "garden", "teacher"};
+    for (int width : {260, 300, 340, 420, 520}) {
+        QTest::addRow("Chinese words, %d px", width) << han << width;
+        QTest::addRow("English words, %d px", width) << latin << width;
+    }
+}
+
+// Turned labels (Chinese words among them) are written wherever they fit: a label is left out only when, at its
+// bar, its box would overlap the box of a label written beside it; the written ones overlap none.
+void TestWindowFixesStepChart::aLabelIsLeftOutOnlyWhereItWouldOverlap() {
+    QFETCH(QStringList, words);
+    QFETCH(int, width);
+    QStringList tokens{QStringLiteral("<sos>")};
+    for (int i = 0; i < 3; ++i) tokens << words;
+    tokens << QStringLiteral("<eos>");
+    Panel p(tokens, QSize(width, 520));
+    QVERIFY(p.exposed());
+    QTRY_VERIFY(!p.ticks().isEmpty());
+    p.chart()->replot();
+    QCPAxis* axis = p.chart()->xAxis;
+    QCOMPARE(axis->tickLabelRotation(), -90.0);
+    const auto ticks = p.ticks();
+    QList<QPair<double, double>> written;
+    for (auto it = ticks.cbegin(); it != ticks.cend(); ++it) written << extentAlongAxis(axis, it.key(), it.value());
+    for (int i = 1; i < written.size(); ++i)
+        QVERIFY2(written[i].first >= written[i - 1].second - 0.01,
+                 qPrintable(QStringLiteral("labels %1 and %2 overlap").arg(ticks.keys()[i - 1]).arg(ticks.keys()[i])));
+    for (int k = 0; k < tokens.size(); ++k) {
+        if (ticks.contains(k)) continue;
+        const auto box = extentAlongAxis(axis, k, tokenLabel(tokens[k], axis->tickLabelFont()));
+        bool overlaps = false;
+        for (const auto& w : written)
+            overlaps = overlaps || (box.first < w.second - 0.01 && box.second > w.first + 0.01);
+        QVERIFY2(overlaps, qPrintable(QStringLiteral("\"%1\" (bar %2) left out but has room").arg(tokens[k]).arg(k)));
+    }
 }
 
 ATTNVIZ_TEST_MAIN(TestWindowFixesStepChart)

@@ -8,11 +8,11 @@
 namespace attnviz::ui {
 
 namespace {
-
 const QColor kRim(0, 0, 0, 220);
+}  // namespace
 
-// One mark centred in `cell`; r is the mark's radius (a third of the cell's smaller side).
-void drawMark(QCPPainter* painter, const QRectF& cell, AlignmentCellKind kind) {
+// r is the mark's radius (a third of the cell's smaller side).
+void drawAlignmentMark(QPainter* painter, const QRectF& cell, AlignmentCellKind kind) {
     const double r = std::min(cell.width(), cell.height()) / 3.0;
     if (r < 1.5) return;  // cells too small for any mark to be read
     const QPointF c = cell.center();
@@ -44,8 +44,6 @@ void drawMark(QCPPainter* painter, const QRectF& cell, AlignmentCellKind kind) {
     }
 }
 
-}  // namespace
-
 QColor alignmentMarkColor(AlignmentCellKind kind) {
     switch (kind) {
     case AlignmentCellKind::Correct:
@@ -69,7 +67,7 @@ void drawAlignmentMarks(QCPPainter* painter, const HeatmapScene& scene) {
         if (visible >= 0 && m.row >= visible) continue;
         const int r = layout.displayRow(m.row), c = layout.displayCol(m.col);
         if (r < 0 || c < 0) continue;
-        drawMark(painter, scene.displayCellRect(r, c), m.kind);
+        drawAlignmentMark(painter, scene.displayCellRect(r, c), m.kind);
     }
     painter->restore();
 }

@@ -8,12 +8,17 @@
 #include <QColor>
 
 class QCPPainter;
+class QPainter;
+class QRectF;
 
 namespace attnviz::ui {
 
 class HeatmapScene;
 
 QColor alignmentMarkColor(AlignmentCellKind kind);
+// One mark centred in `cell` (a third of its smaller side in radius; nothing in a cell too small to read it): the
+// cells' marks and the legend's.
+void drawAlignmentMark(QPainter* painter, const QRectF& cell, AlignmentCellKind kind);
 // Every mark whose row and column are shown (and whose row is decoded so far).
 void drawAlignmentMarks(QCPPainter* painter, const HeatmapScene& scene);
 

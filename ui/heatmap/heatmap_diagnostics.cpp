@@ -23,18 +23,6 @@ constexpr double kMaxCoverageDrawn = 2.0;
 QString coverageLabel() { return QCoreApplication::translate("attnviz::ui::HeatmapScene", "coverage"); }
 QString entropyLabel() { return QCoreApplication::translate("attnviz::ui::HeatmapScene", "H / ln S"); }
 
-QColor markColor(CoverageMark mark, const QColor& plain) {
-    switch (mark) {
-    case CoverageMark::Neglected:
-        return QColor(60, 120, 220);
-    case CoverageMark::OverAttended:
-        return QColor(220, 70, 50);
-    case CoverageMark::None:
-        break;
-    }
-    return plain;
-}
-
 struct Visible {
     int c0 = 0, c1 = -1, r0 = 0, r1 = -1;  // display columns and rows in view
 };
@@ -58,7 +46,7 @@ void drawCoverageRow(QCPPainter* p, const HeatmapScene& s, const Visible& v, dou
     const HeatmapDiagnostics& d = s.diagnostics();
     const QRect a = s.axisRect()->rect();
     const double top = a.bottom() + kGap * px, base = top + kBarHeight * px;
-    const QColor ink = inkFor(s), plain(150, 150, 150);
+    const QColor ink = inkFor(s), plain = plainBarColor();
     const QFont font = heatmapFont(px * 0.8);
     const QFontMetricsF fm(font);
     p->setFont(font);
@@ -72,11 +60,11 @@ void drawCoverageRow(QCPPainter* p, const HeatmapScene& s, const Visible& v, dou
         const QRectF cell = s.displayCellRect(0, c);
         const double h = kBarHeight * px * std::min(cov, kMaxCoverageDrawn) / kMaxCoverageDrawn;
         p->setPen(Qt::NoPen);
-        p->setBrush(markColor(mark, plain));
+        p->setBrush(coverageMarkColor(mark, plain));
         p->drawRect(QRectF(cell.left() + cell.width() * 0.15, base - h, cell.width() * 0.7, h));
         const QString value = QString::number(cov, 'f', 2);
         if (fm.horizontalAdvance(value) + 2 <= cell.width()) {
-            p->setPen(mark == CoverageMark::None ? ink : markColor(mark, ink));
+            p->setPen(mark == CoverageMark::None ? ink : coverageMarkColor(mark, ink));
             p->drawText(QRectF(cell.left(), base, cell.width(), kValueLine * px), Qt::AlignCenter, value);
         }
     }
@@ -93,7 +81,7 @@ void drawEntropyColumn(QCPPainter* p, const HeatmapScene& s, const Visible& v, d
     const HeatmapDiagnostics& d = s.diagnostics();
     const QRect a = s.axisRect()->rect();
     const double left = a.right() + kGap * px, width = kColumnWidth * px;
-    const QColor ink = inkFor(s), plain(150, 150, 150), diffuse(230, 140, 30);
+    const QColor ink = inkFor(s), plain = plainBarColor(), diffuse = diffuseRowColor();
     const int shown = s.visibleRows();
     p->save();
     p->setClipRect(QRectF(left, a.top(), width + 2, a.height()), Qt::IntersectClip);
@@ -118,6 +106,21 @@ void drawEntropyColumn(QCPPainter* p, const HeatmapScene& s, const Visible& v, d
 }
 
 }  // namespace
+
+QColor coverageMarkColor(CoverageMark mark, const QColor& plain) {
+    switch (mark) {
+    case CoverageMark::Neglected:
+        return QColor(60, 120, 220);
+    case CoverageMark::OverAttended:
+        return QColor(220, 70, 50);
+    case CoverageMark::None:
+        break;
+    }
+    return plain;
+}
+
+QColor diffuseRowColor() { return QColor(230, 140, 30); }
+QColor plainBarColor() { return QColor(150, 150, 150); }
 
 HeatmapDiagnostics HeatmapDiagnostics::make(const HeatmapData& data, int visibleRows) {
     HeatmapDiagnostics d;

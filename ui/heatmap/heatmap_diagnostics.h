@@ -7,6 +7,7 @@
 #include "eval/attention_diagnostics.h"
 #include "heatmap/heatmap_data.h"
 
+#include <QColor>
 #include <QMargins>
 #include <QRectF>
 #include <vector>
@@ -26,6 +27,10 @@ struct HeatmapDiagnostics {
 // The room around the matrix the diagnostics need at a font size: left for the row's label, right for the entropy
 // column, bottom for the coverage row.
 QMargins diagnosticsMargins(double fontPx);
+// The colours of a coverage bar (`plain` for an unmarked word) and of a diffuse row's entropy bar; the legend's too.
+QColor coverageMarkColor(CoverageMark mark, const QColor& plain);
+QColor diffuseRowColor();
+QColor plainBarColor();
 void drawDiagnostics(QCPPainter* painter, const HeatmapScene& scene);
 // Where the coverage row's label is written, in plot pixels: as wide as its text, right-aligned left of the matrix
 // (inside the plot when the scene kept diagnosticsMargins' room for it).

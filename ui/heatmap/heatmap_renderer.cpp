@@ -1,5 +1,6 @@
 #include "heatmap/heatmap_renderer.h"
 
+#include "heatmap/heatmap_legend.h"
 #include "heatmap/heatmap_scene.h"
 
 #include <qcustomplot.h>
@@ -10,7 +11,9 @@ namespace attnviz::ui {
 
 namespace {
 constexpr double kLogicalDpi = 96;
-}
+constexpr double kLegendShare = 0.85;  // the legend's text against the labels' font size
+constexpr double kLegendInset = 8;     // from the figure's left and bottom edges (the plot's own margin)
+}  // namespace
 
 HeatmapRenderer::HeatmapRenderer(const HeatmapData& data, const HeatmapStyle& style)
     : plot_(std::make_unique<QCustomPlot>()) {
@@ -66,13 +69,31 @@ void HeatmapRenderer::paintInto(QCPPainter& p, const QRect& area, double dpi, bo
     const double scale = dpi / kLogicalDpi;
     const QSize logical(std::max(1, int(std::lround(area.width() / scale))),
                         std::max(1, int(std::lround(area.height() / scale))));
-    plot_->resize(logical);
-    scene_->fitForExport(logical);
+    // The legend's band under the plot, at the figure's width; left out when it would take over a third of it.
+    const std::vector<LegendEntry> entries = heatmapLegendEntries(scene_->style());
+    const double legendPx = scene_->fontPixelSize() * kLegendShare;
+    const LegendLayout legend = layoutLegend(entries, logical.width() - 2 * kLegendInset, legendPx);
+    const double band = legend.height > 0 ? legend.height + kLegendInset : 0;
+    const bool withLegend = band > 0 && band <= logical.height() / 3.0;
+    const QSize plotSize(logical.width(), logical.height() - (withLegend ? int(std::ceil(band)) : 0));
+    plot_->resize(plotSize);
+    scene_->fitForExport(plotSize);
     scene_->setVectorCells(vector);
+    const double sx = area.width() / double(logical.width()), sy = area.height() / double(logical.height());
     p.save();
     p.translate(area.topLeft());
-    p.scale(area.width() / double(logical.width()), area.height() / double(logical.height()));
-    plot_->toPainter(&p, logical.width(), logical.height());
+    p.scale(sx, sy);
+    plot_->toPainter(&p, plotSize.width(), plotSize.height());
+    legend_rect_ = QRectF();
+    if (withLegend) {
+        const QColor paper = scene_->style().background.isValid() ? scene_->style().background : QColor(Qt::white);
+        p.fillRect(QRectF(0, plotSize.height(), logical.width(), logical.height() - plotSize.height()), paper);
+        const QPointF at(kLegendInset, plotSize.height());
+        paintLegend(&p, at, entries, legend, legendPx, paper);
+        double right = 0;
+        for (const QRectF& r : legend.entries) right = std::max(right, r.right());
+        legend_rect_ = QRectF(area.left() + at.x() * sx, area.top() + at.y() * sy, right * sx, legend.height * sy);
+    }
     p.restore();
 }
 

@@ -11,6 +11,7 @@
 
 #include <QImage>
 #include <QRect>
+#include <QRectF>
 #include <QSize>
 #include <functional>
 #include <memory>
@@ -41,10 +42,14 @@ public:
 
     QCustomPlot* plot();  // for tests
     HeatmapScene& scene();
+    // Where the last paint drew the legend (heatmap_legend.h: a band under the plot while the style draws coverage
+    // or gold marks, left out of a figure too short for it), in the device's pixels; empty when it drew none.
+    QRectF legendRect() const { return legend_rect_; }
 
 private:
     std::unique_ptr<QCustomPlot> plot_;
     std::unique_ptr<HeatmapScene> scene_;
+    QRectF legend_rect_;
 };
 
 // One heatmap of a figure with several side by side (a comparison's A, B and B − A), each with its own style.

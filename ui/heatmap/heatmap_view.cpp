@@ -1,5 +1,6 @@
 #include "heatmap/heatmap_view.h"
 
+#include "heatmap/heatmap_legend.h"
 #include "heatmap/heatmap_scene.h"
 
 #include <qcustomplot.h>
@@ -26,12 +27,15 @@ HeatmapView::HeatmapView(QWidget* parent) : QWidget(parent) {
     vbar_ = new QScrollBar(Qt::Vertical, this);
     hbar_->hide();
     vbar_->hide();
+    legend_ = new HeatmapLegendStrip(this);
     auto* grid = new QGridLayout(this);
     grid->setContentsMargins(0, 0, 0, 0);
     grid->setSpacing(0);
     grid->addWidget(plot_, 0, 0);
     grid->addWidget(vbar_, 0, 1);
     grid->addWidget(hbar_, 1, 0);
+    grid->addWidget(legend_, 2, 0, 1, 2);  // under the matrix and its scroll bar: none of the plot's room
+    grid->setColumnStretch(0, 1);          // the width the legend asks for goes to the plot's column
 
     scene_ = std::make_unique<HeatmapScene>(plot_, HeatmapScene::Mode::Interactive);
     QCPAxisRect* rect = scene_->axisRect();
@@ -99,6 +103,8 @@ void HeatmapView::rebuild() {
     HeatmapStyle shown = style_;
     shown.background = palette().color(QPalette::Base);
     scene_->setContent(data_, shown, visible_rows_);
+    legend_->setEntries(heatmapLegendEntries(shown), shown.background);
+    if (legend_->entries().empty()) legend_->hide();  // shown by updateLegendRoom once the plot is laid out
 }
 
 // After new data or style: keep the user's zoom and scroll unless the matrix changed shape.
@@ -115,6 +121,7 @@ void HeatmapView::refresh(bool reshaped) {
     } else {
         resetView();
     }
+    updateLegendRoom();
 }
 
 void HeatmapView::setData(const HeatmapData& data) {
@@ -316,12 +323,28 @@ void HeatmapView::resetCells(bool keepPosition) {
             plot_->replot();
         }
         updateMinimumHeight();
+        updateLegendRoom();
         return;
     }
     syncing_ = false;
     user_view_ = false;
     showMarks();  // a long sentence opens at its current row, not at its first rows
     updateMinimumHeight();
+    updateLegendRoom();
+}
+
+// The legend takes only height the matrix can spare: it is shown while the plot, without the legend's height, keeps
+// kLegendRows rows (or all of them) at the minimum cell size. The same sum whether it is shown or not, so showing it
+// (and the resize that follows) does not hide it again.
+void HeatmapView::updateLegendRoom() {
+    if (legend_->entries().empty()) {
+        legend_->hide();
+        return;
+    }
+    const int rows = std::min<int>(kLegendRows, std::max<int>(1, scene_->layout().rows.size()));
+    const int overhead = plot_->height() - scene_->axisRect()->height();
+    const int plotAlone = plot_->height() + (legend_->isVisible() ? legend_->height() : 0);
+    legend_->setVisible(plotAlone >= overhead + rows * min_cell_ + legend_->height());
 }
 
 // The plot never shorter than its labels, diagnostics and kLeastRows rows of the minimum cell size: past that the
@@ -425,6 +448,7 @@ QRectF HeatmapView::coverageLabelRect() const {
     return style_.diagnostics ? attnviz::ui::coverageLabelRect(*scene_) : QRectF();
 }
 QScrollBar* HeatmapView::verticalScrollBar() const { return vbar_; }
+HeatmapLegendStrip* HeatmapView::legend() const { return legend_; }
 QRect HeatmapView::matrixRect() const { return scene_->axisRect()->rect(); }
 QRect HeatmapView::currentRowOutline() const { return scene_->currentRowOutline().toAlignedRect(); }
 QRect HeatmapView::selectedCellOutline() const { return scene_->selectedCellOutline().toAlignedRect(); }

@@ -26,6 +26,7 @@ class QWheelEvent;
 
 namespace attnviz::ui {
 
+class HeatmapLegendStrip;
 class HeatmapScene;
 
 class HeatmapView : public QWidget {
@@ -81,6 +82,10 @@ public:
     QRectF coverageLabelRect() const;
     QScrollBar* horizontalScrollBar() const;
     QScrollBar* verticalScrollBar() const;
+    // The legend under the plot (heatmap_legend.h): the coverage colours, the H / ln S column and the gold marks,
+    // its entries while the style draws them; shown only where the view has the height to spare beside 8 rows (or
+    // all of them) at the minimum cell size.
+    HeatmapLegendStrip* legend() const;
 
     void setMinimumCellSize(int pixels);  // default 18
     int minimumCellSize() const;
@@ -121,7 +126,9 @@ private:
     void clampRanges();
     void resetCells(bool keepPosition);
     void updateMinimumHeight();
+    void updateLegendRoom();
     static constexpr int kLeastRows = 2;
+    static constexpr int kLegendRows = 8;  // the rows a legend never takes the room of (the window's docks leave 8)
     void showMarks();
     void hover(const QPoint& pos);
     void wheel(QWheelEvent* event);
@@ -130,6 +137,7 @@ private:
     QCustomPlot* plot_ = nullptr;
     QScrollBar* hbar_ = nullptr;
     QScrollBar* vbar_ = nullptr;
+    HeatmapLegendStrip* legend_ = nullptr;
     std::unique_ptr<HeatmapScene> scene_;
     HeatmapData data_;
     HeatmapStyle style_;

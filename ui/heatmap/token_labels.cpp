@@ -1,6 +1,7 @@
 #include "heatmap/token_labels.h"
 
 #include <qcustomplot.h>
+#include <QFontMetrics>
 #include <QFontMetricsF>
 #include <algorithm>
 #include <cmath>
@@ -42,9 +43,19 @@ AxisLabelPlan planHorizontalLabels(const QStringList& labels, const QFont& font,
     // Turned, a label takes one line height across the axis: worth it only when that is narrower than the label.
     const bool turn = deciding + kLabelGap > slot_px && fm.height() < deciding;
     plan.rotation = turn ? -90 : 0;
-    // The room label i takes along the axis, centred on its slot.
-    auto room = [&](int i) { return turn ? fm.height() : widths[i] + kLabelGap; };
-    auto apart = [&](int a, int b) { return (b - a) * slot_px >= kOverlapMargin * (room(a) + room(b)) / 2; };
+    // The room label i takes along the axis, centred on its slot. Turned: the height of the box QCustomPlot draws it
+    // in (QCPAxisPainterPrivate's boundingRect: a line of the fonts its characters take, a CJK fallback's
+    // included), neighbours written as long as their boxes do not overlap; upright: its width and a gap.
+    QList<double> lines;
+    if (turn) {
+        const QFontMetrics box(font);
+        for (const QString& l : labels)
+            lines << box.boundingRect(0, 0, 0, 0, Qt::TextDontClip | Qt::AlignHCenter, l).height();
+    }
+    auto room = [&](int i) { return turn ? lines[i] : widths[i] + kLabelGap; };
+    auto apart = [&](int a, int b) {
+        return (b - a) * slot_px >= (turn ? 1.0 : kOverlapMargin) * (room(a) + room(b)) / 2;
+    };
     // From the left, each label that overlaps neither the one written before it nor the last one (the last is
     // always written: the <eos> of a sentence must not lose its label to the "." before it).
     const int n = int(labels.size());

@@ -2,8 +2,8 @@
 // chart: a token longer than kMaxLabelChars characters (or than a pixel budget) is elided with "…" (the full token
 // is in the plot's tooltip); labels stand across their slots when the widest word fits (the specials <sos>/<eos>
 // do not decide), otherwise they are turned to read upwards (-90°), unless turning does not make them narrower
-// (single characters, as in the dates task); a label that would overlap the one written before it, or the last
-// one, is left out (the last is always written).
+// (single characters, as in the dates task); a label whose box would overlap the one written before it, or the
+// last one, is left out (the last is always written; turned labels are measured as QCustomPlot draws them).
 #pragma once
 #include <QFont>
 #include <QList>

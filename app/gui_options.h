@@ -1,0 +1,106 @@
+// The desktop app's command line: its options (QCommandLineParser) and `--check`, which checks their values as the
+// window would read them without opening a window (the documented screenshots' commands are tested this way:
+// scripts/screenshot.sh --check).
+#pragma once
+#include <QCommandLineOption>
+#include <QCommandLineParser>
+
+namespace attnviz::app {
+
+struct Options {
+    QCommandLineOption sentence{{QStringLiteral("s"), QStringLiteral("sentence")},
+                                QStringLiteral("Decode this sentence first."),
+                                QStringLiteral("text")};
+    QCommandLineOption step{QStringLiteral("step"), QStringLiteral("Show the decoder at this step (default: the end)."),
+                            QStringLiteral("n")};
+    QCommandLineOption select{QStringLiteral("select"),
+                              QStringLiteral("Inspect this heatmap cell (row,column from 0) after the first decode."),
+                              QStringLiteral("row,col")};
+    QCommandLineOption screenshot{QStringLiteral("screenshot"),
+                                  QStringLiteral("Save the window to this PNG after the first decode, then quit."),
+                                  QStringLiteral("file")};
+    QCommandLineOption compare{QStringLiteral("compare"),
+                               QStringLiteral("Show the compare view with this model as B (same vocabularies)."),
+                               QStringLiteral("model")};
+    QCommandLineOption compare_head_a{QStringLiteral("compare-head-a"),
+                                      QStringLiteral("In the compare view, compare this cross-attention layer and "
+                                                     "head of a Transformer A (from 1; \"mean\": the layer's mean)."),
+                                      QStringLiteral("layer,head")};
+    QCommandLineOption compare_head_b{QStringLiteral("compare-head-b"), QStringLiteral("The same for B."),
+                                      QStringLiteral("layer,head")};
+    QCommandLineOption language{QStringLiteral("language"),
+                                QStringLiteral("Use this language now (en, zh_CN), not the saved or system one."),
+                                QStringLiteral("code")};
+    QCommandLineOption theme{QStringLiteral("theme"),
+                             QStringLiteral("Use this theme now (system, light, dark), not the saved one."),
+                             QStringLiteral("name")};
+    QCommandLineOption coverage{QStringLiteral("coverage"),
+                                QStringLiteral("Turn View > Coverage and entropy on (the heatmap's diagnostics).")};
+    QCommandLineOption size{QStringLiteral("size"),
+                            QStringLiteral("Open the window at this size in pixels (e.g. 800x600), not the saved one."),
+                            QStringLiteral("WxH")};
+    QCommandLineOption beam{QStringLiteral("beam"), QStringLiteral("Show the beam search with this width (1 to 32)."),
+                            QStringLiteral("k")};
+    QCommandLineOption corpus{QStringLiteral("corpus"),
+                              QStringLiteral("Open this TSV corpus (source<TAB>reference[<TAB>gold links]) in the "
+                                             "corpus browser; with --screenshot, its first line is shown once scored."),
+                              QStringLiteral("file")};
+    QCommandLineOption reference{QStringLiteral("reference"),
+                                 QStringLiteral("Force the model onto this reference translation."),
+                                 QStringLiteral("text")};
+    QCommandLineOption gold{QStringLiteral("gold"),
+                            QStringLiteral("Gold links of the reference (Pharaoh: i-j sure, i?j possible)."),
+                            QStringLiteral("links")};
+    QCommandLineOption heads{QStringLiteral("heads"),
+                             QStringLiteral("Show the attention heads of a Transformer: cross, encoder or decoder "
+                                            "(self-attention)."),
+                             QStringLiteral("kind")};
+    QCommandLineOption head{QStringLiteral("head"),
+                            QStringLiteral("Show this layer and head (from 1; \"mean\" for the mean of the heads) of "
+                                           "the --heads attention in the heatmap."),
+                            QStringLiteral("layer,head")};
+    QCommandLineOption knockout{QStringLiteral("knockout"),
+                                QStringLiteral("Knock out these source positions (0-based, <sos> = 0), as attnviz-cli "
+                                               "decode --knockout."),
+                                QStringLiteral("J[,J...]")};
+    QCommandLineOption attend{QStringLiteral("attend"),
+                              QStringLiteral("RNN models: row T attends only to source position J (0-based; "
+                                             "repeatable), as attnviz-cli decode --attend."),
+                              QStringLiteral("T:J")};
+    QCommandLineOption head_off{QStringLiteral("head-off"),
+                                QStringLiteral("Transformer: turn off head H of layer L of cross, encoder or decoder "
+                                               "attention (0-based; repeatable), as attnviz-cli decode --head-off."),
+                                QStringLiteral("KIND:L,H")};
+    QCommandLineOption hypothesis{QStringLiteral("hypothesis"),
+                                  QStringLiteral("With --beam: show the n-th best finished hypothesis (from 1) of the "
+                                                 "first search, in the heatmap and the head grid."),
+                                  QStringLiteral("n")};
+    QCommandLineOption explain{QStringLiteral("explain"),
+                               QStringLiteral("Explain by this method (attention, norm, grad_input, grad_norm, ig, "
+                                              "occlusion, rollout); with --screenshot, saved once it is shown."),
+                               QStringLiteral("method")};
+    QCommandLineOption head_importance{
+        QStringLiteral("head-importance"),
+        QStringLiteral("Show the head importance of a Transformer computed on the first n lines of the open corpus "
+                       "(or the model's sample test split); with --screenshot, saved once it is shown."),
+        QStringLiteral("n")};
+    QCommandLineOption train{QStringLiteral("train"),
+                             QStringLiteral("Open the training window on this corpus (TSV) and start training."),
+                             QStringLiteral("corpus")};
+    QCommandLineOption check{QStringLiteral("check"),
+                             QStringLiteral("Check the command line (the files, the model, every value) without "
+                                            "opening a window: exit 0 when it would run, 1 naming what is wrong.")};
+    QCommandLineOption train_kind{
+        QStringLiteral("train-kind"),
+        QStringLiteral("With --train: the model kind (bahdanau, luong, transformer), with the "
+                       "corpus's defaults for it."),
+        QStringLiteral("kind")};
+};
+
+void setUpParser(QCommandLineParser& parser, const Options& options);
+
+// Every value of a parsed command line checked (the files exist, the model loads, each flag's value parses as the
+// window parses it): each problem written to stderr as "attnviz: --flag: what". Returns the exit status, 0 or 1.
+int checkCommandLine(const QCommandLineParser& parser, const Options& options);
+
+}  // namespace attnviz::app
