@@ -10,6 +10,9 @@
    removed (least first; ties: the least mean log-probability lost), (b) by gradient importance (smallest first).
    For k = 1 .. heads, the first k heads of the order are removed *together* (`eval --head-off` with all k) and BLEU
    measured again. The order is fixed from the single-head numbers; it is not re-ranked after each removal.
+   (c) greedy: at each k every head still on is tried with the k − 1 already removed, and the one whose removal
+   leaves the highest BLEU goes (ties: the earlier head in order (a)). That is heads + (heads − 1) + … evaluations;
+   `--greedy-until P` stops once the best removal falls more than P BLEU points below the plain model (0: never).
    Written between `<!-- head-removal-table -->` and `<!-- /head-removal-table -->`, with the largest k whose BLEU
    (and every smaller k's) stays within one point of the plain model's.
 Each part of DOC.md is replaced atomically.
@@ -59,6 +62,20 @@ def removal(cli, model, data, order):
     return curve
 
 
+def greedy_removal(cli, model, data, order, base_bleu, until):
+    """Order (c): the head to remove next is the one that leaves the highest BLEU with those already removed."""
+    removed, curve, left = [], [], list(order)
+    while left:
+        scores = [run_eval(cli, model, data, head_off_args(removed + [h]))["bleu"] for h in left]
+        best = max(range(len(left)), key=lambda i: (scores[i], -i))
+        removed.append(left.pop(best))
+        curve.append(scores[best])
+        print(f"  {len(removed)} heads off (greedy): {head_name(removed[-1])}, BLEU {scores[best]:.2f}", file=sys.stderr)
+        if until > 0 and scores[best] < base_bleu - until:
+            break
+    return removed, curve
+
+
 def kept_within(base, curve, points=1.0):
     k = 0
     while k < len(curve) and curve[k] >= base - points:
@@ -70,17 +87,18 @@ def removal_table(base, orders):
     names = list(orders)
     out = ["| heads removed | " + " | ".join(f"order {n}: head added | BLEU" for n in names) + " |",
            "| --- | " + " | ".join("--- | ---" for _ in names) + " |"]
-    count = len(next(iter(orders.values()))[0])
+    count = max(len(curve) for _, curve in orders.values())
+    heads = len(next(iter(orders.values()))[0])
     for k in range(count):
         cells = []
         for n in names:
             order, curve = orders[n]
-            cells.append(f"{head_name(order[k])} | {curve[k]:.2f}")
+            cells.append(f"{head_name(order[k])} | {curve[k]:.2f}" if k < len(curve) else "|")
         out.append(f"| {k + 1} | " + " | ".join(cells) + " |")
     out.append("")
     for n in names:
         order, curve = orders[n]
-        out.append(f"- order {n}: {kept_within(base['bleu'], curve)} of {count} heads removed together before BLEU "
+        out.append(f"- order {n}: {kept_within(base['bleu'], curve)} of {heads} heads removed together before BLEU "
                    f"falls more than one point below {base['bleu']:.2f}")
     return "\n".join(out)
 
@@ -111,6 +129,8 @@ def main():
     p.add_argument("data")
     p.add_argument("doc")
     p.add_argument("--json", help="also write the numbers here")
+    p.add_argument("--greedy-until", type=float, default=0.0,
+                   help="stop the greedy order once BLEU falls this many points below the plain model (0: never)")
     a = p.parse_args()
     r = run_eval(a.cli, a.model, a.data, ["--head-importance"])
     heads = r["heads"]
@@ -122,11 +142,14 @@ def main():
     curve_a = removal(a.cli, a.model, a.data, by_bleu)
     print("order (b): gradient importance", file=sys.stderr)
     curve_b = removal(a.cli, a.model, a.data, by_grad)
-    orders = {"(a)": (by_bleu, curve_a), "(b)": (by_grad, curve_b)}
+    print("order (c): greedy", file=sys.stderr)
+    by_greedy, curve_c = greedy_removal(a.cli, a.model, a.data, by_bleu, base["bleu"], a.greedy_until)
+    orders = {"(a)": (by_bleu, curve_a), "(b)": (by_grad, curve_b), "(c)": (by_greedy, curve_c)}
     if a.json:
         with open(a.json, "w", encoding="utf-8") as f:
             json.dump({"base": base, "heads": heads, "order_a": [head_name(h) for h in by_bleu], "bleu_a": curve_a,
-                       "order_b": [head_name(h) for h in by_grad], "bleu_b": curve_b}, f, indent=1)
+                       "order_b": [head_name(h) for h in by_grad], "bleu_b": curve_b,
+                       "order_c": [head_name(h) for h in by_greedy], "bleu_c": curve_c}, f, indent=1)
     with open(a.doc, encoding="utf-8") as f:
         doc = f.read()
     doc = replace_between(doc, "<!-- head-importance-table -->", "<!-- /head-importance-table -->",
