@@ -262,7 +262,9 @@ void TestInterventions::headOffEqualsZeroedOutProjColumns() {
     QCOMPARE(r.target_ids, plain.target_ids);
     QCOMPARE(r.log_probs, plain.log_probs);
     QCOMPARE(r.attention, plain.attention);
-    QVERIFY(r.log_probs != greedyDecode(model, src, {8}).log_probs);  // the head did matter
+    DecodeOptions eight;
+    eight.max_len = 8;
+    QVERIFY(r.log_probs != greedyDecode(model, src, eight).log_probs);  // the head did matter
 }
 
 // The same with forcing (a reference) and beam search, two heads of different kinds off at once.

@@ -86,7 +86,10 @@ void TestBeamTreeExport::pngIsTheTreeAsDrawn() {
     QVERIFY2(blue > 100, qPrintable(QString::number(blue)));
     QVERIFY2(dark > 100, qPrintable(QString::number(dark)));
     // At 96 dpi the image is the layout itself; a huge dpi is shrunk to 20,000 pixels a side.
-    QCOMPARE(QImage(exported(QStringLiteral("tree96.png"), ExportOptions{{}, 0, 0, 96, {}})).size(), logical);
+    ExportOptions at96;
+    at96.width = at96.height = 0;
+    at96.dpi = 96;
+    QCOMPARE(QImage(exported(QStringLiteral("tree96.png"), at96)).size(), logical);
     const QSize huge = beamTreeExportPixels(QSize(4000, 100), 2400);
     QCOMPARE(huge, QSize(20000, 500));
 }

@@ -384,7 +384,7 @@ void TestTrainingWindow::sampleCorporaAreListedWithAProbeThatShowsSomething() {
     TrainingForm form;
     QStringList tasks;
     for (int i = 0; i < form.corpusBox()->count(); ++i) tasks << form.corpusBox()->itemText(i);
-    for (const QString& task : {"dates", "en_fr", "en_zh", "tatoeba"}) QCOMPARE(tasks.count(task), 1);
+    for (const char* task : {"dates", "en_fr", "en_zh", "tatoeba"}) QCOMPARE(tasks.count(QLatin1String(task)), 1);
     const int tatoeba = form.corpusBox()->findText(QStringLiteral("tatoeba"));
     form.corpusBox()->setCurrentIndex(tatoeba);
     const QString train = form.corpusBox()->itemData(tatoeba).toString();
