@@ -36,7 +36,7 @@ InterventionListView::InterventionListView(DecodeState* state, InterventionEdits
     scroll->setWidgetResizable(true);
     scroll->setFrameShape(QFrame::NoFrame);
     scroll->setHorizontalScrollBarPolicy(Qt::ScrollBarAlwaysOff);  // the entries wrap instead
-    scroll->setMinimumHeight(2 * fontMetrics().height());  // an entry, scrolling: the list fits an 800×600 window
+    scroll->setMinimumHeight(2 * fontMetrics().height());          // an entry, scrolling: the list fits a short window
     plain_ = new QPushButton(this);
     plain_->setObjectName(QStringLiteral("plainModel"));
     connect(plain_, &QPushButton::clicked, edits_, &InterventionEdits::clear);

@@ -33,7 +33,7 @@ StepPanel::StepPanel(QWidget* parent) : QWidget(parent) {
     title_->setTextFormat(Qt::RichText);
 
     plot_ = new QCustomPlot(this);
-    plot_->setMinimumHeight(90);             // with the candidates' minimum, the right column fits an 800×600 window
+    plot_->setMinimumHeight(180);
     plot_->setFocusPolicy(Qt::StrongFocus);  // so that the stepping keys work after a click on the chart
     bars_ = new QCPBars(plot_->xAxis, plot_->yAxis);
     bars_->setWidthType(QCPBars::wtPlotCoords);
@@ -59,7 +59,7 @@ StepPanel::StepPanel(QWidget* parent) : QWidget(parent) {
     candidates_->setUniformRowHeights(true);
     candidates_->header()->setSectionResizeMode(0, QHeaderView::Stretch);
     candidates_->header()->setSectionResizeMode(1, QHeaderView::ResizeToContents);
-    candidates_->setMinimumHeight(80);  // the header and two candidates, scrolling
+    candidates_->setMinimumHeight(120);
     candidates_->setStyleSheet(QStringLiteral("QTreeWidget::item { padding: 3px 2px; }"));  // rows not cramped
     connect(candidates_, &QTreeWidget::itemClicked, this, &StepPanel::onItemClicked);
     candidates_->setContextMenuPolicy(Qt::CustomContextMenu);
