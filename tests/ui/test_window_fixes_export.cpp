@@ -4,6 +4,7 @@
 #include "dialogs/export_dialog.h"
 #include "main_window_fixture.h"
 #include "test_registry.h"
+#include "views/export_prompt.h"
 
 #include <QAction>
 #include <QApplication>
@@ -83,6 +84,7 @@ private slots:
 
     void defaultExportSucceedsWithoutAPicturesFolder();
     void suggestionFallsBackToFoldersThatExist();
+    void heatmapExportStartsAtAnotherViewsLastExport();
     void typedTitleIsRememberedAndWritten();
     void fileLabelMnemonicFocusesTheFileField();
     void missingFolderIsRefusedBeforeWriting();
@@ -128,6 +130,24 @@ void TestWindowFixesExport::suggestionFallsBackToFoldersThatExist() {
     // A last export whose folder is still there is kept as it was.
     const QString kept = home.path(QStringLiteral("kept.pdf"));
     QCOMPARE(suggestedExportPath(kept), kept);
+}
+
+// The beam tree's (or any view's) last export, remembered by views/export_prompt, is where the heatmap's export
+// dialog starts: one remembered path for every view.
+void TestWindowFixesExport::heatmapExportStartsAtAnotherViewsLastExport() {
+    FreshHome home;
+    QVERIFY(typeAndWait(QStringLiteral("i love you")));
+    QVERIFY(QDir().mkpath(home.path(QStringLiteral("slides"))));
+    const QString beam = home.path(QStringLiteral("slides/beam.svg"));
+    rememberExport(beam);
+    QCOMPARE(lastExport(), QFileInfo(beam).absoluteFilePath());
+    QString suggested;
+    const auto answer = whenDialogShown([&](ExportDialog* d) {
+        suggested = d->path();
+        d->reject();
+    });
+    exportAction(w_.get())->trigger();
+    QCOMPARE(QFileInfo(suggested).absoluteFilePath(), QFileInfo(beam).absoluteFilePath());
 }
 
 void TestWindowFixesExport::typedTitleIsRememberedAndWritten() {

@@ -17,8 +17,10 @@ QString defaultExportFolder() {
     return !pictures.isEmpty() && QDir().mkpath(pictures) ? pictures : QDir::homePath();
 }
 
+QString lastExport() { return QSettings().value(kLastExportKey).toString(); }
+
 QString exportFolder() {
-    const QString last = QSettings().value(kLastExportKey).toString();
+    const QString last = lastExport();
     if (!last.isEmpty() && QFileInfo(last).dir().exists()) return QFileInfo(last).absolutePath();
     return defaultExportFolder();
 }

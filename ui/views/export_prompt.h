@@ -10,6 +10,8 @@ namespace attnviz::ui {
 
 // The Pictures folder (created if missing), else the home folder.
 QString defaultExportFolder();
+// The file of the last export of any view, as remembered (empty: none yet).
+QString lastExport();
 // The folder of the last export while it exists, else defaultExportFolder().
 QString exportFolder();
 // Remembers `path` as the last export: the next export dialog of any view starts in its folder.

@@ -83,7 +83,7 @@ void MainWindow::showExportDialog() {
     o.height = s.value(QStringLiteral("Export/height"), o.height).toInt();
     o.dpi = s.value(QStringLiteral("Export/dpi"), o.dpi).toDouble();
     o.style.title = s.value(QStringLiteral("Export/title"), QString()).toString();
-    ExportDialog dialog(suggestedExportPath(s.value(QStringLiteral("Export/lastPath")).toString()), o, this);
+    ExportDialog dialog(suggestedExportPath(lastExport()), o, this);
     if (dialog.exec() != QDialog::Accepted) return;
     const ExportOptions chosen = dialog.options();
     if (!exportTo(dialog.path(), chosen)) return;
