@@ -128,7 +128,8 @@ private:
     void updateMinimumHeight();
     void updateLegendRoom();
     static constexpr int kLeastRows = 2;
-    static constexpr int kLegendRows = 8;  // the rows a legend never takes the room of (the window's docks leave 8)
+    static constexpr double kBarUnits = 10;  // scroll bar steps per cell
+    static constexpr int kLegendRows = 8;    // the rows a legend never takes the room of (the window's docks leave 8)
     void showMarks();
     void hover(const QPoint& pos);
     void wheel(QWheelEvent* event);

@@ -88,7 +88,6 @@ void MainWindow::tabDockIfNoRoom(QDockWidget* dock, QDockWidget* partner) {
     }
     if (settled_size_.isValid() && size() != settled_size_) {
         const QSize before = settled_size_;
-        resize(before);
         QTimer::singleShot(0, this, [this, before] { resize(before); });  // once the layout's minimum follows the tab
     }
 }
