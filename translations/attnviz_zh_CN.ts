@@ -2645,10 +2645,6 @@ GNMT 覆盖惩罚 %4</translation>
         <translation>哪种解释是对的？</translation>
     </message>
     <message>
-        <source>Heatmap: attention — %1 is not computed for an intervened decode: it would run the plain model (Interventions ▸ Plain model)</source>
-        <translation>热力图：注意力 — 对施加了干预的解码不计算%1：它会运行原始模型（干预 ▸ 原始模型）</translation>
-    </message>
-    <message>
         <source>%1 was dropped: %2</source>
         <translation>%1 已被丢弃：%2</translation>
     </message>

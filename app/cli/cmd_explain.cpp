@@ -107,22 +107,6 @@ void writeExplainObject(const Model& model, const DecodeResult& r, const std::ve
                       [&](JsonWriter& w) { writeExplanationMembers(w, explanations, options, model); });
 }
 
-// The methods that run the model again (gradients, occlusion: explain/forced_objective) run the plain model, so with
-// interventions they would explain another model than the decode's; they are refused rather than mixed. So is norm
-// with a cross-attention head off (its sum over heads would count the removed head).
-void refuseRerunsWithInterventions(const std::vector<ExplainMethod>& methods, const Interventions& iv) {
-    if (iv.empty()) return;
-    for (ExplainMethod m : methods) {
-        const MethodInfo& info = methodInfo(m);
-        const bool cross_off = !explainsIntervened(ExplainMethod::Norm, iv);
-        if (!explainsIntervened(m, iv))
-            throw UsageError(std::string("--method ") + info.name +
-                             ": not computed for an intervened decode (--knockout, --attend, --head-off): it would "
-                             "run the plain model; use --method attention" +
-                             (cross_off ? "" : ",norm") + " (or rollout for a Transformer)");
-    }
-}
-
 int explainFile(const Model& model, const DecodeRequest& q, const std::vector<ExplainMethod>& methods,
                 const ExplainOptions& options) {
     const Corpus corpus = readInputLines(q.input);
@@ -176,7 +160,7 @@ int runExplain(const std::vector<std::string>& args) {
         } catch (const InputError& error) {
             throw UsageError(std::string("--method: ") + error.what());
         }
-        refuseRerunsWithInterventions(methods, q.settings.interventions);
+        e.options.interventions = q.settings.interventions;  // every method explains the intervened model
         if (p.seen("--contrast")) e.options.contrast = parseContrast(e.contrast, model);
         if (p.seen("--input")) return explainFile(model, q, methods, e.options);
 

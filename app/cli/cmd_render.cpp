@@ -258,6 +258,7 @@ bool parseRenderArgs(const std::vector<std::string>& args, RenderArgs& a) {
     a.s.exp.style.fit_range = a.fit_range;
     a.s.exp.style.diagnostics = a.diagnostics;
     a.s.exp.style.title = ui::qs(a.title);
+    a.s.explain.interventions = a.s.interventions;    // a method explains the intervened model
     a.s.exp.interventions = a.s.interventions;        // the JSON's "interventions", the CSV header, the title
     a.s.exp.style.interventions = a.s.interventions;  // the struck-through columns and attended cells
     return true;
@@ -312,10 +313,6 @@ int runRender(const std::vector<std::string>& args) {
         const LoadedModel loaded = loadModelForCli(a.model_path, score_kind);
         const Model& model = *loaded.model;
         a.s.method = renderMethod(a.method, model.config);
-        if (a.s.method != ExplainMethod::Attention && !a.s.interventions.empty())
-            throw UsageError("--method " + a.method +
-                             " with --knockout, --attend or --head-off: render draws a method of the plain model; "
-                             "`attnviz-cli explain` explains an intervened decode (attention, norm, rollout)");
         std::optional<LoadedModel> other;
         CompareWith with;
         if (!a.with_path.empty()) {

@@ -1,7 +1,5 @@
 #include "explain/explain_json.h"
 
-#include <nlohmann/json.hpp>
-
 #include <string>
 #include <string_view>
 
@@ -33,17 +31,6 @@ void writeExplanationMembers(JsonWriter& w, const std::vector<Explanation>& expl
         w.key("token").string(model.target_vocab.token(options.contrast->token));
         w.endObject();
     }
-}
-
-void addExplanationsToJson(nlohmann::json& decode_object, const std::vector<Explanation>& explanations,
-                           const ExplainOptions& options, const Model& model) {
-    std::string text;
-    JsonWriter w([&](std::string_view piece) { text += piece; });
-    w.beginObject();
-    writeExplanationMembers(w, explanations, options, model);
-    w.endObject().flush();
-    nlohmann::json members = nlohmann::json::parse(text);
-    for (auto& [key, value] : members.items()) decode_object[key] = std::move(value);
 }
 
 }  // namespace attnviz

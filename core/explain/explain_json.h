@@ -5,7 +5,6 @@
 #include "explain/explanation.h"
 #include "io/json_text.h"
 
-#include <nlohmann/json.hpp>
 #include <vector>
 
 namespace attnviz {
@@ -14,9 +13,5 @@ namespace attnviz {
 // tree (io/json_text.h).
 void writeExplanationMembers(JsonWriter& w, const std::vector<Explanation>& explanations, const ExplainOptions& options,
                              const Model& model);
-// Adds the same keys to `decode_object` (decodeToJson's object of the same decode), read back from
-// writeExplanationMembers's text.
-void addExplanationsToJson(nlohmann::json& decode_object, const std::vector<Explanation>& explanations,
-                           const ExplainOptions& options, const Model& model);
 
 }  // namespace attnviz

@@ -6,6 +6,7 @@
 #include "explain/method_impl.h"
 
 #include <algorithm>
+#include <limits>
 #include <string>
 
 namespace attnviz {
@@ -27,7 +28,7 @@ void normaliseRows(Mat& m) {
     }
 }
 
-// RNN: n_tj = a_tj ‖h_j‖₂.
+// RNN: n_tj = a_tj ‖h_j‖₂ (the attention rows are the intervened decode's own).
 Mat rnnNorm(const Model& model, const DecodeResult& decode) {
     const Mat H = encoderOutputs(model, decode.source_ids);  // (S, 2H_e)
     Mat n = matrixOf(decode.attention, int(H.rows()));
@@ -35,12 +36,14 @@ Mat rnnNorm(const Model& model, const DecodeResult& decode) {
     return n;
 }
 
-// Transformer, the last decoder layer's cross-attention: n_tj = ‖Σ_h A^h_tj W_O[:, h] (W_V^h m_j + b_V^h)‖₂.
-Mat transformerNorm(const Model& model, const DecodeResult& decode) {
+// Transformer, the last decoder layer's cross-attention: n_tj = ‖Σ_h A^h_tj W_O[:, h] (W_V^h m_j + b_V^h)‖₂, the sum
+// over the heads that are on (a head off adds nothing), m_j the memory of the intervened encoder.
+Mat transformerNorm(const Model& model, const DecodeResult& decode, const Interventions& iv) {
     const TransformerConfig& c = model.config.transformer;
     const auto& attn = model.transformer.decoder_layers.back().multihead_attn;
-    const std::vector<Mat>& heads = decode.cross_attention.back();  // [h] (T, S)
-    const Mat memory = encoderOutputs(model, decode.source_ids);    // (S, d)
+    const std::vector<Mat>& heads = decode.cross_attention.back();    // [h] (T, S)
+    const Mat memory = encoderOutputs(model, decode.source_ids, iv);  // (S, d)
+    const std::vector<char> off = headsOffMask(iv, AttentionKind::Cross, c.num_decoder_layers - 1, c.nhead);
     const int d = c.d_model, dh = d / c.nhead;
     const Eigen::Index S = memory.rows(), T = Eigen::Index(decode.target_ids.size());
     // values[h] (S, d): row j = W_O[:, h] (W_V^h m_j + b_V^h)
@@ -57,7 +60,9 @@ Mat transformerNorm(const Model& model, const DecodeResult& decode) {
     for (Eigen::Index t = 0; t < T; ++t)
         for (Eigen::Index j = 0; j < S; ++j) {
             sum.setZero();
-            for (int h = 0; h < c.nhead; ++h) sum += heads[size_t(h)](t, j) * values[size_t(h)].row(j).transpose();
+            for (int h = 0; h < c.nhead; ++h)
+                if (off.empty() || !off[size_t(h)])
+                    sum += heads[size_t(h)](t, j) * values[size_t(h)].row(j).transpose();
             n(t, j) = sum.norm();
         }
     return n;
@@ -93,6 +98,8 @@ void checkDecode(const Model& model, const DecodeResult& decode, ExplainMethod m
                          std::to_string(o.ig_steps));
     if (model.config.isTransformer() && decode.cross_attention.empty())
         throw InputError("the decode has no cross-attention rows to explain");
+    // the rows after the decode's last take no attend: any row is a valid one here
+    checkInterventions(model, o.interventions, int(decode.source_ids.size()), std::numeric_limits<int>::max());
 }
 
 }  // namespace
@@ -115,13 +122,6 @@ const MethodInfo& methodInfo(ExplainMethod method) {
     for (const MethodInfo& m : explainMethods())
         if (m.method == method) return m;
     return explainMethods().front();
-}
-
-bool explainsIntervened(ExplainMethod method, const Interventions& iv) {
-    if (iv.empty()) return true;
-    const bool cross_off = std::any_of(iv.heads_off.begin(), iv.heads_off.end(),
-                                       [](const HeadRef& h) { return h.kind == AttentionKind::Cross; });
-    return !methodInfo(method).reads_objective && !(method == ExplainMethod::Norm && cross_off);
 }
 
 std::optional<ExplainMethod> methodFromName(std::string_view name) {
@@ -165,26 +165,28 @@ Explanation explainDecode(const Model& model, const DecodeResult& decode, Explai
     e.method = method;
     if (methodInfo(method).reads_objective) e.contrast = options.contrast;
     const int S = int(decode.source_ids.size());
+    const ForcedInput input = forcedInputOf(decode, options.interventions);
     switch (method) {
     case ExplainMethod::Attention:
         e.values = matrixOf(decode.attention, S);
         break;
     case ExplainMethod::Norm:
-        e.values = model.config.isTransformer() ? transformerNorm(model, decode) : rnnNorm(model, decode);
+        e.values = model.config.isTransformer() ? transformerNorm(model, decode, options.interventions)
+                                                : rnnNorm(model, decode);
         normaliseRows(e.values);
         break;
     case ExplainMethod::GradInput:
-        e.values = gradientTimesInput(model, decode, options.contrast);
+        e.values = gradientTimesInput(model, input, options.contrast);
         break;
     case ExplainMethod::GradNorm:
-        e.values = gradientNorm(model, decode, options.contrast);
+        e.values = gradientNorm(model, input, options.contrast);
         break;
     case ExplainMethod::IntegratedGradients:
-        e.values = integratedGradients(model, decode, options.ig_steps, options.contrast, e.ig_delta);
+        e.values = integratedGradients(model, input, options.ig_steps, options.contrast, e.ig_delta);
         e.ig_steps = options.ig_steps;
         break;
     case ExplainMethod::Occlusion:
-        e.values = occlusion(model, decode, options.contrast);
+        e.values = occlusion(model, input, options.contrast);
         break;
     case ExplainMethod::Rollout:
         e.values = rollout(decode);

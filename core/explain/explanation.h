@@ -28,10 +28,6 @@ struct MethodInfo {
 // Every method, in the spec's order.
 const std::vector<MethodInfo>& explainMethods();
 const MethodInfo& methodInfo(ExplainMethod method);
-// Whether `method` explains a decode made with `iv` as that decode's model: the methods that read the decode's
-// weights do (attention, rollout; norm unless a cross-attention head is off, as it reads W_O of every head); the ones
-// that run the model again (gradients, occlusion) would run the plain model and do not.
-bool explainsIntervened(ExplainMethod method, const Interventions& iv);
 std::optional<ExplainMethod> methodFromName(std::string_view name);
 // The methods a model of this kind has.
 std::vector<ExplainMethod> methodsFor(const ModelConfig& config);
@@ -45,6 +41,9 @@ constexpr int kMaxIgSteps = 1024;
 struct ExplainOptions {
     int ig_steps = kDefaultIgSteps;  // m of integrated gradients
     std::optional<Contrast> contrast;
+    // The interventions the decode was made with (DecodeOptions::interventions): the methods that run the model
+    // again run it with them, and norm leaves out the cross-attention heads that are off.
+    Interventions interventions;
 };
 
 struct Explanation {

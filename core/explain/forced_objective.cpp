@@ -33,6 +33,7 @@ TrainExample exampleOf(const ForcedInput& in) {
     ex.target.push_back(kSos);
     ex.target.insert(ex.target.end(), in.target.begin(), in.target.end());
     ex.source_scale = in.source_scale;
+    ex.interventions = in.interventions;
     return ex;
 }
 
@@ -203,8 +204,8 @@ std::vector<std::vector<Mat>> sourceGradients(const Model& model, const std::vec
     return out;
 }
 
-Mat encoderOutputs(const Model& model, const std::vector<int>& source) {
-    TrainExample ex = exampleOf(ForcedInput{source, {kEos}, 1.0});
+Mat encoderOutputs(const Model& model, const std::vector<int>& source, const Interventions& iv) {
+    TrainExample ex = exampleOf(ForcedInput{source, {kEos}, 1.0, iv});
     const TrainExample* one = &ex;
     if (model.config.isTransformer()) {
         TransformerLossCache<float> cache;

@@ -7,6 +7,7 @@
 // (emb_dim for the RNN kinds, d_model for a Transformer).
 #pragma once
 #include "base/tensor.h"
+#include "model/interventions.h"
 #include "model/model.h"
 
 #include <optional>
@@ -27,6 +28,7 @@ struct ForcedInput {
     std::vector<int> source;
     std::vector<int> target;
     double source_scale = 1.0;
+    Interventions interventions;  // the decode's (docs/explain.md): every pass runs the intervened model
 };
 
 // f_t for every row t of each input: log p(y_t | y_<t, x), or log p(y_t) − log p(c) at the contrast's row.
@@ -42,8 +44,8 @@ std::vector<std::vector<Mat>> sourceGradients(const Model& model, const std::vec
                                               const std::vector<int>& rows, const std::optional<Contrast>& contrast);
 
 // (S, ·) what the decoder attends over: an RNN encoder's outputs h_j = [f_j ; b_j] (S, 2H_e), or a Transformer's
-// memory (S, d).
-Mat encoderOutputs(const Model& model, const std::vector<int>& source);
+// memory (S, d), with the encoder's heads in `iv` off.
+Mat encoderOutputs(const Model& model, const std::vector<int>& source, const Interventions& iv = {});
 
 // (S, E) the source embeddings e_j of the input's ids, unscaled.
 Mat sourceEmbeddings(const Model& model, const std::vector<int>& source);

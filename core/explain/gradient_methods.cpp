@@ -4,10 +4,12 @@
 
 namespace attnviz {
 
-ForcedInput forcedInputOf(const DecodeResult& decode) { return ForcedInput{decode.source_ids, decode.target_ids, 1.0}; }
+ForcedInput forcedInputOf(const DecodeResult& decode, const Interventions& iv) {
+    return ForcedInput{decode.source_ids, decode.target_ids, 1.0, iv};
+}
 
-std::vector<int> allRows(const DecodeResult& decode) {
-    std::vector<int> rows(decode.target_ids.size());
+std::vector<int> allRows(const ForcedInput& input) {
+    std::vector<int> rows(input.target.size());
     for (size_t t = 0; t < rows.size(); ++t) rows[t] = int(t);
     return rows;
 }
@@ -24,23 +26,21 @@ Mat dotWithEmbeddings(const Mat& embeddings, const std::vector<Mat>& grads) {
 
 }  // namespace
 
-Mat gradientTimesInput(const Model& model, const DecodeResult& decode, const std::optional<Contrast>& contrast) {
-    const ForcedInput input = forcedInputOf(decode);
+Mat gradientTimesInput(const Model& model, const ForcedInput& input, const std::optional<Contrast>& contrast) {
     return dotWithEmbeddings(sourceEmbeddings(model, input.source),
-                             sourceGradients(model, {input}, allRows(decode), contrast)[0]);
+                             sourceGradients(model, {input}, allRows(input), contrast)[0]);
 }
 
-Mat gradientNorm(const Model& model, const DecodeResult& decode, const std::optional<Contrast>& contrast) {
-    const std::vector<Mat> grads = sourceGradients(model, {forcedInputOf(decode)}, allRows(decode), contrast)[0];
-    Mat r(Eigen::Index(grads.size()), Eigen::Index(decode.source_ids.size()));
+Mat gradientNorm(const Model& model, const ForcedInput& input, const std::optional<Contrast>& contrast) {
+    const std::vector<Mat> grads = sourceGradients(model, {input}, allRows(input), contrast)[0];
+    Mat r(Eigen::Index(grads.size()), Eigen::Index(input.source.size()));
     for (size_t t = 0; t < grads.size(); ++t) r.row(Eigen::Index(t)) = grads[t].rowwise().norm().transpose();
     return r;
 }
 
-Mat integratedGradients(const Model& model, const DecodeResult& decode, int steps,
+Mat integratedGradients(const Model& model, const ForcedInput& input, int steps,
                         const std::optional<Contrast>& contrast, std::vector<double>& delta) {
-    ForcedInput input = forcedInputOf(decode);
-    const std::vector<int> rows = allRows(decode);
+    const std::vector<int> rows = allRows(input);
     std::vector<ForcedInput> path(size_t(steps), input);  // the inputs at α_i e
     for (int i = 1; i <= steps; ++i) path[size_t(i) - 1].source_scale = (double(i) - 0.5) / double(steps);
     std::vector<std::vector<Mat>> grads = sourceGradients(model, path, rows, contrast);  // [i][t] (S, E)
@@ -49,7 +49,6 @@ Mat integratedGradients(const Model& model, const DecodeResult& decode, int step
         for (size_t t = 0; t < rows.size(); ++t) mean[t] += grads[i][t];
     for (Mat& g : mean) g /= float(steps);
     // completeness: Σ_j R[t][j] ≈ f_t(e) − f_t(0)
-    input.source_scale = 1.0;
     ForcedInput baseline = input;
     baseline.source_scale = 0.0;
     const std::vector<std::vector<double>> f = forcedObjectives(model, {input, baseline}, contrast);

@@ -8,19 +8,19 @@
 
 namespace attnviz {
 
-// The forced pass of a decode: its source and target ids, embeddings unscaled.
-ForcedInput forcedInputOf(const DecodeResult& decode);
-// Every row index 0 .. T − 1.
-std::vector<int> allRows(const DecodeResult& decode);
+// The forced pass of a decode made with `iv`: its source and target ids, embeddings unscaled.
+ForcedInput forcedInputOf(const DecodeResult& decode, const Interventions& iv);
+// Every row index 0 .. T − 1 of the input's target.
+std::vector<int> allRows(const ForcedInput& input);
 
 // Σ_k e_jk ∂f_t/∂e_jk.
-Mat gradientTimesInput(const Model& model, const DecodeResult& decode, const std::optional<Contrast>& contrast);
+Mat gradientTimesInput(const Model& model, const ForcedInput& input, const std::optional<Contrast>& contrast);
 // ‖∂f_t/∂e_j‖₂.
-Mat gradientNorm(const Model& model, const DecodeResult& decode, const std::optional<Contrast>& contrast);
+Mat gradientNorm(const Model& model, const ForcedInput& input, const std::optional<Contrast>& contrast);
 // Σ_k e_jk (1/m) Σ_i ∂f_t/∂e_jk at α_i e, α_i = (i − ½)/m; delta gets f_t(e) − f_t(0).
-Mat integratedGradients(const Model& model, const DecodeResult& decode, int steps,
+Mat integratedGradients(const Model& model, const ForcedInput& input, int steps,
                         const std::optional<Contrast>& contrast, std::vector<double>& delta);
 // f_t(x) − f_t(x with id_j replaced by <unk>), for every j.
-Mat occlusion(const Model& model, const DecodeResult& decode, const std::optional<Contrast>& contrast);
+Mat occlusion(const Model& model, const ForcedInput& input, const std::optional<Contrast>& contrast);
 
 }  // namespace attnviz

@@ -4,8 +4,7 @@
 
 namespace attnviz {
 
-Mat occlusion(const Model& model, const DecodeResult& decode, const std::optional<Contrast>& contrast) {
-    const ForcedInput original = forcedInputOf(decode);
+Mat occlusion(const Model& model, const ForcedInput& original, const std::optional<Contrast>& contrast) {
     std::vector<ForcedInput> inputs{original};
     for (size_t j = 0; j < original.source.size(); ++j) {
         inputs.push_back(original);

@@ -15,8 +15,26 @@
 
 #include <algorithm>
 #include <cmath>
+#include <limits>
 
 namespace attnviz {
+namespace {
+
+// The scores e (n) of the window from `lo` with the knocked-out positions at −∞ (exp gives exactly 0 there);
+// false when every position of the window is knocked out.
+template <class Scores>
+bool knockOut(const Interventions& iv, int lo, Scores& e) {
+    const int n = int(e.size());
+    int knocked = 0;
+    for (const int j : iv.knockout)
+        if (j >= lo && j < lo + n && e[j - lo] != -std::numeric_limits<typename Scores::Scalar>::infinity()) {
+            e[j - lo] = -std::numeric_limits<typename Scores::Scalar>::infinity();
+            ++knocked;
+        }
+    return knocked < n;
+}
+
+}  // namespace
 
 template <typename T>
 void attentionResize(const ModelConfig& c, int B, int S, int K, bool backward, AttnEncoder<T>& enc,
@@ -30,6 +48,7 @@ void attentionResize(const ModelConfig& c, int B, int S, int K, bool backward, A
     enc.input_of.clear();
     enc.S = S;
     enc.len.resize(B);
+    enc.interventions.clear();
     enc.H.resize(Eigen::Index(B) * S, He2);
     if (keys) enc.keys.resize(Eigen::Index(B) * S, Hd);
     if (backward) {
@@ -135,7 +154,11 @@ void attentionStepForward(const ModelParamsT<T>& p, const ModelConfig& c, const 
             e.noalias() = enc.keys.middleRows(r0, n) * Q.row(b).transpose();
             break;
         }
-        softmaxInto(e, e);
+        const Interventions* iv = enc.interventionsOf(b);
+        if (!iv || knockOut(*iv, lo, e))
+            softmaxInto(e, e);
+        else
+            e.setZero();  // every position of the window knocked out: no weight, context 0
         auto arow = cache.A.row(row);
         arow.setZero();
         arow.segment(lo, n) = e.transpose();
@@ -145,7 +168,12 @@ void attentionStepForward(const ModelParamsT<T>& p, const ModelConfig& c, const 
             al.segment(lo, n) = e.transpose();
             for (int j = lo; j <= hi; ++j) arow[j] *= gaussianFactor(j, center, D);
         }
-        C.row(b).noalias() = arow.segment(lo, n) * Hb;  // (1, n) x (n, 2H_e)
+        C.row(b).noalias() = arow.segment(lo, n) * Hb;     // (1, n) x (n, 2H_e)
+        if (const int j = enc.attendedAt(b, k); j >= 0) {  // attend: a one-hot row, the context h_j
+            arow.setZero();
+            arow[j] = T(1);
+            C.row(b) = enc.H.row(Eigen::Index(b) * S + j);
+        }
     }
 }
 
@@ -166,6 +194,10 @@ void attentionStepBackward(const ModelParamsT<T>& p, const ModelConfig& c, AttnE
         const Eigen::Index row = base + f;  // forward rows: the cache's and H's (r0); gradient rows: d0
         const int lo = cache.lo[size_t(row)], hi = cache.hi[size_t(row)], n = hi - lo + 1;
         const Eigen::Index r0 = Eigen::Index(f) * S + lo, d0 = Eigen::Index(b) * S + lo;
+        if (const int j = enc.attendedAt(f, k); j >= 0) {  // c = h_j: no gradient reaches the scores or the window
+            enc.dH.row(Eigen::Index(b) * S + j) += dC.row(b);
+            continue;
+        }
         const auto Hb = enc.H.middleRows(r0, n);
         const auto a = cache.A.row(row).segment(lo, n);
         auto da = cache.da.head(n);

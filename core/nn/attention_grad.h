@@ -4,6 +4,7 @@
 // D window, K decoder steps. Encoder buffers are batch-major: row b*S + j is h_j of example b (j < S_b valid).
 #pragma once
 #include "model/config.h"
+#include "model/interventions.h"
 #include "model/params_ops.h"
 
 #include <vector>
@@ -20,12 +21,22 @@ struct AttnEncoder {
     int inputs = 0;             // B_f
     std::vector<int> input_of;  // (B) attribution: the input copy b reads; empty: b
     std::vector<int> len;       // (B_f) S_b
-    MatT<T> H;                  // (B_f*S, 2H_e) encoder outputs h_j
+    // (B_f) each input's interventions (TrainExample::interventions; knockout and attend), null for none
+    std::vector<const Interventions*> interventions;
+    MatT<T> H;     // (B_f*S, 2H_e) encoder outputs h_j
     MatT<T> keys;  // (B_f*S, H_d) additive: U h_j + b (U = the last 2H_e columns of attn.weight); general: W h_j
     // backward
     MatT<T> dH;     // (B*S, 2H_e)
     MatT<T> dkeys;  // (B*S, H_d)
     int inputOf(int b) const { return input_of.empty() ? b : input_of[size_t(b)]; }
+    const Interventions* interventionsOf(int f) const {
+        return interventions.empty() ? nullptr : interventions[size_t(f)];
+    }
+    // The position input f's row k attends only to (Interventions::attend), or −1.
+    int attendedAt(int f, int k) const {
+        const Interventions* iv = interventionsOf(f);
+        return iv ? attendedPosition(*iv, k) : -1;
+    }
 };
 
 // What the forward of K steps keeps for the backward (step-major: rows of step k are k*B_f ..; the backward

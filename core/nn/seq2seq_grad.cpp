@@ -153,6 +153,10 @@ void encoderForward(const ModelConfig& c, const ModelParamsT<T>& p, const TrainE
     for (int b = 0; b < B; ++b) {
         const int Sb = int(batch[b]->source.size());
         w.enc.len[size_t(b)] = Sb;
+        if (!batch[b]->interventions.empty()) {
+            w.enc.interventions.resize(size_t(B), nullptr);
+            w.enc.interventions[size_t(b)] = &batch[b]->interventions;
+        }
         for (int j = 0; j < Sb; ++j) {
             w.enc.H.row(Index(b) * S + j).head(He) = w.fwd.h.row(Index(j) * B + b);
             w.enc.H.row(Index(b) * S + j).tail(He) = w.bwd.h.row(Index(j) * B + b);

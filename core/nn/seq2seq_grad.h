@@ -28,6 +28,10 @@ struct TrainExample {
     int objective_row = -1;
     int contrast = -1;
     double source_scale = 1.0;
+    // Attribution of an intervened decode (docs/explain.md "Interventions"): the forward and backward run with the
+    // example's knockouts, attended rows and heads off, as the decoder does (nn/attention, nn/transformer). Training
+    // leaves it empty.
+    Interventions interventions;
 };
 
 // Pharaoh links (source word i, target word j; 0-based, specials not counted) → TrainExample::align entries

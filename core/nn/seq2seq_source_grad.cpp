@@ -22,10 +22,10 @@ using seq2seq_passes::outputForward;
 // are spread to the B copies (rows t*B + b ← t*B_f + input_of[b]), except the attention's encoder side and cache
 // (S times larger), which the backward reads through w.enc.input_of. The backward then runs for the B copies.
 
-// Whether a and b can share a forward: the same source and scale, and one target a prefix of the other (the
+// Whether a and b can share a forward: the same source, scale and interventions, and one target a prefix of the other (the
 // decoder reads left to right, so the shorter one's steps are the longer one's first steps).
 bool shareForward(const TrainExample& a, const TrainExample& b) {
-    if (a.source != b.source || a.source_scale != b.source_scale) return false;
+    if (a.source != b.source || a.source_scale != b.source_scale || a.interventions != b.interventions) return false;
     const size_t n = std::min(a.target.size(), b.target.size());
     return std::equal(a.target.begin(), a.target.begin() + Index(n), b.target.begin());
 }
@@ -67,6 +67,7 @@ void takeAttention(const ModelConfig& c, const Seq2SeqWorkspace<T>& f, int B, Se
     w.enc.S = S;
     w.enc.inputs = f.enc.inputs;
     w.enc.len = f.enc.len;
+    w.enc.interventions = f.enc.interventions;  // the inputs': pointers into the batch, read through input_of
     w.enc.H = f.enc.H;
     w.enc.keys = f.enc.keys;
     w.enc.dH.setZero(Index(B) * S, f.enc.H.cols());

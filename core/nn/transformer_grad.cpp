@@ -2,6 +2,7 @@
 
 #include <algorithm>
 #include <cmath>
+#include <limits>
 #include <stdexcept>
 
 namespace attnviz {
@@ -184,18 +185,35 @@ TMat<T> projectBackward(const TMat<T>& x, const TMat<T>& dy, const MultiHeadAtte
     return dx;
 }
 
+bool headOff(const AttentionEdits* edits, int h) {
+    return edits && !edits->heads_off.empty() && edits->heads_off[size_t(h)];
+}
+
+// The edits of example b, or null.
+const AttentionEdits* editsOf(const std::vector<AttentionEdits>& edits, int b) {
+    return edits.empty() ? nullptr : &edits[size_t(b)];
+}
+
 // One example's head h: a = softmax(q_h k_hᵀ / √d_h) with the causal cut, a mask drawn from the example's
 // generator, and heads_h = dropout(a) v_h. q (n, d), k and v (m, d) are the example's rows; heads (n, d).
 template <typename T, class Q, class KV, class Out>
 void attendOneHead(const Q& q, const KV& k, const KV& v, int h, Eigen::Index dh, bool causal, DropoutSource* drop,
-                   int b, TMat<T>& a, TMat<T>& mask, Out&& heads) {
+                   int b, const AttentionEdits* edits, TMat<T>& a, TMat<T>& mask, Out&& heads) {
     const Eigen::Index n = q.rows(), m = k.rows();
     const T inv_sqrt_dh = T(1.0 / std::sqrt(double(dh)));
     a.noalias() = (q.middleCols(h * dh, dh) * inv_sqrt_dh) * k.middleCols(h * dh, dh).transpose();
+    const std::vector<char>* keys_off = edits && !edits->keys_off.empty() ? &edits->keys_off : nullptr;
     for (Eigen::Index i = 0; i < n; ++i) {
         auto row = a.row(i);
         const Eigen::Index seen = causal ? std::min(i + 1, m) : m;  // query i sees keys 0 .. seen − 1
+        if (keys_off)
+            for (Eigen::Index j = 0; j < seen; ++j)
+                if ((*keys_off)[size_t(j)]) row[j] = -std::numeric_limits<T>::infinity();
         const T mx = row.head(seen).maxCoeff();
+        if (mx == -std::numeric_limits<T>::infinity()) {
+            row.setZero();  // every key off: no weight, o_h = 0
+            continue;
+        }
         row.head(seen) = (row.head(seen).array() - mx).exp().matrix();
         row.head(seen) /= row.head(seen).sum();
         row.tail(m - seen).setZero();
@@ -204,6 +222,10 @@ void attendOneHead(const Q& q, const KV& k, const KV& v, int h, Eigen::Index dh,
     if (drop && drop->active()) {
         mask.resize(n, m);
         drawMask<T>(drop->p, generatorOf(*drop, b), mask.data(), mask.size());
+    }
+    if (headOff(edits, h)) {
+        heads.middleCols(h * dh, dh).setZero();  // head off: o_h = 0
+        return;
     }
     TMat<T> dropped = a;
     applyMask(dropped, mask);
@@ -215,9 +237,11 @@ void attendOneHead(const Q& q, const KV& k, const KV& v, int h, Eigen::Index dh,
 template <typename T>
 TMat<T> attentionForward(const TMat<T>& q_in, const TMat<T>& kv_in, const MultiHeadAttentionParamsT<T>& p, int nhead,
                          bool causal, DropoutSource* drop, const RowSegments& q_rows, const RowSegments& kv_rows,
-                         AttentionCache<T>& cache) {
-    if (q_rows.count() != kv_rows.count() || q_rows.total() != q_in.rows() || kv_rows.total() != kv_in.rows())
+                         AttentionCache<T>& cache, std::vector<AttentionEdits> edits) {
+    if (q_rows.count() != kv_rows.count() || q_rows.total() != q_in.rows() || kv_rows.total() != kv_in.rows() ||
+        (!edits.empty() && int(edits.size()) != q_rows.count()))
         throw std::logic_error("attentionForward: the row segments do not match the inputs");
+    cache.edits = std::move(edits);
     cache.q_rows = q_rows;
     cache.kv_rows = kv_rows;
     cache.q_in = q_in;
@@ -236,7 +260,7 @@ TMat<T> attentionForward(const TMat<T>& q_in, const TMat<T>& kv_in, const MultiH
         const auto v = cache.v.middleRows(kv_rows.begin(b), kv_rows.rows(b));
         for (int h = 0; h < nhead; ++h) {
             const size_t slot = size_t(b) * size_t(nhead) + size_t(h);
-            attendOneHead<T>(q, k, v, h, dh, causal, drop, b, cache.a[slot], cache.mask[slot],
+            attendOneHead<T>(q, k, v, h, dh, causal, drop, b, editsOf(cache.edits, b), cache.a[slot], cache.mask[slot],
                              cache.heads.middleRows(q_rows.begin(b), q_rows.rows(b)));
         }
     }
@@ -258,6 +282,12 @@ void attentionBackward(const TMat<T>& dout, const MultiHeadAttentionParamsT<T>& 
         const Eigen::Index k0 = cache.kv_rows.begin(b), m = cache.kv_rows.rows(b);
         for (int h = 0; h < nhead; ++h) {
             const size_t slot = size_t(b) * size_t(nhead) + size_t(h);
+            if (headOff(editsOf(cache.edits, b), h)) {  // o_h = 0: nothing reaches q_h, k_h or v_h
+                dq.block(q0, h * dh, n, dh).setZero();
+                dk.block(k0, h * dh, m, dh).setZero();
+                dv.block(k0, h * dh, m, dh).setZero();
+                continue;
+            }
             const TMat<T>& a = cache.a[slot];
             TMat<T> dropped = a;
             applyMask(dropped, cache.mask[slot]);
@@ -293,7 +323,7 @@ void attentionBackward(const TMat<T>& dout, const MultiHeadAttentionParamsT<T>& 
                                             const FeedForwardCache<T>&, FeedForwardParamsT<T>*);                     \
     template TMat<T> attentionForward<T>(const TMat<T>&, const TMat<T>&, const MultiHeadAttentionParamsT<T>&, int,   \
                                          bool, DropoutSource*, const RowSegments&, const RowSegments&,               \
-                                         AttentionCache<T>&);                                                        \
+                                         AttentionCache<T>&, std::vector<AttentionEdits>);                           \
     template void attentionBackward<T>(const TMat<T>&, const MultiHeadAttentionParamsT<T>&, int,                     \
                                        const AttentionCache<T>&, MultiHeadAttentionParamsT<T>*, TMat<T>&, TMat<T>&,  \
                                        const std::vector<TMat<T>>*);

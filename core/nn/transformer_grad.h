@@ -98,19 +98,28 @@ T activationDerivative(T x, Activation a);
 // A_h = dropout(softmax(q_h k_hᵀ / √d_h)) with, when causal, query i seeing keys 0..i only; o_h = A_h v_h;
 // out_proj of the heads concatenated. Packed: example b's queries (q_rows) attend to its own keys (kv_rows) only;
 // n and m below are one example's counts, N and M the batch's.
+// One example's interventions on one multi-head attention (docs/explain.md): keys_off (m) 1 for a key scored −∞
+// before the softmax (a query with every key off gets no weight, o_h = 0); heads_off (nhead) 1 for a head whose
+// output o_h is 0 before out_proj (its weights A_h are still computed). Empty: none.
+struct AttentionEdits {
+    std::vector<char> keys_off, heads_off;
+};
+
 template <typename T>
 struct AttentionCache {
     RowSegments q_rows, kv_rows;
-    TMat<T> q_in, kv_in;        // (N, d), (M, d)
-    TMat<T> q, k, v;            // (N, d), (M, d), (M, d) projected
+    std::vector<AttentionEdits> edits;  // [b] or empty (none)
+    TMat<T> q_in, kv_in;                // (N, d), (M, d)
+    TMat<T> q, k, v;                    // (N, d), (M, d), (M, d) projected
     std::vector<TMat<T>> a;     // [b · nhead + h] (n, m) softmax weights (exact zeros above the diagonal if causal)
     std::vector<TMat<T>> mask;  // [b · nhead + h] (n, m) dropout of the weights, or empty
     TMat<T> heads;              // (N, d) the heads' outputs concatenated
 };
+// edits: [b] example b's interventions, or empty for none.
 template <typename T>
 TMat<T> attentionForward(const TMat<T>& q_in, const TMat<T>& kv_in, const MultiHeadAttentionParamsT<T>& p, int nhead,
                          bool causal, DropoutSource* drop, const RowSegments& q_rows, const RowSegments& kv_rows,
-                         AttentionCache<T>& cache);
+                         AttentionCache<T>& cache, std::vector<AttentionEdits> edits = {});
 // Gradients of Q_in (N, d) and KV_in (M, d) are written to dq_in and dkv_in (a self-attention adds the two).
 // weights_grad, when given, is a further gradient of the loss with respect to the weights A (before dropout), laid
 // out as cache.a (guided alignment, nn/transformer_guidance.h); an empty matrix adds nothing.

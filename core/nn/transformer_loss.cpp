@@ -38,6 +38,7 @@ void pack(const TransformerParamsT<T>& p, const TrainExample* const* batch, int 
     k.in_objective.clear();
     k.contrast.clear();
     k.src_scale.clear();
+    k.interventions.clear();
     k.out_rows.clear();
     bool every_example_one_row = B > 0;
     for (int b = 0; b < B; ++b) {
@@ -62,6 +63,26 @@ void pack(const TransformerParamsT<T>& p, const TrainExample* const* batch, int 
         if (every_example_one_row) k.out_rows.push_back(k.tgt_rows.begin(b) + ex.objective_row);
     }
     if (!every_example_one_row) k.out_rows.clear();
+    for (int b = 0; b < B; ++b)
+        if (!batch[b]->interventions.empty()) {
+            for (int e = 0; e < B; ++e) k.interventions.push_back(batch[e]->interventions);
+            break;
+        }
+}
+
+// Each example's edits of layer `layer` of one attention: the heads off and, for the cross-attention, the knocked-out
+// source positions as keys off; empty when no example has an intervention (the plain path).
+template <typename T>
+std::vector<AttentionEdits> editsOf(const TransformerLossCache<T>& k, AttentionKind kind, int layer, int nhead) {
+    std::vector<AttentionEdits> edits;
+    for (size_t b = 0; b < k.interventions.size(); ++b) {
+        const Interventions& iv = k.interventions[b];
+        AttentionEdits e;
+        e.heads_off = headsOffMask(iv, kind, layer, nhead);
+        if (kind == AttentionKind::Cross) e.keys_off = knockoutMask(iv, int(k.src_rows.rows(int(b))));
+        edits.push_back(std::move(e));
+    }
+    return edits;
 }
 
 // The decoder row of log_probs' row i.
@@ -117,11 +138,14 @@ TMat<T> masked(TMat<T> dx, const TMat<T>& mask) {
 }
 
 // post-LN: x = LN1(x + SA(x)), x = LN2(x + FF(x)); pre-LN: x = x + SA(LN1(x)), x = x + FF(LN2(x)). x (S, d).
+// edits: the self-attention's (editsOf).
 template <typename T>
 TMat<T> encoderLayerForward(const TMat<T>& x, const EncoderLayerParamsT<T>& p, const TransformerConfig& c,
-                            const RowSegments& rows, DropoutSource* drop, EncoderLayerCache<T>& k) {
+                            const RowSegments& rows, DropoutSource* drop, std::vector<AttentionEdits> edits,
+                            EncoderLayerCache<T>& k) {
     auto self_attention = [&](const TMat<T>& in) {  // each sublayer through its dropout
-        const TMat<T> out = attentionForward<T>(in, in, p.self_attn, c.nhead, false, drop, rows, rows, k.self_attn);
+        const TMat<T> out =
+            attentionForward<T>(in, in, p.self_attn, c.nhead, false, drop, rows, rows, k.self_attn, std::move(edits));
         return dropped<T>(out, drop, rows, k.drop1);
     };
     auto feed_forward = [&](const TMat<T>& in) {
@@ -166,17 +190,21 @@ TMat<T> encoderLayerBackward(const TMat<T>& dout, const EncoderLayerParamsT<T>& 
 
 // post-LN: y = LN1(y + SA_causal(y)), y = LN2(y + MHA(y, memory)), y = LN3(y + FF(y));
 // pre-LN: y = y + SA_causal(LN1(y)), y = y + MHA(LN2(y), memory), y = y + FF(LN3(y)). y (N, d), memory (S, d).
+// self_edits, cross_edits: the two attentions' (editsOf).
 template <typename T>
 TMat<T> decoderLayerForward(const TMat<T>& y, const TMat<T>& memory, const DecoderLayerParamsT<T>& p,
                             const TransformerConfig& c, const RowSegments& tgt, const RowSegments& src,
-                            DropoutSource* drop, DecoderLayerCache<T>& k) {
+                            DropoutSource* drop, std::vector<AttentionEdits> self_edits,
+                            std::vector<AttentionEdits> cross_edits, DecoderLayerCache<T>& k) {
     const int nh = c.nhead;
     auto self_attention = [&](const TMat<T>& in) {  // each sublayer through its dropout
-        const TMat<T> out = attentionForward<T>(in, in, p.self_attn, nh, true, drop, tgt, tgt, k.self_attn);
+        const TMat<T> out =
+            attentionForward<T>(in, in, p.self_attn, nh, true, drop, tgt, tgt, k.self_attn, std::move(self_edits));
         return dropped<T>(out, drop, tgt, k.drop1);
     };
     auto cross_attention = [&](const TMat<T>& in) {
-        const TMat<T> out = attentionForward<T>(in, memory, p.multihead_attn, nh, false, drop, tgt, src, k.cross_attn);
+        const TMat<T> out = attentionForward<T>(in, memory, p.multihead_attn, nh, false, drop, tgt, src, k.cross_attn,
+                                                std::move(cross_edits));
         return dropped<T>(out, drop, tgt, k.drop2);
     };
     auto feed_forward = [&](const TMat<T>& in) {
@@ -234,13 +262,15 @@ void forward(const TransformerConfig& c, const TransformerParamsT<T>& p, Dropout
         embedForward<T>(p.src_embedding, p.pos_embedding, k.src_ids, k.src_rows, d, drop, k.src_drop, &k.src_scale);
     k.encoder.resize(size_t(c.num_encoder_layers));
     for (int l = 0; l < c.num_encoder_layers; ++l)
-        x = encoderLayerForward<T>(x, p.encoder_layers[size_t(l)], c, k.src_rows, drop, k.encoder[size_t(l)]);
+        x = encoderLayerForward<T>(x, p.encoder_layers[size_t(l)], c, k.src_rows, drop,
+                                   editsOf(k, AttentionKind::EncoderSelf, l, c.nhead), k.encoder[size_t(l)]);
     k.memory = layerNormForward<T>(x, p.encoder_norm, k.encoder_norm);
     TMat<T> y = embedForward<T>(p.tgt_embedding, p.pos_embedding, k.tgt_inputs, k.tgt_rows, d, drop, k.tgt_drop);
     k.decoder.resize(size_t(c.num_decoder_layers));
     for (int l = 0; l < c.num_decoder_layers; ++l)
         y = decoderLayerForward<T>(y, k.memory, p.decoder_layers[size_t(l)], c, k.tgt_rows, k.src_rows, drop,
-                                   k.decoder[size_t(l)]);
+                                   editsOf(k, AttentionKind::DecoderSelf, l, c.nhead),
+                                   editsOf(k, AttentionKind::Cross, l, c.nhead), k.decoder[size_t(l)]);
     k.decoder_out = layerNormForward<T>(y, p.decoder_norm, k.decoder_norm);
     if (!k.out_rows.empty()) {  // attribution: the generator reads the objective's rows alone
         k.out_features.resize(Eigen::Index(k.out_rows.size()), d);

@@ -46,6 +46,8 @@ struct TransformerLossCache {
     std::vector<uint8_t> in_objective;
     std::vector<int> contrast;
     std::vector<T> src_scale;
+    // [b] the examples' interventions (TrainExample::interventions: knockout, heads off); empty when none has any
+    std::vector<Interventions> interventions;
     TMat<T> source_grad;  // (S, d) after a backward: ∂objective/∂E[id] of each source row (before ·√d and PE)
     TMat<T> src_drop, tgt_drop;  // (S, d), (N, d) dropout after E·√d + PE, or empty
     std::vector<EncoderLayerCache<T>> encoder;

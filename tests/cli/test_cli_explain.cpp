@@ -57,6 +57,7 @@ private slots:
     void renderMethodWritesTheEnginesMatrix();
     void renderMethodDrawsSignedValuesOnTheDivergingMap();
     void renderMethodUsageErrorsSayWhy();
+    void renderMethodOfAnIntervenedDecodeIsTheIntervenedModels();
 };
 
 void TestCliExplain::jsonMatrixesEqualTheEngine_data() {
@@ -247,11 +248,37 @@ void TestCliExplain::renderMethodUsageErrorsSayWhy() {
         runCli({"render", "--model", kRnn, "--method", "ig", "--with", kRnn, "--out", out, "the cat"});
     QCOMPARE(with.code, 2);
     QVERIFY2(with.errText().contains("--with"), qPrintable(with.errText()));
-    const ProcessRun knocked =
-        runCli({"render", "--model", kRnn, "--method", "occlusion", "--knockout", "1", "--out", out, "the cat"});
-    QCOMPARE(knocked.code, 2);
-    QVERIFY2(knocked.errText().contains("--knockout"), qPrintable(knocked.errText()));
     QVERIFY(!QFile::exists(out));
+}
+
+// render --method with --knockout draws the method of the intervened model, named in the JSON's "interventions".
+void TestCliExplain::renderMethodOfAnIntervenedDecodeIsTheIntervenedModels() {
+    QTemporaryDir dir;
+    const QString out = dir.filePath("occlusion.json");
+    const ProcessRun r = runCli({"render", "--model", kRnn, "--method", "occlusion", "--knockout", "1", "--target",
+                                 "le chat a mangé", "--out", out, "the cat ate"});
+    QVERIFY2(r.code == 0, qPrintable(r.errText()));
+    QFile f(out);
+    QVERIFY(f.open(QIODevice::ReadOnly));
+    const json j = json::parse(f.readAll().toStdString());
+    QCOMPARE(QString::fromStdString(j["interventions"].dump()), QString(R"({"knockout":[1]})"));
+    const Model m = loadModel(kRnn.toStdString());
+    ExplainOptions o;
+    o.interventions.knockout = {1};
+    const DecodeResult d = decodeFromJson(j);
+    const Explanation e = explainDecode(m, d, ExplainMethod::Occlusion, o);
+    QVERIFY(maxDifference(j["explanations"]["occlusion"], e.values) < 1e-5);
+    QVERIFY(maxDifference(j["explanations"]["occlusion"], explainDecode(m, d, ExplainMethod::Occlusion).values) > 1e-3);
+    // the CSV names them in its first header cell
+    const QString csv_path = dir.filePath("occlusion.csv");
+    const ProcessRun csv = runCli({"render", "--model", kRnn, "--method", "occlusion", "--knockout", "1", "--target",
+                                   "le chat a mangé", "--out", csv_path, "the cat ate"});
+    QVERIFY2(csv.code == 0, qPrintable(csv.errText()));
+    QFile c(csv_path);
+    QVERIFY(c.open(QIODevice::ReadOnly));
+    const QString header = QString::fromUtf8(c.readLine());
+    QVERIFY2(header.startsWith(QStringLiteral("\"target\\source interventions {\"\"knockout\"\":[1]}\"")),
+             qPrintable(header));
 }
 
 ATTNVIZ_TEST_MAIN(TestCliExplain)

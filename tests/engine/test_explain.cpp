@@ -51,16 +51,19 @@ struct Case {
     }
 };
 
-Case rnnCase(const ModelConfig& config) {
+// `iv`: the interventions the reference runs with (docs/explain.md): the decode explained is the intervened one.
+Case rnnCase(const ModelConfig& config, const Interventions& iv = {}) {
     Case c{std::make_shared<Model>(smallModel(config, 11, 1.5f)), {}, {}, {}};
+    RefInterventions ref{iv.knockout, {}};
+    for (const AttendAt& a : iv.attend) ref.attend.emplace_back(a.row, a.position);
     const std::shared_ptr<const Model> m = c.model;
     for (int id : kSource) {
         DVec e;
         for (Eigen::Index k = 0; k < m->params.enc_embedding.cols(); ++k) e.push_back(m->params.enc_embedding(id, k));
         c.embeddings.push_back(e);
     }
-    c.log_probs = [m](const Rows& emb, const std::vector<int>& ids) {
-        const RefDecode r = referenceForced(*m, ids, kTarget, &emb);
+    c.log_probs = [m, ref](const Rows& emb, const std::vector<int>& ids) {
+        const RefDecode r = referenceForced(*m, ids, kTarget, &emb, ref);
         std::vector<DVec> lp;
         for (const RefStep& step : r.steps) lp.push_back(step.log_probs);
         return lp;
@@ -68,25 +71,38 @@ Case rnnCase(const ModelConfig& config) {
     return c;
 }
 
-Case transformerCase(bool norm_first) {
+// The reference's own way to a head off: the head's columns of out_proj zeroed (o_h contributes nothing).
+void zeroHeads(const TransformerConfig& c, const Interventions& iv, TransformerParamsT<double>& p) {
+    const int dh = c.headDim();
+    for (const HeadRef& h : iv.heads_off) {
+        auto& attn = h.kind == AttentionKind::EncoderSelf   ? p.encoder_layers[size_t(h.layer)].self_attn
+                     : h.kind == AttentionKind::DecoderSelf ? p.decoder_layers[size_t(h.layer)].self_attn
+                                                            : p.decoder_layers[size_t(h.layer)].multihead_attn;
+        attn.out_proj_weight.middleCols(h.head * dh, dh).setZero();
+    }
+}
+
+Case transformerCase(bool norm_first, const Interventions& iv = {}) {
     Case c{std::make_shared<Model>(smallTransformer(5)), {}, {}, {}};
     c.model->config.transformer.norm_first = norm_first;
     const std::shared_ptr<const Model> m = c.model;
     const auto exact = std::make_shared<TransformerParamsT<double>>(
         castTransformerParams<double>(m->transformer, m->transformerShape()));
+    zeroHeads(m->config.transformer, iv, *exact);
+    const std::vector<int> knockout = iv.knockout;
     for (int id : kSource) {
         DVec e;
         for (Eigen::Index k = 0; k < exact->src_embedding.cols(); ++k) e.push_back(exact->src_embedding(id, k));
         c.embeddings.push_back(e);
     }
-    c.log_probs = [m, exact](const Rows& emb, const std::vector<int>& ids) {
+    c.log_probs = [m, exact, knockout](const Rows& emb, const std::vector<int>& ids) {
         TransformerParamsT<double> p = *exact;
         for (size_t j = 0; j < ids.size(); ++j)  // the ids are distinct: row ids[j] is position j's embedding
             for (size_t k = 0; k < emb[j].size(); ++k) p.src_embedding(ids[j], Eigen::Index(k)) = emb[j][k];
         const auto enc = referenceTransformerEncode(m->config.transformer, p, ids);
         std::vector<int> inputs = {kSos};
         inputs.insert(inputs.end(), kTarget.begin(), kTarget.end() - 1);
-        const auto dec = referenceTransformerDecode(m->config.transformer, p, enc.memory, inputs);
+        const auto dec = referenceTransformerDecode(m->config.transformer, p, enc.memory, inputs, knockout);
         std::vector<DVec> lp;
         for (Eigen::Index t = 0; t < dec.log_probs.rows(); ++t)
             lp.emplace_back(dec.log_probs.row(t).data(), dec.log_probs.row(t).data() + dec.log_probs.cols());
@@ -122,7 +138,7 @@ void addCases() {
         QTest::newRow(n) << QString(n);
 }
 
-DecodeResult forced(const Model& m) {
+DecodeResult forced(const Model& m, const Interventions& iv = {}) {
     TokenizedText src, ref;
     for (int id : kSource) {
         src.ids.push_back(id);
@@ -132,7 +148,30 @@ DecodeResult forced(const Model& m) {
         ref.ids.push_back(id);
         ref.tokens.push_back(m.target_vocab.token(id));
     }
-    return forcedDecode(m, src, ref);
+    DecodeOptions o;
+    o.interventions = iv;
+    return forcedDecode(m, src, ref, o);
+}
+
+// The interventions of each kind a model can take, on the decode of kSource/kTarget: RNN models a knockout and an
+// attended row, Transformers a knockout and a head off of each attention.
+Interventions interventionsFor(const ModelConfig& config) {
+    Interventions iv;
+    iv.knockout = {2};
+    if (config.isTransformer())
+        iv.heads_off = {
+            {AttentionKind::Cross, 1, 1}, {AttentionKind::EncoderSelf, 0, 0}, {AttentionKind::DecoderSelf, 0, 1}};
+    else
+        iv.attend = {{1, 4}};
+    return iv;
+}
+
+// The case `name` with its model's interventions in the reference.
+Case intervenedCase(const QString& name) {
+    const Case plain = caseNamed(name);
+    const Interventions iv = interventionsFor(plain.model->config);
+    if (plain.model->config.isTransformer()) return transformerCase(name.endsWith("pre-LN"), iv);
+    return rnnCase(plain.model->config, iv);
 }
 
 // The directional derivative of f along position j's own embedding, at embeddings `at`: Σ_k e_jk ∂f/∂e_jk.
@@ -160,6 +199,26 @@ QString compare(const Mat& got, const std::vector<DVec>& by_position, double tol
     return {};
 }
 
+// The occlusion matrix of a case from its reference: f_t(x) − f_t(x with id_j replaced by <unk>), by position.
+std::vector<DVec> referenceOcclusion(const Case& c) {
+    const DVec f = c.f(c.embeddings, kSource);
+    std::vector<DVec> want;
+    for (size_t j = 0; j < kSource.size(); ++j) {
+        std::vector<int> ids = kSource;
+        ids[j] = kUnk;
+        Rows emb = c.embeddings;  // position j now reads <unk>'s embedding
+        const bool transformer = c.model->config.isTransformer();
+        for (size_t k = 0; k < emb[j].size(); ++k)
+            emb[j][k] = transformer ? double(c.model->transformer.src_embedding(kUnk, Eigen::Index(k)))
+                                    : double(c.model->params.enc_embedding(kUnk, Eigen::Index(k)));
+        const DVec fj = c.f(emb, ids);
+        DVec d(f.size());
+        for (size_t t = 0; t < f.size(); ++t) d[t] = f[t] - fj[t];
+        want.push_back(d);
+    }
+    return want;
+}
+
 }  // namespace
 
 class TestExplain : public QObject {
@@ -177,6 +236,11 @@ private slots:
     void occlusionEqualsForcedDecodesOfTheOccludedSources();
     void contrastExplainsTheDifferenceOfTwoLogProbs_data() { addCases(); }
     void contrastExplainsTheDifferenceOfTwoLogProbs();
+    void gradientsAndOcclusionExplainTheIntervenedModel_data() { addCases(); }
+    void gradientsAndOcclusionExplainTheIntervenedModel();
+    void integratedGradientsFollowTheIntervenedModel_data();
+    void integratedGradientsFollowTheIntervenedModel();
+    void transformerNormLeavesOutTheHeadsOff();
     void rnnNormIsAttentionTimesEncoderOutputNorm();
     void transformerNormWeighsEachHeadsValues();
     void rolloutOfAHandWorkedThreeTokenCase();
@@ -280,22 +344,7 @@ void TestExplain::occlusionEqualsForcedDecodesOfTheOccludedSources() {
     QFETCH(QString, name);
     const Case c = caseNamed(name);
     const Explanation e = explainDecode(*c.model, forced(*c.model), ExplainMethod::Occlusion);
-    const DVec f = c.f(c.embeddings, kSource);
-    std::vector<DVec> want;
-    for (size_t j = 0; j < kSource.size(); ++j) {
-        std::vector<int> ids = kSource;
-        ids[j] = kUnk;
-        Rows emb = c.embeddings;  // position j now reads <unk>'s embedding
-        const bool transformer = c.model->config.isTransformer();
-        for (size_t k = 0; k < emb[j].size(); ++k)
-            emb[j][k] = transformer ? double(c.model->transformer.src_embedding(kUnk, Eigen::Index(k)))
-                                    : double(c.model->params.enc_embedding(kUnk, Eigen::Index(k)));
-        const DVec fj = c.f(emb, ids);
-        DVec d(f.size());
-        for (size_t t = 0; t < f.size(); ++t) d[t] = f[t] - fj[t];
-        want.push_back(d);
-    }
-    const QString failure = compare(e.values, want, 2e-4);
+    const QString failure = compare(e.values, referenceOcclusion(c), 2e-4);
     QVERIFY2(failure.isEmpty(), qPrintable(failure));
 }
 
@@ -314,6 +363,62 @@ void TestExplain::contrastExplainsTheDifferenceOfTwoLogProbs() {
     const Explanation plain = explainDecode(*c.model, forced(*c.model), ExplainMethod::GradInput);
     QVERIFY((e.values.row(2) - plain.values.row(2)).cwiseAbs().maxCoeff() > 1e-3);
     QVERIFY((e.values.row(1) - plain.values.row(1)).cwiseAbs().maxCoeff() < 1e-6);
+}
+
+// With interventions, the methods that run the model again run the intervened one: gradient × input and occlusion
+// equal the reference run with the same knockout, attended row or heads off, and differ from the plain model's.
+void TestExplain::gradientsAndOcclusionExplainTheIntervenedModel() {
+    QFETCH(QString, name);
+    const Case c = intervenedCase(name);
+    ExplainOptions o;
+    o.interventions = interventionsFor(c.model->config);
+    const DecodeResult d = forced(*c.model, o.interventions);
+    const Explanation g = explainDecode(*c.model, d, ExplainMethod::GradInput, o);
+    std::vector<DVec> want;
+    for (size_t j = 0; j < kSource.size(); ++j) want.push_back(alongOwnEmbedding(c, c.embeddings, j));
+    QString failure = compare(g.values, want, 2e-4);
+    QVERIFY2(failure.isEmpty(), qPrintable("grad_input, " + failure));
+    const Explanation occ = explainDecode(*c.model, d, ExplainMethod::Occlusion, o);
+    failure = compare(occ.values, referenceOcclusion(c), 2e-4);
+    QVERIFY2(failure.isEmpty(), qPrintable("occlusion, " + failure));
+    const Explanation plain = explainDecode(*c.model, forced(*c.model), ExplainMethod::GradInput);
+    QVERIFY2((g.values - plain.values).cwiseAbs().maxCoeff() > 1e-3, "the interventions changed nothing");
+}
+
+void TestExplain::integratedGradientsFollowTheIntervenedModel_data() {
+    QTest::addColumn<QString>("name");
+    for (const char* n : {"bahdanau additive", "luong scaled dot, local-p, input feeding", "transformer pre-LN"})
+        QTest::newRow(n) << QString(n);
+}
+
+// IG of an intervened decode: the path's gradients and f(e) − f(0) are the intervened reference's.
+void TestExplain::integratedGradientsFollowTheIntervenedModel() {
+    QFETCH(QString, name);
+    const Case c = intervenedCase(name);
+    constexpr int m = 3;
+    ExplainOptions o;
+    o.ig_steps = m;
+    o.interventions = interventionsFor(c.model->config);
+    const Explanation e =
+        explainDecode(*c.model, forced(*c.model, o.interventions), ExplainMethod::IntegratedGradients, o);
+    std::vector<DVec> want(kSource.size(), DVec(kTarget.size(), 0.0));
+    for (int i = 1; i <= m; ++i) {
+        Rows at = c.embeddings;
+        for (DVec& row : at)
+            for (double& v : row) v *= (i - 0.5) / m;
+        for (size_t j = 0; j < kSource.size(); ++j) {
+            const DVec d = alongOwnEmbedding(c, at, j);
+            for (size_t t = 0; t < d.size(); ++t) want[j][t] += d[t] / m;
+        }
+    }
+    const QString failure = compare(e.values, want, 2e-4);
+    QVERIFY2(failure.isEmpty(), qPrintable(failure));
+    Rows zero = c.embeddings;
+    for (DVec& row : zero) std::fill(row.begin(), row.end(), 0.0);
+    const DVec f1 = c.f(c.embeddings, kSource), f0 = c.f(zero, kSource);
+    for (size_t t = 0; t < kTarget.size(); ++t)
+        QVERIFY2(std::abs(e.ig_delta[t] - (f1[t] - f0[t])) < 1e-4 * (1 + std::abs(f1[t] - f0[t])),
+                 qPrintable(QString("row %1: %2 vs %3").arg(t).arg(e.ig_delta[t]).arg(f1[t] - f0[t])));
 }
 
 void TestExplain::rnnNormIsAttentionTimesEncoderOutputNorm() {
@@ -337,16 +442,21 @@ void TestExplain::rnnNormIsAttentionTimesEncoderOutputNorm() {
     }
 }
 
-void TestExplain::transformerNormWeighsEachHeadsValues() {
+// Norm of a Transformer's decode made with `iv` against the reference's sum over heads (a head off has its out_proj
+// columns zeroed there, so it adds nothing; the encoder's heads off change the memory).
+QString transformerNormAgainstReference(const Interventions& iv) {
     const Case c = transformerCase(false);
-    const DecodeResult d = forced(*c.model);
-    const Explanation e = explainDecode(*c.model, d, ExplainMethod::Norm);
+    const DecodeResult d = forced(*c.model, iv);
+    ExplainOptions o;
+    o.interventions = iv;
+    const Explanation e = explainDecode(*c.model, d, ExplainMethod::Norm, o);
     const TransformerConfig& tc = c.model->config.transformer;
-    const auto p = castTransformerParams<double>(c.model->transformer, c.model->transformerShape());
+    auto p = castTransformerParams<double>(c.model->transformer, c.model->transformerShape());
+    zeroHeads(tc, iv, p);
     const auto enc = referenceTransformerEncode(tc, p, kSource);
     std::vector<int> inputs = {kSos};
     inputs.insert(inputs.end(), kTarget.begin(), kTarget.end() - 1);
-    const auto dec = referenceTransformerDecode(tc, p, enc.memory, inputs);
+    const auto dec = referenceTransformerDecode(tc, p, enc.memory, inputs, iv.knockout);
     const int dm = tc.d_model, dh = dm / tc.nhead;
     const auto& attn = p.decoder_layers.back().multihead_attn;
     for (size_t t = 0; t < kTarget.size(); ++t) {
@@ -368,14 +478,31 @@ void TestExplain::transformerNormWeighsEachHeadsValues() {
             n[j] = std::sqrt(norm);
             sum += n[j];
         }
-        for (size_t j = 0; j < kSource.size(); ++j)
-            QVERIFY2(std::abs(e.values(Eigen::Index(t), Eigen::Index(j)) - n[j] / sum) < 1e-4,
-                     qPrintable(QString("row %1, position %2: %3 vs %4")
-                                    .arg(t)
-                                    .arg(j)
-                                    .arg(e.values(Eigen::Index(t), Eigen::Index(j)))
-                                    .arg(n[j] / sum)));
+        for (size_t j = 0; j < kSource.size(); ++j) {
+            const double have = e.values(Eigen::Index(t), Eigen::Index(j));
+            if (!(std::abs(have - n[j] / sum) < 1e-4))
+                return QString("row %1, position %2: %3 vs %4").arg(t).arg(j).arg(have).arg(n[j] / sum);
+        }
     }
+    return {};
+}
+
+void TestExplain::transformerNormWeighsEachHeadsValues() {
+    const QString failure = transformerNormAgainstReference({});
+    QVERIFY2(failure.isEmpty(), qPrintable(failure));
+}
+
+void TestExplain::transformerNormLeavesOutTheHeadsOff() {
+    const Interventions iv = interventionsFor(smallTransformer(5).config);
+    const QString failure = transformerNormAgainstReference(iv);
+    QVERIFY2(failure.isEmpty(), qPrintable(failure));
+    // and the head off made a difference: the plain model's norm is not the intervened one's
+    const Case c = transformerCase(false);
+    ExplainOptions o;
+    o.interventions = iv;
+    const Explanation with = explainDecode(*c.model, forced(*c.model, iv), ExplainMethod::Norm, o);
+    const Explanation without = explainDecode(*c.model, forced(*c.model, iv), ExplainMethod::Norm);
+    QVERIFY((with.values - without.values).cwiseAbs().maxCoeff() > 1e-3);
 }
 
 void TestExplain::rolloutOfAHandWorkedThreeTokenCase() {
@@ -410,10 +537,10 @@ void TestExplain::methodListsNameWhatIsWrong() {
     QVERIFY(
         errorOf([&] { parseMethodList("attention,gradient", rnn.config); }).contains("unknown method \"gradient\""));
     QVERIFY(errorOf([&] {
-                explainDecode(rnn, forced(rnn), ExplainMethod::GradInput, {32, Contrast{9, 5}});
+                explainDecode(rnn, forced(rnn), ExplainMethod::GradInput, {32, Contrast{9, 5}, {}});
             }).contains("contrast row 9"));
     QVERIFY(errorOf([&] {
-                explainDecode(rnn, forced(rnn), ExplainMethod::IntegratedGradients, {0, {}});
+                explainDecode(rnn, forced(rnn), ExplainMethod::IntegratedGradients, {0, {}, {}});
             }).contains("--ig-steps"));
 }
 

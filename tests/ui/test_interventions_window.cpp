@@ -5,6 +5,8 @@
 // decode is compared with core's own decode with the same Interventions, and the output line's change with core's
 // plain decode.
 #include "decode/decoding.h"
+#include "explain/explanation.h"
+#include "heatmap/explanation_data.h"
 #include "heatmap/heatmap_view.h"
 #include "io/decode_json.h"
 #include "main_window_fixture.h"
@@ -16,6 +18,7 @@
 #include "views/head_grid.h"
 #include "views/intervention_list.h"
 #include "window/decode_worker.h"
+#include "window/explain_worker.h"
 #include "window/main_window.h"
 #include "window/output_line.h"
 
@@ -95,6 +98,7 @@ private slots:
     void exportsNameTheInterventions();
     void refusedInterventionsLeaveThePlainDecodeAndSayWhy();
     void addingAnInterventionReusesThePlainDecodeOfTheSameRequest();
+    void aGradientMethodExplainsTheIntervenedModel();
 
 private:
     // Core's decode of the window's sentence with `iv` (the plain model when empty).
@@ -425,6 +429,27 @@ void TestInterventionsWindow::addingAnInterventionReusesThePlainDecodeOfTheSameR
     QCOMPARE(fourth.result.attention, greedyDecode(*model, other.source).attention);
     other.model = std::make_shared<const Model>(*model);  // an equal model, but another one: decoded again
     QVERIFY(!cache.holds(other));
+}
+
+// Gradient × input of a decode with "cat" knocked out is core's explanation of the intervened model (not the plain
+// one's), and the line above the heatmap names the method, not a refusal.
+void TestInterventionsWindow::aGradientMethodExplainsTheIntervenedModel() {
+    QVERIFY(knockOutAt(labelOf(2)));
+    QSignalSpy spy(w_->state(), &DecodeState::explanationChanged);
+    w_->setExplainMethod(ExplainMethod::GradInput);
+    QVERIFY(!spy.isEmpty() || spy.wait(20000));
+    const Interventions iv{{2}, {}, {}};
+    ExplainOptions o;
+    o.interventions = iv;
+    const Model& model = *w_->state()->decodedModel();
+    const DecodeResult decode = coreDecode(iv);
+    const Explanation want = explainDecode(model, decode, ExplainMethod::GradInput, o);
+    QVERIFY(w_->state()->explanation());
+    QCOMPARE(w_->state()->explanation()->values, want.values);
+    QVERIFY(want.values != explainDecode(model, decode, ExplainMethod::GradInput).values);
+    QVERIFY2(w_->attentionViewText().contains(explainMethodTitle(ExplainMethod::GradInput)),
+             qPrintable(w_->attentionViewText()));
+    w_->explainWorker()->waitForDone();
 }
 
 ATTNVIZ_TEST_MAIN(TestInterventionsWindow)

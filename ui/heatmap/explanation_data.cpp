@@ -1,6 +1,7 @@
 #include "heatmap/explanation_data.h"
 
 #include "explain/explain_json.h"
+#include "heatmap/intervention_marks.h"
 #include "io/decode_json.h"
 
 #include <QCoreApplication>
@@ -97,21 +98,27 @@ QString explainMethodHint(ExplainMethod method) {
 
 bool exportExplanation(const HeatmapData& data, const DecodeResult& result, const Explanation& e, const Model& model,
                        const QString& path, const ExportOptions& options, QString* error) {
-    return exportPanels({HeatmapPanel{data, options.style}}, path, options, error, [&](const QString& format) {
+    const Interventions& iv = options.interventions;
+    ExportOptions o = options;
+    o.style.title = titleWithInterventions(options.style.title, iv, data.source_tokens);
+    return exportPanels({HeatmapPanel{data, o.style}}, path, o, error, [&](const QString& format) {
         if (format == QLatin1String("csv")) {
             DecodeResult shown = result;  // the method's matrix in the attention's place: the table of what is drawn
             shown.attention.clear();
             for (Eigen::Index t = 0; t < e.values.rows(); ++t)
                 shown.attention.emplace_back(e.values.row(t).data(), e.values.row(t).data() + e.values.cols());
-            return decodeToCsv(shown);
+            return decodeToCsv(shown, iv);
         }
-        nlohmann::json j = decodeToJson(result, model.config);
         ExplainOptions computed_with;  // what the JSON names: the explanation's own steps and contrast
         computed_with.ig_steps = e.ig_steps > 0 ? e.ig_steps : kDefaultIgSteps;
         computed_with.contrast = e.contrast;
-        addExplanationsToJson(j, {e}, computed_with, model);
-        if (!options.context.empty()) j["context"] = contextToJson<nlohmann::json>(options.context);
-        return j.dump(2, ' ', false, nlohmann::json::error_handler_t::replace) + "\n";
+        std::string text;  // the decode object of `explain --json`, written piece by piece
+        JsonWriter w([&](std::string_view piece) { text += piece; }, 2);
+        w.beginObject();
+        writeDecodeMembers(w, result, model.config, iv, options.context);
+        writeExplanationMembers(w, {e}, computed_with, model);
+        w.endObject().flush();
+        return text + "\n";
     });
 }
 

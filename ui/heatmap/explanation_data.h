@@ -22,8 +22,9 @@ QString explainMethodShortTitle(ExplainMethod method);
 QString explainMethodHint(ExplainMethod method);
 
 // exportHeatmap for an explanation shown in place of the attention: png/svg/pdf draw `data` (the explanation's
-// matrix) with options.style; csv writes the explanation's matrix on the decode's tokens; json the decode object with
-// docs/explain.md's keys ("explanations" holding this method's matrix).
+// matrix) with options.style, the title naming options.interventions; csv writes the explanation's matrix on the
+// decode's tokens (the interventions in its first header cell); json the decode object with docs/explain.md's keys
+// ("explanations" holding this method's matrix) and the "interventions" object, as `explain --json` writes it.
 bool exportExplanation(const HeatmapData& data, const DecodeResult& result, const Explanation& e, const Model& model,
                        const QString& path, const ExportOptions& options, QString* error);
 

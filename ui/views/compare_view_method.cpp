@@ -36,35 +36,38 @@ void CompareView::requestMethodB() {
     auto a = std::make_shared<const DecodeResult>(state_->decode()->result);
     auto latest = generation_;
     ++pending_;
-    (void)QtConcurrent::run(&pool_, [this, latest, generation, a, model = state_->decodedModel(), method = *b_method_] {
-        std::shared_ptr<DecodeResult> b;
-        std::vector<double> rho;
-        QString error;
-        try {
-            const Explanation e = explainDecode(*model, *a, method);
-            const Mat shares = rowShares(e.values);
-            b = std::make_shared<DecodeResult>(*a);
-            for (Eigen::Index t = 0; t < shares.rows(); ++t)
-                b->attention[size_t(t)].assign(shares.row(t).data(), shares.row(t).data() + shares.cols());
-            Mat attention(e.values.rows(), e.values.cols());
-            for (Eigen::Index t = 0; t < attention.rows(); ++t)
-                for (Eigen::Index j = 0; j < attention.cols(); ++j)
-                    attention(t, j) = a->attention[size_t(t)][size_t(j)];
-            rho = rowSpearman(attention, e.values);
-        } catch (const std::exception& e) {
-            error = qs(e.what());
-        }
-        QMetaObject::invokeMethod(
-            this,
-            [this, latest, generation, a, b, rho, error] {
-                --pending_;
-                if (generation != latest->load()) return;  // a newer decode of A or another B came first
-                if (!b) return clearPair(tr("The method could not be computed: %1").arg(error));
-                rho_ = rho;
-                showPair(a, b);
-            },
-            Qt::QueuedConnection);
-    });
+    ExplainOptions options;
+    options.interventions = state_->decode()->interventions;  // B explains the model A was decoded with
+    (void)QtConcurrent::run(
+        &pool_, [this, latest, generation, a, model = state_->decodedModel(), method = *b_method_, options] {
+            std::shared_ptr<DecodeResult> b;
+            std::vector<double> rho;
+            QString error;
+            try {
+                const Explanation e = explainDecode(*model, *a, method, options);
+                const Mat shares = rowShares(e.values);
+                b = std::make_shared<DecodeResult>(*a);
+                for (Eigen::Index t = 0; t < shares.rows(); ++t)
+                    b->attention[size_t(t)].assign(shares.row(t).data(), shares.row(t).data() + shares.cols());
+                Mat attention(e.values.rows(), e.values.cols());
+                for (Eigen::Index t = 0; t < attention.rows(); ++t)
+                    for (Eigen::Index j = 0; j < attention.cols(); ++j)
+                        attention(t, j) = a->attention[size_t(t)][size_t(j)];
+                rho = rowSpearman(attention, e.values);
+            } catch (const std::exception& e) {
+                error = qs(e.what());
+            }
+            QMetaObject::invokeMethod(
+                this,
+                [this, latest, generation, a, b, rho, error] {
+                    --pending_;
+                    if (generation != latest->load()) return;  // a newer decode of A or another B came first
+                    if (!b) return clearPair(tr("The method could not be computed: %1").arg(error));
+                    rho_ = rho;
+                    showPair(a, b);
+                },
+                Qt::QueuedConnection);
+        });
 }
 
 }  // namespace attnviz::ui

@@ -113,14 +113,14 @@ void MainWindow::showExplainChoice() {
 
 void MainWindow::requestExplanation() {
     const ExplainMethod method = state_->explainMethod();
-    if (method == ExplainMethod::Attention || !state_->decode() || state_->stepCount() == 0 ||
-        !explainsIntervened(method, state_->decode()->interventions)) {
+    if (method == ExplainMethod::Attention || !state_->decode() || state_->stepCount() == 0) {
         explain_worker_->cancelAll();
         return;
     }
     // the state holds its decode as a shared PrefixDecoding: the worker keeps it alive while it computes
     ExplainOptions options;
     options.contrast = state_->contrast();
+    options.interventions = state_->decode()->interventions;  // the intervened model is the one explained
     explain_worker_->submit(state_->decodedModel(), state_->decodeShared(), method, options);
 }
 
@@ -146,10 +146,6 @@ QString MainWindow::explanationText() const {
                    .arg(name, qs(tokens[size_t(contrast->row)]),
                         qs(state_->decodedModel()->target_vocab.token(contrast->token)))
                    .arg(contrast->row + 1);
-    if (!explainsIntervened(method, state_->decode()->interventions))
-        return tr("Heatmap: attention — %1 is not computed for an intervened decode: it would run the plain model "
-                  "(Interventions ▸ Plain model)")
-            .arg(name);
     if (!state_->explanation()) return tr("Heatmap: %1 — computing… (the attention is shown until then)").arg(name);
     return methodInfo(method).is_signed
                ? tr("Heatmap: %1 — red: raised log p of the row's token, blue: lowered it").arg(name)
