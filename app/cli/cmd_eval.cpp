@@ -71,8 +71,12 @@ LineCounts evalLine(const Model& model, const CorpusExample& ex, size_t index, c
     LineCounts line{evalExample(output, ref.tokens, gold ? &forced : nullptr, gold, settings.align), {}, {}};
     for (const AlignOptions& mode : settings.modes)
         if (gold) line.modes.push_back(aerCounts(extractAlignment(forced, mode), *gold));
-    if (!explain.methods.empty())
-        line.explain = measureLine(model, forced, gold, explain.methods, settings.align, explain.seed + index);
+    if (!explain.methods.empty()) {
+        ExplainOptions intervened;  // the forced decode's interventions: the measures are the intervened model's
+        intervened.interventions = options.interventions;
+        line.explain =
+            measureLine(model, forced, gold, explain.methods, settings.align, explain.seed + index, intervened);
+    }
     return line;
 }
 
@@ -159,10 +163,6 @@ void checkHeadOptions(const ArgParser& p, const HeadOptions& o) {
         throw UsageError(
             "--head-importance removes each head of the plain model in turn: it cannot be used with --knockout, "
             "--attend or --head-off");
-    if (p.seen("--explain") && !o.interventions.empty())
-        throw UsageError(
-            "--explain measures the plain model's explanations: it cannot be used with --knockout, --attend or "
-            "--head-off");
 }
 
 // The heads sorted by BLEU lost (most first), beside the model's own BLEU, and the interventions (numbers only:

@@ -91,8 +91,9 @@ double spearman(const std::vector<double>& a, const std::vector<double>& b) {
     return cov / std::sqrt(va * vb);
 }
 
-MeanSum aopcOf(const Model& model, const DecodeResult& forced, const std::vector<std::vector<int>>& order) {
-    const ForcedInput original{forced.source_ids, forced.target_ids, 1.0};
+MeanSum aopcOf(const Model& model, const DecodeResult& forced, const std::vector<std::vector<int>>& order,
+               const Interventions& iv) {
+    const ForcedInput original{forced.source_ids, forced.target_ids, 1.0, iv};
     const int n = int(forced.source_ids.size()) - 2, K = std::min(kAopcMaxK, n);
     MeanSum out;
     if (K < 1) return out;
@@ -132,12 +133,12 @@ std::vector<AlignmentLink> methodAlignment(const DecodeResult& forced, const Mat
 }
 
 ExplainMeasures measureMethod(const Model& model, const DecodeResult& forced, const GoldAlignment* gold, const Mat& R,
-                              const AlignOptions& align) {
+                              const AlignOptions& align, const Interventions& iv) {
     ExplainMeasures m;
     if (gold) m.aer = aerCounts(methodAlignment(forced, R, align), *gold);
     std::vector<std::vector<int>> order;
     for (Eigen::Index t = 0; t < R.rows(); ++t) order.push_back(rankedWords(R, int(t)));
-    m.aopc = aopcOf(model, forced, order);
+    m.aopc = aopcOf(model, forced, order, iv);
     return m;
 }
 
@@ -190,7 +191,7 @@ LineMeasures measureLine(const Model& model, const DecodeResult& forced, const G
     LineMeasures line;
     for (ExplainMethod method : methods) {
         const Mat R = method == ExplainMethod::Occlusion ? occ : explainDecode(model, forced, method, options).values;
-        ExplainMeasures m = measureMethod(model, forced, gold, R, align);
+        ExplainMeasures m = measureMethod(model, forced, gold, R, align, options.interventions);
         for (double rho : rowSpearman(R, occ)) {
             if (std::isnan(rho)) continue;  // n < 2 or a constant row
             m.occlusion_spearman.sum += rho;
@@ -198,7 +199,7 @@ LineMeasures measureLine(const Model& model, const DecodeResult& forced, const G
         }
         line.methods.push_back(m);
     }
-    line.random.aopc = aopcOf(model, forced, randomOrders(T, n, seed));
+    line.random.aopc = aopcOf(model, forced, randomOrders(T, n, seed), options.interventions);
     return line;
 }
 

@@ -41,16 +41,19 @@ std::vector<double> rowSpearman(const Mat& a, const Mat& b);
 // Each row's shares of its magnitude: |R[t][j]| / Σ_j' |R[t][j']| (a row of zeros stays 0), so that any method's
 // row reads as a distribution over the source, as attention's does (the compare view's "method as B").
 Mat rowShares(const Mat& R);
-// Σ_t Σ_k Δ_k with its count, for the per-row orders given (order[t]: word positions, most important first).
-MeanSum aopcOf(const Model& model, const DecodeResult& forced, const std::vector<std::vector<int>>& order);
+// Σ_t Σ_k Δ_k with its count, for the per-row orders given (order[t]: word positions, most important first); `iv`:
+// the interventions the forced decode was made with (every f_t is the intervened model's).
+MeanSum aopcOf(const Model& model, const DecodeResult& forced, const std::vector<std::vector<int>>& order,
+               const Interventions& iv = {});
 // A seeded random order of the words 1..n for every row (the random floor of AOPC).
 std::vector<std::vector<int>> randomOrders(int rows, int words, uint64_t seed);
 // The links of a method's matrix read as `eval` reads attention (signed values as they are).
 std::vector<AlignmentLink> methodAlignment(const DecodeResult& forced, const Mat& R, const AlignOptions& options);
 
-// A method's matrix R of the forced decode measured: its AER against gold (when not null) and its AOPC.
+// A method's matrix R of the forced decode (made with `iv`) measured: its AER against gold (when not null) and its
+// AOPC.
 ExplainMeasures measureMethod(const Model& model, const DecodeResult& forced, const GoldAlignment* gold, const Mat& R,
-                              const AlignOptions& align);
+                              const AlignOptions& align, const Interventions& iv = {});
 
 // One corpus line's measures for one method (the corpus browser's columns): on the forced decode of its reference,
 // the AER (lines with gold links) and the AOPC. A line without a reference, or one that cannot be decoded, is not
@@ -69,7 +72,7 @@ std::vector<LineExplainScores> explainCorpus(const Model& model, const std::vect
                                              const std::atomic<bool>* cancel = nullptr);
 
 // One line's measures for each method (in the order given) and for the random order. `forced` is the forced decode
-// of the line's reference; gold may be null. `seed` makes the random order.
+// of the line's reference, made with options.interventions; gold may be null. `seed` makes the random order.
 struct LineMeasures {
     std::vector<ExplainMeasures> methods;
     ExplainMeasures random;

@@ -5,6 +5,7 @@
 #include "decode/decoding.h"
 #include "eval/head_importance.h"
 #include "explain/explanation.h"
+#include "explain/measures.h"
 #include "io/corpus.h"
 #include "io/decode_json.h"
 #include "io/model_file.h"
@@ -164,10 +165,27 @@ void TestCliInterventions::evalCountsTheIntervenedOutputs() {
     const size_t tokens = greedyDecode(m, "the cat sat on the mat", o).target_ids.size() +
                           greedyDecode(m, "the cat ate", o).target_ids.size();
     QCOMPARE(j["output_tokens"].get<size_t>(), tokens);
-    const ProcessRun refused =
-        runCli({"eval", "--model", kBahdanau, "--data", data, "--knockout", "1", "--explain", "ig"});
-    QCOMPARE(refused.code, 2);
-    QVERIFY2(refused.errText().contains("--explain measures the plain model"), qPrintable(refused.errText()));
+    // --explain measures the intervened model's explanations: occlusion's AOPC is the engine's on the forced decodes
+    // made with the knockout
+    const ProcessRun measured =
+        runCli({"eval", "--model", kBahdanau, "--data", data, "--knockout", "1", "--explain", "occlusion", "--json"});
+    QVERIFY2(measured.code == 0, qPrintable(measured.errText()));
+    const double aopc = json::parse(measured.out.toStdString())["explain"]["occlusion"]["aopc"].get<double>();
+    ExplainOptions knocked;
+    knocked.interventions.knockout = {1};
+    MeanSum with, without;
+    for (const auto& [source, reference] : {std::pair("the cat sat on the mat", "le chat s'est assis sur le tapis"),
+                                            std::pair("the cat ate", "le chat a mangé")}) {
+        DecodeOptions f;
+        f.interventions = knocked.interventions;
+        const DecodeResult forced = forcedDecode(m, source, reference, f);
+        with += measureLine(m, forced, nullptr, {ExplainMethod::Occlusion}, {}, 0, knocked).methods[0].aopc;
+        const DecodeResult plain = forcedDecode(m, source, reference);
+        without += measureLine(m, plain, nullptr, {ExplainMethod::Occlusion}, {}, 0).methods[0].aopc;
+    }
+    QVERIFY2(std::abs(aopc - with.mean()) < 1e-9 * (1 + std::abs(aopc)),
+             qPrintable(QString("%1 vs %2").arg(aopc).arg(with.mean())));
+    QVERIFY(std::abs(aopc - without.mean()) > 1e-4);
 }
 
 // explain explains the intervened decode: its attention is the decode's own, and the methods that run the model again
