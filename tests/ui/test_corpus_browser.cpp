@@ -194,8 +194,8 @@ void TestCorpusBrowser::clickAndEnterOpenTheLine() {
     w_->worker()->waitForDone();
     QCOMPARE(w_->sourceText(), QStringLiteral("i sat down"));
     QCOMPARE(w_->referenceEdit()->text(), QString());
-    QVERIFY2(w_->statusBar()->currentMessage().contains(QStringLiteral("reference and gold links were cleared")),
-             qPrintable(w_->statusBar()->currentMessage()));
+    QVERIFY2(w_->statusText().contains(QStringLiteral("reference and gold links were cleared")),
+             qPrintable(w_->statusText()));
     QCOMPARE(w_->state()->decode()->result.target_ids, greedyDecode(*w_->model(), "i sat down").target_ids);
 }
 

@@ -61,6 +61,7 @@ private slots:
     void statusBarNamesScoringAndTransformerSizesInWords();
     void everyToolbarControlIsVisibleAt1024x700();
     void statusBarNamesTheHoveredCellAndClearsOnLeaving();
+    void aLongStatusMessageIsElidedBeforeTheFixedFields();
     void statusBarSpeaksPlainlyWithSizesInTheTooltip();
 
 private:
@@ -162,14 +163,36 @@ void TestWindowLabels::statusBarNamesTheHoveredCellAndClearsOnLeaving() {
     QCustomPlot* plot = view->plot();
     const QString target = view->data().target_tokens[0];
     QTest::mouseMove(plot, view->cellCenter(0, 3));
-    const QString message = w_->statusBar()->currentMessage();
+    const QString message = w_->statusText();
     QVERIFY2(message.contains(target) && message.contains(QStringLiteral("zebras")), qPrintable(message));
     const QString percent = QString::number(100.0 * view->data().weights[0][3], 'f', 1);
     QVERIFY2(message.contains(percent + QStringLiteral(" %")), qPrintable(message));
     QVERIFY2(message.contains(QStringLiteral("not in the model's vocabulary")), qPrintable(message));
     QEvent leave(QEvent::Leave);
     QApplication::sendEvent(plot, &leave);
-    QVERIFY2(w_->statusBar()->currentMessage().isEmpty(), qPrintable(w_->statusBar()->currentMessage()));
+    QVERIFY2(w_->statusText().isEmpty(), qPrintable(w_->statusText()));
+}
+
+// At 800 px the hover text of a cell is longer than the room the fixed fields leave: it ends in "…" before the first
+// of them (not cut mid-letter under it), its tooltip has it whole, and the window stays 800 px wide.
+void TestWindowLabels::aLongStatusMessageIsElidedBeforeTheFixedFields() {
+    w_->resize(800, w_->height());
+    QVERIFY(typeAndWait(QStringLiteral("i love zebras and the old cat sat on the mat near the door")));
+    HeatmapView* view = w_->heatmapView();
+    QTest::mouseMove(view->plot(), view->cellCenter(0, 3));
+    const QString whole = w_->statusText();
+    QVERIFY2(whole.contains(QStringLiteral("not in the model's vocabulary")), qPrintable(whole));
+    auto* line = w_->statusBar()->findChild<QLabel*>(QStringLiteral("statusLine"));
+    QVERIFY(line);
+    QVERIFY(line->isVisible());
+    QVERIFY2(line->text().endsWith(QChar(0x2026)), qPrintable(line->text()));
+    QCOMPARE(line->toolTip(), whole);
+    QVERIFY(line->fontMetrics().horizontalAdvance(line->text()) <= line->contentsRect().width());
+    for (QLabel* field : w_->statusBar()->findChildren<QLabel*>()) {
+        if (field == line || !field->isVisible() || field->text().isEmpty()) continue;
+        QVERIFY2(line->geometry().right() < field->geometry().left(), qPrintable(field->text()));
+    }
+    QCOMPARE(w_->width(), 800);
 }
 
 void TestWindowLabels::statusBarSpeaksPlainlyWithSizesInTheTooltip() {

@@ -17,6 +17,7 @@
 #include "window/reference_marker.h"
 #include "window/siblings_menu.h"
 #include "window/source_editor.h"
+#include "window/status_line.h"
 #include "window/step_panel.h"
 
 #include <qcustomplot.h>
@@ -93,6 +94,7 @@ MainWindow::MainWindow(QWidget* parent)
     createToolBars();
     connectState();
     createExplainWorker();
+    statusBar()->addWidget(status_line_ = new StatusLine(this), 1);
     statusBar()->addPermanentWidget(model_label_ = new QLabel(this));
     statusBar()->addPermanentWidget(time_label_ = new QLabel(this));
     readSettings();
@@ -471,7 +473,7 @@ void MainWindow::setNotice(const QString& text, bool warning) {
 QString MainWindow::noticeText() const { return notice_->text(); }
 
 void MainWindow::reportError(const QString& title, const QString& text) {
-    statusBar()->showMessage(text.section(u'\n', 0, 0), 10000);
+    showStatus(text, 10000);
     emit errorReported(text);
     if (interactive_) QMessageBox::warning(this, title, text);
 }

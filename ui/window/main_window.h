@@ -57,6 +57,7 @@ class HeadImportancePanel;
 struct HeadImportanceCorpus;
 class HeatmapView;
 class ReferenceMarker;
+class StatusLine;
 class ModelLibraryDialog;
 class OutputLine;
 class SiblingsMenu;
@@ -144,6 +145,7 @@ public:
     QAction* diagnosticsAction() const { return diagnostics_act_; }  // coverage row and entropy column
     GoldLinksPanel* goldLinks() const { return gold_links_; }        // gold links of the reference, their marks
     QString confidenceText() const;                                  // the status bar's sentence confidence
+    QString statusText() const;  // the status bar's message, whole (StatusLine; empty when none is shown)
     // File ▸ Open corpus: shows the corpus dock and opens `path` in it; false (reported) when it cannot be opened.
     bool openCorpus(const QString& path);
     CorpusBrowser* corpusBrowser() const { return corpus_browser_; }
@@ -254,6 +256,8 @@ private:
     void createForcingActions();
     void decodeForced(int cursor);
     // main_window_status.cpp: the status bar in plain words, and load errors plain first, details second.
+    // The status bar's message (StatusLine): the first line of `text`, for timeout_ms when > 0.
+    void showStatus(const QString& text, int timeout_ms = 0);
     void showHoverStatus(int row, int col);
     void reportLoadError(const QString& path, const QString& technical);
     // main_window_gold.cpp: the gold links field under the reference and its marks on the heatmap.
@@ -317,6 +321,7 @@ private:
     StepPanel* step_panel_ = nullptr;
     QDockWidget* beam_dock_ = nullptr;
     BeamTreeView* beam_tree_ = nullptr;
+    StatusLine* status_line_ = nullptr;
     QLabel* model_label_ = nullptr;
     QLabel* time_label_ = nullptr;
     QTimer* play_timer_ = nullptr;

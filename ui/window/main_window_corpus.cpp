@@ -8,8 +8,6 @@
 #include "views/gold_links_panel.h"
 #include "window/main_window.h"
 
-#include <QStatusBar>
-
 #include <QDockWidget>
 
 namespace attnviz::ui {
@@ -55,9 +53,9 @@ void MainWindow::leaveCorpusLineIfEdited(const QString& source) {
     setReferenceText(QString());
     gold_links_->setLinks(QString());
     compare_view_->setGoldLinks(QString());
-    statusBar()->showMessage(tr("The corpus line's reference and gold links were cleared: the sentence is no longer "
-                                "that line's"),
-                             8000);
+    showStatus(tr("The corpus line's reference and gold links were cleared: the sentence is no longer "
+                  "that line's"),
+               8000);
 }
 
 }  // namespace attnviz::ui

@@ -14,7 +14,6 @@
 #include <QDockWidget>
 #include <QLabel>
 #include <QMenu>
-#include <QStatusBar>
 #include <QToolBar>
 
 namespace attnviz::ui {
@@ -24,7 +23,7 @@ void MainWindow::createExplainWorker() {
     connect(explain_worker_, &ExplainWorker::finished, this,
             [this](std::shared_ptr<const PrefixDecoding> decode, std::shared_ptr<const Explanation> e,
                    const QString& error) {
-                if (!error.isEmpty()) statusBar()->showMessage(tr("Could not explain: %1").arg(error), 8000);
+                if (!error.isEmpty()) showStatus(tr("Could not explain: %1").arg(error), 8000);
                 state_->setExplanation(decode.get(), std::move(e));
             });
     connect(state_, &DecodeState::decodeChanged, this, &MainWindow::requestExplanation);

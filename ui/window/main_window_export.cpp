@@ -16,7 +16,6 @@
 #include <QFileInfo>
 #include <QMessageBox>
 #include <QSettings>
-#include <QStatusBar>
 
 namespace attnviz::ui {
 
@@ -68,7 +67,7 @@ bool MainWindow::exportTo(const QString& path, const ExportOptions& options) {
         reportError(tr("Export failed"), tr("Could not write %1.\n\n%2").arg(QDir::toNativeSeparators(path), error));
         return false;
     }
-    statusBar()->showMessage(tr("Wrote %1").arg(QDir::toNativeSeparators(path)), 5000);
+    showStatus(tr("Wrote %1").arg(QDir::toNativeSeparators(path)), 5000);
     return true;
 }
 
@@ -97,7 +96,7 @@ void MainWindow::showExportDialog() {
 void MainWindow::copyImage() {
     if (!state_->hasDecode()) return;
     QApplication::clipboard()->setImage(renderHeatmapImage(heatmap_->data(), exportOptions()));
-    statusBar()->showMessage(tr("Heatmap copied to the clipboard"), 3000);
+    showStatus(tr("Heatmap copied to the clipboard"), 3000);
 }
 
 }  // namespace attnviz::ui

@@ -16,7 +16,6 @@
 #include <QMenu>
 #include <QMimeData>
 #include <QSettings>
-#include <QStatusBar>
 #include <QUrl>
 
 namespace attnviz::ui {

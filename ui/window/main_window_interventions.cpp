@@ -14,7 +14,6 @@
 #include "window/main_window.h"
 
 #include <QDockWidget>
-#include <QStatusBar>
 
 #include <algorithm>
 
@@ -34,7 +33,7 @@ void MainWindow::createInterventionsDock() {
     connect(heatmap_actions_, &HeatmapActions::interventionRefused, this, [this](const QString& why) {
         showInterventionsDock();
         intervention_list_->setMessage(why);
-        statusBar()->showMessage(why, 10000);
+        showStatus(why, 10000);
     });
     connect(intervention_edits_, &InterventionEdits::interventionsApplied, this, &MainWindow::decodeInterventions);
     connect(state_, &DecodeState::interventionsChanged, this, [this] {
@@ -100,7 +99,7 @@ void MainWindow::keepInterventionsFor(const Model& model) {
         lines << tr("%1 was dropped: %2").arg(interventionText(dropped[i]), reasons.value(int(i)));
     showInterventionsDock();
     intervention_list_->setMessage(lines.join(u'\n'));
-    statusBar()->showMessage(lines.front(), 10000);
+    showStatus(lines.front(), 10000);
 }
 
 void MainWindow::setInterventions(const Interventions& iv) {
