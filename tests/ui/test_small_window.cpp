@@ -24,6 +24,8 @@ private slots:
 
     void bottomDocksShareTabsWhenNarrow();
     void bottomDocksSideBySideWhenWide();
+    void docksShownWithTheWindowShareTabs();
+    void aCorpusOpenedKeepsTheWindowWidth();
     void interventionsTabbedWithInspectorWhenShort();
     void interventionsUnderInspectorWhenTall();
     void headImportanceTableUnderChartWhenNarrow();
@@ -80,6 +82,37 @@ void TestSmallWindow::bottomDocksShareTabsWhenNarrow() {
     QCOMPARE(w_->tabifiedDockWidgets(last).size(), bottomDocks().size() - 1);
     for (QDockWidget* dock : bottomDocks())
         if (dock != last) QVERIFY2(!inFront(dock), qPrintable(dock->objectName() + " is not behind a tab"));
+}
+
+// Docks shown in the same round as the window (as the command line's --beam, --heads, --corpus are): once it is laid
+// out they share one tab group too, and the window keeps the width it was shown at.
+void TestSmallWindow::docksShownWithTheWindowShareTabs() {
+    QVERIFY(typeAndWait(QStringLiteral("i love the cat")));
+    w_->hide();
+    settle();
+    w_->resize(800, 600);
+    w_->show();
+    const QList<QDockWidget*> docks{w_->beamDock(), w_->headDock(), w_->corpusDock()};
+    for (QDockWidget* dock : docks) dock->show();
+    settle();
+    QCOMPARE(w_->width(), 800);
+    int in_front = 0;
+    for (QDockWidget* dock : docks) {
+        QCOMPARE(w_->tabifiedDockWidgets(dock).size(), docks.size() - 1);
+        in_front += inFront(dock) ? 1 : 0;
+    }
+    QCOMPARE(in_front, 1);
+}
+
+// A corpus opened in an 800 px window: its table would like its columns' width, and the layout grew the window to
+// about 910 px for it though the dock's minimum fits; the window keeps its width and the table scrolls.
+void TestSmallWindow::aCorpusOpenedKeepsTheWindowWidth() {
+    QVERIFY(typeAndWait(QStringLiteral("i love the cat")));
+    resizeTo(QSize(800, 600));
+    QVERIFY(w_->openCorpus(QStringLiteral(ATTNVIZ_BUILD_CORPORA "/tatoeba/test.tsv")));
+    settle();
+    QVERIFY(inFront(w_->corpusDock()));
+    QCOMPARE(w_->width(), 800);
 }
 
 // With room for them, two bottom docks stand side by side, both shown.

@@ -75,7 +75,10 @@ void CorpusBrowser::createWidgets() {
     cancel_button_->setVisible(false);
     connect(cancel_button_, &QPushButton::clicked, this, &CorpusBrowser::cancelScoring);
     explain_box_ = new QComboBox(this);
-    explain_box_->setSizeAdjustPolicy(QComboBox::AdjustToContents);
+    // Not as wide as its longest method's name: the dock must fit beside the right column of an 800 px window (the
+    // list that opens shows the names whole).
+    explain_box_->setSizeAdjustPolicy(QComboBox::AdjustToMinimumContentsLengthWithIcon);
+    explain_box_->setMinimumContentsLength(14);
     connect(explain_box_, &QComboBox::activated, this, [this](int i) {
         const int m = explain_box_->itemData(i).toInt();
         setExplainMethod(m < 0 ? std::nullopt : std::optional<ExplainMethod>(ExplainMethod(m)));
@@ -120,12 +123,16 @@ void CorpusBrowser::createWidgets() {
                        static_cast<QWidget*>(export_button_), static_cast<QWidget*>(explain_box_)})
         bar->addWidget(w);
     bar->addWidget(filter_, 1);
-    bar->addWidget(progress_);
-    bar->addWidget(cancel_button_);
+    // The progress beside the notice, not in the buttons' row: shown there while scoring, they made the dock wider
+    // than an 800 px window leaves it, and the window grew and stayed grown.
+    auto* status = new QHBoxLayout;
+    status->addWidget(notice_, 1);
+    status->addWidget(progress_);
+    status->addWidget(cancel_button_);
     auto* layout = new QVBoxLayout(this);
     layout->setContentsMargins(4, 4, 4, 4);
     layout->addLayout(bar);
-    layout->addWidget(notice_);
+    layout->addLayout(status);
     layout->addWidget(table_, 1);
 }
 

@@ -194,6 +194,7 @@ protected:
     bool eventFilter(QObject* watched, QEvent* event) override;
     void changeEvent(QEvent* event) override;        // language and palette changes (main_window_appearance.cpp)
     void resizeEvent(QResizeEvent* event) override;  // the heatmap's room (main_window_docks.cpp)
+    void showEvent(QShowEvent* event) override;      // the docks shown with the window (main_window_docks.cpp)
 
 private:
     // main_window_actions.cpp: the shell (actions, menus, toolbars, view toggles, settings, recent files).
@@ -330,6 +331,7 @@ private:
     QPointer<ModelLibraryDialog> library_;
     CellInspector* inspector_ = nullptr;
     QSize settled_size_;  // the window's size once the event loop has run after a resize (tabDockIfNoRoom)
+    QSize shown_size_;    // the size the window was shown at, until the docks shown with it are placed
     QDockWidget* inspector_dock_ = nullptr;
     QAction* diagnostics_act_ = nullptr;  // owned by the window: kept when the menus are rebuilt
     QLabel* confidence_label_ = nullptr;

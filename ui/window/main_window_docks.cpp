@@ -10,6 +10,7 @@
 
 #include <QDockWidget>
 #include <QResizeEvent>
+#include <QShowEvent>
 #include <QStatusBar>
 #include <QStyle>
 #include <QTabBar>
@@ -33,16 +34,32 @@ void MainWindow::keepHeatmapRoom(QDockWidget* dock, bool grow) {
     });
 }
 
-void MainWindow::tabWhereNoRoom(QDockWidget* dock, QDockWidget* partner) {
-    // The window may already have grown for the dock: dockAreaRoom measures at the size it had settled at.
-    connect(dock, &QDockWidget::visibilityChanged, this, [this, dock, partner](bool visible) {
-        if (visible && isVisible() && !dock->isFloating()) tabDockIfNoRoom(dock, partner);
-    });
-}
-
 // Shown in the window, and not behind another dock's tab (Qt moves those out of sight, still "visible").
 static bool inFront(const QDockWidget* d) {
     return d->isVisible() && !d->isFloating() && !d->visibleRegion().isEmpty();
+}
+
+void MainWindow::tabWhereNoRoom(QDockWidget* dock, QDockWidget* partner) {
+    // The window may already have grown for the dock: dockAreaRoom measures at the size it had settled at.
+    connect(dock, &QDockWidget::visibilityChanged, this, [this, dock, partner](bool visible) {
+        if (!visible || !isVisible() || dock->isFloating()) return;
+        if (!shown_size_.isValid()) return tabDockIfNoRoom(dock, partner);
+        // Shown with the window (the command line's docks): the others shown with it have no place yet, so the
+        // room is judged once the window is laid out, at the size it was shown at, dock after dock in their order.
+        QTimer::singleShot(0, this, [this, dock, partner] {
+            if (!inFront(dock)) return;
+            if (shown_size_.isValid()) settled_size_ = shown_size_;
+            tabDockIfNoRoom(dock, partner);
+        });
+    });
+}
+
+void MainWindow::showEvent(QShowEvent* event) {
+    QMainWindow::showEvent(event);
+    if (event->spontaneous()) return;
+    shown_size_ = size();
+    // Cleared after the decisions queued by the docks shown in this round (each queued before this second timer).
+    QTimer::singleShot(0, this, [this] { QTimer::singleShot(0, this, [this] { shown_size_ = QSize(); }); });
 }
 
 // The length of `area` its docks share at the window's settled size (the layout may already have grown the window
