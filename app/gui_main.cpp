@@ -195,6 +195,14 @@ void scheduleStartupActions(attnviz::ui::MainWindow& window, const QCommandLineP
                     browser->openRow(0);
                 },
                 Qt::SingleShotConnection);
+        } else if (attnviz::app::compareMethodName(parser.value(options.compare))) {  // B, the method's matrix, shown
+            attnviz::ui::CompareView* view = window.compareView();
+            auto saved = std::make_shared<bool>(false);  // the first pair with B: later pairs save nothing
+            QObject::connect(view, &attnviz::ui::CompareView::comparisonChanged, &window, [view, save, saved] {
+                if (*saved || !view->decodeB() || !view->methodB()) return;
+                *saved = true;
+                save(true);
+            });
         } else if (window.explainMethod() != attnviz::ExplainMethod::Attention) {  // --explain: its matrix shown
             QObject::connect(
                 window.state(), &attnviz::ui::DecodeState::explanationChanged, &window, [save] { save(true); },
@@ -313,8 +321,14 @@ int main(int argc, char* argv[]) {
     if (parser.isSet(options.compare)) {
         window.compareDock()->show();
         window.resizeDocks({window.compareDock()}, {window.height() / 2}, Qt::Vertical);
-        if (!window.compareView()->setModelB(parser.value(options.compare)))
+        const QString b = parser.value(options.compare);
+        if (const std::optional<QString> name = attnviz::app::compareMethodName(b)) {
+            const auto method = attnviz::methodFromName(name->toStdString());
+            if (!method || !window.compareView()->setMethodB(*method))
+                std::fprintf(stderr, "attnviz: --compare: the model has no explanation method %s\n", qPrintable(*name));
+        } else if (!window.compareView()->setModelB(b)) {
             std::fprintf(stderr, "attnviz: %s\n", qPrintable(window.compareView()->errorText()));
+        }
     }
     chooseCompareHeads(window, parser, options);
 

@@ -57,6 +57,11 @@ bool isInteger(const QString& text, int least, int most) {
 
 }  // namespace
 
+std::optional<QString> compareMethodName(const QString& value) {
+    if (!value.startsWith(QLatin1String("method:"))) return std::nullopt;
+    return value.mid(7);
+}
+
 int checkCommandLine(const QCommandLineParser& parser, const Options& o) {
     int problems = 0;
     auto problem = [&](const QCommandLineOption& option, const QString& what) {
@@ -98,7 +103,15 @@ int checkCommandLine(const QCommandLineParser& parser, const Options& o) {
             ++problems;
         }
     }
-    for (const QCommandLineOption* option : {&o.compare, &o.corpus, &o.train}) file(*option);
+    if (const std::optional<QString> method = compareMethodName(parser.value(o.compare)))
+        parses(o.compare, [&](const std::string&) {
+            const std::optional<ExplainMethod> m = methodFromName(method->toStdString());
+            if (!m || *m == ExplainMethod::Attention)
+                throw std::invalid_argument("method:" + method->toStdString() + " is not an explanation method");
+        });
+    else
+        file(o.compare);
+    for (const QCommandLineOption* option : {&o.corpus, &o.train}) file(*option);
     integer(o.step, 0, 100000);
     integer(o.beam, 1, 32);
     integer(o.hypothesis, 1, 32);

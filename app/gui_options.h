@@ -5,6 +5,8 @@
 #include <QCommandLineOption>
 #include <QCommandLineParser>
 
+#include <optional>
+
 namespace attnviz::app {
 
 struct Options {
@@ -20,7 +22,8 @@ struct Options {
                                   QStringLiteral("Save the window to this PNG after the first decode, then quit."),
                                   QStringLiteral("file")};
     QCommandLineOption compare{QStringLiteral("compare"),
-                               QStringLiteral("Show the compare view with this model as B (same vocabularies)."),
+                               QStringLiteral("Show the compare view with this model as B (same vocabularies), or "
+                                              "with method:NAME one of the model's explanation methods as B."),
                                QStringLiteral("model")};
     QCommandLineOption compare_head_a{QStringLiteral("compare-head-a"),
                                       QStringLiteral("In the compare view, compare this cross-attention layer and "
@@ -98,6 +101,9 @@ struct Options {
 };
 
 void setUpParser(QCommandLineParser& parser, const Options& options);
+
+// The NAME of a --compare value "method:NAME" (B is an explanation method of the model), or nullopt (B is a file).
+std::optional<QString> compareMethodName(const QString& value);
 
 // Every value of a parsed command line checked (the files exist, the model loads, each flag's value parses as the
 // window parses it): each problem written to stderr as "attnviz: --flag: what". Returns the exit status, 0 or 1.
