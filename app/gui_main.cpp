@@ -20,6 +20,7 @@
 #include "views/beam_tree.h"
 #include "views/compare_view.h"
 #include "views/corpus_browser.h"
+#include "views/explain_scores_panel.h"
 #include "views/gold_links_panel.h"
 #include "views/head_choice_box.h"
 #include "views/head_grid.h"
@@ -167,6 +168,20 @@ void scheduleStartupActions(attnviz::ui::MainWindow& window, const QCommandLineP
                 &window, &attnviz::ui::MainWindow::decodeFinished, &window,
                 [&window, row, col] { window.state()->setSelection(row, col); }, Qt::SingleShotConnection);
     }
+    if (parser.isSet(options.contrast) && parser.isSet(step)) {  // before the screenshot's handler, too
+        QObject::connect(
+            &window, &attnviz::ui::MainWindow::decodeFinished, &window,
+            [&window, token = parser.value(options.contrast).toStdString(), n = parser.value(step).toInt()] {
+                window.setCursorStep(n);
+                const auto model = window.state()->decodedModel();
+                if (model && model->target_vocab.contains(token))
+                    window.explainContrast(model->target_vocab.id(token));
+                else
+                    std::fprintf(stderr, "attnviz: --contrast: %s is not in the model's output vocabulary\n",
+                                 token.c_str());
+            },
+            Qt::SingleShotConnection);
+    }
     if (parser.isSet(screenshot)) {
         const QString file = parser.value(screenshot);
         const int at_step = parser.isSet(step) ? parser.value(step).toInt() : -1;
@@ -203,6 +218,23 @@ void scheduleStartupActions(attnviz::ui::MainWindow& window, const QCommandLineP
                 *saved = true;
                 save(true);
             });
+        } else if (parser.isSet(options.explain_scores)) {  // every method measured on the decode shown
+            attnviz::ui::ExplainScoresPanel* panel = window.explainScores();
+            auto saved = std::make_shared<bool>(false);
+            QObject::connect(panel, &attnviz::ui::ExplainScoresPanel::measured, &window, [panel, save, saved] {
+                if (*saved || !panel->measures() || panel->isBusy()) return;
+                *saved = true;
+                save(true);
+            });
+        } else if (parser.isSet(options.contrast)) {  // the contrastive row shown
+            auto saved = std::make_shared<bool>(false);
+            QObject::connect(window.state(), &attnviz::ui::DecodeState::explanationChanged, &window,
+                             [&window, save, saved] {
+                                 const auto& e = window.state()->explanation();
+                                 if (*saved || !e || !e->contrast) return;
+                                 *saved = true;
+                                 save(true);
+                             });
         } else if (window.explainMethod() != attnviz::ExplainMethod::Attention) {  // --explain: its matrix shown
             QObject::connect(
                 window.state(), &attnviz::ui::DecodeState::explanationChanged, &window, [save] { save(true); },
@@ -312,6 +344,10 @@ int main(int argc, char* argv[]) {
             std::fprintf(stderr, "attnviz: --explain: unknown method %s\n", qPrintable(parser.value(options.explain)));
         else
             window.setExplainMethod(*method);
+    }
+    if (parser.isSet(options.explain_scores)) {
+        window.explainScoresDock()->show();
+        window.explainScoresDock()->raise();
     }
     if (parser.isSet(options.reference)) window.setReferenceText(parser.value(options.reference));
     if (parser.isSet(options.gold)) window.goldLinks()->setLinks(parser.value(options.gold));

@@ -41,6 +41,8 @@ void setUpParser(QCommandLineParser& parser, const Options& options) {
     parser.addOption(options.attend);
     parser.addOption(options.head_off);
     parser.addOption(options.explain);
+    parser.addOption(options.contrast);
+    parser.addOption(options.explain_scores);
     parser.addOption(options.head_importance);
     parser.addOption(options.train);
     parser.addOption(options.train_kind);
@@ -97,7 +99,10 @@ int checkCommandLine(const QCommandLineParser& parser, const Options& o) {
         std::fprintf(stderr, "attnviz: one model at most, got %lld\n", (long long)args.size()), ++problems;
     if (!args.isEmpty()) {
         try {
-            loadModel(args.front().toStdString());
+            const Model model = loadModel(args.front().toStdString());
+            if (parser.isSet(o.contrast) && !model.target_vocab.contains(parser.value(o.contrast).toStdString()))
+                problem(o.contrast,
+                        QStringLiteral("%1 is not in the model's output vocabulary").arg(parser.value(o.contrast)));
         } catch (const std::exception& e) {
             std::fprintf(stderr, "attnviz: %s\n", e.what());
             ++problems;
@@ -122,6 +127,7 @@ int checkCommandLine(const QCommandLineParser& parser, const Options& o) {
     oneOf(o.train_kind, {"bahdanau", "luong", "transformer"});
     if (parser.isSet(o.hypothesis) && !parser.isSet(o.beam)) problem(o.hypothesis, QStringLiteral("needs --beam"));
     if (parser.isSet(o.head) && !parser.isSet(o.heads)) problem(o.head, QStringLiteral("needs --heads"));
+    if (parser.isSet(o.contrast) && !parser.isSet(o.step)) problem(o.contrast, QStringLiteral("needs --step"));
     if (parser.isSet(o.size)) {
         const QStringList wh = parser.value(o.size).split(u'x');
         if (wh.size() != 2 || !isInteger(wh[0], 1, 20000) || !isInteger(wh[1], 1, 20000))

@@ -82,6 +82,15 @@ struct Options {
                                QStringLiteral("Explain by this method (attention, norm, grad_input, grad_norm, ig, "
                                               "occlusion, rollout); with --screenshot, saved once it is shown."),
                                QStringLiteral("method")};
+    QCommandLineOption contrast{QStringLiteral("contrast"),
+                                QStringLiteral("With --step N: why the token of step N and not this output token (as "
+                                               "a right-click on a candidate of the step panel asks); with "
+                                               "--screenshot, saved once it is shown."),
+                                QStringLiteral("token")};
+    QCommandLineOption explain_scores{QStringLiteral("explain-scores"),
+                                      QStringLiteral("Show View > Which explanation is right? (with --reference and "
+                                                     "--gold: every method's AER and AOPC); with --screenshot, saved "
+                                                     "once measured.")};
     QCommandLineOption head_importance{
         QStringLiteral("head-importance"),
         QStringLiteral("Show the head importance of a Transformer computed on the first n lines of the open corpus "
