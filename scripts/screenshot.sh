@@ -6,6 +6,7 @@
 #   scripts/screenshot.sh --all                    every screenshot of docs/, from scripts/screenshots.txt
 #   scripts/screenshot.sh --only docs/F.png        that one of them
 #   scripts/screenshot.sh --list                   each file with the command that makes it
+# A list line may hold several shots separated by --next, each with --crop and --caption TEXT, joined --tile CxR.
 #   scripts/screenshot.sh --check                  each line's arguments checked by `attnviz --check` (no window;
 #                                                  the CTest screenshot_commands), exit 1 naming the lines that fail
 # BUILD_DIR (default build/release) picks the build tree; it is configured with the release preset when missing
@@ -63,25 +64,54 @@ each_line() {
   done <"$list"
 }
 
-# Splits a line's words into the crop and the rest (printed NUL-separated).
+# A line is one shot, or several separated by the word --next (a montage: each shot with its own --crop and
+# --caption TEXT, written under it; --tile CxR lays them out). Runs `action` on each shot, then joins them.
 run_line() {
   local action=$1 out=$2 rest=$3
   eval "set -- $rest"
-  local crop="" words=()
-  while [ $# -gt 0 ]; do
-    if [ "$1" = --crop ]; then crop=$2; shift 2; else words+=("$1"); shift; fi
+  local tile="" shots=() group="" word
+  for word in "$@"; do
+    if [ "$word" = --next ]; then shots+=("$group"); group=""; else group+="$(printf '%q ' "$word")"; fi
   done
-  case $action in
-  shoot) shoot "$out" "$crop" "${words[@]}" ;;
-  list)
-    printf '%s: attnviz ' "$out"
-    printf '%q ' "${words[@]}"
-    echo "${crop:+(cropped to $crop)}" ;;
-  check)
-    local args=()
-    for w in "${words[@]}"; do [ ${#args[@]} -eq 0 ] && [[ $w =~ ^[A-Z_][A-Z0-9_]*= ]] || args+=("$w"); done
-    "${ATTNVIZ:-$build/app/attnviz}" --check "${args[@]}" ;;
-  esac
+  shots+=("$group")
+  local parts=() dir="" i=0 status=0
+  [ ${#shots[@]} -gt 1 ] && [ "$action" = shoot ] && dir=$(mktemp -d)
+  for group in "${shots[@]}"; do
+    eval "set -- $group"
+    local crop="" caption="" words=()
+    while [ $# -gt 0 ]; do
+      case $1 in
+      --crop) crop=$2; shift 2 ;;
+      --caption) caption=$2; shift 2 ;;
+      --tile) tile=$2; shift 2 ;;
+      *) words+=("$1"); shift ;;
+      esac
+    done
+    local target=$out
+    [ -n "$dir" ] && target=$dir/part$((i += 1)).png && parts+=("$target")
+    case $action in
+    shoot)
+      shoot "$target" "$crop" "${words[@]}" || status=1
+      [ -n "$caption" ] && [ $status = 0 ] && convert "$target" -background white -fill black -font DejaVu-Sans \
+        -pointsize 26 label:"$caption" -gravity center -append "$target"
+      ;;
+    list)
+      printf '%s: attnviz ' "$out"
+      printf '%q ' "${words[@]}"
+      echo "${crop:+(cropped to $crop)}${caption:+, captioned \"$caption\"}" ;;
+    check)
+      local args=()
+      for w in "${words[@]}"; do [ ${#args[@]} -eq 0 ] && [[ $w =~ ^[A-Z_][A-Z0-9_]*= ]] || args+=("$w"); done
+      "${ATTNVIZ:-$build/app/attnviz}" --check "${args[@]}" || status=1 ;;
+    esac
+  done
+  if [ -n "$dir" ]; then
+    [ $status = 0 ] && montage "${parts[@]}" -tile "${tile:-x1}" -geometry +8+8 -background white "$dir/all.png" &&
+      convert "$dir/all.png" -strip -define png:compression-level=9 "$out" &&
+      echo "wrote $out ($(identify -format '%wx%h' "$out"), $(($(stat -c %s "$out") / 1024)) KB)"
+    rm -rf "$dir"
+  fi
+  return $status
 }
 
 case ${1:-} in
