@@ -13,6 +13,7 @@
 #include "dialogs/getting_started.h"
 #include "eval/compare_heads.h"
 #include "gui_options.h"
+#include "heatmap/heatmap_view.h"
 #include "model/intervention_flags.h"
 #include "state/decode_state.h"
 #include "training/training_form.h"
@@ -168,6 +169,21 @@ void scheduleStartupActions(attnviz::ui::MainWindow& window, const QCommandLineP
                 &window, &attnviz::ui::MainWindow::decodeFinished, &window,
                 [&window, row, col] { window.state()->setSelection(row, col); }, Qt::SingleShotConnection);
     }
+    const std::optional<attnviz::app::ForceAt> force = attnviz::app::forceAt(parser.value(options.force));
+    if (force) {  // before the screenshot's handler, too
+        QObject::connect(
+            &window, &attnviz::ui::MainWindow::decodeFinished, &window,
+            [&window, at = *force] {
+                window.setCursorStep(at.step);
+                const auto model = window.state()->decodedModel();
+                const std::string token = at.token.toStdString();
+                if (model && model->target_vocab.contains(token) && window.cursorStep() == at.step)
+                    window.forceCandidate(model->target_vocab.id(token));
+                else
+                    std::fprintf(stderr, "attnviz: --force: cannot force %s at step %d\n", token.c_str(), at.step);
+            },
+            Qt::SingleShotConnection);
+    }
     if (parser.isSet(options.contrast) && parser.isSet(step)) {  // before the screenshot's handler, too
         QObject::connect(
             &window, &attnviz::ui::MainWindow::decodeFinished, &window,
@@ -218,6 +234,14 @@ void scheduleStartupActions(attnviz::ui::MainWindow& window, const QCommandLineP
                 *saved = true;
                 save(true);
             });
+        } else if (force) {  // the decode that follows the forced token shown
+            auto saved = std::make_shared<bool>(false);
+            QObject::connect(&window, &attnviz::ui::MainWindow::decodeFinished, &window,
+                             [&window, save, saved, row = force->step - 1] {
+                                 if (*saved || !window.heatmapView()->labelMarks().forced_rows.contains(row)) return;
+                                 *saved = true;
+                                 save(true);
+                             });
         } else if (parser.isSet(options.explain_scores)) {  // every method measured on the decode shown
             attnviz::ui::ExplainScoresPanel* panel = window.explainScores();
             auto saved = std::make_shared<bool>(false);

@@ -43,6 +43,7 @@ void setUpParser(QCommandLineParser& parser, const Options& options) {
     parser.addOption(options.explain);
     parser.addOption(options.contrast);
     parser.addOption(options.explain_scores);
+    parser.addOption(options.force);
     parser.addOption(options.head_importance);
     parser.addOption(options.train);
     parser.addOption(options.train_kind);
@@ -58,6 +59,12 @@ bool isInteger(const QString& text, int least, int most) {
 }
 
 }  // namespace
+
+std::optional<ForceAt> forceAt(const QString& value) {
+    const qsizetype colon = value.indexOf(u':');
+    if (colon < 1 || colon + 1 >= value.size() || !isInteger(value.left(colon), 1, 100000)) return std::nullopt;
+    return ForceAt{value.left(colon).toInt(), value.mid(colon + 1)};
+}
 
 std::optional<QString> compareMethodName(const QString& value) {
     if (!value.startsWith(QLatin1String("method:"))) return std::nullopt;
@@ -100,9 +107,13 @@ int checkCommandLine(const QCommandLineParser& parser, const Options& o) {
     if (!args.isEmpty()) {
         try {
             const Model model = loadModel(args.front().toStdString());
-            if (parser.isSet(o.contrast) && !model.target_vocab.contains(parser.value(o.contrast).toStdString()))
-                problem(o.contrast,
-                        QStringLiteral("%1 is not in the model's output vocabulary").arg(parser.value(o.contrast)));
+            auto known = [&](const QCommandLineOption& option, const QString& token) {  // an output token
+                if (!model.target_vocab.contains(token.toStdString()))
+                    problem(option, QStringLiteral("%1 is not in the model's output vocabulary").arg(token));
+            };
+            if (parser.isSet(o.contrast)) known(o.contrast, parser.value(o.contrast));
+            if (const std::optional<ForceAt> at = forceAt(parser.value(o.force)); parser.isSet(o.force) && at)
+                known(o.force, at->token);
         } catch (const std::exception& e) {
             std::fprintf(stderr, "attnviz: %s\n", e.what());
             ++problems;
@@ -128,6 +139,8 @@ int checkCommandLine(const QCommandLineParser& parser, const Options& o) {
     if (parser.isSet(o.hypothesis) && !parser.isSet(o.beam)) problem(o.hypothesis, QStringLiteral("needs --beam"));
     if (parser.isSet(o.head) && !parser.isSet(o.heads)) problem(o.head, QStringLiteral("needs --heads"));
     if (parser.isSet(o.contrast) && !parser.isSet(o.step)) problem(o.contrast, QStringLiteral("needs --step"));
+    if (parser.isSet(o.force) && !forceAt(parser.value(o.force)))
+        problem(o.force, QStringLiteral("wants N:token (N from 1), got ") + parser.value(o.force));
     if (parser.isSet(o.size)) {
         const QStringList wh = parser.value(o.size).split(u'x');
         if (wh.size() != 2 || !isInteger(wh[0], 1, 20000) || !isInteger(wh[1], 1, 20000))

@@ -87,6 +87,11 @@ struct Options {
                                                "a right-click on a candidate of the step panel asks); with "
                                                "--screenshot, saved once it is shown."),
                                 QStringLiteral("token")};
+    QCommandLineOption force{QStringLiteral("force"),
+                             QStringLiteral("What if?: force this output token at step N (from 1) of the first decode "
+                                            "and decode on from it, as a click on a candidate does; with --screenshot, "
+                                            "saved once that decode is shown."),
+                             QStringLiteral("N:token")};
     QCommandLineOption explain_scores{QStringLiteral("explain-scores"),
                                       QStringLiteral("Show View > Which explanation is right? (with --reference and "
                                                      "--gold: every method's AER and AOPC); with --screenshot, saved "
@@ -110,6 +115,13 @@ struct Options {
 };
 
 void setUpParser(QCommandLineParser& parser, const Options& options);
+
+// A --force value "N:token": step N (from 1) and the token; nullopt when it is not one.
+struct ForceAt {
+    int step = 0;
+    QString token;
+};
+std::optional<ForceAt> forceAt(const QString& value);
 
 // The NAME of a --compare value "method:NAME" (B is an explanation method of the model), or nullopt (B is a file).
 std::optional<QString> compareMethodName(const QString& value);
