@@ -4,13 +4,11 @@
 #include "heatmap/explanation_data.h"
 #include "heatmap/heatmap_view.h"
 #include "heatmap/utf8_text.h"
-#include "io/model_file.h"
 #include "state/decode_state.h"
 #include "views/compare_rows_model.h"
 #include "views/head_choice_box.h"
 
 #include <QComboBox>
-#include <QDir>
 #include <QEvent>
 #include <QFileDialog>
 #include <QFileInfo>
@@ -19,12 +17,10 @@
 #include <QLabel>
 #include <QLineEdit>
 #include <QMenu>
-#include <QMetaObject>
 #include <QSplitter>
 #include <QTableView>
 #include <QToolButton>
 #include <QVBoxLayout>
-#include <QtConcurrent/QtConcurrentRun>
 
 #include <algorithm>
 #include <cmath>
@@ -263,106 +259,6 @@ void CompareView::modelBoxActivated(int index) {
     if (path.isEmpty() || !setModelB(path)) fillModelBox();  // back to the B shown
 }
 
-bool CompareView::setModelB(const QString& path) {
-    std::shared_ptr<const Model> model;
-    try {
-        model = std::make_shared<const Model>(loadModel(QDir::toNativeSeparators(path).toStdString()));
-    } catch (const std::exception& e) {
-        error_ = tr("Could not open the model %1: %2").arg(QDir::toNativeSeparators(path), qs(e.what()));
-        updateSummary();
-        return false;
-    }
-    const std::shared_ptr<const Model> a = state_ ? state_->model() : nullptr;
-    if (a) {
-        if (const std::string what = comparabilityProblem(*a, *model); !what.empty()) {
-            error_ = tr("%1 cannot be compared with the open model: %2").arg(fileName(path), qs(what));
-            updateSummary();
-            return false;
-        }
-    }
-    b_model_ = std::move(model);
-    b_method_.reset();
-    b_path_ = QFileInfo(path).absoluteFilePath();
-    head_b_box_->setModelConfig(&b_model_->config);
-    error_.clear();
-    fillModelBox();
-    emit modelBChanged(b_path_);
-    requestB();
-    return true;
-}
-
-// ------------------------------------------------------------------------------------------------ decoding B
-
-DecodeResult CompareView::decodeB(const Model& b, const DecodeResult& a, const Interventions& iv) {
-    DecodeOptions options;
-    options.interventions = iv;
-    return forcedDecode(b, TokenizedText{a.source_tokens, a.source_ids}, TokenizedText{a.target_tokens, a.target_ids},
-                        options);
-}
-
-QString CompareView::interventionsNote(const Interventions& taken, const std::vector<std::string>& refused) {
-    QStringList parts;
-    if (!taken.empty()) parts << tr("B is decoded with the same interventions as A.");
-    if (!refused.empty()) {
-        QStringList reasons;
-        for (const std::string& r : refused) reasons << qs(r);
-        parts << tr("B cannot take %n of A's interventions, left out: %1", "", int(refused.size()))
-                     .arg(reasons.join(QStringLiteral("; ")));
-    }
-    return parts.join(QLatin1Char(' '));
-}
-
-void CompareView::setActive(bool on) {
-    if (on == active_) return;
-    active_ = on;
-    if (active_) requestB();
-}
-
-void CompareView::requestB() {
-    const quint64 generation = ++*generation_;
-    if (!active_) return;  // the pair shown is redone when the view is activated
-    const PrefixDecoding* decode = state_ ? state_->decode() : nullptr;
-    if (!decode || decode->result.target_tokens.empty()) return clearPair(QString());
-    if (!b_model_)
-        return clearPair(
-            tr("Choose model B above: a sibling of the open model or any model with the same "
-               "vocabularies."));
-    if (b_method_) return requestMethodB();
-    if (const auto& a_model = state_->decodedModel(); a_model) {
-        if (const std::string what = comparabilityProblem(*a_model, *b_model_); !what.empty())
-            return clearPair(tr("%1 cannot be compared with the open model: %2").arg(fileName(b_path_), qs(what)));
-    }
-    auto a = std::make_shared<const DecodeResult>(decode->result);
-    auto latest = generation_;
-    ++pending_;
-    (void)QtConcurrent::run(&pool_, [this, latest, generation, a, iv = decode->interventions, model = b_model_] {
-        std::shared_ptr<const DecodeResult> b;
-        QString error, note;
-        try {
-            std::vector<std::string> refused;
-            const Interventions taken =
-                interventionsModelTakes(*model, iv, int(a->source_ids.size()), int(a->target_ids.size()), &refused);
-            note = interventionsNote(taken, refused);
-            b = std::make_shared<const DecodeResult>(decodeB(*model, *a, taken));
-        } catch (const std::exception& e) {
-            error = qs(e.what());
-        }
-        // Back on the UI thread; Qt drops the call if the view is gone by then.
-        QMetaObject::invokeMethod(
-            this,
-            [this, latest, generation, a, b, error, note] {
-                --pending_;
-                if (generation != latest->load()) return;  // a newer decode of A or another B came first
-                if (!b) return clearPair(tr("Model B could not be decoded: %1").arg(error));
-                b_interventions_note_ = note;
-                showPair(a, b);
-            },
-            Qt::QueuedConnection);
-    });
-}
-
-// The method's matrix of A's decode, off the UI thread like B's decode: B is A's decode with the matrix's row
-// shares as its attention, and the rank correlation is taken on the method's own values.
 // ------------------------------------------------------------------------------------------------ showing
 
 void CompareView::clearPair(const QString& why) {

@@ -1,0 +1,176 @@
+// Where the compare view's B comes from (docs/gui.md, "Compare models"): a model file (setModelB), forced off the UI
+// thread along A's output with the part of A's interventions it can take (requestB, decodeB); or an explanation
+// method of A's own model (docs/explain.md, "Side by side"; setMethodB, requestMethodB): B's rows are the row shares
+// of |R|, and each row's Spearman correlation with A's attention goes in the table.
+#include "views/compare_view.h"
+
+#include "eval/compare_heads.h"
+#include "explain/measures.h"
+#include "heatmap/utf8_text.h"
+#include "io/model_file.h"
+#include "state/decode_state.h"
+#include "views/head_choice_box.h"
+
+#include <QDir>
+#include <QFileInfo>
+#include <QMetaObject>
+#include <QtConcurrent/QtConcurrentRun>
+
+#include <algorithm>
+
+namespace attnviz::ui {
+
+bool CompareView::setModelB(const QString& path) {
+    std::shared_ptr<const Model> model;
+    try {
+        model = std::make_shared<const Model>(loadModel(QDir::toNativeSeparators(path).toStdString()));
+    } catch (const std::exception& e) {
+        error_ = tr("Could not open the model %1: %2").arg(QDir::toNativeSeparators(path), qs(e.what()));
+        updateSummary();
+        return false;
+    }
+    const std::shared_ptr<const Model> a = state_ ? state_->model() : nullptr;
+    if (a) {
+        if (const std::string what = comparabilityProblem(*a, *model); !what.empty()) {
+            error_ = tr("%1 cannot be compared with the open model: %2").arg(QFileInfo(path).fileName(), qs(what));
+            updateSummary();
+            return false;
+        }
+    }
+    b_model_ = std::move(model);
+    b_method_.reset();
+    b_path_ = QFileInfo(path).absoluteFilePath();
+    head_b_box_->setModelConfig(&b_model_->config);
+    error_.clear();
+    fillModelBox();
+    emit modelBChanged(b_path_);
+    requestB();
+    return true;
+}
+
+DecodeResult CompareView::decodeB(const Model& b, const DecodeResult& a, const Interventions& iv) {
+    DecodeOptions options;
+    options.interventions = iv;
+    return forcedDecode(b, TokenizedText{a.source_tokens, a.source_ids}, TokenizedText{a.target_tokens, a.target_ids},
+                        options);
+}
+
+QString CompareView::interventionsNote(const Interventions& taken, const std::vector<std::string>& refused) {
+    QStringList parts;
+    if (!taken.empty()) parts << tr("B is decoded with the same interventions as A.");
+    if (!refused.empty()) {
+        QStringList reasons;
+        for (const std::string& r : refused) reasons << qs(r);
+        parts << tr("B cannot take %n of A's interventions, left out: %1", "", int(refused.size()))
+                     .arg(reasons.join(QStringLiteral("; ")));
+    }
+    return parts.join(QLatin1Char(' '));
+}
+
+void CompareView::setActive(bool on) {
+    if (on == active_) return;
+    active_ = on;
+    if (active_) requestB();
+}
+
+void CompareView::requestB() {
+    const quint64 generation = ++*generation_;
+    if (!active_) return;  // the pair shown is redone when the view is activated
+    const PrefixDecoding* decode = state_ ? state_->decode() : nullptr;
+    if (!decode || decode->result.target_tokens.empty()) return clearPair(QString());
+    if (!b_model_)
+        return clearPair(
+            tr("Choose model B above: a sibling of the open model or any model with the same "
+               "vocabularies."));
+    if (b_method_) return requestMethodB();
+    if (const auto& a_model = state_->decodedModel(); a_model) {
+        if (const std::string what = comparabilityProblem(*a_model, *b_model_); !what.empty())
+            return clearPair(
+                tr("%1 cannot be compared with the open model: %2").arg(QFileInfo(b_path_).fileName(), qs(what)));
+    }
+    auto a = std::make_shared<const DecodeResult>(decode->result);
+    auto latest = generation_;
+    ++pending_;
+    (void)QtConcurrent::run(&pool_, [this, latest, generation, a, iv = decode->interventions, model = b_model_] {
+        std::shared_ptr<const DecodeResult> b;
+        QString error, note;
+        try {
+            std::vector<std::string> refused;
+            const Interventions taken =
+                interventionsModelTakes(*model, iv, int(a->source_ids.size()), int(a->target_ids.size()), &refused);
+            note = interventionsNote(taken, refused);
+            b = std::make_shared<const DecodeResult>(decodeB(*model, *a, taken));
+        } catch (const std::exception& e) {
+            error = qs(e.what());
+        }
+        // Back on the UI thread; Qt drops the call if the view is gone by then.
+        QMetaObject::invokeMethod(
+            this,
+            [this, latest, generation, a, b, error, note] {
+                --pending_;
+                if (generation != latest->load()) return;  // a newer decode of A or another B came first
+                if (!b) return clearPair(tr("Model B could not be decoded: %1").arg(error));
+                b_interventions_note_ = note;
+                showPair(a, b);
+            },
+            Qt::QueuedConnection);
+    });
+}
+
+bool CompareView::setMethodB(ExplainMethod method) {
+    const std::shared_ptr<const Model> a = state_ ? state_->model() : nullptr;
+    if (!a) return false;
+    const std::vector<ExplainMethod> methods = methodsFor(a->config);
+    if (method == ExplainMethod::Attention || std::find(methods.begin(), methods.end(), method) == methods.end())
+        return false;
+    b_method_ = method;
+    b_model_ = a;
+    b_path_ = state_->modelPath();
+    head_b_box_->setModelConfig(nullptr);  // B's rows are the method's, not a head's: nothing to choose
+    error_.clear();
+    fillModelBox();
+    emit modelBChanged(b_path_);
+    requestB();
+    return true;
+}
+
+void CompareView::requestMethodB() {
+    const quint64 generation = *generation_;
+    auto a = std::make_shared<const DecodeResult>(state_->decode()->result);
+    auto latest = generation_;
+    ++pending_;
+    ExplainOptions options;
+    options.interventions = state_->decode()->interventions;  // B explains the model A was decoded with
+    (void)QtConcurrent::run(
+        &pool_, [this, latest, generation, a, model = state_->decodedModel(), method = *b_method_, options] {
+            std::shared_ptr<DecodeResult> b;
+            std::vector<double> rho;
+            QString error;
+            try {
+                const Explanation e = explainDecode(*model, *a, method, options);
+                const Mat shares = rowShares(e.values);
+                b = std::make_shared<DecodeResult>(*a);
+                for (Eigen::Index t = 0; t < shares.rows(); ++t)
+                    b->attention[size_t(t)].assign(shares.row(t).data(), shares.row(t).data() + shares.cols());
+                Mat attention(e.values.rows(), e.values.cols());
+                for (Eigen::Index t = 0; t < attention.rows(); ++t)
+                    for (Eigen::Index j = 0; j < attention.cols(); ++j)
+                        attention(t, j) = a->attention[size_t(t)][size_t(j)];
+                rho = rowSpearman(attention, e.values);
+            } catch (const std::exception& e) {
+                error = qs(e.what());
+            }
+            QMetaObject::invokeMethod(
+                this,
+                [this, latest, generation, a, b, rho, error] {
+                    --pending_;
+                    if (generation != latest->load()) return;  // a newer decode of A or another B came first
+                    if (!b) return clearPair(tr("The method could not be computed: %1").arg(error));
+                    rho_ = rho;
+                    showPair(a, b);
+                },
+                Qt::QueuedConnection);
+        });
+}
+
+}  // namespace attnviz::ui
