@@ -40,9 +40,13 @@ std::string byteSize(uint64_t b) {
 
 using safetensors::shapeText;
 
+// Deeper "training" metadata is shown as its text: the JSON writer recurses once per level.
+constexpr size_t kMaxTrainingDepth = 64;
+
 // "training" metadata: the JSON value when it parses, else the text; null when absent.
 nlohmann::json trainingJson(const std::string& text) {
     if (text.empty()) return nullptr;
+    if (jsonNestingDepth(text) > kMaxTrainingDepth) return text;
     try {
         return nlohmann::json::parse(text);
     } catch (const nlohmann::json::exception&) {

@@ -1,5 +1,6 @@
 #include "io/json_text.h"
 
+#include <algorithm>
 #include <charconv>
 #include <cmath>
 #include <cstring>
@@ -25,6 +26,28 @@ void appendExponent(std::string& out, int e) {
 }
 
 }  // namespace
+
+size_t jsonNestingDepth(std::string_view text) {
+    size_t depth = 0, deepest = 0;
+    bool in_string = false, escaped = false;
+    for (const char c : text) {
+        if (in_string) {
+            if (escaped)
+                escaped = false;
+            else if (c == '\\')
+                escaped = true;
+            else if (c == '"')
+                in_string = false;
+        } else if (c == '"') {
+            in_string = true;
+        } else if (c == '[' || c == '{') {
+            deepest = std::max(deepest, ++depth);
+        } else if ((c == ']' || c == '}') && depth > 0) {
+            --depth;
+        }
+    }
+    return deepest;
+}
 
 void escapeC1Controls(std::string& text) {
     static constexpr char kHex[] = "0123456789abcdef";

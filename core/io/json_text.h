@@ -21,6 +21,10 @@ namespace attnviz {
 // every such pair lies inside a string.
 void escapeC1Controls(std::string& text);
 
+// The deepest nesting of arrays and objects in JSON text (brackets inside strings not counted), in one pass. A
+// reader of untrusted JSON text checks it first: nlohmann parses any depth, but writes and compares recursively.
+size_t jsonNestingDepth(std::string_view text);
+
 // `j` as JSON text: one line (indent < 0) or indented by `indent` spaces.
 template <typename Json>
 std::string jsonText(const Json& j, int indent = -1) {

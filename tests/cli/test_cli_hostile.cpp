@@ -16,6 +16,8 @@
 #include <QTemporaryDir>
 #include <QtTest>
 
+#include <nlohmann/json.hpp>
+
 #include <csignal>
 
 #include <unistd.h>
@@ -73,8 +75,10 @@ private slots:
     void headerCheckIsLinear();
     void siblingScanCapsTheHeader();
     void decodeEscapesTokens();
+    void explainAndCompareEscapeTokens();
     void messagesEscapeFileText();
     void jsonEscapesC1Controls();
+    void deeplyNestedTrainingMetadataIsShownAsText();
     void nulInInputLineIsEscaped();
     void outputOverInputIsRefused_data();
     void outputOverInputIsRefused();
@@ -181,6 +185,20 @@ void TestCliHostile::decodeEscapesTokens() {
     QVERIFY2(!hasControls(in.out) && in.outText().contains("\\e"), in.out.constData());
 }
 
+// The same tokens in explain's tables and compare's lines (a corpus line's reference forced on both models).
+void TestCliHostile::explainAndCompareEscapeTokens() {
+    const QString target = QString::fromUtf8(kEscape + " 我");
+    const Run explain = runCli({"explain", "--model", model_, "--method", "attention", "--target", target, "i love"});
+    QCOMPARE(explain.code, 0);
+    QVERIFY2(!hasControls(explain.out) && explain.outText().contains(kEscaped), explain.out.constData());
+    QTemporaryDir dir;
+    const QString data = dir.filePath("pairs.tsv");
+    writeFile(data, "i " + kEscape + " you\t" + kEscape + " 我\n");
+    const Run compare = runCli({"compare", "--model", model_, "--with", model_, "--data", data});
+    QCOMPARE(compare.code, 0);
+    QVERIFY2(!hasControls(compare.out) && compare.outText().contains(kEscaped), compare.out.constData());
+}
+
 // Error messages quote a model's metadata, a sibling's file name and a corpus's alignment field: escaped.
 void TestCliHostile::messagesEscapeFileText() {
     QTemporaryDir dir;
@@ -227,6 +245,31 @@ void TestCliHostile::jsonEscapesC1Controls() {
                                "i"});
     QCOMPARE(decode.code, 0);
     QVERIFY2(!hasControls(decode.out) && decode.out.contains("\"a\\u009bb\""), decode.out.constData());
+    // the comparison's JSON (render --with, the window's comparison export) too
+    const QString json_path = dir.filePath("pair.json");
+    const Run pair = runCli({"render", "--model", model_, "--with", model_, "--target",
+                             "a\xc2\x9b"
+                             "b",
+                             "--out", json_path, "i"});
+    QCOMPARE(pair.code, 0);
+    QFile f(json_path);
+    QVERIFY(f.open(QIODevice::ReadOnly));
+    const QByteArray written = f.readAll();
+    QVERIFY2(!hasControls(written) && written.contains("a\\u009bb"), written.constData());
+}
+
+// "training" metadata nested 200,000 deep: info shows it as its text (the JSON writer recurses once per level, and
+// used to overflow the stack), in text and in JSON.
+void TestCliHostile::deeplyNestedTrainingMetadataIsShownAsText() {
+    Model m = smallModel(smallConfig(DecoderKind::Bahdanau, ScoreKind::Additive), 39);
+    m.training = std::string(200000, '[') + std::string(200000, ']');
+    QTemporaryDir dir;
+    const QString path = saveInto(m, dir, "deep.safetensors");
+    const Run json = runCli({"info", path, "--json"});
+    QCOMPARE(json.code, 0);
+    QVERIFY(nlohmann::json::parse(json.out.toStdString())["training"].is_string());
+    const Run text = runCli({"info", path});
+    QCOMPARE(text.code, 0);
 }
 
 // A NUL inside an --input line is escaped in the text output, which goes on to the next line; JSON has \u0000.
@@ -260,6 +303,9 @@ void TestCliHostile::outputOverInputIsRefused_data() {
     QTest::newRow("decode --tree the model")
         << QStringList{"decode", "--model", "MODEL", "--tree", "MODEL", "--beam", "2", "i love you"} << "MODEL"
         << "--model";
+    QTest::newRow("decode --tree a symlink to the model")
+        << QStringList{"decode", "--model", "MODEL", "--tree", "SYM_TREE", "--beam", "2", "i love you"} << "MODEL"
+        << "--model";
     QTest::newRow("train --out the data")
         << QStringList{"train", "--data", "DATA", "--init", "MODEL", "--out", "DATA", "--steps", "1", "--quiet"}
         << "DATA"
@@ -271,6 +317,11 @@ void TestCliHostile::outputOverInputIsRefused_data() {
     QTest::newRow("render --input DIR/0001.csv --out-dir DIR")
         << QStringList{"render", "--model", "MODEL", "--input", "INPUT", "--out-dir", "INPUT_DIR", "--format", "csv"}
         << "INPUT"
+        << "--input";
+    QTest::newRow("render --input a hard link of DIR/0001.csv --out-dir DIR")
+        << QStringList{"render",    "--model",   "MODEL",    "--input", "HARD_INPUT",
+                       "--out-dir", "INPUT_DIR", "--format", "csv"}
+        << "HARD_INPUT"
         << "--input";
 }
 
@@ -285,7 +336,8 @@ void TestCliHostile::outputOverInputIsRefused() {
         {"MODEL", dir.filePath("m.safetensors")},        {"DATA", dir.filePath("d.tsv")},
         {"HARD_MODEL", dir.filePath("hard.png")},        {"SYM_MODEL", dir.filePath("sym.svg")},
         {"HARD_DATA", dir.filePath("hard.safetensors")}, {"INPUT_DIR", dir.filePath("batch")},
-        {"INPUT", dir.filePath("batch/0001.csv")}};
+        {"INPUT", dir.filePath("batch/0001.csv")},       {"SYM_TREE", dir.filePath("tree.json")},
+        {"HARD_INPUT", dir.filePath("lines.txt")}};
     QVERIFY(QFile::copy(model_, paths["MODEL"]));
     writeFile(paths["DATA"], "i love you\t我 爱 你\nthe cat sat\t猫 坐\n");
     QVERIFY(QDir(dir.path()).mkdir("batch"));
@@ -293,6 +345,8 @@ void TestCliHostile::outputOverInputIsRefused() {
     QVERIFY(::link(qPrintable(paths["MODEL"]), qPrintable(paths["HARD_MODEL"])) == 0);
     QVERIFY(::symlink("m.safetensors", qPrintable(paths["SYM_MODEL"])) == 0);
     QVERIFY(::link(qPrintable(paths["DATA"]), qPrintable(paths["HARD_DATA"])) == 0);
+    QVERIFY(::symlink("m.safetensors", qPrintable(paths["SYM_TREE"])) == 0);
+    QVERIFY(::link(qPrintable(paths["INPUT"]), qPrintable(paths["HARD_INPUT"])) == 0);
     for (QString& a : args) a = paths.value(a, a);
     const QByteArray before = readFile(paths[victim]);
 

@@ -3,6 +3,7 @@
 
 #include "eval/compare.h"
 #include "eval/compare_json.h"
+#include "io/json_text.h"
 
 #include <QCoreApplication>
 #include <QFileInfo>
@@ -95,7 +96,7 @@ std::string comparisonNumbers(const ModelComparison& c, const QString& format) {
         j["head_a"] = headChoiceJson(c.a_view);
         j["head_b"] = headChoiceJson(c.b_view);
     }
-    return j.dump(2, ' ', false, nlohmann::json::error_handler_t::replace) + "\n";
+    return jsonText(j, 2) + "\n";  // C1 controls escaped, as every JSON of attnviz
 }
 
 bool exportComparison(const ModelComparison& c, const QString& path, const ExportOptions& options, QString* error) {
