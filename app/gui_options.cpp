@@ -1,4 +1,5 @@
 #include "gui_options.h"
+#include "base/errors.h"
 
 #include "eval/compare_heads.h"
 #include "explain/explanation.h"
@@ -88,7 +89,7 @@ int checkCommandLine(const QCommandLineParser& parser, const Options& o) {
             try {
                 parse(v.toStdString());
             } catch (const std::exception& e) {
-                problem(option, QString::fromUtf8(e.what()));
+                problem(option, QString::fromStdString(errorMessage(e)));
             }
         }
     };

@@ -1,6 +1,7 @@
 #include "command_run.h"
 
 #include "args.h"
+#include "base/errors.h"
 #include "base/utf8.h"
 
 #include <cerrno>
@@ -40,8 +41,7 @@ int runCommand(std::string_view command, const std::function<int()>& body) {
 }
 
 std::string atLine(const std::string& file, int line, const std::exception& e) {
-    // A line whose decode ran out of memory says so, as runCommand does ("std::bad_alloc" would not).
-    const std::string msg = dynamic_cast<const std::bad_alloc*>(&e) ? "out of memory" : e.what();
+    const std::string msg = errorMessage(e);  // a line that ran out of memory says so, as runCommand does
     if (msg.rfind(file + ":", 0) == 0) return msg;
     return file + ":" + std::to_string(line) + ": " + msg;
 }

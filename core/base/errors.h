@@ -1,5 +1,6 @@
 // Errors the engine reports to its callers. Every message names the file (or input) and what is wrong.
 #pragma once
+#include <new>
 #include <stdexcept>
 #include <string>
 
@@ -14,5 +15,11 @@ struct ModelError : std::runtime_error {
 struct InputError : std::runtime_error {
     using std::runtime_error::runtime_error;
 };
+
+// What an exception says to a user: its message, or "out of memory" for std::bad_alloc (whose what() is
+// "std::bad_alloc").
+inline std::string errorMessage(const std::exception& e) {
+    return dynamic_cast<const std::bad_alloc*>(&e) ? "out of memory" : e.what();
+}
 
 }  // namespace attnviz

@@ -6,14 +6,11 @@ namespace attnviz {
 
 namespace {
 
-nlohmann::ordered_json matrixJson(const std::vector<std::vector<float>>& m) {
-    nlohmann::ordered_json rows = nlohmann::ordered_json::array();
-    for (const std::vector<float>& row : m) {
-        nlohmann::ordered_json r = nlohmann::ordered_json::array();
-        for (const float v : row) r.push_back(static_cast<double>(v));
-        rows.push_back(std::move(r));
-    }
-    return rows;
+// T rows of S numbers.
+void writeMatrix(JsonWriter& w, const std::vector<std::vector<float>>& m) {
+    w.beginArray();
+    for (const std::vector<float>& row : m) w.numbers(row);
+    w.endArray();
 }
 
 }  // namespace
@@ -45,35 +42,37 @@ nlohmann::ordered_json headChoiceJson(const AttentionView& view) {
     return j;
 }
 
-nlohmann::ordered_json comparisonToJson(const DecodeResult& a, const DecodeResult& b, const std::string& a_name,
-                                        const std::string& b_name, const GoldAlignment* gold) {
+void writeComparisonMembers(JsonWriter& w, const DecodeResult& a, const DecodeResult& b, const std::string& a_name,
+                            const std::string& b_name, const GoldAlignment* gold) {
     const std::vector<RowComparison> rows = compareRows(a, b);  // checks the shapes first
-    nlohmann::ordered_json j;
-    j["model"] = a_name;
-    j["with"] = b_name;
-    j["log_base"] = "e";
-    j["source_tokens"] = a.source_tokens;
-    j["target_tokens"] = a.target_tokens;
-    j.update(comparisonSummaryJson(compareAttention(a, b, gold)));
-    nlohmann::ordered_json per_row = nlohmann::ordered_json::array();
+    w.key("model").string(a_name);
+    w.key("with").string(b_name);
+    w.key("log_base").string("e");
+    w.key("source_tokens").strings(a.source_tokens);
+    w.key("target_tokens").strings(a.target_tokens);
+    const nlohmann::ordered_json summary = comparisonSummaryJson(compareAttention(a, b, gold));
+    for (const auto& [key, value] : summary.items()) w.key(key).value(value);
+    w.key("per_row").beginArray();
     for (size_t t = 0; t < rows.size(); ++t) {
         const RowComparison& r = rows[t];
-        nlohmann::ordered_json o;
-        o["target"] = t < a.target_tokens.size() ? a.target_tokens[t] : std::string();
-        o["tv"] = r.tv;
-        o["js"] = r.js;
-        o["argmax_a"] = r.argmax_a;
-        o["argmax_b"] = r.argmax_b;
-        o["agree"] = r.agree();
-        o["entropy_a"] = r.entropy_a;
-        o["entropy_b"] = r.entropy_b;
-        per_row.push_back(std::move(o));
+        w.beginObject();
+        w.key("target").string(t < a.target_tokens.size() ? a.target_tokens[t] : std::string());
+        w.key("tv").number(r.tv);
+        w.key("js").number(r.js);
+        w.key("argmax_a").integer(r.argmax_a);
+        w.key("argmax_b").integer(r.argmax_b);
+        w.key("agree").value(r.agree());
+        w.key("entropy_a").number(r.entropy_a);
+        w.key("entropy_b").number(r.entropy_b);
+        w.endObject();
     }
-    j["per_row"] = std::move(per_row);
-    j["attention_a"] = matrixJson(a.attention);
-    j["attention_b"] = matrixJson(b.attention);
-    j["difference"] = matrixJson(attentionDifference(a, b));
-    return j;
+    w.endArray();
+    w.key("attention_a");
+    writeMatrix(w, a.attention);
+    w.key("attention_b");
+    writeMatrix(w, b.attention);
+    w.key("difference");
+    writeMatrix(w, attentionDifference(a, b));
 }
 
 std::string comparisonToCsv(const DecodeResult& a, const DecodeResult& b) {

@@ -15,6 +15,7 @@
 #pragma once
 #include "eval/compare.h"
 #include "eval/compare_heads.h"
+#include "io/json_text.h"
 
 #include <nlohmann/json.hpp>
 #include <string>
@@ -25,9 +26,11 @@ namespace attnviz {
 nlohmann::ordered_json comparisonSummaryJson(const AttentionComparisonCounts& counts);
 nlohmann::ordered_json headChoiceJson(const AttentionView& view);
 
-// `a` and `b` as compareAttention takes them (InputError when their shapes differ); `gold` as there.
-nlohmann::ordered_json comparisonToJson(const DecodeResult& a, const DecodeResult& b, const std::string& a_name,
-                                        const std::string& b_name, const GoldAlignment* gold = nullptr);
+// The keys of one comparison, written into an object the caller has begun, piece by piece (io/json_text.h): the
+// three T × S matrices cost a buffer, not a tree. `a` and `b` as compareAttention takes them (InputError when their
+// shapes differ); `gold` as there.
+void writeComparisonMembers(JsonWriter& w, const DecodeResult& a, const DecodeResult& b, const std::string& a_name,
+                            const std::string& b_name, const GoldAlignment* gold = nullptr);
 std::string comparisonToCsv(const DecodeResult& a, const DecodeResult& b);
 
 }  // namespace attnviz

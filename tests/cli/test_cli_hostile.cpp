@@ -118,6 +118,24 @@ void TestCliHostile::jsonOutOfMemoryIsAnError() {
         QVERIFY2(r.code == 0 || (r.code == 1 && r.errText().contains("out of memory")),
                  qPrintable(form.last() + QString(": exit %1: ").arg(r.code) + r.errText()));
     }
+    // The comparison's JSON (render --with): three 3,000 x 3,000 matrices, written piece by piece too (as a tree of
+    // 27 million nodes it ended in std::terminate).
+    QTemporaryDir dir;
+    const QStringList pair = {"render",
+                              "--model",
+                              model_,
+                              "--with",
+                              model_,
+                              "--max-source-len",
+                              "100000",
+                              "--target",
+                              words(3000, "我"),
+                              "--out",
+                              dir.filePath("pair.json"),
+                              words(3000, "i")};
+    const Run r = runCli(pair, limited);
+    QVERIFY2(r.code == 0 || (r.code == 1 && r.errText().contains("out of memory")),
+             qPrintable(QString("render --with: exit %1: ").arg(r.code) + r.errText()));
 }
 
 // 100,000 tensor entries (a 7 MB header) cost the quadratic check of before minutes (50,000 took 24 s); a linear one

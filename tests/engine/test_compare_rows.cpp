@@ -94,7 +94,12 @@ void TestCompareRows::csvAndJsonOfAComparison() {
     QCOMPARE(eos.mid(3, 3), (QStringList{"2", "3", "0"}));
 
     const GoldAlignment gold = parseAlignment("0-0");
-    const nlohmann::ordered_json j = comparisonToJson(a, b, "A.safetensors", "B.safetensors", &gold);
+    std::string text;
+    JsonWriter w([&](std::string_view piece) { text += piece; });
+    w.beginObject();
+    writeComparisonMembers(w, a, b, "A.safetensors", "B.safetensors", &gold);
+    w.endObject().flush();
+    const nlohmann::ordered_json j = nlohmann::ordered_json::parse(text);
     QCOMPARE(j["model"].get<std::string>(), std::string("A.safetensors"));
     QCOMPARE(j["rows"].get<int>(), 2);
     QCOMPARE(j["tv"].get<double>(), 0.75);

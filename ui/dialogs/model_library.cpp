@@ -1,4 +1,5 @@
 #include "dialogs/model_library.h"
+#include "base/errors.h"
 #include "heatmap/utf8_text.h"
 
 #include "io/model_file.h"
@@ -32,7 +33,7 @@ ModelInfo readModelInfo(const QString& path) {
         info.source_vocab_size = h.source_vocab.size();
         info.target_vocab_size = h.target_vocab.size();
     } catch (const std::exception& e) {
-        info.error = qs(e.what());
+        info.error = qs(errorMessage(e));
     }
     return info;
 }

@@ -1,6 +1,7 @@
 #include "heatmap/comparison_export.h"
 #include "heatmap/utf8_text.h"
 
+#include "base/errors.h"
 #include "eval/compare.h"
 #include "eval/compare_json.h"
 #include "io/json_text.h"
@@ -90,21 +91,25 @@ std::vector<HeatmapPanel> comparisonPanels(const ModelComparison& c, const Heatm
 std::string comparisonNumbers(const ModelComparison& c, const QString& format) {
     if (format == QLatin1String("csv")) return comparisonToCsv(c.a, c.b);
     const GoldAlignment* gold = c.gold ? &*c.gold : nullptr;
-    nlohmann::ordered_json j = comparisonToJson(c.a, c.b, c.a_name.toStdString(), c.b_name.toStdString(), gold);
-    if (!c.b_method.empty()) j["method_b"] = c.b_method;
+    std::string text;
+    JsonWriter w([&](std::string_view piece) { text += piece; }, 2);
+    w.beginObject();
+    writeComparisonMembers(w, c.a, c.b, c.a_name.toStdString(), c.b_name.toStdString(), gold);
+    if (!c.b_method.empty()) w.key("method_b").string(c.b_method);
     if (!c.a_view.isDefault() || !c.b_view.isDefault()) {  // a chosen head: say which (else the keys as before)
-        j["head_a"] = headChoiceJson(c.a_view);
-        j["head_b"] = headChoiceJson(c.b_view);
+        w.key("head_a").value(headChoiceJson(c.a_view));
+        w.key("head_b").value(headChoiceJson(c.b_view));
     }
-    return jsonText(j, 2) + "\n";  // C1 controls escaped, as every JSON of attnviz
+    w.endObject().flush();
+    return text + "\n";
 }
 
 bool exportComparison(const ModelComparison& c, const QString& path, const ExportOptions& options, QString* error) {
     std::vector<HeatmapPanel> panels;
     try {
         panels = comparisonPanels(c, options.style);
-    } catch (const std::exception& e) {  // shapes that differ
-        if (error) *error = QStringLiteral("%1: %2").arg(path, qs(e.what()));
+    } catch (const std::exception& e) {  // shapes that differ, or out of memory
+        if (error) *error = QStringLiteral("%1: %2").arg(path, qs(errorMessage(e)));
         return false;
     }
     return exportPanels(panels, path, options, error,

@@ -42,11 +42,11 @@ HeatmapStyle differenceStyle(HeatmapStyle base);
 std::vector<HeatmapPanel> comparisonPanels(const ModelComparison& c, const HeatmapStyle& base);
 
 // The comparison's numbers: "csv" a line of distances per target token (comparisonToCsv), else the JSON
-// (comparisonToJson, pretty-printed, with a final newline; head_a and head_b added when a side shows a chosen head).
+// (writeComparisonMembers, pretty-printed, with a final newline; head_a and head_b added when a side shows a chosen head).
 std::string comparisonNumbers(const ModelComparison& c, const QString& format);
 
 // png/svg/pdf: the three panels across options.width (options.style is the base style); csv: a line of distances
-// per target token (comparisonToCsv); json: comparisonToJson. Returns false and sets *error ("PATH: what").
+// per target token (comparisonToCsv); json: writeComparisonMembers. Returns false and sets *error ("PATH: what").
 // Which cross-attention a side shows, for titles and choosers (translated, layers and heads from 1): "layer 2 · head
 // 3", "layer 2 · mean of heads", or for the default "mean of heads, last layer" (a Transformer, nhead > 0) and ""
 // (an RNN model: its one attention needs no name).

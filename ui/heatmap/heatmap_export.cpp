@@ -1,6 +1,7 @@
 #include "heatmap/heatmap_export.h"
 #include "heatmap/utf8_text.h"
 
+#include "base/errors.h"
 #include "heatmap/heatmap_renderer.h"
 #include "heatmap/heatmap_scene.h"
 #include "heatmap/intervention_marks.h"
@@ -192,7 +193,7 @@ bool exportFigure(const ExportFigure& figure, const QString& path, const ExportO
             file.write(text.data(), qint64(text.size()));
         } catch (const std::exception& e) {
             ok = false;
-            what = qs(e.what());
+            what = qs(errorMessage(e));
         }
     }
     if (!ok) return fail(what);

@@ -1,4 +1,5 @@
 #include "state/intervention_items.h"
+#include "base/errors.h"
 
 #include <QCoreApplication>
 
@@ -135,7 +136,7 @@ InterventionList interventionsFor(const Model& model, const InterventionList& li
             kept.push_back(item);
         } catch (const std::exception& e) {
             if (dropped) dropped->push_back(item);
-            if (reasons) reasons->push_back(QString::fromUtf8(e.what()));
+            if (reasons) reasons->push_back(QString::fromStdString(errorMessage(e)));
         }
     }
     return kept;

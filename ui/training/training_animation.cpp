@@ -1,4 +1,5 @@
 #include "training/training_animation.h"
+#include "base/errors.h"
 #include "heatmap/utf8_text.h"
 
 #include "heatmap/apng.h"
@@ -41,7 +42,7 @@ bool exportAnimation(const std::vector<TrainingSnapshot>& snapshots, const QStri
                             std::string_view(apng.constData(), size_t(apng.size())));
         return true;
     } catch (const std::exception& e) {
-        const QString what = qs(e.what());
+        const QString what = qs(errorMessage(e));
         if (error) *error = what.startsWith(path) ? what : QStringLiteral("%1: %2").arg(path, what);
         return false;
     }

@@ -1,4 +1,5 @@
 #include "training/training_window.h"
+#include "base/errors.h"
 #include "heatmap/utf8_text.h"
 
 #include "heatmap/heatmap_view.h"
@@ -218,7 +219,7 @@ bool TrainingWindow::startWith(const TrainingSettings& settings) {
     try {
         job = prepareTrainingJob(settings);
     } catch (const std::exception& e) {
-        last_error_ = qs(e.what());
+        last_error_ = qs(errorMessage(e));
         showMessage(tr("Cannot start: %1").arg(last_error_), true);
         return false;
     }

@@ -1,4 +1,5 @@
 // TrainingWindow's exports (training_window.h): the filmstrip, the animation, the curves, and "Save as sibling".
+#include "base/errors.h"
 #include "dialogs/model_library.h"
 #include "heatmap/heatmap_view.h"
 #include "heatmap/utf8_text.h"
@@ -47,7 +48,7 @@ bool TrainingWindow::exportCurves(const QString& path, QString* error) {
         writeFileAtomically(path.toStdString(), lossCurvesCsv(history_.reports, history_.metrics));
         return true;
     } catch (const std::exception& e) {
-        if (error) *error = qs(e.what());
+        if (error) *error = qs(errorMessage(e));
         return false;
     }
 }
@@ -76,7 +77,7 @@ bool TrainingWindow::saveAsSibling(const QString& path, QString* error) {
         saveModel(*model, path.toStdString());  // with the "training" metadata of its run
         return true;
     } catch (const std::exception& e) {
-        if (error) *error = qs(e.what());
+        if (error) *error = qs(errorMessage(e));
         return false;
     }
 }

@@ -2,6 +2,7 @@
 // started when the one before has written its model. A stop or a failure ends the sequence; the models of the runs
 // that completed stay where they were written (the stopped run's model too, marked "interrupted", as a stop always
 // keeps it).
+#include "base/errors.h"
 #include "heatmap/utf8_text.h"
 #include "training/sibling_runs.h"
 #include "training/training_form.h"
@@ -28,7 +29,7 @@ bool TrainingWindow::startSiblings(const QString& folder) {
     try {
         queue->runs = siblingSettings(form_->settings(), folder);
     } catch (const std::exception& e) {
-        last_error_ = qs(e.what());
+        last_error_ = qs(errorMessage(e));
         showMessage(tr("Cannot start: %1").arg(last_error_), true);
         return false;
     }

@@ -1,4 +1,5 @@
 #include "training/training_worker.h"
+#include "base/errors.h"
 #include "heatmap/utf8_text.h"
 
 #include "eval/corpus_scores.h"
@@ -74,7 +75,7 @@ QString TrainingWorker::writeModel(const Model& model, const TrainingJob& job, c
         saveModel(copy, job.out);
         return {};
     } catch (const std::exception& e) {
-        return qs(e.what());
+        return qs(errorMessage(e));
     }
 }
 
@@ -107,7 +108,7 @@ void TrainingWorker::run(const std::shared_ptr<TrainingJob>& job) {
         model.training = trainingMetadata(job->record, report);
         error = writeModel(model, *job, report);
     } catch (const std::exception& e) {
-        error = qs(e.what());
+        error = qs(errorMessage(e));
     }
     std::shared_ptr<const Model> trained = job->model;
     QMetaObject::invokeMethod(

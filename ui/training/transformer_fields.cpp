@@ -1,4 +1,5 @@
 #include "training/transformer_fields.h"
+#include "base/errors.h"
 #include "heatmap/utf8_text.h"
 
 #include "heatmap/plot_palette.h"
@@ -130,7 +131,7 @@ QString TransformerFields::problemText(const ModelConfig& c) {
             validateConfig(c);
             return {};
         } catch (const std::exception& e) {
-            why = qs(e.what());
+            why = qs(errorMessage(e));
             if (why.startsWith(QLatin1String("config: "))) why = why.mid(8);
         }
     }

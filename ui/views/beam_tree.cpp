@@ -1,4 +1,5 @@
 #include "views/beam_tree.h"
+#include "base/errors.h"
 
 #include "base/row_entropy.h"
 #include "decode/beam_hypothesis.h"
@@ -189,7 +190,7 @@ void BeamTreeView::search() {
         message_->clear();
     } catch (const std::exception& e) {
         result_.reset();
-        message_->setText(tr("No beam search: %1").arg(qs(e.what())));
+        message_->setText(tr("No beam search: %1").arg(qs(errorMessage(e))));
     }
     canvas_->setTree(result_.get(), result_ ? &model_->target_vocab : nullptr);
     export_->setEnabled(result_ != nullptr);
@@ -268,7 +269,7 @@ void BeamTreeView::addLayers(int node, DecodeResult& r) const {
         r.encoder_self_attention = std::move(forced.encoder_self_attention);
         r.decoder_self_attention = std::move(forced.decoder_self_attention);
     } catch (const std::exception& e) {
-        message_->setText(tr("No attention heads for this hypothesis: %1").arg(qs(e.what())));
+        message_->setText(tr("No attention heads for this hypothesis: %1").arg(qs(errorMessage(e))));
     }
 }
 

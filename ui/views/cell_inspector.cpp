@@ -1,4 +1,5 @@
 #include "views/cell_inspector.h"
+#include "base/errors.h"
 
 #include "eval/attention_diagnostics.h"
 #include "heatmap/explanation_data.h"
@@ -95,7 +96,8 @@ void CellInspector::refresh() {
     try {
         explanation_ = explainCell(*state_->decodedModel(), decode->source.ids, decode->steps[size_t(r)], r, c);
     } catch (const std::exception& e) {
-        view_->setHtml(tr("This cell cannot be explained: %1").arg(QString::fromUtf8(e.what()).toHtmlEscaped()));
+        view_->setHtml(
+            tr("This cell cannot be explained: %1").arg(QString::fromStdString(errorMessage(e)).toHtmlEscaped()));
         return;
     }
     view_->setHtml(describe(*explanation_));

@@ -1,4 +1,5 @@
 #include "views/compare_view.h"
+#include "base/errors.h"
 
 #include "eval/compare_heads.h"
 #include "heatmap/explanation_data.h"
@@ -47,7 +48,7 @@ QString goldProblem(const GoldAlignment& gold, const DecodeResult& a) {
     try {
         checkAlignmentRange(gold, words, targets);
     } catch (const std::exception& e) {
-        return CompareView::tr("Gold links: %1").arg(qs(e.what()));
+        return CompareView::tr("Gold links: %1").arg(qs(errorMessage(e)));
     }
     return {};
 }
@@ -303,7 +304,7 @@ void CompareView::showPair(std::shared_ptr<const DecodeResult> a, std::shared_pt
     try {
         rows = compareRows(c.a, c.b);
     } catch (const std::exception& e) {  // rows that do not line up: never shown as if they did
-        return clearPair(qs(e.what()));
+        return clearPair(qs(errorMessage(e)));
     }
     error_.clear();
     const std::vector<HeatmapPanel> panels = comparisonPanels(c, base_);
@@ -362,7 +363,7 @@ QString CompareView::setGoldLinks(const QString& pharaoh) {
         try {
             gold_ = parseAlignment(pharaoh.toStdString());
         } catch (const std::exception& e) {
-            gold_error_ = tr("Gold links: %1").arg(qs(e.what()));
+            gold_error_ = tr("Gold links: %1").arg(qs(errorMessage(e)));
         }
     }
     if (gold_edit_->text() != pharaoh) {

@@ -2,6 +2,7 @@
 // thread along A's output with the part of A's interventions it can take (requestB, decodeB); or an explanation
 // method of A's own model (docs/explain.md, "Side by side"; setMethodB, requestMethodB): B's rows are the row shares
 // of |R|, and each row's Spearman correlation with A's attention goes in the table.
+#include "base/errors.h"
 #include "views/compare_view.h"
 
 #include "eval/compare_heads.h"
@@ -25,7 +26,7 @@ bool CompareView::setModelB(const QString& path) {
     try {
         model = std::make_shared<const Model>(loadModel(QDir::toNativeSeparators(path).toStdString()));
     } catch (const std::exception& e) {
-        error_ = tr("Could not open the model %1: %2").arg(QDir::toNativeSeparators(path), qs(e.what()));
+        error_ = tr("Could not open the model %1: %2").arg(QDir::toNativeSeparators(path), qs(errorMessage(e)));
         updateSummary();
         return false;
     }
@@ -101,7 +102,7 @@ void CompareView::requestB() {
             note = interventionsNote(taken, refused);
             b = std::make_shared<const DecodeResult>(decodeB(*model, *a, taken));
         } catch (const std::exception& e) {
-            error = qs(e.what());
+            error = qs(errorMessage(e));
         }
         // Back on the UI thread; Qt drops the call if the view is gone by then.
         QMetaObject::invokeMethod(
@@ -158,7 +159,7 @@ void CompareView::requestMethodB() {
                         attention(t, j) = a->attention[size_t(t)][size_t(j)];
                 rho = rowSpearman(attention, e.values);
             } catch (const std::exception& e) {
-                error = qs(e.what());
+                error = qs(errorMessage(e));
             }
             QMetaObject::invokeMethod(
                 this,

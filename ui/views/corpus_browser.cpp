@@ -175,7 +175,7 @@ bool CorpusBrowser::openCorpus(const QString& path) {
         options.skip_bad_lines = true;
         corpus = parseCorpus(text, inputName(file), options);
     } catch (const std::exception& e) {
-        error_ = tr("Cannot open the corpus: %1").arg(qs(e.what()));
+        error_ = tr("Cannot open the corpus: %1").arg(qs(errorMessage(e)));
         return false;
     }
     if (corpus.examples.empty()) {
@@ -248,7 +248,7 @@ void CorpusBrowser::scoresArrived() {
     try {
         model_->setScores(watcher_.result());
     } catch (const std::exception& e) {  // out of memory, or an engine error no line should raise
-        report(tr("Scoring the corpus failed: %1").arg(qs(e.what())));
+        report(tr("Scoring the corpus failed: %1").arg(qs(errorMessage(e))));
     }
     updateNotice();
     if (complete) emit scoringFinished();
@@ -313,7 +313,7 @@ void CorpusBrowser::explanationsArrived() {
         try {
             model_->setExplainScores(explain_method_, explain_watcher_.result());
         } catch (const std::exception& e) {
-            report(tr("Explaining the corpus failed: %1").arg(qs(e.what())));
+            report(tr("Explaining the corpus failed: %1").arg(qs(errorMessage(e))));
         }
     }
     if (!isScoring()) progress_timer_->stop();
@@ -352,7 +352,7 @@ bool CorpusBrowser::exportCsv(const QString& path) {
     try {
         writeFileAtomically(QDir::toNativeSeparators(path).toStdString(), corpusScoresToCsv(examples, scores));
     } catch (const std::exception& e) {
-        error_ = tr("Cannot export the table: %1").arg(qs(e.what()));
+        error_ = tr("Cannot export the table: %1").arg(qs(errorMessage(e)));
         return false;
     }
     return true;

@@ -1,4 +1,5 @@
 #include "views/explain_scores_panel.h"
+#include "base/errors.h"
 
 #include "heatmap/explanation_data.h"
 #include "state/decode_state.h"
@@ -107,7 +108,7 @@ void ExplainScoresPanel::request() {
             try {
                 o.measures = measureLine(*model, shared->result, gold ? &*gold : nullptr, methods, align, kRandomSeed);
             } catch (const std::exception& e) {
-                o.error = QString::fromUtf8(e.what());
+                o.error = QString::fromStdString(errorMessage(e));
             }
             return o;
         },

@@ -145,7 +145,7 @@ bool GoldLinksPanel::loadLinks(const QString& path) {
                 break;
             }
     } catch (const std::exception& e) {
-        problem_ = tr("Gold links: %1").arg(qs(e.what()));
+        problem_ = tr("Gold links: %1").arg(qs(errorMessage(e)));
         showResult();
         return false;
     }
@@ -182,7 +182,7 @@ void GoldLinksPanel::parseLinks() {
     try {
         gold_ = parseAlignment(edit_->text().toStdString());
     } catch (const std::exception& e) {
-        parse_error_ = tr("Gold links: %1").arg(qs(e.what()));
+        parse_error_ = tr("Gold links: %1").arg(qs(errorMessage(e)));
     }
 }
 
@@ -194,7 +194,7 @@ QString GoldLinksPanel::wordCountProblem() const {
     try {
         checkAlignmentRange(*gold_, source, target);
     } catch (const std::exception& e) {
-        return tr("Gold links: %1").arg(qs(e.what()));
+        return tr("Gold links: %1").arg(qs(errorMessage(e)));
     }
     return {};
 }

@@ -1,4 +1,5 @@
 #include "views/head_importance_panel.h"
+#include "base/errors.h"
 
 #include "heatmap/attention_view_data.h"
 #include "heatmap/utf8_text.h"
@@ -238,7 +239,7 @@ bool HeadImportancePanel::compute() {
         try {
             o.report = headImportanceReport(*model, *examples, options);
         } catch (const std::exception& e) {  // a line the model cannot decode (named), or out of memory
-            o.error = QString::fromUtf8(e.what());
+            o.error = QString::fromStdString(errorMessage(e));
         }
         return o;
     }));

@@ -33,7 +33,7 @@ void decodeIntervened(DecodeOutcome& out, const DecodeRequest& request, PrefixDe
         out.plain = std::move(plain);
     } catch (const InputError& e) {
         static_cast<PrefixDecoding&>(out) = *plain;
-        out.intervention_error = qs(e.what());
+        out.intervention_error = qs(errorMessage(e));
     }
 }
 
@@ -93,7 +93,7 @@ DecodeOutcome DecodeWorker::run(const DecodeRequest& request, const std::atomic<
             decodeIntervened(out, request, std::move(input), stale, cache);
         }
     } catch (const std::exception& e) {  // InputError (invalid UTF-8, bad id) or anything the engine throws
-        out.error = qs(e.what());
+        out.error = qs(errorMessage(e));
         out.steps.clear();
         out.result = {};
     }

@@ -1,4 +1,5 @@
 #include "window/explain_worker.h"
+#include "base/errors.h"
 
 #include "state/latest_wins.h"
 
@@ -22,7 +23,7 @@ void ExplainWorker::submit(std::shared_ptr<const Model> model, std::shared_ptr<c
                 o.explanation =
                     std::make_shared<const Explanation>(explainDecode(*model, decode->result, method, options));
             } catch (const std::exception& e) {
-                o.error = QString::fromUtf8(e.what());
+                o.error = QString::fromStdString(errorMessage(e));
             }
             return o;
         },

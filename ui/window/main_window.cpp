@@ -1,4 +1,5 @@
 #include "window/main_window.h"
+#include "base/errors.h"
 
 #include "dialogs/model_library.h"
 #include "heatmap/heatmap_view.h"
@@ -260,7 +261,7 @@ bool MainWindow::openModel(const QString& path) {
     try {
         model = std::make_shared<const Model>(loadModel(QDir::toNativeSeparators(path).toStdString()));
     } catch (const std::exception& e) {
-        reportLoadError(path, qs(e.what()));
+        reportLoadError(path, qs(errorMessage(e)));
         return false;
     }
     setModel(std::move(model), path);

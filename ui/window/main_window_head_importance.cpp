@@ -2,6 +2,7 @@
 // beside the head grid). Its lines are the corpus browser's when a corpus is open there, else the open model's sample test split
 // (<sample corpora folder>/<task>/test.tsv, the folders of training/training_job.h's sampleCorpusDirs, where
 // sample_models/build.sh generates them). A head clicked there is shown in the head grid and in the heatmap.
+#include "base/errors.h"
 #include "heatmap/utf8_text.h"
 #include "io/corpus.h"
 #include "io/input_file.h"
@@ -80,7 +81,7 @@ HeadImportanceCorpus MainWindow::headImportanceCorpus() const {
         try {
             c.examples = std::make_shared<const std::vector<CorpusExample>>(readSplit(*m, path));
         } catch (const std::exception& e) {
-            c.error = tr("Cannot read %1: %2").arg(QDir::toNativeSeparators(path), qs(e.what()));
+            c.error = tr("Cannot read %1: %2").arg(QDir::toNativeSeparators(path), qs(errorMessage(e)));
         }
         return c;
     }

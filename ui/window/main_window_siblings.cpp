@@ -1,5 +1,6 @@
 // MainWindow's sibling models: the scoring buttons and the Siblings menu, which switch among the models of the same
 // task and vocabularies (core/io/siblings) keeping the sentence, the step and a forced "what if".
+#include "base/errors.h"
 #include "window/main_window.h"
 
 #include "heatmap/utf8_text.h"
@@ -47,7 +48,7 @@ bool MainWindow::switchToSibling(const QString& sibling_path) {
     try {
         model = std::make_shared<const Model>(loadModel(path.toStdString()));
     } catch (const std::exception& e) {
-        reportLoadError(path, qs(e.what()));
+        reportLoadError(path, qs(errorMessage(e)));
         updateScoreActions();  // the check goes back to the current model's score
         return false;
     }
