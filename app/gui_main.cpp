@@ -38,6 +38,7 @@
 #include <QTimer>
 
 #include <cstdio>
+#include <functional>
 #include <memory>
 #include <string_view>
 
@@ -152,6 +153,19 @@ void computeHeadImportance(attnviz::ui::MainWindow& window, const QCommandLinePa
     if (!panel->compute()) std::fprintf(stderr, "attnviz: head importance: %s\n", qPrintable(panel->statusText()));
 }
 
+// Saves the screenshot (save(true)) the first time `signal` of `sender` comes with `ready()` true; later signals
+// save nothing.
+template <class Sender, class Signal>
+void saveOnceWhen(Sender* sender, Signal signal, QObject* context, std::function<bool()> ready,
+                  std::function<void(bool)> save) {
+    auto saved = std::make_shared<bool>(false);
+    QObject::connect(sender, signal, context, [ready, save, saved] {
+        if (*saved || !ready()) return;
+        *saved = true;
+        save(true);
+    });
+}
+
 // What the command line asks of the window once it shows a decode: a cell inspected (--select), a screenshot saved
 // (--screenshot, then the program ends) or a step shown (--step).
 void scheduleStartupActions(attnviz::ui::MainWindow& window, const QCommandLineParser& parser, const Options& options) {
@@ -228,37 +242,29 @@ void scheduleStartupActions(attnviz::ui::MainWindow& window, const QCommandLineP
                 Qt::SingleShotConnection);
         } else if (attnviz::app::compareMethodName(parser.value(options.compare))) {  // B, the method's matrix, shown
             attnviz::ui::CompareView* view = window.compareView();
-            auto saved = std::make_shared<bool>(false);  // the first pair with B: later pairs save nothing
-            QObject::connect(view, &attnviz::ui::CompareView::comparisonChanged, &window, [view, save, saved] {
-                if (*saved || !view->decodeB() || !view->methodB()) return;
-                *saved = true;
-                save(true);
-            });
+            saveOnceWhen(
+                view, &attnviz::ui::CompareView::comparisonChanged, &window,
+                [view] { return view->decodeB() && view->methodB(); }, save);
         } else if (force) {  // the decode that follows the forced token shown
-            auto saved = std::make_shared<bool>(false);
-            QObject::connect(&window, &attnviz::ui::MainWindow::decodeFinished, &window,
-                             [&window, save, saved, row = force->step - 1] {
-                                 if (*saved || !window.heatmapView()->labelMarks().forced_rows.contains(row)) return;
-                                 *saved = true;
-                                 save(true);
-                             });
+            saveOnceWhen(
+                &window, &attnviz::ui::MainWindow::decodeFinished, &window,
+                [&window, row = force->step - 1] {
+                    return window.heatmapView()->labelMarks().forced_rows.contains(row);
+                },
+                save);
         } else if (parser.isSet(options.explain_scores)) {  // every method measured on the decode shown
             attnviz::ui::ExplainScoresPanel* panel = window.explainScores();
-            auto saved = std::make_shared<bool>(false);
-            QObject::connect(panel, &attnviz::ui::ExplainScoresPanel::measured, &window, [panel, save, saved] {
-                if (*saved || !panel->measures() || panel->isBusy()) return;
-                *saved = true;
-                save(true);
-            });
+            saveOnceWhen(
+                panel, &attnviz::ui::ExplainScoresPanel::measured, &window,
+                [panel] { return panel->measures() && !panel->isBusy(); }, save);
         } else if (parser.isSet(options.contrast)) {  // the contrastive row shown
-            auto saved = std::make_shared<bool>(false);
-            QObject::connect(window.state(), &attnviz::ui::DecodeState::explanationChanged, &window,
-                             [&window, save, saved] {
-                                 const auto& e = window.state()->explanation();
-                                 if (*saved || !e || !e->contrast) return;
-                                 *saved = true;
-                                 save(true);
-                             });
+            saveOnceWhen(
+                window.state(), &attnviz::ui::DecodeState::explanationChanged, &window,
+                [&window] {
+                    const auto& e = window.state()->explanation();
+                    return e && e->contrast;
+                },
+                save);
         } else if (window.explainMethod() != attnviz::ExplainMethod::Attention) {  // --explain: its matrix shown
             QObject::connect(
                 window.state(), &attnviz::ui::DecodeState::explanationChanged, &window, [save] { save(true); },

@@ -219,6 +219,31 @@ std::vector<DVec> referenceOcclusion(const Case& c) {
     return want;
 }
 
+// IG with m steps against the case's reference: the path's central differences along each position's own
+// embedding at α_i e, averaged, and ig_delta = f(e) − f(0). "" or the first row and position that differ.
+QString integratedGradientsAgainstReference(const Case& c, const Explanation& e, int m) {
+    std::vector<DVec> want(kSource.size(), DVec(kTarget.size(), 0.0));
+    for (int i = 1; i <= m; ++i) {
+        const double alpha = (i - 0.5) / m;
+        Rows at = c.embeddings;
+        for (DVec& row : at)
+            for (double& v : row) v *= alpha;
+        for (size_t j = 0; j < kSource.size(); ++j) {
+            const DVec d = alongOwnEmbedding(c, at, j);
+            for (size_t t = 0; t < d.size(); ++t) want[j][t] += d[t] / m;
+        }
+    }
+    if (const QString failure = compare(e.values, want, 2e-4); !failure.isEmpty()) return failure;
+    Rows zero = c.embeddings;
+    for (DVec& row : zero) std::fill(row.begin(), row.end(), 0.0);
+    const DVec f1 = c.f(c.embeddings, kSource), f0 = c.f(zero, kSource);
+    if (e.ig_delta.size() != kTarget.size()) return QString("%1 ig_delta values").arg(e.ig_delta.size());
+    for (size_t t = 0; t < kTarget.size(); ++t)
+        if (!(std::abs(e.ig_delta[t] - (f1[t] - f0[t])) < 1e-4 * (1 + std::abs(f1[t] - f0[t]))))
+            return QString("ig_delta row %1: %2 vs %3").arg(t).arg(e.ig_delta[t]).arg(f1[t] - f0[t]);
+    return {};
+}
+
 }  // namespace
 
 class TestExplain : public QObject {
@@ -286,27 +311,9 @@ void TestExplain::integratedGradientsEqualCentralDifferencesAlongThePath() {
     ExplainOptions o;
     o.ig_steps = m;
     const Explanation e = explainDecode(*c.model, forced(*c.model), ExplainMethod::IntegratedGradients, o);
-    std::vector<DVec> want(kSource.size(), DVec(kTarget.size(), 0.0));
-    for (int i = 1; i <= m; ++i) {
-        const double alpha = (i - 0.5) / m;
-        Rows at = c.embeddings;
-        for (DVec& row : at)
-            for (double& v : row) v *= alpha;
-        for (size_t j = 0; j < kSource.size(); ++j) {
-            const DVec d = alongOwnEmbedding(c, at, j);
-            for (size_t t = 0; t < d.size(); ++t) want[j][t] += d[t] / m;
-        }
-    }
-    const QString failure = compare(e.values, want, 2e-4);
+    const QString failure = integratedGradientsAgainstReference(c, e, m);
     QVERIFY2(failure.isEmpty(), qPrintable(failure));
-    // ig_delta is f(e) − f(0) of the reference
-    Rows zero = c.embeddings;
-    for (DVec& row : zero) std::fill(row.begin(), row.end(), 0.0);
-    const DVec f1 = c.f(c.embeddings, kSource), f0 = c.f(zero, kSource);
     QCOMPARE(e.ig_delta.size(), kTarget.size());
-    for (size_t t = 0; t < kTarget.size(); ++t)
-        QVERIFY2(std::abs(e.ig_delta[t] - (f1[t] - f0[t])) < 1e-4 * (1 + std::abs(f1[t] - f0[t])),
-                 qPrintable(QString("row %1: %2 vs %3").arg(t).arg(e.ig_delta[t]).arg(f1[t] - f0[t])));
 }
 
 // Completeness needs f smooth along the path: a local-p span's window moves with the decoder state, so positions
@@ -401,24 +408,8 @@ void TestExplain::integratedGradientsFollowTheIntervenedModel() {
     o.interventions = interventionsFor(c.model->config);
     const Explanation e =
         explainDecode(*c.model, forced(*c.model, o.interventions), ExplainMethod::IntegratedGradients, o);
-    std::vector<DVec> want(kSource.size(), DVec(kTarget.size(), 0.0));
-    for (int i = 1; i <= m; ++i) {
-        Rows at = c.embeddings;
-        for (DVec& row : at)
-            for (double& v : row) v *= (i - 0.5) / m;
-        for (size_t j = 0; j < kSource.size(); ++j) {
-            const DVec d = alongOwnEmbedding(c, at, j);
-            for (size_t t = 0; t < d.size(); ++t) want[j][t] += d[t] / m;
-        }
-    }
-    const QString failure = compare(e.values, want, 2e-4);
+    const QString failure = integratedGradientsAgainstReference(c, e, m);
     QVERIFY2(failure.isEmpty(), qPrintable(failure));
-    Rows zero = c.embeddings;
-    for (DVec& row : zero) std::fill(row.begin(), row.end(), 0.0);
-    const DVec f1 = c.f(c.embeddings, kSource), f0 = c.f(zero, kSource);
-    for (size_t t = 0; t < kTarget.size(); ++t)
-        QVERIFY2(std::abs(e.ig_delta[t] - (f1[t] - f0[t])) < 1e-4 * (1 + std::abs(f1[t] - f0[t])),
-                 qPrintable(QString("row %1: %2 vs %3").arg(t).arg(e.ig_delta[t]).arg(f1[t] - f0[t])));
 }
 
 void TestExplain::rnnNormIsAttentionTimesEncoderOutputNorm() {
