@@ -1,5 +1,6 @@
 #include "window/main_window.h"
 #include "base/errors.h"
+#include "window/dock_scroller.h"
 
 #include "dialogs/model_library.h"
 #include "heatmap/heatmap_view.h"
@@ -155,7 +156,7 @@ void MainWindow::createCentralWidgets() {
     dock_layout->addWidget(force_box_);
     step_dock_ = new QDockWidget(this);
     step_dock_->setObjectName(QStringLiteral("StepDock"));
-    step_dock_->setWidget(dock_contents);
+    step_dock_->setWidget(new DockScroller(dock_contents, step_dock_));
     addDockWidget(Qt::RightDockWidgetArea, step_dock_);
     // The right column (current step, inspector) runs the full height; the bottom docks (beam search, compare,
     // corpus) share the heatmap's column, so the right column's height does not squeeze them.

@@ -195,6 +195,7 @@ protected:
     void changeEvent(QEvent* event) override;        // language and palette changes (main_window_appearance.cpp)
     void resizeEvent(QResizeEvent* event) override;  // the heatmap's room (main_window_docks.cpp)
     void showEvent(QShowEvent* event) override;      // the docks shown with the window (main_window_docks.cpp)
+    bool event(QEvent* event) override;              // back to the asked size (main_window_docks.cpp)
 
 private:
     // main_window_actions.cpp: the shell (actions, menus, toolbars, view toggles, settings, recent files).
@@ -227,6 +228,8 @@ private:
     static constexpr int kReadableRows = 8;
     void keepHeatmapRoom(QDockWidget* dock, bool grow);
     void fitBottomDocks(QDockWidget* grown);
+    void returnToAskedSize();
+    void fitRightDocks();
     // A dock shown where its area lacks room goes into a tab with `partner` (nullptr: the area's longest dock).
     void tabWhereNoRoom(QDockWidget* dock, QDockWidget* partner);
     void tabDockIfNoRoom(QDockWidget* dock, QDockWidget* partner);
@@ -332,6 +335,9 @@ private:
     CellInspector* inspector_ = nullptr;
     QSize settled_size_;  // the window's size once the event loop has run after a resize (tabDockIfNoRoom)
     QSize shown_size_;    // the size the window was shown at, until the docks shown with it are placed
+    QSize asked_size_;    // the size last asked for (the user, --size, the saved one), not the layout's growth
+    QSize returning_to_;  // the size returnToAskedSize resized to, until its resize event
+    QList<int> right_docks_asked_;  // fitRightDocks' last request
     QDockWidget* inspector_dock_ = nullptr;
     QAction* diagnostics_act_ = nullptr;  // owned by the window: kept when the menus are rebuilt
     QLabel* confidence_label_ = nullptr;

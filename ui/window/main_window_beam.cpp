@@ -2,6 +2,7 @@
 // the heatmap and hidden until View ▸ Beam search shows it (a hidden view does not search).
 #include "state/decode_state.h"
 #include "views/beam_tree.h"
+#include "window/dock_scroller.h"
 #include "window/main_window.h"
 
 #include <QAction>
@@ -14,7 +15,7 @@ void MainWindow::createBeamDock() {
     beam_tree_->setDecodeState(state_);
     beam_dock_ = new QDockWidget(this);
     beam_dock_->setObjectName(QStringLiteral("BeamDock"));
-    beam_dock_->setWidget(beam_tree_);
+    beam_dock_->setWidget(new DockScroller(beam_tree_, beam_dock_));
     addDockWidget(Qt::BottomDockWidgetArea, beam_dock_);
     beam_dock_->hide();
     keepHeatmapRoom(beam_dock_, true);

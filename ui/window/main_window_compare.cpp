@@ -1,5 +1,6 @@
 // MainWindow's compare dock (views/compare_view.h): two models side by side on the window's sentence, hidden until
 // View ▸ Compare models shows it; it follows the window's decode, step and colour map, and decodes only while shown.
+#include "window/dock_scroller.h"
 #include "window/main_window.h"
 
 #include "heatmap/heatmap_view.h"
@@ -20,7 +21,7 @@ void MainWindow::createCompareDock() {
     }
     compare_dock_ = new QDockWidget(this);
     compare_dock_->setObjectName(QStringLiteral("CompareDock"));
-    compare_dock_->setWidget(compare_view_);
+    compare_dock_->setWidget(new DockScroller(compare_view_, compare_dock_));
     addDockWidget(Qt::BottomDockWidgetArea, compare_dock_);
     compare_dock_->hide();
     keepHeatmapRoom(compare_dock_, false);

@@ -6,6 +6,7 @@
 #include "views/compare_view.h"
 #include "views/corpus_browser.h"
 #include "views/gold_links_panel.h"
+#include "window/dock_scroller.h"
 #include "window/main_window.h"
 
 #include <QDockWidget>
@@ -17,7 +18,7 @@ void MainWindow::createCorpusDock() {
     corpus_browser_->setStartFolder(sampleCorpusDirs().value(0));  // the sample corpora, Tatoeba's among them
     corpus_dock_ = new QDockWidget(this);
     corpus_dock_->setObjectName(QStringLiteral("CorpusDock"));
-    corpus_dock_->setWidget(corpus_browser_);
+    corpus_dock_->setWidget(new DockScroller(corpus_browser_, corpus_dock_));
     addDockWidget(Qt::BottomDockWidgetArea, corpus_dock_);
     corpus_dock_->hide();
     keepHeatmapRoom(corpus_dock_, true);

@@ -5,7 +5,14 @@
 // shown squeezed gets up to two fifths of the window, within the same room.
 // A dock shown where its area has no room for it beside the docks already there goes into a tab of one of them, so
 // that a small window (800×600) keeps its size instead of growing past the screen (tabDockIfNoRoom).
+// The layout grows the window while its minimum size is more than the window's size, also for a moment (a dock shown
+// before it is tabbed, a heatmap's minimum before its first layout); once the minimum allows, the window returns to
+// the size last asked for (returnToAskedSize).
+// Tabbing goes by the docks' unscrolled minimum sizes: a dock is tabbed, not scrolled, where the window has the choice.
+// The bottom docks' height gives way to the heatmap's rows down to a few lines, the rest of their contents then
+// scrolling (dock_scroller.h).
 #include "heatmap/heatmap_view.h"
+#include "window/dock_scroller.h"
 #include "window/main_window.h"
 
 #include <QDockWidget>
@@ -37,6 +44,14 @@ void MainWindow::keepHeatmapRoom(QDockWidget* dock, bool grow) {
 // Shown in the window, and not behind another dock's tab (Qt moves those out of sight, still "visible").
 static bool inFront(const QDockWidget* d) {
     return d->isVisible() && !d->isFloating() && !d->visibleRegion().isEmpty();
+}
+
+// A dock's minimum size where its contents do not scroll.
+static QSize unscrolledMinimum(const QDockWidget* d) {
+    const auto* scroller = dynamic_cast<const DockScroller*>(d->widget());
+    if (!scroller) return d->minimumSizeHint();
+    const int scrolled = scroller->unscrolledMinimum().height() - scroller->minimumSizeHint().height();
+    return d->minimumSizeHint() + QSize(0, scrolled);
 }
 
 void MainWindow::tabWhereNoRoom(QDockWidget* dock, QDockWidget* partner) {
@@ -83,12 +98,12 @@ void MainWindow::tabDockIfNoRoom(QDockWidget* dock, QDockWidget* partner) {
         return;
     const auto length = [area](QSize s) { return area == Qt::BottomDockWidgetArea ? s.width() : s.height(); };
     const int separator = style()->pixelMetric(QStyle::PM_DockWidgetSeparatorExtent, nullptr, this);
-    int need = length(dock->minimumSizeHint());
+    int need = length(unscrolledMinimum(dock));
     QDockWidget* longest = nullptr;
     for (QDockWidget* d : findChildren<QDockWidget*>()) {  // each tab group once, by the dock in front
         if (d == dock || !inFront(d) || dockWidgetArea(d) != area) continue;
-        int group = length(d->minimumSizeHint());
-        for (const QDockWidget* tab : tabifiedDockWidgets(d)) group = std::max(group, length(tab->minimumSizeHint()));
+        int group = length(unscrolledMinimum(d));
+        for (const QDockWidget* tab : tabifiedDockWidgets(d)) group = std::max(group, length(unscrolledMinimum(tab)));
         need += separator + group;
         if (!longest || length(d->size()) > length(longest->size())) longest = d;
     }
@@ -111,8 +126,58 @@ void MainWindow::tabDockIfNoRoom(QDockWidget* dock, QDockWidget* partner) {
 
 void MainWindow::resizeEvent(QResizeEvent* event) {
     QMainWindow::resizeEvent(event);
-    QTimer::singleShot(0, this, [this] { settled_size_ = size(); });   // after any dock shown in this round
-    QTimer::singleShot(0, this, [this] { fitBottomDocks(nullptr); });  // once the central widget has its size
+    // Grown by the layout to its minimum size (Qt's way), the window keeps the size asked for before.
+    const QSize old = event->oldSize();
+    const bool grown_by_layout = old.isValid() && event->size() != old &&
+                                 event->size() == old.expandedTo(minimumSize()) && !isMaximized() && !isFullScreen();
+    right_docks_asked_.clear();  // what the right column can give has changed
+    if (event->size() == returning_to_)
+        returning_to_ = QSize();  // returnToAskedSize's step back: not a new request
+    else if (!grown_by_layout)
+        asked_size_ = event->size();
+    QTimer::singleShot(0, this, [this] { settled_size_ = size(); });  // after any dock shown in this round
+    QTimer::singleShot(0, this, [this] {                              // once the central widget has its size
+        fitBottomDocks(nullptr);
+        fitRightDocks();
+    });
+}
+
+// The right column's docks (current step, cell inspector, explanation scores, interventions): one in front that is
+// shorter than its contents takes height from the others, down to their few scrolled lines, before it scrolls.
+void MainWindow::fitRightDocks() {
+    QList<QDockWidget*> short_docks;
+    QList<int> heights;
+    for (QDockWidget* d : findChildren<QDockWidget*>()) {
+        if (!inFront(d) || dockWidgetArea(d) != Qt::RightDockWidgetArea) continue;
+        if (const int least = unscrolledMinimum(d).height(); d->height() < least) {
+            short_docks << d;
+            heights << least + 1;  // resizeDocks leaves a dock of the right column one pixel short of the size asked
+        }
+    }
+    // Asked again only when something else changed: a size the layout cannot give is not asked for in a loop.
+    if (short_docks.isEmpty() || heights == right_docks_asked_) return;
+    right_docks_asked_ = heights;
+    resizeDocks(short_docks, heights, Qt::Vertical);
+}
+
+bool MainWindow::event(QEvent* event) {
+    const bool done = QMainWindow::event(event);
+    if (event->type() == QEvent::LayoutRequest) {  // a minimum changed: a dock's contents, the heatmap's
+        QTimer::singleShot(0, this, [this] {
+            returnToAskedSize();
+            fitRightDocks();
+        });
+    }
+    return done;
+}
+
+// The window grown by the layout goes back towards the size last asked for, as far as its minimum size allows.
+void MainWindow::returnToAskedSize() {
+    if (!asked_size_.isValid() || size() == asked_size_ || isMaximized() || isFullScreen()) return;
+    const QSize back = asked_size_.expandedTo(minimumSizeHint()).boundedTo(size());
+    if (back == size()) return;
+    returning_to_ = back;
+    resize(back);
 }
 
 // The bottom row of docks gets the height the heatmap can spare: less when the heatmap has fewer than
@@ -124,7 +189,7 @@ void MainWindow::fitBottomDocks(QDockWidget* grown) {
         if (!d || !d->isVisible() || d->isFloating() || dockWidgetArea(d) != Qt::BottomDockWidgetArea) continue;
         docks << d;
         shown = std::max(shown, d->height());
-        least = std::max(least, d->minimumSizeHint().height());
+        least = std::max(least, d->minimumSizeHint().height());  // scrolled: the heatmap's rows come first
     }
     if (docks.isEmpty()) return;
     const int spare = heatmap_->height() - heatmap_->heightForRows(kReadableRows);

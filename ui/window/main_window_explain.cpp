@@ -6,6 +6,7 @@
 #include "heatmap/utf8_text.h"
 #include "state/decode_state.h"
 #include "views/explain_scores_panel.h"
+#include "window/dock_scroller.h"
 #include "window/explain_worker.h"
 #include "window/main_window.h"
 
@@ -38,7 +39,7 @@ void MainWindow::createExplainScoresDock() {
     explain_scores_ = new ExplainScoresPanel(state_, gold_links_, this);
     explain_scores_dock_ = new QDockWidget(this);
     explain_scores_dock_->setObjectName(QStringLiteral("ExplainScoresDock"));
-    explain_scores_dock_->setWidget(explain_scores_);
+    explain_scores_dock_->setWidget(new DockScroller(explain_scores_, explain_scores_dock_));
     addDockWidget(Qt::RightDockWidgetArea, explain_scores_dock_);
     tabifyDockWidget(inspector_dock_, explain_scores_dock_);
     explain_scores_dock_->hide();  // View ▸ Which explanation is right?

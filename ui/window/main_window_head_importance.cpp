@@ -12,6 +12,7 @@
 #include "views/corpus_table_model.h"
 #include "views/head_grid.h"
 #include "views/head_importance_panel.h"
+#include "window/dock_scroller.h"
 #include "window/main_window.h"
 
 #include <QDir>
@@ -40,7 +41,7 @@ void MainWindow::createHeadImportanceDock() {
     head_importance_->setCorpusSource([this] { return headImportanceCorpus(); });
     head_importance_dock_ = new QDockWidget(this);
     head_importance_dock_->setObjectName(QStringLiteral("HeadImportanceDock"));
-    head_importance_dock_->setWidget(head_importance_);
+    head_importance_dock_->setWidget(new DockScroller(head_importance_, head_importance_dock_));
     // under the heatmap beside the head grid: a head clicked here is shown there, both in view
     addDockWidget(Qt::BottomDockWidgetArea, head_importance_dock_);
     splitDockWidget(head_dock_, head_importance_dock_, Qt::Horizontal);

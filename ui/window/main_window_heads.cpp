@@ -5,6 +5,7 @@
 #include "heatmap/heatmap_view.h"
 #include "state/decode_state.h"
 #include "views/head_grid.h"
+#include "window/dock_scroller.h"
 #include "window/main_window.h"
 
 #include <QDockWidget>
@@ -18,7 +19,7 @@ void MainWindow::createHeadGridDock() {
     head_grid_->setColormap(style_.colormap);
     head_dock_ = new QDockWidget(this);
     head_dock_->setObjectName(QStringLiteral("HeadGridDock"));
-    head_dock_->setWidget(head_grid_);
+    head_dock_->setWidget(new DockScroller(head_grid_, head_dock_));
     addDockWidget(Qt::BottomDockWidgetArea, head_dock_);
     head_dock_->hide();  // shown at the grid's own height (HeadGridCanvas::sizeHint), not squeezing the heatmap
     keepHeatmapRoom(head_dock_, false);

@@ -5,6 +5,7 @@
 #include "heatmap/heatmap_view.h"
 #include "state/decode_state.h"
 #include "views/cell_inspector.h"
+#include "window/dock_scroller.h"
 #include "window/main_window.h"
 
 #include <QAction>
@@ -24,7 +25,7 @@ void MainWindow::createInspector() {
     inspector_->setDecodeState(state_);
     inspector_dock_ = new QDockWidget(this);
     inspector_dock_->setObjectName(QStringLiteral("CellInspectorDock"));
-    inspector_dock_->setWidget(inspector_);
+    inspector_dock_->setWidget(new DockScroller(inspector_, inspector_dock_));
     addDockWidget(Qt::RightDockWidgetArea, inspector_dock_);  // under the current step
     connect(heatmap_, &HeatmapView::cellClicked, this, [this] {
         if (!state_->attentionView().isDefault()) return;  // it explains cells of the default attention only

@@ -10,6 +10,7 @@
 #include "text/tokenizer.h"
 #include "views/head_grid.h"
 #include "views/intervention_list.h"
+#include "window/dock_scroller.h"
 #include "window/heatmap_actions.h"
 #include "window/main_window.h"
 
@@ -24,7 +25,7 @@ void MainWindow::createInterventionsDock() {
     intervention_list_ = new InterventionListView(state_, intervention_edits_, this);
     intervention_dock_ = new QDockWidget(this);
     intervention_dock_->setObjectName(QStringLiteral("InterventionsDock"));
-    intervention_dock_->setWidget(intervention_list_);
+    intervention_dock_->setWidget(new DockScroller(intervention_list_, intervention_dock_));
     addDockWidget(Qt::RightDockWidgetArea, intervention_dock_);
     intervention_dock_->hide();                           // shown with the first intervention
     tabWhereNoRoom(intervention_dock_, inspector_dock_);  // a short window: in a tab with the cell inspector

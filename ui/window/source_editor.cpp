@@ -101,9 +101,11 @@ QStringList SourceEditor::unknownWords() const {
     return out;
 }
 
-QSize SourceEditor::sizeHint() const {
-    const QSize base = QPlainTextEdit::sizeHint();
-    return {base.width(), fontMetrics().lineSpacing() * 3 + 2 * frameWidth() + 8};
+// Four lines where the window has room, two in a short one (a longer sentence scrolls).
+QSize SourceEditor::sizeHint() const { return {QPlainTextEdit::sizeHint().width(), heightForLines(4)}; }
+QSize SourceEditor::minimumSizeHint() const { return {QPlainTextEdit::minimumSizeHint().width(), heightForLines(2)}; }
+int SourceEditor::heightForLines(int lines) const {
+    return fontMetrics().lineSpacing() * lines + 2 * frameWidth() + 2 * int(document()->documentMargin());
 }
 
 bool SourceEditor::event(QEvent* e) {

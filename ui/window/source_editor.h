@@ -55,6 +55,7 @@ public:
     QStringList unknownWords() const;
     QCompleter* completer() const { return completer_; }
     QSize sizeHint() const override;
+    QSize minimumSizeHint() const override;
 
 protected:
     bool event(QEvent* e) override;  // tooltips over unknown words; the placeholder in a new language
@@ -62,6 +63,7 @@ protected:
     void focusInEvent(QFocusEvent* e) override;
 
 private:
+    int heightForLines(int lines) const;
     static QString placeholder();
     void insertCompletion(const QString& completion);
     QString wordUnderCursor() const;
