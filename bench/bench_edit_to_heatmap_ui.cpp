@@ -92,13 +92,13 @@ void BM_KnockoutToHeatmap(benchmark::State& state) {
     plain.model = model;
     plain.source = bench::benchSentence(*model, int(state.range(0)), 1);
     PlainDecodeCache shown;
-    DecodeWorker::run(plain, nullptr, 0, &shown);
+    DecodeWorker::run(plain, {}, &shown);
     DecodeRequest knocked = plain;
     knocked.interventions.knockout = {2};
     double rows = 0;
     for (auto _ : state) {
         PlainDecodeCache cache = shown;  // as after the plain decode, every time
-        const DecodeOutcome out = DecodeWorker::run(knocked, nullptr, 0, &cache);
+        const DecodeOutcome out = DecodeWorker::run(knocked, {}, &cache);
         view.setData(HeatmapData::fromDecode(out.result), -1, int(out.result.target_tokens.size()) - 1);
         benchmark::DoNotOptimize(view.plot());
         rows += double(out.result.target_tokens.size());

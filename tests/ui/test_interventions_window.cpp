@@ -401,13 +401,13 @@ void TestInterventionsWindow::addingAnInterventionReusesThePlainDecodeOfTheSameR
     plain.model = model;
     plain.source = "the cat sat";
     PlainDecodeCache cache;
-    const DecodeOutcome first = DecodeWorker::run(plain, nullptr, 0, &cache);
+    const DecodeOutcome first = DecodeWorker::run(plain, {}, &cache);
     QVERIFY(cache.holds(plain));
     const std::shared_ptr<const PrefixDecoding> kept = cache.decoding;
 
     DecodeRequest knocked = plain;
     knocked.interventions.knockout = {2};
-    const DecodeOutcome second = DecodeWorker::run(knocked, nullptr, 0, &cache);
+    const DecodeOutcome second = DecodeWorker::run(knocked, {}, &cache);
     QCOMPARE(second.plain.get(), kept.get());  // not decoded again
     QCOMPARE(second.plain->result.target_ids, first.result.target_ids);
     DecodeOptions o;
@@ -418,13 +418,13 @@ void TestInterventionsWindow::addingAnInterventionReusesThePlainDecodeOfTheSameR
 
     DecodeRequest other = knocked;
     other.source = "the mat sat";
-    const DecodeOutcome third = DecodeWorker::run(other, nullptr, 0, &cache);
+    const DecodeOutcome third = DecodeWorker::run(other, {}, &cache);
     QVERIFY(third.plain.get() != kept.get());
     QCOMPARE(third.plain->result.target_ids, greedyDecode(*model, other.source).target_ids);
     QVERIFY(cache.holds(other));
     DecodeRequest back = other;  // "Plain model": the plain decode kept, equal to core's
     back.interventions = {};
-    const DecodeOutcome fourth = DecodeWorker::run(back, nullptr, 0, &cache);
+    const DecodeOutcome fourth = DecodeWorker::run(back, {}, &cache);
     QCOMPARE(fourth.result.target_ids, third.plain->result.target_ids);
     QCOMPARE(fourth.result.attention, greedyDecode(*model, other.source).attention);
     other.model = std::make_shared<const Model>(*model);  // an equal model, but another one: decoded again

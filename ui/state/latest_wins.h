@@ -1,6 +1,7 @@
 // "The latest request wins, off the UI thread": each request's work runs on a private one-thread pool and its
 // result is delivered on the UI thread only if no newer request came in meanwhile; a request already stale when its
-// turn comes is skipped. What is computed is the caller's; this only schedules.
+// turn comes is skipped, and a running one may stop early. What is computed is the caller's; this only schedules.
+// The window's decodes (DecodeWorker), the compare view's model B, the explanations and their scores all run here.
 #pragma once
 #include <QMetaObject>
 #include <QObject>
@@ -8,7 +9,9 @@
 #include <QThreadPool>
 
 #include <atomic>
+#include <functional>
 #include <memory>
+#include <type_traits>
 #include <utility>
 
 namespace attnviz::ui {
@@ -20,8 +23,12 @@ public:
         cancelAll();
         pool_.waitForDone();
     }
-    // work() runs off the UI thread and returns a value (it must not throw); deliver(value) then runs on the UI
-    // thread, unless a newer request or cancelAll() came in meanwhile.
+    // Whether a request is stale: true once a newer request or cancelAll() came in.
+    using Stale = std::function<bool()>;
+
+    // work() runs off the UI thread and returns a value (it must not throw); a work(stale) that takes a Stale may stop
+    // early once it is stale, its result then dropped. deliver(value) runs on the UI thread, unless a newer request or
+    // cancelAll() came in meanwhile.
     template <class Work, class Deliver>
     void submit(Work work, Deliver deliver) {
         const quint64 generation = ++*latest_;
@@ -29,8 +36,8 @@ public:
         QPointer<LatestWins> self(this);
         auto latest = latest_;
         pool_.start([self, latest, generation, work = std::move(work), deliver = std::move(deliver)]() mutable {
-            const bool current = latest->load() == generation;
-            auto result = current ? std::make_shared<decltype(work())>(work()) : nullptr;
+            const Stale stale = [latest, generation] { return latest->load() != generation; };
+            auto result = stale() ? nullptr : std::make_shared<decltype(run(work, stale))>(run(work, stale));
             QMetaObject::invokeMethod(
                 self.data(),
                 [self, latest, generation, result, deliver = std::move(deliver)]() mutable {
@@ -47,6 +54,14 @@ public:
     void waitForDone() { pool_.waitForDone(); }
 
 private:
+    template <class Work>
+    static auto run(Work& work, const Stale& stale) {
+        if constexpr (std::is_invocable_v<Work&, const Stale&>)
+            return work(stale);
+        else
+            return work();
+    }
+
     QThreadPool pool_;
     std::shared_ptr<std::atomic<quint64>> latest_ = std::make_shared<std::atomic<quint64>>(0);
     int pending_ = 0;

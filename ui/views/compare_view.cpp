@@ -6,6 +6,7 @@
 #include "heatmap/heatmap_view.h"
 #include "heatmap/utf8_text.h"
 #include "state/decode_state.h"
+#include "state/latest_wins.h"
 #include "views/compare_rows_model.h"
 #include "views/head_choice_box.h"
 
@@ -56,7 +57,7 @@ QString goldProblem(const GoldAlignment& gold, const DecodeResult& a) {
 }  // namespace
 
 CompareView::CompareView(DecodeState* state, QWidget* parent) : QWidget(parent), state_(state) {
-    pool_.setMaxThreadCount(1);  // one decode of B at a time; a stale one is dropped when it arrives
+    runner_ = new LatestWins(this);
     buildUi();
     retranslateUi();
     if (state_) {
@@ -71,9 +72,12 @@ CompareView::CompareView(DecodeState* state, QWidget* parent) : QWidget(parent),
 }
 
 CompareView::~CompareView() {
-    ++*generation_;  // a running decode's result is dropped
-    pool_.waitForDone();
+    runner_->cancelAll();  // a running decode's result is dropped
+    runner_->waitForDone();
 }
+
+bool CompareView::isBusy() const { return runner_->isBusy(); }
+void CompareView::waitForDone() { runner_->waitForDone(); }
 
 void CompareView::buildUi() {
     model_label_ = new QLabel(this);

@@ -27,10 +27,8 @@
 #include "io/siblings.h"
 
 #include <QPointer>
-#include <QThreadPool>
 #include <QWidget>
 
-#include <atomic>
 #include <memory>
 #include <optional>
 #include <vector>
@@ -46,6 +44,7 @@ namespace attnviz::ui {
 class CompareRowsModel;
 class DecodeState;
 class HeadChoiceBox;
+class LatestWins;
 class HeatmapView;
 
 class CompareView : public QWidget {
@@ -110,8 +109,8 @@ public:
     // An inactive view (its dock hidden) decodes nothing; activating it decodes B for the decode shown. Default: on.
     void setActive(bool on);
     bool isActive() const { return active_; }
-    bool isBusy() const { return pending_ > 0; }
-    void waitForDone() { pool_.waitForDone(); }
+    bool isBusy() const;
+    void waitForDone();
 
 signals:
     void comparisonChanged();  // a new pair is shown, or none
@@ -150,9 +149,7 @@ private:
     QString error_;
     QString b_interventions_note_;  // interventionsNote of the B shown
 
-    QThreadPool pool_;
-    std::shared_ptr<std::atomic<quint64>> generation_ = std::make_shared<std::atomic<quint64>>(0);
-    int pending_ = 0;
+    LatestWins* runner_ = nullptr;  // B's decode or explanation for the latest decode of A
     bool active_ = true;
 
     QLabel* model_label_ = nullptr;

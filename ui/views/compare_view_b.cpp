@@ -1,5 +1,5 @@
 // Where the compare view's B comes from (docs/gui.md, "Compare models"): a model file (setModelB), forced off the UI
-// thread along A's output with the part of A's interventions it can take (requestB, decodeB); or an explanation
+// thread (state/latest_wins.h: only B for the latest decode of A is shown) along A's output with the part of A's interventions it can take (requestB, decodeB); or an explanation
 // method of A's own model (docs/explain.md, "Side by side"; setMethodB, requestMethodB): B's rows are the row shares
 // of |R|, and each row's Spearman correlation with A's attention goes in the table.
 #include "base/errors.h"
@@ -10,12 +10,11 @@
 #include "heatmap/utf8_text.h"
 #include "io/model_file.h"
 #include "state/decode_state.h"
+#include "state/latest_wins.h"
 #include "views/head_choice_box.h"
 
 #include <QDir>
 #include <QFileInfo>
-#include <QMetaObject>
-#include <QtConcurrent/QtConcurrentRun>
 
 #include <algorithm>
 
@@ -75,7 +74,7 @@ void CompareView::setActive(bool on) {
 }
 
 void CompareView::requestB() {
-    const quint64 generation = ++*generation_;
+    runner_->cancelAll();  // whatever B is shown next, a running one is for an older decode of A
     if (!active_) return;  // the pair shown is redone when the view is activated
     const PrefixDecoding* decode = state_ ? state_->decode() : nullptr;
     if (!decode || decode->result.target_tokens.empty()) return clearPair(QString());
@@ -89,33 +88,30 @@ void CompareView::requestB() {
             return clearPair(
                 tr("%1 cannot be compared with the open model: %2").arg(QFileInfo(b_path_).fileName(), qs(what)));
     }
-    auto a = std::make_shared<const DecodeResult>(decode->result);
-    auto latest = generation_;
-    ++pending_;
-    (void)QtConcurrent::run(&pool_, [this, latest, generation, a, iv = decode->interventions, model = b_model_] {
+    struct DecodedB {
         std::shared_ptr<const DecodeResult> b;
         QString error, note;
-        try {
-            std::vector<std::string> refused;
-            const Interventions taken =
-                interventionsModelTakes(*model, iv, int(a->source_ids.size()), int(a->target_ids.size()), &refused);
-            note = interventionsNote(taken, refused);
-            b = std::make_shared<const DecodeResult>(decodeB(*model, *a, taken));
-        } catch (const std::exception& e) {
-            error = qs(errorMessage(e));
-        }
-        // Back on the UI thread; Qt drops the call if the view is gone by then.
-        QMetaObject::invokeMethod(
-            this,
-            [this, latest, generation, a, b, error, note] {
-                --pending_;
-                if (generation != latest->load()) return;  // a newer decode of A or another B came first
-                if (!b) return clearPair(tr("Model B could not be decoded: %1").arg(error));
-                b_interventions_note_ = note;
-                showPair(a, b);
-            },
-            Qt::QueuedConnection);
-    });
+    };
+    auto a = std::make_shared<const DecodeResult>(decode->result);
+    runner_->submit(
+        [a, iv = decode->interventions, model = b_model_] {
+            DecodedB out;
+            try {
+                std::vector<std::string> refused;
+                const Interventions taken =
+                    interventionsModelTakes(*model, iv, int(a->source_ids.size()), int(a->target_ids.size()), &refused);
+                out.note = interventionsNote(taken, refused);
+                out.b = std::make_shared<const DecodeResult>(decodeB(*model, *a, taken));
+            } catch (const std::exception& e) {
+                out.error = qs(errorMessage(e));
+            }
+            return out;
+        },
+        [this, a](DecodedB out) {
+            if (!out.b) return clearPair(tr("Model B could not be decoded: %1").arg(out.error));
+            b_interventions_note_ = out.note;
+            showPair(a, out.b);
+        });
 }
 
 bool CompareView::setMethodB(ExplainMethod method) {
@@ -136,41 +132,38 @@ bool CompareView::setMethodB(ExplainMethod method) {
 }
 
 void CompareView::requestMethodB() {
-    const quint64 generation = *generation_;
+    struct ExplainedB {
+        std::shared_ptr<const DecodeResult> b;
+        std::vector<double> rho;
+        QString error;
+    };
     auto a = std::make_shared<const DecodeResult>(state_->decode()->result);
-    auto latest = generation_;
-    ++pending_;
     ExplainOptions options;
     options.interventions = state_->decode()->interventions;  // B explains the model A was decoded with
-    (void)QtConcurrent::run(
-        &pool_, [this, latest, generation, a, model = state_->decodedModel(), method = *b_method_, options] {
-            std::shared_ptr<DecodeResult> b;
-            std::vector<double> rho;
-            QString error;
+    runner_->submit(
+        [a, model = state_->decodedModel(), method = *b_method_, options] {
+            ExplainedB out;
             try {
                 const Explanation e = explainDecode(*model, *a, method, options);
                 const Mat shares = rowShares(e.values);
-                b = std::make_shared<DecodeResult>(*a);
+                auto b = std::make_shared<DecodeResult>(*a);
                 for (Eigen::Index t = 0; t < shares.rows(); ++t)
                     b->attention[size_t(t)].assign(shares.row(t).data(), shares.row(t).data() + shares.cols());
                 Mat attention(e.values.rows(), e.values.cols());
                 for (Eigen::Index t = 0; t < attention.rows(); ++t)
                     for (Eigen::Index j = 0; j < attention.cols(); ++j)
                         attention(t, j) = a->attention[size_t(t)][size_t(j)];
-                rho = rowSpearman(attention, e.values);
+                out.rho = rowSpearman(attention, e.values);
+                out.b = std::move(b);
             } catch (const std::exception& e) {
-                error = qs(errorMessage(e));
+                out.error = qs(errorMessage(e));
             }
-            QMetaObject::invokeMethod(
-                this,
-                [this, latest, generation, a, b, rho, error] {
-                    --pending_;
-                    if (generation != latest->load()) return;  // a newer decode of A or another B came first
-                    if (!b) return clearPair(tr("The method could not be computed: %1").arg(error));
-                    rho_ = rho;
-                    showPair(a, b);
-                },
-                Qt::QueuedConnection);
+            return out;
+        },
+        [this, a](ExplainedB out) {
+            if (!out.b) return clearPair(tr("The method could not be computed: %1").arg(out.error));
+            rho_ = std::move(out.rho);
+            showPair(a, out.b);
         });
 }
 

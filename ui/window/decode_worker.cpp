@@ -1,10 +1,8 @@
 #include "window/decode_worker.h"
 #include "heatmap/utf8_text.h"
+#include "state/latest_wins.h"
 
 #include "base/errors.h"
-
-#include <QMetaObject>
-#include <QtConcurrent/QtConcurrentRun>
 
 #include <chrono>
 #include <functional>
@@ -55,24 +53,22 @@ bool PlainDecodeCache::holds(const DecodeRequest& r) const {
            request.top_k == r.top_k;
 }
 
-DecodeWorker::DecodeWorker(QObject* parent) : QObject(parent) {
-    pool_.setMaxThreadCount(1);  // one decode at a time; a stale one stops at its next step
+DecodeWorker::DecodeWorker(QObject* parent) : QObject(parent), runner_(new LatestWins(this)) {
     debounce_.setSingleShot(true);
     debounce_.setInterval(100);
-    connect(&debounce_, &QTimer::timeout, this, [this] { start(latest_->load(), std::move(scheduled_)); });
+    connect(&debounce_, &QTimer::timeout, this, [this] { start(std::move(scheduled_)); });
 }
 
 DecodeWorker::~DecodeWorker() {
     debounce_.stop();
-    ++*latest_;  // makes the running job stop early
-    pool_.waitForDone();
+    runner_->cancelAll();  // makes the running job stop early
+    runner_->waitForDone();
 }
 
-DecodeOutcome DecodeWorker::run(const DecodeRequest& request, const std::atomic<quint64>* latest, quint64 generation,
+DecodeOutcome DecodeWorker::run(const DecodeRequest& request, const std::function<bool()>& stale,
                                 PlainDecodeCache* cache) {
     const auto t0 = std::chrono::steady_clock::now();
     DecodeOutcome out;
-    out.generation = generation;
     out.request = request;
     try {
         const Model& model = *request.model;
@@ -84,7 +80,6 @@ DecodeOutcome DecodeWorker::run(const DecodeRequest& request, const std::atomic<
         DecodeOptions options;
         options.top_k = request.top_k;
         input.options = options;
-        const auto stale = [&] { return latest && latest->load() != generation; };
         if (request.interventions.empty() && cache && cache->holds(request)) {  // back to the plain model: kept
             static_cast<PrefixDecoding&>(out) = *cache->decoding;
         } else if (request.interventions.empty()) {
@@ -102,41 +97,34 @@ DecodeOutcome DecodeWorker::run(const DecodeRequest& request, const std::atomic<
     return out;
 }
 
-quint64 DecodeWorker::submit(DecodeRequest request) {
+void DecodeWorker::submit(DecodeRequest request) {
     debounce_.stop();
-    const quint64 g = ++*latest_;
-    start(g, std::move(request));
-    return g;
+    start(std::move(request));
 }
 
-quint64 DecodeWorker::schedule(DecodeRequest request) {
-    const quint64 g = ++*latest_;  // a running job for an older text stops now
+void DecodeWorker::schedule(DecodeRequest request) {
+    runner_->cancelAll();  // a running job for an older text stops now
     scheduled_ = std::move(request);
     debounce_.start();
-    return g;
 }
 
 void DecodeWorker::cancelAll() {
     debounce_.stop();
-    ++*latest_;
+    runner_->cancelAll();
 }
 
-void DecodeWorker::start(quint64 generation, DecodeRequest request) {
+bool DecodeWorker::isBusy() const { return runner_->isBusy() || debounce_.isActive(); }
+void DecodeWorker::waitForDone() { runner_->waitForDone(); }
+
+void DecodeWorker::start(DecodeRequest request) {
     if (!request.model) return;
-    ++pending_;
-    auto latest = latest_;
-    (void)QtConcurrent::run(&pool_, [this, latest, generation, request = std::move(request)] {
-        auto outcome = std::make_shared<const DecodeOutcome>(run(request, latest.get(), generation, &plain_cache_));
-        // Back on the UI thread; Qt drops the call if the worker is gone by then.
-        QMetaObject::invokeMethod(
-            this,
-            [this, outcome] {
-                --pending_;
-                if (outcome->stopped || outcome->generation != latest_->load()) return;  // stale
-                emit finished(outcome);
-            },
-            Qt::QueuedConnection);
-    });
+    runner_->submit(
+        [this, request = std::move(request)](const LatestWins::Stale& stale) {
+            return std::make_shared<const DecodeOutcome>(run(request, stale, &plain_cache_));
+        },
+        [this](std::shared_ptr<const DecodeOutcome> outcome) {
+            if (!outcome->stopped) emit finished(std::move(outcome));
+        });
 }
 
 }  // namespace attnviz::ui

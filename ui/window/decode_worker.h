@@ -1,7 +1,7 @@
 // Decoding off the UI thread: a request (model, sentence, optional reference / forced prefix) becomes an outcome
 // (core's prefixDecode: every step plus the decode object), computed on a private one-thread pool. The worker only
-// schedules, debounces and cancels: what is decoded is decided in decode/prefix_decode.h.
-// Each request gets a generation number; only the newest one is delivered, older ones stop at their next step.
+// schedules (state/latest_wins.h: only the newest request is delivered, older ones stop at their next step),
+// debounces and cancels: what is decoded is decided in decode/prefix_decode.h.
 #pragma once
 #include "decode/decoding.h"
 #include "decode/limits.h"
@@ -9,15 +9,16 @@
 
 #include <QObject>
 #include <QString>
-#include <QThreadPool>
 #include <QTimer>
 
-#include <atomic>
+#include <functional>
 #include <memory>
 #include <string>
 #include <vector>
 
 namespace attnviz::ui {
+
+class LatestWins;
 
 struct DecodeRequest {
     std::shared_ptr<const Model> model;
@@ -35,7 +36,6 @@ struct DecodeRequest {
 // (the output line's comparison). When the engine refuses the interventions (checkInterventions), the outcome is the
 // plain decode and `intervention_error` says why.
 struct DecodeOutcome : PrefixDecoding {
-    quint64 generation = 0;
     DecodeRequest request;
     std::shared_ptr<const PrefixDecoding> plain;  // with interventions: the same request without them
     QString intervention_error;                   // not empty: the interventions were refused, the decode is plain
@@ -57,39 +57,36 @@ public:
     explicit DecodeWorker(QObject* parent = nullptr);
     ~DecodeWorker() override;
 
-    // The synchronous path (benchmarks, tests): decodes `request` on the calling thread. With `latest` given, stops
-    // early (stopped = true) as soon as *latest != generation. With `cache`, a request takes its plain decode from
+    // The synchronous path (benchmarks, tests): decodes `request` on the calling thread. With `stale` given, stops
+    // early (stopped = true) as soon as it returns true. With `cache`, a request takes its plain decode from
     // there when it holds the same request (with interventions: the comparison; without: the outcome itself, as after
     // "Plain model"), and every finished decode leaves its plain one there.
-    static DecodeOutcome run(const DecodeRequest& request, const std::atomic<quint64>* latest = nullptr,
-                             quint64 generation = 0, PlainDecodeCache* cache = nullptr);
+    static DecodeOutcome run(const DecodeRequest& request, const std::function<bool()>& stale = {},
+                             PlainDecodeCache* cache = nullptr);
 
-    // Starts decoding now on the worker thread; returns the request's generation.
-    quint64 submit(DecodeRequest request);
-    // Starts decoding after `debounceMs` of quiet (each call restarts the wait); returns the request's generation.
-    quint64 schedule(DecodeRequest request);
+    // Starts decoding now on the worker thread.
+    void submit(DecodeRequest request);
+    // Starts decoding after `debounceMs` of quiet (each call restarts the wait); a running decode stops now.
+    void schedule(DecodeRequest request);
     // Drops whatever is pending or running (e.g. the sentence became empty).
     void cancelAll();
-    bool isBusy() const { return pending_ > 0 || debounce_.isActive(); }
-    quint64 generation() const { return latest_->load(); }
+    bool isBusy() const;
     void setDebounceMs(int ms) { debounce_.setInterval(ms); }
     int debounceMs() const { return debounce_.interval(); }
     // Blocks until the running job (if any) is done; used on shutdown and by tests.
-    void waitForDone() { pool_.waitForDone(); }
+    void waitForDone();
 
 signals:
     // Only the newest request's outcome arrives; stale ones are dropped.
     void finished(std::shared_ptr<const attnviz::ui::DecodeOutcome> outcome);
 
 private:
-    void start(quint64 generation, DecodeRequest request);
+    void start(DecodeRequest request);
 
-    QThreadPool pool_;
+    LatestWins* runner_;
     QTimer debounce_;
     DecodeRequest scheduled_;
-    std::shared_ptr<std::atomic<quint64>> latest_ = std::make_shared<std::atomic<quint64>>(0);
-    int pending_ = 0;
-    PlainDecodeCache plain_cache_;  // read and written by the pool's one thread only
+    PlainDecodeCache plain_cache_;  // read and written by the runner's one thread only
 };
 
 }  // namespace attnviz::ui

@@ -1,4 +1,4 @@
-// The heatmap's fixes as a user notices them: the matrix does not move sideways while stepping, zoom in / out /
+// The heatmap as a user works it: the matrix does not move sideways while stepping, zoom in / out /
 // reset from the View menu's shortcuts, the context menu copies the engine's weights as TSV and inspects the cell
 // under the mouse, hiding <sos>/<eos> keeps a row marked, zero cells in Greys stay apart from the paper, single
 // characters (the dates task) stand upright.
@@ -81,11 +81,11 @@ HeatmapData zeros(const QStringList& source, int rows) {
 
 }  // namespace
 
-class TestWindowFixesHeatmap : public QObject, private testing::MainWindowFixture {
+class TestHeatmapInteraction : public QObject, private testing::MainWindowFixture {
     Q_OBJECT
 
 private slots:
-    void initTestCase() { setUpWindowTests(QStringLiteral("test_window_fixes_heatmap")); }
+    void initTestCase() { setUpWindowTests(QStringLiteral("test_heatmap_interaction")); }
     void init() { openWindow(); }
     void cleanup() { closeWindow(); }
 
@@ -98,7 +98,7 @@ private slots:
     void singleCharactersStandUpright();
 };
 
-void TestWindowFixesHeatmap::matrixKeepsItsPlaceWhileStepping() {
+void TestHeatmapInteraction::matrixKeepsItsPlaceWhileStepping() {
     QVERIFY(typeAndWait(kMatSource));
     QCustomPlot* plot = w_->heatmapView()->plot();
     const int T = w_->stepCount();
@@ -120,7 +120,7 @@ void TestWindowFixesHeatmap::matrixKeepsItsPlaceWhileStepping() {
     QVERIFY2(lefts.first() >= widest, qPrintable(QStringLiteral("%1 < %2").arg(lefts.first()).arg(widest)));
 }
 
-void TestWindowFixesHeatmap::zoomShortcutsChangeTheCellSizeAndResetRestoresIt() {
+void TestHeatmapInteraction::zoomShortcutsChangeTheCellSizeAndResetRestoresIt() {
     // Long enough that the first view shows only the first columns, so that zooming out shows more.
     QStringList words;
     for (int i = 0; i < 12; ++i) words << QStringLiteral("the cat sat on the mat .");
@@ -151,7 +151,7 @@ void TestWindowFixesHeatmap::zoomShortcutsChangeTheCellSizeAndResetRestoresIt() 
     QVERIFY(!actions->zoomInAction()->associatedObjects().isEmpty());  // in a menu, so that the keys work
 }
 
-void TestWindowFixesHeatmap::contextMenuCopiesTheEnginesWeights() {
+void TestHeatmapInteraction::contextMenuCopiesTheEnginesWeights() {
     QVERIFY(typeAndWait(kMatSource));
     QSignalSpy decoded(w_.get(), &MainWindow::decodeFinished);
     w_->referenceEdit()->setText(kMatReference);
@@ -181,7 +181,7 @@ void TestWindowFixesHeatmap::contextMenuCopiesTheEnginesWeights() {
     }
 }
 
-void TestWindowFixesHeatmap::contextMenuInspectsTheCellUnderTheMouse() {
+void TestHeatmapInteraction::contextMenuInspectsTheCellUnderTheMouse() {
     QVERIFY(typeAndWait(kMatSource));
     QSignalSpy decoded(w_.get(), &MainWindow::decodeFinished);
     w_->referenceEdit()->setText(kMatReference);
@@ -209,7 +209,7 @@ void TestWindowFixesHeatmap::contextMenuInspectsTheCellUnderTheMouse() {
     QCOMPARE(w_->state()->selectedRow(), 1);
 }
 
-void TestWindowFixesHeatmap::hidingSpecialsKeepsTheCurrentRowMarked() {
+void TestHeatmapInteraction::hidingSpecialsKeepsTheCurrentRowMarked() {
     QVERIFY(typeAndWait(kMatSource));
     QSignalSpy decoded(w_.get(), &MainWindow::decodeFinished);
     w_->referenceEdit()->setText(kMatReference);
@@ -229,7 +229,7 @@ void TestWindowFixesHeatmap::hidingSpecialsKeepsTheCurrentRowMarked() {
     QVERIFY(!rowOutlined(view, T - 2, 1, 2));
 }
 
-void TestWindowFixesHeatmap::greysZeroCellsStandApartFromThePaper() {
+void TestHeatmapInteraction::greysZeroCellsStandApartFromThePaper() {
     HeatmapView view;
     QPalette palette = view.palette();
     palette.setColor(QPalette::Base, Qt::white);
@@ -258,7 +258,7 @@ void TestWindowFixesHeatmap::greysZeroCellsStandApartFromThePaper() {
     QCOMPARE(plain.pixelColor(a.x() + half, a.y()), plain.pixelColor(a));
 }
 
-void TestWindowFixesHeatmap::singleCharactersStandUpright() {
+void TestHeatmapInteraction::singleCharactersStandUpright() {
     // A date, character by character, in cells too narrow for "<sos>": the characters stand upright (turning a
     // single character does not make it narrower); words in the same cells are turned.
     QStringList chars{QStringLiteral("<sos>")};
@@ -286,5 +286,5 @@ void TestWindowFixesHeatmap::singleCharactersStandUpright() {
     QCOMPARE(key->tickLabelRotation(), -90.0);
 }
 
-ATTNVIZ_TEST_MAIN(TestWindowFixesHeatmap)
-#include "test_window_fixes_heatmap.moc"
+ATTNVIZ_TEST_MAIN(TestHeatmapInteraction)
+#include "test_heatmap_interaction.moc"

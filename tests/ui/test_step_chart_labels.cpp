@@ -68,7 +68,7 @@ private:
 
 }  // namespace
 
-class TestWindowFixesStepChart : public QObject {
+class TestStepChartLabels : public QObject {
     Q_OBJECT
 
 private slots:
@@ -80,7 +80,7 @@ private slots:
     void aLabelIsLeftOutOnlyWhereItWouldOverlap();
 };
 
-void TestWindowFixesStepChart::longSentenceLabelsLieInsideAndApart_data() {
+void TestStepChartLabels::longSentenceLabelsLieInsideAndApart_data() {
     QTest::addColumn<int>("words");
     QTest::addColumn<int>("width");
     QTest::newRow("8 words, a wide panel: every bar labelled") << 8 << 600;
@@ -89,7 +89,7 @@ void TestWindowFixesStepChart::longSentenceLabelsLieInsideAndApart_data() {
     QTest::newRow("77 words, a wide panel") << 77 << 1200;
 }
 
-void TestWindowFixesStepChart::longSentenceLabelsLieInsideAndApart() {
+void TestStepChartLabels::longSentenceLabelsLieInsideAndApart() {
     QFETCH(int, words);
     QFETCH(int, width);
     const QStringList tokens = sentence(words);
@@ -121,7 +121,7 @@ void TestWindowFixesStepChart::longSentenceLabelsLieInsideAndApart() {
     }
 }
 
-void TestWindowFixesStepChart::longTokenIsElidedNotSquashingTheBars() {
+void TestStepChartLabels::longTokenIsElidedNotSquashingTheBars() {
     QStringList tokens = sentence(6);
     const QString long_token = QStringLiteral("Donaudampfschifffahrtselektrizitätenhauptbetriebswerkbauunterbeamten");
     tokens[3] = long_token;
@@ -140,7 +140,7 @@ void TestWindowFixesStepChart::longTokenIsElidedNotSquashingTheBars() {
     QVERIFY2(QToolTip::text().contains(long_token), qPrintable(QToolTip::text()));
 }
 
-void TestWindowFixesStepChart::singleCharactersStandUpright() {
+void TestStepChartLabels::singleCharactersStandUpright() {
     QStringList tokens{QStringLiteral("<sos>")};
     for (QChar c : QStringLiteral("17 june 2020, march 3 2019 and later on")) tokens << QString(c);
     tokens << QStringLiteral("<eos>");
@@ -160,7 +160,7 @@ QPair<double, double> extentAlongAxis(QCPAxis* axis, double key, const QString& 
     return {x - half, x + half};
 }
 
-void TestWindowFixesStepChart::aLabelIsLeftOutOnlyWhereItWouldOverlap_data() {
+void TestStepChartLabels::aLabelIsLeftOutOnlyWhereItWouldOverlap_data() {
     QTest::addColumn<QStringList>("words");
     QTest::addColumn<int>("width");
     const QStringList han{"我们", "昨天", "晚上", "看见", "一个", "老朋友", "火车站", "附近", "的", "咖啡馆", "里面"};
@@ -173,7 +173,7 @@ void TestWindowFixesStepChart::aLabelIsLeftOutOnlyWhereItWouldOverlap_data() {
 
 // Turned labels (Chinese words among them) are written wherever they fit: a label is left out only when, at its
 // bar, its box would overlap the box of a label written beside it; the written ones overlap none.
-void TestWindowFixesStepChart::aLabelIsLeftOutOnlyWhereItWouldOverlap() {
+void TestStepChartLabels::aLabelIsLeftOutOnlyWhereItWouldOverlap() {
     QFETCH(QStringList, words);
     QFETCH(int, width);
     QStringList tokens{QStringLiteral("<sos>")};
@@ -201,5 +201,5 @@ void TestWindowFixesStepChart::aLabelIsLeftOutOnlyWhereItWouldOverlap() {
     }
 }
 
-ATTNVIZ_TEST_MAIN(TestWindowFixesStepChart)
-#include "test_window_fixes_step_chart.moc"
+ATTNVIZ_TEST_MAIN(TestStepChartLabels)
+#include "test_step_chart_labels.moc"

@@ -74,11 +74,11 @@ private:
 
 }  // namespace
 
-class TestWindowFixesExport : public QObject, private testing::MainWindowFixture {
+class TestExportFirstUse : public QObject, private testing::MainWindowFixture {
     Q_OBJECT
 
 private slots:
-    void initTestCase() { setUpWindowTests(QStringLiteral("test_window_fixes_export")); }
+    void initTestCase() { setUpWindowTests(QStringLiteral("test_export_first_use")); }
     void init() { openWindow(); }
     void cleanup() { closeWindow(); }
 
@@ -90,7 +90,7 @@ private slots:
     void missingFolderIsRefusedBeforeWriting();
 };
 
-void TestWindowFixesExport::defaultExportSucceedsWithoutAPicturesFolder() {
+void TestExportFirstUse::defaultExportSucceedsWithoutAPicturesFolder() {
     FreshHome home;
     QVERIFY(!QFileInfo::exists(home.path(QStringLiteral("Pictures"))));
     QVERIFY(typeAndWait(QStringLiteral("i love you")));
@@ -115,7 +115,7 @@ void TestWindowFixesExport::defaultExportSucceedsWithoutAPicturesFolder() {
     QCOMPARE(QImage(suggested).size(), QSize(w_->exportOptions().width, w_->exportOptions().height));
 }
 
-void TestWindowFixesExport::suggestionFallsBackToFoldersThatExist() {
+void TestExportFirstUse::suggestionFallsBackToFoldersThatExist() {
     FreshHome home;
     // Pictures cannot be made (a file holds its name): the home folder.
     QFile blocker(home.path(QStringLiteral("Pictures")));
@@ -134,7 +134,7 @@ void TestWindowFixesExport::suggestionFallsBackToFoldersThatExist() {
 
 // The beam tree's (or any view's) last export, remembered by views/export_prompt, is where the heatmap's export
 // dialog starts: one remembered path for every view.
-void TestWindowFixesExport::heatmapExportStartsAtAnotherViewsLastExport() {
+void TestExportFirstUse::heatmapExportStartsAtAnotherViewsLastExport() {
     FreshHome home;
     QVERIFY(typeAndWait(QStringLiteral("i love you")));
     QVERIFY(QDir().mkpath(home.path(QStringLiteral("slides"))));
@@ -150,7 +150,7 @@ void TestWindowFixesExport::heatmapExportStartsAtAnotherViewsLastExport() {
     QCOMPARE(QFileInfo(suggested).absoluteFilePath(), QFileInfo(beam).absoluteFilePath());
 }
 
-void TestWindowFixesExport::typedTitleIsRememberedAndWritten() {
+void TestExportFirstUse::typedTitleIsRememberedAndWritten() {
     QVERIFY(typeAndWait(QStringLiteral("i love you")));
     QTemporaryDir dir;
     const QString path = dir.filePath(QStringLiteral("titled.png"));
@@ -179,7 +179,7 @@ void TestWindowFixesExport::typedTitleIsRememberedAndWritten() {
     QCOMPARE(shown_again, QStringLiteral("Attention, step by step"));
 }
 
-void TestWindowFixesExport::fileLabelMnemonicFocusesTheFileField() {
+void TestExportFirstUse::fileLabelMnemonicFocusesTheFileField() {
     ExportDialog dialog(QDir::temp().filePath(QStringLiteral("attention.png")), w_->exportOptions());
     // Every label with a mnemonic has a field to go to (without one Qt shows the "&" as it is).
     for (QLabel* l : dialog.findChildren<QLabel*>())
@@ -195,7 +195,7 @@ void TestWindowFixesExport::fileLabelMnemonicFocusesTheFileField() {
     QTRY_COMPARE(QApplication::focusWidget(), file);
 }
 
-void TestWindowFixesExport::missingFolderIsRefusedBeforeWriting() {
+void TestExportFirstUse::missingFolderIsRefusedBeforeWriting() {
     QTemporaryDir dir;
     const QString missing = dir.filePath(QStringLiteral("no such folder"));
     ExportDialog dialog(QDir(missing).filePath(QStringLiteral("a.png")), w_->exportOptions());
@@ -210,5 +210,5 @@ void TestWindowFixesExport::missingFolderIsRefusedBeforeWriting() {
     QVERIFY(save->isEnabled());
 }
 
-ATTNVIZ_TEST_MAIN(TestWindowFixesExport)
-#include "test_window_fixes_export.moc"
+ATTNVIZ_TEST_MAIN(TestExportFirstUse)
+#include "test_export_first_use.moc"
