@@ -6,9 +6,12 @@
 #   scripts/screenshot.sh --all                    every screenshot of docs/, from scripts/screenshots.txt
 #   scripts/screenshot.sh --only docs/F.png        that one of them
 #   scripts/screenshot.sh --list                   each file with the command that makes it
-# A list line may hold several shots separated by --next, each with --crop and --caption TEXT, joined --tile CxR.
 #   scripts/screenshot.sh --check                  each line's arguments checked by `attnviz --check` (no window;
 #                                                  the CTest screenshot_commands), exit 1 naming the lines that fail
+# A list line may hold several shots separated by --next, each with --crop and --caption TEXT, joined --tile CxR.
+# A line whose arguments start with the word `cli` runs attnviz-cli instead (a `render`; the script adds --out).
+# @toy@ is the PyTorch example's model (docs/pytorch.md), trained into the build tree by python/example_toy.py when
+# missing, which needs PyTorch (apt-get install python3-torch); --check runs its lines on a stand-in sample model.
 # BUILD_DIR (default build/release) picks the build tree; it is configured with the release preset when missing
 # (--check only needs ATTNVIZ, the program to check with). SCREEN (default 1600x1000x24) sizes Xvfb's screen, as a
 # list line may set it (with QT_SCALE_FACTOR=2 for a 200 % shot). Language and theme: LANG=zh_CN.UTF-8 (the system
@@ -23,7 +26,44 @@ ensure_built() {
     if [ "$build" = build/release ]; then cmake --preset release >/dev/null
     else cmake -S . -B "$build" -DCMAKE_BUILD_TYPE=Release >/dev/null; fi
   fi
-  cmake --build "$build" --target attnviz -j 2 >/dev/null
+  cmake --build "$build" --target attnviz attnviz-cli -j 2 >/dev/null
+}
+
+toy=$build/toy.safetensors
+
+# The PyTorch example's model, trained once into the build tree (400 steps, seeded: about a minute).
+ensure_toy() {
+  [ -f "$toy" ] && return 0
+  /usr/bin/python3 -c 'import torch' 2>/dev/null ||
+    { echo "screenshot.sh: @toy@ needs PyTorch (apt-get install python3-torch)" >&2; return 1; }
+  /usr/bin/python3 python/example_toy.py --steps 400 --out "$toy" >/dev/null
+}
+
+# One attnviz-cli picture: OUT, then the CLI's arguments (a render; --out is added).
+shoot_cli() {
+  local out=$1
+  shift
+  if [[ " $* " == *" $toy "* ]]; then ensure_toy || return 1; fi
+  local scratch
+  scratch=$(mktemp -d)
+  "$build/app/attnviz-cli" "$@" --out "$scratch/shot.png" >/dev/null || { rm -rf "$scratch"; return 1; }
+  convert "$scratch/shot.png" -strip -define png:compression-level=9 "$out"
+  rm -rf "$scratch"
+  echo "wrote $out ($(identify -format '%wx%h' "$out"), $(($(stat -c %s "$out") / 1024)) KB)"
+}
+
+# An attnviz-cli line checked by running it into a scratch folder, the toy model replaced by a sample model where it
+# has not been trained (the arguments are what is checked). ATTNVIZ_CLI defaults to the one beside ATTNVIZ.
+check_cli() {
+  local cli=${ATTNVIZ_CLI:-$(dirname "${ATTNVIZ:-$build/app/attnviz}")/attnviz-cli} args=() w scratch status=0
+  for w in "$@"; do
+    if [ "$w" = "$toy" ] && [ ! -f "$toy" ]; then args+=(sample_models/en_fr-bahdanau-additive.safetensors)
+    else args+=("$w"); fi
+  done
+  scratch=$(mktemp -d)
+  "$cli" "${args[@]}" --out "$scratch/check.png" >/dev/null || status=1
+  rm -rf "$scratch"
+  return $status
 }
 
 # One picture: OUT, the environment (VAR=VALUE words), the crop ("" for none), then attnviz's arguments.
@@ -60,6 +100,7 @@ each_line() {
     local out=${line%% *} rest=${line#* }
     [ -n "$filter" ] && [ "$out" != "$filter" ] && continue
     rest=${rest//@corpora@/${CORPORA:-$build/corpora}}
+    rest=${rest//@toy@/$toy}
     printf '%s\t%s\n' "$out" "$rest"
   done <"$list"
 }
@@ -91,15 +132,17 @@ run_line() {
     [ -n "$dir" ] && target=$dir/part$((i += 1)).png && parts+=("$target")
     case $action in
     shoot)
-      shoot "$target" "$crop" "${words[@]}" || status=1
+      if [ "${words[0]}" = cli ]; then shoot_cli "$target" "${words[@]:1}" || status=1
+      else shoot "$target" "$crop" "${words[@]}" || status=1; fi
       [ -n "$caption" ] && [ $status = 0 ] && convert "$target" -background white -fill black -font DejaVu-Sans \
         -pointsize 26 label:"$caption" -gravity center -append "$target"
       ;;
     list)
-      printf '%s: attnviz ' "$out"
-      printf '%q ' "${words[@]}"
+      if [ "${words[0]}" = cli ]; then printf '%s: attnviz-cli ' "$out"; printf '%q ' "${words[@]:1}"
+      else printf '%s: attnviz ' "$out"; printf '%q ' "${words[@]}"; fi
       echo "${crop:+(cropped to $crop)}${caption:+, captioned \"$caption\"}" ;;
     check)
+      if [ "${words[0]}" = cli ]; then check_cli "${words[@]:1}" || status=1; continue; fi
       local args=()
       for w in "${words[@]}"; do [ ${#args[@]} -eq 0 ] && [[ $w =~ ^[A-Z_][A-Z0-9_]*= ]] || args+=("$w"); done
       "${ATTNVIZ:-$build/app/attnviz}" --check "${args[@]}" || status=1 ;;
