@@ -2,6 +2,7 @@
 // kept decoder state, so the score, the weights and the window are the decoder's own; the parts of the score are
 // read from the same products the decoder uses (its query term, the encoder's keys).
 #include "eval/cell_explanation.h"
+#include "model/model_kind.h"
 
 #include "base/errors.h"
 #include "kernels/gemv_terms.h"
@@ -97,7 +98,7 @@ void checkCell(const Model& model, const std::vector<int>& source_ids, const Ste
     if (j < 0 || j >= S)
         throw InputError("cell explanation: source position " + std::to_string(j) + " is outside 0.." +
                          std::to_string(S - 1));
-    if (!model.config.isTransformer() && int(step.query_state.size()) != model.config.dec_hid_dim)
+    if (kindOffers(model.config).one_scored_row && int(step.query_state.size()) != model.config.dec_hid_dim)
         throw InputError("cell explanation: the step kept no decoder state of size " +
                          std::to_string(model.config.dec_hid_dim) + " (only a decoding session's steps keep it)");
 }
@@ -115,7 +116,7 @@ CellExplanation explainCell(const Model& model, const std::vector<int>& source_i
     out.score_kind = c.score;
     out.span = c.span;
     out.row_size = int(source_ids.size());
-    if (c.isTransformer()) {  // the step's averaged row as it is: no score, no window
+    if (!kindOffers(c).one_scored_row) {  // a Transformer's averaged row as it is: no score, no window
         out.weight = step.attention[size_t(j)];
         out.softmax_weight = out.weight;
         out.rank = rankIn(step.attention, j);

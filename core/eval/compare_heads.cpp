@@ -1,4 +1,5 @@
 #include "eval/compare_heads.h"
+#include "model/model_kind.h"
 
 #include "base/errors.h"
 
@@ -44,7 +45,7 @@ AttentionView parseHeadChoice(const std::string& text) {
 
 std::string headChoiceProblem(const ModelConfig& config, const AttentionView& view) {
     if (view.isDefault()) return {};
-    if (!config.isTransformer())
+    if (!kindOffers(config).attention_heads)
         return "it is an RNN model (" + std::string(toString(config.decoder)) +
                "): its attention has one row per output token and no layers or heads to choose";
     const TransformerConfig& t = config.transformer;

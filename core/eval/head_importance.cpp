@@ -1,4 +1,5 @@
 #include "eval/head_importance.h"
+#include "model/model_kind.h"
 
 #include "base/errors.h"
 #include "decode/decoding.h"
@@ -146,7 +147,7 @@ template std::vector<double> headGateGradients<double>(const TransformerConfig&,
 
 HeadImportanceReport headImportanceReport(const Model& model, const std::vector<CorpusExample>& examples,
                                           const HeadImportanceOptions& options) {
-    if (!model.config.isTransformer())
+    if (!kindOffers(model.config).attention_heads)
         throw InputError("head importance: a " + std::string(toString(model.config.decoder)) +
                          " model has no attention heads (it is for Transformer models)");
     std::vector<Line> lines;

@@ -1,6 +1,7 @@
 // The method table, the dispatch, and the methods that read the decode's own weights (attention, norm, rollout).
 // The gradient methods are in gradient_methods.cpp, occlusion in occlusion.cpp.
 #include "explain/explanation.h"
+#include "model/model_kind.h"
 
 #include "base/errors.h"
 #include "explain/method_impl.h"
@@ -91,8 +92,7 @@ std::string needsTransformer(ExplainMethod method) {
 void checkDecode(const Model& model, const DecodeResult& decode, ExplainMethod method, const ExplainOptions& o) {
     if (decode.source_ids.size() < 2 || decode.target_ids.empty())
         throw InputError("nothing to explain: the decode has no source or no target tokens");
-    if (methodInfo(method).transformer_only && !model.config.isTransformer())
-        throw InputError(needsTransformer(method));
+    if (!offeredFor(method, model.config)) throw InputError(needsTransformer(method));
     if (method == ExplainMethod::IntegratedGradients && (o.ig_steps < 1 || o.ig_steps > kMaxIgSteps))
         throw InputError("--ig-steps must be 1 to " + std::to_string(kMaxIgSteps) + ", not " +
                          std::to_string(o.ig_steps));
@@ -130,10 +130,14 @@ std::optional<ExplainMethod> methodFromName(std::string_view name) {
     return std::nullopt;
 }
 
+bool offeredFor(ExplainMethod method, const ModelConfig& config) {
+    return !methodInfo(method).transformer_only || kindOffers(config).self_attention;
+}
+
 std::vector<ExplainMethod> methodsFor(const ModelConfig& config) {
     std::vector<ExplainMethod> out;
     for (const MethodInfo& m : explainMethods())
-        if (!m.transformer_only || config.isTransformer()) out.push_back(m.method);
+        if (offeredFor(m.method, config)) out.push_back(m.method);
     return out;
 }
 
@@ -150,8 +154,7 @@ std::vector<ExplainMethod> parseMethodList(std::string_view list, const ModelCon
             for (const MethodInfo& m : explainMethods()) known += std::string(known.empty() ? "" : ", ") + m.name;
             throw InputError("unknown method \"" + std::string(name) + "\" (known: " + known + ", all)");
         }
-        if (methodInfo(*method).transformer_only && !config.isTransformer())
-            throw InputError(needsTransformer(*method));
+        if (!offeredFor(*method, config)) throw InputError(needsTransformer(*method));
         if (std::find(out.begin(), out.end(), *method) == out.end()) out.push_back(*method);
         start = comma + 1;
     }

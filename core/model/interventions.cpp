@@ -1,4 +1,5 @@
 #include "model/interventions.h"
+#include "model/model_kind.h"
 
 #include "base/errors.h"
 
@@ -17,7 +18,7 @@ void checkPosition(const char* what, int j, int S) {
 
 void checkAttend(const Model& model, const Interventions& iv, int S, int max_rows) {
     if (iv.attend.empty()) return;
-    if (model.config.isTransformer())
+    if (!kindOffers(model.config).one_scored_row)
         throw InputError(
             "attend: a Transformer has no single attention row to set (attend is for the RNN models; "
             "knock out positions or turn heads off instead)");
@@ -68,7 +69,7 @@ std::optional<AttentionKind> headKindFromName(std::string_view name) {
 void checkInterventions(const Model& model, const Interventions& iv, int S, int max_rows) {
     for (int j : iv.knockout) checkPosition("knockout", j, S);
     checkAttend(model, iv, S, max_rows);
-    if (!iv.heads_off.empty() && !model.config.isTransformer())
+    if (!iv.heads_off.empty() && !kindOffers(model.config).attention_heads)
         throw InputError("head off: a " + std::string(toString(model.config.decoder)) +
                          " model has no attention heads (head off is for Transformer models)");
     for (const HeadRef& h : iv.heads_off) checkHead(model.config.transformer, h);

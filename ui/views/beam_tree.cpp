@@ -1,5 +1,6 @@
 #include "views/beam_tree.h"
 #include "base/errors.h"
+#include "model/model_kind.h"
 
 #include "base/row_entropy.h"
 #include "decode/beam_hypothesis.h"
@@ -232,7 +233,7 @@ std::shared_ptr<PrefixDecoding> BeamTreeView::hypothesisDecoding(int node) const
     const bool best = !tree.finished.empty() && node == tree.finished.front();
     DecodeResult& r = d->result;
     if (best) r = tree.best;  // with its raw scores (and a Transformer's layers)
-    if (!best && model_->config.isTransformer()) addLayers(node, r);
+    if (!best && kindOffers(model_->config).attention_heads) addLayers(node, r);
     r.source_tokens = source_.tokens;
     r.source_ids = source_.ids;
     for (int id : beamPath(tree, node)) {

@@ -1,4 +1,5 @@
 #include "views/head_choice_box.h"
+#include "model/model_kind.h"
 
 #include "eval/compare_heads.h"
 
@@ -24,7 +25,7 @@ HeadChoiceBox::HeadChoiceBox(QWidget* parent) : QComboBox(parent) {
 
 void HeadChoiceBox::setModelConfig(const ModelConfig* config) {
     has_model_ = config != nullptr;
-    transformer_ = config && config->isTransformer();
+    transformer_ = config && kindOffers(*config).attention_heads;
     layers_ = transformer_ ? config->transformer.num_decoder_layers : 0;
     heads_ = transformer_ ? config->transformer.nhead : 0;
     const bool keeps = config && headChoiceProblem(*config, choice_).empty();

@@ -1,5 +1,6 @@
 #include "views/head_importance_panel.h"
 #include "base/errors.h"
+#include "model/model_kind.h"
 
 #include "heatmap/attention_view_data.h"
 #include "heatmap/utf8_text.h"
@@ -213,7 +214,7 @@ void HeadImportancePanel::modelChanged() {
 
 bool HeadImportancePanel::compute() {
     const std::shared_ptr<const Model> model = state_->model();
-    if (!model || !model->config.isTransformer()) return false;
+    if (!model || !kindOffers(model->config).attention_heads) return false;
     refreshCorpus();
     if (!corpus_.examples || corpus_.examples->empty()) return false;
     if (job_) job_->cancel = true;  // the watcher follows the new one: the old result is dropped
@@ -292,7 +293,7 @@ QString HeadImportancePanel::statusText() const { return status_->text(); }
 
 void HeadImportancePanel::updateControls() {
     const std::shared_ptr<const Model> model = state_ ? state_->model() : nullptr;
-    const bool transformer = model && model->config.isTransformer();
+    const bool transformer = model && kindOffers(model->config).attention_heads;
     const bool has_lines = corpus_.examples && !corpus_.examples->empty();
     const bool computing = isComputing();
     compute_->setEnabled(transformer && has_lines && !computing);

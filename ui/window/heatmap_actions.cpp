@@ -1,4 +1,5 @@
 #include "window/heatmap_actions.h"
+#include "model/model_kind.h"
 
 #include "heatmap/heatmap_view.h"
 #include "heatmap/utf8_text.h"
@@ -127,7 +128,7 @@ void HeatmapActions::prepareInterventions(int row, int col) {
     } else {
         setTexts(knock_out_, tr("&Knock out this word"), tr("Right-click a source word or a cell of its column"));
     }
-    const bool rnn = decode && !state_->decodedModel()->config.isTransformer();
+    const bool rnn = decode && kindOffers(state_->decodedModel()->config).one_scored_row;
     const bool cell = column && row >= 0 && row < state_->stepCount() && state_->attentionView().isDefault();
     attend_->setEnabled(rnn && cell);
     setTexts(attend_, tr("&Attend only here at this step"),

@@ -82,9 +82,13 @@ void MainWindow::addExplainMenu(QMenu* view) {
     showExplainChoice();
 }
 
+// Whether the open model offers `method`; with none open, whether the RNN models do (rollout is a Transformer's).
+static bool offered(const Model* model, ExplainMethod method) {
+    return model ? offeredFor(method, model->config) : !methodInfo(method).transformer_only;
+}
+
 void MainWindow::setExplainMethod(ExplainMethod method) {
-    const bool transformer = model() && model()->config.isTransformer();
-    if (methodInfo(method).transformer_only && !transformer) method = ExplainMethod::Attention;
+    if (!offered(model().get(), method)) method = ExplainMethod::Attention;
     state_->setExplainMethod(method);
     showExplainChoice();
 }
@@ -93,12 +97,11 @@ ExplainMethod MainWindow::explainMethod() const { return state_->explainMethod()
 
 // The box and the menu show the state's method; rollout is offered for a Transformer only.
 void MainWindow::showExplainChoice() {
-    const bool transformer = model() && model()->config.isTransformer();
     const int method = int(state_->explainMethod());
     if (explain_box_) {
         for (int i = 0; i < explain_box_->count(); ++i) {
             const auto m = ExplainMethod(explain_box_->itemData(i).toInt());
-            const bool on = !methodInfo(m).transformer_only || transformer;
+            const bool on = offered(model().get(), m);
             explain_box_->setItemData(i, on ? QVariant() : QVariant(0), Qt::UserRole - 1);  // 0: disabled item
         }
         const int i = explain_box_->findData(method);
@@ -106,7 +109,7 @@ void MainWindow::showExplainChoice() {
     }
     if (explain_group_)
         for (QAction* a : explain_group_->actions()) {
-            a->setEnabled(!methodInfo(ExplainMethod(a->data().toInt())).transformer_only || transformer);
+            a->setEnabled(offered(model().get(), ExplainMethod(a->data().toInt())));
             a->setChecked(a->data().toInt() == method);
         }
 }
