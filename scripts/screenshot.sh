@@ -47,9 +47,8 @@ shoot_cli() {
   local scratch
   scratch=$(mktemp -d)
   "$build/app/attnviz-cli" "$@" --out "$scratch/shot.png" >/dev/null || { rm -rf "$scratch"; return 1; }
-  convert "$scratch/shot.png" -strip -define png:compression-level=9 "$out"
+  save_png "$scratch/shot.png" "$out"
   rm -rf "$scratch"
-  echo "wrote $out ($(identify -format '%wx%h' "$out"), $(($(stat -c %s "$out") / 1024)) KB)"
 }
 
 # An attnviz-cli line checked by running it into a scratch folder, the toy model replaced by a sample model where it
@@ -78,17 +77,22 @@ shoot() {
   done
   local screen=${SCREEN:-1600x1000x24}
   for e in "${env[@]}"; do [[ $e == SCREEN=* ]] && screen=${e#SCREEN=}; done
-  mkdir -p "$(dirname "$out")"
   local tmp_png="$config/shot.png"
   env XDG_CONFIG_HOME="$config" "${env[@]}" xvfb-run -a -s "-screen 0 $screen" \
     "$build/app/attnviz" --screenshot "$tmp_png" "${args[@]}" || { rm -rf "$config"; return 1; }
   [ -n "$crop" ] && convert "$tmp_png" -crop "$crop" +repage "$tmp_png"
-  # Keep the committed picture small (< 500 KB): strip metadata, recompress; reduce colours only if still too big.
-  convert "$tmp_png" -strip -define png:compression-level=9 "$out"
-  if [ "$(stat -c %s "$out")" -gt 500000 ]; then
-    convert "$tmp_png" -strip -colors 255 -define png:compression-level=9 "$out"
-  fi
+  save_png "$tmp_png" "$out"
   rm -rf "$config"
+}
+
+# SRC written to OUT small (< 500 KB): metadata stripped, recompressed; colours reduced only if still too big.
+save_png() {
+  local src=$1 out=$2
+  mkdir -p "$(dirname "$out")"
+  convert "$src" -strip -define png:compression-level=9 "$out"
+  if [ "$(stat -c %s "$out")" -gt 500000 ]; then
+    convert "$src" -strip -colors 255 -define png:compression-level=9 "$out"
+  fi
   echo "wrote $out ($(identify -format '%wx%h' "$out"), $(($(stat -c %s "$out") / 1024)) KB)"
 }
 
@@ -132,17 +136,17 @@ run_line() {
     [ -n "$dir" ] && target=$dir/part$((i += 1)).png && parts+=("$target")
     case $action in
     shoot)
-      if [ "${words[0]}" = cli ]; then shoot_cli "$target" "${words[@]:1}" || status=1
+      if [ "${words[0]:-}" = cli ]; then shoot_cli "$target" "${words[@]:1}" || status=1
       else shoot "$target" "$crop" "${words[@]}" || status=1; fi
       [ -n "$caption" ] && [ $status = 0 ] && convert "$target" -background white -fill black -font DejaVu-Sans \
         -pointsize 26 label:"$caption" -gravity center -append "$target"
       ;;
     list)
-      if [ "${words[0]}" = cli ]; then printf '%s: attnviz-cli ' "$out"; printf '%q ' "${words[@]:1}"
+      if [ "${words[0]:-}" = cli ]; then printf '%s: attnviz-cli ' "$out"; printf '%q ' "${words[@]:1}"
       else printf '%s: attnviz ' "$out"; printf '%q ' "${words[@]}"; fi
       echo "${crop:+(cropped to $crop)}${caption:+, captioned \"$caption\"}" ;;
     check)
-      if [ "${words[0]}" = cli ]; then check_cli "${words[@]:1}" || status=1; continue; fi
+      if [ "${words[0]:-}" = cli ]; then check_cli "${words[@]:1}" || status=1; continue; fi
       local args=()
       for w in "${words[@]}"; do [ ${#args[@]} -eq 0 ] && [[ $w =~ ^[A-Z_][A-Z0-9_]*= ]] || args+=("$w"); done
       "${ATTNVIZ:-$build/app/attnviz}" --check "${args[@]}" || status=1 ;;
@@ -150,8 +154,7 @@ run_line() {
   done
   if [ -n "$dir" ]; then
     [ $status = 0 ] && montage "${parts[@]}" -tile "${tile:-x1}" -geometry +8+8 -background white "$dir/all.png" &&
-      convert "$dir/all.png" -strip -define png:compression-level=9 "$out" &&
-      echo "wrote $out ($(identify -format '%wx%h' "$out"), $(($(stat -c %s "$out") / 1024)) KB)"
+      save_png "$dir/all.png" "$out"
     rm -rf "$dir"
   fi
   return $status

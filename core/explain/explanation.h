@@ -29,9 +29,9 @@ struct MethodInfo {
 const std::vector<MethodInfo>& explainMethods();
 const MethodInfo& methodInfo(ExplainMethod method);
 std::optional<ExplainMethod> methodFromName(std::string_view name);
-// The methods a model of this kind has.
 // Whether a model of this config offers `method` (rollout needs self-attention: model/model_kind.h).
 bool offeredFor(ExplainMethod method, const ModelConfig& config);
+// The methods a model of this kind has.
 std::vector<ExplainMethod> methodsFor(const ModelConfig& config);
 // "all" or comma-separated names → methods in the order given (duplicates dropped). Throws InputError naming an
 // unknown name, or rollout asked of an RNN model (it has no encoder self-attention to roll out).

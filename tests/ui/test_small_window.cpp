@@ -34,6 +34,8 @@ private slots:
     void headImportanceTableUnderChartWhenNarrow();
     void everyDockShownKeeps800x600AndScrollsItsContents();
     void aWindowGrownByItsLayoutReturnsToTheAskedSize();
+    void theCurrentStepIsWholeWhereTheColumnHasRoom();
+    void aStepDockMadeShorterByTheUserStaysSo();
 
 private:
     void settle();
@@ -226,6 +228,35 @@ void TestSmallWindow::aWindowGrownByItsLayoutReturnsToTheAskedSize() {
     w_->heatmapView()->setMinimumHeight(0);
     settle();
     QCOMPARE(w_->size(), QSize(900, 700));
+}
+
+// At 1400×860 the right column has room for the current step's whole panel (chart, candidates, force field) above
+// the cell inspector: the step dock takes it from the inspector instead of scrolling; at 800×600 it scrolls.
+void TestSmallWindow::theCurrentStepIsWholeWhereTheColumnHasRoom() {
+    QVERIFY(typeAndWait(QStringLiteral("i love the cat")));
+    const auto* step = dynamic_cast<const DockScroller*>(w_->stepDock()->widget());
+    QVERIFY(step);
+    resizeTo(QSize(1400, 860));
+    QVERIFY(inFront(w_->inspectorDock()));
+    QCOMPARE(step->verticalScrollBar()->maximum(), 0);
+    QCOMPARE(step->widget()->height(), step->viewport()->height());
+    resizeTo(QSize(800, 600));
+    QVERIFY(step->verticalScrollBar()->maximum() > 0);
+}
+
+// The user drags the edge between the current step and the cell inspector up: the step panel scrolls, and clicking a
+// cell or stepping (which lay the window out again) does not undo the drag.
+void TestSmallWindow::aStepDockMadeShorterByTheUserStaysSo() {
+    QVERIFY(typeAndWait(QStringLiteral("i love the cat")));
+    resizeTo(QSize(1400, 860));
+    w_->resizeDocks({w_->stepDock(), w_->inspectorDock()}, {200, 500}, Qt::Vertical);
+    settle();
+    const int dragged = w_->stepDock()->height();
+    QVERIFY2(dragged < 260, qPrintable(QStringLiteral("the drag left %1 px").arg(dragged)));
+    w_->state()->setSelection(1, 1);
+    w_->setCursorStep(1);
+    settle();
+    QCOMPARE(w_->stepDock()->height(), dragged);
 }
 
 ATTNVIZ_TEST_MAIN(TestSmallWindow)

@@ -1,7 +1,8 @@
-// Where the compare view's B comes from (docs/gui.md, "Compare models"): a model file (setModelB), forced off the UI
-// thread (state/latest_wins.h: only B for the latest decode of A is shown) along A's output with the part of A's interventions it can take (requestB, decodeB); or an explanation
-// method of A's own model (docs/explain.md, "Side by side"; setMethodB, requestMethodB): B's rows are the row shares
-// of |R|, and each row's Spearman correlation with A's attention goes in the table.
+// Where the compare view's B comes from (docs/gui.md, "Compare models"): a model file (setModelB), forced along A's
+// output with the part of A's interventions it can take (requestB, decodeB); or an explanation method of A's own model
+// (docs/explain.md, "Side by side"; setMethodB, requestMethodB): B's rows are the row shares of |R|, and each row's
+// Spearman correlation with A's attention goes in the table. Both run off the UI thread (state/latest_wins.h): only
+// B for the latest decode of A is shown.
 #include "base/errors.h"
 #include "views/compare_view.h"
 

@@ -1,7 +1,7 @@
 // A dock's contents in a vertical scroll area. The dock asks the window for only a few lines of height, so that the
 // window keeps a small screen's size (800×600) with any docks open; where the dock gets less height than its
-// contents' minimum, the contents scroll. Its width and its preferred size are the contents' own, with room for the
-// scroll bar. The window's docking decisions (main_window_docks.cpp) go by unscrolledMinimum(): a dock is tabbed, not
+// contents' minimum, the contents scroll. Its least width is the contents' least with room for the scroll bar, its
+// preferred size the contents' own. The window's docking decisions (main_window_docks.cpp) go by unscrolledMinimum(): a dock is tabbed, not
 // scrolled, where the window has a choice.
 #pragma once
 #include <QScrollArea>

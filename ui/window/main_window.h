@@ -333,11 +333,16 @@ private:
     QComboBox* colormap_box_ = nullptr;
     QPointer<ModelLibraryDialog> library_;
     CellInspector* inspector_ = nullptr;
-    QSize settled_size_;  // the window's size once the event loop has run after a resize (tabDockIfNoRoom)
-    QSize shown_size_;    // the size the window was shown at, until the docks shown with it are placed
-    QSize asked_size_;    // the size last asked for (the user, --size, the saved one), not the layout's growth
-    QSize returning_to_;  // the size returnToAskedSize resized to, until its resize event
-    QList<int> right_docks_asked_;  // fitRightDocks' last request
+    QSize settled_size_;     // the window's size once the event loop has run after a resize (tabDockIfNoRoom)
+    QSize shown_size_;       // the size the window was shown at, until the docks shown with it are placed
+    QSize asked_size_;       // the size last asked for (the user, --size, the saved one), not the layout's growth
+    QSize returning_to_;     // the size returnToAskedSize resized to, until its resize event
+    struct RightColumnFit {  // what fitRightDocks last saw of the right column, and whether the user sized it since
+        QList<QDockWidget*> docks;
+        QList<int> heights;
+        bool user_sized = false;
+    } right_column_fit_;
+    bool fit_pending_ = false;  // a fit after a layout request is queued
     QDockWidget* inspector_dock_ = nullptr;
     QAction* diagnostics_act_ = nullptr;  // owned by the window: kept when the menus are rebuilt
     QLabel* confidence_label_ = nullptr;

@@ -130,11 +130,9 @@ void MainWindow::resizeEvent(QResizeEvent* event) {
     const QSize old = event->oldSize();
     const bool grown_by_layout = old.isValid() && event->size() != old &&
                                  event->size() == old.expandedTo(minimumSize()) && !isMaximized() && !isFullScreen();
-    right_docks_asked_.clear();  // what the right column can give has changed
-    if (event->size() == returning_to_)
-        returning_to_ = QSize();  // returnToAskedSize's step back: not a new request
-    else if (!grown_by_layout)
-        asked_size_ = event->size();
+    right_column_fit_ = {};  // the right column's room changed: fitted again, the user's heights forgotten
+    if (event->size() != returning_to_ && !grown_by_layout) asked_size_ = event->size();
+    returning_to_ = QSize();  // returnToAskedSize's step back (the one resize it asked for) is not a new request
     QTimer::singleShot(0, this, [this] { settled_size_ = size(); });  // after any dock shown in this round
     QTimer::singleShot(0, this, [this] {                              // once the central widget has its size
         fitBottomDocks(nullptr);
@@ -143,27 +141,48 @@ void MainWindow::resizeEvent(QResizeEvent* event) {
 }
 
 // The right column's docks (current step, cell inspector, explanation scores, interventions): one in front that is
-// shorter than its contents takes height from the others, down to their few scrolled lines, before it scrolls.
+// shorter than its contents takes the height it lacks from the tallest of the others, as far as that one keeps its
+// own contents whole, before it scrolls. Heights the user set by dragging the docks' edge stay until the window is
+// resized or the column's docks change. Every dock of the column is given its height: resizeDocks spreads what a
+// list leaves over the docks in it.
 void MainWindow::fitRightDocks() {
-    QList<QDockWidget*> short_docks;
-    QList<int> heights;
+    QList<QDockWidget*> docks;
+    QList<int> heights, least;
+    int lacking = 0, tallest = -1;
     for (QDockWidget* d : findChildren<QDockWidget*>()) {
         if (!inFront(d) || dockWidgetArea(d) != Qt::RightDockWidgetArea) continue;
-        if (const int least = unscrolledMinimum(d).height(); d->height() < least) {
-            short_docks << d;
-            heights << least + 1;  // resizeDocks leaves a dock of the right column one pixel short of the size asked
-        }
+        docks << d;
+        least << unscrolledMinimum(d).height();
+        heights << d->height();
+        if (d->height() < least.back())
+            lacking += least.back() - d->height();
+        else if (tallest < 0 || d->height() > heights[tallest])
+            tallest = int(heights.size()) - 1;
     }
-    // Asked again only when something else changed: a size the layout cannot give is not asked for in a loop.
-    if (short_docks.isEmpty() || heights == right_docks_asked_) return;
-    right_docks_asked_ = heights;
-    resizeDocks(short_docks, heights, Qt::Vertical);
+    RightColumnFit& fit = right_column_fit_;
+    if (docks != fit.docks) fit = {docks, heights, false};
+    if (heights != fit.heights) fit.user_sized = true;  // not the heights the last fit left: dragged
+    fit.heights = heights;
+    if (fit.user_sized || lacking == 0 || tallest < 0) return;
+    int given = std::min(lacking, heights[tallest] - least[tallest]);
+    if (given <= 0) return;
+    heights[tallest] -= given;
+    for (int i = 0; i < docks.size() && given > 0; ++i) {
+        const int more = std::min(given, std::max(0, least[i] - heights[i]));
+        heights[i] += more;
+        given -= more;
+    }
+    resizeDocks(docks, heights, Qt::Vertical);
+    for (int i = 0; i < docks.size(); ++i) fit.heights[i] = docks[i]->height();
 }
 
 bool MainWindow::event(QEvent* event) {
     const bool done = QMainWindow::event(event);
-    if (event->type() == QEvent::LayoutRequest) {  // a minimum changed: a dock's contents, the heatmap's
+    if (event->type() == QEvent::LayoutRequest &&
+        !fit_pending_) {  // a minimum changed: a dock's contents, the heatmap's
+        fit_pending_ = true;
         QTimer::singleShot(0, this, [this] {
+            fit_pending_ = false;
             returnToAskedSize();
             fitRightDocks();
         });
