@@ -8,8 +8,8 @@
 #include "bench_ui_support.h"
 #include "dialogs/model_library.h"
 #include "io/model_file.h"
+#include "state/decode_worker.h"
 #include "views/compare_view.h"
-#include "window/decode_worker.h"
 
 #include <benchmark/benchmark.h>
 #include <QApplication>

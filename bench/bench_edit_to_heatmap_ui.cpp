@@ -7,7 +7,7 @@
 #include "dialogs/model_library.h"
 #include "heatmap/heatmap_view.h"
 #include "io/model_file.h"
-#include "window/decode_worker.h"
+#include "state/decode_worker.h"
 
 #include <benchmark/benchmark.h>
 #include <qcustomplot.h>

@@ -10,6 +10,7 @@
 #include "views/compare_rows_model.h"
 #include "views/head_choice_box.h"
 
+#include <qcustomplot.h>
 #include <QComboBox>
 #include <QEvent>
 #include <QFileDialog>

@@ -13,7 +13,7 @@
 #include "heatmap/heatmap_data.h"
 #include "heatmap/heatmap_export.h"
 #include "io/siblings.h"
-#include "window/decode_worker.h"
+#include "state/decode_worker.h"
 
 #include <QActionGroup>
 #include <QComboBox>

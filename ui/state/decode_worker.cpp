@@ -1,4 +1,4 @@
-#include "window/decode_worker.h"
+#include "state/decode_worker.h"
 #include "heatmap/utf8_text.h"
 #include "state/latest_wins.h"
 
