@@ -57,12 +57,12 @@ protected:
         w_->setInteractive(false);
         w_->show();
         QVERIFY(w_->openModel(additive_));
-        w_->worker()->waitForDone();
+        w_->decodes()->waitForDone();
     }
 
     // From cleanup.
     void closeWindow() {
-        if (w_) w_->worker()->waitForDone();
+        if (w_) w_->decodes()->waitForDone();
         w_.reset();
     }
 

@@ -96,16 +96,16 @@ void TestAppearance::init() {
     w_->setInteractive(false);
     w_->show();
     QVERIFY(w_->openModel(model_));
-    w_->worker()->waitForDone();
+    w_->decodes()->waitForDone();
     QSignalSpy decoded(w_.get(), &MainWindow::decodeFinished);
     w_->setSourceText(QStringLiteral("i love you"));
     w_->decodeNow();
     QVERIFY(!decoded.isEmpty() || decoded.wait(20000));
-    w_->worker()->waitForDone();
+    w_->decodes()->waitForDone();
 }
 
 void TestAppearance::cleanup() {
-    if (w_) w_->worker()->waitForDone();
+    if (w_) w_->decodes()->waitForDone();
     w_.reset();
     setLanguage(QStringLiteral("en"));
     setTheme(Theme::System);

@@ -191,7 +191,7 @@ void TestBeamTree::nbestListWritesOutputsAsTheModelSpellsThem() {
     chars.config.tokenizer.target = TokenizerKind::Char;
     const QString path = testing::saveInto(chars, models_dir_, QStringLiteral("test-chars.safetensors"));
     QVERIFY(w_->openModel(path));
-    w_->worker()->waitForDone();
+    w_->decodes()->waitForDone();
     QVERIFY(typeAndWait(sentence_));
     view()->widthBox()->setValue(3);
     const BeamResult expected = engineSearch(3);

@@ -197,7 +197,7 @@ void TestCellInspector::goldLinkShownIsTheLinkThatMarksTheCell() {
     QSignalSpy decoded(w_.get(), &MainWindow::decodeFinished);
     w_->setReferenceText(reference.trimmed());
     QVERIFY(decoded.wait(20000) || !decoded.isEmpty());
-    w_->worker()->waitForDone();
+    w_->decodes()->waitForDone();
 
     click(1, 2);  // target word 1 ← source position 2, the word "love"
     const QString text = w_->cellInspector()->text();

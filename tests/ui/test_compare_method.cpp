@@ -139,7 +139,7 @@ void TestCompareMethod::theMethodStaysBAcrossSentencesAndModels() {
     QCOMPARE(view()->decodeB()->attention[0][1], rowShares(e.values)(0, 1));
     // another model: its own occlusion
     QVERIFY(w_->openModel(dot_));
-    w_->worker()->waitForDone();
+    w_->decodes()->waitForDone();
     QVERIFY(waitForPair());
     QCOMPARE(view()->methodB(), std::optional<ExplainMethod>(ExplainMethod::Occlusion));
     const Explanation dot =

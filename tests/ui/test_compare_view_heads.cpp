@@ -111,7 +111,7 @@ void TestCompareViewHeads::rnnSidesHaveNothingToChoose() {
 
 void TestCompareViewHeads::transformerHeadBesideAnRnn() {
     QVERIFY(w_->openModel(transformer_));
-    w_->worker()->waitForDone();
+    w_->decodes()->waitForDone();
     QVERIFY(chooseModelB(additive_));
     w_->headDock()->show();
     w_->headGrid()->setKind(AttentionKind::Cross);
@@ -176,7 +176,7 @@ void TestCompareViewHeads::transformerHeadBesideAnRnn() {
     // Back to an RNN as A: its chooser is disabled and the default is chosen.
     QVERIFY(choose(box, QStringLiteral("Layer 2 · head 2")));
     QVERIFY(w_->openModel(additive_));
-    w_->worker()->waitForDone();
+    w_->decodes()->waitForDone();
     QVERIFY(!box->isEnabled());
     QVERIFY(box->choice().isDefault());
 }

@@ -163,7 +163,7 @@ void TestCorpusBrowser::clickAndEnterOpenTheLine() {
     table->scrollTo(index);
     QTest::mouseClick(table->viewport(), Qt::LeftButton, {}, table->visualRect(index).center());
     QVERIFY(waitDecode(decoded));
-    w_->worker()->waitForDone();
+    w_->decodes()->waitForDone();
     QCOMPARE(w_->sourceText(), QStringLiteral("the cat sat on the mat"));
     QCOMPARE(w_->referenceEdit()->text(), QStringLiteral("猫 坐 在 垫子 上"));
     QCOMPARE(w_->compareView()->goldEdit()->text(), QStringLiteral("0-0 1-0 2-1 3-2 5-3 5-4"));
@@ -191,7 +191,7 @@ void TestCorpusBrowser::clickAndEnterOpenTheLine() {
     w_->sourceEditor()->moveCursor(QTextCursor::End);
     QTest::keyClicks(w_->sourceEditor(), QStringLiteral(" down"));
     QVERIFY(waitDecode(decoded));
-    w_->worker()->waitForDone();
+    w_->decodes()->waitForDone();
     QCOMPARE(w_->sourceText(), QStringLiteral("i sat down"));
     QCOMPARE(w_->referenceEdit()->text(), QString());
     QVERIFY2(w_->statusText().contains(QStringLiteral("reference and gold links were cleared")),

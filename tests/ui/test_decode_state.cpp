@@ -283,7 +283,7 @@ void TestDecodeState::theWindowsFieldsAndTheStateFollowEachOther() {
     QCOMPARE(w.state()->referenceText(), QStringLiteral("我"));
     w.state()->setReferenceText(QString());
     QVERIFY(w.referenceEdit()->text().isEmpty());
-    w.worker()->waitForDone();
+    w.decodes()->waitForDone();
 }
 
 ATTNVIZ_TEST_MAIN(TestDecodeState)

@@ -119,7 +119,7 @@ void TestExplainSelector::rolloutIsForTransformersOnly() {
     // a Transformer: rollout is the decode's attention carried through the encoder's self-attention
     const QString path = testing::saveInto(testing::smallTransformer(5), models_dir_, "test-transformer.safetensors");
     QVERIFY(w_->openModel(path));
-    w_->worker()->waitForDone();
+    w_->decodes()->waitForDone();
     QVERIFY(typeAndWait(QStringLiteral("the cat sat")));
     QVERIFY(!box->itemData(rollout, Qt::UserRole - 1).isValid());
     QVERIFY(chooseAndWait(ExplainMethod::Rollout));

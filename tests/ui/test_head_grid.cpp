@@ -98,7 +98,7 @@ void TestHeadGrid::initTestCase() {
 void TestHeadGrid::init() {
     openWindow();
     QVERIFY(w_->openModel(transformer_));
-    w_->worker()->waitForDone();
+    w_->decodes()->waitForDone();
     w_->resize(1400, 900);
     w_->headDock()->show();
     QVERIFY(typeAndWait(QStringLiteral("the cat sat on the mat")));
@@ -215,7 +215,7 @@ void TestHeadGrid::rnnModelDisablesTheDock() {
     click(1, 1);
     QVERIFY(!w_->state()->attentionView().isDefault());
     QVERIFY(w_->openModel(additive_));
-    w_->worker()->waitForDone();
+    w_->decodes()->waitForDone();
     QVERIFY(typeAndWait(QStringLiteral("the cat sat")));
     QVERIFY(!grid()->hasHeads());
     QVERIFY(grid()->canvas()->figure().isEmpty());

@@ -98,7 +98,7 @@ void TestHeadGridBeam::initTestCase() {
 void TestHeadGridBeam::init() {
     openWindow();
     QVERIFY(w_->openModel(transformer_));
-    w_->worker()->waitForDone();
+    w_->decodes()->waitForDone();
     w_->resize(1400, 900);
     w_->headDock()->show();
     w_->beamDock()->show();

@@ -124,7 +124,7 @@ void TestHeadImportancePanel::initTestCase() {
 void TestHeadImportancePanel::init() {
     openWindow();
     QVERIFY(w_->openModel(transformer_));
-    w_->worker()->waitForDone();
+    w_->decodes()->waitForDone();
     w_->resize(1400, 900);
     w_->headImportanceDock()->toggleViewAction()->trigger();  // View ▸ Head importance: shown and in front
     QVERIFY(panel()->isVisible());
@@ -263,7 +263,7 @@ void TestHeadImportancePanel::clickShowsTheHeadInTheGrid() {
 
 void TestHeadImportancePanel::rnnModelDisablesThePanel() {
     QVERIFY(w_->openModel(additive_));
-    w_->worker()->waitForDone();
+    w_->decodes()->waitForDone();
     QVERIFY(!panel()->computeButton()->isEnabled());
     QVERIFY(!panel()->table()->isEnabled());
     QVERIFY2(panel()->statusText().contains(QStringLiteral("RNN")), qPrintable(panel()->statusText()));

@@ -112,7 +112,7 @@ private:
 void TestHeatmapLayout::settle() {
     // Queued dock fits, resizes and the view's resets, each posting the next: a few rounds of the event loop.
     for (int i = 0; i < 6; ++i) QCoreApplication::processEvents();
-    w_->worker()->waitForDone();
+    w_->decodes()->waitForDone();
     for (int i = 0; i < 6; ++i) QCoreApplication::processEvents();
 }
 
@@ -124,7 +124,7 @@ void TestHeatmapLayout::showSentence(int words) {
     w_->setSourceText(sourceOf(words));
     w_->decodeNow();
     QVERIFY(waitDecode(decoded));
-    w_->worker()->waitForDone();
+    w_->decodes()->waitForDone();
     QTRY_COMPARE(w_->heatmapView()->data().rows(), words + 1);
 }
 

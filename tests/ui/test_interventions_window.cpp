@@ -151,7 +151,7 @@ void TestInterventionsWindow::init() {
 
 void TestInterventionsWindow::compareWithCore(const Interventions& iv) const {
     const DecodeResult expected = coreDecode(iv);
-    const DecodeOutcome* shown = w_->outcome();
+    const DecodeOutcome* shown = w_->decodes()->outcome();
     QVERIFY(shown);
     QCOMPARE(shown->interventions, iv);
     QCOMPARE(shown->result.target_ids, expected.target_ids);
@@ -227,11 +227,11 @@ void TestInterventionsWindow::knockingOutEveryWordIsRefusedWithAReason() {
     QCOMPARE(int(w_->state()->interventions().size()), 1);
     QVERIFY2(w_->interventionList()->messageText().contains(QStringLiteral("Every word")),
              qPrintable(w_->interventionList()->messageText()));
-    QCOMPARE(w_->outcome()->interventions.knockout, std::vector<int>{1});
+    QCOMPARE(w_->decodes()->outcome()->interventions.knockout, std::vector<int>{1});
 }
 
 void TestInterventionsWindow::attendOnlyHereMakesTheRowOneHot() {
-    const std::vector<std::vector<float>> before = w_->outcome()->result.attention;
+    const std::vector<std::vector<float>> before = w_->decodes()->outcome()->result.attention;
     QVERIFY(before.size() >= 2);
     bool chosen = false;
     w_->heatmapView()->verticalScrollBar()->setValue(0);  // the view opens on the last row: back to the first rows
@@ -241,7 +241,7 @@ void TestInterventionsWindow::attendOnlyHereMakesTheRowOneHot() {
     }));
     QVERIFY(chosen);
     compareWithCore({{}, {{1, 3}}, {}});
-    const std::vector<std::vector<float>>& after = w_->outcome()->result.attention;
+    const std::vector<std::vector<float>>& after = w_->decodes()->outcome()->result.attention;
     QCOMPARE(after[0], before[0]);  // the steps before it are the plain model's
     for (int c = 0; c < int(after[1].size()); ++c) QCOMPARE(after[1][size_t(c)], c == 3 ? 1.0f : 0.0f);
     QCOMPARE(w_->heatmapView()->style().interventions.attend.size(), size_t(1));  // the cell is marked
@@ -287,8 +287,8 @@ void TestInterventionsWindow::undoRedoShareTheStackWithForcing() {
     w_->setCursorStep(2);
     const int token = w_->state()->currentStep()->top_k.at(1).id;
     QVERIFY(waitForDecode([&] { w_->forceCandidate(token); }));
-    QCOMPARE(w_->outcome()->interventions.knockout, std::vector<int>{2});
-    QCOMPARE(w_->outcome()->result.target_ids[1], token);
+    QCOMPARE(w_->decodes()->outcome()->interventions.knockout, std::vector<int>{2});
+    QCOMPARE(w_->decodes()->outcome()->result.target_ids[1], token);
     QCOMPARE(w_->forcingHistory()->undoStack()->count(), 2);
     QVERIFY(waitForDecode([&] { w_->undoAction()->trigger(); }));  // the forcing goes, the knockout stays
     QVERIFY(w_->state()->forcedTokens().empty());
@@ -298,7 +298,7 @@ void TestInterventionsWindow::undoRedoShareTheStackWithForcing() {
     compareWithCore({});
     QVERIFY(waitForDecode([&] { w_->redoAction()->trigger(); }));
     QCOMPARE(int(w_->state()->interventions().size()), 1);
-    QCOMPARE(w_->outcome()->result.target_ids, knocked.target_ids);
+    QCOMPARE(w_->decodes()->outcome()->result.target_ids, knocked.target_ids);
 }
 
 void TestInterventionsWindow::removingAHeadInTheHeadGrid() {
@@ -316,7 +316,7 @@ void TestInterventionsWindow::removingAHeadInTheHeadGrid() {
     compareWithCore(iv);
     // Core's decode with the head off equals the model whose head's out_proj columns are zeroed.
     const Model zeroed = testing::withHeadZeroed(*w_->model(), {AttentionKind::Cross, 1, 0});
-    QCOMPARE(w_->outcome()->result.target_ids, greedyDecode(zeroed, kMatSource.toStdString()).target_ids);
+    QCOMPARE(w_->decodes()->outcome()->result.target_ids, greedyDecode(zeroed, kMatSource.toStdString()).target_ids);
     const std::vector<QPoint> removed{QPoint(1, 0)};
     QCOMPARE(grid->canvas()->figure().removed, removed);  // drawn greyed and crossed out
     QVERIFY(waitForDecode([&] { w_->undoAction()->trigger(); }));
@@ -352,8 +352,8 @@ void TestInterventionsWindow::newSentenceDropsKnockoutsButKeepsHeads() {
     QVERIFY(typeAndWait(QStringLiteral("i love you")));
     QCOMPARE(int(w_->state()->interventions().size()), 1);
     QCOMPARE(w_->state()->interventions()[0].kind, InterventionItem::Kind::HeadOff);
-    QCOMPARE(w_->outcome()->interventions.heads_off.size(), size_t(1));
-    QVERIFY(w_->outcome()->interventions.knockout.empty());
+    QCOMPARE(w_->decodes()->outcome()->interventions.heads_off.size(), size_t(1));
+    QVERIFY(w_->decodes()->outcome()->interventions.knockout.empty());
 }
 
 void TestInterventionsWindow::exportsNameTheInterventions() {
@@ -384,7 +384,7 @@ void TestInterventionsWindow::refusedInterventionsLeaveThePlainDecodeAndSayWhy()
         w_->setInterventions({{}, {{0, 99}}, {}});
         w_->decodeNow();
     }));
-    QVERIFY(w_->outcome()->interventions.empty());
+    QVERIFY(w_->decodes()->outcome()->interventions.empty());
     compareWithCore({});
     QVERIFY2(w_->noticeText().contains(QStringLiteral("past the source")), qPrintable(w_->noticeText()));
     QCOMPARE(int(w_->state()->interventions().size()), 1);  // still listed, to be removed or switched off

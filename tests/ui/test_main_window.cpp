@@ -158,7 +158,7 @@ void TestMainWindow::staleResultsAreDropped() {
     QTest::qWait(300);
     QCOMPARE(spy.count(), 1);  // only the newest sentence's decode was shown
     const DecodeResult expected = greedyDecode(*w_->model(), "the cat sat on the mat");
-    QCOMPARE(w_->outcome()->result.target_ids, expected.target_ids);
+    QCOMPARE(w_->decodes()->outcome()->result.target_ids, expected.target_ids);
     QCOMPARE(w_->heatmapView()->data().cols(), 8);
 }
 
@@ -169,10 +169,10 @@ void TestMainWindow::longPasteIsCappedAndStaysResponsive() {
     for (int i = 0; i < 10000; ++i) words << pool[i % pool.size()];
     QSignalSpy spy(w_.get(), &MainWindow::decodeFinished);
     w_->setSourceText(words.join(u' '));  // like a paste: marking runs here, decoding does not
-    QVERIFY(w_->worker()->isBusy());      // the decode is pending or running off the UI thread
+    QVERIFY(w_->decodes()->isBusy());     // the decode is pending or running off the UI thread
     QVERIFY(waitDecode(spy));
     QCOMPARE(w_->heatmapView()->data().cols(), kMaxSourceTokens + 2);
-    QCOMPARE(w_->outcome()->source_tokens_cut, 10000 - kMaxSourceTokens);
+    QCOMPARE(w_->decodes()->outcome()->source_tokens_cut, 10000 - kMaxSourceTokens);
     QVERIFY(w_->noticeText().contains(QLocale().toString(kMaxSourceTokens)));  // "1,000" in English
     QVERIFY(w_->stepCount() <= 2 * (kMaxSourceTokens + 2) + 10);               // the default max_len bounds the output
 }
@@ -193,7 +193,7 @@ void TestMainWindow::steppingButtonsMoveTheCurrentRow() {
     QCOMPARE(w_->cursorStep(), 2);
     QCOMPARE(w_->heatmapView()->visibleRows(), 2);
     QCOMPARE(w_->heatmapView()->style().current_row, 1);
-    QCOMPARE(w_->heatmapView()->cellValue(1, 1), double(w_->outcome()->result.attention[1][1]));
+    QCOMPARE(w_->heatmapView()->cellValue(1, 1), double(w_->decodes()->outcome()->result.attention[1][1]));
     w_->stepAction(MainWindow::Step::Back)->trigger();
     QCOMPARE(w_->cursorStep(), 1);
     w_->stepAction(MainWindow::Step::Last)->trigger();
@@ -235,7 +235,7 @@ void TestMainWindow::steppingKeysInHeatmapButNotInTextField() {
 void TestMainWindow::stepPanelShowsCurrentStep() {
     QVERIFY(typeAndWait(QStringLiteral("the cat sat")));
     w_->setCursorStep(2);
-    const StepRecord& step = w_->outcome()->steps[1];
+    const StepRecord& step = w_->decodes()->outcome()->steps[1];
     QTreeWidget* list = w_->stepPanel()->candidateList();
     QCOMPARE(list->topLevelItemCount(), int(step.top_k.size()));
     QCOMPARE(list->topLevelItem(0)->data(0, Qt::UserRole).toInt(), step.top_k[0].id);
@@ -252,7 +252,7 @@ void TestMainWindow::stepPanelShowsCurrentStep() {
 void TestMainWindow::hideSpecialsHidesTheirBarsToo() {
     QVERIFY(typeAndWait(QStringLiteral("the cat sat")));
     w_->setCursorStep(2);
-    const StepRecord& step = w_->outcome()->steps[1];
+    const StepRecord& step = w_->decodes()->outcome()->steps[1];
     const QStringList tokens = w_->heatmapView()->data().source_tokens;
     QCOMPARE(tokens.first(), QStringLiteral("<sos>"));
     QCOMPARE(tokens.last(), QStringLiteral("<eos>"));
@@ -283,7 +283,7 @@ void TestMainWindow::playRunsToTheEnd() {
 
 void TestMainWindow::scoreToggleLoadsSiblingKeepingSentenceAndStep() {
     QVERIFY(typeAndWait(QStringLiteral("i love the cat")));
-    const auto additive_weights = w_->outcome()->result.attention;
+    const auto additive_weights = w_->decodes()->outcome()->result.attention;
     QVERIFY(w_->scoreAction(ScoreKind::Additive)->isChecked());
     QVERIFY(w_->scoreAction(ScoreKind::Dot)->isEnabled());
     w_->setCursorStep(2);
@@ -297,8 +297,8 @@ void TestMainWindow::scoreToggleLoadsSiblingKeepingSentenceAndStep() {
     QCOMPARE(w_->cursorStep(), std::min(2, w_->stepCount()));
     const Model dot_model = loadModel(dot_.toStdString());
     const DecodeResult expected = greedyDecode(dot_model, "i love the cat");
-    QCOMPARE(w_->outcome()->result.attention, expected.attention);
-    QVERIFY(w_->outcome()->result.attention != additive_weights);
+    QCOMPARE(w_->decodes()->outcome()->result.attention, expected.attention);
+    QVERIFY(w_->decodes()->outcome()->result.attention != additive_weights);
     QCOMPARE(w_->heatmapView()->cellValue(0, 1), double(expected.attention[0][1]));
 }
 
@@ -306,13 +306,13 @@ void TestMainWindow::scoreToggleKeepsTheWhatIf() {
     const std::string sentence = "i ate an apple yesterday";
     QVERIFY(typeAndWait(QString::fromStdString(sentence)));
     w_->setCursorStep(1);
-    const StepRecord first = w_->outcome()->steps[0];
+    const StepRecord first = w_->decodes()->outcome()->steps[0];
     QVERIFY(first.top_k.size() >= 2);
     const int token = first.top_k[1].id;  // force the runner-up at step 1
     QSignalSpy spy(w_.get(), &MainWindow::decodeFinished);
     emit w_->stepPanel()->candidateChosen(token);
     QVERIFY(waitDecode(spy));
-    QVERIFY(w_->outcome()->steps[0].forced);
+    QVERIFY(w_->decodes()->outcome()->steps[0].forced);
 
     QSignalSpy switched(w_.get(), &MainWindow::decodeFinished);
     w_->scoreAction(ScoreKind::Dot)->trigger();
@@ -323,9 +323,9 @@ void TestMainWindow::scoreToggleKeepsTheWhatIf() {
     session.force(0, token);
     session.runToEnd();
     const DecodeResult expected = resultFromSession(session);
-    QCOMPARE(w_->outcome()->result.target_ids, expected.target_ids);
-    QCOMPARE(w_->outcome()->result.attention, expected.attention);
-    QVERIFY(w_->outcome()->steps[0].forced);
+    QCOMPARE(w_->decodes()->outcome()->result.target_ids, expected.target_ids);
+    QCOMPARE(w_->decodes()->outcome()->result.attention, expected.attention);
+    QVERIFY(w_->decodes()->outcome()->steps[0].forced);
     QCOMPARE(w_->cursorStep(), 1);
 }
 
@@ -345,7 +345,7 @@ void TestMainWindow::scoreWithoutSiblingIsDisabledWithReason() {
 void TestMainWindow::forcedCandidateChangesTheRest() {
     const std::string sentence = "i ate an apple yesterday";
     QVERIFY(typeAndWait(QString::fromStdString(sentence)));
-    const std::vector<int> before = w_->outcome()->result.target_ids;
+    const std::vector<int> before = w_->decodes()->outcome()->result.target_ids;
     w_->setCursorStep(1);
     QTreeWidget* list = w_->stepPanel()->candidateList();
     QVERIFY(list->topLevelItemCount() >= 2);
@@ -361,7 +361,7 @@ void TestMainWindow::forcedCandidateChangesTheRest() {
     session.force(0, token);
     session.runToEnd();
     const DecodeResult expected = resultFromSession(session);
-    const DecodeOutcome& got = *w_->outcome();
+    const DecodeOutcome& got = *w_->decodes()->outcome();
     QCOMPARE(got.result.target_ids, expected.target_ids);
     QCOMPARE(got.result.attention, expected.attention);
     QCOMPARE(got.result.target_ids[0], token);
@@ -381,18 +381,18 @@ void TestMainWindow::referenceSwitchesToForcedDecoding() {
     const QStringList want = {QStringLiteral("我"), QStringLiteral("爱"), QStringLiteral("斑马"),
                               QStringLiteral("<eos>")};
     QCOMPARE(w_->heatmapView()->data().target_tokens, want);  // the unknown word keeps its spelling
-    QCOMPARE(w_->outcome()->result.target_ids, expected.target_ids);
-    QCOMPARE(w_->outcome()->result.attention, expected.attention);
+    QCOMPARE(w_->decodes()->outcome()->result.target_ids, expected.target_ids);
+    QCOMPARE(w_->decodes()->outcome()->result.attention, expected.attention);
     // The engine's step-wise and whole-sequence paths agree to float round-off on log p.
-    QCOMPARE(w_->outcome()->result.log_probs.size(), expected.log_probs.size());
+    QCOMPARE(w_->decodes()->outcome()->result.log_probs.size(), expected.log_probs.size());
     for (size_t i = 0; i < expected.log_probs.size(); ++i)
-        QVERIFY(std::abs(w_->outcome()->result.log_probs[i] - expected.log_probs[i]) <=
+        QVERIFY(std::abs(w_->decodes()->outcome()->result.log_probs[i] - expected.log_probs[i]) <=
                 1e-5f * (1 + std::abs(expected.log_probs[i])));
 
     spy.clear();
     w_->referenceEdit()->clear();  // back to the model's own output
     QVERIFY(waitDecode(spy));
-    QCOMPARE(w_->outcome()->result.target_ids, greedyDecode(*w_->model(), "i love you").target_ids);
+    QCOMPARE(w_->decodes()->outcome()->result.target_ids, greedyDecode(*w_->model(), "i love you").target_ids);
 }
 
 // ------------------------------------------------------------------------------------------------ settings, bad input
@@ -403,7 +403,7 @@ void TestMainWindow::settingsSurviveRestart() {
     w_->setColormap(QStringLiteral("magma"));
     w_->resize(900, 700);
     w_->close();  // writes the settings, as quitting does
-    w_->worker()->waitForDone();
+    w_->decodes()->waitForDone();
     w_.reset();
 
     MainWindow second;
@@ -420,7 +420,7 @@ void TestMainWindow::settingsSurviveRestart() {
     const QStringList recent = QSettings().value(QStringLiteral("Files/recent")).toStringList();
     QCOMPARE(recent.value(0), QFileInfo(dot_).absoluteFilePath());
     QCOMPARE(recent.value(1), QFileInfo(additive_).absoluteFilePath());
-    second.worker()->waitForDone();
+    second.decodes()->waitForDone();
 }
 
 // Help ▸ Getting started: due on a first start (fresh settings) and not after it was shown; the menu shows it again;

@@ -117,7 +117,7 @@ void TestMainWindowFiles::exportWritesTheChosenFormat() {
     QVERIFY(f.open(QIODevice::ReadOnly));
     const QByteArray bytes = f.readAll();
     QVERIFY(!bytes.isEmpty());
-    const DecodeResult& shown = w_->outcome()->result;
+    const DecodeResult& shown = w_->decodes()->outcome()->result;
     if (format == QLatin1String("png")) {
         QCOMPARE(QImage::fromData(bytes).size(), QSize(640, 480));
     } else if (format == QLatin1String("svg")) {

@@ -100,13 +100,13 @@ void TestSiblingsMenu::init() {
 }
 
 void TestSiblingsMenu::cleanup() {
-    if (w_) w_->worker()->waitForDone();
+    if (w_) w_->decodes()->waitForDone();
     w_.reset();
 }
 
 bool TestSiblingsMenu::openAndType(const QString& file, const QString& sentence) {
     if (!w_->openModel(file)) return false;
-    w_->worker()->waitForDone();
+    w_->decodes()->waitForDone();
     QSignalSpy spy(w_.get(), &MainWindow::decodeFinished);
     w_->setSourceText(sentence);
     w_->decodeNow();
@@ -152,7 +152,7 @@ void TestSiblingsMenu::dotOnBahdanauLoadsTheBahdanauDot() {
     QCOMPARE(QFileInfo(w_->modelPath()).fileName(), QStringLiteral("c-bahdanau-dot.safetensors"));
     QVERIFY(w_->model()->config.decoder == DecoderKind::Bahdanau);
     const Model dot = loadModel(path("c-bahdanau-dot").toStdString());
-    QCOMPARE(w_->outcome()->result.attention, greedyDecode(dot, "i love the cat").attention);
+    QCOMPARE(w_->decodes()->outcome()->result.attention, greedyDecode(dot, "i love the cat").attention);
     // From the bahdanau dot model, additive goes back to the unguided additive one.
     QVERIFY(
         w_->scoreAction(ScoreKind::Additive)->toolTip().contains(QStringLiteral("b-bahdanau-additive.safetensors")));
@@ -201,7 +201,7 @@ void TestSiblingsMenu::choosingASiblingLoadsItKeepingTheSentence() {
     QCOMPARE(QFileInfo(w_->modelPath()).fileName(), QStringLiteral("d-luong-general-feed.safetensors"));
     QCOMPARE(w_->sourceText(), QStringLiteral("i ate an apple"));
     const Model feed = loadModel(path("d-luong-general-feed").toStdString());
-    QCOMPARE(w_->outcome()->result.attention, greedyDecode(feed, "i ate an apple").attention);
+    QCOMPARE(w_->decodes()->outcome()->result.attention, greedyDecode(feed, "i ate an apple").attention);
     // The menu now speaks from the luong model.
     QVERIFY(menuTexts().contains(QStringLiteral("d-luong-general-feed — this model")));
     QVERIFY(menuTexts().contains(QStringLiteral("c-bahdanau-dot — bahdanau · dot · no input feeding")));
@@ -231,7 +231,7 @@ void TestSiblingsMenu::siblingKeepsOnlyTheTokensTheUserForced() {
     QVERIFY(!std::equal(own_additive.begin(), own_additive.begin() + kStep, own_dot.begin()));
     // The user forces, at step 2, a token neither model chooses there.
     int token = -1;
-    for (const auto& c : w_->outcome()->steps[kStep].top_k)
+    for (const auto& c : w_->decodes()->outcome()->steps[kStep].top_k)
         if (c.id != own_additive[kStep] && c.id != own_dot[kStep] && c.id != kEos) token = c.id;
     QVERIFY(token >= 0);
     QSignalSpy forced(w_.get(), &MainWindow::decodeFinished);
@@ -247,10 +247,10 @@ void TestSiblingsMenu::siblingKeepsOnlyTheTokensTheUserForced() {
     session.force(kStep, token);
     session.runToEnd();
     const DecodeResult expected = resultFromSession(session);
-    QCOMPARE(w_->outcome()->result.target_ids, expected.target_ids);
-    QCOMPARE(w_->outcome()->result.attention, expected.attention);
+    QCOMPARE(w_->decodes()->outcome()->result.target_ids, expected.target_ids);
+    QCOMPARE(w_->decodes()->outcome()->result.attention, expected.attention);
     std::vector<bool> forced_steps;
-    for (const StepRecord& step : w_->outcome()->steps) forced_steps.push_back(step.forced);
+    for (const StepRecord& step : w_->decodes()->outcome()->steps) forced_steps.push_back(step.forced);
     std::vector<bool> want(expected.target_ids.size(), false);
     want[kStep] = true;
     QCOMPARE(forced_steps, want);

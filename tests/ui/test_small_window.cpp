@@ -51,7 +51,7 @@ static bool inFront(const QDockWidget* dock) { return dock->isVisible() && !dock
 
 void TestSmallWindow::settle() {
     for (int i = 0; i < 6; ++i) QCoreApplication::processEvents();
-    w_->worker()->waitForDone();
+    w_->decodes()->waitForDone();
     for (int i = 0; i < 6; ++i) QCoreApplication::processEvents();
 }
 

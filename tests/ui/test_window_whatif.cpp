@@ -82,7 +82,7 @@ void TestWindowWhatIf::initTestCase() {
 void TestWindowWhatIf::init() {
     openWindow();
     QVERIFY(w_->openModel(french_));
-    w_->worker()->waitForDone();
+    w_->decodes()->waitForDone();
     QVERIFY(typeAndWait(kAppleSource));
     QVERIFY(w_->stepCount() >= 3);
 }
@@ -96,8 +96,8 @@ DecodeResult TestWindowWhatIf::engineDecode(const std::vector<int>& prefix) cons
 
 void TestWindowWhatIf::compareWithEngine(const std::vector<int>& prefix) const {
     const DecodeResult expected = engineDecode(prefix);
-    QCOMPARE(w_->outcome()->result.target_ids, expected.target_ids);
-    QCOMPARE(w_->outcome()->result.attention, expected.attention);
+    QCOMPARE(w_->decodes()->outcome()->result.target_ids, expected.target_ids);
+    QCOMPARE(w_->decodes()->outcome()->result.attention, expected.attention);
     QCOMPARE(w_->heatmapView()->data().rows(), int(expected.target_ids.size()));
 }
 
@@ -127,8 +127,8 @@ bool TestWindowWhatIf::clickCandidate(int row) {
 
 void TestWindowWhatIf::typedTokenOutsideTopFiveIsForced() {
     w_->setCursorStep(2);
-    const StepRecord second = w_->outcome()->steps[1];
-    const int first_token = w_->outcome()->steps[0].token;
+    const StepRecord second = w_->decodes()->outcome()->steps[1];
+    const int first_token = w_->decodes()->outcome()->steps[0].token;
     // A word of the output vocabulary that is not among the step's five candidates.
     const Vocabulary& vocab = w_->model()->target_vocab;
     int token = -1;
@@ -141,8 +141,8 @@ void TestWindowWhatIf::typedTokenOutsideTopFiveIsForced() {
     QVERIFY(forceTyped(QString::fromStdString(vocab.token(token))));
     QCOMPARE(w_->state()->forcedTokens(), (std::vector<int>{first_token, token}));
     compareWithEngine({first_token, token});
-    QCOMPARE(w_->outcome()->result.target_ids[1], token);
-    QVERIFY(w_->outcome()->steps[1].forced);
+    QCOMPARE(w_->decodes()->outcome()->result.target_ids[1], token);
+    QVERIFY(w_->decodes()->outcome()->steps[1].forced);
     QCOMPARE(w_->cursorStep(), 2);  // the forced step stays the current one
     QVERIFY(w_->forceTokenBox()->lineEdit()->text().isEmpty());
     QVERIFY(w_->forceTokenBox()->errorText().isEmpty());
@@ -188,10 +188,10 @@ void TestWindowWhatIf::wordOutsideTheVocabularyIsRefusedWithAReason() {
 
 void TestWindowWhatIf::modelsOwnChoiceIsNoForcing() {
     w_->setCursorStep(2);
-    const std::vector<int> before = w_->outcome()->result.target_ids;
+    const std::vector<int> before = w_->decodes()->outcome()->result.target_ids;
     QTreeWidget* list = w_->stepPanel()->candidateList();
     QTreeWidgetItem* own = list->topLevelItem(0);
-    QCOMPARE(own->data(0, Qt::UserRole).toInt(), w_->outcome()->steps[1].token);  // the model's own choice
+    QCOMPARE(own->data(0, Qt::UserRole).toInt(), w_->decodes()->outcome()->steps[1].token);  // the model's own choice
     QTest::mouseClick(list->viewport(), Qt::LeftButton, {}, list->visualItemRect(own).center());
     // Typed, too.
     QLineEdit* field = w_->forceTokenBox()->lineEdit();
@@ -199,33 +199,33 @@ void TestWindowWhatIf::modelsOwnChoiceIsNoForcing() {
     QTest::keyClicks(field, QString::fromStdString(w_->model()->target_vocab.token(before[1])));
     w_->forceTokenBox()->completer()->popup()->hide();
     QTest::keyClick(field, Qt::Key_Return);
-    QVERIFY(!w_->worker()->isBusy());  // no decode asked for
+    QVERIFY(!w_->decodes()->isBusy());  // no decode asked for
     QVERIFY(w_->state()->forcedTokens().empty());
     QCOMPARE(w_->forcingHistory()->undoStack()->count(), 0);
     QVERIFY(!w_->undoAction()->isEnabled());
-    QCOMPARE(w_->outcome()->result.target_ids, before);
+    QCOMPARE(w_->decodes()->outcome()->result.target_ids, before);
 }
 
 void TestWindowWhatIf::choosingTheModelsChoiceAtAForcedStepUnforcesIt() {
-    const std::vector<int> greedy = w_->outcome()->result.target_ids;
+    const std::vector<int> greedy = w_->decodes()->outcome()->result.target_ids;
     w_->setCursorStep(1);
     QVERIFY(clickCandidate(1));  // the runner-up
     QCOMPARE(w_->state()->forcedTokens().size(), size_t(1));
     // At the same step, the model's own choice (top of the list, now not the token shown) takes the forcing back.
-    const int own = w_->outcome()->steps[0].top_k[0].id;
+    const int own = w_->decodes()->outcome()->steps[0].top_k[0].id;
     QCOMPARE(own, greedy[0]);
     QTreeWidget* list = w_->stepPanel()->candidateList();
     QCOMPARE(list->topLevelItem(0)->data(0, Qt::UserRole).toInt(), own);
     QVERIFY(clickCandidate(0));
     QVERIFY(w_->state()->forcedTokens().empty());
-    QCOMPARE(w_->outcome()->result.target_ids, greedy);
+    QCOMPARE(w_->decodes()->outcome()->result.target_ids, greedy);
     compareWithEngine({});
 }
 
 void TestWindowWhatIf::undoRedoRestoreForcedTokensAndDecode() {
     QCOMPARE(w_->undoAction()->shortcut(), QKeySequence(QKeySequence::Undo));
     QCOMPARE(w_->redoAction()->shortcut(), QKeySequence(QKeySequence::Redo));
-    const std::vector<int> greedy = w_->outcome()->result.target_ids;
+    const std::vector<int> greedy = w_->decodes()->outcome()->result.target_ids;
     w_->setCursorStep(1);
     QVERIFY(clickCandidate(1));
     const std::vector<int> first = w_->state()->forcedTokens();
@@ -243,7 +243,7 @@ void TestWindowWhatIf::undoRedoRestoreForcedTokensAndDecode() {
     QCOMPARE(w_->cursorStep(), 3);  // where the user was when forcing the undone token
     QVERIFY(waitForDecode([&] { w_->undoAction()->trigger(); }));
     QVERIFY(w_->state()->forcedTokens().empty());
-    QCOMPARE(w_->outcome()->result.target_ids, greedy);
+    QCOMPARE(w_->decodes()->outcome()->result.target_ids, greedy);
     compareWithEngine({});
     QVERIFY(!w_->undoAction()->isEnabled());
 
@@ -260,7 +260,7 @@ void TestWindowWhatIf::undoRedoRestoreForcedTokensAndDecode() {
 
 void TestWindowWhatIf::clearForcedTokensIsUndoable() {
     QVERIFY(!w_->clearForcedAction()->isEnabled());
-    const std::vector<int> greedy = w_->outcome()->result.target_ids;
+    const std::vector<int> greedy = w_->decodes()->outcome()->result.target_ids;
     w_->setCursorStep(2);
     QVERIFY(clickCandidate(1));
     const std::vector<int> forced = w_->state()->forcedTokens();
@@ -268,7 +268,7 @@ void TestWindowWhatIf::clearForcedTokensIsUndoable() {
     QVERIFY(w_->clearForcedAction()->isEnabled());
     QVERIFY(waitForDecode([&] { w_->clearForcedAction()->trigger(); }));
     QVERIFY(w_->state()->forcedTokens().empty());
-    QCOMPARE(w_->outcome()->result.target_ids, greedy);
+    QCOMPARE(w_->decodes()->outcome()->result.target_ids, greedy);
     QVERIFY(!w_->clearForcedAction()->isEnabled());
     QVERIFY(waitForDecode([&] { w_->undoAction()->trigger(); }));
     QCOMPARE(w_->state()->forcedTokens(), forced);
@@ -332,7 +332,7 @@ void TestWindowWhatIf::jsonExportRecordsWhereTheDecodeCameFrom() {
     QSignalSpy decoded(w_.get(), &MainWindow::decodeFinished);
     w_->setReferenceText(QStringLiteral("je mange une pomme"));
     QVERIFY(decoded.wait(20000) || !decoded.isEmpty());
-    w_->worker()->waitForDone();
+    w_->decodes()->waitForDone();
     w_->goldLinks()->setLinks(QStringLiteral("0-0 1-1 3-3"));
     const QString with_reference = dir.filePath(QStringLiteral("reference.json"));
     QVERIFY(w_->exportTo(with_reference, w_->exportOptions()));

@@ -77,7 +77,7 @@ QString decodeTime(const DecodeOutcome& outcome) {
 MainWindow::MainWindow(QWidget* parent)
     : QMainWindow(parent),
       state_(new DecodeState(this)),
-      worker_(new DecodeWorker(this)),
+      decodes_(new DecodeController(state_, this)),
       history_(new ForcingHistory(state_, this)) {
     setWindowIcon(QIcon(QStringLiteral(":/icons/attnviz.svg")));
     setAcceptDrops(true);
@@ -88,7 +88,18 @@ MainWindow::MainWindow(QWidget* parent)
         else
             step(Step::Forward);
     });
-    connect(worker_, &DecodeWorker::finished, this, &MainWindow::showOutcome);
+    connect(decodes_, &DecodeController::decoded, this, [this](const std::shared_ptr<const DecodeOutcome>& outcome) {
+        describeDecode(*outcome);
+        emit decodeFinished();
+    });
+    connect(decodes_, &DecodeController::failed, this, [this](const QString& message) {
+        setNotice(message, true);  // the last heatmap stays; the sentence is the user's to fix
+        emit decodeFinished();
+    });
+    connect(decodes_, &DecodeController::sentenceEmptied, this, [this] {
+        clearDecode(typeSentenceHint());
+        emit decodeFinished();
+    });
 
     createCentralWidgets();
     createActions();
@@ -218,8 +229,6 @@ void MainWindow::connectState() {
     connect(state_, &DecodeState::referenceTextChanged, this, [this](const QString& text) {
         if (reference_->text() != text) reference_->setText(text);
     });
-    connect(state_, &DecodeState::sourceTextChanged, this, &MainWindow::requestChanged);
-    connect(state_, &DecodeState::referenceTextChanged, this, &MainWindow::requestChanged);
 
     connect(state_, &DecodeState::modelChanged, this, &MainWindow::modelChanged);
     connect(state_, &DecodeState::decodeChanged, this, &MainWindow::updateStepActions);
@@ -340,73 +349,26 @@ QString MainWindow::sourceText() const { return state_->sourceText(); }
 void MainWindow::setSourceText(const QString& text) { state_->setSourceText(text); }
 void MainWindow::setReferenceText(const QString& text) { state_->setReferenceText(text); }
 
-const DecodeOutcome* MainWindow::outcome() const {
-    return shown_ && state_->decode() == shown_.get() ? shown_.get() : nullptr;
-}
+void MainWindow::decodeNow() { decodes_->decodeNow(); }
 
-DecodeRequest MainWindow::makeRequest() const {
-    DecodeRequest r;
-    r.model = model();
-    r.source = sourceText().toStdString();
-    r.reference = state_->referenceText().trimmed().toStdString();
-    r.forced_prefix = state_->forcedTokens();
-    r.interventions = activeInterventions(state_->interventions());
-    return r;
-}
-
-// The sentence or the reference was edited: a new decode (without the previous "what if") after the debounce.
-void MainWindow::requestChanged() {
-    if (!model()) return;
-    state_->setForcedTokens({});
-    if (sourceText().trimmed().isEmpty()) {
-        worker_->cancelAll();
-        clearDecode(typeSentenceHint());
-        emit decodeFinished();
-        return;
-    }
-    worker_->schedule(makeRequest());
-}
-
-void MainWindow::decodeNow() {
-    if (!model()) return;
-    if (sourceText().trimmed().isEmpty()) {
-        requestChanged();
-        return;
-    }
-    worker_->submit(makeRequest());
-}
-
-void MainWindow::showOutcome(std::shared_ptr<const DecodeOutcome> outcome) {
-    if (outcome->request.model != model()) return;  // decoded with a model that is no longer open
-    if (!outcome->error.isEmpty()) {
-        setNotice(outcome->error, true);  // keep the last heatmap; the sentence is the user's to fix
-        emit decodeFinished();
-        return;
-    }
-    shown_ = outcome;
-    time_label_->setText(decodeTime(*outcome));
-    const QString refused = interventionNotice(*outcome);
-    setNotice(refused.isEmpty() ? decodeNotes(*outcome) : refused,
-              outcome->source_tokens_cut > 0 || !refused.isEmpty());
-    state_->setDecode(outcome->request.model, outcome, outcome->request.cursor, outcome->plain);
-    emit decodeFinished();
+// The decode shown in words: its time in the status bar, what was left out or refused on the notice line.
+void MainWindow::describeDecode(const DecodeOutcome& outcome) {
+    time_label_->setText(decodeTime(outcome));
+    const QString refused = interventionNotice(outcome);
+    setNotice(refused.isEmpty() ? decodeNotes(outcome) : refused, outcome.source_tokens_cut > 0 || !refused.isEmpty());
 }
 
 void MainWindow::clearDecode(const QString& hint) {
     setPlaying(false);
-    shown_.reset();
+    decodes_->clear();
     step_panel_->setEmptyHint(hint);
-    state_->clearDecode();
     time_label_->clear();
     setNotice(hint);
 }
 
 void MainWindow::retranslateNotices() {
-    if (const DecodeOutcome* shown = outcome()) {
-        time_label_->setText(decodeTime(*shown));
-        const QString refused = interventionNotice(*shown);
-        setNotice(refused.isEmpty() ? decodeNotes(*shown) : refused,
-                  shown->source_tokens_cut > 0 || !refused.isEmpty());
+    if (const DecodeOutcome* shown = decodes_->outcome()) {
+        describeDecode(*shown);
     } else if (!model()) {
         clearDecode(openModelHint());
     } else if (sourceText().trimmed().isEmpty()) {

@@ -3,8 +3,9 @@
 // among sibling models, exports. Built like Qt's application example (createActions / createMenus / readSettings).
 //
 // Model/view: the window's DecodeState (state()) holds the model, sentence, reference, forced tokens, the decode
-// shown, the cursor and the selection; the heatmap, the step panel and the output line observe it. MainWindow is the
-// controller: it turns edits of the state's request into decodes (DecodeWorker) and their outcomes into the state.
+// shown, the cursor and the selection; the heatmap, the step panel and the output line observe it. Its
+// DecodeController (decodes()) turns edits of the state's request into decodes and their outcomes into the state; the
+// window puts them into words.
 //
 // Keyboard: Left/Right/Home/End step and Space plays/pauses while the heatmap or the step panel has focus (in the
 // text fields these keys edit text); Alt+Left/Right/Home/End and Alt+P work everywhere.
@@ -13,7 +14,7 @@
 #include "heatmap/heatmap_data.h"
 #include "heatmap/heatmap_export.h"
 #include "io/siblings.h"
-#include "state/decode_worker.h"
+#include "state/decode_controller.h"
 
 #include <QActionGroup>
 #include <QComboBox>
@@ -111,9 +112,8 @@ public:
 
     // The document the views observe.
     DecodeState* state() const { return state_; }
-    // For tests and the screenshot option: the worker's outcome behind the decode shown (its request); nullptr when
-    // nothing is shown.
-    const DecodeOutcome* outcome() const;
+    // The decodes of the state's request, and the outcome behind the decode shown.
+    DecodeController* decodes() const { return decodes_; }
     std::shared_ptr<const Model> model() const;
     QString modelPath() const;
     HeatmapView* heatmapView() const { return heatmap_; }
@@ -176,7 +176,6 @@ public:
     QString noticeText() const;
     QString colormap() const { return style_.colormap; }
     void setColormap(const QString& name);
-    DecodeWorker* worker() const { return worker_; }
     // File ▸ Train a model…: the training window (made on first use, window/main_window_training.cpp).
     // Help ▸ Getting started, not modal; marks it shown (gettingStartedDue). Returns the dialog (tests).
     QDialog* showGettingStarted();
@@ -248,9 +247,7 @@ private:
     std::vector<int> forcingForSibling(const Model& sibling) const;
     void updateStatus();
     static QString scoringName(ScoreKind score);
-    void requestChanged();
-    DecodeRequest makeRequest() const;
-    void showOutcome(std::shared_ptr<const DecodeOutcome> outcome);
+    void describeDecode(const DecodeOutcome& outcome);
     void clearDecode(const QString& hint);
     void updateStepActions();
     void setNotice(const QString& text, bool warning = false);
@@ -303,12 +300,10 @@ private:
     DecodeState* state_;
     std::vector<Sibling> siblings_;                // the open model's siblings, itself included (findSiblings)
     std::map<ScoreKind, QString> score_siblings_;  // per score, the sibling the toggle moves to (the model for its own)
-    // The worker's outcome whose decode the state shows (the state holds it as a PrefixDecoding): its request.
-    std::shared_ptr<const DecodeOutcome> shown_;
     HeatmapStyle style_;  // colour map and toggles (the view's own style also holds the current row and selection)
     bool interactive_ = true;
 
-    DecodeWorker* worker_;
+    DecodeController* decodes_;
     ForcingHistory* history_;
     SourceEditor* source_ = nullptr;
     QLineEdit* reference_ = nullptr;

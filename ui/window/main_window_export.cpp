@@ -43,7 +43,7 @@ DecodeContext MainWindow::decodeContext() const {
     c.model_file = QFileInfo(modelPath()).fileName().toStdString();
     c.reference = state_->referenceText().trimmed().toStdString();
     c.gold_links = gold_links_->links().trimmed().toStdString();
-    if (const DecodeOutcome* decode = outcome())
+    if (const DecodeOutcome* decode = decodes_->outcome())
         for (int row : userForcedRows(*decode, int(state_->forcedTokens().size()))) c.forced_rows.push_back(row);
     return c;
 }

@@ -51,12 +51,6 @@ void MainWindow::forceCandidate(int token) {
 }
 
 // A forcing was done, undone or redone: decode the state's forced tokens (ids of the decoded model).
-void MainWindow::decodeForced(int cursor) {
-    if (!model()) return;
-    DecodeRequest r = makeRequest();
-    if (state_->decodedModel()) r.model = state_->decodedModel();
-    r.cursor = cursor;
-    worker_->submit(std::move(r));
-}
+void MainWindow::decodeForced(int cursor) { decodes_->redecode(cursor); }
 
 }  // namespace attnviz::ui

@@ -57,9 +57,7 @@ bool MainWindow::switchToSibling(const QString& sibling_path) {
     std::vector<int> forced = forcingForSibling(*model);
     setModel(std::move(model), path);
     state_->setForcedTokens(std::move(forced));
-    DecodeRequest r = makeRequest();
-    r.cursor = keep;  // same sentence, same step
-    if (!sourceText().trimmed().isEmpty()) worker_->submit(std::move(r));
+    if (!sourceText().trimmed().isEmpty()) decodes_->decodeNow(keep);  // same sentence, same step
     return true;
 }
 
@@ -68,7 +66,7 @@ bool MainWindow::switchToSibling(const QString& sibling_path) {
 // the sibling's own choice. The tokens this model chose on the way to a forced step are not the user's.
 std::vector<int> MainWindow::forcingForSibling(const Model& sibling) const {
     std::vector<int> forced;
-    const DecodeOutcome* decode = outcome();
+    const DecodeOutcome* decode = decodes_->outcome();
     if (!decode || state_->forcedTokens().empty()) return forced;
     const Vocabulary& from = model()->target_vocab;
     for (int row : userForcedRows(*decode, int(state_->forcedTokens().size()))) {

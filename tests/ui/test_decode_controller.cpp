@@ -1,0 +1,190 @@
+// The window's decodes (state/decode_controller.h): an edit of the state's sentence is decoded once, after the
+// debounce, and what the state then shows is core's decode of that sentence; an empty sentence clears the decode and
+// drops what was pending; an edit drops the "what if" while a redecode keeps it with the cursor asked for; the enabled
+// interventions, and only those, go into the request; a decode of a model no longer open is never shown; the outcome
+// behind the decode shown is the controller's only while the state shows it (not during a beam hypothesis).
+#include "state/decode_controller.h"
+#include "state/decode_state.h"
+#include "test_models.h"
+#include "test_registry.h"
+#include "text/tokenizer.h"
+
+#include <QSignalSpy>
+#include <QTest>
+
+#include <memory>
+
+using namespace attnviz;
+using namespace attnviz::ui;
+
+class TestDecodeController : public QObject {
+    Q_OBJECT
+private slots:
+    void anEditIsDecodedOnceAfterTheDebounceAsCoreDecodesIt();
+    void anEmptySentenceClearsTheDecodeAndDropsThePendingOne();
+    void anEditDropsTheWhatIfAndARedecodeKeepsIt();
+    void onlyTheEnabledInterventionsAreDecoded();
+    void aDecodeOfAModelNoLongerOpenIsNeverShown();
+    void theOutcomeIsTheDecodeShownNotABeamHypothesis();
+};
+
+namespace {
+
+std::shared_ptr<const Model> modelWithSeed(uint64_t seed) {
+    return std::make_shared<const Model>(
+        testing::smallModel(testing::smallConfig(DecoderKind::Bahdanau, ScoreKind::Additive), seed, 3.0f));
+}
+
+// core's greedy decode of `sentence`, as the window must show it.
+PrefixDecoding coreDecode(const std::shared_ptr<const Model>& model, const char* sentence, std::vector<int> forced = {},
+                          const Interventions& iv = {}) {
+    PrefixDecodeInput in;
+    in.source = tokenizeSource(*model, sentence);
+    in.forced = std::move(forced);
+    in.options.interventions = iv;
+    return prefixDecode(model, std::move(in));
+}
+
+std::vector<int> tokensOf(const PrefixDecoding& d) {
+    std::vector<int> ids;
+    for (const StepRecord& s : d.steps) ids.push_back(s.token);
+    return ids;
+}
+
+// Runs the event loop until the controller has delivered what it owes (10 s at most).
+void settle(DecodeController& c) {
+    for (int i = 0; i < 1000 && c.isBusy(); ++i) QTest::qWait(10);
+    QCoreApplication::processEvents();
+}
+
+}  // namespace
+
+void TestDecodeController::anEditIsDecodedOnceAfterTheDebounceAsCoreDecodesIt() {
+    DecodeState state;
+    DecodeController c(&state);
+    const auto model = modelWithSeed(7);
+    state.setModel(model, QStringLiteral("m"));
+    QSignalSpy decoded(&c, &DecodeController::decoded);
+    state.setSourceText(QStringLiteral("the cat"));
+    state.setSourceText(QStringLiteral("the cat sat on the mat"));
+    QVERIFY(c.isBusy());
+    QVERIFY(!state.hasDecode());  // not before the debounce
+    settle(c);
+    QCOMPARE(decoded.count(), 1);  // the first text was never decoded
+    QVERIFY(state.hasDecode());
+    QCOMPARE(tokensOf(*state.decode()), tokensOf(coreDecode(model, "the cat sat on the mat")));
+    QCOMPARE(state.decode()->steps.back().attention,
+             coreDecode(model, "the cat sat on the mat").steps.back().attention);
+    QVERIFY(c.outcome() != nullptr);
+    QCOMPARE(c.outcome()->request.source, std::string("the cat sat on the mat"));
+    QCOMPARE(state.cursor(), state.stepCount());  // a new decode shows its last step
+}
+
+void TestDecodeController::anEmptySentenceClearsTheDecodeAndDropsThePendingOne() {
+    DecodeState state;
+    DecodeController c(&state);
+    state.setModel(modelWithSeed(7), QStringLiteral("m"));
+    state.setSourceText(QStringLiteral("i love you"));
+    c.decodeNow();
+    settle(c);
+    QVERIFY(state.hasDecode());
+
+    QSignalSpy emptied(&c, &DecodeController::sentenceEmptied);
+    QSignalSpy decoded(&c, &DecodeController::decoded);
+    state.setSourceText(QStringLiteral("the cat"));  // pending behind the debounce ...
+    state.setSourceText(QStringLiteral("  "));       // ... and dropped
+    QCOMPARE(emptied.count(), 1);
+    QVERIFY(!state.hasDecode());
+    QVERIFY(c.outcome() == nullptr);
+    QVERIFY(!c.isBusy());
+    QTest::qWait(3 * c.worker()->debounceMs());
+    QCOMPARE(decoded.count(), 0);
+}
+
+void TestDecodeController::anEditDropsTheWhatIfAndARedecodeKeepsIt() {
+    DecodeState state;
+    DecodeController c(&state);
+    const auto model = modelWithSeed(11);
+    state.setModel(model, QStringLiteral("m"));
+    state.setSourceText(QStringLiteral("the cat ate an apple"));
+    c.decodeNow();
+    settle(c);
+    const std::vector<int> plain = tokensOf(*state.decode());
+    // Force a token at step 0 that is not the model's own choice, as the forcing history does, and redecode.
+    const int forced = plain.front() == 4 ? 5 : 4;
+    state.setForcedTokens({forced});
+    c.redecode(1);
+    settle(c);
+    QCOMPARE(tokensOf(*state.decode()), tokensOf(coreDecode(model, "the cat ate an apple", {forced})));
+    QCOMPARE(state.decode()->steps.front().token, forced);
+    QCOMPARE(state.cursor(), 1);
+    QCOMPARE(c.outcome()->request.forced_prefix, std::vector<int>{forced});
+
+    state.setSourceText(QStringLiteral("the cat ate an apple ."));
+    QVERIFY(state.forcedTokens().empty());
+    settle(c);
+    QVERIFY(c.outcome()->request.forced_prefix.empty());
+    QCOMPARE(tokensOf(*state.decode()), tokensOf(coreDecode(model, "the cat ate an apple .")));
+}
+
+void TestDecodeController::onlyTheEnabledInterventionsAreDecoded() {
+    DecodeState state;
+    DecodeController c(&state);
+    const auto model = modelWithSeed(7);
+    state.setModel(model, QStringLiteral("m"));
+    state.setSourceText(QStringLiteral("the cat sat on the mat"));
+    InterventionItem off = InterventionItem::knockout(1, QStringLiteral("the"));
+    off.enabled = false;
+    state.setInterventions({InterventionItem::knockout(2, QStringLiteral("cat")), off});
+    QCOMPARE(c.request().interventions.knockout, std::vector<int>{2});
+    c.decodeNow();
+    settle(c);
+    Interventions iv;
+    iv.knockout = {2};
+    const PrefixDecoding knocked = coreDecode(model, "the cat sat on the mat", {}, iv);
+    QCOMPARE(tokensOf(*state.decode()), tokensOf(knocked));
+    for (size_t t = 0; t < knocked.steps.size(); ++t) {
+        QCOMPARE(state.decode()->steps[t].attention, knocked.steps[t].attention);
+        QCOMPARE(state.decode()->steps[t].attention[2], 0.0f);  // the word knocked out gets no weight
+    }
+    QVERIFY(state.plainDecode() != nullptr);  // and the plain decode comes with it, for the output line
+    QCOMPARE(tokensOf(*state.plainDecode()), tokensOf(coreDecode(model, "the cat sat on the mat")));
+}
+
+void TestDecodeController::aDecodeOfAModelNoLongerOpenIsNeverShown() {
+    DecodeState state;
+    DecodeController c(&state);
+    state.setModel(modelWithSeed(7), QStringLiteral("a"));
+    state.setSourceText(QStringLiteral("i love you"));
+    QSignalSpy decoded(&c, &DecodeController::decoded);
+    c.decodeNow();
+    state.setModel(modelWithSeed(8), QStringLiteral("b"));  // before the event loop delivers the first model's decode
+    settle(c);
+    QTest::qWait(50);
+    QCOMPARE(decoded.count(), 0);
+    QVERIFY(!state.hasDecode());
+    QVERIFY(c.outcome() == nullptr);
+}
+
+void TestDecodeController::theOutcomeIsTheDecodeShownNotABeamHypothesis() {
+    DecodeState state;
+    DecodeController c(&state);
+    const auto model = modelWithSeed(7);
+    state.setModel(model, QStringLiteral("m"));
+    state.setSourceText(QStringLiteral("i love you"));
+    c.decodeNow();
+    settle(c);
+    const DecodeOutcome* shown = c.outcome();
+    QVERIFY(shown != nullptr);
+    QCOMPARE(static_cast<const PrefixDecoding*>(shown), state.decode());
+    state.showHypothesis(model, std::make_shared<const PrefixDecoding>(coreDecode(model, "i love you")), {});
+    QVERIFY(c.outcome() == nullptr);
+    state.showMainDecode();
+    QCOMPARE(c.outcome(), shown);
+    c.clear();
+    QVERIFY(!state.hasDecode());
+    QVERIFY(c.outcome() == nullptr);
+}
+
+ATTNVIZ_TEST_MAIN(TestDecodeController)
+#include "test_decode_controller.moc"
