@@ -9,8 +9,8 @@ torch.autograd.grad and forced forward passes. Each number must agree to 1e-4 ·
 
     /usr/bin/python3 bench/pytorch_explain_check.py --cli build/dev/app/attnviz-cli [--time] [MODEL ...]
 
---time prints PyTorch 1.13 eager's median time for the issue's work on a 10-word sentence (grad_input of every row,
-ig with 32 steps, occlusion), to set beside bench_explain's (docs/performance.md).
+--time prints PyTorch 1.13 eager's median time for the issue's work (grad_input of every row, ig with 32 steps,
+occlusion) on the issue's 10-word sentence and on an 11-word one, to set beside bench_explain's (docs/performance.md).
 Exit 0 when every number agrees, 1 when one does not, 77 (a CTest skip) when torch does not import.
 """
 import argparse
@@ -45,7 +45,8 @@ DEFAULT_MODELS = [
     ("en_fr-luong-general-local_p.safetensors", "the cat sat on the mat", "le chat s'est assis sur le tapis"),
     ("tatoeba-transformer.safetensors", "I love you.", "我爱你。"),
 ]
-TIMED_SENTENCE = "Tom said he would come to the party with his sister."
+TIMED_SENTENCES = {"10words": "Tom said he would come to the party with us.",
+                   "11words": "Tom said he would come to the party with his sister."}
 
 
 class RnnModel:
@@ -158,9 +159,14 @@ def check(cli, path, sentence, reference, ig_steps=8):
 
 
 def time_torch(path):
-    """PyTorch eager's medians for the issue's work on TIMED_SENTENCE: grad_input of every row, ig 32, occlusion."""
+    """PyTorch eager's medians for the issue's work on TIMED_SENTENCES: grad_input of every row, ig 32, occlusion."""
     model = load(path)
-    tokens = TIMED_SENTENCE.lower().replace(".", " .").split()
+    for label, sentence in TIMED_SENTENCES.items():
+        time_sentence(model, path, label, sentence)
+
+
+def time_sentence(model, path, label, sentence):
+    tokens = sentence.lower().replace(".", " .").split()
     vocab = json.loads(read_safetensors(path)[1]["source_vocab"])
     index = {w: i for i, w in enumerate(vocab)}
     src = [SOS] + [index.get(w, UNK) for w in tokens] + [3]
@@ -174,7 +180,7 @@ def time_torch(path):
     }
     for name, fn in work.items():
         wall, _ = timed(fn, repeats=5, warmup=1)
-        print(f"torch {os.path.basename(path):42s} {name:10s} {wall * 1000:9.2f} ms (median of 5)")
+        print(f"torch {os.path.basename(path):42s} {name + '_' + label:18s} {wall * 1000:9.2f} ms (median of 5)")
 
 
 def methods_occlusion(model, source, target):
