@@ -1,8 +1,10 @@
 // The window's decodes (state/decode_controller.h): an edit of the state's sentence is decoded once, after the
-// debounce, and what the state then shows is core's decode of that sentence; an empty sentence clears the decode and
-// drops what was pending; an edit drops the "what if" while a redecode keeps it with the cursor asked for; the enabled
-// interventions, and only those, go into the request; a decode of a model no longer open is never shown; the outcome
-// behind the decode shown is the controller's only while the state shows it (not during a beam hypothesis).
+// debounce, and what the state then shows is core's decode of that sentence, in the state before `decoded` says so;
+// an edited reference is force-decoded; an empty sentence clears the decode and drops what was pending; an edit drops
+// the "what if" while decodeNow keeps it with the cursor asked for; the enabled interventions, and only those, go into
+// the request; a request that cannot be decoded is reported and the decode shown stays; a decode of a model no longer
+// open is never shown; the outcome behind the decode shown is the controller's only while the state shows it (not
+// during a beam hypothesis) and until it is cleared.
 #include "state/decode_controller.h"
 #include "state/decode_state.h"
 #include "test_models.h"
@@ -21,9 +23,11 @@ class TestDecodeController : public QObject {
     Q_OBJECT
 private slots:
     void anEditIsDecodedOnceAfterTheDebounceAsCoreDecodesIt();
+    void anEditedReferenceIsForceDecoded();
     void anEmptySentenceClearsTheDecodeAndDropsThePendingOne();
-    void anEditDropsTheWhatIfAndARedecodeKeepsIt();
+    void anEditDropsTheWhatIfAndDecodeNowKeepsIt();
     void onlyTheEnabledInterventionsAreDecoded();
+    void aRequestThatCannotBeDecodedIsReportedAndTheDecodeShownStays();
     void aDecodeOfAModelNoLongerOpenIsNeverShown();
     void theOutcomeIsTheDecodeShownNotABeamHypothesis();
 };
@@ -64,13 +68,22 @@ void TestDecodeController::anEditIsDecodedOnceAfterTheDebounceAsCoreDecodesIt() 
     DecodeController c(&state);
     const auto model = modelWithSeed(7);
     state.setModel(model, QStringLiteral("m"));
+    c.worker()->setDebounceMs(400);
     QSignalSpy decoded(&c, &DecodeController::decoded);
+    bool shown_when_said = false;  // the state shows the outcome, and outcome() is it, when `decoded` is sent
+    connect(&c, &DecodeController::decoded, this, [&](const std::shared_ptr<const DecodeOutcome>& o) {
+        shown_when_said = state.decode() == o.get() && c.outcome() == o.get();
+    });
     state.setSourceText(QStringLiteral("the cat"));
-    state.setSourceText(QStringLiteral("the cat sat on the mat"));
+    QTest::qWait(100);
+    state.setSourceText(QStringLiteral("the cat sat on the mat"));  // restarts the wait: "the cat" is never decoded
+    QTest::qWait(200);
     QVERIFY(c.isBusy());
-    QVERIFY(!state.hasDecode());  // not before the debounce
+    QCOMPARE(decoded.count(), 0);  // 300 ms after the first edit, within the debounce of the second
+    QVERIFY(!state.hasDecode());
     settle(c);
-    QCOMPARE(decoded.count(), 1);  // the first text was never decoded
+    QCOMPARE(decoded.count(), 1);
+    QVERIFY(shown_when_said);
     QVERIFY(state.hasDecode());
     QCOMPARE(tokensOf(*state.decode()), tokensOf(coreDecode(model, "the cat sat on the mat")));
     QCOMPARE(state.decode()->steps.back().attention,
@@ -78,6 +91,21 @@ void TestDecodeController::anEditIsDecodedOnceAfterTheDebounceAsCoreDecodesIt() 
     QVERIFY(c.outcome() != nullptr);
     QCOMPARE(c.outcome()->request.source, std::string("the cat sat on the mat"));
     QCOMPARE(state.cursor(), state.stepCount());  // a new decode shows its last step
+}
+
+void TestDecodeController::anEditedReferenceIsForceDecoded() {
+    DecodeState state;
+    DecodeController c(&state);
+    const auto model = modelWithSeed(7);
+    state.setModel(model, QStringLiteral("m"));
+    state.setSourceText(QStringLiteral("i love you"));
+    settle(c);
+    state.setReferenceText(QStringLiteral(" 我 爱 猫 "));
+    settle(c);
+    QCOMPARE(c.outcome()->request.reference, std::string("我 爱 猫"));  // trimmed
+    const TokenizedText ref = tokenizeTarget(*model, "我 爱 猫");
+    QCOMPARE(ref.ids.back(), kEos);
+    QCOMPARE(tokensOf(*state.decode()), ref.ids);  // the reference and <eos>, whatever the model prefers
 }
 
 void TestDecodeController::anEmptySentenceClearsTheDecodeAndDropsThePendingOne() {
@@ -101,7 +129,7 @@ void TestDecodeController::anEmptySentenceClearsTheDecodeAndDropsThePendingOne()
     QCOMPARE(decoded.count(), 0);
 }
 
-void TestDecodeController::anEditDropsTheWhatIfAndARedecodeKeepsIt() {
+void TestDecodeController::anEditDropsTheWhatIfAndDecodeNowKeepsIt() {
     DecodeState state;
     DecodeController c(&state);
     const auto model = modelWithSeed(11);
@@ -110,10 +138,10 @@ void TestDecodeController::anEditDropsTheWhatIfAndARedecodeKeepsIt() {
     c.decodeNow();
     settle(c);
     const std::vector<int> plain = tokensOf(*state.decode());
-    // Force a token at step 0 that is not the model's own choice, as the forcing history does, and redecode.
+    // Force a token at step 0 that is not the model's own choice, as the forcing history does, and decode at step 1.
     const int forced = plain.front() == 4 ? 5 : 4;
     state.setForcedTokens({forced});
-    c.redecode(1);
+    c.decodeNow(1);
     settle(c);
     QCOMPARE(tokensOf(*state.decode()), tokensOf(coreDecode(model, "the cat ate an apple", {forced})));
     QCOMPARE(state.decode()->steps.front().token, forced);
@@ -151,6 +179,26 @@ void TestDecodeController::onlyTheEnabledInterventionsAreDecoded() {
     QCOMPARE(tokensOf(*state.plainDecode()), tokensOf(coreDecode(model, "the cat sat on the mat")));
 }
 
+void TestDecodeController::aRequestThatCannotBeDecodedIsReportedAndTheDecodeShownStays() {
+    DecodeState state;
+    DecodeController c(&state);
+    state.setModel(modelWithSeed(7), QStringLiteral("m"));
+    state.setSourceText(QStringLiteral("i love you"));
+    c.decodeNow();
+    settle(c);
+    const DecodeOutcome* shown = c.outcome();
+    QSignalSpy failed(&c, &DecodeController::failed);
+    QSignalSpy decoded(&c, &DecodeController::decoded);
+    state.setForcedTokens({kSos});  // a token no step can produce: the engine refuses it
+    c.decodeNow();
+    settle(c);
+    QCOMPARE(failed.count(), 1);
+    QVERIFY(failed.front().front().toString().contains(QStringLiteral("cannot be produced")));
+    QCOMPARE(decoded.count(), 0);
+    QCOMPARE(c.outcome(), shown);
+    QCOMPARE(static_cast<const PrefixDecoding*>(shown), state.decode());
+}
+
 void TestDecodeController::aDecodeOfAModelNoLongerOpenIsNeverShown() {
     DecodeState state;
     DecodeController c(&state);
@@ -172,10 +220,13 @@ void TestDecodeController::theOutcomeIsTheDecodeShownNotABeamHypothesis() {
     const auto model = modelWithSeed(7);
     state.setModel(model, QStringLiteral("m"));
     state.setSourceText(QStringLiteral("i love you"));
+    QSignalSpy decoded(&c, &DecodeController::decoded);
     c.decodeNow();
     settle(c);
+    QCOMPARE(decoded.count(), 1);
+    const auto kept = decoded.front().front().value<std::shared_ptr<const DecodeOutcome>>();
     const DecodeOutcome* shown = c.outcome();
-    QVERIFY(shown != nullptr);
+    QCOMPARE(shown, kept.get());
     QCOMPARE(static_cast<const PrefixDecoding*>(shown), state.decode());
     state.showHypothesis(model, std::make_shared<const PrefixDecoding>(coreDecode(model, "i love you")), {});
     QVERIFY(c.outcome() == nullptr);
@@ -183,6 +234,8 @@ void TestDecodeController::theOutcomeIsTheDecodeShownNotABeamHypothesis() {
     QCOMPARE(c.outcome(), shown);
     c.clear();
     QVERIFY(!state.hasDecode());
+    QVERIFY(c.outcome() == nullptr);
+    state.setDecode(model, kept);  // the same decode, put back by another hand: the controller forgot it
     QVERIFY(c.outcome() == nullptr);
 }
 

@@ -45,14 +45,6 @@ void DecodeController::decodeNow(int cursor) {
     worker_->submit(std::move(r));
 }
 
-void DecodeController::redecode(int cursor) {
-    if (!state_->model() || !hasSentence()) return;
-    DecodeRequest r = request();
-    if (state_->decodedModel()) r.model = state_->decodedModel();
-    r.cursor = cursor;
-    worker_->submit(std::move(r));
-}
-
 void DecodeController::clear() {
     shown_.reset();
     state_->clearDecode();

@@ -22,12 +22,9 @@ public:
 
     // The request as the state holds it now, for the open model.
     DecodeRequest request() const;
-    // The state's request now, skipping the debounce; the step cursor goes to `cursor` afterwards (-1: the end).
-    // An empty sentence clears the decode instead (sentenceEmptied).
+    // The state's request now, skipping the debounce (a model opened, a forcing or an intervention edited); the step
+    // cursor goes to `cursor` afterwards (-1: the end). An empty sentence clears the decode instead (sentenceEmptied).
     void decodeNow(int cursor = -1);
-    // The decode shown made again with the state's forced tokens and interventions, by the model that made it (their
-    // ids and positions are that model's), with the cursor at `cursor`. Nothing without a model or a sentence.
-    void redecode(int cursor);
     // Forgets the decode shown: the state shows none.
     void clear();
 

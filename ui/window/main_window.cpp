@@ -205,7 +205,8 @@ void MainWindow::retranslateCentralWidgets() {
     head_importance_dock_->setWindowTitle(tr("Head importance"));
 }
 
-// The views observe the state; the text fields and the state follow each other; edits of the request decode.
+// The views observe the state; the text fields and the state follow each other (the decode controller decodes the
+// state's edits).
 void MainWindow::connectState() {
     bindHeatmap(heatmap_, state_);
     bindLabelMarks(heatmap_, state_);

@@ -51,6 +51,6 @@ void MainWindow::forceCandidate(int token) {
 }
 
 // A forcing was done, undone or redone: decode the state's forced tokens (ids of the decoded model).
-void MainWindow::decodeForced(int cursor) { decodes_->redecode(cursor); }
+void MainWindow::decodeForced(int cursor) { decodes_->decodeNow(cursor); }
 
 }  // namespace attnviz::ui

@@ -58,7 +58,7 @@ void MainWindow::showInterventionsDock() {
 // An edit was done, undone or redone: decode the sentence again at once with the list's enabled entries (the state's
 // forced tokens still apply), keeping the step shown.
 void MainWindow::decodeInterventions() {
-    decodes_->redecode(state_->hasDecode() && cursorStep() < stepCount() ? cursorStep() : -1);
+    decodes_->decodeNow(state_->hasDecode() && cursorStep() < stepCount() ? cursorStep() : -1);
 }
 
 // The knockouts and attends of the decode shown, drawn where the heatmap's columns are its source positions (the

@@ -57,7 +57,7 @@ bool MainWindow::switchToSibling(const QString& sibling_path) {
     std::vector<int> forced = forcingForSibling(*model);
     setModel(std::move(model), path);
     state_->setForcedTokens(std::move(forced));
-    if (!sourceText().trimmed().isEmpty()) decodes_->decodeNow(keep);  // same sentence, same step
+    decodes_->decodeNow(keep);  // same sentence, same step
     return true;
 }
 
