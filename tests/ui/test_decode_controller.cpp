@@ -61,13 +61,25 @@ void settle(DecodeController& c) {
     QCoreApplication::processEvents();
 }
 
+// A state with a small model open, and its controller.
+struct Decoding {
+    explicit Decoding(uint64_t seed = 7) : model(modelWithSeed(seed)) { state.setModel(model, QStringLiteral("m")); }
+    // `sentence` typed and decoded at once.
+    void decode(const char* sentence) {
+        state.setSourceText(QString::fromUtf8(sentence));
+        c.decodeNow();
+        settle(c);
+    }
+    std::shared_ptr<const Model> model;
+    DecodeState state;
+    DecodeController c{&state};
+};
+
 }  // namespace
 
 void TestDecodeController::anEditIsDecodedOnceAfterTheDebounceAsCoreDecodesIt() {
-    DecodeState state;
-    DecodeController c(&state);
-    const auto model = modelWithSeed(7);
-    state.setModel(model, QStringLiteral("m"));
+    Decoding d;
+    auto& [model, state, c] = d;
     c.worker()->setDebounceMs(400);
     QSignalSpy decoded(&c, &DecodeController::decoded);
     bool shown_when_said = false;  // the state shows the outcome, and outcome() is it, when `decoded` is sent
@@ -94,12 +106,9 @@ void TestDecodeController::anEditIsDecodedOnceAfterTheDebounceAsCoreDecodesIt() 
 }
 
 void TestDecodeController::anEditedReferenceIsForceDecoded() {
-    DecodeState state;
-    DecodeController c(&state);
-    const auto model = modelWithSeed(7);
-    state.setModel(model, QStringLiteral("m"));
-    state.setSourceText(QStringLiteral("i love you"));
-    settle(c);
+    Decoding d;
+    auto& [model, state, c] = d;
+    d.decode("i love you");
     state.setReferenceText(QStringLiteral(" 我 爱 猫 "));
     settle(c);
     QCOMPARE(c.outcome()->request.reference, std::string("我 爱 猫"));  // trimmed
@@ -109,12 +118,9 @@ void TestDecodeController::anEditedReferenceIsForceDecoded() {
 }
 
 void TestDecodeController::anEmptySentenceClearsTheDecodeAndDropsThePendingOne() {
-    DecodeState state;
-    DecodeController c(&state);
-    state.setModel(modelWithSeed(7), QStringLiteral("m"));
-    state.setSourceText(QStringLiteral("i love you"));
-    c.decodeNow();
-    settle(c);
+    Decoding d;
+    auto& [model, state, c] = d;
+    d.decode("i love you");
     QVERIFY(state.hasDecode());
 
     QSignalSpy emptied(&c, &DecodeController::sentenceEmptied);
@@ -130,13 +136,9 @@ void TestDecodeController::anEmptySentenceClearsTheDecodeAndDropsThePendingOne()
 }
 
 void TestDecodeController::anEditDropsTheWhatIfAndDecodeNowKeepsIt() {
-    DecodeState state;
-    DecodeController c(&state);
-    const auto model = modelWithSeed(11);
-    state.setModel(model, QStringLiteral("m"));
-    state.setSourceText(QStringLiteral("the cat ate an apple"));
-    c.decodeNow();
-    settle(c);
+    Decoding d(11);
+    auto& [model, state, c] = d;
+    d.decode("the cat ate an apple");
     const std::vector<int> plain = tokensOf(*state.decode());
     // Force a token at step 0 that is not the model's own choice, as the forcing history does, and decode at step 1.
     const int forced = plain.front() == 4 ? 5 : 4;
@@ -156,10 +158,8 @@ void TestDecodeController::anEditDropsTheWhatIfAndDecodeNowKeepsIt() {
 }
 
 void TestDecodeController::onlyTheEnabledInterventionsAreDecoded() {
-    DecodeState state;
-    DecodeController c(&state);
-    const auto model = modelWithSeed(7);
-    state.setModel(model, QStringLiteral("m"));
+    Decoding d;
+    auto& [model, state, c] = d;
     state.setSourceText(QStringLiteral("the cat sat on the mat"));
     InterventionItem off = InterventionItem::knockout(1, QStringLiteral("the"));
     off.enabled = false;
@@ -180,12 +180,9 @@ void TestDecodeController::onlyTheEnabledInterventionsAreDecoded() {
 }
 
 void TestDecodeController::aRequestThatCannotBeDecodedIsReportedAndTheDecodeShownStays() {
-    DecodeState state;
-    DecodeController c(&state);
-    state.setModel(modelWithSeed(7), QStringLiteral("m"));
-    state.setSourceText(QStringLiteral("i love you"));
-    c.decodeNow();
-    settle(c);
+    Decoding d;
+    auto& [model, state, c] = d;
+    d.decode("i love you");
     const DecodeOutcome* shown = c.outcome();
     QSignalSpy failed(&c, &DecodeController::failed);
     QSignalSpy decoded(&c, &DecodeController::decoded);
@@ -200,9 +197,8 @@ void TestDecodeController::aRequestThatCannotBeDecodedIsReportedAndTheDecodeShow
 }
 
 void TestDecodeController::aDecodeOfAModelNoLongerOpenIsNeverShown() {
-    DecodeState state;
-    DecodeController c(&state);
-    state.setModel(modelWithSeed(7), QStringLiteral("a"));
+    Decoding d;
+    auto& [model, state, c] = d;
     state.setSourceText(QStringLiteral("i love you"));
     QSignalSpy decoded(&c, &DecodeController::decoded);
     c.decodeNow();
@@ -215,10 +211,8 @@ void TestDecodeController::aDecodeOfAModelNoLongerOpenIsNeverShown() {
 }
 
 void TestDecodeController::theOutcomeIsTheDecodeShownNotABeamHypothesis() {
-    DecodeState state;
-    DecodeController c(&state);
-    const auto model = modelWithSeed(7);
-    state.setModel(model, QStringLiteral("m"));
+    Decoding d;
+    auto& [model, state, c] = d;
     state.setSourceText(QStringLiteral("i love you"));
     QSignalSpy decoded(&c, &DecodeController::decoded);
     c.decodeNow();
