@@ -3,6 +3,7 @@
 
 #include "eval/compare_heads.h"
 #include "explain/explanation.h"
+#include "heatmap/utf8_text.h"
 #include "io/model_file.h"
 #include "model/intervention_flags.h"
 
@@ -89,7 +90,7 @@ int checkCommandLine(const QCommandLineParser& parser, const Options& o) {
             try {
                 parse(v.toStdString());
             } catch (const std::exception& e) {
-                problem(option, QString::fromStdString(errorMessage(e)));
+                problem(option, ui::qs(errorMessage(e)));
             }
         }
     };

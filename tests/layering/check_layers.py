@@ -4,7 +4,10 @@
 core/ folders, lowest first: a file may include headers of its own folder and of the folders before it.
 ui/ folders likewise, above all of core's public folders. app/ sees core's and ui's public folders.
 kernels/, nn/ and fast/ are the engine's private workings: ui/ and app/ never include them.
-Prints each include that breaks a rule and exits 1; prints a summary line and exits 0 when there is none.
+The engine's UTF-8 strings become QStrings in one place, ui/heatmap/utf8_text.h's qs(): ui/ and app/ never call
+QString::fromStdString themselves.
+Prints each include or conversion that breaks a rule and exits 1; prints a summary line and exits 0 when there is
+none.
 """
 import pathlib
 import re
@@ -15,6 +18,7 @@ CORE_PRIVATE = {"kernels", "nn", "fast"}
 UI_LAYERS = ["heatmap", "state", "views", "dialogs", "training", "window"]
 GENERATED = {"attnviz_version.h"}  # configured into the build tree by CMake
 INCLUDE = re.compile(r'^\s*#\s*include\s+"([^"]+)"', re.MULTILINE)
+ONE_CONVERSION = "ui/heatmap/utf8_text.h"
 
 
 def core_allowed(folder):
@@ -50,7 +54,10 @@ def check(root):
             continue
         core_ok, ui_ok = rule
         checked += 1
-        for target in INCLUDE.findall(path.read_text(encoding="utf-8")):
+        text = path.read_text(encoding="utf-8")
+        if rel.parts[0] in ("ui", "app") and rel.as_posix() != ONE_CONVERSION and "QString::fromStdString" in text:
+            problems.append(f"{rel}: QString::fromStdString instead of qs() ({ONE_CONVERSION})")
+        for target in INCLUDE.findall(text):
             first = target.split("/")[0]
             if target in GENERATED:
                 continue
@@ -75,9 +82,9 @@ def main():
     for p in problems:
         print(p)
     if problems:
-        print(f"layering: {len(problems)} include(s) break the layers in {checked} files")
+        print(f"layering: {len(problems)} include(s) or conversion(s) break the rules in {checked} files")
         return 1
-    print(f"layering: {checked} files, every include points down the layers")
+    print(f"layering: {checked} files, every include points down the layers, strings converted by qs() alone")
     return 0
 
 

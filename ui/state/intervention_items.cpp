@@ -1,5 +1,6 @@
 #include "state/intervention_items.h"
 #include "base/errors.h"
+#include "heatmap/utf8_text.h"
 
 #include <QCoreApplication>
 
@@ -136,7 +137,7 @@ InterventionList interventionsFor(const Model& model, const InterventionList& li
             kept.push_back(item);
         } catch (const std::exception& e) {
             if (dropped) dropped->push_back(item);
-            if (reasons) reasons->push_back(QString::fromStdString(errorMessage(e)));
+            if (reasons) reasons->push_back(qs(errorMessage(e)));
         }
     }
     return kept;

@@ -96,8 +96,7 @@ void CellInspector::refresh() {
     try {
         explanation_ = explainCell(*state_->decodedModel(), decode->source.ids, decode->steps[size_t(r)], r, c);
     } catch (const std::exception& e) {
-        view_->setHtml(
-            tr("This cell cannot be explained: %1").arg(QString::fromStdString(errorMessage(e)).toHtmlEscaped()));
+        view_->setHtml(tr("This cell cannot be explained: %1").arg(qs(errorMessage(e)).toHtmlEscaped()));
         return;
     }
     view_->setHtml(describe(*explanation_));

@@ -2,6 +2,7 @@
 #include "base/errors.h"
 
 #include "heatmap/explanation_data.h"
+#include "heatmap/utf8_text.h"
 #include "state/decode_state.h"
 #include "state/latest_wins.h"
 #include "views/gold_links_panel.h"
@@ -108,7 +109,7 @@ void ExplainScoresPanel::request() {
             try {
                 o.measures = measureLine(*model, shared->result, gold ? &*gold : nullptr, methods, align, kRandomSeed);
             } catch (const std::exception& e) {
-                o.error = QString::fromStdString(errorMessage(e));
+                o.error = qs(errorMessage(e));
             }
             return o;
         },

@@ -240,7 +240,7 @@ bool HeadImportancePanel::compute() {
         try {
             o.report = headImportanceReport(*model, *examples, options);
         } catch (const std::exception& e) {  // a line the model cannot decode (named), or out of memory
-            o.error = QString::fromStdString(errorMessage(e));
+            o.error = qs(errorMessage(e));
         }
         return o;
     }));

@@ -1,6 +1,7 @@
 #include "window/explain_worker.h"
 #include "base/errors.h"
 
+#include "heatmap/utf8_text.h"
 #include "state/latest_wins.h"
 
 namespace attnviz::ui {
@@ -23,7 +24,7 @@ void ExplainWorker::submit(std::shared_ptr<const Model> model, std::shared_ptr<c
                 o.explanation =
                     std::make_shared<const Explanation>(explainDecode(*model, decode->result, method, options));
             } catch (const std::exception& e) {
-                o.error = QString::fromStdString(errorMessage(e));
+                o.error = qs(errorMessage(e));
             }
             return o;
         },
