@@ -3,11 +3,12 @@
 
     explain_table.py CLI MODELS_DIR CORPORA_DIR DOC.md [--lines N] [--seed S]
 
-For every model of MODELS_DIR, `attnviz-cli eval --explain all --json` on the first N lines (default 200) of its
-task's test split (CORPORA_DIR/TASK/test.tsv, as sample_models/build.sh makes them): each method's AER (where the
-split has gold links: en_fr, en_zh), AOPC with the random order's beside it, and Spearman against occlusion. The
-part of DOC.md between `<!-- explain-table -->` and `<!-- /explain-table -->` is replaced; the file is written
-atomically.
+For every model of MODELS_DIR, `attnviz-cli eval --explain all --json` on its task's whole test split
+(CORPORA_DIR/TASK/test.tsv, as sample_models/build.sh makes them), or on its first N lines with --lines N (a quicker
+look, not a sample: the Tatoeba split is ordered by length, so its first lines are its shortest sentences): each
+method's AER (where the split has gold links: en_fr, en_zh), AOPC with the random order's beside it, and Spearman
+against occlusion. The part of DOC.md between `<!-- explain-table -->` and `<!-- /explain-table -->` is replaced;
+the file is written atomically.
 """
 import argparse
 import json
@@ -34,7 +35,7 @@ def head(path, lines, folder):
     cut = os.path.join(folder, os.path.basename(os.path.dirname(path)) + ".tsv")
     with open(path, encoding="utf-8") as src, open(cut, "w", encoding="utf-8") as dst:
         for i, line in enumerate(src):
-            if i >= lines:
+            if lines and i >= lines:
                 break
             dst.write(line)
     return cut
@@ -61,7 +62,7 @@ def main():
     p.add_argument("models")
     p.add_argument("corpora")
     p.add_argument("doc")
-    p.add_argument("--lines", type=int, default=200)
+    p.add_argument("--lines", type=int, default=0, help="the first N lines of each split (default: all)")
     p.add_argument("--seed", type=int, default=1)
     a = p.parse_args()
     rows = []
