@@ -233,7 +233,7 @@ void HeatmapScene::updateTicks() {
     // Source labels across the cells when they fit, otherwise vertical (reading upwards), as in the classic figures.
     // Some left out when they would overlap: zoomed out in the window, or an export whose cells are smaller than
     // the smallest legible font (fitForExport shrinks the font first, so exports usually keep every label).
-    const AxisLabelPlan keyPlan = planHorizontalLabels(keyLabels, keyFont, pxKey);
+    const AxisLabelPlan keyPlan = planHorizontalLabels(keyLabels, keyFont, pxKey, &label_metrics_);
     keyAxis()->setTickLabelRotation(keyPlan.rotation);
     const int valueStride = verticalLabelStride(valueFont, pxValue);
     QMap<double, QString> kt, vt;
@@ -255,9 +255,9 @@ void HeatmapScene::updateTicks() {
 // tick length, the widest shown label (its QFontMetrics bounding rect), the label padding and the axis padding; a
 // minimum margin of the same sum for every label keeps it constant (2 pixels spare for rounding).
 void HeatmapScene::reserveValueLabelWidth(const QStringList& labels) {
-    const QFontMetrics fm(valueAxis()->tickLabelFont());
+    const QFont font = valueAxis()->tickLabelFont();
     int widest = 0;
-    for (const QString& l : labels) widest = std::max(widest, fm.boundingRect(0, 0, 0, 0, Qt::TextDontClip, l).width());
+    for (const QString& l : labels) widest = std::max(widest, label_metrics_.box(font, l, Qt::TextDontClip).width());
     const QCPAxis* axis = valueAxis();
     const int margin = labels.isEmpty() ? 0
                                         : axis->tickLengthOut() + axis->tickLabelPadding() + widest + axis->padding() +
@@ -274,10 +274,10 @@ void HeatmapScene::reserveValueLabelWidth(const QStringList& labels) {
 // sum as reserveValueLabelWidth, over every label written (in view or not: the matrix does not move while
 // scrolling sideways); the colour scale's top is kept level with the matrix's.
 void HeatmapScene::reserveKeyLabelHeight(const QStringList& written, bool turned) {
-    const QFontMetrics fm(keyAxis()->tickLabelFont());
+    const QFont font = keyAxis()->tickLabelFont();
     int extent = 0;
     for (const QString& l : written) {
-        const QRect r = fm.boundingRect(0, 0, 0, 0, Qt::TextDontClip, l);
+        const QRect r = label_metrics_.box(font, l, Qt::TextDontClip);
         extent = std::max(extent, turned ? r.width() : r.height());
     }
     const QCPAxis* axis = keyAxis();

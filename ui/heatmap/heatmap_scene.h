@@ -122,6 +122,7 @@ private:
     HeatmapStyle style_;
     HeatmapLayout layout_;
     HeatmapDiagnostics diagnostics_;
+    LabelMetrics label_metrics_;  // the tick labels' sizes, kept from one layout pass to the next
     int visible_rows_ = -1;
     double font_px_ = 13;
     double label_px_ = 13;        // source (key) tick labels (the exporter may shrink them for narrow cells)

@@ -14,6 +14,27 @@ constexpr double kOverlapMargin = 1.05;  // neighbours written leave 5 % of thei
 const QChar kEllipsis(0x2026);
 }  // namespace
 
+namespace {
+// A cache key: the font's description, the flags and the text, apart.
+QString metricsKey(const QFont& font, int flags, const QString& text) {
+    return font.key() + QChar(0x1f) + QString::number(flags) + QChar(0x1f) + text;
+}
+}  // namespace
+
+double LabelMetrics::advance(const QFont& font, const QString& text) {
+    const QString key = metricsKey(font, -1, text);
+    if (const auto it = advances_.constFind(key); it != advances_.constEnd()) return *it;
+    if (advances_.size() >= kMaxEntries) advances_.clear();
+    return advances_[key] = QFontMetricsF(font).horizontalAdvance(text);
+}
+
+QRect LabelMetrics::box(const QFont& font, const QString& text, int flags) {
+    const QString key = metricsKey(font, flags, text);
+    if (const auto it = boxes_.constFind(key); it != boxes_.constEnd()) return *it;
+    if (boxes_.size() >= kMaxEntries) boxes_.clear();
+    return boxes_[key] = QFontMetrics(font).boundingRect(0, 0, 0, 0, flags, text);
+}
+
 QString tokenLabel(const QString& token, const QFont& font, double max_px) {
     QString label = token.size() <= kMaxLabelChars ? token : token.left(kMaxLabelChars - 1) + kEllipsis;
     if (std::isfinite(max_px)) {
@@ -29,12 +50,15 @@ bool isSpecialToken(const QString& t) {
            t == QLatin1String("<unk>");
 }
 
-AxisLabelPlan planHorizontalLabels(const QStringList& labels, const QFont& font, double slot_px) {
+AxisLabelPlan planHorizontalLabels(const QStringList& labels, const QFont& font, double slot_px,
+                                   LabelMetrics* metrics) {
+    LabelMetrics once;
+    LabelMetrics& m = metrics ? *metrics : once;
     const QFontMetricsF fm(font);
     QList<double> widths;
     double widest = 0, widest_word = 0;
     for (const QString& l : labels) {
-        widths << fm.horizontalAdvance(l);
+        widths << m.advance(font, l);
         widest = std::max(widest, widths.back());
         if (!isSpecialToken(l)) widest_word = std::max(widest_word, widths.back());
     }
@@ -48,9 +72,7 @@ AxisLabelPlan planHorizontalLabels(const QStringList& labels, const QFont& font,
     // included), neighbours written as long as their boxes do not overlap; upright: its width and a gap.
     QList<double> lines;
     if (turn) {
-        const QFontMetrics box(font);
-        for (const QString& l : labels)
-            lines << box.boundingRect(0, 0, 0, 0, Qt::TextDontClip | Qt::AlignHCenter, l).height();
+        for (const QString& l : labels) lines << m.box(font, l, Qt::TextDontClip | Qt::AlignHCenter).height();
     }
     auto room = [&](int i) { return turn ? lines[i] : widths[i] + kLabelGap; };
     auto apart = [&](int a, int b) {

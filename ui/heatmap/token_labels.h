@@ -6,6 +6,7 @@
 // last one, is left out (the last is always written; turned labels are measured as QCustomPlot draws them).
 #pragma once
 #include <QFont>
+#include <QHash>
 #include <QList>
 #include <QRect>
 #include <QString>
@@ -23,12 +24,29 @@ bool isSpecialToken(const QString& token);  // <pad> <unk> <sos> <eos>
 // `token` as a label: at most kMaxLabelChars characters and `max_px` pixels wide in `font`, elided with "…".
 QString tokenLabel(const QString& token, const QFont& font, double max_px = std::numeric_limits<double>::infinity());
 
+// Label sizes in a font, each measured once: a heatmap's layout measures the same labels in each of its passes (the
+// margins depend on the cell size and the cell size on them), and measuring text, which shapes it, is most of that
+// time. The values are QFontMetricsF's advance and QFontMetrics' bounding rect, as the plot measures them.
+class LabelMetrics {
+public:
+    double advance(const QFont& font, const QString& text);  // QFontMetricsF::horizontalAdvance
+    QRect box(const QFont& font, const QString& text,
+              int flags);  // QFontMetrics::boundingRect(0, 0, 0, 0, flags, text)
+
+private:
+    static constexpr int kMaxEntries = 8192;  // a new sentence's labels, many times over; then it starts again
+    QHash<QString, double> advances_;
+    QHash<QString, QRect> boxes_;
+};
+
 struct AxisLabelPlan {
     double rotation = 0;  // degrees: 0 across the axis' slots, -90 reading upwards
     QList<int> written;   // indices of the labels written, ascending
 };
 // How `labels` (already elided), label i centred on i * slot_px along a horizontal axis, are written in `font`.
-AxisLabelPlan planHorizontalLabels(const QStringList& labels, const QFont& font, double slot_px);
+// `metrics`: where the labels' sizes are kept between calls (nullptr: measured anew).
+AxisLabelPlan planHorizontalLabels(const QStringList& labels, const QFont& font, double slot_px,
+                                   LabelMetrics* metrics = nullptr);
 // Every k-th label along a vertical axis, one text line per label, slots of `slot_px` pixels.
 int verticalLabelStride(const QFont& font, double slot_px);
 
