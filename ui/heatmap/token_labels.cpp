@@ -14,22 +14,23 @@ constexpr double kOverlapMargin = 1.05;  // neighbours written leave 5 % of thei
 const QChar kEllipsis(0x2026);
 }  // namespace
 
-namespace {
-// A cache key: the font's description, the flags and the text, apart.
-QString metricsKey(const QFont& font, int flags, const QString& text) {
-    return font.key() + QChar(0x1f) + QString::number(flags) + QChar(0x1f) + text;
+QString LabelMetrics::keyOf(const QFont& font, int flags, const QString& text) {
+    if (last_font_key_.isEmpty() || !(font == last_font_)) {
+        last_font_ = font;
+        last_font_key_ = font.key();
+    }
+    return last_font_key_ + QChar(0x1f) + QString::number(flags) + QChar(0x1f) + text;
 }
-}  // namespace
 
 double LabelMetrics::advance(const QFont& font, const QString& text) {
-    const QString key = metricsKey(font, -1, text);
+    const QString key = keyOf(font, -1, text);
     if (const auto it = advances_.constFind(key); it != advances_.constEnd()) return *it;
     if (advances_.size() >= kMaxEntries) advances_.clear();
     return advances_[key] = QFontMetricsF(font).horizontalAdvance(text);
 }
 
 QRect LabelMetrics::box(const QFont& font, const QString& text, int flags) {
-    const QString key = metricsKey(font, flags, text);
+    const QString key = keyOf(font, flags, text);
     if (const auto it = boxes_.constFind(key); it != boxes_.constEnd()) return *it;
     if (boxes_.size() >= kMaxEntries) boxes_.clear();
     return boxes_[key] = QFontMetrics(font).boundingRect(0, 0, 0, 0, flags, text);

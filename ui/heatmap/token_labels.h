@@ -34,7 +34,12 @@ public:
               int flags);  // QFontMetrics::boundingRect(0, 0, 0, 0, flags, text)
 
 private:
-    static constexpr int kMaxEntries = 8192;  // a new sentence's labels, many times over; then it starts again
+    // The cache key of (font, flags, text); the font's description is made once for a run of calls in one font.
+    QString keyOf(const QFont& font, int flags, const QString& text);
+
+    static constexpr int kMaxEntries = 8192;
+    QFont last_font_;
+    QString last_font_key_;  // a new sentence's labels, many times over; then it starts again
     QHash<QString, double> advances_;
     QHash<QString, QRect> boxes_;
 };
