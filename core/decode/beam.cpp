@@ -9,20 +9,17 @@
 // A forced prefix (the window's "force a token here") is fed first, one node per step on a single hypothesis; the
 // search goes on from its last node as from the root.
 // Every expansion (one decoder step from one node) adds one attention row to the result, shared by the children it
-// makes, and one decoder state (or Transformer cache): states_[k + 1] is the state after expansion k, states_[0] the
-// one before the first step, so a node continues from states_[row + 1] (the root, row −1, from states_[0]).
+// makes, and one decode prefix (decode/kind_steps.h): prefixes_[k + 1] is the prefix after expansion k, prefixes_[0]
+// the one before the first step, so a node continues from prefixes_[row + 1] (the root, row −1, from prefixes_[0]).
 // Legend: S source length with <sos>/<eos>, K beam width, V target vocabulary size.
 #include "base/errors.h"
 #include "decode/decoding.h"
 #include "decode/detail.h"
-#include "decode/step_decoder.h"
-#include "decode/transformer_steps.h"
-#include "nn/encoder.h"
+#include "decode/kind_steps.h"
 #include "text/tokenizer.h"
 
 #include <algorithm>
 #include <memory>
-#include <optional>
 #include <string>
 
 namespace attnviz {
@@ -34,21 +31,13 @@ public:
     // `iv`: the decode's interventions (checked); must outlive the search.
     BeamSearch(const Model& model, const TokenizedText& source, int K, int max_len, const detail::StepPath& path,
                std::vector<int> prefix, const Interventions& iv)
-        : model_(model), K_(K), max_len_(max_len), prefix_(std::move(prefix)) {
-        states_.resize(1);
-        if (model.config.isTransformer()) {
-            transformer_.emplace(model, source.ids, &iv);
-            max_len_ = transformer_->lengthLimit(max_len);
-            if (int(prefix_.size()) > max_len_)
-                throw InputError("beam search: the forced prefix has " + std::to_string(prefix_.size()) +
-                                 " tokens, more than this model's " + std::to_string(max_len_) + " target positions");
-            caches_.resize(1);  // the root's: nothing fed yet
-        } else {
-            decoder_.emplace(model, path, &iv);
-            encode(model, source.ids, enc_, path.pool);
-            decoder_->begin(enc_, states_[0], out_);
-        }
-        result_.nodes.emplace_back();  // the root: <sos>
+        : model_(model), K_(K), prefix_(std::move(prefix)), kind_(model, source.ids, path, &iv) {
+        max_len_ = kind_.lengthLimit(max_len);
+        if (int(prefix_.size()) > max_len_)
+            throw InputError("beam search: the forced prefix has " + std::to_string(prefix_.size()) +
+                             " tokens, more than this model's " + std::to_string(max_len_) + " target positions");
+        prefixes_.push_back(kind_.start());  // the root's: nothing fed yet
+        result_.nodes.emplace_back();        // the root: <sos>
         result_.best.source_tokens = source.tokens;
         result_.best.source_ids = source.ids;
     }
@@ -58,14 +47,14 @@ public:
         int t = 1;
         for (; t <= int(prefix_.size()) && !live.empty(); ++t) {
             live = feedForced(live.front(), t);
-            releaseCaches(live);
+            releasePrefixes(live);
         }
         for (; t <= max_len_ && !live.empty(); ++t) {
             cands_.clear();
             step_rows_ = int(result_.rows.size());
             for (int parent : live) expand(parent, t);
             live = keepBest(t);
-            releaseCaches(live);
+            releasePrefixes(live);
             if (settled(live)) break;
         }
         writeBest();
@@ -81,9 +70,8 @@ private:
 
     // One decoder step from `parent`; its K most probable producible tokens become child nodes (not in the beam yet).
     void expand(int parent, int t) {
-        const int row = stepFrom(parent, t);
-        const Vec& log_probs = transformer_ ? tout_.log_probs : out_.log_probs;
-        detail::topCandidates(log_probs, K_, top_);
+        const int row = stepFrom(parent);
+        detail::topCandidates(kind_.logProbs(), K_, top_);
         for (const Candidate& c : top_) {
             const int id = addChild(parent, t, c.id, c.log_prob, row);
             cands_.push_back({id, result_.nodes[size_t(id)].total_log_prob});
@@ -93,10 +81,9 @@ private:
     // Step t of the forced prefix: the one child of `parent` is the forced token, kept (it finishes as a kept child
     // would). Returns the live hypotheses after it: that child, or none.
     std::vector<int> feedForced(int parent, int t) {
-        const int row = stepFrom(parent, t);
-        const Vec& log_probs = transformer_ ? tout_.log_probs : out_.log_probs;
+        const int row = stepFrom(parent);
         const int token = prefix_[size_t(t) - 1];
-        const int id = addChild(parent, t, token, log_probs[token], row);
+        const int id = addChild(parent, t, token, kind_.logProbs()[token], row);
         BeamNode& n = result_.nodes[size_t(id)];
         n.in_beam = true;
         n.forced = true;
@@ -108,30 +95,20 @@ private:
         return {id};
     }
 
-    // The state (or cache) a node's children continue from: the one after the step that produced it.
-    size_t stateOf(int node) const { return size_t(result_.nodes[size_t(node)].row + 1); }
+    // The prefix a node's children continue from: the one after the step that produced it.
+    size_t prefixOf(int node) const { return size_t(result_.nodes[size_t(node)].row + 1); }
 
-    // One decoder step from `parent`: pushes the state after it, its attention row (S) to result_.rows, its raw
+    // One decoder step from `parent`: pushes the prefix after it, its attention row (S) to result_.rows, its raw
     // scores (S) and, for a Transformer, every layer's attention. Returns the row's index.
-    int stepFrom(int parent, int t) {
-        std::shared_ptr<const StepRecord> layers;
-        if (transformer_) {
-            TransformerDecoderState next = caches_[stateOf(parent)];  // O(t): the prefix's cache
-            transformer_->step(next, result_.nodes[size_t(parent)].token, tout_);
-            caches_.push_back(std::move(next));
-            auto record = std::make_shared<StepRecord>();
-            detail::fillTransformerRecord(tout_, 0, *record);
-            layers = std::move(record);
-        } else {
-            DecoderState next;
-            decoder_->step(enc_, result_.nodes[size_t(parent)].token, t, states_[stateOf(parent)], next, out_);
-            states_.push_back(std::move(next));
-        }
-        const Vec& a = out_.attn.weights;
-        const Vec& e = out_.attn.scores;
-        result_.rows.push_back(layers ? layers->attention : std::vector<float>(a.data(), a.data() + a.size()));
-        row_scores_.push_back(layers ? layers->scores : std::vector<float>(e.data(), e.data() + e.size()));
-        row_layers_.push_back(std::move(layers));
+    int stepFrom(int parent) {
+        detail::DecodePrefix next = detail::KindSteps::branch(prefixes_[prefixOf(parent)]);
+        StepRecord rec;
+        kind_.step(next, result_.nodes[size_t(parent)].token, 0, rec);
+        prefixes_.push_back(std::move(next));
+        result_.rows.push_back(rec.attention);
+        row_scores_.push_back(std::move(rec.scores));
+        // Only a Transformer's step has its layers' attentions.
+        row_layers_.push_back(rec.cross_attention.empty() ? nullptr : std::make_shared<StepRecord>(std::move(rec)));
         return int(result_.rows.size()) - 1;
     }
 
@@ -186,13 +163,12 @@ private:
         }
     }
 
-    // A Transformer's cache is O(t) per hypothesis: keep only those the live hypotheses will expand from.
-    void releaseCaches(const std::vector<int>& live) {
-        if (!transformer_) return;
-        std::vector<char> keep(caches_.size(), 0);
-        for (int n : live) keep[stateOf(n)] = 1;
-        for (size_t k = 0; k < caches_.size(); ++k)
-            if (!keep[k]) caches_[k] = TransformerDecoderState{};
+    // A Transformer's prefix is O(t) per hypothesis: keep only those the live hypotheses will expand from.
+    void releasePrefixes(const std::vector<int>& live) {
+        std::vector<char> keep(prefixes_.size(), 0);
+        for (int n : live) keep[prefixOf(n)] = 1;
+        for (size_t k = 0; k < prefixes_.size(); ++k)
+            if (!keep[k]) prefixes_[k] = detail::DecodePrefix{};
     }
 
     // K finished hypotheses are at least as good as every live one (log-probabilities are ≤ 0, so a live hypothesis
@@ -212,7 +188,7 @@ private:
         std::vector<const StepRecord*> rows;
         for (int n : path) {
             const BeamNode& node = result_.nodes[size_t(n)];
-            if (transformer_) rows.push_back(row_layers_[size_t(node.row)].get());
+            rows.push_back(row_layers_[size_t(node.row)].get());
             best.target_ids.push_back(node.token);
             best.target_tokens.push_back(model_.target_vocab.token(node.token));
             best.attention.push_back(result_.rows[size_t(node.row)]);
@@ -220,22 +196,15 @@ private:
             best.log_probs.push_back(node.log_prob);
             best.total_log_prob += double(node.log_prob);
         }
-        if (transformer_) detail::addTransformerAttention(best, transformer_->encoding().self_attention, rows);
+        kind_.addLayerAttention(best, rows);
     }
 
     const Model& model_;
     const int K_;
     int max_len_;
     const std::vector<int> prefix_;  // target ids forced at steps 1, 2, ... before the search
-    // RNN kinds
-    EncoderState enc_;
-    std::optional<detail::StepDecoder> decoder_;
-    StepOutput out_;
-    std::vector<DecoderState> states_;  // states_[k + 1]: the state after expansion k (0: before the first step)
-    // Transformer: the key/value cache after each expanded step (0: before the first), as states_ for the RNNs
-    std::optional<detail::TransformerSteps> transformer_;
-    TransformerStep tout_;
-    std::vector<TransformerDecoderState> caches_;
+    detail::KindSteps kind_;
+    std::vector<detail::DecodePrefix> prefixes_;  // prefixes_[k + 1]: the prefix after expansion k (0: the root's)
     BeamResult result_;
     std::vector<std::vector<float>> row_scores_;                 // per expansion (as result_.rows): its raw scores
     std::vector<std::shared_ptr<const StepRecord>> row_layers_;  // Transformer, per expansion: its step's attentions

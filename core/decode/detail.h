@@ -11,6 +11,8 @@
 
 namespace attnviz::detail {
 
+class KindSteps;
+
 // A token decoding may produce: anything but <pad> and <sos>.
 inline bool producible(int id) { return id != kPad && id != kSos; }
 // The most probable producible token; ties go to the lowest id.
@@ -29,6 +31,8 @@ TokenizedText checkedSource(const Model& model, const TokenizedText& source);
 struct SessionAccess {
     static DecodingSession session(std::shared_ptr<const Model> model, TokenizedText source, DecodeOptions options,
                                    const StepPath& path);
+    // How the session steps its sentence.
+    static const KindSteps& steps(const DecodingSession& session);
 };
 DecodeResult greedyDecode(const Model& model, const TokenizedText& source, const DecodeOptions& options,
                           const StepPath& path);

@@ -4,9 +4,7 @@
 
 #include "base/errors.h"
 #include "decode/detail.h"
-#include "decode/step_decoder.h"
-#include "decode/transformer_steps.h"
-#include "nn/encoder.h"
+#include "decode/kind_steps.h"
 #include "text/tokenizer.h"
 
 #include <string>
@@ -65,41 +63,10 @@ DecodeResult forcedDecode(const Model& model, const TokenizedText& source, const
     checkReference(model, reference);
     const TokenizedText src = checkedSource(model, source);
     checkInterventions(model, iv, int(src.ids.size()), int(reference.ids.size()));
-    if (model.config.isTransformer()) return forcedTransformerDecode(model, src, reference, &iv);
     DecodeResult r;
     r.source_tokens = src.tokens;
     r.source_ids = src.ids;
-
-    EncoderState enc;
-    encode(model, src.ids, enc, path.pool);
-    StepDecoder decoder(model, path, &iv);
-    DecoderState prev, next;
-    StepOutput out;
-    decoder.begin(enc, prev, out);
-    // Teacher forcing: step i is fed reference token i-1 (<sos> first) and scored on reference token i. Every input
-    // is known, so the output layer runs once for all steps (Decoder::logProbs).
-    const int T = int(reference.ids.size());
-    Mat features(T, decoder.featureSize());  // (T, fc_out input)
-    for (int i = 0; i < T; ++i) {
-        const int id = reference.ids[size_t(i)];
-        decoder.stepFeatures(enc, i == 0 ? kSos : reference.ids[size_t(i) - 1], i + 1, prev, next, out.attn,
-                             features.row(i).data());
-        std::swap(prev, next);
-        r.target_tokens.push_back(reference.tokens.empty() ? model.target_vocab.token(id)
-                                                           : reference.tokens[size_t(i)]);
-        r.target_ids.push_back(id);
-        const Vec& w = out.attn.weights;
-        r.attention.emplace_back(w.data(), w.data() + w.size());
-        const Vec& e = out.attn.scores;
-        r.scores.emplace_back(e.data(), e.data() + e.size());
-    }
-    Mat log_probs;  // (T, V)
-    decoder.logProbs(features, log_probs);
-    for (int i = 0; i < T; ++i) {
-        const float lp = log_probs(i, reference.ids[size_t(i)]);
-        r.log_probs.push_back(lp);
-        r.total_log_prob += double(lp);
-    }
+    KindSteps(model, src.ids, path, &iv).forced(reference, r);
     return r;
 }
 

@@ -4,9 +4,7 @@
 
 #include "base/errors.h"
 #include "decode/detail.h"
-#include "decode/step_decoder.h"
-#include "decode/transformer_steps.h"
-#include "nn/encoder.h"
+#include "decode/kind_steps.h"
 #include "text/tokenizer.h"
 
 #include <algorithm>
@@ -23,32 +21,20 @@ struct DecodingSession::Impl {
     std::vector<StepRecord> steps;
     int cursor = 0;
     int computed = 0;
-    // RNN kinds
-    EncoderState enc;
-    std::optional<detail::StepDecoder> decoder;
-    StepOutput work;                   // scratch of the step being computed
-    std::vector<DecoderState> states;  // states[i] = the state before step i; size steps.size() + 1
-    // Transformer: one key/value cache, cut back to step i's inputs when step i is recomputed (what a position
-    // caches does not depend on later positions), so going back and branching keep O(t) steps.
-    std::optional<detail::TransformerSteps> transformer;
-    TransformerDecoderState cache;
-    TransformerStep transformer_work;
+    std::optional<detail::KindSteps> kind;
+    // The steps computed, cut back to step i's inputs when step i is recomputed, so going back and branching keep
+    // O(t) steps.
+    detail::DecodePrefix prefix;
 
     Impl(std::shared_ptr<const Model> m, const TokenizedText& src, DecodeOptions opt, const detail::StepPath& path)
         : model(std::move(m)), source(detail::checkedSource(*model, src)), options(opt) {
         max_len = detail::resolveMaxLength(options, int(source.ids.size()));
         options.top_k = std::clamp(options.top_k, 0, std::max(0, model->target_vocab.size() - 2));
         checkInterventions(*model, options.interventions, int(source.ids.size()), max_len);
-        if (model->config.isTransformer()) {
-            transformer.emplace(*model, source.ids, &options.interventions);
-            max_len = transformer->lengthLimit(max_len);
-            return;
-        }
-        decoder.emplace(*model, path, &options.interventions);  // options lives as long as the decoder
-        encode(*model, source.ids, enc, path.pool);
-        states.resize(1);
-        decoder->begin(enc, states[0], work);
-        decoder->chainSteps(max_len);
+        kind.emplace(*model, source.ids, path, &options.interventions);  // options lives as long as the steps
+        max_len = kind->lengthLimit(max_len);
+        prefix = kind->start();
+        kind->chainSteps(max_len);
     }
 
     bool complete() const { return int(steps.size()) >= max_len || (!steps.empty() && steps.back().token == kEos); }
@@ -56,23 +42,11 @@ struct DecodingSession::Impl {
     // Computes step `index` (dropping it and every later step first); token < 0 = greedy. No validation.
     void computeStep(int index, int token) {
         steps.resize(size_t(index));
+        detail::KindSteps::truncate(prefix, index);
         const int y_prev = index == 0 ? kSos : steps[size_t(index) - 1].token;
         StepRecord rec;
-        if (transformer) {
-            cache.truncate(index);
-            transformer->step(cache, y_prev, transformer_work);
-            detail::fillTransformerRecord(transformer_work, options.top_k, rec);
-            addRecord(std::move(rec), token, transformer_work.log_probs);
-        } else {
-            states.resize(size_t(index) + 2);
-            decoder->step(enc, y_prev, index + 1, states[size_t(index)], states[size_t(index) + 1], work);
-            detail::fillRecord(work, options.top_k, rec);
-            // The state the attention read: bahdanau's comes before the step, luong's after its GRU.
-            const bool luong = model->config.decoder == DecoderKind::Luong;
-            const Vec& query = states[size_t(index) + (luong ? 1 : 0)].s;
-            rec.query_state.assign(query.data(), query.data() + query.size());
-            addRecord(std::move(rec), token, work.log_probs);
-        }
+        kind->step(prefix, y_prev, options.top_k, rec);
+        addRecord(std::move(rec), token, kind->logProbs());
     }
 
     void addRecord(StepRecord rec, int token, const Vec& log_probs) {
@@ -104,6 +78,8 @@ DecodingSession detail::SessionAccess::session(std::shared_ptr<const Model> mode
     return DecodingSession(std::make_unique<DecodingSession::Impl>(std::move(model), source, options, path));
 }
 
+const detail::KindSteps& detail::SessionAccess::steps(const DecodingSession& session) { return *session.impl_->kind; }
+
 DecodingSession::~DecodingSession() = default;
 DecodingSession::DecodingSession(DecodingSession&&) noexcept = default;
 DecodingSession& DecodingSession::operator=(DecodingSession&&) noexcept = default;
@@ -118,8 +94,7 @@ bool DecodingSession::complete() const { return impl_->complete(); }
 int DecodingSession::computedStepCount() const { return impl_->computed; }
 
 const std::vector<std::vector<Mat>>& DecodingSession::encoderSelfAttention() const {
-    static const std::vector<std::vector<Mat>> none;
-    return impl_->transformer ? impl_->transformer->encoding().self_attention : none;
+    return impl_->kind->encoderSelfAttention();
 }
 
 bool DecodingSession::forward() {
@@ -177,8 +152,7 @@ DecodeResult resultFromSession(const DecodingSession& session) {
         r.log_probs.push_back(s.log_prob);
         r.total_log_prob += double(s.log_prob);
     }
-    if (session.model().config.isTransformer())
-        detail::addTransformerAttention(r, session.encoderSelfAttention(), rows);
+    detail::SessionAccess::steps(session).addLayerAttention(r, rows);
     return r;
 }
 

@@ -58,31 +58,4 @@ void addTransformerAttention(DecodeResult& r, const std::vector<std::vector<Mat>
         }
 }
 
-DecodeResult forcedTransformerDecode(const Model& model, const TokenizedText& source, const TokenizedText& reference,
-                                     const Interventions* iv) {
-    const TransformerSteps steps(model, source.ids, iv);
-    DecodeResult r;
-    r.source_tokens = source.tokens;
-    r.source_ids = source.ids;
-    TransformerDecoderState state;
-    TransformerStep out;
-    std::vector<StepRecord> records(reference.ids.size());
-    std::vector<const StepRecord*> rows;
-    for (size_t i = 0; i < reference.ids.size(); ++i) {
-        // Teacher forcing: step i is fed reference token i − 1 (<sos> first) and scored on reference token i.
-        const int id = reference.ids[i];
-        steps.step(state, i == 0 ? kSos : reference.ids[i - 1], out);
-        fillTransformerRecord(out, 0, records[i]);
-        r.target_tokens.push_back(reference.tokens.empty() ? model.target_vocab.token(id) : reference.tokens[i]);
-        r.target_ids.push_back(id);
-        r.attention.push_back(records[i].attention);
-        r.scores.push_back(records[i].scores);
-        r.log_probs.push_back(out.log_probs[id]);
-        r.total_log_prob += double(out.log_probs[id]);
-        rows.push_back(&records[i]);
-    }
-    addTransformerAttention(r, steps.encoding().self_attention, rows);
-    return r;
-}
-
 }  // namespace attnviz::detail

@@ -40,8 +40,4 @@ void fillTransformerRecord(const TransformerStep& out, int top_k, StepRecord& re
 void addTransformerAttention(DecodeResult& r, const std::vector<std::vector<Mat>>& encoder_self,
                              const std::vector<const StepRecord*>& rows);
 
-// Teacher forcing of a Transformer on a checked source and reference.
-DecodeResult forcedTransformerDecode(const Model& model, const TokenizedText& source, const TokenizedText& reference,
-                                     const Interventions* iv = nullptr);
-
 }  // namespace attnviz::detail

@@ -1,7 +1,7 @@
 // What each model kind offers, asked in one place: the views, the interventions and the explanations name what they
 // need (heads, self-attention, one attention row per step) instead of asking whether the model is a Transformer.
 // How a kind is stored and computed (its keys, tensors, parameter count and steps) is the model layer's own:
-// model/config, model/params, model/model and decode/session dispatch on the kind.
+// model/config, model/params, model/model and decode/kind_steps dispatch on the kind.
 #pragma once
 #include "model/config.h"
 
