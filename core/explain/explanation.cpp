@@ -96,7 +96,7 @@ void checkDecode(const Model& model, const DecodeResult& decode, ExplainMethod m
     if (method == ExplainMethod::IntegratedGradients && (o.ig_steps < 1 || o.ig_steps > kMaxIgSteps))
         throw InputError("--ig-steps must be 1 to " + std::to_string(kMaxIgSteps) + ", not " +
                          std::to_string(o.ig_steps));
-    if (model.config.isTransformer() && decode.cross_attention.empty())
+    if (kindOffers(model.config).attention_heads && decode.cross_attention.empty())
         throw InputError("the decode has no cross-attention rows to explain");
     // the rows after the decode's last take no attend: any row is a valid one here
     checkInterventions(model, o.interventions, int(decode.source_ids.size()), std::numeric_limits<int>::max());

@@ -2,12 +2,11 @@
 
 #include "base/errors.h"
 #include "decode/parallel.h"
-#include "nn/seq2seq_grad.h"
-#include "nn/softmax.h"
-#include "nn/transformer_loss.h"
+#include "explain/kind_passes.h"
 
 #include <algorithm>
 #include <atomic>
+#include <memory>
 #include <string>
 
 namespace attnviz {
@@ -18,13 +17,6 @@ constexpr size_t kBatch = 16;
 // Copies per pass of sourceGradients: bounds the backward's working memory (the RNN's holds every step of each
 // copy).
 constexpr size_t kCopies = 16;
-
-// The batch as the loss functions take it.
-std::vector<const TrainExample*> pointersTo(const std::vector<TrainExample>& batch) {
-    std::vector<const TrainExample*> ptrs;
-    for (const TrainExample& ex : batch) ptrs.push_back(&ex);
-    return ptrs;
-}
 
 TrainExample exampleOf(const ForcedInput& in) {
     TrainExample ex;
@@ -54,44 +46,6 @@ void checkContrast(const Model& model, const std::vector<int>& target, const std
                          std::to_string(target.size()) + " rows");
     if (contrast->token < 0 || contrast->token >= model.target_vocab.size())
         throw InputError("contrast token id " + std::to_string(contrast->token) + " is outside the target vocabulary");
-}
-
-// f from a row of log-probabilities (or logits: only differences and the log-sum-exp are read).
-template <class Row>
-double objectiveOf(const Row& logits, int y, int t, const std::optional<Contrast>& contrast) {
-    if (contrast && contrast->row == t) return double(logits[y]) - double(logits[contrast->token]);
-    return double(logits[y]) - double(logSumExp(logits));
-}
-
-void rnnObjectives(const Model& model, const std::vector<TrainExample>& batch, const std::optional<Contrast>& contrast,
-                   std::vector<std::vector<double>>& out) {
-    const std::vector<const TrainExample*> ptrs = pointersTo(batch);
-    const int B = int(ptrs.size());
-    Seq2SeqWorkspace<float> ws;
-    seq2seqLossAndGrad<float>(model.config, model.params, ptrs.data(), B, DropoutSpec{}, 1.0f, nullptr, ws);
-    for (int b = 0; b < B; ++b) {
-        const std::vector<int>& y = batch[size_t(b)].target;  // [<sos>, y_0, …]
-        std::vector<double> f(y.size() - 1);
-        for (size_t t = 0; t < f.size(); ++t)
-            f[t] = objectiveOf(ws.logits.row(Eigen::Index(t) * B + b), y[t + 1], int(t), contrast);
-        out.push_back(std::move(f));
-    }
-}
-
-void transformerObjectives(const Model& model, const std::vector<TrainExample>& batch,
-                           const std::optional<Contrast>& contrast, std::vector<std::vector<double>>& out) {
-    const std::vector<const TrainExample*> ptrs = pointersTo(batch);
-    TransformerLossCache<float> cache;
-    transformerLossAndGrad<float>(model.config.transformer, model.transformer, ptrs.data(), int(ptrs.size()), nullptr,
-                                  1.0f, nullptr, cache);
-    for (size_t b = 0; b < batch.size(); ++b) {
-        const std::vector<int>& y = batch[b].target;
-        std::vector<double> f(y.size() - 1);
-        for (size_t t = 0; t < f.size(); ++t)
-            f[t] = objectiveOf(cache.log_probs.row(cache.tgt_rows.begin(int(b)) + Eigen::Index(t)), y[t + 1], int(t),
-                               contrast);
-        out.push_back(std::move(f));
-    }
 }
 
 // A pass of sourceGradients: copies of inputs [first_input, end_input), one per input and row, rows given as
@@ -124,49 +78,19 @@ std::vector<Pass> planPasses(size_t inputs, const std::vector<int>& rows) {
     return passes;
 }
 
-// −∂loss/∂(source rows) of each example of the batch, [b] (S_b, E).
-// ws: reused from pass to pass (its buffers keep their memory).
-std::vector<Mat> rnnGradients(const Model& model, const std::vector<TrainExample>& batch,
-                              Seq2SeqWorkspace<float> (&ws)[2]) {
-    const std::vector<const TrainExample*> ptrs = pointersTo(batch);
-    const int B = int(ptrs.size());
-    seq2seqLossAndSourceGrad<float>(model.config, model.params, ptrs.data(), B, ws[0], ws[1]);
-    std::vector<Mat> grads;
-    for (int b = 0; b < B; ++b) {
-        const int S = int(batch[size_t(b)].source.size());
-        Mat g(S, ws[0].dxe.cols());
-        for (int j = 0; j < S; ++j) g.row(j) = -ws[0].dxe.row(Eigen::Index(j) * B + b);  // (S*B, E) time-major
-        grads.push_back(std::move(g));
-    }
-    return grads;
-}
-
-std::vector<Mat> transformerGradients(const Model& model, const std::vector<TrainExample>& batch,
-                                      TransformerLossCache<float>& cache) {
-    const std::vector<const TrainExample*> ptrs = pointersTo(batch);
-    transformerLossAndSourceGrad<float>(model.config.transformer, model.transformer, ptrs.data(), int(ptrs.size()),
-                                        cache);
-    std::vector<Mat> grads;
-    for (size_t b = 0; b < batch.size(); ++b)
-        grads.push_back(-cache.source_grad.middleRows(cache.src_rows.begin(int(b)), cache.src_rows.rows(int(b))));
-    return grads;
-}
-
 }  // namespace
 
 std::vector<std::vector<double>> forcedObjectives(const Model& model, const std::vector<ForcedInput>& inputs,
                                                   const std::optional<Contrast>& contrast) {
     std::vector<std::vector<double>> out;
+    const std::unique_ptr<KindPasses> passes = passesFor(model);
     for (size_t first = 0; first < inputs.size(); first += kBatch) {
         std::vector<TrainExample> batch;
         for (size_t i = first; i < std::min(inputs.size(), first + kBatch); ++i) {
             checkContrast(model, inputs[i].target, contrast);
             batch.push_back(exampleOf(inputs[i]));
         }
-        if (model.config.isTransformer())
-            transformerObjectives(model, batch, contrast, out);
-        else
-            rnnObjectives(model, batch, contrast, out);
+        passes->objectives(batch, contrast, out);
     }
     return out;
 }
@@ -180,22 +104,20 @@ std::vector<std::vector<Mat>> sourceGradients(const Model& model, const std::vec
                 throw InputError("row " + std::to_string(row) + " is outside the decode's " +
                                  std::to_string(input.target.size()) + " rows");
     }
-    const std::vector<Pass> passes = planPasses(inputs.size(), rows);
+    const std::vector<Pass> plan = planPasses(inputs.size(), rows);
     std::vector<std::vector<Mat>> out(inputs.size(), std::vector<Mat>(rows.size()));
     // The passes side by side on the engine's threads, each thread with its own buffers; a pass's numbers do not
     // depend on the thread that runs it.
     std::atomic<size_t> next{0};
-    runInParallel(threadsFor(passes.size(), 0), [&](int) {
-        Seq2SeqWorkspace<float> ws[2];  // the copies', the inputs' forward
-        TransformerLossCache<float> cache;
-        for (size_t k = next++; k < passes.size(); k = next++) {
-            const Pass& pass = passes[k];
+    runInParallel(threadsFor(plan.size(), 0), [&](int) {
+        const std::unique_ptr<KindPasses> passes = passesFor(model);  // this thread's buffers
+        for (size_t k = next++; k < plan.size(); k = next++) {
+            const Pass& pass = plan[k];
             std::vector<TrainExample> batch;
             for (const int row : pass.rows)
                 for (size_t i = pass.first_input; i < pass.end_input; ++i)
                     batch.push_back(copyWithObjective(inputs[i], rows[size_t(row)], contrast));
-            std::vector<Mat> grads = model.config.isTransformer() ? transformerGradients(model, batch, cache)
-                                                                  : rnnGradients(model, batch, ws);
+            std::vector<Mat> grads = passes->sourceGradients(batch);
             size_t b = 0;
             for (const int row : pass.rows)
                 for (size_t i = pass.first_input; i < pass.end_input; ++i) out[i][size_t(row)] = std::move(grads[b++]);
@@ -205,22 +127,11 @@ std::vector<std::vector<Mat>> sourceGradients(const Model& model, const std::vec
 }
 
 Mat encoderOutputs(const Model& model, const std::vector<int>& source, const Interventions& iv) {
-    TrainExample ex = exampleOf(ForcedInput{source, {kEos}, 1.0, iv});
-    const TrainExample* one = &ex;
-    if (model.config.isTransformer()) {
-        TransformerLossCache<float> cache;
-        transformerLossAndGrad<float>(model.config.transformer, model.transformer, &one, 1, nullptr, 1.0f, nullptr,
-                                      cache);
-        return cache.memory;
-    }
-    Seq2SeqWorkspace<float> ws;
-    seq2seqLossAndGrad<float>(model.config, model.params, &one, 1, DropoutSpec{}, 1.0f, nullptr, ws);
-    return ws.enc.H.topRows(Eigen::Index(source.size()));  // (B·S, 2H_e), example b's rows from b·S
+    return passesFor(model)->encoderOutputs(exampleOf(ForcedInput{source, {kEos}, 1.0, iv}));
 }
 
 Mat sourceEmbeddings(const Model& model, const std::vector<int>& source) {
-    const bool transformer = model.config.isTransformer();
-    const auto& table = transformer ? model.transformer.src_embedding : model.params.enc_embedding;
+    const Mat& table = passesFor(model)->sourceEmbeddingTable();
     Mat e(Eigen::Index(source.size()), table.cols());
     for (size_t j = 0; j < source.size(); ++j) {
         if (source[j] < 0 || source[j] >= table.rows())

@@ -1,6 +1,7 @@
 #include "io/decode_json.h"
 
 #include "base/errors.h"
+#include "model/model_kind.h"
 
 #include <charconv>
 #include <cmath>
@@ -139,7 +140,7 @@ void writeDecodeMembers(JsonWriter& w, const DecodeResult& r, const ModelConfig&
     w.key("attention").beginArray();
     for (const auto& row : r.attention) w.numbers(row);
     w.endArray();
-    if (config.isTransformer()) {  // docs/transformer.md's keys; absent for the RNN kinds
+    if (kindOffers(config).attention_heads) {  // docs/transformer.md's keys; absent for the RNN kinds
         writeHeads(w.key("cross_attention"), r.cross_attention);
         writeHeads(w.key("encoder_self_attention"), r.encoder_self_attention);
         writeHeads(w.key("decoder_self_attention"), r.decoder_self_attention);
