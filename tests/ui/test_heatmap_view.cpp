@@ -77,6 +77,7 @@ private slots:
     void visibleRowsBlankTheRest();
     void longSentenceKeepsCellsReadable();
     void singleCellMatrix();
+    void eachDecodeIsDrawnOnceWithItsCurrentRowInView();
 };
 
 void TestHeatmapView::colormaps_data() {
@@ -368,6 +369,34 @@ void TestHeatmapView::singleCellMatrix() {
     QCOMPARE(view.matrixSize(), QSize(1, 1));
     const QImage img = view.plot()->toPixmap().toImage();
     QCOMPARE(img.pixelColor(view.cellCenter(0, 0)), gradientColor("viridis", 1.0));
+}
+
+// The window hands the view each decode with its current row (the output's last row); the view draws it with one
+// replot, scrolled so that the row is in view: a new sentence, the next step of the same one, and after the user zoomed.
+void TestHeatmapView::eachDecodeIsDrawnOnceWithItsCurrentRowInView() {
+    HeatmapView view;
+    view.resize(900, 500);
+    view.show();
+    QVERIFY(QTest::qWaitForWindowExposed(&view));
+    view.setData(synthetic(60, 12), -1, 0);
+    QSignalSpy replots(view.plot(), &QCustomPlot::afterReplot);
+    const HeatmapData sentence = synthetic(60, 13);
+
+    view.setData(sentence, -1, 59);  // a new sentence: 60 rows do not fit, so the last one is scrolled to
+    QCOMPARE(replots.count(), 1);
+    QVERIFY(view.plot()->yAxis->range().size() < 59);
+    QVERIFY(!view.currentRowOutline().isEmpty());
+
+    replots.clear();
+    view.setData(sentence, -1, 3);  // the same sentence, another row
+    QCOMPARE(replots.count(), 1);
+    QVERIFY(!view.currentRowOutline().isEmpty());
+
+    view.zoomIn();
+    replots.clear();
+    view.setData(sentence, -1, 45);  // zoomed in by the user: the zoom stays, the view scrolls to the row
+    QCOMPARE(replots.count(), 1);
+    QVERIFY(!view.currentRowOutline().isEmpty());
 }
 
 ATTNVIZ_TEST_MAIN(TestHeatmapView)

@@ -103,35 +103,40 @@ void HeatmapView::rebuild() {
     if (legend_->entries().empty()) legend_->hide();  // shown by updateLegendRoom once the plot is laid out
 }
 
-// After new data or style: keep the user's zoom and scroll unless the matrix changed shape.
-void HeatmapView::refresh(bool reshaped) {
+// After new data or style: keep the user's zoom and scroll unless the matrix changed shape. One replot; with
+// marksMoved (a new current row) it also scrolls the least that shows the marks.
+void HeatmapView::refresh(bool reshaped, bool marksMoved) {
     rebuild();
     if (reshaped) user_view_ = false;
     if (user_view_ && !zoomed_) {
-        resetCells(true);  // scrolled only: the margins (diagnostics, labels) may have changed the cells' room
+        resetCells(true,
+                   marksMoved);  // scrolled only: the margins (diagnostics, labels) may have changed the cells' room
+    } else if (user_view_ && marksMoved) {
+        showMarks();
     } else if (user_view_) {
         clampRanges();
         scene_->updateTicks();
         updateScrollBars();
         plot_->replot();
     } else {
-        resetView();
+        resetView();  // shows the marks
     }
     updateLegendRoom();
 }
 
-void HeatmapView::setData(const HeatmapData& data) {
+void HeatmapView::setData(const HeatmapData& data) { setData(data, false); }
+
+void HeatmapView::setData(const HeatmapData& data, bool marksMoved) {
     const bool newSentence = data.source_tokens != data_.source_tokens;
     data_ = data;
-    refresh(newSentence);
+    refresh(newSentence, marksMoved);
 }
 
 void HeatmapView::setData(const HeatmapData& data, int visibleRows, int currentRow) {
     visible_rows_ = visibleRows < 0 ? -1 : visibleRows;
     const bool moved = currentRow != style_.current_row;
     style_.current_row = currentRow;
-    setData(data);
-    if (moved) showMarks();
+    setData(data, moved);
 }
 
 void HeatmapView::setStyle(const HeatmapStyle& style) {

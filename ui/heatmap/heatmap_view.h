@@ -121,10 +121,11 @@ protected:
 
 private:
     void rebuild();
-    void refresh(bool reshaped);
+    void setData(const HeatmapData& data, bool marksMoved);
+    void refresh(bool reshaped, bool marksMoved = false);
     void updateScrollBars();
     void clampRanges();
-    void resetCells(bool keepPosition);
+    void resetCells(bool keepPosition, bool marksMoved = false);
     void updateMinimumHeight();
     void updateLegendRoom();
     static constexpr int kLeastRows = 2;

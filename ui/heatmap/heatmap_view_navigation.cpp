@@ -41,7 +41,7 @@ void HeatmapView::resetView() { resetCells(false); }
 // Cells of the minimum size (or the whole matrix, when it fits): from the first row and column, then scrolled to the
 // current row and the selection; or, with keepPosition, from the rows and columns in view now (a resize after the
 // user scrolled).
-void HeatmapView::resetCells(bool keepPosition) {
+void HeatmapView::resetCells(bool keepPosition, bool marksMoved) {
     const bool marksShown = !scene_->currentRowOutline().isEmpty() || !scene_->selectedCellOutline().isEmpty();
     const double fromK = scene_->keyAxis()->range().lower, fromV = scene_->valueAxis()->range().lower;
     syncing_ = true;
@@ -71,7 +71,7 @@ void HeatmapView::resetCells(bool keepPosition) {
         scene_->valueAxis()->setRange(scene_->valueAxis()->range() + (fromV - scene_->valueAxis()->range().lower));
         syncing_ = false;
         clampRanges();
-        if (marksShown) {
+        if (marksShown || marksMoved) {
             showMarks();  // a smaller view keeps the current row and the selection that were in view
         } else {
             scene_->updateTicks();
