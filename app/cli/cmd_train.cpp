@@ -160,13 +160,9 @@ std::string tooLargeText(const TrainArgs& a, const TrainingTooLarge& e) {
     const TrainingMemory& m = e.size.memory;
     const std::string vocab_origin =
         a.init.empty() ? "after --min-freq " + std::to_string(a.min_freq) : "of --init " + a.init;
-    return "training this model needs " + gibText(double(m.total())) + " (the limit is " +
-           gibText(double(kMaxTrainingBytes)) + "): vocabularies of " + std::to_string(e.size.source_vocab) +
-           " source and " + std::to_string(e.size.target_vocab) + " target tokens (" + vocab_origin + ") with " +
-           configSizesText(e.config) + " make " + std::to_string(e.size.parameters) +
-           " parameters: " + gibText(double(m.weights)) + " of weights, " + gibText(double(m.gradients)) +
-           " of gradients (--threads " + std::to_string(o.threads) + "), " + gibText(double(m.optimizer)) + " of " +
-           a.optimizer + " state, " + gibText(double(m.snapshots)) +
+    return e.sizesText(vocab_origin) + ": " + gibText(double(m.weights)) + " of weights, " +
+           gibText(double(m.gradients)) + " of gradients (--threads " + std::to_string(o.threads) + "), " +
+           gibText(double(m.optimizer)) + " of " + a.optimizer + " state, " + gibText(double(m.snapshots)) +
            " of snapshots; use a larger --min-freq, smaller dimensions, --optimizer sgd or fewer --threads";
 }
 

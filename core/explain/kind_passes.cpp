@@ -22,6 +22,20 @@ double objectiveOf(const Row& logits, int y, int t, const std::optional<Contrast
     return double(logits[y]) - double(logSumExp(logits));
 }
 
+// Appends f_t for the T rows of each example of the batch; rowOf(b, t) is example b's row t of log-probabilities (or
+// logits).
+template <class RowOf>
+void appendObjectives(const std::vector<TrainExample>& batch, const std::optional<Contrast>& contrast, RowOf rowOf,
+                      std::vector<std::vector<double>>& out) {
+    for (size_t b = 0; b < batch.size(); ++b) {
+        const std::vector<int>& y = batch[b].target;  // [<sos>, y_0, …]
+        std::vector<double> f(y.size() - 1);
+        for (size_t t = 0; t < f.size(); ++t)
+            f[t] = objectiveOf(rowOf(int(b), Eigen::Index(t)), y[t + 1], int(t), contrast);
+        out.push_back(std::move(f));
+    }
+}
+
 class RnnPasses final : public KindPasses {
 public:
     explicit RnnPasses(const Model& model) : model_(model) {}
@@ -31,13 +45,9 @@ public:
         const std::vector<const TrainExample*> ptrs = pointersTo(batch);
         const int B = int(ptrs.size());
         seq2seqLossAndGrad<float>(model_.config, model_.params, ptrs.data(), B, DropoutSpec{}, 1.0f, nullptr, ws_[0]);
-        for (int b = 0; b < B; ++b) {
-            const std::vector<int>& y = batch[size_t(b)].target;  // [<sos>, y_0, …]
-            std::vector<double> f(y.size() - 1);
-            for (size_t t = 0; t < f.size(); ++t)
-                f[t] = objectiveOf(ws_[0].logits.row(Eigen::Index(t) * B + b), y[t + 1], int(t), contrast);
-            out.push_back(std::move(f));
-        }
+        const auto& logits = ws_[0].logits;  // (T·B, V) time-major
+        appendObjectives(
+            batch, contrast, [&](int b, Eigen::Index t) { return logits.row(t * B + b); }, out);
     }
 
     std::vector<Mat> sourceGradients(const std::vector<TrainExample>& batch) override {
@@ -76,14 +86,9 @@ public:
         const std::vector<const TrainExample*> ptrs = pointersTo(batch);
         transformerLossAndGrad<float>(model_.config.transformer, model_.transformer, ptrs.data(), int(ptrs.size()),
                                       nullptr, 1.0f, nullptr, cache_);
-        for (size_t b = 0; b < batch.size(); ++b) {
-            const std::vector<int>& y = batch[b].target;
-            std::vector<double> f(y.size() - 1);
-            for (size_t t = 0; t < f.size(); ++t)
-                f[t] = objectiveOf(cache_.log_probs.row(cache_.tgt_rows.begin(int(b)) + Eigen::Index(t)), y[t + 1],
-                                   int(t), contrast);
-            out.push_back(std::move(f));
-        }
+        appendObjectives(
+            batch, contrast, [&](int b, Eigen::Index t) { return cache_.log_probs.row(cache_.tgt_rows.begin(b) + t); },
+            out);
     }
 
     std::vector<Mat> sourceGradients(const std::vector<TrainExample>& batch) override {

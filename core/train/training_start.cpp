@@ -28,6 +28,10 @@ TrainingSize trainingSize(const ModelConfig& config, int source_vocab, int targe
     return s;
 }
 
+namespace {
+
+// The sizes of a config that make its parameter count with the vocabularies: "emb_dim E, enc_hid_dim H,
+// dec_hid_dim D" or "d_model d, dim_feedforward F, N + M layers".
 std::string configSizesText(const ModelConfig& c) {
     if (c.isTransformer())
         return "d_model " + std::to_string(c.transformer.d_model) + ", dim_feedforward " +
@@ -37,11 +41,24 @@ std::string configSizesText(const ModelConfig& c) {
            ", dec_hid_dim " + std::to_string(c.dec_hid_dim);
 }
 
+std::string needsText(const TrainingSize& size) {
+    return "training this model needs " + gibText(double(size.memory.total())) + " (the limit is " +
+           gibText(double(kMaxTrainingBytes)) + ")";
+}
+
+}  // namespace
+
 TrainingTooLarge::TrainingTooLarge(const TrainingSize& size, const ModelConfig& config)
-    : InputError("training this model needs " + gibText(double(size.memory.total())) + " (the limit is " +
-                 gibText(double(kMaxTrainingBytes)) + "): " + std::to_string(size.parameters) + " parameters"),
+    : InputError(needsText(size) + ": " + std::to_string(size.parameters) + " parameters"),
       size(size),
       config(config) {}
+
+std::string TrainingTooLarge::sizesText(const std::string& vocab_origin) const {
+    return needsText(size) + ": vocabularies of " + std::to_string(size.source_vocab) + " source and " +
+           std::to_string(size.target_vocab) + " target tokens" +
+           (vocab_origin.empty() ? "" : " (" + vocab_origin + ")") + " with " + configSizesText(config) + " make " +
+           std::to_string(size.parameters) + " parameters";
+}
 
 UnknownShare unknownTokenShare(const Model& model, const Corpus& corpus) {
     size_t src = 0, src_unknown = 0, tgt = 0, tgt_unknown = 0;

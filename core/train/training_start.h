@@ -23,14 +23,14 @@ struct TrainingSize {
 TrainingSize trainingSize(const ModelConfig& config, int source_vocab, int target_vocab, const TrainOptions& options,
                           bool validation);
 
-// The sizes of a config that make its parameter count with the vocabularies: "emb_dim E, enc_hid_dim H,
-// dec_hid_dim D" or "d_model d, dim_feedforward F, N + M layers".
-std::string configSizesText(const ModelConfig& config);
-
 // A training state past kMaxTrainingBytes, found before the model is allocated. what() says so in a line; the
 // front ends word the remedy with their own flags or fields from `size` and `config`.
 struct TrainingTooLarge : InputError {
     TrainingTooLarge(const TrainingSize& size, const ModelConfig& config);
+    // What training needs against the limit, and the vocabularies and sizes that make its parameters, for a front
+    // end to add its own advice to. `vocab_origin` (none when empty): where the vocabularies came from, in that front
+    // end's words.
+    std::string sizesText(const std::string& vocab_origin = {}) const;
     TrainingSize size;
     ModelConfig config;
 };

@@ -59,20 +59,12 @@ void compareSteps(const Stepped& a, size_t i, const Stepped& b, size_t j) {
 class TestKindSteps : public QObject {
     Q_OBJECT
 private slots:
-    void goingBackGivesTheSameSteps_data() { addKinds(); }
+    void goingBackGivesTheSameSteps_data() { addKindRows(); }
     void goingBackGivesTheSameSteps();
-    void aBranchContinuesAsItsOriginal_data() { addKinds(); }
+    void aBranchContinuesAsItsOriginal_data() { addKindRows(); }
     void aBranchContinuesAsItsOriginal();
-    void forcedEqualsSteppingTheReference_data() { addKinds(); }
+    void forcedEqualsSteppingTheReference_data() { addKindRows(); }
     void forcedEqualsSteppingTheReference();
-
-private:
-    static void addKinds() {
-        QTest::addColumn<int>("kind");
-        QTest::newRow("bahdanau") << int(DecoderKind::Bahdanau);
-        QTest::newRow("luong") << int(DecoderKind::Luong);
-        QTest::newRow("transformer") << int(DecoderKind::Transformer);
-    }
 };
 
 void TestKindSteps::goingBackGivesTheSameSteps() {

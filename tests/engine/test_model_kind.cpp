@@ -21,12 +21,7 @@ private slots:
     void eachKindOffersWhatTheEngineDoes();
 };
 
-void TestModelKind::eachKindOffersWhatTheEngineDoes_data() {
-    QTest::addColumn<int>("kind");
-    QTest::newRow("bahdanau") << int(DecoderKind::Bahdanau);
-    QTest::newRow("luong") << int(DecoderKind::Luong);
-    QTest::newRow("transformer") << int(DecoderKind::Transformer);
-}
+void TestModelKind::eachKindOffersWhatTheEngineDoes_data() { addKindRows(); }
 
 void TestModelKind::eachKindOffersWhatTheEngineDoes() {
     QFETCH(int, kind);

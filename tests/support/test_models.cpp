@@ -1,6 +1,8 @@
 #include "test_models.h"
 #include "io/model_file.h"
 
+#include <QTest>
+
 namespace attnviz::testing {
 
 ModelConfig smallConfig(DecoderKind decoder, ScoreKind score, SpanKind span, bool input_feeding, int emb, int enc_hid,
@@ -43,6 +45,13 @@ Model smallTransformer(uint64_t seed, int decoder_layers) {
     m.transformer.generator_weight *= 3.0f;
     m.task = "test-task";  // smallModel's: a sibling of its models
     return m;
+}
+
+void addKindRows() {
+    QTest::addColumn<int>("kind");
+    QTest::newRow("bahdanau") << int(DecoderKind::Bahdanau);
+    QTest::newRow("luong") << int(DecoderKind::Luong);
+    QTest::newRow("transformer") << int(DecoderKind::Transformer);
 }
 
 Model smallModel(const ModelConfig& config, uint64_t seed, float scale) {

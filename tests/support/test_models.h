@@ -24,6 +24,9 @@ Model smallModel(const ModelConfig& config, uint64_t seed, float scale = 1.0f);
 // A random Transformer sibling of smallModel's models (the same vocabularies and tokenizers): d_model 8, 2 heads, 2
 // encoder and `decoder_layers` decoder layers, its output layer scaled up so that decodes pick a few distinct tokens.
 Model smallTransformer(uint64_t seed, int decoder_layers = 2);
+// The data rows "bahdanau", "luong" and "transformer" of a test run once per model kind: an int column "kind" holding
+// the DecoderKind.
+void addKindRows();
 // A Transformer model with head h's columns of that attention's out_proj zeroed (d, d_h): what "head off" (and a head
 // gate of 0) must equal.
 Model withHeadZeroed(Model m, const HeadRef& h);

@@ -61,7 +61,9 @@ void TestTrainingStart::windowAndCliRefuseTheSameOversizedTransformer() {
     attnviz::testing::writeFile(corpus, "a b c\tx y z\nb c a\ty z x\n");
     // 3 words + the four specials on each side.
     const int64_t parameters = transformerParametersBySpec(2048, 8192, 2, 2, 7, 7);
-    const QString count = QStringLiteral(" make %1 parameters").arg(parameters);
+    // Both front ends word core's facts the same way (TrainingTooLarge::sizesText), then add their own advice.
+    const QString count =
+        QStringLiteral(" with d_model 2048, dim_feedforward 8192, 2 + 2 layers make %1 parameters").arg(parameters);
 
     TrainingSettings s;
     s.corpus = corpus;

@@ -37,11 +37,7 @@ std::string fileName(const QString& path) { return QFileInfo(path).fileName().to
 
 // core's refusal of a training state past kMaxTrainingBytes, in the window's words (its fields, not the CLI's flags).
 std::string tooLargeText(const TrainingTooLarge& e) {
-    return "training this model needs " + gibText(double(e.size.memory.total())) + " (the limit is " +
-           gibText(double(kMaxTrainingBytes)) + "): vocabularies of " + std::to_string(e.size.source_vocab) +
-           " source and " + std::to_string(e.size.target_vocab) + " target tokens with " + configSizesText(e.config) +
-           " make " + std::to_string(e.size.parameters) +
-           " parameters; use fewer lines, a larger minimum frequency, smaller sizes, SGD or fewer threads";
+    return e.sizesText() + "; use fewer lines, a larger minimum frequency, smaller sizes, SGD or fewer threads";
 }
 
 TrainingStart startingPoint(const TrainingSettings& s) {
