@@ -1,5 +1,6 @@
 #include "io/beam_json.h"
 
+#include "base/json_number.h"
 #include "decode/beam_hypothesis.h"
 #include "io/decode_json.h"
 #include "io/json_text.h"
@@ -22,8 +23,6 @@ std::vector<char> bestPath(const BeamResult& tree) {
     return on;
 }
 
-Json number(double v) { return std::isfinite(v) ? Json(v) : Json(nullptr); }
-
 Json nodeJson(const BeamResult& tree, const Vocabulary& vocab, size_t id, bool best) {
     const BeamNode& n = tree.nodes[id];
     Json j = Json::object();
@@ -32,8 +31,8 @@ Json nodeJson(const BeamResult& tree, const Vocabulary& vocab, size_t id, bool b
     j["step"] = n.step;
     j["token"] = std::string(vocab.token(n.token));
     j["token_id"] = n.token;
-    j["log_prob"] = number(double(n.log_prob));
-    j["total_log_prob"] = number(n.total_log_prob);
+    j["log_prob"] = jsonNumber<Json>(double(n.log_prob));
+    j["total_log_prob"] = jsonNumber<Json>(n.total_log_prob);
     j["kept"] = n.in_beam;
     j["finished"] = n.finished;
     j["forced"] = n.forced;
@@ -55,7 +54,7 @@ Json nbestJson(const BeamResult& tree, const Vocabulary& vocab) {
         h["node"] = leaf;
         h["tokens"] = std::move(tokens);
         h["token_ids"] = std::move(ids);
-        h["total_log_prob"] = number(tree.nodes[size_t(leaf)].total_log_prob);
+        h["total_log_prob"] = jsonNumber<Json>(tree.nodes[size_t(leaf)].total_log_prob);
         out.push_back(std::move(h));
     }
     return out;
@@ -95,7 +94,7 @@ std::string beamTreeToJsonText(const BeamResult& tree, const Vocabulary& target_
     Json rows = Json::array();
     for (const std::vector<float>& row : tree.rows) {
         Json r = Json::array();
-        for (float a : row) r.push_back(number(double(a)));
+        for (float a : row) r.push_back(jsonNumber<Json>(double(a)));
         rows.push_back(std::move(r));
     }
     j["rows"] = std::move(rows);

@@ -14,11 +14,11 @@
 // `target\source interventions {"knockout":[2]}` (the "interventions" object below, on one line). Fields holding a comma, quote, CR or LF are quoted ("," -> `","`,
 // `"` -> `""""`). Numbers as in the JSON.
 #pragma once
+#include "base/json_number.h"  // jsonNumber, for the JSON built from a decode
 #include "decode/decoding.h"
 #include "io/json_text.h"
 #include "model/config.h"
 
-#include <cmath>
 #include <nlohmann/json.hpp>
 #include <string>
 #include <vector>
@@ -88,13 +88,5 @@ std::string csvField(const std::string& text);
 
 // The text of a float as written in the JSON and CSV (shortest round-trip text of the equal double).
 std::string formatFloat(double value);
-
-// A number as every JSON the programs write holds it: the value, or null when it is not finite (JSON has no NaN or
-// Inf). Templated on the JSON type (nlohmann::json or ordered_json).
-template <typename Json = nlohmann::json>
-Json jsonNumber(double v) {
-    if (!std::isfinite(v)) return nullptr;
-    return v;
-}
 
 }  // namespace attnviz

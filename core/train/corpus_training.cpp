@@ -1,6 +1,7 @@
 #include "train/corpus_training.h"
 
 #include "base/errors.h"
+#include "base/json_number.h"
 
 #include <nlohmann/json.hpp>
 
@@ -9,8 +10,6 @@
 
 namespace attnviz {
 namespace {
-
-nlohmann::json number(double v) { return std::isfinite(v) ? nlohmann::json(v) : nlohmann::json(nullptr); }
 
 // A vocabulary of the four specials alone makes a model that reads or writes every word as <unk>, and trains
 // without a word of complaint: refused, with the threshold and how many distinct tokens fell below it.
@@ -88,9 +87,9 @@ std::string trainingMetadata(const TrainingRecord& r, const TrainReport& rep) {
     meta["seed"] = r.seed;
     meta["shuffle"] = r.shuffle;
     meta["align_weight"] = r.align_weight;
-    if (r.align_weight > 0) meta["train_align_loss"] = number(rep.train_align_loss);
-    meta["train_loss"] = number(rep.train_loss);
-    meta["valid_loss"] = number(rep.valid_loss);
+    if (r.align_weight > 0) meta["train_align_loss"] = jsonNumber(rep.train_align_loss);
+    meta["train_loss"] = jsonNumber(rep.train_loss);
+    meta["valid_loss"] = jsonNumber(rep.valid_loss);
     meta["status"] = trainStatusName(rep.status);
     return meta.dump();
 }
