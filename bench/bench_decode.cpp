@@ -10,7 +10,7 @@
 // bench/compare_transformer.sh). The Transformer's decode shares each step's generator product with a second core.
 #include "bench_vocab.h"
 #include "decode/decoding.h"
-#include "decode/detail.h"
+#include "decode/on_path.h"
 #include "fast/token_tables.h"
 #include "kernels/gemv_terms.h"
 #include "kernels/huge_pages.h"

@@ -13,9 +13,11 @@
 // the one before the first step, so a node continues from prefixes_[row + 1] (the root, row −1, from prefixes_[0]).
 // Legend: S source length with <sos>/<eos>, K beam width, V target vocabulary size.
 #include "base/errors.h"
+#include "decode/candidates.h"
+#include "decode/decode_inputs.h"
 #include "decode/decoding.h"
-#include "decode/detail.h"
 #include "decode/kind_steps.h"
+#include "decode/on_path.h"
 #include "text/tokenizer.h"
 
 #include <algorithm>

@@ -62,7 +62,7 @@ struct DecodeOptions {
 };
 
 namespace detail {
-struct SessionAccess;  // decode/detail.h: a session on a path the caller picks (tests and benchmarks)
+struct SessionAccess;  // decode/on_path.h: a session on a path the caller picks (tests and benchmarks)
 }
 
 // Encodes once, then produces target tokens one step at a time. Steps already computed are kept: moving back and

@@ -2,13 +2,28 @@
 // Legend: S source length with <sos>/<eos>, T reference length with <eos>, V target vocabulary size.
 #include "decode/kind_steps.h"
 
-#include "decode/detail.h"
+#include "base/row_entropy.h"
+#include "decode/candidates.h"
 
 #include <stdexcept>
 #include <string>
 #include <utility>
 
 namespace attnviz::detail {
+namespace {
+
+// The row of an RNN step: everything but token/token_text/log_prob/forced.
+void fillRecord(const StepOutput& out, int top_k, StepRecord& rec) {
+    const AttentionStep& a = out.attn;
+    rec.attention.assign(a.weights.data(), a.weights.data() + a.weights.size());
+    rec.scores.assign(a.scores.data(), a.scores.data() + a.scores.size());
+    rec.context.assign(a.context.data(), a.context.data() + a.context.size());
+    topCandidates(out.log_probs, top_k, rec.top_k);
+    rec.entropy = float(rowEntropy({a.weights.data(), size_t(a.weights.size())}));
+    rec.center = a.center;
+}
+
+}  // namespace
 
 KindSteps::KindSteps(const Model& model, const std::vector<int>& source_ids, const StepPath& path,
                      const Interventions* iv)

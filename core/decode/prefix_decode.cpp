@@ -1,6 +1,6 @@
 #include "decode/prefix_decode.h"
 
-#include "decode/detail.h"
+#include "decode/decode_inputs.h"
 
 #include <algorithm>
 #include <utility>

@@ -3,8 +3,10 @@
 #include "decode/decoding.h"
 
 #include "base/errors.h"
-#include "decode/detail.h"
+#include "decode/candidates.h"
+#include "decode/decode_inputs.h"
 #include "decode/kind_steps.h"
+#include "decode/on_path.h"
 #include "text/tokenizer.h"
 
 #include <algorithm>

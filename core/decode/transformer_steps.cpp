@@ -3,7 +3,7 @@
 #include "base/errors.h"
 #include "base/row_entropy.h"
 #include "decode/attention_views.h"
-#include "decode/detail.h"
+#include "decode/candidates.h"
 
 #include <algorithm>
 #include <limits>

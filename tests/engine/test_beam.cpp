@@ -2,8 +2,9 @@
 // beam finds the true best sequence (brute force over the reference model). bahdanau runs with the context folded
 // (fast/folded_decoder.h: each hypothesis steps from its own state with the sentence's shared products) and without.
 #include "base/errors.h"
+#include "decode/candidates.h"
 #include "decode/decoding.h"
-#include "decode/detail.h"
+#include "decode/on_path.h"
 #include "decode_variants.h"
 #include "nn/decoder.h"
 #include "reference_model.h"

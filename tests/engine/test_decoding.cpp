@@ -3,7 +3,7 @@
 // bahdanau runs twice: with the context folded into per-sentence products (fast/folded_decoder.h) and without.
 #include "base/errors.h"
 #include "decode/decoding.h"
-#include "decode/detail.h"
+#include "decode/on_path.h"
 #include "decode_variants.h"
 #include "fast/token_tables.h"
 #include "nn/decoder.h"

@@ -7,7 +7,7 @@
 #include "base/errors.h"
 #include "decode/beam_hypothesis.h"
 #include "decode/decoding.h"
-#include "decode/detail.h"
+#include "decode/on_path.h"
 #include "decode/prefix_decode.h"
 #include "decode_variants.h"
 #include "error_of.h"

@@ -2,7 +2,6 @@
 // Transformer) a prefix cut back and stepped again gives the step it gave before, a branch (a beam hypothesis)
 // continues as its original would and cannot be cut back before it began, and forced decoding gives the numbers of
 // feeding the reference step by step.
-#include "decode/detail.h"
 #include "decode/kind_steps.h"
 #include "test_models.h"
 #include "test_registry.h"

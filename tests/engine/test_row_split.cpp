@@ -2,7 +2,7 @@
 // same numbers as one thread, and a decode on a model whose fc_out is large enough to be split agrees with the
 // double-precision reference and with the unsplit decode.
 #include "decode/decoding.h"
-#include "decode/detail.h"
+#include "decode/on_path.h"
 #include "fast/token_tables.h"
 #include "kernels/row_split.h"
 #include "reference_model.h"

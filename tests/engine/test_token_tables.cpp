@@ -3,7 +3,7 @@
 // threads, or none at all; the engine keeps one per model object for every decode of it.
 #include "base/errors.h"
 #include "decode/decoding.h"
-#include "decode/detail.h"
+#include "decode/on_path.h"
 #include "fast/token_tables.h"
 #include "nn/decoder.h"
 #include "test_models.h"
