@@ -17,20 +17,34 @@ int resolveMaxLength(const DecodeOptions& options, int S) {
     return options.max_len == 0 ? defaultMaxLength(S) : options.max_len;
 }
 
+namespace {
+
+// InputError, named after `what`, unless the text has tokens, as many spellings as ids (or none), and ids inside
+// the `side` vocabulary of size V. `expected`: the least a text holds, for the message.
+void checkTokens(const TokenizedText& text, int V, const char* what, const char* side, const char* expected) {
+    if (text.ids.empty()) throw InputError(std::string(what) + ": no tokens (expected at least " + expected + ")");
+    if (!text.tokens.empty() && text.tokens.size() != text.ids.size())
+        throw InputError(std::string(what) + ": " + std::to_string(text.tokens.size()) + " tokens but " +
+                         std::to_string(text.ids.size()) + " ids");
+    for (size_t j = 0; j < text.ids.size(); ++j)
+        if (text.ids[j] < 0 || text.ids[j] >= V)
+            throw InputError(std::string(what) + ": token id " + std::to_string(text.ids[j]) + " at position " +
+                             std::to_string(j) + " is outside the " + side + " vocabulary (size " + std::to_string(V) +
+                             ")");
+}
+
+}  // namespace
+
 TokenizedText checkedSource(const Model& model, const TokenizedText& source) {
-    if (source.ids.empty()) throw InputError("source sentence: no tokens (expected at least <sos> and <eos>)");
-    if (!source.tokens.empty() && source.tokens.size() != source.ids.size())
-        throw InputError("source sentence: " + std::to_string(source.tokens.size()) + " tokens but " +
-                         std::to_string(source.ids.size()) + " ids");
-    const int Vs = model.source_vocab.size();
-    for (size_t j = 0; j < source.ids.size(); ++j)
-        if (source.ids[j] < 0 || source.ids[j] >= Vs)
-            throw InputError("source sentence: token id " + std::to_string(source.ids[j]) + " at position " +
-                             std::to_string(j) + " is outside the source vocabulary (size " + std::to_string(Vs) + ")");
+    checkTokens(source, model.source_vocab.size(), "source sentence", "source", "<sos> and <eos>");
     TokenizedText checked = source;
     if (checked.tokens.empty())
         for (int id : checked.ids) checked.tokens.push_back(model.source_vocab.token(id));
     return checked;
+}
+
+void checkReference(const Model& model, const TokenizedText& reference) {
+    checkTokens(reference, model.target_vocab.size(), "reference", "target", "<eos>");
 }
 
 }  // namespace detail

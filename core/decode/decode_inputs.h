@@ -1,5 +1,5 @@
-// What every decode checks its inputs against before it steps: the source's ids and the length limit. Internal to
-// decode/ (the public defaultMaxLength is in decode/decoding.h).
+// What every decode checks its inputs against before it steps: the source's ids, a reference's, and the length
+// limit. Internal to decode/ (the public defaultMaxLength is in decode/decoding.h).
 // Legend: S source length with <sos>/<eos>.
 #pragma once
 #include "decode/decoding.h"
@@ -11,5 +11,7 @@ int resolveMaxLength(const DecodeOptions& options, int S);
 // Checks source ids against the source vocabulary and that the sentence is not empty (InputError); returns the
 // source with its token spellings filled in from the vocabulary when it has none.
 TokenizedText checkedSource(const Model& model, const TokenizedText& source);
+// InputError unless a reference has tokens, matching spellings (if any) and target ids.
+void checkReference(const Model& model, const TokenizedText& reference);
 
 }  // namespace attnviz::detail

@@ -2,7 +2,6 @@
 // Legend: S source length with <sos>/<eos>, T reference length with <eos>, V target vocabulary size.
 #include "decode/decoding.h"
 
-#include "base/errors.h"
 #include "decode/decode_inputs.h"
 #include "decode/kind_steps.h"
 #include "decode/on_path.h"
@@ -11,22 +10,6 @@
 #include <string>
 
 namespace attnviz {
-namespace {
-
-// InputError unless the reference has tokens, matching spellings (if any) and target ids.
-void checkReference(const Model& model, const TokenizedText& reference) {
-    if (reference.ids.empty()) throw InputError("reference: no tokens (expected at least <eos>)");
-    if (!reference.tokens.empty() && reference.tokens.size() != reference.ids.size())
-        throw InputError("reference: " + std::to_string(reference.tokens.size()) + " tokens but " +
-                         std::to_string(reference.ids.size()) + " ids");
-    const int V = model.target_vocab.size();
-    for (size_t i = 0; i < reference.ids.size(); ++i)
-        if (reference.ids[i] < 0 || reference.ids[i] >= V)
-            throw InputError("reference: token id " + std::to_string(reference.ids[i]) + " at position " +
-                             std::to_string(i) + " is outside the target vocabulary (size " + std::to_string(V) + ")");
-}
-
-}  // namespace
 
 DecodeResult greedyDecode(const Model& model, std::string_view source_text, const DecodeOptions& options) {
     return greedyDecode(model, tokenizeSource(model, source_text), options);
