@@ -80,7 +80,7 @@ AttentionAxes attentionViewAxes(const DecodeResult& r, AttentionKind kind) {
         return {r.source_tokens, r.source_tokens};
     case AttentionKind::DecoderSelf:
         axes.rows = r.target_tokens;
-        axes.cols.push_back(kSpecialTokens[kSos]);
+        axes.cols.push_back(r.decoder_start);
         for (size_t i = 0; i + 1 < r.target_tokens.size(); ++i) axes.cols.push_back(r.target_tokens[i]);
         return axes;
     }

@@ -14,6 +14,7 @@
 // Legend: S source length with <sos>/<eos>, K beam width, V target vocabulary size.
 #include "base/errors.h"
 #include "decode/candidates.h"
+#include "decode/subword_words.h"
 #include "decode/decode_inputs.h"
 #include "decode/decoding.h"
 #include "decode/kind_steps.h"
@@ -42,6 +43,7 @@ public:
         result_.nodes.emplace_back();        // the root: <sos>
         result_.best.source_tokens = source.tokens;
         result_.best.source_ids = source.ids;
+        result_.best.decoder_start = model.target_vocab.token(model.target_vocab.specials().start);
     }
 
     BeamResult run() {
@@ -73,7 +75,7 @@ private:
     // One decoder step from `parent`; its K most probable producible tokens become child nodes (not in the beam yet).
     void expand(int parent, int t) {
         const int row = stepFrom(parent);
-        detail::topCandidates(kind_.logProbs(), K_, top_);
+        detail::topCandidates(kind_.logProbs(), K_, model_.target_vocab.specials(), top_);
         for (const Candidate& c : top_) {
             const int id = addChild(parent, t, c.id, c.log_prob, row);
             cands_.push_back({id, result_.nodes[size_t(id)].total_log_prob});
@@ -89,7 +91,7 @@ private:
         BeamNode& n = result_.nodes[size_t(id)];
         n.in_beam = true;
         n.forced = true;
-        if (token == kEos || t == max_len_) {
+        if (token == model_.target_vocab.specials().eos || t == max_len_) {
             n.finished = true;
             result_.finished.push_back(id);
             return {};
@@ -140,7 +142,7 @@ private:
         for (const Cand& c : cands_) {
             BeamNode& n = result_.nodes[size_t(c.node)];
             n.in_beam = true;
-            if (n.token == kEos || t == max_len_) {
+            if (n.token == model_.target_vocab.specials().eos || t == max_len_) {
                 n.finished = true;
                 result_.finished.push_back(c.node);
             } else {
@@ -199,6 +201,7 @@ private:
             best.total_log_prob += double(node.log_prob);
         }
         kind_.addLayerAttention(best, rows);
+        describeSubwords(model_, best);
     }
 
     const Model& model_;
@@ -256,10 +259,8 @@ BeamResult detail::beamSearch(const Model& model, const TokenizedText& source, i
     const int V = model.target_vocab.size();
     for (size_t i = 0; i < prefix.size(); ++i) {
         const int id = prefix[i];
-        if (id < 0 || id >= V || !producible(id))
-            throw InputError("beam search: forced token id " + std::to_string(id) +
-                             " cannot be produced (valid: 1 or 3.." + std::to_string(V - 1) + ")");
-        if (id == kEos && i + 1 < prefix.size())
+        checkProducible(model, id, "beam search: forced");
+        if (id == model.target_vocab.specials().eos && i + 1 < prefix.size())
             throw InputError("beam search: the forced prefix goes on after <eos> (position " + std::to_string(i + 1) +
                              ")");
     }

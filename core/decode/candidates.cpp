@@ -1,27 +1,64 @@
 #include "decode/candidates.h"
 
+#include "base/errors.h"
+#include "base/utf8.h"
+
 #include <algorithm>
 #include <cmath>
 #include <limits>
 
 namespace attnviz::detail {
+namespace {
 
-int bestToken(const Vec& lp) {
+// The producible ids as ranges: "1 or 3..99" (an attnviz vocabulary of 100), "0..64999" (a Marian one).
+std::string producibleText(const SpecialIds& t, int V) {
+    std::vector<std::string> ranges;
+    for (int first = 0; first < V;) {
+        if (!producible(first, t)) {
+            ++first;
+            continue;
+        }
+        int last = first;
+        while (last + 1 < V && producible(last + 1, t)) ++last;
+        ranges.push_back(first == last ? std::to_string(first) : std::to_string(first) + ".." + std::to_string(last));
+        first = last + 1;
+    }
+    std::string text;
+    for (size_t i = 0; i < ranges.size(); ++i)
+        text += (i == 0 ? "" : i + 1 == ranges.size() ? " or " : ", ") + ranges[i];
+    return text;
+}
+
+}  // namespace
+
+void checkProducible(const Model& model, int id, const std::string& what) {
+    const SpecialIds& t = model.target_vocab.specials();
+    const int V = model.target_vocab.size();
+    if (id < 0 || id >= V || !producible(id, t))
+        throw InputError(what + " token id " + std::to_string(id) + " cannot be produced (valid: " +
+                         producibleText(t, V) + ")");
+    const std::vector<int>& forbidden = model.config.transformer.forbidden_outputs;
+    if (model.config.isTransformer() && std::binary_search(forbidden.begin(), forbidden.end(), id))
+        throw InputError(what + " token id " + std::to_string(id) + " (" + printable(model.target_vocab.token(id)) +
+                         ") is one the model forbids (its bad_words_ids)");
+}
+
+int bestToken(const Vec& lp, const SpecialIds& target) {
     int best = -1;
     float best_v = -std::numeric_limits<float>::infinity();
     for (int i = 0; i < int(lp.size()); ++i) {
-        if (!producible(i)) continue;
+        if (!producible(i, target)) continue;
         if (best < 0 || lp[i] > best_v) best = i, best_v = lp[i];  // strict: ties keep the lower id
     }
     return best;
 }
 
-void topCandidates(const Vec& lp, int k, std::vector<Candidate>& out) {
+void topCandidates(const Vec& lp, int k, const SpecialIds& target, std::vector<Candidate>& out) {
     out.clear();
     if (k <= 0) return;
     for (int i = 0; i < int(lp.size()); ++i) {
-        if (!producible(i)) continue;
         const float v = lp[i];
+        if (!producible(i, target) || v == -std::numeric_limits<float>::infinity()) continue;
         if (int(out.size()) == k && !(v > out.back().log_prob)) continue;
         // insert after every candidate with log_prob >= v (lower ids first among equals)
         auto pos = std::find_if(out.begin(), out.end(), [&](const Candidate& c) { return c.log_prob < v; });

@@ -6,6 +6,7 @@
 #include "decode/limits.h"
 #include "model/interventions.h"
 #include "model/model.h"
+#include "text/piece_words.h"
 #include "text/tokenizer.h"
 
 #include <cstdint>
@@ -118,6 +119,11 @@ struct DecodeResult {
     std::vector<std::vector<float>> scores;     // (T, S) raw e_j (NaN outside a local window)
     std::vector<float> log_probs;               // (T)
     double total_log_prob = 0;
+    std::string decoder_start = kSpecialTokens[kSos];  // the decoder's first input as text (Marian: its <pad>)
+    // A SentencePiece model's words (decode/subword_words.h): spans of piece positions, and the translation as text;
+    // empty for the other tokenizers.
+    std::vector<WordSpan> source_words, target_words;
+    std::string text;
     // Transformer models only (empty for the RNN kinds): docs/transformer.md's keys, [layer][head].
     std::vector<std::vector<Mat>> cross_attention;         // [L_dec][nhead] (T, S)
     std::vector<std::vector<Mat>> encoder_self_attention;  // [L_enc][nhead] (S, S)

@@ -5,6 +5,7 @@
 #include "decode/decode_inputs.h"
 #include "decode/kind_steps.h"
 #include "decode/on_path.h"
+#include "decode/subword_words.h"
 #include "text/tokenizer.h"
 
 #include <string>
@@ -50,7 +51,9 @@ DecodeResult forcedDecode(const Model& model, const TokenizedText& source, const
     DecodeResult r;
     r.source_tokens = src.tokens;
     r.source_ids = src.ids;
+    r.decoder_start = model.target_vocab.token(model.target_vocab.specials().start);
     KindSteps(model, src.ids, path, &iv).forced(reference, r);
+    describeSubwords(model, r);
     return r;
 }
 

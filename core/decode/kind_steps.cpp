@@ -13,12 +13,12 @@ namespace attnviz::detail {
 namespace {
 
 // The row of an RNN step: everything but token/token_text/log_prob/forced.
-void fillRecord(const StepOutput& out, int top_k, StepRecord& rec) {
+void fillRecord(const StepOutput& out, int top_k, const SpecialIds& target, StepRecord& rec) {
     const AttentionStep& a = out.attn;
     rec.attention.assign(a.weights.data(), a.weights.data() + a.weights.size());
     rec.scores.assign(a.scores.data(), a.scores.data() + a.scores.size());
     rec.context.assign(a.context.data(), a.context.data() + a.context.size());
-    topCandidates(out.log_probs, top_k, rec.top_k);
+    topCandidates(out.log_probs, top_k, target, rec.top_k);
     rec.entropy = float(rowEntropy({a.weights.data(), size_t(a.weights.size())}));
     rec.center = a.center;
 }
@@ -48,14 +48,14 @@ void KindSteps::step(DecodePrefix& prefix, int y_prev, int top_k, StepRecord& re
     const int t = ++prefix.steps;  // 1-based, as the decoders number their steps
     if (transformer_) {
         transformer_->step(prefix.cache, y_prev, transformer_out_);
-        fillTransformerRecord(transformer_out_, top_k, rec);
+        fillTransformerRecord(transformer_out_, top_k, model_.target_vocab.specials(), rec);
         return;
     }
     std::vector<DecoderState>& states = prefix.states;
     states.emplace_back();
     const size_t after = states.size() - 1;
     rnn_->step(enc_, y_prev, t, states[after - 1], states[after], out_);
-    fillRecord(out_, top_k, rec);
+    fillRecord(out_, top_k, model_.target_vocab.specials(), rec);
     // The state the attention read: bahdanau's comes before the step, luong's after its GRU.
     const bool luong = model_.config.decoder == DecoderKind::Luong;
     const Vec& query = states[luong ? after : after - 1].s;
@@ -92,11 +92,12 @@ void KindSteps::forced(const TokenizedText& reference, DecodeResult& r) {
 void KindSteps::forcedRnn(const TokenizedText& reference, DecodeResult& r) {
     // Every input is known, so the output layer runs once for all steps (Decoder::logProbs).
     DecoderState prev = start_.states[0], next;
+    const int start = model_.target_vocab.specials().start;
     const int T = int(reference.ids.size());
     Mat features(T, rnn_->featureSize());  // (T, fc_out input)
     for (int i = 0; i < T; ++i) {
         const int id = reference.ids[size_t(i)];
-        rnn_->stepFeatures(enc_, i == 0 ? kSos : reference.ids[size_t(i) - 1], i + 1, prev, next, out_.attn,
+        rnn_->stepFeatures(enc_, i == 0 ? start : reference.ids[size_t(i) - 1], i + 1, prev, next, out_.attn,
                            features.row(i).data());
         std::swap(prev, next);
         r.target_tokens.push_back(reference.tokens.empty() ? model_.target_vocab.token(id)
@@ -122,7 +123,7 @@ void KindSteps::forcedTransformer(const TokenizedText& reference, DecodeResult& 
     std::vector<const StepRecord*> rows;
     for (size_t i = 0; i < reference.ids.size(); ++i) {
         const int id = reference.ids[i];
-        step(prefix, i == 0 ? kSos : reference.ids[i - 1], 0, records[i]);
+        step(prefix, i == 0 ? model_.target_vocab.specials().start : reference.ids[i - 1], 0, records[i]);
         const float lp = logProbs()[id];
         r.target_tokens.push_back(reference.tokens.empty() ? model_.target_vocab.token(id) : reference.tokens[i]);
         r.target_ids.push_back(id);

@@ -9,14 +9,17 @@ namespace attnviz {
 
 namespace {
 
-// Keeps <sos> + the first `max_tokens` tokens, then <eos>; returns how many tokens were dropped.
-int cutSource(TokenizedText& source, int max_tokens) {
-    const int words = int(source.tokens.size()) - 2;
+// Keeps <sos> (when the side has one) + the first `max_tokens` tokens, then <eos>; returns how many tokens were
+// dropped.
+int cutSource(TokenizedText& source, int max_tokens, const Vocabulary& vocab) {
+    const int before = vocab.specials().sos >= 0 ? 1 : 0;
+    const int words = int(source.tokens.size()) - before - 1;
     if (max_tokens <= 0 || words <= max_tokens) return 0;
-    source.tokens.resize(size_t(max_tokens) + 1);
-    source.ids.resize(size_t(max_tokens) + 1);
-    source.tokens.push_back(kSpecialTokens[kEos]);
-    source.ids.push_back(kEos);
+    const std::string eos_text = source.tokens.back();
+    source.tokens.resize(size_t(max_tokens + before));
+    source.ids.resize(size_t(max_tokens + before));
+    source.tokens.push_back(eos_text);
+    source.ids.push_back(vocab.specials().eos);
     return words - max_tokens;
 }
 
@@ -29,7 +32,7 @@ PrefixDecoding prefixDecode(const std::shared_ptr<const Model>& model, PrefixDec
         out.stopped = stop && stop();
         return out.stopped;
     };
-    out.source_tokens_cut = cutSource(input.source, input.max_source_tokens);
+    out.source_tokens_cut = cutSource(input.source, input.max_source_tokens, model->source_vocab);
     out.source = input.source;
     out.interventions = input.options.interventions;
     const std::vector<int>& prefix = input.forced.empty() ? input.reference.ids : input.forced;
@@ -44,7 +47,7 @@ PrefixDecoding prefixDecode(const std::shared_ptr<const Model>& model, PrefixDec
             session.force(int(i), prefix[i]);
         else if (!session.forward())
             break;  // the model ended the output before the next forced step
-        if (session.steps().back().token == kEos) break;
+        if (session.steps().back().token == model->target_vocab.specials().eos) break;
     }
     // Greedy from there (nothing to do when the prefix ended in <eos>).
     while (session.forward())

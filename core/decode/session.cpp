@@ -1,6 +1,7 @@
 // DecodingSession: the step-wise API the GUI drives, and resultFromSession.
 // Legend: S source length with <sos>/<eos>, V target vocabulary size, H_d dec_hid_dim.
 #include "decode/decoding.h"
+#include "decode/subword_words.h"
 
 #include "base/errors.h"
 #include "decode/candidates.h"
@@ -39,13 +40,16 @@ struct DecodingSession::Impl {
         kind->chainSteps(max_len);
     }
 
-    bool complete() const { return int(steps.size()) >= max_len || (!steps.empty() && steps.back().token == kEos); }
+    bool complete() const {
+        return int(steps.size()) >= max_len ||
+               (!steps.empty() && steps.back().token == model->target_vocab.specials().eos);
+    }
 
     // Computes step `index` (dropping it and every later step first); token < 0 = greedy. No validation.
     void computeStep(int index, int token) {
         steps.resize(size_t(index));
         detail::KindSteps::truncate(prefix, index);
-        const int y_prev = index == 0 ? kSos : steps[size_t(index) - 1].token;
+        const int y_prev = index == 0 ? model->target_vocab.specials().start : steps[size_t(index) - 1].token;
         StepRecord rec;
         kind->step(prefix, y_prev, options.top_k, rec);
         addRecord(std::move(rec), token, kind->logProbs());
@@ -54,7 +58,7 @@ struct DecodingSession::Impl {
     void addRecord(StepRecord rec, int token, const Vec& log_probs) {
         ++computed;
         rec.forced = token >= 0;
-        rec.token = token >= 0 ? token : detail::bestToken(log_probs);
+        rec.token = token >= 0 ? token : detail::bestToken(log_probs, model->target_vocab.specials());
         rec.log_prob = log_probs[rec.token];
         rec.token_text = model->target_vocab.token(rec.token);
         steps.push_back(std::move(rec));
@@ -120,13 +124,10 @@ void DecodingSession::seek(int cursor) { impl_->cursor = std::clamp(cursor, 0, i
 
 void DecodingSession::force(int index, int token) {
     Impl& d = *impl_;
-    const int V = d.model->target_vocab.size();
     if (index < 0 || index > int(d.steps.size()) || index >= d.max_len)
         throw InputError("force: step " + std::to_string(index) + " is out of range (0.." +
                          std::to_string(std::min(int(d.steps.size()), d.max_len - 1)) + ")");
-    if (token < 0 || token >= V || !detail::producible(token))
-        throw InputError("force: token id " + std::to_string(token) + " cannot be produced (valid: 1 or 3.." +
-                         std::to_string(V - 1) + ")");
+    detail::checkProducible(*d.model, token, "force:");
     // The step's attention, state and distribution do not depend on its own output, so recomputing it from the
     // kept state before it gives the same row; only the token (and its log-prob) change.
     d.computeStep(index, token);
@@ -142,6 +143,7 @@ DecodeResult resultFromSession(const DecodingSession& session) {
     DecodeResult r;
     r.source_tokens = session.source().tokens;
     r.source_ids = session.source().ids;
+    r.decoder_start = session.model().target_vocab.token(session.model().target_vocab.specials().start);
     const auto& steps = session.steps();
     std::vector<const StepRecord*> rows;
     for (int i = 0; i < session.cursor(); ++i) {
@@ -155,6 +157,7 @@ DecodeResult resultFromSession(const DecodingSession& session) {
         r.total_log_prob += double(s.log_prob);
     }
     detail::SessionAccess::steps(session).addLayerAttention(r, rows);
+    describeSubwords(session.model(), r);
     return r;
 }
 

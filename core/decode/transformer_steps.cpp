@@ -23,13 +23,13 @@ int TransformerSteps::lengthLimit(int max_len) const {
     return net_.maxLength() > 0 ? std::min(max_len, net_.maxLength()) : max_len;
 }
 
-void fillTransformerRecord(const TransformerStep& out, int top_k, StepRecord& rec) {
+void fillTransformerRecord(const TransformerStep& out, int top_k, const SpecialIds& target, StepRecord& rec) {
     const Mat& last = out.cross_attention.back();  // (nhead, S)
     const Vec mean = meanOverHeads(last);
     rec.attention.assign(mean.data(), mean.data() + mean.size());
     rec.scores.assign(size_t(mean.size()), std::numeric_limits<float>::quiet_NaN());
     rec.context.clear();
-    topCandidates(out.log_probs, top_k, rec.top_k);
+    topCandidates(out.log_probs, top_k, target, rec.top_k);
     rec.entropy = float(rowEntropy({mean.data(), size_t(mean.size())}));
     rec.cross_attention = out.cross_attention;
     rec.self_attention = out.self_attention;

@@ -32,7 +32,8 @@ private:
 // The row of a step: everything but token/token_text/log_prob/forced. `attention` is the last decoder layer's
 // cross-attention averaged over its heads; `scores` has no single meaning for several heads and is NaN; `context`
 // is empty; entropy is that of `attention`.
-void fillTransformerRecord(const TransformerStep& out, int top_k, StepRecord& rec);
+// `target`: the target vocabulary's specials (what may be a candidate).
+void fillTransformerRecord(const TransformerStep& out, int top_k, const SpecialIds& target, StepRecord& rec);
 
 // The three attentions of docs/transformer.md's decode object, from the encoder and the records of the T steps
 // (rows[i] the record of target token i): fills r.cross_attention, r.encoder_self_attention and

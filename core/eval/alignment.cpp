@@ -15,7 +15,7 @@ namespace {
 // The target words' rows: every row but a final <eos> row.
 size_t targetWords(const DecodeResult& forced) {
     size_t rows = forced.attention.size();
-    if (rows > 0 && !forced.target_ids.empty() && forced.target_ids.back() == kEos) --rows;
+    if (rows > 0 && !forced.target_ids.empty() && forced.target_tokens.back() == kSpecialTokens[kEos]) --rows;
     return rows;
 }
 

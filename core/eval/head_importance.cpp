@@ -122,10 +122,10 @@ std::vector<HeadRef> allHeads(const TransformerConfig& c) {
 
 template <typename T>
 std::vector<double> headGateGradients(const TransformerConfig& c, const TransformerParamsT<T>& p,
-                                      const std::vector<int>& source, const std::vector<int>& target) {
+                                      const std::vector<int>& source, const std::vector<int>& target, int start) {
     TrainExample ex;
     ex.source = source;
-    ex.target.push_back(kSos);  // the loss's target is [<sos>, y_1, …, <eos>]
+    ex.target.push_back(start);  // the loss's target is [<sos>, y_1, …, <eos>]
     ex.target.insert(ex.target.end(), target.begin(), target.end());
     TransformerParamsT<T> g;
     zerosLike(g, p);
@@ -141,9 +141,9 @@ std::vector<double> headGateGradients(const TransformerConfig& c, const Transfor
     return out;
 }
 template std::vector<double> headGateGradients<float>(const TransformerConfig&, const TransformerParamsT<float>&,
-                                                      const std::vector<int>&, const std::vector<int>&);
+                                                      const std::vector<int>&, const std::vector<int>&, int);
 template std::vector<double> headGateGradients<double>(const TransformerConfig&, const TransformerParamsT<double>&,
-                                                       const std::vector<int>&, const std::vector<int>&);
+                                                       const std::vector<int>&, const std::vector<int>&, int);
 
 HeadImportanceReport headImportanceReport(const Model& model, const std::vector<CorpusExample>& examples,
                                           const HeadImportanceOptions& options) {
@@ -166,7 +166,7 @@ HeadImportanceReport headImportanceReport(const Model& model, const std::vector<
                 if (k == H)
                     plain[i] = {scoreLine(model, lines[i], {}, options.max_len),
                                 headGateGradients(model.config.transformer, model.transformer, lines[i].source.ids,
-                                                  lines[i].reference.ids)};
+                                                  lines[i].reference.ids, model.target_vocab.specials().start)};
                 else
                     off[i * H + k] = scoreLine(model, lines[i], Interventions{{}, {}, {heads[k]}}, options.max_len);
             } catch (const InputError& e) {

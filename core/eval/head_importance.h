@@ -29,9 +29,11 @@ std::vector<HeadRef> allHeads(const TransformerConfig& c);
 // `source` with <sos>/<eos>, `target` the reference ids with <eos>. Σ_positions ⟨o_h, ∂L/∂o_h⟩ is that derivative,
 // and as o_h reaches the model only through out_proj's columns h·d_h … (h+1)·d_h − 1, it is ⟨W_O[:, h],
 // ∂L/∂W_O[:, h]⟩: read off the engine's own backward (nn/transformer_loss), float or double.
+// `start`: the decoder's first input (the target vocabulary's specials().start).
 template <typename T>
 std::vector<double> headGateGradients(const TransformerConfig& c, const TransformerParamsT<T>& p,
-                                      const std::vector<int>& source, const std::vector<int>& target);
+                                      const std::vector<int>& source, const std::vector<int>& target,
+                                      int start = kSos);
 
 struct HeadImportanceOptions {
     int max_len = 0;                           // greedy outputs' limit; 0: 2 S + 10

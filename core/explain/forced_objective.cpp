@@ -18,11 +18,12 @@ constexpr size_t kBatch = 16;
 // copy).
 constexpr size_t kCopies = 16;
 
-TrainExample exampleOf(const ForcedInput& in) {
+// `start`: the decoder's first input (the target vocabulary's specials().start).
+TrainExample exampleOf(const ForcedInput& in, int start) {
     TrainExample ex;
     ex.source = in.source;
     ex.target.reserve(in.target.size() + 1);
-    ex.target.push_back(kSos);
+    ex.target.push_back(start);
     ex.target.insert(ex.target.end(), in.target.begin(), in.target.end());
     ex.source_scale = in.source_scale;
     ex.interventions = in.interventions;
@@ -31,8 +32,8 @@ TrainExample exampleOf(const ForcedInput& in) {
 
 // The input with f_row as its objective: [<sos>, y_0 … y_row] (the decoder reads left to right, so the rows after
 // it neither change f_row nor receive its gradient).
-TrainExample copyWithObjective(const ForcedInput& in, int row, const std::optional<Contrast>& contrast) {
-    TrainExample ex = exampleOf(in);
+TrainExample copyWithObjective(const ForcedInput& in, int start, int row, const std::optional<Contrast>& contrast) {
+    TrainExample ex = exampleOf(in, start);
     ex.objective_row = row;
     if (contrast && contrast->row == row) ex.contrast = contrast->token;
     ex.target.resize(size_t(row) + 2);
@@ -88,7 +89,7 @@ std::vector<std::vector<double>> forcedObjectives(const Model& model, const std:
         std::vector<TrainExample> batch;
         for (size_t i = first; i < std::min(inputs.size(), first + kBatch); ++i) {
             checkContrast(model, inputs[i].target, contrast);
-            batch.push_back(exampleOf(inputs[i]));
+            batch.push_back(exampleOf(inputs[i], model.target_vocab.specials().start));
         }
         passes->objectives(batch, contrast, out);
     }
@@ -116,7 +117,8 @@ std::vector<std::vector<Mat>> sourceGradients(const Model& model, const std::vec
             std::vector<TrainExample> batch;
             for (const int row : pass.rows)
                 for (size_t i = pass.first_input; i < pass.end_input; ++i)
-                    batch.push_back(copyWithObjective(inputs[i], rows[size_t(row)], contrast));
+                    batch.push_back(copyWithObjective(inputs[i], model.target_vocab.specials().start,
+                                                      rows[size_t(row)], contrast));
             std::vector<Mat> grads = passes->sourceGradients(batch);
             size_t b = 0;
             for (const int row : pass.rows)
@@ -127,7 +129,8 @@ std::vector<std::vector<Mat>> sourceGradients(const Model& model, const std::vec
 }
 
 Mat encoderOutputs(const Model& model, const std::vector<int>& source, const Interventions& iv) {
-    return passesFor(model)->encoderOutputs(exampleOf(ForcedInput{source, {kEos}, 1.0, iv}));
+    const SpecialIds& target = model.target_vocab.specials();
+    return passesFor(model)->encoderOutputs(exampleOf(ForcedInput{source, {target.eos}, 1.0, iv}, target.start));
 }
 
 Mat sourceEmbeddings(const Model& model, const std::vector<int>& source) {

@@ -109,7 +109,7 @@ public:
         return cache_.memory;
     }
 
-    const Mat& sourceEmbeddingTable() const override { return model_.transformer.src_embedding; }
+    const Mat& sourceEmbeddingTable() const override { return sourceTable(model_.transformer, model_.config.transformer); }
 
 private:
     const Model& model_;

@@ -8,7 +8,7 @@ Mat occlusion(const Model& model, const ForcedInput& original, const std::option
     std::vector<ForcedInput> inputs{original};
     for (size_t j = 0; j < original.source.size(); ++j) {
         inputs.push_back(original);
-        inputs.back().source[j] = kUnk;
+        inputs.back().source[j] = model.source_vocab.specials().unk;
     }
     const std::vector<std::vector<double>> f = forcedObjectives(model, inputs, contrast);
     const Eigen::Index T = Eigen::Index(original.target.size()), S = Eigen::Index(original.source.size());

@@ -147,9 +147,27 @@ void writeDecodeMembers(JsonWriter& w, const DecodeResult& r, const ModelConfig&
     }
     w.key("log_probs").numbers(r.log_probs);
     w.key("total_log_prob").number(r.total_log_prob);
+    if (!r.source_words.empty() || !r.target_words.empty()) {  // a SentencePiece model's (docs/marian.md)
+        for (const auto& [key, spans] : {std::pair{"source_words", &r.source_words}, {"target_words", &r.target_words}}) {
+            w.key(key).beginArray();
+            for (const WordSpan& s : *spans) w.integers(std::vector<int>{s.first, s.end});
+            w.endArray();
+        }
+        w.key("text").string(r.text);
+    }
     w.key("config").value(orderedConfig(config));
     if (!iv.empty()) w.key("interventions").value(interventionsToJson(iv));
     if (!context.empty()) w.key("context").value(contextToJson(context));
+}
+
+void writeModelOrigin(JsonWriter& w, const Model& model) {
+    if (!model.marian) return;
+    const MarianOrigin& o = *model.marian;
+    w.key("model").value(nlohmann::ordered_json{{"family", "marian"},
+                                                {"folder", o.folder},
+                                                {"source_lang", o.source_lang},
+                                                {"target_lang", o.target_lang},
+                                                {"repository", o.repository}});
 }
 
 nlohmann::json decodeToJson(const DecodeResult& r, const ModelConfig& config) {

@@ -64,6 +64,10 @@ std::string decodeToJsonText(const DecodeResult& result, const ModelConfig& conf
 void writeDecodeMembers(JsonWriter& w, const DecodeResult& result, const ModelConfig& config,
                         const Interventions& iv = {}, const DecodeContext& context = {});
 
+// docs/marian.md's "model" key of a Marian folder's decode: {"family": "marian", "folder", "source_lang",
+// "target_lang", "repository"}; nothing for an attnviz model.
+void writeModelOrigin(JsonWriter& w, const Model& model);
+
 // Reads a decode object back (the GUI's import, tests). Checks the shapes: as many ids as tokens, T attention rows
 // of S values, T log-probs. Throws InputError naming the key at fault. `config` receives the object's config if
 // non-null (the key is then required). null attention values read as NaN. The three Transformer keys are read when

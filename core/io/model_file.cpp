@@ -3,6 +3,7 @@
 #include "io/model_file.h"
 #include "base/errors.h"
 #include "io/atomic_file.h"
+#include "io/marian_folder.h"
 #include "io/safetensors.h"
 
 #include <nlohmann/json.hpp>
@@ -151,6 +152,10 @@ ModelHeader interpretHeader(const st::Header& h, const std::string& name) {
     } catch (const ModelError& e) {
         fail(name, e.what());
     }
+    if (m.config.tokenizer.source == TokenizerKind::SentencePiece ||
+        m.config.tokenizer.target == TokenizerKind::SentencePiece || m.config.transformer.isConfigured())
+        fail(name, "config: a SentencePiece tokenizer or a Marian configuration is read from a Hugging Face Marian "
+                   "folder, not from an attnviz file (docs/marian.md)");
     m.source_vocab = parseVocab(requiredMeta(h, "source_vocab", name), "source_vocab", name);
     m.target_vocab = parseVocab(requiredMeta(h, "target_vocab", name), "target_vocab", name);
     if (const std::string* v = metaValue(h, "task")) m.task = *v;
@@ -225,6 +230,7 @@ Model loadModelFromBytes(const uint8_t* data, size_t size, const std::string& na
 }
 
 Model loadModel(const std::string& path) {
+    if (isMarianPath(path)) return loadMarianFolder(path);
     // The header first (8 + N bytes): a file with trailing data, gaps or a bad config is refused before its
     // buffer is read into memory.
     (void)readModelHeader(path);
@@ -242,6 +248,11 @@ ModelHeader readModelHeader(const std::string& path, uint64_t max_header) {
 
 std::vector<uint8_t> serializeModel(const Model& model, st::DType dtype) {
     validateConfig(model.config);
+    if (model.marian || model.config.transformer.isConfigured() ||
+        model.config.tokenizer.source == TokenizerKind::SentencePiece ||
+        model.config.tokenizer.target == TokenizerKind::SentencePiece)
+        throw ModelError("a Marian-layout model is kept as a Hugging Face folder, not as an attnviz file "
+                         "(docs/marian.md)");
     if (model.source_vocab.size() < 4 || model.target_vocab.size() < 4)
         throw ModelError("cannot save a model without vocabularies (each needs at least <pad> <unk> <sos> <eos>)");
 

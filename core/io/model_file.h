@@ -11,7 +11,8 @@
 
 namespace attnviz {
 
-// Reads and validates a model file (model_file.cpp). Every problem is a ModelError whose message starts with
+// Reads and validates a model file (model_file.cpp), or a Hugging Face Marian folder (a directory, or its
+// config.json: io/marian_folder.h). Every problem is a ModelError whose message starts with
 // the path: "PATH: tensor decoder.fc_out.weight has shape [10, 20]; the config needs [12, 20]".
 Model loadModel(const std::string& path);
 // The same from bytes in memory (the fuzzer's entry point); `name` stands for the path in messages.

@@ -493,3 +493,51 @@ Header readFileHeader(const std::string& path, uint64_t max_header) {
 }
 
 }  // namespace attnviz::safetensors
+
+namespace attnviz::safetensors {
+
+TensorFile::TensorFile(const std::string& path) : path_(path) {
+    uint64_t size = 0;
+    Fd f{openForReading(path, size)};
+    const uint64_t n = readLength(f, size, path);
+    std::string text(n, '\0');
+    size_t got = 0;
+    if (!readAll(f.fd, reinterpret_cast<uint8_t*>(text.data()), n, got)) fail(path, "cannot read: " + errnoText(errno));
+    if (got != n) fail(path, "file truncated while reading the header");
+    header_ = parseHeader(text, size - 8 - n, path);
+    fd_ = f.release();
+}
+
+TensorFile::~TensorFile() {
+    if (fd_ >= 0) ::close(fd_);
+}
+
+int64_t TensorFile::readFloat(const TensorInfo& t, float* out) const {
+    // Chunks of whole elements, each converted by toFloat: the file is never held in memory.
+    constexpr uint64_t kChunk = uint64_t(1) << 20;
+    const uint64_t width = uint64_t(dtypeSize(t.dtype));
+    std::vector<uint8_t> buffer(std::min<uint64_t>(kChunk, t.end - t.begin));
+    int64_t done = 0;
+    for (uint64_t offset = t.begin; offset < t.end;) {
+        const uint64_t bytes = std::min<uint64_t>(buffer.size() / width * width, t.end - offset);
+        uint64_t got = 0;
+        while (got < bytes) {
+            const ssize_t r = ::pread(fd_, buffer.data() + got, bytes - got, off_t(header_.dataStart() + offset + got));
+            if (r < 0 && errno == EINTR) continue;
+            if (r < 0) fail(path_, "cannot read: " + errnoText(errno));
+            if (r == 0) fail(path_, "file truncated while reading tensor \"" + t.name + "\"");
+            got += uint64_t(r);
+        }
+        TensorInfo chunk = t;
+        chunk.begin = 0;
+        chunk.end = bytes;
+        chunk.numel = int64_t(bytes / width);
+        const int64_t bad = toFloat(chunk, buffer.data(), out + done);
+        if (bad >= 0) return done + bad;
+        done += chunk.numel;
+        offset += bytes;
+    }
+    return -1;
+}
+
+}  // namespace attnviz::safetensors

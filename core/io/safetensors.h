@@ -85,4 +85,22 @@ Header readFileHeader(const std::string& path, uint64_t max_header = kMaxHeaderS
 // N, from the first 8 bytes of a file.
 uint64_t readHeaderLengthOf(const std::string& path);
 
+// An open file whose tensors are read one at a time, in bounded chunks: a large file is never held in memory
+// besides the floats it fills (a Marian folder's model.safetensors). Throws ModelError("PATH: ...").
+class TensorFile {
+public:
+    explicit TensorFile(const std::string& path);  // reads and checks the header
+    ~TensorFile();
+    TensorFile(const TensorFile&) = delete;
+    TensorFile& operator=(const TensorFile&) = delete;
+    const Header& header() const { return header_; }
+    // t.numel floats into out (t one of header().tensors); as toFloat, the index of the first non-finite value or -1.
+    int64_t readFloat(const TensorInfo& t, float* out) const;
+
+private:
+    std::string path_;
+    Header header_;
+    int fd_ = -1;
+};
+
 }  // namespace attnviz::safetensors

@@ -31,8 +31,11 @@ constexpr std::array<std::pair<std::string_view, ScoreKind>, 4> kScores{{{"addit
                                                                          {"general", ScoreKind::General}}};
 constexpr std::array<std::pair<std::string_view, SpanKind>, 3> kSpans{
     {{"global", SpanKind::Global}, {"local_m", SpanKind::LocalM}, {"local_p", SpanKind::LocalP}}};
-constexpr std::array<std::pair<std::string_view, TokenizerKind>, 3> kTokenizers{
-    {{"whitespace", TokenizerKind::Whitespace}, {"word", TokenizerKind::Word}, {"char", TokenizerKind::Char}}};
+constexpr std::array<std::pair<std::string_view, TokenizerKind>, 4> kTokenizers{
+    {{"whitespace", TokenizerKind::Whitespace},
+     {"word", TokenizerKind::Word},
+     {"char", TokenizerKind::Char},
+     {"sentencepiece", TokenizerKind::SentencePiece}}};
 
 template <typename E, size_t N>
 std::string_view nameOf(E v, const std::array<std::pair<std::string_view, E>, N>& table) {

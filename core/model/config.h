@@ -14,7 +14,8 @@ namespace attnviz {
 enum class DecoderKind { Bahdanau, Luong, Transformer };
 enum class ScoreKind { Additive, Dot, ScaledDot, General };
 enum class SpanKind { Global, LocalM, LocalP };
-enum class TokenizerKind { Whitespace, Word, Char };
+// SentencePiece: the model's own .spm pieces (a Marian folder's source.spm / target.spm, held by Model).
+enum class TokenizerKind { Whitespace, Word, Char, SentencePiece };
 
 struct TokenizerConfig {
     TokenizerKind source = TokenizerKind::Whitespace;

@@ -9,10 +9,25 @@
 #include <map>
 #include <memory>
 #include <mutex>
+#include <optional>
 #include <string>
 #include <vector>
 
 namespace attnviz {
+
+class SentencePieceModel;  // text/sentencepiece_model.h: the layer above holds the tokenizer's maths
+
+// Where a model came from when it is not an attnviz file: a Hugging Face Marian folder (docs/marian.md).
+struct MarianOrigin {
+    std::string folder;          // as opened
+    std::string repository;      // "Helsinki-NLP/opus-mt-en-zh" when the folder is in a Hugging Face cache, else ""
+    std::string source_lang, target_lang;  // tokenizer_config.json's, "" when absent
+    std::string weights_file;    // "model.safetensors" or "pytorch_model.bin"
+    std::string weights_dtype;   // "F32", "F16", "BF16" (a .bin's storages: the first tensor's)
+    int num_beams = 0;           // generation_config.json's, 0 when absent
+    int max_length = 0;          // generation_config.json's, 0 when absent
+    bool operator==(const MarianOrigin&) const = default;
+};
 
 // Working memory the engine keeps per model (decode/ keeps the model's token tables here): made on first use and
 // freed with the model. A copy or an assigned model starts without it, since its weights may differ.
@@ -52,7 +67,10 @@ struct Model {
     std::string description;        // optional
     std::string training;           // optional JSON text
     std::map<std::string, std::string> extra_metadata;  // any other metadata keys, kept on save
-    EngineCache engine_cache;                           // (decode/ only)
+    // A Marian folder's: where it came from, and its SentencePiece models (tokenizer kind SentencePiece).
+    std::optional<MarianOrigin> marian;
+    std::shared_ptr<const SentencePieceModel> source_spm, target_spm;
+    EngineCache engine_cache;  // (decode/ only)
 
     int64_t parameterCount() const;
     // Transformer: the config, vocabulary sizes and stored positional table's maxlen its tensors are sized by.

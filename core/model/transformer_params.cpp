@@ -61,12 +61,35 @@ double uniform(std::mt19937_64& rng, double lo, double hi) {
 
 }  // namespace
 
-std::string_view toString(Activation a) { return a == Activation::Gelu ? "gelu" : "relu"; }
+std::string_view toString(Activation a) {
+    switch (a) {
+    case Activation::Relu: return "relu";
+    case Activation::Gelu: return "gelu";
+    case Activation::GeluTanh: return "gelu_new";
+    case Activation::Swish: return "swish";
+    }
+    return "?";
+}
 
 Activation parseActivation(std::string_view s) {
     if (s == "relu") return Activation::Relu;
     if (s == "gelu") return Activation::Gelu;
-    throw ModelError("config: unknown activation " + inQuotes(s) + " (expected one of \"relu\", \"gelu\")");
+    if (s == "gelu_new") return Activation::GeluTanh;
+    if (s == "swish" || s == "silu") return Activation::Swish;
+    throw ModelError("config: unknown activation " + inQuotes(s) +
+                     " (expected one of \"relu\", \"gelu\", \"gelu_new\", \"swish\", \"silu\")");
+}
+
+bool TransformerConfig::isConfigured() const {
+    TransformerConfig tutorial;
+    tutorial.d_model = d_model;
+    tutorial.nhead = nhead;
+    tutorial.num_encoder_layers = num_encoder_layers;
+    tutorial.num_decoder_layers = num_decoder_layers;
+    tutorial.dim_feedforward = dim_feedforward;
+    tutorial.norm_first = norm_first;
+    tutorial.activation = activation == Activation::Gelu ? Activation::Gelu : Activation::Relu;
+    return !(*this == tutorial);
 }
 
 std::optional<TransformerSizeProblem> transformerSizeProblem(const TransformerConfig& c) {
@@ -120,14 +143,23 @@ TransformerConfig transformerConfigFromJson(const nlohmann::json& j) {
 }
 
 nlohmann::json transformerConfigToJson(const TransformerConfig& c) {
-    return {{"decoder", "transformer"},
-            {"d_model", c.d_model},
-            {"nhead", c.nhead},
-            {"num_encoder_layers", c.num_encoder_layers},
-            {"num_decoder_layers", c.num_decoder_layers},
-            {"dim_feedforward", c.dim_feedforward},
-            {"norm_first", c.norm_first},
-            {"activation", std::string(toString(c.activation))}};
+    nlohmann::json j = {{"decoder", "transformer"},
+                        {"d_model", c.d_model},
+                        {"nhead", c.nhead},
+                        {"num_encoder_layers", c.num_encoder_layers},
+                        {"num_decoder_layers", c.num_decoder_layers},
+                        {"dim_feedforward", c.dim_feedforward},
+                        {"norm_first", c.norm_first},
+                        {"activation", std::string(toString(c.activation))}};
+    if (!c.isConfigured()) return j;  // the tutorial's keys alone, as attnviz files hold them
+    j["final_norms"] = c.final_norms;
+    j["scale_embedding"] = c.scale_embedding;
+    j["positions"] = c.positions == PositionLayout::Halves ? "halves" : "interleaved";
+    j["max_positions"] = c.max_positions;
+    j["shared_embeddings"] = c.shared_embeddings;
+    j["tied_output"] = c.tied_output;
+    j["forbidden_outputs"] = c.forbidden_outputs;
+    return j;
 }
 
 void detail::checkLayerCounts(size_t encoder_layers, size_t decoder_layers, const TransformerConfig& c) {
@@ -161,7 +193,7 @@ int64_t transformerParameterCount(const TransformerShape& s) {
 
 template <typename S>
 TransformerShape shapeOf(const TransformerParamsT<S>& p, const TransformerConfig& c) {
-    return {c, int(p.src_embedding.rows()), int(p.tgt_embedding.rows()), int(p.pos_embedding.rows())};
+    return {c, int(sourceTable(p, c).rows()), int(p.tgt_embedding.rows()), int(p.pos_embedding.rows())};
 }
 
 void checkTransformerParams(const TransformerParams& p, const TransformerConfig& c) {
@@ -200,13 +232,19 @@ TransformerParamsT<To> castTransformerParams(const TransformerParamsT<From>& p, 
 }
 
 template <typename S>
-TMat<S> sinusoidalPositions(int rows, int d_model, int first_row) {
+TMat<S> sinusoidalPositions(int rows, int d_model, int first_row, PositionLayout layout) {
     TMat<S> pe(rows, d_model);
+    const int half = d_model / 2;
     for (int r = 0; r < rows; ++r)
         for (int k = 0; 2 * k < d_model; ++k) {
             const double angle = double(first_row + r) / std::pow(10000.0, 2.0 * k / d_model);
-            pe(r, 2 * k) = S(std::sin(angle));
-            if (2 * k + 1 < d_model) pe(r, 2 * k + 1) = S(std::cos(angle));
+            if (layout == PositionLayout::Halves) {
+                pe(r, k) = S(std::sin(angle));
+                if (half + k < d_model) pe(r, half + k) = S(std::cos(angle));
+            } else {
+                pe(r, 2 * k) = S(std::sin(angle));
+                if (2 * k + 1 < d_model) pe(r, 2 * k + 1) = S(std::cos(angle));
+            }
         }
     return pe;
 }
@@ -218,7 +256,7 @@ void initTransformerParams(TransformerParamsT<S>& p, const TransformerShape& s, 
     int64_t last_fan_in = 1;  // the columns of the weight a bias follows in the list
     forEachTransformerTensor(p, s, [&](const std::string& name, const std::vector<int64_t>& shape, auto& t) {
         if (name == "positional_encoding.pos_embedding") {
-            t = sinusoidalPositions<S>(s.maxlen, s.config.d_model);
+            t = sinusoidalPositions<S>(s.maxlen, s.config.d_model, 0, s.config.positions);
         } else if (shape.size() >= 2) {  // xavier_uniform_: fan_in = columns, fan_out = rows
             last_fan_in = colsOf(shape);
             const double bound = std::sqrt(6.0 / double(rowsOf(shape) + colsOf(shape)));
@@ -242,8 +280,8 @@ template TransformerShape shapeOf(const TransformerParamsT<double>&, const Trans
 template TransformerParamsT<double> castTransformerParams(const TransformerParamsT<float>&, const TransformerShape&);
 template TransformerParamsT<float> castTransformerParams(const TransformerParamsT<double>&, const TransformerShape&);
 template TransformerParamsT<float> castTransformerParams(const TransformerParamsT<float>&, const TransformerShape&);
-template TMat<float> sinusoidalPositions(int, int, int);
-template TMat<double> sinusoidalPositions(int, int, int);
+template TMat<float> sinusoidalPositions(int, int, int, PositionLayout);
+template TMat<double> sinusoidalPositions(int, int, int, PositionLayout);
 template void initTransformerParams(TransformerParamsT<float>&, const TransformerShape&, const TransformerInit&);
 template void initTransformerParams(TransformerParamsT<double>&, const TransformerShape&, const TransformerInit&);
 

@@ -13,8 +13,14 @@
 
 namespace attnviz {
 
-enum class Activation { Relu, Gelu };  // gelu is the exact erf form
+// gelu: the exact erf form; gelu_tanh: the tanh approximation (transformers' "gelu_new"); swish: x·σ(x) ("silu").
+enum class Activation { Relu, Gelu, GeluTanh, Swish };
+// The computed sinusoidal table's layout: sin and cos interleaved (PE[p, 2k], PE[p, 2k+1]: the tutorial's), or sines
+// in the first half and cosines in the second (Marian's).
+enum class PositionLayout { Interleaved, Halves };
 
+// One Transformer computation, configured: the tutorial's (docs/transformer.md) with the defaults below, or a Hugging
+// Face Marian model's (docs/marian.md) with post-LN, no final norms, swish, halves positions and tied tables.
 struct TransformerConfig {
     int d_model = 0;  // d, even
     int nhead = 0;    // divides d; d_h = d / nhead
@@ -23,12 +29,32 @@ struct TransformerConfig {
     int dim_feedforward = 0;  // F
     bool norm_first = false;  // false: post-LN (PyTorch's default); true: pre-LN
     Activation activation = Activation::Relu;
+    bool final_norms = true;        // encoder.norm and decoder.norm after the last layers (Marian has none)
+    bool scale_embedding = true;    // token embeddings × √d (Marian's scale_embedding)
+    PositionLayout positions = PositionLayout::Interleaved;
+    int max_positions = 0;          // the longest side in positions when the table is computed; 0: any length
+    bool shared_embeddings = false;  // the source reads the target's table (one table, stored once)
+    bool tied_output = false;        // the output layer's weight is the target table (stored once)
+    std::vector<int> forbidden_outputs;  // sorted target ids whose logits are removed before the log-softmax
     int headDim() const { return nhead > 0 ? d_model / nhead : 0; }
+    // Anything but the tutorial's layout (such a config is saved as a Marian folder, not an attnviz file).
+    bool isConfigured() const;
     bool operator==(const TransformerConfig&) const = default;
 };
 
+// The tables a config reads, whichever tensor holds them: with shared_embeddings the source table is the target's,
+// with tied_output the output weight is the target table. P is a TransformerParamsT, const or not.
+template <typename P>
+auto& sourceTable(P& p, const TransformerConfig& c) {
+    return c.shared_embeddings ? p.tgt_embedding : p.src_embedding;
+}
+template <typename P>
+auto& outputTable(P& p, const TransformerConfig& c) {
+    return c.tied_output ? p.tgt_embedding : p.generator_weight;
+}
+
 std::string_view toString(Activation);
-// Throws ModelError naming the value and the accepted ones.
+// "relu", "gelu", "gelu_new" (gelu_tanh), "swish" or "silu": throws ModelError naming the value and the accepted ones.
 Activation parseActivation(std::string_view);
 // The first rule of the spec a config's sizes break, as data: the window says it in the reader's language.
 struct TransformerSizeProblem {
@@ -95,14 +121,14 @@ struct DecoderLayerParamsT {
 
 template <typename S>
 struct TransformerParamsT {
-    TMat<S> src_embedding;  // (V_s, d)
+    TMat<S> src_embedding;  // (V_s, d); empty when shared_embeddings
     TMat<S> tgt_embedding;  // (V_t, d)
     std::vector<EncoderLayerParamsT<S>> encoder_layers;
-    LayerNormParamsT<S> encoder_norm;
+    LayerNormParamsT<S> encoder_norm;  // empty without final_norms
     std::vector<DecoderLayerParamsT<S>> decoder_layers;
-    LayerNormParamsT<S> decoder_norm;
-    TMat<S> generator_weight;  // (V_t, d)
-    TVec<S> generator_bias;    // (V_t)
+    LayerNormParamsT<S> decoder_norm;  // empty without final_norms
+    TMat<S> generator_weight;  // (V_t, d); empty when tied_output
+    TVec<S> generator_bias;    // (V_t) (Marian's final_logits_bias)
     TMat<S> pos_embedding;     // (maxlen, d), the file's maxlen × 1 × d; empty when PE is computed
 };
 using TransformerParams = TransformerParamsT<float>;
@@ -115,8 +141,8 @@ struct TransformerShape {
     int maxlen = 0;
 };
 
-// THE list of tensors, in file order: calls f(name, shape, tensor) for each, with the name and shape of
-// docs/transformer.md and a TMat / TVec (const if p is). A matrix holds a shape (r, c...) as r × (product of the
+// THE list of tensors, in file order: calls f(name, shape, tensor) for each tensor the config stores (a shared or
+// tied table once, no final norms when it has none), with the name and shape of docs/transformer.md and a TMat / TVec (const if p is). A matrix holds a shape (r, c...) as r × (product of the
 // rest). The layer vectors must already have the config's sizes (resizeTransformerParams does that).
 template <typename P, typename F>
 void forEachTransformerTensor(P& p, const TransformerShape& s, F&& f);
@@ -138,10 +164,12 @@ void checkTransformerParams(const TransformerParams& p, const TransformerConfig&
 template <typename To, typename From>
 TransformerParamsT<To> castTransformerParams(const TransformerParamsT<From>& p, const TransformerShape& s);
 
-// Rows first_row .. first_row + rows − 1 of the sinusoidal table of docs/transformer.md, (rows, d):
-// PE[p, 2k] = sin(p / 10000^(2k/d)), PE[p, 2k+1] = cos(p / 10000^(2k/d)), computed in double and rounded once.
+// Rows first_row .. first_row + rows − 1 of the sinusoidal table, (rows, d), computed in double and rounded once.
+// Interleaved (docs/transformer.md): PE[p, 2k] = sin(p / 10000^(2k/d)), PE[p, 2k+1] = cos(p / 10000^(2k/d)).
+// Halves (docs/marian.md): PE[p, k] = sin(p / 10000^(2k/d)), PE[p, d/2 + k] = cos(p / 10000^(2k/d)), k < d/2.
 template <typename S>
-TMat<S> sinusoidalPositions(int rows, int d_model, int first_row = 0);
+TMat<S> sinusoidalPositions(int rows, int d_model, int first_row = 0,
+                            PositionLayout layout = PositionLayout::Interleaved);
 
 // Random weights as the PyTorch tutorial makes them, deterministic in the seed: xavier_uniform_ for every tensor of
 // two or more dimensions (embeddings, projections, generator), U(±1/√fan_in) for nn.Linear biases, 0 for the
@@ -184,7 +212,8 @@ void forEachTransformerTensor(P& p, const TransformerShape& s, F&& f) {
     const TransformerConfig& c = s.config;
     const int64_t d = c.d_model, F_dim = c.dim_feedforward;
     detail::checkLayerCounts(p.encoder_layers.size(), p.decoder_layers.size(), c);
-    f(std::string("src_tok_emb.embedding.weight"), std::vector<int64_t>{s.source_vocab, d}, p.src_embedding);
+    if (!c.shared_embeddings)
+        f(std::string("src_tok_emb.embedding.weight"), std::vector<int64_t>{s.source_vocab, d}, p.src_embedding);
     f(std::string("tgt_tok_emb.embedding.weight"), std::vector<int64_t>{s.target_vocab, d}, p.tgt_embedding);
     for (int l = 0; l < c.num_encoder_layers; ++l) {
         auto& layer = p.encoder_layers[l];
@@ -194,7 +223,7 @@ void forEachTransformerTensor(P& p, const TransformerShape& s, F&& f) {
         detail::forEachNorm(layer.norm1, prefix + ".norm1", d, f);
         detail::forEachNorm(layer.norm2, prefix + ".norm2", d, f);
     }
-    detail::forEachNorm(p.encoder_norm, "transformer.encoder.norm", d, f);
+    if (c.final_norms) detail::forEachNorm(p.encoder_norm, "transformer.encoder.norm", d, f);
     for (int l = 0; l < c.num_decoder_layers; ++l) {
         auto& layer = p.decoder_layers[l];
         const std::string prefix = "transformer.decoder.layers." + std::to_string(l);
@@ -205,8 +234,9 @@ void forEachTransformerTensor(P& p, const TransformerShape& s, F&& f) {
         detail::forEachNorm(layer.norm2, prefix + ".norm2", d, f);
         detail::forEachNorm(layer.norm3, prefix + ".norm3", d, f);
     }
-    detail::forEachNorm(p.decoder_norm, "transformer.decoder.norm", d, f);
-    f(std::string("generator.weight"), std::vector<int64_t>{s.target_vocab, d}, p.generator_weight);
+    if (c.final_norms) detail::forEachNorm(p.decoder_norm, "transformer.decoder.norm", d, f);
+    if (!c.tied_output)
+        f(std::string("generator.weight"), std::vector<int64_t>{s.target_vocab, d}, p.generator_weight);
     f(std::string("generator.bias"), std::vector<int64_t>{s.target_vocab}, p.generator_bias);
     if (s.maxlen > 0)
         f(std::string("positional_encoding.pos_embedding"), std::vector<int64_t>{s.maxlen, 1, d}, p.pos_embedding);

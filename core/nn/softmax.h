@@ -5,7 +5,9 @@
 #include <Eigen/Core>
 
 #include <cmath>
+#include <limits>
 #include <utility>
+#include <vector>
 
 namespace attnviz {
 
@@ -25,6 +27,17 @@ void logSoftmaxInPlace(Eigen::MatrixBase<Derived>& x) {
 template <class Derived>
 void logSoftmaxInPlace(Eigen::MatrixBase<Derived>&& x) {
     logSoftmaxInPlace(x);
+}
+
+// x_id ← −∞ for each forbidden id: a log-softmax after it renormalises over the other ids (a Marian model's pad and
+// bad_words_ids, as transformers' generate with renormalize_logits), and their probability is exactly 0.
+template <class Derived>
+void removeForbidden(Eigen::MatrixBase<Derived>& x, const std::vector<int>& ids) {
+    for (const int id : ids) x(id) = -std::numeric_limits<typename Derived::Scalar>::infinity();
+}
+template <class Derived>
+void removeForbidden(Eigen::MatrixBase<Derived>&& x, const std::vector<int>& ids) {
+    removeForbidden(x, ids);
 }
 
 // w ← exp(e − max e) / Σ exp(e − max e). w may be e itself.

@@ -30,20 +30,26 @@ std::span<const char> Transformer::headsOff(AttentionKind kind, int l) const {
     return size_t(l) < masks.size() ? std::span<const char>(masks[size_t(l)]) : std::span<const char>();
 }
 
-int Transformer::maxLength() const { return int(params_->pos_embedding.rows()); }
+int Transformer::maxLength() const {
+    return params_->pos_embedding.rows() > 0 ? int(params_->pos_embedding.rows()) : config_->max_positions;
+}
+
+int Transformer::sourceVocabSize() const { return int(sourceTable(*params_, *config_).rows()); }
 
 Mat Transformer::embed(const std::vector<int>& ids, bool source, int first_position) const {
-    const Mat& table = source ? params_->src_embedding : params_->tgt_embedding;
+    const Mat& table = source ? sourceTable(*params_, *config_) : params_->tgt_embedding;
     const char* side = source ? "source" : "target";
     const int n = int(ids.size()), d = config_->d_model;
     const int maxlen = maxLength();
     if (maxlen > 0 && first_position + n > maxlen)
         throw InputError(std::string(side) + ": position " + std::to_string(first_position + n - 1) +
                          " is beyond the model's positional table (maxlen " + std::to_string(maxlen) + ", so at most " +
-                         std::to_string(maxlen) + " positions with <sos> and <eos>)");
-    const Mat pe = maxlen > 0 ? Mat(params_->pos_embedding.middleRows(first_position, n))
-                              : sinusoidalPositions<float>(n, d, first_position);
-    const float scale = float(std::sqrt(double(d)));  // PyTorch: float tensor × math.sqrt(d)
+                         std::to_string(maxlen) + " positions, the special tokens included)");
+    const Mat pe = params_->pos_embedding.rows() > 0
+                       ? Mat(params_->pos_embedding.middleRows(first_position, n))
+                       : sinusoidalPositions<float>(n, d, first_position, config_->positions);
+    // PyTorch: float tensor × math.sqrt(d); Marian without scale_embedding: × 1
+    const float scale = config_->scale_embedding ? float(std::sqrt(double(d))) : 1.0f;
     Mat x(n, d);
     for (int i = 0; i < n; ++i) {
         if (ids[i] < 0 || ids[i] >= table.rows())
@@ -83,7 +89,7 @@ TransformerEncoding Transformer::encode(const std::vector<int>& source_ids) cons
     enc.self_attention.resize(config_->num_encoder_layers);
     for (int l = 0; l < config_->num_encoder_layers; ++l) x = encoderLayer(x, l, enc.self_attention[l]);
     enc.keys_off = knockoutMask(Interventions{knockout_, {}, {}}, int(source_ids.size()));
-    enc.memory = layerNorm(x, params_->encoder_norm);
+    enc.memory = config_->final_norms ? layerNorm(x, params_->encoder_norm) : std::move(x);
     for (const DecoderLayerParamsT<float>& layer : params_->decoder_layers) {
         enc.cross_keys.push_back(project(enc.memory, layer.multihead_attn, Projection::Key));      // (S, d)
         enc.cross_values.push_back(project(enc.memory, layer.multihead_attn, Projection::Value));  // (S, d)
@@ -147,13 +153,15 @@ void Transformer::step(const TransformerEncoding& enc, TransformerDecoderState& 
     out.cross_attention.resize(layers);
     for (int l = 0; l < layers; ++l) y = decoderLayer(y, l, enc, state, out);
     ++state.length;
-    const Mat normed = layerNorm(y, params_->decoder_norm);
+    const Mat normed = config_->final_norms ? layerNorm(y, params_->decoder_norm) : std::move(y);
     // (V_t) logits: the step's largest product (V_t × d weights), shared with a second core when that pays; the split
     // falls on a multiple of 16 rows, so the bits are the unsplit product's
-    out.logits.resize(params_->generator_weight.rows());
-    splitGemv(params_->generator_weight, normed.data(), out.logits.data(), &ThreadPool::engine());
+    const Mat& output = outputTable(*params_, *config_);
+    out.logits.resize(output.rows());
+    splitGemv(output, normed.data(), out.logits.data(), &ThreadPool::engine());
     out.logits += params_->generator_bias;
     out.log_probs = out.logits;
+    removeForbidden(out.log_probs, config_->forbidden_outputs);
     logSoftmaxInPlace(out.log_probs);
 }
 

@@ -50,9 +50,10 @@ public:
     Transformer(const TransformerConfig& config, const TransformerParams& params, const Interventions* iv = nullptr);
 
     const TransformerConfig& config() const { return *config_; }
-    int sourceVocabSize() const { return int(params_->src_embedding.rows()); }
+    int sourceVocabSize() const;
     int targetVocabSize() const { return int(params_->tgt_embedding.rows()); }
-    int maxLength() const;  // rows of the stored positional table; 0 when PE is computed for any length
+    // Rows of the stored positional table, else the config's max_positions; 0 when PE is computed for any length.
+    int maxLength() const;
 
     // E[id_i] · √d + PE[first + i] for each id: (n, d). Throws InputError for an id outside the vocabulary or a
     // position beyond a stored table's maxlen.

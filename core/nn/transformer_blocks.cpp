@@ -1,5 +1,7 @@
 #include "nn/transformer_blocks.h"
 
+#include "nn/activation.h"
+
 #include <cmath>
 #include <limits>
 
@@ -34,8 +36,7 @@ void activateInPlace(Mat& x, Activation a) {
         x = x.cwiseMax(0.0f);
         return;
     }
-    const float inv_sqrt2 = float(1.0 / std::sqrt(2.0));
-    x = x.unaryExpr([inv_sqrt2](float v) { return 0.5f * v * (1.0f + std::erf(v * inv_sqrt2)); });
+    x = x.unaryExpr([a](float v) { return activate(v, a); });
 }
 
 Mat feedForward(const ConstMatRef& x, const FeedForwardParamsT<float>& p, Activation a) {

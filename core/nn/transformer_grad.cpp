@@ -1,5 +1,7 @@
 #include "nn/transformer_grad.h"
 
+#include "nn/activation.h"
+
 #include <algorithm>
 #include <cmath>
 #include <limits>
@@ -109,24 +111,6 @@ TMat<T> layerNormBackward(const TMat<T>& dy, const LayerNormParamsT<T>& p, const
 }
 
 // ---- feed-forward
-
-namespace {
-
-template <typename T>
-T activate(T x, Activation a) {
-    if (a == Activation::Relu) return x > T(0) ? x : T(0);
-    return T(0.5) * x * (T(1) + std::erf(x * T(1.0 / std::sqrt(2.0))));
-}
-
-}  // namespace
-
-template <typename T>
-T activationDerivative(T x, Activation a) {
-    if (a == Activation::Relu) return x > T(0) ? T(1) : T(0);
-    const T cdf = T(0.5) * (T(1) + std::erf(x * T(1.0 / std::sqrt(2.0))));
-    const T pdf = std::exp(T(-0.5) * x * x) * T(1.0 / std::sqrt(2.0 * M_PI));
-    return cdf + x * pdf;
-}
 
 template <typename T>
 TMat<T> feedForwardForward(const TMat<T>& x, const FeedForwardParamsT<T>& p, Activation a, DropoutSource* drop,
@@ -316,7 +300,6 @@ void attentionBackward(const TMat<T>& dout, const MultiHeadAttentionParamsT<T>& 
     template TMat<T> layerNormForward<T>(const TMat<T>&, const LayerNormParamsT<T>&, LayerNormCache<T>&);            \
     template TMat<T> layerNormBackward<T>(const TMat<T>&, const LayerNormParamsT<T>&, const LayerNormCache<T>&,      \
                                           LayerNormParamsT<T>*);                                                     \
-    template T activationDerivative<T>(T, Activation);                                                               \
     template TMat<T> feedForwardForward<T>(const TMat<T>&, const FeedForwardParamsT<T>&, Activation, DropoutSource*, \
                                            const RowSegments&, FeedForwardCache<T>&);                                \
     template TMat<T> feedForwardBackward<T>(const TMat<T>&, const FeedForwardParamsT<T>&, Activation,                \

@@ -9,6 +9,7 @@
 // they are the same whichever examples it is packed with.
 // Legend: n query positions, m key positions, d d_model, d_h = d / nhead, F dim_feedforward.
 #pragma once
+#include "nn/activation.h"
 #include "model/transformer_params.h"
 
 #include <cstdint>
@@ -90,9 +91,7 @@ TMat<T> feedForwardForward(const TMat<T>& x, const FeedForwardParamsT<T>& p, Act
 template <typename T>
 TMat<T> feedForwardBackward(const TMat<T>& dy, const FeedForwardParamsT<T>& p, Activation a,
                             const FeedForwardCache<T>& cache, FeedForwardParamsT<T>* g);
-// act'(x): relu 1 for x > 0 else 0; gelu Φ(x) + x φ(x) with Φ the normal CDF and φ its density.
-template <typename T>
-T activationDerivative(T x, Activation a);
+// act'(x) is nn/activation.h's activationDerivative.
 
 // ---- multi-head attention MHA(Q_in, KV_in): q, k, v from in_proj's row slices, per head
 // A_h = dropout(softmax(q_h k_hᵀ / √d_h)) with, when causal, query i seeing keys 0..i only; o_h = A_h v_h;

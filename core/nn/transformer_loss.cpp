@@ -29,7 +29,8 @@ void checkSide(const TrainExample& ex, const char* side, const std::vector<int>&
 
 // The batch checked and packed into the cache's row segments and id lists.
 template <typename T>
-void pack(const TransformerParamsT<T>& p, const TrainExample* const* batch, int B, TransformerLossCache<T>& k) {
+void pack(const TransformerConfig& c, const TransformerParamsT<T>& p, const TrainExample* const* batch, int B,
+          TransformerLossCache<T>& k) {
     k.src_rows = RowSegments();
     k.tgt_rows = RowSegments();
     k.src_ids.clear();
@@ -46,7 +47,7 @@ void pack(const TransformerParamsT<T>& p, const TrainExample* const* batch, int 
         if (ex.source.size() < 2 || ex.target.size() < 2)
             throw InputError(lineOf(ex) + "a training example needs <sos> and <eos> on both sides");
         const Eigen::Index s = Eigen::Index(ex.source.size()), n = Eigen::Index(ex.target.size()) - 1;
-        checkSide<T>(ex, "source", ex.source, s, p.src_embedding, p.pos_embedding);
+        checkSide<T>(ex, "source", ex.source, s, sourceTable(p, c), p.pos_embedding);
         checkSide<T>(ex, "target", ex.target, n, p.tgt_embedding, p.pos_embedding);
         k.src_rows.append(s);
         k.tgt_rows.append(n);
@@ -91,16 +92,23 @@ Eigen::Index decoderRowOf(const TransformerLossCache<T>& k, Eigen::Index i) {
     return k.out_rows.empty() ? i : k.out_rows[size_t(i)];
 }
 
-// E[id] · √d + PE[position within its example], then dropout: (rows.total(), d). The ids are checked by pack().
+// The embeddings' scale s: √d, or 1 without scale_embedding.
 template <typename T>
-TMat<T> embedForward(const TMat<T>& table, const TMat<T>& pos_table, const std::vector<int>& ids,
-                     const RowSegments& rows, int d, DropoutSource* drop, TMat<T>& mask,
+T embeddingScale(const TransformerConfig& c) {
+    return c.scale_embedding ? T(std::sqrt(double(c.d_model))) : T(1);
+}
+
+// E[id] · s + PE[position within its example], then dropout: (rows.total(), d). The ids are checked by pack().
+template <typename T>
+TMat<T> embedForward(const TransformerConfig& c, const TMat<T>& table, const TMat<T>& pos_table,
+                     const std::vector<int>& ids, const RowSegments& rows, DropoutSource* drop, TMat<T>& mask,
                      const std::vector<T>* row_scale = nullptr) {
+    const int d = c.d_model;
     Eigen::Index longest = 0;
     for (int b = 0; b < rows.count(); ++b) longest = std::max(longest, rows.rows(b));
-    const TMat<T> pe =
-        pos_table.rows() > 0 ? TMat<T>(pos_table.topRows(longest)) : sinusoidalPositions<T>(int(longest), d);
-    const T scale = T(std::sqrt(double(d)));
+    const TMat<T> pe = pos_table.rows() > 0 ? TMat<T>(pos_table.topRows(longest))
+                                            : sinusoidalPositions<T>(int(longest), d, 0, c.positions);
+    const T scale = embeddingScale<T>(c);
     TMat<T> x(rows.total(), d);
     for (int b = 0; b < rows.count(); ++b)
         for (Eigen::Index i = 0; i < rows.rows(b); ++i) {
@@ -113,12 +121,12 @@ TMat<T> embedForward(const TMat<T>& table, const TMat<T>& pos_table, const std::
     return x;
 }
 
-// (*dtable)[id_r] += √d · (dropout's backward of dx)_r; PE is not trained. rows_grad, if not null, gets those rows.
+// (*dtable)[id_r] += s · (dropout's backward of dx)_r; PE is not trained. rows_grad, if not null, gets those rows.
 template <typename T>
-void embedBackward(TMat<T> dx, const TMat<T>& mask, const std::vector<int>& ids, TMat<T>* dtable,
-                   TMat<T>* rows_grad = nullptr) {
+void embedBackward(const TransformerConfig& c, TMat<T> dx, const TMat<T>& mask, const std::vector<int>& ids,
+                   TMat<T>* dtable, TMat<T>* rows_grad = nullptr) {
     applyMask(dx, mask);
-    dx *= T(std::sqrt(double(dx.cols())));
+    dx *= embeddingScale<T>(c);
     if (dtable)
         for (Eigen::Index i = 0; i < dx.rows(); ++i) dtable->row(ids[size_t(i)]) += dx.row(i);
     if (rows_grad) *rows_grad = std::move(dx);
@@ -259,27 +267,30 @@ void forward(const TransformerConfig& c, const TransformerParamsT<T>& p, Dropout
              TransformerLossCache<T>& k) {
     const int d = c.d_model;
     TMat<T> x =
-        embedForward<T>(p.src_embedding, p.pos_embedding, k.src_ids, k.src_rows, d, drop, k.src_drop, &k.src_scale);
+        embedForward<T>(c, sourceTable(p, c), p.pos_embedding, k.src_ids, k.src_rows, drop, k.src_drop, &k.src_scale);
     k.encoder.resize(size_t(c.num_encoder_layers));
     for (int l = 0; l < c.num_encoder_layers; ++l)
         x = encoderLayerForward<T>(x, p.encoder_layers[size_t(l)], c, k.src_rows, drop,
                                    editsOf(k, AttentionKind::EncoderSelf, l, c.nhead), k.encoder[size_t(l)]);
-    k.memory = layerNormForward<T>(x, p.encoder_norm, k.encoder_norm);
-    TMat<T> y = embedForward<T>(p.tgt_embedding, p.pos_embedding, k.tgt_inputs, k.tgt_rows, d, drop, k.tgt_drop);
+    k.memory = c.final_norms ? layerNormForward<T>(x, p.encoder_norm, k.encoder_norm) : std::move(x);
+    TMat<T> y = embedForward<T>(c, p.tgt_embedding, p.pos_embedding, k.tgt_inputs, k.tgt_rows, drop, k.tgt_drop);
     k.decoder.resize(size_t(c.num_decoder_layers));
     for (int l = 0; l < c.num_decoder_layers; ++l)
         y = decoderLayerForward<T>(y, k.memory, p.decoder_layers[size_t(l)], c, k.tgt_rows, k.src_rows, drop,
                                    editsOf(k, AttentionKind::DecoderSelf, l, c.nhead),
                                    editsOf(k, AttentionKind::Cross, l, c.nhead), k.decoder[size_t(l)]);
-    k.decoder_out = layerNormForward<T>(y, p.decoder_norm, k.decoder_norm);
+    k.decoder_out = c.final_norms ? layerNormForward<T>(y, p.decoder_norm, k.decoder_norm) : std::move(y);
     if (!k.out_rows.empty()) {  // attribution: the generator reads the objective's rows alone
         k.out_features.resize(Eigen::Index(k.out_rows.size()), d);
         for (size_t i = 0; i < k.out_rows.size(); ++i)
             k.out_features.row(Eigen::Index(i)) = k.decoder_out.row(k.out_rows[i]);
     }
     const TMat<T>& features = k.out_rows.empty() ? k.decoder_out : k.out_features;
-    k.log_probs = linearForward<T>(features, p.generator_weight, p.generator_bias);  // (N or B, V_t) logits
-    for (Eigen::Index i = 0; i < k.log_probs.rows(); ++i) logSoftmaxInPlace(k.log_probs.row(i));
+    k.log_probs = linearForward<T>(features, outputTable(p, c), p.generator_bias);  // (N or B, V_t) logits
+    for (Eigen::Index i = 0; i < k.log_probs.rows(); ++i) {
+        removeForbidden(k.log_probs.row(i), c.forbidden_outputs);
+        logSoftmaxInPlace(k.log_probs.row(i));
+    }
 }
 
 // The backward: the parameters' gradients into *g when g is not null; k.source_grad always.
@@ -298,26 +309,29 @@ void backward(const TransformerConfig& c, const TransformerParamsT<T>& p, T grad
         dlogits(i, k.tgt_next[r]) -= grad_scale;
     }
     const bool gathered = !k.out_rows.empty();
-    TMat<T> dy = linearBackward<T>(gathered ? k.out_features : k.decoder_out, p.generator_weight, dlogits,
-                                   partOf(g, &P::generator_weight), partOf(g, &P::generator_bias));
+    // a tied output weight's gradient adds into the target table's (outputTable of g)
+    TMat<T> dy = linearBackward<T>(gathered ? k.out_features : k.decoder_out, outputTable(p, c), dlogits,
+                                   g ? &outputTable(*g, c) : nullptr, partOf(g, &P::generator_bias));
     if (gathered) {  // (B, d) → (N, d), zero outside the objective's rows
         TMat<T> rows = std::move(dy);
         dy.setZero(k.decoder_out.rows(), k.decoder_out.cols());
         for (size_t i = 0; i < k.out_rows.size(); ++i) dy.row(k.out_rows[i]) = rows.row(Eigen::Index(i));
     }
-    dy = layerNormBackward<T>(dy, p.decoder_norm, k.decoder_norm, partOf(g, &P::decoder_norm));
+    if (c.final_norms) dy = layerNormBackward<T>(dy, p.decoder_norm, k.decoder_norm, partOf(g, &P::decoder_norm));
     TMat<T> dmemory = TMat<T>::Zero(k.memory.rows(), k.memory.cols());
     const int last = c.num_decoder_layers - 1;
     for (int l = last; l >= 0; --l)
         dy = decoderLayerBackward<T>(dy, p.decoder_layers[size_t(l)], c, k.decoder[size_t(l)],
                                      g ? &g->decoder_layers[size_t(l)] : nullptr, dmemory,
                                      l == last && !k.guide_grad.empty() ? &k.guide_grad : nullptr);
-    if (g) embedBackward<T>(dy, k.tgt_drop, k.tgt_inputs, &g->tgt_embedding);
-    TMat<T> dx = layerNormBackward<T>(dmemory, p.encoder_norm, k.encoder_norm, partOf(g, &P::encoder_norm));
+    if (g) embedBackward<T>(c, dy, k.tgt_drop, k.tgt_inputs, &g->tgt_embedding);
+    TMat<T> dx = c.final_norms
+                     ? layerNormBackward<T>(dmemory, p.encoder_norm, k.encoder_norm, partOf(g, &P::encoder_norm))
+                     : std::move(dmemory);
     for (int l = c.num_encoder_layers - 1; l >= 0; --l)
         dx = encoderLayerBackward<T>(dx, p.encoder_layers[size_t(l)], c, k.encoder[size_t(l)],
                                      g ? &g->encoder_layers[size_t(l)] : nullptr);
-    embedBackward<T>(dx, k.src_drop, k.src_ids, partOf(g, &P::src_embedding), &k.source_grad);
+    embedBackward<T>(c, dx, k.src_drop, k.src_ids, g ? &sourceTable(*g, c) : nullptr, &k.source_grad);
 }
 
 }  // namespace
@@ -326,7 +340,7 @@ template <typename T>
 LossSum transformerLossAndGrad(const TransformerConfig& c, const TransformerParamsT<T>& p,
                                const TrainExample* const* batch, int B, DropoutSource* drop, T grad_scale,
                                TransformerParamsT<T>* g, TransformerLossCache<T>& cache, T align_weight) {
-    pack<T>(p, batch, B, cache);
+    pack<T>(c, p, batch, B, cache);
     forward<T>(c, p, drop, cache);
     LossSum s;
     cache.guide_grad.clear();

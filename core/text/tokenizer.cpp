@@ -9,6 +9,8 @@
 #include "base/utf8.h"
 #include "model/model.h"
 #include "model/vocab.h"
+#include "text/language_code.h"
+#include "text/sentencepiece_model.h"
 
 #include <unicode/uchar.h>
 
@@ -63,28 +65,45 @@ char32_t toLower(char32_t c) {
     return static_cast<char32_t>(u_tolower(static_cast<UChar32>(c)));  // simple (one-to-one) mapping
 }
 
-bool isSpecialSpelling(std::string_view t) {
-    for (const char* s : kSpecialTokens)
-        if (t == s) return true;
-    return false;
-}
-
+// [<sos>] (when the side has one) + tokens + [<eos>] with their ids.
 TokenizedText withIds(std::vector<std::string> tokens, const Vocabulary& vocab, bool add_sos) {
+    const SpecialIds& sp = vocab.specials();
     TokenizedText out;
     out.tokens.reserve(tokens.size() + 2);
     out.ids.reserve(tokens.size() + 2);
-    if (add_sos) {
-        out.tokens.emplace_back(kSpecialTokens[kSos]);
-        out.ids.push_back(kSos);
+    if (add_sos && sp.sos >= 0) {
+        out.tokens.push_back(vocab.token(sp.sos));
+        out.ids.push_back(sp.sos);
     }
     for (auto& t : tokens) {
-        // A special typed by the user ("<eos>" in whitespace mode) must not act as one: it is unknown text.
-        out.ids.push_back(isSpecialSpelling(t) ? kUnk : vocab.id(t));
+        // A control token typed by the user ("<eos>" in whitespace mode) must not act as one: it is unknown text.
+        const int id = vocab.id(t);
+        out.ids.push_back(vocab.isControl(id) ? sp.unk : id);
         out.tokens.push_back(std::move(t));
     }
-    out.tokens.emplace_back(kSpecialTokens[kEos]);
-    out.ids.push_back(kEos);
+    out.tokens.push_back(vocab.token(sp.eos));
+    out.ids.push_back(sp.eos);
     return out;
+}
+
+// The text's tokens on one side: SentencePiece pieces (after a leading >>lang<< code, kept whole), or the
+// whitespace / word / char tokenizer's.
+std::vector<std::string> sideTokens(const Model& model, std::string_view text, bool source) {
+    const TokenizerConfig& tc = model.config.tokenizer;
+    const TokenizerKind kind = source ? tc.source : tc.target;
+    if (kind != TokenizerKind::SentencePiece) return tokenize(text, kind, tc.lowercase);
+    const SentencePieceModel* spm = source ? model.source_spm.get() : model.target_spm.get();
+    if (!spm) throw ModelError("the model has no SentencePiece model for its " + std::string(source ? "source" : "target"));
+    std::vector<std::string> tokens;
+    std::string_view rest = text;
+    if (source) {
+        const LanguageCodeSplit split = splitLanguageCode(text);
+        if (!split.code.empty()) tokens.emplace_back(split.code);
+        rest = split.rest;
+    }
+    std::vector<std::string> pieces = spm->encode(rest);
+    tokens.insert(tokens.end(), std::make_move_iterator(pieces.begin()), std::make_move_iterator(pieces.end()));
+    return tokens;
 }
 
 }  // namespace
@@ -121,6 +140,7 @@ std::vector<std::string> tokenize(std::string_view text, TokenizerKind kind, boo
         }
         switch (kind) {
         case TokenizerKind::Whitespace:
+        case TokenizerKind::SentencePiece:  // sideTokens gives it to its model; here it splits as whitespace
             append(current);
             break;
         case TokenizerKind::Word:
@@ -143,13 +163,25 @@ std::vector<std::string> tokenize(std::string_view text, TokenizerKind kind, boo
 }
 
 TokenizedText tokenizeSource(const Model& model, std::string_view text) {
-    const TokenizerConfig& tc = model.config.tokenizer;
-    return withIds(tokenize(text, tc.source, tc.lowercase), model.source_vocab, true);
+    return withIds(sideTokens(model, text, true), model.source_vocab, true);
 }
 
 TokenizedText tokenizeTarget(const Model& model, std::string_view text) {
-    const TokenizerConfig& tc = model.config.tokenizer;
-    return withIds(tokenize(text, tc.target, tc.lowercase), model.target_vocab, false);
+    return withIds(sideTokens(model, text, false), model.target_vocab, false);
+}
+
+std::string detokenizeTarget(const Model& model, const std::vector<std::string>& tokens) {
+    if (model.config.tokenizer.target != TokenizerKind::SentencePiece || !model.target_spm)
+        return detokenize(tokens, model.config.tokenizer.target);
+    const Vocabulary& v = model.target_vocab;
+    std::vector<std::string> pieces;  // up to </s>, the control tokens left out
+    for (const std::string& t : tokens) {
+        const int id = v.contains(t) ? v.id(t) : -1;
+        if (id == v.specials().eos) break;
+        if (id >= 0 && v.isControl(id)) continue;
+        pieces.push_back(t);
+    }
+    return model.target_spm->decode(pieces);
 }
 
 std::string detokenize(const std::vector<std::string>& tokens, TokenizerKind kind) {

@@ -27,12 +27,17 @@ struct TokenizedText {
     std::vector<int> ids;
 };
 
-// [<sos>] + tokens + [<eos>] with the model's source tokenizer and vocabulary. A special spelled in the text
+// [<sos>] + tokens + [<eos>] with the model's source tokenizer and vocabulary (no <sos> when the source vocabulary has
+// none: a Marian model's source is its pieces + </s>, after a leading >>lang<< code kept as one token). A special spelled in the text
 // ("<eos>" typed by a user, a whole token in whitespace mode) keeps its spelling but gets id 1 (<unk>): user
 // text can never inject <sos>/<eos>/<pad>.
 TokenizedText tokenizeSource(const Model& model, std::string_view text);
 // Target tokens with the target tokenizer, then <eos> (no <sos>): the reference of forced decoding.
 TokenizedText tokenizeTarget(const Model& model, std::string_view text);
+
+// The translation as text: a SentencePiece target's pieces decoded by its model up to </s> (controls left out);
+// otherwise detokenize with the target tokenizer.
+std::string detokenizeTarget(const Model& model, const std::vector<std::string>& tokens);
 
 // Joins target tokens for display: with spaces for whitespace/word tokenizers; for char, concatenated with
 // "▁" turned back into a space (also inside longer tokens). <pad>, <sos>, <eos> are left out; <unk> is shown.

@@ -2,6 +2,7 @@
 
 #include "base/errors.h"
 #include "text/tokenizer.h"
+#include "train/marian_start.h"
 #include "train/transformer_batch.h"
 
 #include <algorithm>
@@ -42,6 +43,9 @@ struct KindOf<TransformerParams> {
     static TransformerParams& weights(Model& m) { return m.transformer; }
     static const TransformerParams& weights(const Model& m) { return m.transformer; }
 };
+
+// The RNN kinds train every parameter (train/marian_start.h's overload keeps a Marian model's <pad> row at 0).
+void dropFixedGradients(const Model&, ModelParams&) {}
 
 template <class P>
 double evaluateLossOf(const Model& model, const std::vector<TrainExample>& examples, int threads, int batch_size) {
@@ -168,6 +172,7 @@ private:
             batch_.push_back(&train_[size_t(order_[size_t(k)])]);
         const uint64_t drop_seed = o_.seed * 0x9E3779B97F4A7C15ull + uint64_t(step_) + 1;
         const LossSum ls = bg_.compute(params_, batch_, o_.dropout, drop_seed, grads_, float(o_.align_weight));
+        dropFixedGradients(model_, grads_);
         const double loss = ls.tokens > 0 ? ls.sum / double(ls.tokens) : 0.0;
         if (!std::isfinite(loss)) {
             params_ = prev_;  // the last parameters whose loss was finite
@@ -334,7 +339,7 @@ TrainExample makeExample(const Model& model, const std::string& source, const st
     TrainExample ex;
     ex.line = line;
     ex.source = tokenizeSource(model, source).ids;
-    ex.target.push_back(kSos);
+    ex.target.push_back(model.target_vocab.specials().start);
     const TokenizedText t = tokenizeTarget(model, target);
     ex.target.insert(ex.target.end(), t.ids.begin(), t.ids.end());
     return ex;

@@ -1,5 +1,7 @@
 #include "train/training_start.h"
 
+#include "io/marian_folder.h"
+
 #include "base/byte_size.h"
 #include "io/model_file.h"
 #include "model/params.h"
@@ -73,6 +75,10 @@ UnknownShare unknownTokenShare(const Model& model, const Corpus& corpus) {
 
 TrainingStart startTraining(const TrainingStartRequest& r) {
     if (!r.init.empty()) {
+        if (isMarianPath(r.init))
+            throw InputError(r.init + ": a Hugging Face Marian folder cannot be trained or fine-tuned in place: "
+                             "attnviz trains its own models, and this folder's pieces and weights came from another "
+                             "trainer (docs/marian.md). Train a new model instead.");
         Model model = loadModel(r.init);
         const TrainingSize size =
             trainingSize(model.config, model.source_vocab.size(), model.target_vocab.size(), r.options, r.validation);
@@ -82,7 +88,21 @@ TrainingStart startTraining(const TrainingStartRequest& r) {
         const UnknownShare unknown = unknownTokenShare(model, corpus);
         return {std::move(model), std::move(corpus), size, unknown};
     }
+    if (r.marian) {  // raw text: the pieces are trained on it, then the examples are encoded with them
+        Corpus corpus = readCorpus(r.data, CorpusOptions{true, std::nullopt});
+        keepFirst(corpus, r.max_lines);
+        if (corpus.examples.empty()) throw InputError(corpus.name + ": no training examples");
+        Model model = makeMarianModel(corpus, *r.marian, r.options.seed);
+        const TrainingSize size =
+            trainingSize(model.config, model.source_vocab.size(), model.target_vocab.size(), r.options, r.validation);
+        requireFits(size, model.config);
+        return {std::move(model), std::move(corpus), size, {}};
+    }
     validateConfig(r.config);
+    if (r.config.tokenizer.source == TokenizerKind::SentencePiece ||
+        r.config.tokenizer.target == TokenizerKind::SentencePiece)
+        throw InputError("config: the SentencePiece tokenizer is for Marian-layout models: give a Marian config "
+                         "(\"model_type\": \"marian\") and the pieces' sizes (--spm-vocab)");
     Corpus corpus = readCorpus(r.data, CorpusOptions{true, r.config.tokenizer});
     keepFirst(corpus, r.max_lines);
     CorpusVocabularies v = corpusVocabularies(corpus, r.min_freq);

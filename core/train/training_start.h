@@ -6,7 +6,10 @@
 #include "base/errors.h"
 #include "io/corpus.h"
 #include "model/model.h"
+#include "train/marian_start.h"
 #include "train/trainer.h"
+
+#include <optional>
 
 #include <cstdint>
 #include <string>
@@ -51,6 +54,8 @@ struct TrainingStartRequest {
     size_t max_lines = 0;     // only the corpus's first lines (0: all of them)
     TrainOptions options;     // sizes the training state (optimizer, threads); seeds a new model's weights
     bool validation = false;  // a validation set will be used (one more copy: the best weights)
+    // A new Marian-layout model (train/marian_start.h) instead of `config`: its pieces trained on the corpus.
+    std::optional<MarianArchitecture> marian;
 };
 
 struct TrainingStart {

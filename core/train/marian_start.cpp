@@ -1,0 +1,100 @@
+#include "train/marian_start.h"
+
+#include "base/errors.h"
+#include "io/marian_config.h"
+#include "text/sentencepiece_model.h"
+#include "text/sentencepiece_training.h"
+
+#include <set>
+
+namespace attnviz {
+namespace {
+
+// A side's pieces trained on its lines; the message names the side.
+std::shared_ptr<const SentencePieceModel> trainSide(const std::vector<std::string>& lines, int pieces, uint64_t seed,
+                                                    const char* side, const std::string& corpus) {
+    try {
+        SentencePieceTraining t;
+        t.vocab_size = pieces;
+        t.seed = seed;
+        return std::make_shared<const SentencePieceModel>(
+            SentencePieceModel::fromBytes(trainSentencePiece(lines, t), std::string(side) + ".spm"));
+    } catch (const InputError& e) {
+        throw InputError(corpus + ": the " + side + " side: " + e.what());
+    }
+}
+
+// </s> 0, <unk> 1, the source's pieces then the target's new ones, <pad> last.
+std::vector<std::string> sharedPieces(const SentencePieceModel& source, const SentencePieceModel& target) {
+    std::vector<std::string> tokens{"</s>", "<unk>"};
+    std::set<std::string> seen(tokens.begin(), tokens.end());
+    seen.insert("<pad>");
+    for (const SentencePieceModel* spm : {&source, &target})
+        for (const std::string& piece : spm->normalPieces())
+            if (seen.insert(piece).second) tokens.push_back(piece);
+    tokens.push_back("<pad>");
+    return tokens;
+}
+
+}  // namespace
+
+bool isMarianConfigJson(const nlohmann::json& config) {
+    return config.is_object() && config.contains("model_type") && config["model_type"] == "marian";
+}
+
+MarianArchitecture marianArchitectureFromJson(const nlohmann::json& config) {
+    nlohmann::json c = config;
+    if (!c.contains("vocab_size")) c["vocab_size"] = 8;  // decided by the pieces
+    for (const char* key : {"pad_token_id", "decoder_start_token_id", "decoder_vocab_size"}) c.erase(key);
+    MarianArchitecture a;
+    a.transformer = marianSettings(c, nullptr, nullptr).config.transformer;
+    a.transformer.forbidden_outputs.clear();
+    a.transformer.shared_embeddings = a.transformer.tied_output = true;
+    if (!config.contains("max_position_embeddings")) a.transformer.max_positions = 512;
+    return a;
+}
+
+Model makeMarianModel(const Corpus& corpus, const MarianArchitecture& a, uint64_t seed) {
+    std::vector<std::string> source, target;
+    for (const CorpusExample& ex : corpus.examples) {
+        source.push_back(ex.source);
+        target.push_back(ex.target);
+    }
+    Model m;
+    m.source_spm = trainSide(source, a.source_pieces, seed, "source", corpus.name);
+    m.target_spm = trainSide(target, a.target_pieces, seed, "target", corpus.name);
+    std::vector<std::string> tokens = sharedPieces(*m.source_spm, *m.target_spm);
+    const int V = int(tokens.size()), pad = V - 1;
+    m.source_vocab = Vocabulary(tokens, SpecialIds{pad, 1, -1, 0, -1}, "vocabulary");
+    m.target_vocab = Vocabulary(std::move(tokens), SpecialIds{pad, 1, -1, 0, pad}, "vocabulary");
+    m.config.decoder = DecoderKind::Transformer;
+    m.config.score = ScoreKind::ScaledDot;
+    m.config.tokenizer = {TokenizerKind::SentencePiece, TokenizerKind::SentencePiece, false};
+    m.config.transformer = a.transformer;
+    TransformerConfig& t = m.config.transformer;
+    t.norm_first = false;
+    t.final_norms = false;
+    t.positions = PositionLayout::Halves;
+    t.shared_embeddings = t.tied_output = true;
+    t.forbidden_outputs = {pad};
+    validateConfig(m.config);
+    initTransformerParams(m.transformer, m.transformerShape(), {seed + 1, false});
+    m.transformer.tgt_embedding.row(pad).setZero();
+    m.transformer.generator_bias[pad] = 0.0f;
+    MarianOrigin origin;
+    origin.source_lang = a.source_lang;
+    origin.target_lang = a.target_lang;
+    origin.num_beams = 4;
+    m.marian = origin;
+    m.task = "marian";
+    return m;
+}
+
+void dropFixedGradients(const Model& model, TransformerParams& gradient) {
+    if (!model.marian || !model.config.transformer.shared_embeddings) return;
+    const int pad = model.target_vocab.specials().pad;
+    gradient.tgt_embedding.row(pad).setZero();
+    gradient.generator_bias[pad] = 0.0f;
+}
+
+}  // namespace attnviz

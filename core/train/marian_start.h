@@ -1,0 +1,37 @@
+// A new Marian-layout model made from a corpus (docs/marian.md "Training"): two SentencePiece unigram models trained
+// by the library's own trainer (seeded: the same corpus gives the same pieces), the shared vocabulary as converted
+// opus-mt models have it (</s> 0, <unk> 1, the pieces, <pad> last), and random weights with the <pad> row of the
+// shared table and its logits bias at exactly 0.
+#pragma once
+#include "io/corpus.h"
+#include "model/model.h"
+
+#include <nlohmann/json.hpp>
+
+#include <cstdint>
+#include <string>
+
+namespace attnviz {
+
+struct MarianArchitecture {
+    TransformerConfig transformer;  // sizes, activation, max_positions; the Marian switches are set by the maker
+    int source_pieces = 8000;       // each SentencePiece model's size, its 3 specials included
+    int target_pieces = 8000;
+    std::string source_lang, target_lang;
+};
+
+// The architecture of a Marian config.json (model_type "marian"; vocab_size is not needed: the pieces decide it).
+// Throws ModelError naming the key.
+MarianArchitecture marianArchitectureFromJson(const nlohmann::json& config);
+// Whether a config JSON is a Marian one (its "model_type" is "marian").
+bool isMarianConfigJson(const nlohmann::json& config);
+
+// The model before training: its pieces from the corpus's raw text (Corpus read without a tokenizer). Throws
+// InputError for a corpus too small for the asked vocabulary sizes ("… at most N pieces"), naming the side.
+Model makeMarianModel(const Corpus& corpus, const MarianArchitecture& a, uint64_t seed);
+
+// The parameters training never changes in a Marian-layout model: the <pad> row of the target table (the decoder's
+// first input, the zero vector) and its logits bias. Their gradient is set to 0 before each update.
+void dropFixedGradients(const Model& model, TransformerParams& gradient);
+
+}  // namespace attnviz
