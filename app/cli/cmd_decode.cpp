@@ -50,13 +50,16 @@ std::string decodeTable(const DecodeResult& r, const Model& model, Mode mode, co
     const int beam = s.beam;
     std::vector<std::string> src, tgt;
     for (const std::string& t : r.source_tokens) src.push_back(printable(t));
+    const int src_unk = model.source_vocab.specials().unk, tgt_unk = model.target_vocab.specials().unk;
+    const std::string& unk_text = model.target_vocab.token(tgt_unk);
     for (size_t t = 0; t < r.target_tokens.size(); ++t)
         tgt.push_back(printable(r.target_tokens[t]) +
-                      (r.target_ids[t] == kUnk && r.target_tokens[t] != "<unk>" ? "(unk)" : ""));
+                      (r.target_ids[t] == tgt_unk && r.target_tokens[t] != unk_text ? "(unk)" : ""));
     std::string out = "source   ";
     for (size_t j = 0; j < src.size(); ++j)
-        out += (j ? " " : "") + std::to_string(j) + ":" + src[j] + (r.source_ids[j] == kUnk ? "(unk)" : "");
-    out += "\noutput   " + printable(detokenize(r.target_tokens, model.config.tokenizer.target)) + "\n";
+        out += (j ? " " : "") + std::to_string(j) + ":" + src[j] + (r.source_ids[j] == src_unk ? "(unk)" : "");
+    const std::string text = r.source_words.empty() ? detokenizeTarget(model, r.target_tokens) : r.text;
+    out += "\noutput   " + printable(text) + "\n";
     out += "decoding " +
            std::string(mode == Mode::Forced ? "forced on the reference"
                        : mode == Mode::Beam ? "beam search, width " + std::to_string(beam) +
@@ -64,7 +67,9 @@ std::string decodeTable(const DecodeResult& r, const Model& model, Mode mode, co
                                             : "greedy") +
            ", " + std::to_string(r.target_tokens.size()) + " tokens, total log p " + fixed(r.total_log_prob, 4) + "\n";
     if (!s.interventions.empty()) out += "interventions " + interventionsToJson(s.interventions).dump() + "\n";
-    if (r.source_tokens.size() == 2) out += "(empty source: only <sos> and <eos>)\n";
+    if (r.source_tokens.size() == (model.source_vocab.specials().sos >= 0 ? 2u : 1u))
+        out += "(empty source: only " + std::string(model.source_vocab.specials().sos >= 0 ? "<sos> and " : "") +
+               printable(model.source_vocab.token(model.source_vocab.specials().eos)) + ")\n";
 
     int tok_w = 5, src_w = 10;
     for (const std::string& t : tgt) tok_w = std::max(tok_w, displayWidth(t));
@@ -101,10 +106,11 @@ int decodeFile(const std::string& path, const Model& model, DecodeSettings s, in
             parallelFor(begin, end, threads, [&](size_t i) {
                 const CorpusExample& ex = corpus.examples[i];
                 try {
-                    const DecodeResult r = decodeOne(model, ex.source, ex.has_target ? &ex.target : nullptr, s);
+                    const DecodeResult r =
+                        mergeWords(decodeOne(model, ex.source, ex.has_target ? &ex.target : nullptr, s), s.merge);
                     if (s.json) {
                         std::string& record = out[i - begin];
-                        writeDecodeObject([&](std::string_view piece) { record += piece; }, r, model.config,
+                        writeDecodeObject([&](std::string_view piece) { record += piece; }, r, model,
                                           s.interventions, ex.line);
                     } else {
                         const Mode mode = ex.has_target ? Mode::Forced : s.beam > 1 ? Mode::Beam : Mode::Greedy;
@@ -151,9 +157,10 @@ int runDecode(const std::vector<std::string>& args) {
         if (p.seen("--input")) return decodeFile(q.input, model, s, threadCount(q.threads));
 
         Mode mode = Mode::Greedy;
-        const DecodeResult r = decodeSentence(model, q.sentence(), q.forced(p) ? &q.target : nullptr, s, mode);
+        const DecodeResult r =
+            mergeWords(decodeSentence(model, q.sentence(), q.forced(p) ? &q.target : nullptr, s, mode), s.merge);
         if (s.json)
-            writeDecodeObject(writeToStdout, r, model.config, s.interventions);
+            writeDecodeObject(writeToStdout, r, model, s.interventions);
         else
             writeToStdout(decodeTable(r, model, mode, s, s.hypothesis));
         return 0;

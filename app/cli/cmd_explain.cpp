@@ -103,7 +103,7 @@ std::vector<Explanation> explainAll(const Model& model, const DecodeResult& r,
 // the input line's number).
 void writeExplainObject(const Model& model, const DecodeResult& r, const std::vector<Explanation>& explanations,
                         const ExplainOptions& options, const Interventions& iv, int line = 0) {
-    writeDecodeObject(writeToStdout, r, model.config, iv, line, -1,
+    writeDecodeObject(writeToStdout, r, model, iv, line, -1,
                       [&](JsonWriter& w) { writeExplanationMembers(w, explanations, options, model); });
 }
 

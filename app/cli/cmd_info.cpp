@@ -2,6 +2,7 @@
 #include "args.h"
 #include "command_run.h"
 #include "commands.h"
+#include "info_marian.h"
 #include "model_flags.h"
 
 #include "base/errors.h"
@@ -157,13 +158,17 @@ int runInfo(const std::vector<std::string>& args) {
             "folder with the same task and vocabularies, each with what differs from this model) and tensor list.");
         bool json = false, vocab = false;
         std::vector<std::string> positional;
-        p.positionals(&positional, "MODEL", "the model file (.safetensors)", 1, 1);
+        p.positionals(&positional, "MODEL", "the model file (.safetensors), or a Hugging Face Marian folder", 1, 1);
         p.flag("--json", &json, "print one JSON object");
         p.flag("--vocab", &vocab, "also list both vocabularies");
         if (!p.parse(args)) return 0;
 
         const std::string& path = positional.front();
         const LoadedModel loaded = loadModelForCli(path);  // validates everything, weights included
+        if (loaded.model->marian) {
+            printMarianInfo(path, *loaded.model, json, vocab);
+            return 0;
+        }
         const ModelHeader header = readModelHeader(path);  // dtypes and file order of the tensors
         const std::vector<Sibling> siblings = findSiblings(path, *loaded.model);
         if (json)

@@ -8,12 +8,15 @@
 
 #include "base/byte_size.h"
 #include "base/errors.h"
+#include "base/utf8.h"
 #include "decode/parallel.h"
 #include "io/atomic_file.h"
 #include "io/decode_json.h"
 #include "io/input_file.h"
 #include "io/json_text.h"
+#include "io/marian_writer.h"
 #include "io/model_file.h"
+#include "text/sentencepiece_training.h"
 #include "train/corpus_training.h"
 #include "train/trainer.h"
 #include "train/training_start.h"
@@ -58,6 +61,8 @@ std::string clockText(double seconds) {
 // The command line of `attnviz-cli train`.
 struct TrainArgs {
     std::string data, init, config_path, out, optimizer = "adam", valid, task, description, dtype = "f32";
+    std::string spm_vocab, source_lang, target_lang;  // a Marian config's (docs/marian.md)
+    bool force = false;
     bool description_given = false;
     double lr = 1e-3, clip = 0, dropout = 0, align_weight = 0;
     int batch = 32, epochs = 10, threads = 0, min_freq = 1;
@@ -103,6 +108,12 @@ bool parseTrainArgs(const std::vector<std::string>& args, TrainArgs& a) {
     p.option("--task", &a.task, "NAME", "the task name written to the model (siblings share it)");
     p.option("--description", &a.description, "TEXT", "a description written to the model");
     p.choice("--dtype", &a.dtype, {"f32", "f16", "bf16"}, "weight type of --out (default f32; see convert --help)");
+    p.option("--spm-vocab", &a.spm_vocab, "N[,M]",
+             "with a Marian --config (model_type \"marian\"): SentencePiece pieces of the source and the target "
+             "model (one number for both; their 3 specials included)");
+    p.option("--source-lang", &a.source_lang, "CODE", "with a Marian --config: the source language, recorded");
+    p.option("--target-lang", &a.target_lang, "CODE", "with a Marian --config: the target language, recorded");
+    p.flag("--force", &a.force, "replace an --out folder that exists and is not empty (Marian models)");
     p.flag("--json", &a.json, "print a final JSON line of metrics on stdout");
     p.flag("--quiet", &a.quiet, "no progress on stderr");
     if (!p.parse(args)) return false;
@@ -143,14 +154,54 @@ void warnMostlyUnknown(std::string_view command, const UnknownShare& share, cons
                       " (they all become <unk>): is this data for the model's task?");
 }
 
-// A config file's model settings, with the file named in the message.
-ModelConfig readConfig(const std::string& path) {
+// The pieces of --spm-vocab: "N" for both sides or "N,M"; a UsageError for anything else, 0 or too large.
+std::pair<int, int> spmSizes(const std::string& text) {
+    const size_t comma = text.find(',');
+    auto number = [&](const std::string& part) {
+        try {
+            size_t used = 0;
+            const long long n = std::stoll(part, &used);
+            if (used == part.size() && n >= kMinSentencePieceVocab && n <= kMaxSentencePieceVocab) return int(n);
+        } catch (const std::exception&) {
+        }
+        throw UsageError("--spm-vocab: \"" + printable(part) + "\" is not a vocabulary size from " +
+                         std::to_string(kMinSentencePieceVocab) + " to " + std::to_string(kMaxSentencePieceVocab));
+    };
+    if (comma == std::string::npos) return {number(text), number(text)};
+    return {number(text.substr(0, comma)), number(text.substr(comma + 1))};
+}
+
+// A config file's JSON, with the file named in the message.
+nlohmann::json readConfigJson(const std::string& path) {
     try {
-        return configFromJsonText(readTextFile(path));
-    } catch (const ModelError& e) {
-        throw InputError(inputName(path) + ": " + e.what());
+        return nlohmann::json::parse(readTextFile(path));
     } catch (const nlohmann::json::exception& e) {
         throw InputError(inputName(path) + ": not a JSON config (" + e.what() + ")");
+    }
+}
+
+// A Marian config's architecture with --spm-vocab's sizes and the languages.
+MarianArchitecture marianArchitecture(const TrainArgs& a, const nlohmann::json& config) {
+    if (a.spm_vocab.empty())
+        throw UsageError("--spm-vocab: a Marian --config needs the SentencePiece sizes (for example --spm-vocab 8000)");
+    MarianArchitecture arch;
+    try {
+        arch = marianArchitectureFromJson(config);
+    } catch (const ModelError& e) {
+        throw InputError(inputName(a.config_path) + ": " + e.what());
+    }
+    std::tie(arch.source_pieces, arch.target_pieces) = spmSizes(a.spm_vocab);
+    arch.source_lang = a.source_lang;
+    arch.target_lang = a.target_lang;
+    return arch;
+}
+
+// A config file's model settings, with the file named in the message.
+ModelConfig configOf(const nlohmann::json& config, const std::string& path) {
+    try {
+        return configFromJson(config);
+    } catch (const ModelError& e) {
+        throw InputError(inputName(path) + ": " + e.what());
     }
 }
 
@@ -172,7 +223,14 @@ Model startingModel(const TrainArgs& a, Corpus& corpus) {
     TrainingStartRequest request;
     request.data = a.data;
     request.init = a.init;
-    if (a.init.empty()) request.config = readConfig(a.config_path);
+    if (a.init.empty()) {
+        const nlohmann::json config = readConfigJson(a.config_path);
+        if (isMarianConfigJson(config))
+            request.marian = marianArchitecture(a, config);
+        else
+            request.config = configOf(config, a.config_path);
+    }
+    if (!request.marian && !a.spm_vocab.empty()) throw UsageError("--spm-vocab needs a Marian --config");
     request.min_freq = a.min_freq;
     request.options = trainOptions(a, false);
     request.validation = !a.valid.empty();
@@ -326,6 +384,8 @@ int runTrain(const std::vector<std::string>& args) {
             valid_set = corpusExamples(model, vc);
         }
         checkWritable(a.out);  // fails early (before minutes of training) if --out cannot be written
+        if (model.marian && !a.force && std::filesystem::is_directory(a.out) && !std::filesystem::is_empty(a.out))
+            throw UsageError("--out " + a.out + ": the folder exists and is not empty (use --force to replace it)");
 
         const bool tty = isatty(STDERR_FILENO);
         TrainCallbacks cb;
@@ -335,7 +395,10 @@ int runTrain(const std::vector<std::string>& args) {
         if (const std::optional<int> code = endWithoutSteps(a, rep)) return *code;
 
         model.training = trainingMetadata(a, train.size(), valid_set.size(), rep);
-        saveModel(model, a.out, weightTypeFromFlag(a.dtype));
+        if (model.marian)
+            saveMarianFolder(model, a.out, weightTypeFromFlag(a.dtype), a.force);
+        else
+            saveModel(model, a.out, weightTypeFromFlag(a.dtype));
         if (a.json) printMetrics(a, model, train.size(), rep);
         return finalMessage(a, rep);
     });

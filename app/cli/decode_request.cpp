@@ -51,6 +51,19 @@ void addInterventionOptions(ArgParser& p, Interventions& iv) {
                  asUsage(addHeadOffFlag, iv));
 }
 
+void addMergeOption(ArgParser& p, MergeSides& merge) {
+    p.repeatable("--merge", "none|source|target|both",
+                 "SentencePiece models (Marian folders): show the source and/or target pieces merged into words "
+                 "(columns summed, rows averaged); default none",
+                 [&merge](const std::string& value) {
+                     try {
+                         merge = parseMergeSides(value);
+                     } catch (const InputError& e) {
+                         throw UsageError(e.what());
+                     }
+                 });
+}
+
 std::string DecodeRequest::sentence() const {
     std::string out;
     for (const std::string& w : words) out += (out.empty() ? "" : " ") + w;
@@ -77,6 +90,7 @@ void addDecodeOptions(ArgParser& p, DecodeRequest& q) {
     p.option("--max-source-len", &q.settings.max_source_len, "N",
              "refuse sources of more than N tokens (default 1000); references may have 2*N+10", 1, kMaxSourceLenLimit);
     addInterventionOptions(p, q.settings.interventions);
+    addMergeOption(p, q.settings.merge);
     p.positionals(&q.words, "SENTENCE", "the source sentence (several arguments are joined with spaces)");
 }
 
@@ -97,11 +111,12 @@ void checkDecodeUsage(const ArgParser& p, const DecodeRequest& q) {
             "--target or --input)");
 }
 
-void writeDecodeObject(const JsonWriter::Sink& sink, const DecodeResult& r, const ModelConfig& config,
+void writeDecodeObject(const JsonWriter::Sink& sink, const DecodeResult& r, const Model& model,
                        const Interventions& iv, int line, int indent, const std::function<void(JsonWriter&)>& more) {
     JsonWriter w(sink, indent);
     w.beginObject();
-    writeDecodeMembers(w, r, config, iv);
+    writeDecodeMembers(w, r, model.config, iv);
+    writeModelOrigin(w, model);
     if (more) more(w);
     if (line > 0) w.key("line").integer(line);
     w.endObject().flush();

@@ -4,6 +4,7 @@
 #include "args.h"
 
 #include "decode/decoding.h"
+#include "decode/subword_words.h"
 #include "io/json_text.h"
 #include "model/config.h"
 
@@ -23,6 +24,7 @@ struct DecodeSettings {
     std::string tree;             // --tree FILE: the beam search's tree as JSON (io/beam_json.h)
     int hypothesis = 1;           // --hypothesis N: the N-th best finished hypothesis of the search (1: the best)
     Interventions interventions;  // --knockout, --attend, --head-off (docs/explain.md)
+    MergeSides merge = MergeSides::None;  // --merge: a SentencePiece model's pieces shown as words
 };
 
 enum class Mode { Greedy, Beam, Forced };
@@ -44,6 +46,8 @@ void addDecodeOptions(ArgParser& p, DecodeRequest& q);
 // value that is not of that form is a UsageError naming it. Whether the model can take them is the engine's check
 // (checkInterventions, an InputError when the decode starts). decode, render, eval and explain take them.
 void addInterventionOptions(ArgParser& p, Interventions& iv);
+// --merge none|source|target|both into `merge` (decode, render, explain, eval): a UsageError naming a bad value.
+void addMergeOption(ArgParser& p, MergeSides& merge);
 // The rules between those options (UsageError).
 void checkDecodeUsage(const ArgParser& p, const DecodeRequest& q);
 std::optional<ScoreKind> scoreOf(const DecodeRequest& q);
@@ -52,7 +56,7 @@ std::optional<ScoreKind> scoreOf(const DecodeRequest& q);
 // (`line` > 0: lines may be skipped when blank), then a newline, written piece by piece to `sink` (a large decode
 // is never held as text or as a tree); `indent` as JsonWriter's (-1: one line); `more` adds a command's own members
 // (explain's explanations) before "line". decode's output, explain's, and render's .json of an intervened decode.
-void writeDecodeObject(const JsonWriter::Sink& sink, const DecodeResult& r, const ModelConfig& config,
+void writeDecodeObject(const JsonWriter::Sink& sink, const DecodeResult& r, const Model& model,
                        const Interventions& iv, int line = 0, int indent = -1,
                        const std::function<void(JsonWriter&)>& more = nullptr);
 

@@ -1,5 +1,6 @@
 #include "reference_transformer.h"
 
+#include <algorithm>
 #include <cmath>
 #include <limits>
 
@@ -8,20 +9,38 @@ namespace {
 
 using Rows = std::vector<std::vector<double>>;  // a sequence: one vector of d per position
 
-constexpr int kPadId = 0, kSosId = 2, kEosId = 3;  // model-format.md's fixed ids
-
-Rows embedRef(const DMat& table, const DMat& stored_pe, const std::vector<int>& ids) {
+// E[id]·s + PE. Interleaved (the tutorial: div_term = exp(−2k · ln(10000) / d), sin at 2k, cos at 2k+1) or halves
+// (docs/marian.md: sin(p / 10000^(2k/d)) at k, cos at d/2 + k).
+Rows embedRef(const TransformerConfig& c, const DMat& table, const DMat& stored_pe, const std::vector<int>& ids) {
     const int d = int(table.cols());
+    const double s = c.scale_embedding ? std::sqrt(double(d)) : 1.0;
     Rows x(ids.size(), std::vector<double>(d));
     for (size_t pos = 0; pos < ids.size(); ++pos)
         for (int i = 0; i < d; ++i) {
-            // PyTorch tutorial form: div_term = exp(−2k · ln(10000) / d)
-            const int k = i / 2;
-            const double angle = double(pos) * std::exp(-2.0 * k * std::log(10000.0) / d);
-            const double pe = stored_pe.size() ? stored_pe(pos, i) : (i % 2 == 0 ? std::sin(angle) : std::cos(angle));
-            x[pos][i] = table(ids[pos], i) * std::sqrt(double(d)) + pe;
+            double pe;
+            if (c.positions == PositionLayout::Halves) {
+                const int k = i < d / 2 ? i : i - d / 2;
+                const double angle = double(pos) / std::pow(10000.0, 2.0 * k / d);
+                pe = i < d / 2 ? std::sin(angle) : std::cos(angle);
+            } else {
+                const int k = i / 2;
+                const double angle = double(pos) * std::exp(-2.0 * k * std::log(10000.0) / d);
+                pe = i % 2 == 0 ? std::sin(angle) : std::cos(angle);
+            }
+            if (stored_pe.size()) pe = stored_pe(pos, i);
+            x[pos][i] = table(ids[pos], i) * s + pe;
         }
     return x;
+}
+
+double activationRef(double v, Activation act) {
+    switch (act) {
+    case Activation::Relu: return std::max(v, 0.0);
+    case Activation::Gelu: return 0.5 * v * (1 + std::erf(v / std::sqrt(2.0)));
+    case Activation::GeluTanh: return 0.5 * v * (1 + std::tanh(std::sqrt(2.0 / M_PI) * (v + 0.044715 * v * v * v)));
+    case Activation::Swish: return v / (1 + std::exp(-v));
+    }
+    return v;
 }
 
 // x W^T + b for one position.
@@ -65,7 +84,7 @@ Rows feedForwardRef(const Rows& x, const FeedForwardParamsT<double>& p, Activati
     Rows hidden = affineRows(x, p.linear1_weight, p.linear1_bias, 0, int(p.linear1_weight.rows()));
     for (auto& row : hidden)
         for (double& v : row)
-            v = act == Activation::Relu ? std::max(v, 0.0) : 0.5 * v * (1 + std::erf(v / std::sqrt(2.0)));
+            v = activationRef(v, act);
     return affineRows(hidden, p.linear2_weight, p.linear2_bias, 0, int(p.linear2_weight.rows()));
 }
 
@@ -117,7 +136,7 @@ DMat toMat(const Rows& x) {
 RefTransformerEncoding referenceTransformerEncode(const TransformerConfig& c, const TransformerParamsT<double>& p,
                                                   const std::vector<int>& source_ids) {
     RefTransformerEncoding out;
-    Rows x = embedRef(p.src_embedding, p.pos_embedding, source_ids);
+    Rows x = embedRef(c, c.shared_embeddings ? p.tgt_embedding : p.src_embedding, p.pos_embedding, source_ids);
     for (const auto& layer : p.encoder_layers) {
         std::vector<DMat> w;
         if (c.norm_first) {
@@ -129,7 +148,7 @@ RefTransformerEncoding referenceTransformerEncode(const TransformerConfig& c, co
         }
         out.self_attention.push_back(w);
     }
-    out.memory = toMat(norm(x, p.encoder_norm));
+    out.memory = toMat(c.final_norms ? norm(x, p.encoder_norm) : x);
     return out;
 }
 
@@ -140,7 +159,7 @@ RefTransformerDecoding referenceTransformerDecode(const TransformerConfig& c, co
     Rows mem(memory.rows());
     for (Eigen::Index i = 0; i < memory.rows(); ++i)
         for (Eigen::Index j = 0; j < memory.cols(); ++j) mem[i].push_back(memory(i, j));
-    Rows y = embedRef(p.tgt_embedding, p.pos_embedding, inputs);
+    Rows y = embedRef(c, p.tgt_embedding, p.pos_embedding, inputs);
     for (const auto& layer : p.decoder_layers) {
         std::vector<DMat> self_w, cross_w;
         if (c.norm_first) {
@@ -158,10 +177,12 @@ RefTransformerDecoding referenceTransformerDecode(const TransformerConfig& c, co
         out.self_attention.push_back(self_w);
         out.cross.push_back(cross_w);
     }
-    const Rows logits =
-        affineRows(norm(y, p.decoder_norm), p.generator_weight, p.generator_bias, 0, int(p.generator_weight.rows()));
+    const DMat& output = c.tied_output ? p.tgt_embedding : p.generator_weight;
+    const Rows logits = affineRows(c.final_norms ? norm(y, p.decoder_norm) : y, output, p.generator_bias, 0,
+                                   int(output.rows()));
     out.log_probs = toMat(logits);
     for (Eigen::Index i = 0; i < out.log_probs.rows(); ++i) {
+        for (int id : c.forbidden_outputs) out.log_probs(i, id) = -std::numeric_limits<double>::infinity();
         const double mx = out.log_probs.row(i).maxCoeff();
         double z = 0;
         for (Eigen::Index j = 0; j < out.log_probs.cols(); ++j) z += std::exp(out.log_probs(i, j) - mx);
@@ -172,21 +193,21 @@ RefTransformerDecoding referenceTransformerDecode(const TransformerConfig& c, co
 
 RefTransformerGreedy referenceTransformerGreedy(const TransformerConfig& c, const TransformerParamsT<double>& p,
                                                 const std::vector<int>& source_ids, int max_len,
-                                                const std::vector<int>& cross_knockout) {
+                                                const std::vector<int>& cross_knockout, const RefIds& ids) {
     RefTransformerGreedy out;
     const DMat memory = referenceTransformerEncode(c, p, source_ids).memory;
-    std::vector<int> inputs = {kSosId};
+    std::vector<int> inputs = {ids.start};
     while (int(out.tokens.size()) < max_len) {
         out.steps.push_back(referenceTransformerDecode(c, p, memory, inputs, cross_knockout));
         const DMat& lp = out.steps.back().log_probs;
         const Eigen::Index last = lp.rows() - 1;
         int best = -1;
         for (int v = 0; v < int(lp.cols()); ++v) {
-            if (v == kPadId || v == kSosId) continue;
+            if (std::find(ids.never.begin(), ids.never.end(), v) != ids.never.end()) continue;
             if (best < 0 || lp(last, v) > lp(last, best)) best = v;
         }
         out.tokens.push_back(best);
-        if (best == kEosId) break;
+        if (best == ids.eos) break;
         inputs.push_back(best);
     }
     return out;

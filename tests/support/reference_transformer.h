@@ -1,4 +1,5 @@
-// An independent, deliberately plain double-precision implementation of docs/transformer.md's forward pass: the
+// An independent, deliberately plain double-precision implementation of docs/transformer.md's forward pass (and of
+// docs/marian.md's configuration of it: halves positions, no final norms, swish, tied tables, forbidden outputs): the
 // encoder, and the decoder over a whole input at once with the causal mask (no caches), so that incremental
 // decoding can be checked against a recomputation of the prefix. It shares nothing with core/ but the parameter
 // struct it reads (model/transformer_params.h).
@@ -35,10 +36,17 @@ RefTransformerEncoding referenceTransformerEncode(const TransformerConfig& c, co
 RefTransformerDecoding referenceTransformerDecode(const TransformerConfig& c, const TransformerParamsT<double>& p,
                                                   const DMat& memory, const std::vector<int>& inputs,
                                                   const std::vector<int>& cross_knockout = {});
+// The decoder's ids: its first input, the end, and what is never produced (model-format.md's <sos> 2, <eos> 3,
+// never <pad> 0 or <sos>; a Marian model's decoder start and never-produced <pad>).
+struct RefIds {
+    int start = 2;
+    int eos = 3;
+    std::vector<int> never = {0, 2};
+};
 // Greedy with model-format.md's rules (never <pad>/<sos>, ties to the lowest id, stop after <eos> or max_len),
 // every step recomputing the whole prefix.
 RefTransformerGreedy referenceTransformerGreedy(const TransformerConfig& c, const TransformerParamsT<double>& p,
                                                 const std::vector<int>& source_ids, int max_len,
-                                                const std::vector<int>& cross_knockout = {});
+                                                const std::vector<int>& cross_knockout = {}, const RefIds& ids = {});
 
 }  // namespace attnviz::testing
