@@ -132,7 +132,7 @@ void forced(benchmark::State& state, Sizes z, DecoderKind d, ScoreKind s) {
     state.SetLabel("per sentence, 11 tokens");
 }
 
-// bahdanau with the context not folded (nn/decoder.h): the spec's maths in the order it writes them, for comparison.
+// bahdanau with the context not folded (nn/decoder.h): docs/model-format.md's maths in its order, for comparison.
 void greedyUnfolded(benchmark::State& state, Sizes z, DecoderKind d, ScoreKind s) {
     auto m = makeModel(z, d, s);
     greedyWith(state, m, source(z.V), {Folding::Never, nullptr, &ThreadPool::engine()});
@@ -164,7 +164,7 @@ void beam4(benchmark::State& state, Sizes z, DecoderKind d, ScoreKind s) {
     }
 }
 
-// The floor of greedy decoding as the spec writes it: the 11 output-layer GEMVs alone (fc_out is most of the weights
+// The floor of greedy decoding by docs/model-format.md: the 11 output-layer GEMVs alone (fc_out is most of the weights
 // a step reads; at V=8000 it does not fit in L2, so this measures the memory system, not the engine), split between
 // the two cores (kernels/row_split.h). bahdanau's decoder folds the context (fast/folded_decoder.h) and reads only
 // part of fc_out per step, so its greedy time can fall below this.

@@ -41,7 +41,7 @@ enum class Intervention { None, Knockout, Attend, HeadOff };
 void redecode(benchmark::State& state, const char* model, Intervention kind) {
     const std::shared_ptr<const Model> m = sample(model);
     const TokenizedText src = tokenizeSource(*m, kSentence);
-    DecodeOptions o;  // the window's: greedy, the length limit of the spec
+    DecodeOptions o;  // the window's: greedy, the length limit of docs/cli.md
     if (kind == Intervention::Knockout) o.interventions.knockout = {kParty};
     if (kind == Intervention::Attend) o.interventions.attend = {{3, kParty}};  // the fourth output token reads "party"
     if (kind == Intervention::HeadOff) o.interventions.heads_off = {{AttentionKind::Cross, 1, 0}};

@@ -3,7 +3,7 @@
 
 Same sizes (small: E=64, H_e=64, H_d=128, V=500; large: E=256, H_e=256, H_d=512, V=8000), one sentence at a time,
 S = 12 source tokens, 11 target steps: greedy (argmax over the log-softmax, <pad>/<sos> masked, no early stop) and
-forced (teacher forcing on an 11-token reference). The modules are python/attnviz_torch.py's (the spec's layout).
+forced (teacher forcing on an 11-token reference). The modules are python/attnviz_torch.py's (docs/model-format.md).
 Prints the median per-sentence time with 1 and 2 threads; with --attnviz FILE (the JSON of
 `bench_decode --benchmark_format=json`) also the ratio PyTorch / attnviz.
 

@@ -142,7 +142,7 @@ def decoder_forward(model, y, memory):
 
 
 def torch_greedy(model, src_ids, max_len):
-    """Greedy by the spec's rules; the layer-by-layer pass is checked against nn.Transformer's own forward."""
+    """Greedy (docs/model-format.md); the layer-by-layer pass is checked against nn.Transformer's own forward."""
     src = torch.tensor(src_ids).reshape(-1, 1)
     src_emb = model.positional_encoding(model.src_tok_emb(src))
     memory, enc_maps = encoder_forward(model, src_emb)

@@ -205,7 +205,7 @@ _SPACE = re.compile("[\t\n\v\f\r \x85\xa0\u1680\u2000-\u200a\u2028\u2029\u202f\u
 
 
 def tokenize(text, kind="whitespace", lowercase=False):
-    """The spec's tokenizers: whitespace, word (also every P* / S* character alone) or char (whitespace runs
+    """docs/model-format.md's tokenizers: whitespace, word (also every P* / S* character alone) or char (whitespace runs
     between tokens as one U+2581); lowercase is the simple one-to-one case mapping."""
     if lowercase:  # Python's lower() is the full mapping; U+0130 is the one letter whose full and simple differ
         text = "".join("i" if c == "\u0130" else c.lower() if len(c.lower()) == 1 else c for c in text)

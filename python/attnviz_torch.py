@@ -16,9 +16,9 @@ Layouts `save` takes (any nn.Module or state_dict whose keys are these):
     docs/model-format.md), bahdanau or luong, every score and span;
 (b) additive attention with separate linear layers `decoder.attention.W` (on the decoder state s), `.U` (on the
     encoder outputs h) and `.v`, each with a bias: e_j = v . tanh(W s + b_W + U h_j + b_U) + b_v. It is converted
-    exactly to the spec's form: attn.weight = [W | U], attn.bias = b_W + b_U, and v's bias is dropped because a
+    exactly to the format's form: attn.weight = [W | U], attn.bias = b_W + b_U, and v's bias is dropped because a
     constant added to every score leaves the softmax unchanged. Other names: attention_names=(W, U, v).
-(c) nn.Transformer tutorial models (spec transformer.md): NotImplementedError, the engine has no such kind yet.
+(c) nn.Transformer tutorial models (docs/transformer.md): NotImplementedError, this bridge has no such modules yet.
 
 Debian's python3-torch: run with /usr/bin/python3. The file writer itself (attnviz_format.py) needs no torch.
 """
@@ -154,7 +154,7 @@ class LuongDecoder(nn.Module):
 
 
 class Seq2Seq(nn.Module):
-    """The spec's model: `encoder` and `decoder` whose state_dict keys are the model file's tensor names."""
+    """docs/model-format.md's model: `encoder` and `decoder` whose state_dict keys are the model file's tensor names."""
 
     def __init__(self, config, src_vocab_size, trg_vocab_size, dropout=0.0):
         super().__init__()
@@ -174,13 +174,13 @@ class Seq2Seq(nn.Module):
         return torch.stack(out)
 
     def loss(self, src, src_len, trg):
-        """The spec's objective: mean -log p over the non-<pad> target positions after <sos>."""
+        """docs/model-format.md's objective: mean -log p over the non-<pad> target positions after <sos>."""
         logits = self(src, src_len, trg)
         return F.cross_entropy(logits.reshape(-1, logits.shape[-1]), trg[1:].reshape(-1), ignore_index=PAD)
 
     @torch.no_grad()
     def decode(self, src_ids, max_len=None, target_ids=None):
-        """Greedy decoding by the spec's rule (never <pad>/<sos>, ties to the lowest id, stop after <eos>), or
+        """Greedy decoding by the format's rule (never <pad>/<sos>, ties to the lowest id, stop after <eos>), or
         forced onto target_ids (<eos> included). -> (target ids, attention rows, log-probabilities)."""
         enc, s = self.encoder(torch.tensor(src_ids).unsqueeze(1))
         y, feed, ids, rows, log_probs = torch.tensor([SOS]), None, [], [], []
@@ -277,7 +277,7 @@ def save(model, path, src_vocab, trg_vocab, config=None, task=None, description=
          dtype="F32", attention_names=("W", "U", "v")):
     """Writes model (an nn.Module or a state_dict, layouts (a) and (b) of the module doc) to path. config: the
     model's (a Seq2Seq knows its own; otherwise inferred from the shapes, with config's keys winning).
-    dtype: F32 or F16. The tensors are checked against the spec before anything is written; an nn.Transformer
+    dtype: F32 or F16. The tensors are checked against the format before anything is written; an nn.Transformer
     model raises NotImplementedError."""
     sd = model if isinstance(model, dict) else model.state_dict()
     if isinstance(model, nn.Transformer) or any(k.startswith(("transformer.", "src_tok_emb.")) for k in sd):

@@ -26,7 +26,7 @@ WORDS = ["the", "cat", "sat", "on", "mat", "a", "dog", "ran", "hello", ",", "wor
 VOCAB = SPECIALS + WORDS
 
 
-# ---- the spec's maths on Python lists (weights as lists of rows), independent of the engine and of torch ----
+# ---- the format's maths on Python lists (weights as lists of rows), independent of the engine and of torch ----
 def linear(p, name, x):
     y = [sum(w * xi for w, xi in zip(row, x)) for row in p[name + ".weight"]]
     return [a + b for a, b in zip(y, p[name + ".bias"])] if name + ".bias" in p else y
@@ -153,7 +153,7 @@ class CliTestCase(unittest.TestCase):
 
 
 class WriterAgainstEngine(CliTestCase):
-    """Files from the pure-Python writer, read by the C++ reader and decoded as the spec's maths says."""
+    """Files from the pure-Python writer, read by the C++ reader and decoded as docs/model-format.md's maths says."""
 
     def decode_both(self, config, dtype, sentence, seed):
         c = complete_config(config)

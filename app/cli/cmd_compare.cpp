@@ -30,7 +30,7 @@ struct CompareSettings {
     int max_len = 0;
     int max_source_len = kMaxSourceTokens;
     bool parallel_steps = true;
-    AttentionView head_a, head_b;  // which cross-attention each side compares (default: the spec's `attention`)
+    AttentionView head_a, head_b;  // which cross-attention each side compares (default: the decode's `attention`)
 };
 
 // One compared sentence: both decodes and their counts.
@@ -133,7 +133,7 @@ std::string summaryColumns(const AttentionComparisonCounts& c) {
     return out;
 }
 
-// " (cross-attention of layer 2, head 3)" for a chosen head, "" for the spec's attention.
+// " (cross-attention of layer 2, head 3)" for a chosen head, "" for the decode's `attention`.
 std::string headNote(const AttentionView& view) {
     return view.isDefault() ? std::string() : " (cross-attention of " + headChoiceText(view) + ")";
 }

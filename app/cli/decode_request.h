@@ -17,7 +17,7 @@ namespace attnviz::cli {
 
 struct DecodeSettings {
     int beam = 1;
-    int max_len = 0;  // 0 = the spec's default 2 * S + 10
+    int max_len = 0;  // 0 = docs/cli.md's default 2 * S + 10
     bool json = false;
     int max_source_len = kMaxSourceTokens;
     bool parallel_steps = true;   // off when sentences are decoded side by side (DecodeOptions::parallel_steps)

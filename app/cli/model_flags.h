@@ -13,7 +13,7 @@
 
 namespace attnviz::cli {
 
-// The --score values, in the spec's order.
+// The --score values, in docs/model-format.md's order.
 const std::vector<std::string>& scoreChoices();
 
 struct LoadedModel {

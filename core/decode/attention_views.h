@@ -1,4 +1,4 @@
-// Which of a decode's attentions a view shows (docs/transformer.md): the spec's `attention` (the default heatmap, every
+// Which of a decode's attentions a view shows (docs/transformer.md): `attention` (the default heatmap, every
 // model kind), or for a Transformer one layer's cross-attention, encoder self-attention or decoder self-attention,
 // one head or the mean over the layer's heads. The matrices are the decode's own numbers (DecodeResult), cut or
 // averaged here once, so that the window's head grid, its main heatmap and their exports show the same values.
@@ -31,7 +31,7 @@ bool isValidView(const DecodeResult& r, const AttentionView& view);
 bool stepsWithDecoder(AttentionKind kind);
 
 // (n) the mean over the heads of one query's weights, row h = head h of `heads` (nhead, n). The one definition of
-// "averaged over heads": the spec's `attention` row is this of the last layer's cross-attention.
+// "averaged over heads": the decode's `attention` row is this of the last layer's cross-attention.
 Vec meanOverHeads(const Mat& heads);
 
 // The view's matrix, row by row (the heatmap's form); the mean over heads row by row with meanOverHeads. The default

@@ -146,7 +146,7 @@ DecodeResult forcedDecode(const Model& model, const TokenizedText& source, const
 // Beam search of width K keeping the whole tree: node 0 is the root (<sos>); every expanded node lists its children.
 // All children of one expanded hypothesis come from the same decoder step and so share that step's attention row:
 // the tree keeps one row per expansion (`rows`), and a node names the row of the step that produced it.
-// For a Transformer, `attention` is the spec's `attention` row and `best` has the three attention keys.
+// For a Transformer, `attention` is docs/transformer.md's `attention` row and `best` has the three attention keys.
 struct BeamNode {
     int parent = -1;
     int token = kSos;

@@ -1,5 +1,5 @@
 // Which cross-attention each side of a comparison compares (`attnviz-cli compare --head-a/--head-b`, the compare
-// view's choosers): the spec's `attention` (the default: for a Transformer the last decoder layer's cross-attention
+// view's choosers): the decode's `attention` (the default: for a Transformer the last decoder layer's cross-attention
 // averaged over heads), or for a Transformer one decoder layer's cross-attention, one head or the mean over that
 // layer's heads. The rows are the decode's own (decode/attention_views.h), the numbers the head grid shows; the
 // comparison's maths (eval/compare.h) then runs on them unchanged.
@@ -12,7 +12,7 @@
 namespace attnviz {
 
 // `r` with `attention` replaced by the rows of the cross-attention `view` chooses and `scores` dropped (raw scores
-// belong to the spec's attention; a Transformer has none); tokens, ids and the per-head keys kept. The default view
+// belong to the decode's attention; a Transformer has none); tokens, ids and the per-head keys kept. The default view
 // returns `r` as it is. Throws InputError for a view `r` does not have (isValidView) or of another kind than Cross.
 DecodeResult withComparedAttention(const DecodeResult& r, const AttentionView& view);
 

@@ -10,7 +10,7 @@
 // equal to the engine's floats, as in io/decode_json.h.
 // As CSV (RFC 4180, "\n" line ends): the header `target,tv,js,argmax_a,argmax_b,agree,entropy_a,entropy_b`, then one
 // line per target token (agree is 1 or 0); numbers as formatFloat writes them.
-// Which cross-attention a side compares (eval/compare_heads.h), as the keys head_a / head_b: null for the spec's
+// Which cross-attention a side compares (eval/compare_heads.h), as the keys head_a / head_b: null for the decode's
 // `attention`, else {"layer": L, "head": H} counted from 1, "head": "mean" for the mean over the layer's heads.
 #pragma once
 #include "eval/compare.h"

@@ -1,5 +1,5 @@
 // The explain keys of docs/explain.md's JSON, added to a decode object (io/decode_json.h): "explanations" (each
-// method's T × S matrix, by the spec's name), "ig_steps" and "ig_delta" with integrated gradients, "contrast" with
+// method's T × S matrix, by its name there), "ig_steps" and "ig_delta" with integrated gradients, "contrast" with
 // a contrast. Floats as io/decode_json.h writes them (the double equal to the float; null when not finite).
 #pragma once
 #include "explain/explanation.h"

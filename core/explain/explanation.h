@@ -15,7 +15,7 @@ namespace attnviz {
 
 enum class ExplainMethod { Attention, Norm, GradInput, GradNorm, IntegratedGradients, Occlusion, Rollout };
 
-// The spec's name ("grad_input"), whether its values have a sign (a diverging colour map centred on 0), whether
+// Its name ("grad_input"), whether its values have a sign (a diverging colour map centred on 0), whether
 // only a Transformer has it, and whether it reads the objective f_t (then a contrast changes it; the others read the
 // weights).
 struct MethodInfo {
@@ -25,7 +25,7 @@ struct MethodInfo {
     bool transformer_only;
     bool reads_objective;
 };
-// Every method, in the spec's order.
+// Every method, in docs/explain.md's order.
 const std::vector<MethodInfo>& explainMethods();
 const MethodInfo& methodInfo(ExplainMethod method);
 std::optional<ExplainMethod> methodFromName(std::string_view name);

@@ -29,7 +29,7 @@ void writeHeads(JsonWriter& w, const std::vector<std::vector<Mat>>& layers) {
     w.endArray();
 }
 
-// configToJson's object with its keys in the spec's order.
+// configToJson's object with its keys in docs/model-format.md's order.
 nlohmann::ordered_json orderedConfig(const ModelConfig& config) {
     using Json = nlohmann::ordered_json;
     const nlohmann::json c = configToJson(config);

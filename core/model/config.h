@@ -57,12 +57,12 @@ SpanKind parseSpanKind(std::string_view);
 TokenizerKind parseTokenizerKind(std::string_view);
 
 // Parses the config object; defaults filled in; throws ModelError on a missing/invalid key or a
-// combination the spec forbids (local spans or input feeding with bahdanau, dot sizes, ...).
+// combination docs/model-format.md forbids (local spans or input feeding with bahdanau, dot sizes, ...).
 ModelConfig configFromJson(const nlohmann::json& j);
 ModelConfig configFromJsonText(std::string_view text);
 // Every key written, defaults included (the "config" of cli.md's decode object).
 nlohmann::json configToJson(const ModelConfig& c);
-// Throws ModelError if the config breaks a rule of the spec, or if its weights alone would need more than
+// Throws ModelError if the config breaks a rule of docs/model-format.md, or if its weights alone would need more than
 // kMaxWeightBytes (a config that cannot fit in memory is refused before anything is allocated).
 void validateConfig(const ModelConfig& c);
 

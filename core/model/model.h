@@ -77,8 +77,8 @@ struct Model {
     TransformerShape transformerShape() const;
 };
 
-// Every tensor of the model's kind in file order, with the names and shapes of the spec: the views the loader fills
-// (after the weights are sized) and the writer reads.
+// Every tensor of the model's kind in file order, with the names and shapes of docs/model-format.md (and
+// docs/transformer.md): the views the loader fills (after the weights are sized) and the writer reads.
 std::vector<ParamRef> paramRefs(Model& model);
 
 // A model with PyTorch's default initialisation (uniform(-1/sqrt(fan), 1/sqrt(fan)) for GRU/Linear, N(0,1) for

@@ -120,7 +120,7 @@ struct ParamRef {
 };
 
 // Every tensor the config calls for, in forEachTensor's order (the order the file writer uses), with the shapes the
-// spec gives. Calling it on a fresh ModelParams after resizeParams() gives the views to fill.
+// docs/model-format.md gives. Calling it on a fresh ModelParams after resizeParams() gives the views to fill.
 std::vector<ParamRef> paramRefs(ModelParams& p, const ModelConfig& c, int source_vocab, int target_vocab);
 // The same views of a Transformer's tensors, in forEachTransformerTensor's order. On params whose layer lists are
 // sized but whose tensors are empty, the names and shapes alone (data null, size 0).

@@ -56,7 +56,7 @@ auto& outputTable(P& p, const TransformerConfig& c) {
 std::string_view toString(Activation);
 // "relu", "gelu", "gelu_new" (gelu_tanh), "swish" or "silu": throws ModelError naming the value and the accepted ones.
 Activation parseActivation(std::string_view);
-// The first rule of the spec a config's sizes break, as data: the window says it in the reader's language.
+// The first rule of docs/transformer.md a config's sizes break, as data: the window says it in the reader's language.
 struct TransformerSizeProblem {
     enum class Rule {
         AtLeastOne,           // `key` is below 1
@@ -68,7 +68,7 @@ struct TransformerSizeProblem {
     int value;        // that value
 };
 std::optional<TransformerSizeProblem> transformerSizeProblem(const TransformerConfig& c);
-// Throws ModelError naming the first rule of the spec the config breaks ("nhead 3 does not divide d_model 64").
+// Throws ModelError naming the first rule of docs/transformer.md it breaks ("nhead 3 does not divide d_model 64").
 void validateTransformerConfig(const TransformerConfig& c);
 // The transformer keys of a "config" object (decoder must be "transformer"); defaults filled in, then validated.
 // Keys of the RNN kinds that do not apply (span, window, emb_dim, ...) are an error naming the key; "score" may be

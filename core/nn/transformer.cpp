@@ -61,7 +61,7 @@ Mat Transformer::embed(const std::vector<int>& ids, bool source, int first_posit
 }
 
 // post-LN: x = LN1(x + SA(x)), x = LN2(x + FF(x)); pre-LN: x = x + SA(LN1(x)), x = x + FF(LN2(x)).
-// Knockout applies to the cross-attention only (the spec's "softmax over source positions" of the decoder), not here.
+// Knockout applies to the cross-attention only (docs/explain.md's "every softmax over source positions"), not here.
 Mat Transformer::encoderLayer(const Mat& x, int l, std::vector<Mat>& heads) const {
     const EncoderLayerParamsT<float>& layer = params_->encoder_layers[size_t(l)];
     const int nhead = config_->nhead;

@@ -85,7 +85,7 @@ private:
 // The T × T decoder self-attention of one layer and head from the steps of a decode (T = steps.size()): row i is
 // step i's causal row, exact zeros above the diagonal.
 Mat decoderSelfAttentionMatrix(const std::vector<TransformerStep>& steps, int layer, int head);
-// The T × S cross-attention of one layer and head; head −1 averages over the heads (spec's `attention` for the last
+// The T × S cross-attention of one layer and head; head −1 averages over the heads (`attention` for the last
 // layer).
 Mat crossAttentionMatrix(const std::vector<TransformerStep>& steps, int layer, int head);
 

@@ -79,7 +79,7 @@ void TestCliCompareHeads::headOfAIsTheEnginesHead() {
     QVERIFY(std::abs(avg["js"].get<double>() - want.mean_js) < 1e-9);
     QVERIFY(std::abs(avg["entropy_a"].get<double>() - want.mean_entropy_a) < 1e-9);
     QVERIFY(std::abs(avg["argmax_agreement"].get<double>() - want.argmax_agreement) < 1e-12);
-    // … and not the spec's attention: the default compares other rows.
+    // … and not the decode's `attention`: the default compares other rows.
     const AttentionComparison spec = engine(transformer_path_, rnn_path_, {}, {});
     QVERIFY(std::abs(want.mean_tv - spec.mean_tv) > 1e-4);
 }
@@ -92,7 +92,7 @@ void TestCliCompareHeads::meanOfALayerOnBAndTextOutput() {
     QCOMPARE(j["head_b"].dump(), std::string(R"({"head":"mean","layer":3})"));  // json sorts its keys
     const AttentionComparison want = engine(rnn_path_, transformer_path_, {}, {AttentionKind::Cross, 2, -1});
     QVERIFY(std::abs(j["average"]["tv"].get<double>() - want.mean_tv) < 1e-9);
-    // The last layer's mean is the spec's attention: the same numbers as without the flag (to round-off).
+    // The last layer's mean is the decode's `attention`: the same numbers as without the flag (to round-off).
     const AttentionComparison spec = engine(rnn_path_, transformer_path_, {}, {});
     QVERIFY(std::abs(want.mean_tv - spec.mean_tv) < 1e-6);
 

@@ -89,7 +89,7 @@ void TestCliInterventions::decodeJsonIsTheEnginesIntervenedDecode() {
     const ProcessRun r = runCli(QStringList{"decode", "--model", model, "--json"} + flags + QStringList{kSource});
     QVERIFY2(r.code == 0, qPrintable(r.errText()));
     const json j = json::parse(r.out.toStdString());
-    // In the order the spec writes the keys: knockout, attend, head_off.
+    // In the order docs/cli.md writes the keys: knockout, attend, head_off.
     QCOMPARE(QString::fromStdString(nlohmann::ordered_json::parse(r.out.toStdString())["interventions"].dump()),
              expected);
 
@@ -227,7 +227,7 @@ void TestCliInterventions::explainExplainsTheIntervenedDecode() {
     }
 }
 
-// eval --head-importance: one entry per head of the engine's headImportance on the same lines, as the spec names them.
+// eval --head-importance: one entry per head of the engine's headImportance on the same lines, with docs/cli.md's keys.
 void TestCliInterventions::evalHeadImportanceIsTheEngines() {
     QTemporaryDir dir;
     const QString data = dir.filePath("test.tsv");

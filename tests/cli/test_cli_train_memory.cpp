@@ -77,7 +77,7 @@ void TestCliTrainMemory::vocabularyTooBigIsRefused() {
     const QString err = QString::fromUtf8(r.err);
     // The vocabularies: the four specials, the two common words and the 20,000 words of their own.
     const int vocab = 4 + 2 + kDistinct;
-    // The weights, by the shapes of the spec: the embeddings (V x E), the output layer (V x (H_d + 2H_e + E) + V),
+    // The weights (docs/model-format.md): the embeddings (V x E), the output layer (V x (H_d + 2H_e + E) + V),
     // the GRUs, the attention and the bridge; training keeps them, the gradient, the previous weights and Adam's
     // two moments: 5 copies of float32 with one thread and no validation.
     const int64_t parameters = parameterCount(config_values_, vocab, vocab);

@@ -1,4 +1,4 @@
-// eval/cell_explanation.h: every cell of a decode explained for every decoder × score × span the spec allows. The
+// eval/cell_explanation.h: every cell of a decode explained for every decoder × score × span the format allows. The
 // score and weight equal the decode's own (float round-off) and the independent double reference's; the score is
 // recomputed by hand from its parts in double; the shares sum to 1; a hand-built one-word model gives the numbers
 // worked out on paper.

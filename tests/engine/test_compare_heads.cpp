@@ -2,7 +2,7 @@
 // `compare --head-a/--head-b`): the rows compared for layer L, head H are the cross-attention of an independent run
 // of the Transformer's forward pass (nn/transformer: encode, then the decoder fed the decode's tokens one by one,
 // each step's weights read straight from its (nhead, S) matrix), and the distances are those of these rows; the mean
-// of the last layer's heads is the spec's `attention`; the choices parse, are checked against the model and print.
+// of the last layer's heads is the decode's `attention`; the choices parse, are checked against the model and print.
 #include "base/errors.h"
 #include "decode/decoding.h"
 #include "eval/compare.h"
@@ -94,7 +94,7 @@ void TestCompareHeads::chosenHeadIsTheEnginesHead() {
         for (const RowComparison& r : rows) tv += r.tv;
         QVERIFY(std::abs(s.mean_tv - tv / double(rows.size())) < 1e-12);
     }
-    QVERIFY(differs_from_spec > 0);  // a head is not the spec's average
+    QVERIFY(differs_from_spec > 0);  // a head is not the decode's average
     // Both sides may choose: a head against itself differs by nothing.
     const DecodeResult h = withComparedAttention(a_, {AttentionKind::Cross, 1, 0});
     const AttentionComparison self = comparisonSummary(compareAttention(h, h));

@@ -87,7 +87,7 @@ void TestDecodeJson::roundTripIsBitExact() {
 
 void TestDecodeJson::keysAndOrder() {
     const std::string text = decodeToJsonText(awkward(), luongConfig());
-    // The spec's keys in the spec's order, config last with every default written.
+    // docs/cli.md's keys in its order, config last with every default written.
     const char* keys[] = {"\"source_tokens\"", "\"source_ids\"", "\"target_tokens\"",  "\"target_ids\"",
                           "\"attention\"",     "\"log_probs\"",  "\"total_log_prob\"", "\"config\""};
     size_t last = 0;

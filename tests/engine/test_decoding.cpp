@@ -1,5 +1,5 @@
 // The engine's forward pass against an independent double-precision reference (tests/support/reference_model.h)
-// for every decoder × score × span × input-feeding combination the spec allows, plus a hand-worked case.
+// for every decoder × score × span × input-feeding combination docs/model-format.md allows, plus a hand-worked case.
 // bahdanau runs twice: with the context folded into per-sentence products (fast/folded_decoder.h) and without.
 #include "base/errors.h"
 #include "decode/decoding.h"

@@ -1,6 +1,6 @@
 // The corpus measures of docs/explain.md against hand-worked answers: Spearman's ρ with and without ties, the
 // ranking of a row's words (specials left out, ties to the lower position), a row's shares of its magnitude, the
-// per-row ρ over the words, a method's AER on hand-made links, AOPC as the spec defines it (log p of the row's token
+// per-row ρ over the words, a method's AER on hand-made links, AOPC by docs/explain.md (log p of the row's token
 // from independent forced decodes of the sources with the top-k words replaced by <unk>), and explainCorpus's lines.
 #include "decode/decoding.h"
 #include "eval/alignment.h"

@@ -1,5 +1,5 @@
 // Model files on disk: atomic saving (failures leave neither a partial file nor a temp file, and an old file intact),
-// readModelHeader, siblings (spec "Siblings"), and the time to save and load a 50 MB model.
+// readModelHeader, siblings (docs/model-format.md, "Siblings"), and the time to save and load a 50 MB model.
 #include "base/errors.h"
 #include "io/model_file.h"
 #include "model/model.h"

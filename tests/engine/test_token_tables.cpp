@@ -1,4 +1,4 @@
-// The token tables (fast/token_tables.h): their rows are the products of the spec's maths, decoders read them, and
+// The token tables (fast/token_tables.h): their rows are the products of the format's maths, decoders read them, and
 // decoding gives the same bits with tables filled in advance, filled by the steps themselves, shared between
 // threads, or none at all; the engine keeps one per model object for every decode of it.
 #include "base/errors.h"

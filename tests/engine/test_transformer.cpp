@@ -75,7 +75,7 @@ void compareStep(const TransformerStep& step, const RefTransformerDecoding& ref,
         }
 }
 
-// Greedy decoding by the spec's rules on the engine's steps.
+// Greedy decoding by docs/model-format.md's rules on the engine's steps.
 std::vector<int> engineGreedy(const Transformer& net, const std::vector<int>& source, int max_len,
                               std::vector<TransformerStep>& steps) {
     const TransformerEncoding enc = net.encode(source);

@@ -2,7 +2,7 @@
 // nn/transformer's forward bit for bit and the independent double reference (tests/support/reference_transformer)
 // to float32 round-off; going back, forcing and branching recompute only what changed; forced decoding equals the
 // reference on the whole input; beam width 1 equals greedy; the decode object's three attention keys have the
-// spec's shapes and its `attention` is the last layer's cross-attention averaged over the heads.
+// docs/transformer.md's shapes and its `attention` is the last layer's cross-attention averaged over the heads.
 #include "base/errors.h"
 #include "decode/decoding.h"
 #include "error_of.h"

@@ -140,7 +140,7 @@ private slots:
         QCOMPARE(serializeModel(back), serializeModel(m));
     }
 
-    // The tensors of the file are exactly the spec's PyTorch names, in its order.
+    // The tensors of the file are exactly docs/transformer.md's PyTorch names, in its order.
     void fileHoldsTheSpecsTensorNames() {
         const Model m = describedTransformer(16);
         QTemporaryDir dir;
@@ -162,7 +162,7 @@ private slots:
               "transformer.decoder.layers.0.norm3.bias", "transformer.decoder.norm.bias", "generator.weight",
               "generator.bias", "positional_encoding.pos_embedding"})
             QVERIFY2(names.count(n), n);
-        // Sizes counted by hand from the spec's table.
+        // Sizes counted by hand from docs/transformer.md's table.
         const int64_t attention = 3 * d * d + 3 * d + d * d + d, ff = F * d + F + d * F + d, norm = 2 * d;
         const int64_t expected = int64_t(Vs) * d + int64_t(Vt) * d + 2 * (attention + ff + 2 * norm) + norm +
                                  2 * (2 * attention + ff + 3 * norm) + norm + int64_t(Vt) * d + Vt + 16 * d;

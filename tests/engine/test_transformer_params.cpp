@@ -113,7 +113,7 @@ void TestTransformerParams::sizeProblemNamesTheRuleKeyAndValue() {
     };
     QCOMPARE(problem([](auto& c) { c.nhead = 3; }), std::tuple(int(Rule::HeadsDivideModelSize), QString("nhead"), 3));
     QCOMPARE(problem([](auto& c) { c.d_model = 63; }), std::tuple(int(Rule::EvenModelSize), QString("d_model"), 63));
-    // The first rule broken, in the order the spec lists them: an odd d_model before heads that do not divide it.
+    // The first rule broken, in docs/transformer.md's order: an odd d_model before heads that do not divide it.
     QCOMPARE(problem([](auto& c) { c.d_model = 63, c.nhead = 2; }),
              std::tuple(int(Rule::EvenModelSize), QString("d_model"), 63));
     QCOMPARE(problem([](auto& c) { c.dim_feedforward = 0; }),

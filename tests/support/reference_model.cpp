@@ -1,4 +1,4 @@
-// Plain loops over std::vector<double>, written from the spec; no Eigen arithmetic, no code shared with core/.
+// Plain loops over std::vector<double>, from docs/model-format.md; no Eigen arithmetic, no code shared with core/.
 #include "reference_model.h"
 
 #include <algorithm>

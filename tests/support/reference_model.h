@@ -46,7 +46,7 @@ RefEncoding referenceEncode(const Model& model, const std::vector<int>& source_i
 // Teacher forcing: step i is fed target[i-1] (<sos> first) and scored on target[i].
 RefDecode referenceForced(const Model& model, const std::vector<int>& source_ids, const std::vector<int>& target_ids,
                           const std::vector<DVec>* source_embeddings = nullptr, const RefInterventions& iv = {});
-// Greedy decoding with the spec's rules (never <pad>/<sos>, ties to the lowest id, stop after <eos> or max_len).
+// Greedy decoding by the format's rules (never <pad>/<sos>, ties to the lowest id, stop after <eos> or max_len).
 RefDecode referenceGreedy(const Model& model, const std::vector<int>& source_ids, int max_len,
                           const RefInterventions& iv = {});
 // The training objective for one example: mean over target positions of −log p (target without <sos>, <eos> included).

@@ -1,7 +1,7 @@
 // The compare view's head choosers driven as a user would (views/head_choice_box.h): a small Transformer (A) beside
 // an RNN sibling (B). Choosing "Layer 2 · head 1" puts in A's map exactly the head grid's thumbnail of that head (a
 // different route to the same numbers), the table's distances become those of that head's rows against B's, the
-// titles and the whole comparison's JSON say which head; the default entry gives back the spec's attention; an RNN
+// titles and the whole comparison's JSON say which head; the default entry gives back the decode's `attention`; an RNN
 // side's chooser is disabled.
 #include "main_window_fixture.h"
 
@@ -166,7 +166,7 @@ void TestCompareViewHeads::transformerHeadBesideAnRnn() {
     QCOMPARE(j["attention_a"][1][2].get<double>(), double(thumb[1][2]));
     QCOMPARE(j["tv"].get<double>(), view()->summary().mean_tv);
 
-    // A layer's mean, then the default again: the spec's attention and its distances come back.
+    // A layer's mean, then the default again: the decode's `attention` and its distances come back.
     QVERIFY(choose(box, QStringLiteral("Layer 1 · average of heads")));
     QCOMPARE(view()->viewA()->style().title, QStringLiteral("A: transformer\nlayer 1 · mean of heads"));
     QVERIFY(choose(box, box->itemText(0)));

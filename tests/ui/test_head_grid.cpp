@@ -119,7 +119,7 @@ void TestHeadGrid::cellsAreTheEnginesNumbers() {
     QVERIFY(identicalMatrix(grid()->canvas()->figure().cells[1][1], decoderSelfAttentionMatrix(run.steps, 1, 1)));
     grid()->setKind(AttentionKind::EncoderSelf);
     QVERIFY(identicalMatrix(grid()->canvas()->figure().cells[0][1], run.encoding.self_attention[0][1]));
-    // The mean over heads: the last layer's is the spec's `attention`, the default heatmap.
+    // The mean over heads: the last layer's is the decode's `attention`, the default heatmap.
     grid()->setKind(AttentionKind::Cross);
     grid()->setAveraged(true);
     f = &grid()->canvas()->figure();
@@ -150,7 +150,7 @@ void TestHeadGrid::clickShowsThatMatrixInTheHeatmap() {
     click(0, 1);
     QCOMPARE(w_->heatmapView()->matrixSize(), QSize(S, S));
     QCOMPARE(w_->heatmapView()->cellValue(2, 3), double(run.encoding.self_attention[0][1](2, 3)));
-    // Back to the default: the spec's `attention`, and no line above the heatmap.
+    // Back to the default: the decode's `attention`, and no line above the heatmap.
     QVERIFY(grid()->defaultButton()->isEnabled());
     QTest::mouseClick(grid()->defaultButton(), Qt::LeftButton);
     QVERIFY(w_->state()->attentionView().isDefault());

@@ -1,5 +1,5 @@
 // The window's training and `attnviz-cli train` start a run through one core function (train/training_start.h):
-// the same oversized Transformer is refused by both, before it is allocated, with the parameter count the spec's
+// the same oversized Transformer is refused by both, before it is allocated, with the parameter count transformer.md's
 // tensor table gives; and the window, like the CLI, says when a continued model does not know the data's words.
 #include "process_run.h"
 #include "test_files.h"

@@ -2,7 +2,7 @@
 // Transformer rows give the ModelConfig and TrainOptions typed into them (the RNN rows hidden), an nhead that does not
 // divide d_model keeps Start off with core's message under the field, and a tiny Transformer trained through the
 // window's job and worker writes a model file that loads as the Transformer kind, whose snapshots are the engine's
-// decodes (checked by another route: core trains the same run without the window, and the spec's `attention` is
+// decodes (checked by another route: core trains the same run without the window, and the decode's `attention` is
 // recomputed here as the mean over the last layer's heads), and whose settings are offered again next session.
 #include "main_window_fixture.h"
 #include "test_files.h"

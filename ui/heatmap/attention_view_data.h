@@ -1,4 +1,4 @@
-// The heatmap of one of a decode's attentions (decode/attention_views.h): the spec's `attention`, or a Transformer's
+// The heatmap of one of a decode's attentions (decode/attention_views.h): the decode's `attention`, or a Transformer's
 // cross-, encoder self- or decoder self-attention of one layer and head (or the mean over its heads), with the view's
 // tokens on both axes and its name for titles, the status bar and exports.
 #pragma once

@@ -27,7 +27,7 @@ struct ModelComparison {
     // follows the base style's fit_range (−1 to 1 by default).
     bool fit_difference = false;
     // B's rows when they are not a model's attention but an explanation method's (the compare view's "This model:
-    // METHOD"): its spec name for the JSON ("method_b") and what the rows are for B's title and colour scale.
+    // METHOD"): its name for the JSON ("method_b") and what the rows are for B's title and colour scale.
     std::string b_method;
     QString b_shows;
 };

@@ -2,7 +2,7 @@
 // (columns) of one of its three attentions (cross, encoder self, decoder self; a selector) as small heatmaps of the
 // decode's own numbers, stepping with the decoder (rows up to the cursor). "Average over heads" shows one thumbnail
 // per layer, the mean over its heads. A click on a thumbnail shows it in the main heatmap (the state's
-// attentionView); "Default view" returns to the spec's `attention`. The grid shows the decode the state shows: the
+// attentionView); "Default view" returns to the decode's `attention`. The grid shows the decode the state shows: the
 // window's own, or a hypothesis chosen in the beam search view, which the line above the grid names ("Beam
 // hypothesis 3 of 4, log p −4.21") beside a button back to the window's decode. Export… writes the grid as one image (PNG,
 // SVG, PDF) through the heatmap's export path. An RNN model has no heads: the view says so and is disabled.
