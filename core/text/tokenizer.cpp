@@ -89,6 +89,12 @@ TokenizedText withIds(std::vector<std::string> tokens, const Vocabulary& vocab, 
 
 }  // namespace
 
+void checkInputText(std::string_view text) {
+    const size_t bad = firstInvalidUtf8(text);
+    if (bad != std::string_view::npos)
+        throwBadUtf8(bad, static_cast<unsigned char>(text[bad]), decodeUtf8(text, bad).error);
+}
+
 std::vector<std::string> tokenize(std::string_view text, TokenizerKind kind, bool lowercase) {
     std::vector<std::string> tokens;
     tokens.reserve(kind == TokenizerKind::Char ? text.size() : text.size() / 4 + 1);
