@@ -5,7 +5,7 @@
 #include "io/input_file.h"
 #include "io/marian_weights.h"
 #include "io/safetensors.h"
-#include "text/sentencepiece_model.h"
+#include "io/sentencepiece_file.h"
 
 #include <nlohmann/json.hpp>
 
@@ -19,7 +19,6 @@ namespace fs = std::filesystem;
 using json = nlohmann::json;
 
 constexpr uint64_t kMaxJsonBytes = uint64_t(64) << 20;  // a 250,000-piece vocab.json is about 8 MB
-constexpr uint64_t kMaxSpmBytes = uint64_t(64) << 20;
 
 std::string joinPath(const std::string& folder, const char* file) { return (fs::path(folder) / file).string(); }
 
@@ -94,9 +93,7 @@ Vocabulary vocabularyOf(const std::string& path, int size, SpecialIds specials) 
 }
 
 std::shared_ptr<const SentencePieceModel> readSpm(const std::string& folder, const char* file) {
-    const std::string path = joinPath(folder, file);
-    return std::make_shared<const SentencePieceModel>(
-        SentencePieceModel::fromBytes(readFolderFile(path, kMaxSpmBytes), path));
+    return std::make_shared<const SentencePieceModel>(readSentencePieceModel(joinPath(folder, file)));
 }
 
 // The weights file: model.safetensors wins over pytorch_model.bin; sharded and other frameworks' files are refused.

@@ -108,6 +108,12 @@ std::vector<std::string> sideTokens(const Model& model, std::string_view text, b
 
 }  // namespace
 
+void checkInputText(std::string_view text) {
+    const size_t bad = firstInvalidUtf8(text);
+    if (bad != std::string_view::npos)
+        throwBadUtf8(bad, static_cast<unsigned char>(text[bad]), decodeUtf8(text, bad).error);
+}
+
 std::vector<std::string> tokenize(std::string_view text, TokenizerKind kind, bool lowercase) {
     std::vector<std::string> tokens;
     tokens.reserve(kind == TokenizerKind::Char ? text.size() : text.size() / 4 + 1);

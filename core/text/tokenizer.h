@@ -21,6 +21,10 @@ class Vocabulary;
 // of the first byte of the bad sequence (stray continuation, truncated, overlong, surrogate, > U+10FFFF).
 std::vector<std::string> tokenize(std::string_view text, TokenizerKind kind, bool lowercase);
 
+// Throws the InputError above when `text` is not valid UTF-8: the message of every encoder of user text (the
+// tokenizers here, text/sentencepiece_model's encode).
+void checkInputText(std::string_view text);
+
 // Tokens with their ids; unknown tokens keep their spelling and get id 1 (<unk>).
 struct TokenizedText {
     std::vector<std::string> tokens;

@@ -1,0 +1,33 @@
+// Training a SentencePiece unigram model with the library's own trainer (libsentencepiece-train), for the
+// Marian-layout models attnviz trains (docs/marian.md). Deterministic: the same lines and options give the same
+// model bytes.
+#pragma once
+#include <cstddef>
+#include <cstdint>
+#include <string>
+#include <vector>
+
+namespace attnviz {
+
+// Vocabulary sizes a model can be asked for: its 3 special pieces (<unk>, <s>, </s>) and at least one more, and at
+// most the trainer's seed pieces (a million).
+inline constexpr int kMinSentencePieceVocab = 4;
+inline constexpr int kMaxSentencePieceVocab = 1000000;
+// Lines longer than this (in bytes) are left out of training, as the library leaves out what passes its limit.
+inline constexpr size_t kMaxSentencePieceLineBytes = 65536;
+
+struct SentencePieceTraining {
+    int vocab_size = 8000;            // pieces in the model, its 3 specials included
+    uint64_t seed = 1;                // which lines are kept when there are more than max_sentences
+    double character_coverage = 1.0;  // 0.98 to 1: the share of characters (by count) that must be pieces
+    size_t max_sentences = 1000000;   // at most this many lines, a seeded sample of them (the library's advice)
+};
+
+// Trains a unigram model on `lines` (one sentence each, UTF-8) and returns its bytes, a .spm file. The library uses
+// no randomness when it is given every line, so the seed only picks the sample when there are more lines than
+// max_sentences. Throws InputError: a vocabulary size outside [4, 10^6] or a coverage outside [0.98, 1]; a line with
+// invalid UTF-8 or a NUL byte ("line N: ..."); no line with a letter, digit, punctuation or symbol; a corpus too
+// small for vocab_size ("... at most N pieces"), or a vocab_size below its characters ("... at least N").
+std::string trainSentencePiece(const std::vector<std::string>& lines, const SentencePieceTraining& options);
+
+}  // namespace attnviz
