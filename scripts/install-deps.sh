@@ -5,7 +5,7 @@ packages=(
   cmake g++ make ninja-build pkg-config python3
   qt6-base-dev qt6-svg-dev libqcustomplot-dev libqt6svg6 qt6-qpa-plugins
   qt6-l10n-tools qt6-tools-dev qt6-translations-l10n
-  libeigen3-dev nlohmann-json3-dev libicu-dev libbenchmark-dev libsentencepiece-dev
+  libeigen3-dev nlohmann-json3-dev libicu-dev libzip-dev libbenchmark-dev libsentencepiece-dev
   fonts-noto-cjk fonts-dejavu-core
   xvfb xauth imagemagick clang-format appstream desktop-file-utils
 )

@@ -137,17 +137,6 @@ void convertLoop(const uint8_t* src, float* out, int64_t n, Conv conv) {
     }
 }
 
-int64_t firstNonFinite(const float* x, int64_t n) {
-    // Exponent bits all ones = Inf or NaN; a branch-free scan the compiler vectorises, then locate.
-    auto bad = [](float f) { return (std::bit_cast<uint32_t>(f) & 0x7F800000u) == 0x7F800000u; };
-    uint32_t any = 0;
-    for (int64_t i = 0; i < n; ++i) any |= uint32_t(bad(x[i]));
-    if (!any) return -1;
-    for (int64_t i = 0; i < n; ++i)
-        if (bad(x[i])) return i;
-    return -1;
-}
-
 // The header's shape, checked in one SAX pass before it is parsed into a tree: nesting at most kMaxHeaderDepth deep
 // (a safetensors header is 3) and no top-level key twice (the tree would keep the last one silently). Linear in the
 // header: nlohmann's callback parser, used before, scanned the whole root object again after each tensor entry (its
@@ -310,10 +299,8 @@ Header parseFile(const uint8_t* data, size_t size, const std::string& name) {
     return parseHeader(std::string_view(reinterpret_cast<const char*>(data) + 8, n), size - 8 - n, name);
 }
 
-int64_t toFloat(const TensorInfo& t, const uint8_t* buffer, float* out) {
-    const uint8_t* src = buffer + t.begin;
-    const int64_t n = t.numel;
-    switch (t.dtype) {
+void convertToFloat(DType dtype, const uint8_t* src, int64_t n, float* out) {
+    switch (dtype) {
     case DType::F32:
         if (n > 0) std::memcpy(out, src, size_t(n) * 4);
         break;
@@ -325,14 +312,29 @@ int64_t toFloat(const TensorInfo& t, const uint8_t* buffer, float* out) {
         break;
     case DType::F64:
         convertLoop<double>(src, out, n, [](double d) {
-            // a double outside float range must not be cast (undefined behaviour); it becomes Inf, reported below
+            // a double outside float range must not be cast (undefined behaviour); it becomes Inf
             if (std::isnan(d)) return NAN;
             if (!(std::fabs(d) <= double(FLT_MAX))) return d > 0 ? INFINITY : -INFINITY;
             return static_cast<float>(d);
         });
         break;
     }
-    return firstNonFinite(out, n);
+}
+
+int64_t firstNonFinite(const float* x, int64_t n) {
+    // Exponent bits all ones = Inf or NaN; a branch-free scan the compiler vectorises, then locate.
+    auto bad = [](float f) { return (std::bit_cast<uint32_t>(f) & 0x7F800000u) == 0x7F800000u; };
+    uint32_t any = 0;
+    for (int64_t i = 0; i < n; ++i) any |= uint32_t(bad(x[i]));
+    if (!any) return -1;
+    for (int64_t i = 0; i < n; ++i)
+        if (bad(x[i])) return i;
+    return -1;
+}
+
+int64_t toFloat(const TensorInfo& t, const uint8_t* buffer, float* out) {
+    convertToFloat(t.dtype, buffer + t.begin, t.numel, out);
+    return firstNonFinite(out, t.numel);
 }
 
 uint16_t floatToHalf(float f) { return Eigen::numext::bit_cast<uint16_t>(Eigen::half(f)); }

@@ -55,6 +55,12 @@ void requireExactBuffer(const Header& h, const std::string& name);
 // Parses a whole file held in memory (header checked; data not touched).
 Header parseFile(const uint8_t* data, size_t size, const std::string& name);
 
+// n values of `dtype` at `src` (little-endian, any alignment) as float32 into `out`; an F64 beyond float's range
+// becomes ±Inf.
+void convertToFloat(DType dtype, const uint8_t* src, int64_t n, float* out);
+// The index of the first value of x[0, n) that is not finite (NaN, ±Inf), or -1.
+int64_t firstNonFinite(const float* x, int64_t n);
+
 // Converts tensor `t` to float32: `buffer` is the start of the byte buffer, `out` holds t.numel floats.
 // Returns the index of the first value that is not finite (NaN, ±Inf, or an F64 outside float range), or -1.
 int64_t toFloat(const TensorInfo& t, const uint8_t* buffer, float* out);
