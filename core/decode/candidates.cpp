@@ -31,6 +31,12 @@ std::string producibleText(const SpecialIds& t, int V) {
 
 }  // namespace
 
+int producibleCount(const Vocabulary& target) {
+    int n = 0;
+    for (int id = 0; id < target.size(); ++id) n += producible(id, target.specials());
+    return n;
+}
+
 void checkProducible(const Model& model, int id, const std::string& what) {
     const SpecialIds& t = model.target_vocab.specials();
     const int V = model.target_vocab.size();

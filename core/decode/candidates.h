@@ -12,6 +12,8 @@ namespace attnviz::detail {
 // A token decoding may produce: anything but the target's <pad>, <sos> and decoder start (`t` its specials). A
 // forbidden token of a configured Transformer has log p = −∞ and is never chosen either.
 inline bool producible(int id, const SpecialIds& t) { return id != t.pad && id != t.sos && id != t.start; }
+// How many ids of the vocabulary are producible.
+int producibleCount(const Vocabulary& target);
 // Throws InputError "WHAT token id N cannot be produced (valid: 1 or 3..V−1)" for an id outside the target
 // vocabulary, a control id, or an id the model forbids (a configured Transformer's forbidden_outputs).
 void checkProducible(const Model& model, int id, const std::string& what);

@@ -29,7 +29,7 @@ KindSteps::KindSteps(const Model& model, const std::vector<int>& source_ids, con
                      const Interventions* iv)
     : model_(model) {
     if (model.config.isTransformer()) {
-        transformer_.emplace(model, source_ids, iv);
+        transformer_.emplace(model, source_ids, iv, path.pool);
         return;
     }
     rnn_.emplace(model, path, iv);

@@ -32,7 +32,7 @@ struct DecodingSession::Impl {
     Impl(std::shared_ptr<const Model> m, const TokenizedText& src, DecodeOptions opt, const detail::StepPath& path)
         : model(std::move(m)), source(detail::checkedSource(*model, src)), options(opt) {
         max_len = detail::resolveMaxLength(options, int(source.ids.size()));
-        options.top_k = std::clamp(options.top_k, 0, std::max(0, model->target_vocab.size() - 2));
+        options.top_k = std::clamp(options.top_k, 0, detail::producibleCount(model->target_vocab));
         checkInterventions(*model, options.interventions, int(source.ids.size()), max_len);
         kind.emplace(*model, source.ids, path, &options.interventions);  // options lives as long as the steps
         max_len = kind->lengthLimit(max_len);

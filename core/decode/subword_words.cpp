@@ -1,15 +1,12 @@
 #include "decode/subword_words.h"
 
 #include "base/errors.h"
+#include "text/language_code.h"
 #include "text/piece_words.h"
 #include "text/tokenizer.h"
 
 namespace attnviz {
 namespace {
-
-bool isLanguageCode(const std::string& t) {
-    return t.size() > 4 && t.compare(0, 2, ">>") == 0 && t.compare(t.size() - 2, 2, "<<") == 0;
-}
 
 std::vector<WordSpan> spansOf(const std::vector<std::string>& tokens, const std::vector<int>& ids,
                               const Vocabulary& vocab) {

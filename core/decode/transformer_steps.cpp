@@ -11,8 +11,9 @@
 
 namespace attnviz::detail {
 
-TransformerSteps::TransformerSteps(const Model& model, const std::vector<int>& source_ids, const Interventions* iv)
-    : net_(model.config.transformer, model.transformer, iv), encoding_(net_.encode(source_ids)) {}
+TransformerSteps::TransformerSteps(const Model& model, const std::vector<int>& source_ids, const Interventions* iv,
+                                   ThreadPool* pool)
+    : net_(model.config.transformer, model.transformer, iv, pool), encoding_(net_.encode(source_ids)) {}
 
 void TransformerSteps::step(TransformerDecoderState& state, int token, TransformerStep& out) const {
     net_.step(encoding_, state, token, out);

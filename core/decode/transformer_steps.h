@@ -16,7 +16,9 @@ public:
     // Encodes source ids ([<sos>] + tokens + [<eos>], already checked against the vocabulary). Throws InputError
     // when the source is longer than a stored positional table.
     // `iv` (nullptr: none): the decode's knockout and heads off, already checked (checkInterventions).
-    TransformerSteps(const Model& model, const std::vector<int>& source_ids, const Interventions* iv = nullptr);
+    // `pool`: the step path's (nullptr: one thread).
+    TransformerSteps(const Model& model, const std::vector<int>& source_ids, const Interventions* iv = nullptr,
+                     ThreadPool* pool = &ThreadPool::engine());
 
     const TransformerEncoding& encoding() const { return encoding_; }
     // Feeds `token` at position state.length; `out` gets the next token's distribution and every attention.

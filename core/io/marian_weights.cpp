@@ -1,6 +1,7 @@
 #include "io/marian_weights.h"
 
 #include "base/errors.h"
+#include "base/tensor.h"
 #include "io/safetensors.h"
 #include "io/torch_checkpoint.h"
 

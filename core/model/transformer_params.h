@@ -35,7 +35,7 @@ struct TransformerConfig {
     int max_positions = 0;          // the longest side in positions when the table is computed; 0: any length
     bool shared_embeddings = false;  // the source reads the target's table (one table, stored once)
     bool tied_output = false;        // the output layer's weight is the target table (stored once)
-    std::vector<int> forbidden_outputs;  // sorted target ids whose logits are removed before the log-softmax
+    std::vector<int> forbidden_outputs = {};  // sorted target ids whose logits are removed before the log-softmax
     int headDim() const { return nhead > 0 ? d_model / nhead : 0; }
     // Anything but the tutorial's layout (such a config is saved as a Marian folder, not an attnviz file).
     bool isConfigured() const;

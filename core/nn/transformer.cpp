@@ -13,8 +13,9 @@ namespace attnviz {
 
 void TransformerDecoderState::truncate(int n) { length = std::clamp(n, 0, length); }
 
-Transformer::Transformer(const TransformerConfig& config, const TransformerParams& params, const Interventions* iv)
-    : config_(&config), params_(&params) {
+Transformer::Transformer(const TransformerConfig& config, const TransformerParams& params, const Interventions* iv,
+                         ThreadPool* pool)
+    : config_(&config), params_(&params), pool_(pool) {
     checkTransformerParams(params, config);
     if (!iv) return;
     knockout_ = iv->knockout;
@@ -158,7 +159,7 @@ void Transformer::step(const TransformerEncoding& enc, TransformerDecoderState& 
     // falls on a multiple of 16 rows, so the bits are the unsplit product's
     const Mat& output = outputTable(*params_, *config_);
     out.logits.resize(output.rows());
-    splitGemv(output, normed.data(), out.logits.data(), &ThreadPool::engine());
+    splitGemv(output, normed.data(), out.logits.data(), pool_);
     out.logits += params_->generator_bias;
     out.log_probs = out.logits;
     removeForbidden(out.log_probs, config_->forbidden_outputs);

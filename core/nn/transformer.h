@@ -5,6 +5,7 @@
 // Legend: S source length with <sos>/<eos>, t the decoder input position (0 for <sos>), d d_model, V_t target vocab.
 #pragma once
 #include "base/tensor.h"
+#include "kernels/thread_pool.h"
 #include "model/interventions.h"
 #include "model/transformer_params.h"
 
@@ -47,7 +48,10 @@ public:
     // Throws ModelError if the config breaks a rule or a tensor's size is not the config's (checkTransformerParams).
     // `iv` (nullptr: none): knockout and heads off (docs/explain.md), applied to every sentence; checked by the
     // caller (checkInterventions). Only its knockout and heads_off are read; it need not outlive the constructor.
-    Transformer(const TransformerConfig& config, const TransformerParams& params, const Interventions* iv = nullptr);
+    // `pool`: where a step's output product may share its rows (the engine's pool by default; nullptr: this thread
+    // alone). The bits are the same either way.
+    Transformer(const TransformerConfig& config, const TransformerParams& params, const Interventions* iv = nullptr,
+                ThreadPool* pool = &ThreadPool::engine());
 
     const TransformerConfig& config() const { return *config_; }
     int sourceVocabSize() const;
@@ -78,6 +82,7 @@ private:
 
     const TransformerConfig* config_;
     const TransformerParams* params_;
+    ThreadPool* pool_;
     std::vector<int> knockout_;                    // source positions knocked out
     std::vector<std::vector<char>> heads_off_[3];  // [AttentionKind][layer] (nhead) or empty
 };

@@ -9,4 +9,8 @@ LanguageCodeSplit splitLanguageCode(std::string_view text) {
     return {text.substr(0, close + 2), text.substr(close + 2)};
 }
 
+bool isLanguageCode(std::string_view t) {
+    return t.size() > 4 && t.substr(0, 2) == ">>" && t.substr(t.size() - 2) == "<<";
+}
+
 }  // namespace attnviz

@@ -14,4 +14,7 @@ struct LanguageCodeSplit {
 // the first "<<"; anything else is all rest. Views into `text`.
 LanguageCodeSplit splitLanguageCode(std::string_view text);
 
+// Whether a token is a language code (">>fra<<"): a special token, a word of its own, left out of a translation's text.
+bool isLanguageCode(std::string_view token);
+
 }  // namespace attnviz

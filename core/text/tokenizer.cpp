@@ -184,7 +184,7 @@ std::string detokenizeTarget(const Model& model, const std::vector<std::string>&
     for (const std::string& t : tokens) {
         const int id = v.contains(t) ? v.id(t) : -1;
         if (id == v.specials().eos) break;
-        if (id >= 0 && v.isControl(id)) continue;
+        if ((id >= 0 && (v.isControl(id) || id == v.specials().unk)) || isLanguageCode(t)) continue;  // specials
         pieces.push_back(t);
     }
     return model.target_spm->decode(pieces);

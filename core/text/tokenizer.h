@@ -39,7 +39,8 @@ TokenizedText tokenizeSource(const Model& model, std::string_view text);
 // Target tokens with the target tokenizer, then <eos> (no <sos>): the reference of forced decoding.
 TokenizedText tokenizeTarget(const Model& model, std::string_view text);
 
-// The translation as text: a SentencePiece target's pieces decoded by its model up to </s> (controls left out);
+// The translation as text: a SentencePiece target's pieces decoded by its model up to </s> (the specials </s>,
+// <pad>, <unk> and a >>lang<< code left out);
 // otherwise detokenize with the target tokenizer.
 std::string detokenizeTarget(const Model& model, const std::vector<std::string>& tokens);
 

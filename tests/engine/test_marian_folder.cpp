@@ -94,10 +94,15 @@ private slots:
                         QVERIFY(std::abs(r.cross_attention[l][h](Eigen::Index(t), Eigen::Index(s)) -
                                          last.cross[l][h](Eigen::Index(t), Eigen::Index(s))) < 2e-5);
         }
-        // the pad (the decoder start) is never produced, and has probability exactly 0
-        DecodingSession session(std::make_shared<const Model>(m), src, o);
+        // the pad (the decoder start) is never a candidate, whatever its logit
+        Model boosted = m;
+        boosted.transformer.generator_bias[f.vocab - 1] = 1000.0f;
+        o.top_k = f.vocab;
+        DecodingSession session(std::make_shared<const Model>(boosted), src, o);
         QVERIFY(session.forward());
-        QCOMPARE(session.steps()[0].top_k.size(), size_t(0));
+        QCOMPARE(int(session.steps()[0].top_k.size()), f.vocab - 1);
+        for (const Candidate& c : session.steps()[0].top_k) QVERIFY(c.id != f.vocab - 1);
+        QVERIFY(session.steps()[0].token != f.vocab - 1);
     }
 
     void everyWeightsFormGivesTheSameModel() {
@@ -172,7 +177,10 @@ private slots:
             t["model.decoder.layers.0.fc1.bias"] = {{5}, std::vector<float>(5, 0.0f)};
         });
         expect("shape", "tensor \"model.decoder.layers.0.fc1.bias\" has shape [5]");
-        testing::rewriteMarianWeights(f.path, [](testing::TensorTable& t) { t["model.extra.weight"] = {{1}, {0.0f}}; });
+        testing::rewriteMarianWeights(f.path, [](testing::TensorTable& t) {
+            t["model.decoder.layers.0.fc1.bias"] = {{32}, std::vector<float>(32, 0.0f)};
+            t["model.extra.weight"] = {{1}, {0.0f}};
+        });
         expect("unknown", "unexpected tensor \"model.extra.weight\"");
         fs::remove(f.path + "/model.safetensors");
         expect("none", "no weights (expected model.safetensors or pytorch_model.bin)");

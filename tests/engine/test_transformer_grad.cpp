@@ -201,6 +201,8 @@ private slots:
         QTest::newRow("relu") << int(Activation::Relu) << 0.0;
         QTest::newRow("gelu") << int(Activation::Gelu) << 0.0;
         QTest::newRow("gelu, dropout 0.3") << int(Activation::Gelu) << 0.3;
+        QTest::newRow("swish") << int(Activation::Swish) << 0.0;
+        QTest::newRow("gelu_new") << int(Activation::GeluTanh) << 0.0;
     }
     void feedForwardGradient() {
         QFETCH(int, activation);
@@ -323,6 +325,44 @@ private slots:
         const std::string failure = checkEveryTensor(n, g, f, rng, &checked);
         QVERIFY2(failure.empty(), failure.c_str());
         QCOMPARE(checked, 2 + 12 * layers + 2 + 18 * layers + 2 + 2);
+    }
+
+    void swishAndGeluNewByHand() {
+        // swish'(x) = σ(x)(1 + x(1 − σ(x))): 0.5 at 0; σ(1) = 0.7310585786 at 1
+        QVERIFY(std::abs(activationDerivative(0.0, Activation::Swish) - 0.5) < 1e-12);
+        QVERIFY(std::abs(activationDerivative(1.0, Activation::Swish) - 0.7310585786 * (1 + 0.2689414214)) < 1e-9);
+        QVERIFY(std::abs(activate(1.0, Activation::Swish) - 0.7310585786) < 1e-9);
+        // gelu_new(1) = ½(1 + tanh(√(2/π)·1.044715)) = 0.8411919906
+        QVERIFY(std::abs(activate(1.0, Activation::GeluTanh) - 0.8411919906) < 1e-9);
+        QVERIFY(std::abs(activationDerivative(0.0, Activation::GeluTanh) - 0.5) < 1e-12);
+    }
+
+    void marianConfiguredModelGradient() {
+        // docs/marian.md's configuration: no final norms, halves positions, no embedding scale, one table shared by
+        // both sides and tied to the output, swish, forbidden outputs; every stored tensor by central differences.
+        GradNet n;
+        n.config = {8, 2, 2, 2, 12, false, Activation::Swish};
+        n.config.final_norms = false;
+        n.config.scale_embedding = false;
+        n.config.positions = PositionLayout::Halves;
+        n.config.shared_embeddings = n.config.tied_output = true;
+        n.config.forbidden_outputs = {1, 9};
+        n.shape = {n.config, 10, 10, 0};
+        initTransformerParams(n.params, n.shape, {31, true});
+        const TrainExample ex = example({5, 6, 4, 8, 0}, {9, 7, 4, 2, 5, 0});  // decoder start 9, eos 0
+        TransformerParamsT<double> g;
+        resizeTransformerParams(g, n.shape);
+        const double loss = modelLoss(n, ex, 0.0, 5, &g);
+        QVERIFY(std::isfinite(loss) && loss > 0);
+        std::mt19937_64 rng(8);
+        auto f = [&] { return modelLoss(n, ex, 0.0, 5, nullptr); };
+        int checked = 0;
+        const std::string failure = checkEveryTensor(n, g, f, rng, &checked);
+        QVERIFY2(failure.empty(), failure.c_str());
+        QCOMPARE(checked, 1 + 12 * 2 + 18 * 2 + 1);  // one table, the layers, the logits bias
+        // a forbidden output's logits bias has no gradient: its probability is exactly 0
+        QCOMPARE(g.generator_bias[9], 0.0);
+        QCOMPARE(g.generator_bias[1], 0.0);
     }
 
     void packedBatchEqualsExamplesApart_data() {

@@ -17,7 +17,7 @@ std::vector<std::string> marianTestLines(int count = 300);
 struct MarianFolderOptions {
     int d_model = 16, heads = 4, layers = 2, ffn = 32;
     std::string activation = "swish";
-    int spm_vocab = 120;                   // pieces of the .spm, its 3 specials included
+    int spm_vocab = 60;                    // pieces of the .spm, its 3 specials included
     std::string dtype = "F32";             // "F32", "F16", "BF16"
     std::string table_name = "model.shared.weight";  // where the one tied table is stored
     bool write_lm_head = false;            // also store lm_head.weight (the same values)
