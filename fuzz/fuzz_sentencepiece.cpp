@@ -16,8 +16,9 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
     const std::string_view bytes(reinterpret_cast<const char*>(data), size);
     try {
         const SentencePieceModel m = SentencePieceModel::fromBytes(bytes, "fuzz.spm");
-        for (const char* text :
-             {"", "Tom isn't here.", "  a  b\tc ", "汤姆不在这里。", "\xEF\xBC\xB4om \xE2\x91\xA0"}) {
+        using namespace std::string_view_literals;  // the last text holds a NUL
+        for (const std::string_view text : {""sv, "Tom isn't here."sv, "  a  b\tc "sv, "汤姆不在这里。"sv,
+                                            "\xEF\xBC\xB4om \xE2\x91\xA0"sv, "a\0b\x1b[2J\x7f"sv}) {
             const auto pieces = m.encode(text);
             for (const auto& p : pieces)
                 if (!isValidUtf8(p)) std::abort();

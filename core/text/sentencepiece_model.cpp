@@ -7,6 +7,8 @@
 
 #include <sentencepiece_processor.h>
 
+#include <new>
+
 namespace attnviz {
 
 struct SentencePieceModel::Loaded {
@@ -22,6 +24,8 @@ SentencePieceModel SentencePieceModel::fromBytes(std::string_view bytes, const s
     sentencepiece::util::Status status;
     try {
         status = loaded->processor.LoadFromSerializedProto(loaded->bytes);
+    } catch (const std::bad_alloc&) {
+        throw;
     } catch (const std::exception& e) {  // darts-clone throws when it cannot build the pieces' trie
         throw ModelError(name + ": not a SentencePiece model: " + printable(e.what()));
     }

@@ -5,6 +5,8 @@
 
 #include <QTest>
 
+#include <cmath>
+#include <initializer_list>
 #include <set>
 #include <stdexcept>
 #include <string>
