@@ -211,6 +211,19 @@ class MarianReference:
         return torch.stack(out)
 
 
+def max_difference(a, b):
+    """The largest |a − b| of two arrays (nested lists or tensors) of one shape, equal infinities (forbidden
+    tokens' log-probs) counting as 0 and a NaN or JSON null (None) as infinitely far."""
+    def floats(x):
+        return [floats(v) for v in x] if isinstance(x, (list, tuple)) else math.nan if x is None else float(x)
+
+    a, b = (x.to(torch.float64) if torch.is_tensor(x) else torch.tensor(floats(x), dtype=torch.float64) for x in (a, b))
+    if a.shape != b.shape:
+        return math.inf
+    d = torch.where(a == b, torch.zeros_like(a), (a - b).abs())
+    return float(torch.nan_to_num(d, nan=math.inf).max()) if d.numel() else 0.0
+
+
 def main():
     """python3 python/marian_reference.py FOLDER ID... : greedy output ids and log-probs of a source given as ids."""
     if len(sys.argv) < 3:

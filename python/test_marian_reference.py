@@ -23,18 +23,13 @@ try:
 
     from make_marian_folder import FolderSpec, write_folder, write_weights
     from marian_reference import MarianError, MarianReference, halves_sinusoid
+    from marian_reference import max_difference as max_diff
     NO_TORCH = None
 except ImportError as e:
     NO_TORCH = f"torch does not import ({e})"
 
 SOURCE = [5, 6, 7, 8, 9, 0]
 TARGET = [11, 3, 17, 25, 30, 12, 0]
-
-
-def max_diff(a, b):
-    """The largest |a - b|, equal infinities (forbidden tokens' log-probs) counting as 0."""
-    a, b = torch.as_tensor(a, dtype=torch.float64), torch.as_tensor(b, dtype=torch.float64)
-    return float(torch.where(a == b, torch.zeros_like(a), (a - b).abs()).max())
 
 
 class TorchLayers:
