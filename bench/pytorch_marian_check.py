@@ -3,7 +3,8 @@
 marian.md (python/marian_reference.py).
 
 Without --folder, makes its own folders: SentencePiece models trained by spm_train (Debian's `sentencepiece`) on a
-few hundred synthetic lines, a vocab.json of their pieces (</s> 0, <unk> 1, <pad> last, and a language code), random
+few hundred synthetic lines, a vocab.json of their pieces (</s> 0, <unk> 1, <pad> last, a language code, one
+source piece left out so that a sentence has an unknown piece), random
 weights in every weights form of the spec (scripts/make_marian_folder.py: safetensors F32/F16/BF16, the tied table
 under each of its three names, lm_head and final_logits_bias stored or not, stored or computed positions,
 pytorch_model.bin zip and legacy, untied, unshared; swish, relu, gelu, gelu_new). For each folder:
@@ -225,7 +226,9 @@ def own_folders(workdir):
     """(folder, name, sentence, reference, max_len) of CASES, written under workdir."""
     src_spm, src_pieces = train_spm(workdir, "source", SOURCE_WORDS, 1)
     tgt_spm, tgt_pieces = train_spm(workdir, "target", TARGET_WORDS, 2)
-    pieces = src_pieces + tgt_pieces + [">>fra<<"]
+    # ▁quickly's place taken by a piece spm never gives: the last sentence has a piece that gets <unk>'s id and
+    # keeps its spelling, and every other id stays where the seeds above were chosen
+    pieces = ["\u2581quick" if p == "\u2581quickly" else p for p in src_pieces] + tgt_pieces + [">>fra<<"]
     for i, (spec, sentence, reference, max_len) in enumerate(CASES):
         folder = os.path.join(workdir, f"case{i}")
         write_folder(folder, spec, pieces=pieces, source_spm=src_spm, target_spm=tgt_spm)

@@ -36,16 +36,14 @@ class TorchLayers:
     """The same model through nn.TransformerEncoderLayer / DecoderLayer (post-LN, batch first), PyTorch's own
     activations, the spec's positional formula written as a loop, and config.json read here, not by the reader."""
 
-    ACTIVATIONS = {"swish": F.silu, "relu": F.relu, "gelu": F.gelu,
-                   "gelu_new": lambda x: F.gelu(x, approximate="tanh")}
-
     def __init__(self, folder, weights):
         with open(os.path.join(folder, "config.json")) as f:
             c = json.load(f)
         with open(os.path.join(folder, "generation_config.json")) as f:
             c.update(json.load(f))
         self.c, self.w = c, weights
-        act = self.ACTIVATIONS[c["activation_function"]]
+        act = {"swish": F.silu, "relu": F.relu, "gelu": F.gelu,
+               "gelu_new": lambda x: F.gelu(x, approximate="tanh")}[c["activation_function"]]
         self.enc = [self.layer(nn.TransformerEncoderLayer, "encoder", i, act) for i in range(c["encoder_layers"])]
         self.dec = [self.layer(nn.TransformerDecoderLayer, "decoder", i, act) for i in range(c["decoder_layers"])]
 
@@ -121,9 +119,9 @@ class MarianReferenceTest(unittest.TestCase):
         _, weights = write_folder(path, spec, **kw)
         return path, weights
 
-    def forced(self, path, source=SOURCE, target=TARGET, dtype=torch.float32):
+    def forced(self, path, source=SOURCE, target=TARGET, dtype=None):
         with torch.no_grad():
-            return MarianReference(path, dtype).forced(source, target)
+            return MarianReference(path, dtype or torch.float32).forced(source, target)
 
     def assertSameOutputs(self, a, b, tolerance=0.0, what=""):
         for key in ("log_probs", "cross", "decoder_self", "encoder_self"):
