@@ -12,8 +12,8 @@ pytorch_model.bin zip and legacy, untied, unshared; swish, relu, gelu, gelu_new)
     source_tokens / source_ids (spm_encode's pieces, a leading >>xx<< kept whole, </s> appended), target_ids
     (greedy: the reference's own greedy decode; forced: spm_encode of the reference and </s>), target_tokens (the
     vocabulary's pieces), log_probs, total_log_prob, attention, cross_attention (L × H × T × S),
-    encoder_self_attention (L × H × S × S), decoder_self_attention (L × H × T × T), source_words / target_words (the
-    spec's rule), text (spm_decode of the pieces up to </s>, specials left out), model.family == "marian";
+    encoder_self_attention (L × H × S × S), decoder_self_attention (L × H × T × T), source_words / target_words
+    (the spec's rule), text (spm_decode of the pieces up to </s>, specials left out), model.family == "marian";
   - `explain --json --method grad_input --target REFERENCE SENTENCE`: explanations.grad_input (T × S).
 Numbers agree to 1e-5 (log-probs and attention) and 1e-4 · (1 + |value|) (gradient × input), as the other checks.
 
@@ -60,12 +60,12 @@ CASES = [
     (FolderSpec(seed=34, activation="relu", dtype="F16", tables=("encoder",), lm_head=True, positions="random",
                 encoder_layers=3, encoder_heads=2, scale_embedding=False, eos_bias=4.0),
      "a big dog ran to the old house", "un grand chien couru vers la vieille maison", 12),
-    (FolderSpec(seed=47, eos_bias=4.0, activation="gelu", weights="bin", tables=("decoder",), logits_bias=False, bad_words=[5, 9],
+    (FolderSpec(seed=47, eos_bias=4.0, activation="gelu", weights="bin", tables=("decoder",), bad_words=[5, 9],
                 decoder_layers=3, decoder_ffn=48), "the child likes bread and water", "l'enfant aime pain et eau", 8),
     (FolderSpec(seed=24, activation="gelu_new", weights="bin", bin_form="legacy", dtype="BF16", tie=False,
                 lm_head=True, d=24, encoder_heads=3, decoder_heads=6),
      ">>fra<< the teacher saw a red cat today", "le professeur vu un chat rouge aujourd'hui", 10),
-    (FolderSpec(seed=25, share=False, tables=(), positions="sinusoid", dtype="BF16"),
+    (FolderSpec(seed=25, share=False, tables=(), positions="sinusoid", dtype="BF16", logits_bias=False),
      "the small dog quickly ran under the house", "le petit chien vite couru sous la maison", 10),
 ]
 
@@ -213,8 +213,10 @@ def check_folder(cli, folder, name, sentence, reference, max_len):
         T_greedy, d_greedy = c.greedy(sentence, max_len)
         T_forced, d_forced = c.forced(sentence, reference)
         d_explain = c.explain(sentence, reference)
-        print(f"{name}: greedy {T_greedy} tokens, largest difference {d_greedy}; forced {T_forced} tokens, "
-              f"{d_forced}; grad_input {d_explain:.2g}")
+        def fmt(d):
+            return "-" if d is None else f"{d:.2g}"
+        print(f"{name}: largest differences: greedy ({T_greedy} tokens) {fmt(d_greedy)}, forced ({T_forced} tokens) "
+              f"{fmt(d_forced)}, grad_input {fmt(d_explain)}")
     except (RuntimeError, json.JSONDecodeError, KeyError, TypeError) as e:
         c.failures.append(f"{type(e).__name__}: {e}")
     for f in c.failures:
@@ -232,8 +234,11 @@ def own_folders(workdir):
     for i, (spec, sentence, reference, max_len) in enumerate(CASES):
         folder = os.path.join(workdir, f"case{i}")
         write_folder(folder, spec, pieces=pieces, source_spm=src_spm, target_spm=tgt_spm)
+        stored = [x for x, kept in (("lm_head", spec.lm_head or not spec.tie), ("positions", spec.positions != "none"),
+                                    ("bias", spec.logits_bias or spec.eos_bias)) if kept]
         name = (f"{spec.activation} {spec.weights}{'-' + spec.bin_form if spec.weights == 'bin' else ''} {spec.dtype}"
-                f" tables={','.join(spec.tables) or 'separate'}{' untied' if not spec.tie else ''}")
+                f" table={'+'.join(spec.tables) if spec.share else 'unshared'}{'' if spec.tie else ' untied'}"
+                f" +{'+'.join(stored)}")
         yield folder, name, sentence, reference, max_len
 
 

@@ -87,7 +87,8 @@ def main():
     print(f"pytorch {torch.__version__} eager, 1 thread: greedy {STEPS} tokens {res['decode_ms']:.1f} ms "
           f"(CPU {res['decode_cpu_ms']:.1f} ms), {res['step_ms']:.2f} ms a step "
           f"(CPU {res['step_cpu_ms']:.2f}; {res['step_ms_without_encoder']:.2f}, CPU "
-          f"{res['step_cpu_ms_without_encoder']:.2f}, without the encoder's {res['encode_ms']:.1f} ms); folder loaded in {res['load_s']:.2f} s (median of {a.repeats})", file=sys.stderr)
+          f"{res['step_cpu_ms_without_encoder']:.2f}, without the encoder's {res['encode_ms']:.1f} ms); "
+          f"folder loaded in {res['load_s']:.2f} s (median of {a.repeats})", file=sys.stderr)
     print(json.dumps({"torch": torch.__version__, "threads": 1, "steps": STEPS, "source_len": len(SOURCE), **res}))
 
 

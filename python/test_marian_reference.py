@@ -140,8 +140,9 @@ class MarianReferenceTest(unittest.TestCase):
                 self.assertFalse(torch.isfinite(ours["log_probs"][:, [39] + spec.bad_words]).any())
 
     def test_greedy_with_cache_equals_forced_without(self):
-        for i, spec in enumerate([FolderSpec(seed=6, eos_bias=3.0), FolderSpec(seed=6, activation="relu",
-                                                                                 decoder_layers=3, positions="random")]):
+        specs = [FolderSpec(seed=6, eos_bias=3.0), FolderSpec(seed=6, activation="relu", decoder_layers=3,
+                                                              positions="random")]
+        for i, spec in enumerate(specs):
             path, _ = self.folder(f"g{i}", spec)
             m = MarianReference(path)
             tokens, log_probs, maps = m.greedy(SOURCE, max_len=12)
@@ -167,7 +168,8 @@ class MarianReferenceTest(unittest.TestCase):
             spec = [[math.sin(p / 10000 ** (2 * k / d)) for k in range(d // 2)] +
                     [math.cos(p / 10000 ** (2 * k / d)) for k in range(d // 2)] for p in range(40)]
             self.assertLessEqual(max_diff(table, spec), 1e-12)
-        self.assertEqual(halves_sinusoid(3, 4, torch.float64)[1].tolist()[2], math.cos(1.0))  # not interleaved: cos(1) at d/2
+        # not interleaved: position 1's cos(1 / 10000^0) is column d/2
+        self.assertEqual(halves_sinusoid(3, 4, torch.float64)[1].tolist()[2], math.cos(1.0))
 
     def test_stored_positions_are_used_as_stored(self):
         computed, weights = self.folder("computed", FolderSpec(seed=8))
@@ -223,11 +225,14 @@ class MarianReferenceTest(unittest.TestCase):
         R = m.grad_input(SOURCE, TARGET)
         self.assertEqual(R.shape, (len(TARGET), len(SOURCE)))
         e, h = m.w["model.encoder.embed_tokens.weight"][torch.tensor(SOURCE)], 1e-5
+        def scaled(t, j, s):  # f_t with e_j scaled by s
+            scale = torch.tensor([s if i == j else 1.0 for i in range(len(SOURCE))], dtype=torch.float64)
+            return float(m.forced(SOURCE, TARGET, e * scale.unsqueeze(1))["log_probs"][t, TARGET[t]])
+
         for t in (0, 3, 6):
             for j in range(len(SOURCE)):
-                f = [float(m.forced(SOURCE, TARGET, e * torch.tensor([s if i == j else 1.0 for i in range(len(SOURCE))],
-                                                    dtype=torch.float64).unsqueeze(1))["log_probs"][t, TARGET[t]]) for s in (1 + h, 1 - h)]
-                self.assertAlmostEqual(float(R[t, j]), (f[0] - f[1]) / (2 * h), delta=1e-6 * (1 + abs(R[t, j])))
+                difference = (scaled(t, j, 1 + h) - scaled(t, j, 1 - h)) / (2 * h)
+                self.assertAlmostEqual(float(R[t, j]), difference, delta=1e-6 * (1 + abs(R[t, j])))
         self.assertGreater(float(R.abs().min()), 0.0, "every source position matters")
 
     def test_refusals_name_the_file_and_what(self):
