@@ -4,6 +4,12 @@ reference (python/marian_reference.py: one position a step, each decoder layer's
 cross-attention's keys and values computed once) at one thread, on a random folder of opus-mt-en-zh's size (d 512,
 6 + 6 layers, 8 heads, F 2048, V 65,001, F32 model.safetensors, swish, tied table, ~300 MB).
 
+The BLAS matters more than anything else here: Debian's python3-torch 1.13 (BLAS_INFO=generic) multiplies through
+libblas.so.3, which is the reference BLAS unless OpenBLAS or BLIS is installed, and the reference BLAS is about 12x
+slower on these products. The script prints which library was loaded; to time PyTorch on OpenBLAS without
+installing it, unpack libopenblas0-pthread's .deb and run with
+LD_LIBRARY_PATH=<unpacked>/usr/lib/x86_64-linux-gnu/openblas-pthread OPENBLAS_NUM_THREADS=1.
+
 The folder is written by scripts/make_marian_folder.py into a temporary directory (or into --out, kept, so that
 attnviz's benchmark can open the same one) with final_logits_bias[</s>] = -1e4, so that every decode runs exactly
 20 steps. The source is 12 ids and </s> (a 10-word English sentence is about that many pieces).
@@ -37,6 +43,14 @@ from torch_timing import timed  # noqa: E402
 
 STEPS = 20
 SOURCE = [100 + 37 * i for i in range(12)] + [0]  # 12 pieces and </s>
+
+
+def blas_library():
+    """The BLAS library this process loaded (torch's matrix products go through it): Debian's python3-torch links
+    libblas.so.3, the reference BLAS unless an optimised one (OpenBLAS, BLIS) is installed as its alternative."""
+    with open("/proc/self/maps") as f:
+        paths = {line.split()[-1] for line in f if "blas" in line.rsplit("/", 1)[-1]}
+    return sorted(os.path.realpath(p) for p in paths) or ["(none found)"]
 
 
 def make_folder(path):
@@ -89,7 +103,9 @@ def main():
           f"(CPU {res['step_cpu_ms']:.2f}; {res['step_ms_without_encoder']:.2f}, CPU "
           f"{res['step_cpu_ms_without_encoder']:.2f}, without the encoder's {res['encode_ms']:.1f} ms); "
           f"folder loaded in {res['load_s']:.2f} s (median of {a.repeats})", file=sys.stderr)
-    print(json.dumps({"torch": torch.__version__, "threads": 1, "steps": STEPS, "source_len": len(SOURCE), **res}))
+    print(f"BLAS: {', '.join(blas_library())}", file=sys.stderr)
+    print(json.dumps({"torch": torch.__version__, "blas": blas_library(), "threads": 1, "steps": STEPS,
+                      "source_len": len(SOURCE), **res}))
 
 
 if __name__ == "__main__":
