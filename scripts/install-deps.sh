@@ -8,6 +8,7 @@ packages=(
   libeigen3-dev nlohmann-json3-dev libicu-dev libzip-dev libbenchmark-dev libsentencepiece-dev
   fonts-noto-cjk fonts-dejavu-core
   xvfb xauth imagemagick clang-format appstream desktop-file-utils
+  sentencepiece  # spm_train / spm_encode / spm_decode: bench/pytorch_marian_check.py's folders and tokens
 )
 missing=()
 for p in "${packages[@]}"; do
