@@ -20,22 +20,22 @@ namespace attnviz::torch_pickle {
 inline constexpr size_t kMaxDims = 8;
 
 struct StorageRef {
-    std::string key;               // the zip entry <dir>/data/<key>, or the legacy file's key
+    std::string key;  // the zip entry <dir>/data/<key>, or the legacy file's key
     safetensors::DType dtype = safetensors::DType::F32;
-    int64_t numel = 0;             // elements in the storage
+    int64_t numel = 0;  // elements in the storage
 };
 
 struct TensorEntry {
     std::string name;
-    size_t storage = 0;            // index into StateDict::storages
-    int64_t offset = 0;            // storage offset, in elements
+    size_t storage = 0;  // index into StateDict::storages
+    int64_t offset = 0;  // storage offset, in elements
     std::vector<int64_t> shape;
     std::vector<int64_t> strides;  // in elements, all >= 0
     int64_t numel = 0;             // product of shape, at most the storage's numel
 };
 
 struct StateDict {
-    std::vector<TensorEntry> tensors;   // the dict's order
+    std::vector<TensorEntry> tensors;  // the dict's order
     std::vector<StorageRef> storages;  // the order in which tensors first name them
 };
 
