@@ -72,7 +72,8 @@ Bound bindZip(const std::string& path, int fd, uint64_t size) {
     torch_pickle::TorchZip zip(fd, size, path);
     torch_pickle::ZipSpan pickle_span;
     const std::vector<uint8_t> bytes = zip.readPickle(pickle_span);
-    const torch_pickle::Pickle p = torch_pickle::unpickle(bytes.data(), bytes.size(), path, zip.pickleEntry());
+    const torch_pickle::Pickle p =
+        torch_pickle::unpickle(bytes.data(), bytes.size(), path, printable(zip.pickleEntry()));
     Bound b{torch_pickle::readStateDict(p.root(), path), {}};
     std::vector<torch_pickle::ZipSpan> spans = {pickle_span};
     const std::vector<std::string> users = storageUsers(b.sd);

@@ -6,9 +6,7 @@
 #include "io/torch_pickle_allowed.h"
 
 #include <algorithm>
-#include <array>
 #include <bit>
-#include <cstdio>
 #include <cstring>
 #include <unordered_map>
 
