@@ -44,7 +44,8 @@ struct StateDict {
 // "NAME: what", naming the tensor: another value, a name twice, a persistent id of another shape, a storage type
 // other than Float, Half, BFloat16 and Double ("stored as torch.LongStorage (int64)"), one key given two types or
 // sizes, negative sizes or strides, size and stride of different lengths, more than kMaxDims dimensions, and a view
-// that reaches past its storage or has more elements than it.
+// that reaches past its storage, has more elements than it, or puts two elements in one place (a zero stride, an
+// overlap): the views left can be read walking the storage forwards (TorchCheckpoint::readFloat).
 StateDict readStateDict(const Value& root, const std::string& name);
 
 }  // namespace attnviz::torch_pickle
