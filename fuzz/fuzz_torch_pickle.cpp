@@ -24,7 +24,6 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
             for (size_t d = 0; d < t.shape.size(); ++d) last += (t.shape[d] - 1) * t.strides[d];
             if (t.numel > 0 && last >= numel) std::abort();
         }
-    } catch (const ModelError&) {
-    }
+    } catch (const ModelError&) {}
     return 0;
 }

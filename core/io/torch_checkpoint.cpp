@@ -72,7 +72,8 @@ Bound bindZip(const std::string& path, int fd, uint64_t size) {
     torch_pickle::TorchZip zip(fd, size, path);
     torch_pickle::ZipSpan pickle_span;
     const std::vector<uint8_t> bytes = zip.readPickle(pickle_span);
-    const torch_pickle::Pickle p = torch_pickle::unpickle(bytes.data(), bytes.size(), path, zip.pickleEntry());
+    const torch_pickle::Pickle p =
+        torch_pickle::unpickle(bytes.data(), bytes.size(), path, printable(zip.pickleEntry()));
     Bound b{torch_pickle::readStateDict(p.root(), path), {}};
     std::vector<torch_pickle::ZipSpan> spans = {pickle_span};
     const std::vector<std::string> users = storageUsers(b.sd);
@@ -108,8 +109,10 @@ torch_pickle::ReadAt preadAt(int fd) {
 // The legacy form's header pickles: magic number, protocol, system info.
 void checkLegacyHeader(const torch_pickle::Value& magic, const torch_pickle::Value& protocol,
                        const torch_pickle::Value& info, const std::string& path) {
-    if (magic.kind != Kind::BigInt || magic.text != std::string(reinterpret_cast<const char*>(kLegacyMagic), sizeof kLegacyMagic))
-        fail(path, "the first pickle is not torch.save's magic number 0x1950a86a20f9469cfc6c: not a PyTorch checkpoint");
+    if (magic.kind != Kind::BigInt ||
+        magic.text != std::string(reinterpret_cast<const char*>(kLegacyMagic), sizeof kLegacyMagic))
+        fail(path,
+             "the first pickle is not torch.save's magic number 0x1950a86a20f9469cfc6c: not a PyTorch checkpoint");
     if (protocol.kind != Kind::Int || protocol.integer != kLegacyProtocol)
         fail(path, "the second pickle is not torch.save's legacy protocol version 1001");
     if (info.kind != Kind::Dict) fail(path, "the third pickle (system info) is not a dict");
@@ -127,7 +130,8 @@ std::vector<uint64_t> legacyOffsets(const StateDict& sd, const torch_pickle::Val
     std::vector<uint64_t> offsets(sd.storages.size(), UINT64_MAX);
     for (const torch_pickle::Value* k : keys.items) {
         if (k->kind != Kind::String) fail(path, "the list of storage keys holds a " + std::string(kindName(k->kind)));
-        const auto it = std::find_if(sd.storages.begin(), sd.storages.end(), [&](const auto& s) { return s.key == k->text; });
+        const auto it =
+            std::find_if(sd.storages.begin(), sd.storages.end(), [&](const auto& s) { return s.key == k->text; });
         if (it == sd.storages.end())
             fail(path, "the storage \"" + printable(k->text) + "\" is in the file but no tensor uses it");
         const size_t i = size_t(it - sd.storages.begin());
@@ -149,7 +153,8 @@ std::vector<uint64_t> legacyOffsets(const StateDict& sd, const torch_pickle::Val
         at += 8 + uint64_t(bytes);
     }
     for (size_t i = 0; i < offsets.size(); ++i)
-        if (offsets[i] == UINT64_MAX) fail(path, users[i] + " (key \"" + printable(sd.storages[i].key) + "\") is not in the file");
+        if (offsets[i] == UINT64_MAX)
+            fail(path, users[i] + " (key \"" + printable(sd.storages[i].key) + "\") is not in the file");
     if (at != size)
         fail(path, std::to_string(size - at) + " bytes after the last storage (the file is " + std::to_string(size) +
                        " bytes; its storages end at byte " + std::to_string(at) + "): trailing data or a damaged file");
@@ -193,7 +198,8 @@ TorchCheckpoint TorchCheckpoint::open(const std::string& path) {
     uint8_t head[4] = {};
     const size_t got = preadAt(fd)(0, head, 4);
     Bound b;
-    if (got == 4 && head[0] == 'P' && head[1] == 'K' && ((head[2] == 3 && head[3] == 4) || (head[2] == 5 && head[3] == 6))) {
+    if (got == 4 && head[0] == 'P' && head[1] == 'K' &&
+        ((head[2] == 3 && head[3] == 4) || (head[2] == 5 && head[3] == 6))) {
         c.form_ = Form::Zip;
         b = bindZip(path, fd, size);
     } else if (got >= 2 && head[0] == 0x80 && head[1] == 0x02) {
@@ -209,7 +215,8 @@ TorchCheckpoint TorchCheckpoint::open(const std::string& path) {
         c.storages_.push_back({s.key, s.dtype, s.numel, b.offsets[i]});
     }
     for (const auto& t : b.sd.tensors)
-        c.tensors_.push_back({t.name, b.sd.storages[t.storage].dtype, t.shape, t.strides, t.offset, t.numel, t.storage});
+        c.tensors_.push_back(
+            {t.name, b.sd.storages[t.storage].dtype, t.shape, t.strides, t.offset, t.numel, t.storage});
     return c;
 }
 
@@ -271,7 +278,8 @@ void TorchCheckpoint::readStrided(const StoredTensor& t, const StoredStorage& s,
         if (e < w_begin || e >= w_end) {
             w_begin = e;
             w_end = std::min(s.numel, e + window_elems);
-            readRaw(s.file_offset + uint64_t(e) * uint64_t(width), window.data(), size_t(w_end - w_begin) * size_t(width));
+            readRaw(s.file_offset + uint64_t(e) * uint64_t(width), window.data(),
+                    size_t(w_end - w_begin) * size_t(width));
         }
         safetensors::convertToFloat(s.dtype, window.data() + (e - w_begin) * width, 1, out + o);
         for (size_t k = dims.size(); k-- > 0;) {  // the odometer, last dimension fastest
@@ -282,8 +290,7 @@ void TorchCheckpoint::readStrided(const StoredTensor& t, const StoredStorage& s,
 }
 
 int64_t TorchCheckpoint::readFloat(size_t i, float* out) const {
-    if (i >= tensors_.size())
-        throw std::out_of_range("TorchCheckpoint::readFloat: no tensor " + std::to_string(i));
+    if (i >= tensors_.size()) throw std::out_of_range("TorchCheckpoint::readFloat: no tensor " + std::to_string(i));
     const StoredTensor& t = tensors_[i];
     const StoredStorage& s = storages_[t.storage];
     if (t.numel == 0) return -1;

@@ -1,19 +1,16 @@
 // The restricted unpickler (torch_pickle.h). Opcodes are read through a small buffer over `ReadAt`, so the legacy
 // form's pickles are read from the file as they are run, without knowing their lengths beforehand.
 #include "io/torch_pickle.h"
-#include "io/torch_pickle_allowed.h"
 #include "base/errors.h"
 #include "base/utf8.h"
+#include "io/torch_pickle_allowed.h"
 
 #include <algorithm>
-#include <array>
 #include <bit>
-#include <cstdio>
 #include <cstring>
 #include <unordered_map>
 
 namespace attnviz::torch_pickle {
-
 
 std::string_view kindName(Kind k) {
     switch (k) {
@@ -43,7 +40,6 @@ std::string_view kindName(Kind k) {
     }
     return "?";
 }
-
 
 // The stack machine. One instance runs one pickle.
 class Machine {
@@ -88,8 +84,8 @@ private:
     void tuple(std::vector<Value*> items);
 
     const ReadAt& read_;
-    uint64_t pos_;    // the next byte to run
-    uint64_t limit_;  // no byte at or after it belongs to the pickle
+    uint64_t pos_;     // the next byte to run
+    uint64_t limit_;   // no byte at or after it belongs to the pickle
     uint64_t at_ = 0;  // the opcode being run
     const std::string& name_;
     const std::string& where_;
@@ -187,8 +183,8 @@ std::vector<Value*> Machine::popMark() {
 
 Value* Machine::container(Kind k, const char* op) {
     Value* v = top();
-    if (v->kind != k) refuse(std::string(op) + " on a " + std::string(kindName(v->kind)) + ", not a " +
-                             std::string(kindName(k)));
+    if (v->kind != k)
+        refuse(std::string(op) + " on a " + std::string(kindName(v->kind)) + ", not a " + std::string(kindName(k)));
     return v;
 }
 
@@ -250,7 +246,6 @@ void Machine::global() {
     v->text = full;
     push(v);
 }
-
 
 void Machine::reduce() {
     Value* args = pop();
@@ -338,7 +333,7 @@ bool Machine::scalar(uint8_t op) {
     case 'N':  // NONE
         push(make(Kind::None));
         return true;
-    case 0x88:  // NEWTRUE
+    case 0x88:    // NEWTRUE
     case 0x89: {  // NEWFALSE
         Value* v = make(Kind::Bool);
         v->integer = op == 0x88;
@@ -381,8 +376,8 @@ bool Machine::structure(uint8_t op) {
     case 't':  // TUPLE
         tuple(popMark());
         return true;
-    case 0x85:  // TUPLE1
-    case 0x86:  // TUPLE2
+    case 0x85:    // TUPLE1
+    case 0x86:    // TUPLE2
     case 0x87: {  // TUPLE3
         std::vector<Value*> items(size_t(op - 0x84));
         for (size_t i = items.size(); i-- > 0;) items[i] = pop();
@@ -468,8 +463,7 @@ Pickle Machine::run() {
     return std::move(out_);
 }
 
-Pickle unpickle(const ReadAt& read, uint64_t begin, uint64_t limit, const std::string& name,
-                const std::string& where) {
+Pickle unpickle(const ReadAt& read, uint64_t begin, uint64_t limit, const std::string& name, const std::string& where) {
     return Machine(read, begin, limit, name, where).run();
 }
 

@@ -49,10 +49,10 @@ struct Value {
 };
 
 // The most values (and memo entries) one pickle may make, and the deepest its stack may grow: a state dict needs
-// about a dozen values per tensor, so 300,000 tensors fit, and a hostile pickle cannot take more than a few hundred
-// megabytes however long it is.
-inline constexpr uint64_t kMaxValues = 4'000'000;
-inline constexpr uint64_t kMaxStack = 4'000'000;
+// about 30 per tensor, so some 30,000 tensors fit (opus-mt models have 260), and a hostile pickle cannot take more
+// than about 100 MB however long it is.
+inline constexpr uint64_t kMaxValues = 1'000'000;
+inline constexpr uint64_t kMaxStack = 1'000'000;
 
 // What unpickle returns: the root value and the arena that owns every node.
 class Pickle {

@@ -39,15 +39,13 @@ private:
 size_t StateDictReader::storage(const Value& pid) {
     const Value& id = *pid.items.at(0);
     const size_t n = id.items.size();
-    if (id.kind != Kind::Tuple || n < 5 || n > 6 || id.items[0]->kind != Kind::String ||
-        id.items[0]->text != "storage")
+    if (id.kind != Kind::Tuple || n < 5 || n > 6 || id.items[0]->kind != Kind::String || id.items[0]->text != "storage")
         refuse("its storage is a persistent id other than ('storage', type, key, location, numel)");
     const Value& type = *id.items[1];
     const Value& key = *id.items[2];
     const Value& numel = *id.items[4];
     const StorageType* st = type.kind == Kind::Global ? storageType(type.text) : nullptr;
-    if (!st)
-        refuse("its storage type is a " + std::string(kindName(type.kind)) + ", not a torch storage type");
+    if (!st) refuse("its storage type is a " + std::string(kindName(type.kind)) + ", not a torch storage type");
     if (key.kind != Kind::String || id.items[3]->kind != Kind::String || numel.kind != Kind::Int)
         refuse("its storage's key, location and size must be a string, a string and an int");
     if (n == 6 && id.items[5]->kind != Kind::None)
@@ -65,8 +63,8 @@ size_t StateDictReader::storage(const Value& pid) {
     const StorageRef& s = out_.storages[it->second];
     if (s.dtype != st->dtype || s.numel != numel.integer)
         refuse("its storage \"" + printable(key.text) + "\" is named earlier as " + std::to_string(s.numel) + " " +
-               std::string(safetensors::dtypeName(s.dtype)) + " and here as " + std::to_string(numel.integer) +
-               " " + std::string(safetensors::dtypeName(st->dtype)));
+               std::string(safetensors::dtypeName(s.dtype)) + " and here as " + std::to_string(numel.integer) + " " +
+               std::string(safetensors::dtypeName(st->dtype)));
     return it->second;
 }
 
@@ -127,8 +125,9 @@ void StateDictReader::checkView(TensorEntry& t) const {
     }
     if (last >= s.numel)
         refuse("size " + listText(t.shape) + " with stride " + listText(t.strides) + " at offset " +
-               std::to_string(t.offset) + " reaches element " + (last == INT64_MAX ? "2^63 or more" : std::to_string(last)) +
-               " of its storage \"" + printable(s.key) + "\", which holds " + std::to_string(s.numel));
+               std::to_string(t.offset) + " reaches element " +
+               (last == INT64_MAX ? "2^63 or more" : std::to_string(last)) + " of its storage \"" + printable(s.key) +
+               "\", which holds " + std::to_string(s.numel));
     requireDistinctElements(t);
 }
 
@@ -138,7 +137,8 @@ void StateDictReader::add(const Value& key, const Value& value) {
     tensor_ = key.text;
     if (!names_.insert(key.text).second) refuse("the name appears twice in the state dict");
     const Value* call = &value;
-    if (call->kind == Kind::Call && call->text.rfind("torch._utils._rebuild_parameter", 0) == 0) call = call->items.at(0);
+    if (call->kind == Kind::Call && call->text.rfind("torch._utils._rebuild_parameter", 0) == 0)
+        call = call->items.at(0);
     if (call->kind != Kind::Call || call->text.rfind("torch._utils._rebuild_tensor", 0) != 0 || call->items.size() < 4)
         refuse("the value is a " + std::string(kindName(value.kind)) +
                (value.kind == Kind::Call ? " of " + value.text : std::string()) + ", not a tensor");
@@ -156,8 +156,8 @@ void StateDictReader::add(const Value& key, const Value& value) {
 
 StateDict readStateDict(const Value& root, const std::string& name) {
     if (root.kind != Kind::Dict)
-        safetensors::fail(name, "the pickle holds a " + std::string(kindName(root.kind)) +
-                                    ", not a state dict (a dict of tensors)");
+        safetensors::fail(
+            name, "the pickle holds a " + std::string(kindName(root.kind)) + ", not a state dict (a dict of tensors)");
     StateDictReader r(name);
     for (size_t i = 0; i + 1 < root.items.size(); i += 2) r.add(*root.items[i], *root.items[i + 1]);
     return r.take();

@@ -20,22 +20,22 @@ namespace attnviz::torch_pickle {
 inline constexpr size_t kMaxDims = 8;
 
 struct StorageRef {
-    std::string key;               // the zip entry <dir>/data/<key>, or the legacy file's key
+    std::string key;  // the zip entry <dir>/data/<key>, or the legacy file's key
     safetensors::DType dtype = safetensors::DType::F32;
-    int64_t numel = 0;             // elements in the storage
+    int64_t numel = 0;  // elements in the storage
 };
 
 struct TensorEntry {
     std::string name;
-    size_t storage = 0;            // index into StateDict::storages
-    int64_t offset = 0;            // storage offset, in elements
+    size_t storage = 0;  // index into StateDict::storages
+    int64_t offset = 0;  // storage offset, in elements
     std::vector<int64_t> shape;
     std::vector<int64_t> strides;  // in elements, all >= 0
     int64_t numel = 0;             // product of shape, at most the storage's numel
 };
 
 struct StateDict {
-    std::vector<TensorEntry> tensors;   // the dict's order
+    std::vector<TensorEntry> tensors;  // the dict's order
     std::vector<StorageRef> storages;  // the order in which tensors first name them
 };
 
@@ -44,7 +44,8 @@ struct StateDict {
 // "NAME: what", naming the tensor: another value, a name twice, a persistent id of another shape, a storage type
 // other than Float, Half, BFloat16 and Double ("stored as torch.LongStorage (int64)"), one key given two types or
 // sizes, negative sizes or strides, size and stride of different lengths, more than kMaxDims dimensions, and a view
-// that reaches past its storage or has more elements than it.
+// that reaches past its storage, has more elements than it, or puts two elements in one place (a zero stride, an
+// overlap): the views left can be read walking the storage forwards (TorchCheckpoint::readFloat).
 StateDict readStateDict(const Value& root, const std::string& name);
 
 }  // namespace attnviz::torch_pickle

@@ -155,6 +155,22 @@ TorchZip::TorchZip(int fd, uint64_t file_size, const std::string& path)
     }
     if (pickle_index_ < 0)
         safetensors::fail(path, "the zip archive has no <dir>/data.pkl entry: not a PyTorch checkpoint");
+    requireLittleEndian();
+}
+
+// PyTorch 2.1 and later write <dir>/byteorder, "little" or "big"; files without it are little-endian.
+void TorchZip::requireLittleEndian() {
+    const std::string entry = prefix_ + "byteorder";
+    const zip_int64_t index = zip_name_locate(archive_->za, entry.c_str(), ZIP_FL_ENC_RAW);
+    if (index < 0) return;
+    char text[16] = {};
+    zip_file_t* f = zip_fopen_index(archive_->za, zip_uint64_t(index), 0);
+    const zip_int64_t got = f ? zip_fread(f, text, sizeof text - 1) : -1;
+    if (f) zip_fclose(f);
+    const std::string order(text, size_t(std::max<zip_int64_t>(got, 0)));
+    if (order != "little")
+        safetensors::fail(path_, "the entry \"" + printable(entry) + "\" says \"" + printable(order) +
+                                     "\"; only little-endian storages are read");
 }
 
 TorchZip::~TorchZip() = default;
@@ -164,10 +180,11 @@ ZipSpan TorchZip::locate(int64_t index, const std::string& entry) {
     zip_stat_t st;
     if (zip_stat_index(a.za, zip_uint64_t(index), 0, &st) != 0)
         safetensors::fail(path_, "cannot read the entry \"" + printable(entry) + "\": " + zip_strerror(a.za));
-    if (st.encryption_method != ZIP_EM_NONE) safetensors::fail(path_, "the entry \"" + printable(entry) + "\" is encrypted");
+    if (st.encryption_method != ZIP_EM_NONE)
+        safetensors::fail(path_, "the entry \"" + printable(entry) + "\" is encrypted");
     if (st.comp_method != ZIP_CM_STORE || st.comp_size != st.size)
-        safetensors::fail(path_, "the entry \"" + printable(entry) +
-                                     "\" is compressed; torch.save stores its entries uncompressed");
+        safetensors::fail(
+            path_, "the entry \"" + printable(entry) + "\" is compressed; torch.save stores its entries uncompressed");
     ZipSpan span{entry, 0, st.size};
     if (st.size == 0) return span;
     zip_file_t* f = zip_fopen_index(a.za, zip_uint64_t(index), 0);
@@ -204,8 +221,7 @@ std::vector<uint8_t> TorchZip::readPickle(ZipSpan& span) {
 ZipSpan TorchZip::locateStorage(const std::string& key, const std::string& what_for) {
     const std::string entry = prefix_ + "data/" + key;
     const zip_int64_t index = zip_name_locate(archive_->za, entry.c_str(), ZIP_FL_ENC_RAW);
-    if (index < 0)
-        safetensors::fail(path_, "the archive has no entry \"" + printable(entry) + "\", " + what_for);
+    if (index < 0) safetensors::fail(path_, "the archive has no entry \"" + printable(entry) + "\", " + what_for);
     return locate(index, entry);
 }
 
@@ -219,8 +235,7 @@ void TorchZip::requireDisjoint(std::vector<ZipSpan> spans) const {
             safetensors::fail(path_, "the entries \"" + printable(p.entry) + "\" (bytes " + std::to_string(p.offset) +
                                          " to " + std::to_string(p.offset + p.size) + ") and \"" + printable(q.entry) +
                                          "\" (bytes " + std::to_string(q.offset) + " to " +
-                                         std::to_string(q.offset + q.size) +
-                                         ") overlap: a damaged or crafted archive");
+                                         std::to_string(q.offset + q.size) + ") overlap: a damaged or crafted archive");
         }
         if (!far || q.offset + q.size > far->offset + far->size) far = &q;
     }

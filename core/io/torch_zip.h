@@ -22,7 +22,8 @@ struct ZipSpan {
 class TorchZip {
 public:
     // Opens the archive on `fd` (a regular file of `file_size` bytes that the caller keeps open while this lives);
-    // finds the one `<dir>/data.pkl`. ModelError "PATH: what" if libzip refuses the archive or data.pkl is missing.
+    // finds the one `<dir>/data.pkl`. ModelError "PATH: what" if libzip refuses the archive, data.pkl is missing, or
+    // `<dir>/byteorder` (PyTorch >= 2.1) says anything but "little".
     TorchZip(int fd, uint64_t file_size, const std::string& path);
     ~TorchZip();
     TorchZip(const TorchZip&) = delete;
@@ -40,6 +41,7 @@ public:
 private:
     struct Archive;
     ZipSpan locate(int64_t index, const std::string& entry);
+    void requireLittleEndian();
     std::unique_ptr<Archive> archive_;
     std::string path_;
     std::string prefix_;  // "<dir>/"

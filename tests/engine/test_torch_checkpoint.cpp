@@ -130,6 +130,7 @@ private slots:
     void bothFormsReadTheGeneratorsValues();
     void tiedTensorsShareOneStorage_data();
     void tiedTensorsShareOneStorage();
+    void littleEndianByteorderEntryIsRead();
     void largeTensorsCrossChunkBoundaries();
     void nonFiniteValuesAreReportedByIndex();
     void hostileFilesAreRefusedByName_data();
@@ -209,6 +210,13 @@ void TestTorchCheckpoint::tiedTensorsShareOneStorage() {
     QCOMPARE(first, f(0));
 }
 
+void TestTorchCheckpoint::littleEndianByteorderEntryIsRead() {
+    // PyTorch >= 2.1 writes <dir>/byteorder; "little" reads (a "big" one is refused: hostileFilesAreRefusedByName).
+    const TorchCheckpoint c = TorchCheckpoint::open(kDir + "zip_little_endian.bin");
+    QCOMPARE(read(c, "a"), (std::vector<float>{f(0), f(1), f(2), f(3), f(4), f(5)}));
+    QCOMPARE(read(c, "b"), (std::vector<float>{f(0), f(1)}));
+}
+
 void TestTorchCheckpoint::largeTensorsCrossChunkBoundaries() {
     // A float16 vector of 600,001 elements (1.2 MB, more than one 1 MiB chunk) and the transpose of a 700 x 800
     // float32 matrix (2.2 MB, so the window moves), in a legacy file made here.
@@ -262,43 +270,61 @@ void TestTorchCheckpoint::nonFiniteValuesAreReportedByIndex() {
 void TestTorchCheckpoint::hostileFilesAreRefusedByName_data() {
     QTest::addColumn<QString>("file");
     QTest::addColumn<QString>("problem");
-    QTest::newRow("zip: a storage entry missing") << "zip_missing_entry.bin"
+    QTest::newRow("zip: a storage entry missing")
+        << "zip_missing_entry.bin"
         << "the archive has no entry \"archive/data/1\", the storage of tensor \"b\"";
     QTest::newRow("zip: an entry twice") << "zip_duplicate_entry.bin"
-        << "the archive has two entries named \"archive/data/0\"";
-    QTest::newRow("zip: entries overlapping") << "zip_overlap.bin"
+                                         << "the archive has two entries named \"archive/data/0\"";
+    QTest::newRow("zip: entries overlapping")
+        << "zip_overlap.bin"
         << "the entries \"archive/data/0\" (bytes 310 to 374) and \"archive/data/1\" (bytes 354 to 362) overlap";
-    QTest::newRow("zip: compressed entries") << "zip_compressed.bin"
+    QTest::newRow("zip: compressed entries")
+        << "zip_compressed.bin"
         << "the entry \"archive/data/0\" is compressed; torch.save stores its entries uncompressed";
-    QTest::newRow("zip: an entry shorter than its storage") << "zip_entry_too_short.bin"
+    QTest::newRow("zip: an entry shorter than its storage")
+        << "zip_entry_too_short.bin"
         << "the entry \"archive/data/0\" (the storage of tensor \"a\") holds 20 bytes, but its 6 F32 elements need 24";
-    QTest::newRow("storage shorter than size and stride need") << "storage_too_short.bin"
+    QTest::newRow("zip: big-endian storages") << "zip_big_endian.bin"
+                                              << "the entry \"archive/byteorder\" says \"big\"; only little-endian "
+                                                 "storages are read";
+    QTest::newRow("storage shorter than size and stride need")
+        << "storage_too_short.bin"
         << "tensor \"x\": size [2, 3] with stride [4, 1] at offset 0 reaches element 6 of its storage \"0\", which "
            "holds 6";
-    QTest::newRow("negative stride") << "negative_stride.bin" << "tensor \"x\": its stride [-1] has a negative entry";
-    QTest::newRow("huge stride") << "huge_stride.bin"
+    QTest::newRow("negative stride") << "negative_stride.bin"
+                                     << "tensor \"x\": its stride [-1] has a negative entry";
+    QTest::newRow("huge stride")
+        << "huge_stride.bin"
         << "tensor \"x\": size [2] with stride [4611686018427387904] at offset 0 reaches element "
            "4611686018427387904 of its storage \"0\", which holds 6";
-    QTest::newRow("numel 2^40 (zip)") << "numel_2_40.bin"
+    QTest::newRow("numel 2^40 (zip)")
+        << "numel_2_40.bin"
         << "the entry \"archive/data/0\" (the storage of tensor \"x\") holds 24 bytes, but its 1099511627776 F32 "
            "elements need 4398046511104";
-    QTest::newRow("numel 2^40 (legacy)") << "legacy_numel_2_40.bin"
+    QTest::newRow("numel 2^40 (legacy)")
+        << "legacy_numel_2_40.bin"
         << "the storage of tensor \"x\" holds 6 elements in the file but 1099511627776 in the state dict";
     QTest::newRow("zero stride") << "zero_stride.bin"
-        << "tensor \"x\": size [2, 3] with stride [0, 1] makes elements share storage";
-    QTest::newRow("more elements than the storage") << "more_than_storage.bin"
+                                 << "tensor \"x\": size [2, 3] with stride [0, 1] makes elements share storage";
+    QTest::newRow("more elements than the storage")
+        << "more_than_storage.bin"
         << "tensor \"x\": size [4, 3] has 12 elements, more than its storage \"0\" holds (3)";
-    QTest::newRow("an int64 tensor") << "int64_storage.bin"
+    QTest::newRow("an int64 tensor")
+        << "int64_storage.bin"
         << "tensor \"x\": stored as torch.LongStorage (int64); only float32, float16, bfloat16 and float64 tensors "
            "are read";
-    QTest::newRow("zip truncated") << "zip_truncated.bin" << "not a zip archive libzip can read";
+    QTest::newRow("zip truncated") << "zip_truncated.bin"
+                                   << "not a zip archive libzip can read";
     QTest::newRow("legacy truncated in a pickle") << "legacy_truncated_pickle.bin"
-        << "the state-dict pickle, byte 445: the pickle is cut off";
-    QTest::newRow("legacy truncated in a storage") << "legacy_truncated_storage.bin"
+                                                  << "the state-dict pickle, byte 445: the pickle is cut off";
+    QTest::newRow("legacy truncated in a storage")
+        << "legacy_truncated_storage.bin"
         << "the file is cut off: the storage of tensor \"w32\" needs 48 bytes";
-    QTest::newRow("posix.system in a zip's pickle") << "evil_posix_system.bin"
+    QTest::newRow("posix.system in a zip's pickle")
+        << "evil_posix_system.bin"
         << "archive/data.pkl, byte 41: the pickle names the global posix.system";
-    QTest::newRow("eval in a legacy pickle") << "evil_legacy_eval.bin"
+    QTest::newRow("eval in a legacy pickle")
+        << "evil_legacy_eval.bin"
         << "the state-dict pickle, byte 139: the pickle names the global __builtin__.eval";
 }
 
@@ -367,7 +393,8 @@ void TestTorchCheckpoint::dangerousGlobalsAreRefused() {
 void TestTorchCheckpoint::allowedGlobalsWithWrongArgumentsAreRefused_data() {
     QTest::addColumn<QByteArray>("pickle");
     QTest::addColumn<QString>("problem");
-    const std::string pid = "(" + str("storage") + global("torch", "FloatStorage") + str("0") + str("cpu") + i64(6) + "tQ";
+    const std::string pid =
+        "(" + str("storage") + global("torch", "FloatStorage") + str("0") + str("cpu") + i64(6) + "tQ";
     const std::string v2 = global("torch._utils", "_rebuild_tensor_v2");
     auto row = [](const char* name, const std::string& body, const char* problem) {
         const std::string p = kProto + body + ".";
@@ -377,14 +404,14 @@ void TestTorchCheckpoint::allowedGlobalsWithWrongArgumentsAreRefused_data() {
         "collections.OrderedDict is called with 1 arguments; these files call it with none");
     row("_rebuild_tensor_v2 with 3 arguments", v2 + "(" + pid + i64(0) + ints({6}) + "tR",
         "torch._utils._rebuild_tensor_v2 is called with 3 arguments; it takes 6 or 7");
-    row("_rebuild_tensor_v2 with a list as size", v2 + "(" + pid + i64(0) + "](" + i64(6) + "e" + ints({1}) +
-        "\x89" + kEmptyOrderedDict + "tR",
+    row("_rebuild_tensor_v2 with a list as size",
+        v2 + "(" + pid + i64(0) + "](" + i64(6) + "e" + ints({1}) + "\x89" + kEmptyOrderedDict + "tR",
         "torch._utils._rebuild_tensor_v2 is called with list as argument 3 (size), which must be a tuple of ints");
-    row("_rebuild_tensor_v2 with a string as storage", v2 + "(" + str("0") + i64(0) + ints({6}) + ints({1}) +
-        "\x89" + kEmptyOrderedDict + "tR",
+    row("_rebuild_tensor_v2 with a string as storage",
+        v2 + "(" + str("0") + i64(0) + ints({6}) + ints({1}) + "\x89" + kEmptyOrderedDict + "tR",
         "torch._utils._rebuild_tensor_v2 is called with string as argument 1 (storage), which must be a storage");
-    row("_rebuild_parameter of an int", global("torch._utils", "_rebuild_parameter") + "(" + i64(1) + "\x88" +
-        kEmptyOrderedDict + "tR",
+    row("_rebuild_parameter of an int",
+        global("torch._utils", "_rebuild_parameter") + "(" + i64(1) + "\x88" + kEmptyOrderedDict + "tR",
         "torch._utils._rebuild_parameter is called with int as argument 1 (data), which must be a tensor");
     row("a storage type called", global("torch", "FloatStorage") + ")R",
         "torch.FloatStorage is a type these files name, never call");
@@ -439,9 +466,10 @@ void TestTorchCheckpoint::hostileSizesStayBounded() {
     QCOMPARE(p.root().items[0], &p.root());
     QCOMPARE(errorOf([&] { torch_pickle::readStateDict(p.root(), "p.bin"); }),
              QString("p.bin: the pickle holds a list, not a state dict (a dict of tensors)"));
-    // Five million MARKs: the stack limit, not memory, stops them.
-    QVERIFY(unpickleError(kProto + std::string(5'000'000, '(') + ".").contains("too many open MARKs"));
-    QVERIFY(unpickleError(kProto + std::string(5'000'000, 'N') + ".").contains("values"));
+    // 1.2 million MARKs or Nones: the limits, not memory, stop them.
+    QVERIFY(unpickleError(kProto + std::string(1'200'000, '(') + ".").contains("too many open MARKs"));
+    QVERIFY(unpickleError(kProto + std::string(1'200'000, 'N') + ".")
+                .contains("byte 1000002: the pickle makes more than 1000000 values"));
 }
 
 ATTNVIZ_TEST_MAIN(TestTorchCheckpoint)

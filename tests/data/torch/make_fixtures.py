@@ -20,6 +20,7 @@ Real files, written by torch.save in both forms (zip.bin, legacy.bin), hold the 
     param      nn.Parameter float32 [2]   f(0..1)   (torch._utils._rebuild_parameter)
 and the dict carries `_metadata` as a module's state_dict() does (BUILD on the OrderedDict).
 
+(legacy.bin's storage keys are memory addresses, so it differs from run to run; the values do not.)
 Hostile files are written from hand-made pickles (a Pickler whose persistent ids are storages of our choosing) and
 hand-made archives; each is described where it is made.
 """
@@ -112,8 +113,10 @@ def dumps(obj, legacy=False):
     return buf.getvalue()
 
 
-def write_zip(name, pkl, storages, compression=zipfile.ZIP_STORED, prefix="archive"):
+def write_zip(name, pkl, storages, compression=zipfile.ZIP_STORED, prefix="archive", byteorder=None):
     with zipfile.ZipFile(path(name), "w", compression) as z:
+        if byteorder:  # as PyTorch >= 2.1 writes it
+            z.writestr(zipfile.ZipInfo(prefix + "/byteorder"), byteorder, compress_type=zipfile.ZIP_STORED)
         z.writestr(zipfile.ZipInfo(prefix + "/data.pkl"), pkl, compress_type=zipfile.ZIP_STORED)
         for key, data in storages.items():
             z.writestr(zipfile.ZipInfo(prefix + "/data/" + key), data, compress_type=compression)
@@ -181,13 +184,14 @@ def hostile():
                                           ("b", Tensor(Storage("1", 2), 0, (2,), (1,)))]))
     write_zip("zip_missing_entry.bin", good, {"0": f32(6)})
     with zipfile.ZipFile(path("zip_duplicate_entry.bin"), "w") as z:
-        z.writestr("archive/data.pkl", good)
-        z.writestr("archive/data/0", f32(6))
-        z.writestr("archive/data/1", f32(2))
-        z.writestr("archive/data/0", f32(6))  # zipfile warns and writes it
+        for name, data in [("archive/data.pkl", good), ("archive/data/0", f32(6)), ("archive/data/1", f32(2)),
+                           ("archive/data/0", f32(6))]:  # zipfile warns and writes the second one
+            z.writestr(zipfile.ZipInfo(name), data)
     write_zip("zip_compressed.bin", good, {"0": f32(6), "1": f32(2)}, zipfile.ZIP_DEFLATED)
     overlapping_zip("zip_overlap.bin")
     write_zip("zip_entry_too_short.bin", good, {"0": f32(5), "1": f32(2)})
+    write_zip("zip_big_endian.bin", good, {"0": f32(6), "1": f32(2)}, byteorder=b"big")
+    write_zip("zip_little_endian.bin", good, {"0": f32(6), "1": f32(2)}, byteorder=b"little")
     # Views that do not fit their storage.
     write_zip("storage_too_short.bin", one_tensor((2, 3), (4, 1), 6), {"0": f32(6)})
     write_zip("negative_stride.bin", one_tensor((3,), (-1,), 6, offset=2), {"0": f32(6)})
