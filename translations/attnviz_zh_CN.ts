@@ -1253,10 +1253,6 @@ Gold links: %2 links</source>
         <translation>请选择文件。</translation>
     </message>
     <message>
-        <source>Unknown format.</source>
-        <translation>未知格式。</translation>
-    </message>
-    <message>
         <source>PNG image (*.png)</source>
         <translation>PNG 图像 (*.png)</translation>
     </message>
@@ -1299,6 +1295,10 @@ Gold links: %2 links</source>
     <message>
         <source>The folder %1 does not exist.</source>
         <translation>文件夹 %1 不存在。</translation>
+    </message>
+    <message>
+        <source>“.%1” is not a format the export writes: name the file .png, .svg, .pdf, .csv or .json.</source>
+        <translation>“.%1”不是可以导出的格式：文件名请以 .png、.svg、.pdf、.csv 或 .json 结尾。</translation>
     </message>
 </context>
 <context>
