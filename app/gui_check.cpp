@@ -2,15 +2,19 @@
 
 #include "base/errors.h"
 #include "base/utf8.h"
+#include "dialogs/model_library.h"
 #include "eval/compare_heads.h"
 #include "explain/explanation.h"
 #include "heatmap/utf8_text.h"
 #include "io/model_file.h"
 #include "model/intervention_flags.h"
+#include "state/intervention_items.h"
+#include "text/tokenizer.h"
 #include "views/corpus_browser.h"
 
 #include <QFileInfo>
 
+#include <climits>
 #include <cstdio>
 #include <functional>
 #include <stdexcept>
@@ -103,6 +107,14 @@ void checkParsedValues(Problems& p, const QCommandLineParser& parser, const Opti
 
 }  // namespace
 
+Interventions interventionsOf(const QCommandLineParser& parser, const Options& o) {
+    Interventions iv;
+    for (const QString& v : parser.values(o.knockout)) addKnockoutFlag(v.toStdString(), iv);
+    for (const QString& v : parser.values(o.attend)) addAttendFlag(v.toStdString(), iv);
+    for (const QString& v : parser.values(o.head_off)) addHeadOffFlag(v.toStdString(), iv);
+    return iv;
+}
+
 QStringList valueProblems(const QCommandLineParser& parser, const Options& options) {
     QStringList out;
     Problems p(parser, out);
@@ -113,9 +125,45 @@ QStringList valueProblems(const QCommandLineParser& parser, const Options& optio
     return out;
 }
 
-QStringList modelProblems(const QCommandLineParser& parser, const Options& o, const Model& model) {
+QString interventionProblem(const QCommandLineParser& parser, const Options& o, const Model& model,
+                            const QString& sentence) {
+    Interventions iv;
+    try {
+        iv = interventionsOf(parser, o);
+    } catch (const std::exception&) {
+        return {};  // of the wrong form: valueProblems says so
+    }
+    if (iv.empty()) return {};
+    try {
+        const int S = int(tokenizeSource(model, sentence.toStdString()).ids.size());
+        checkInterventions(model, iv, S, INT_MAX);  // attnviz-cli's check of the same flags
+        if (const QString every = ui::knockoutProblem(iv, S); !every.isEmpty())
+            return flagName(o.knockout) + ": " + every;  // the right-click menu's refusal
+    } catch (const std::exception& e) {
+        return ui::qs(errorMessage(e));
+    }
+    return {};
+}
+
+QString methodProblem(const QString& name, const Model& model) {
+    try {
+        parseMethodList(name.toStdString(), model.config);  // attnviz-cli's reading of --method
+    } catch (const std::exception& e) {
+        return ui::qs(errorMessage(e));
+    }
+    return {};
+}
+
+QStringList modelProblems(const QCommandLineParser& parser, const Options& o, const Model& model,
+                          const QString& sentence) {
     QStringList out;
     Problems p(parser, out);
+    if (const QString why = interventionProblem(parser, o, model, sentence); !why.isEmpty()) out << why;
+    if (parser.isSet(o.explain) && methodFromName(parser.value(o.explain).toStdString()))
+        if (const QString why = methodProblem(parser.value(o.explain), model); !why.isEmpty()) p.add(o.explain, why);
+    if (const std::optional<QString> method = compareMethodName(parser.value(o.compare));
+        method && methodFromName(method->toStdString()))
+        if (const QString why = methodProblem(*method, model); !why.isEmpty()) p.add(o.compare, why);
     auto known = [&](const QCommandLineOption& option, const QString& token) {  // an output token
         if (!model.target_vocab.contains(token.toStdString()))
             p.add(option, QStringLiteral("%1 is not in the model's output vocabulary").arg(token));
@@ -132,7 +180,8 @@ int checkCommandLine(const QCommandLineParser& parser, const Options& o) {
     if (!args.isEmpty()) {
         try {
             const Model model = loadModel(args.front().toStdString());
-            problems << modelProblems(parser, o, model);
+            const QString sentence = parser.isSet(o.sentence) ? parser.value(o.sentence) : ui::firstSentence(model);
+            problems << modelProblems(parser, o, model, sentence);
             QString corpus_error;
             if (parser.isSet(o.corpus) && QFileInfo(parser.value(o.corpus)).isFile())
                 if (ui::CorpusBrowser::readCorpusFile(parser.value(o.corpus), model, &corpus_error).examples.empty())

@@ -2,7 +2,6 @@
 
 #include "eval/compare_heads.h"
 #include "gui_check.h"
-#include "model/intervention_flags.h"
 #include "state/decode_state.h"
 #include "training/training_form.h"
 #include "training/training_window.h"
@@ -116,12 +115,19 @@ void computeHeadImportance(ui::MainWindow& window, const QCommandLineParser& par
     if (!panel->compute()) report.problem("head importance: " + panel->statusText());
 }
 
-// --explain, --explain-scores, --reference, --gold, --sentence and the interventions (of the sentence: after it);
-// then the decode.
-void setDecodeRequest(ui::MainWindow& window, const QCommandLineParser& parser, const Options& options) {
-    if (parser.isSet(options.explain))
-        if (const auto method = methodFromName(parser.value(options.explain).toStdString()))
+// --explain, --explain-scores, --reference, --gold, --sentence and the interventions (of the sentence: after it),
+// each refused with attnviz-cli's reason when the open model or the sentence cannot take it; then the decode.
+void setDecodeRequest(ui::MainWindow& window, const QCommandLineParser& parser, const Options& options,
+                      StartupReport& report) {
+    const std::shared_ptr<const Model> model = window.model();
+    if (parser.isSet(options.explain) && model) {
+        const QString name = parser.value(options.explain);
+        const QString why = methodProblem(name, *model);
+        if (!why.isEmpty())
+            report.problem(flagName(options.explain) + ": " + why);
+        else if (const auto method = methodFromName(name.toStdString()))
             window.setExplainMethod(*method);
+    }
     if (parser.isSet(options.explain_scores)) {
         window.explainScoresDock()->show();
         window.explainScoresDock()->raise();
@@ -131,13 +137,15 @@ void setDecodeRequest(ui::MainWindow& window, const QCommandLineParser& parser, 
     if (parser.isSet(options.sentence)) window.setSourceText(parser.value(options.sentence));
     Interventions iv;
     try {
-        for (const QString& v : parser.values(options.knockout)) addKnockoutFlag(v.toStdString(), iv);
-        for (const QString& v : parser.values(options.attend)) addAttendFlag(v.toStdString(), iv);
-        for (const QString& v : parser.values(options.head_off)) addHeadOffFlag(v.toStdString(), iv);
+        iv = interventionsOf(parser, options);
     } catch (const std::exception&) {
-        iv = {};  // of the wrong form: valueProblems said so
+        // of the wrong form: valueProblems said so
     }
-    if (!iv.empty()) window.setInterventions(iv);
+    const QString refused = model ? interventionProblem(parser, options, *model, window.sourceText()) : QString();
+    if (!refused.isEmpty())
+        report.problem(refused);
+    else if (!iv.empty())
+        window.setInterventions(iv);
     if (parser.isSet(options.sentence) || !window.state()->interventions().empty()) window.decodeNow();
 }
 
@@ -160,7 +168,7 @@ void openStartupContent(ui::MainWindow& window, const QCommandLineParser& parser
                         StartupReport& report) {
     const QStringList args = parser.positionalArguments();
     window.openStartupModel(args.value(0));
-    setDecodeRequest(window, parser, options);
+    setDecodeRequest(window, parser, options, report);
     showCompare(window, parser, options, report);
     if (parser.isSet(options.corpus)) window.openCorpus(parser.value(options.corpus));  // errorReported says why not
     if (parser.isSet(options.head_importance)) computeHeadImportance(window, parser, options, report);

@@ -1,7 +1,7 @@
 // What attnviz's command line asks of the main window before its event loop runs: its size and docks, the model,
 // sentence, reference, interventions and explanation method, the compare view, a corpus, head importance, a training
 // run. Values are read as gui_options.h reads them and checked by gui_check.h, whose lines were printed before the
-// window opened.
+// window opened; what a model or a sentence cannot take is refused here with attnviz-cli's reasons.
 #pragma once
 #include "gui_options.h"
 

@@ -1,6 +1,10 @@
 // The desktop app's command line run as a user or a script runs it (issue 44): --screenshot and --check never wait on
-// a dialog (an unreadable model, corpus or option: its message on stderr, exit 1 within seconds, no picture). Runs
-// this build's `attnviz` with the offscreen platform and settings in a temporary folder.
+// a dialog (an unreadable model, corpus or option: its message on stderr, exit 1 within seconds, no picture), and
+// the window's options are checked as attnviz-cli's are (a knockout past the sentence, rollout of an RNN model: the
+// CLI's reasons) and as the right-click menu refuses them (every word knocked out). Runs this build's `attnviz` with
+// the offscreen platform and settings in a temporary folder.
+#include "error_of.h"
+#include "explain/explanation.h"
 #include "process_run.h"
 #include "test_models.h"
 #include "test_registry.h"
@@ -36,6 +40,9 @@ private slots:
     void screenshotOfAnUnreadableModelEndsWithItsMessage();
     void unreadableCorpusEndsScreenshotAndCheck();
     void screenshotOfABadValueEndsBeforeAWindow();
+    void knockoutOfEveryWordIsRefusedAsTheMenuRefusesIt();
+    void knockoutPastTheSentenceIsRefusedWithTheClisReason();
+    void rolloutOfAnRnnModelIsRefusedWithTheClisReason();
     void goodInterventionsStillRunAndSave();
 
 private:
@@ -109,10 +116,47 @@ void TestAppCommandLine::screenshotOfABadValueEndsBeforeAWindow() {
     QVERIFY(!QFileInfo::exists(shot));
 }
 
-// A good line still runs and saves.
-void TestAppCommandLine::goodInterventionsStillRunAndSave() {
+void TestAppCommandLine::knockoutOfEveryWordIsRefusedAsTheMenuRefusesIt() {
     const QStringList line = {rnn_, QStringLiteral("--sentence"), QStringLiteral("i love you"),
-                              QStringLiteral("--knockout"), QStringLiteral("1,3")};
+                              QStringLiteral("--knockout"), QStringLiteral("1,2,3")};
+    const QString said = QStringLiteral("--knockout: Every word of the sentence would be knocked out");
+    verifyRefused(app(QStringList{QStringLiteral("--check")} + line), said);
+    const QString shot = dir_.filePath(QStringLiteral("every-word.png"));
+    verifyRefused(app(QStringList{QStringLiteral("--screenshot"), shot} + line), said);
+    QVERIFY(!QFileInfo::exists(shot));
+}
+
+void TestAppCommandLine::knockoutPastTheSentenceIsRefusedWithTheClisReason() {
+    const QStringList line = {rnn_, QStringLiteral("--sentence"), QStringLiteral("i love you"),
+                              QStringLiteral("--knockout"), QStringLiteral("9")};
+    // core's checkInterventions, the check of attnviz-cli's --knockout: 3 words and <sos> <eos> are positions 0..4
+    const QString said = QStringLiteral("knockout: source position 9 is past the source (5 tokens");
+    verifyRefused(app(QStringList{QStringLiteral("--check")} + line), said);
+    const QString shot = dir_.filePath(QStringLiteral("past.png"));
+    verifyRefused(app(QStringList{QStringLiteral("--screenshot"), shot} + line), said);
+    QVERIFY(!QFileInfo::exists(shot));
+}
+
+void TestAppCommandLine::rolloutOfAnRnnModelIsRefusedWithTheClisReason() {
+    const ModelConfig rnn = smallConfig(DecoderKind::Bahdanau, ScoreKind::Additive);
+    const QString cli_reason = errorOf([&] { parseMethodList("rollout", rnn); });  // attnviz-cli's --method check
+    QVERIFY(!cli_reason.isEmpty());
+    const QStringList line = {rnn_, QStringLiteral("--explain"), QStringLiteral("rollout")};
+    verifyRefused(app(QStringList{QStringLiteral("--check")} + line), QStringLiteral("--explain: ") + cli_reason);
+    const QString shot = dir_.filePath(QStringLiteral("rollout.png"));
+    verifyRefused(app(QStringList{QStringLiteral("--screenshot"), shot} + line), cli_reason);
+    QVERIFY(!QFileInfo::exists(shot));
+}
+
+// The same checks pass what the model and the sentence can take, and the window saves it.
+void TestAppCommandLine::goodInterventionsStillRunAndSave() {
+    const QStringList line = {rnn_,
+                              QStringLiteral("--sentence"),
+                              QStringLiteral("i love you"),
+                              QStringLiteral("--knockout"),
+                              QStringLiteral("1,3"),
+                              QStringLiteral("--explain"),
+                              QStringLiteral("occlusion")};
     const AppRun check = app(QStringList{QStringLiteral("--check")} + line);
     QVERIFY2(check.run.code == 0, qPrintable(check.run.errText()));
     const QString shot = dir_.filePath(QStringLiteral("good.png"));

@@ -250,20 +250,7 @@ void MainWindow::openStartupModel(const QString& path) {
         return;
     }
     if (!openModel(chosen)) return;
-    QString sentence;
-    if (chosen == last && !last_sentence.trimmed().isEmpty()) {
-        sentence = last_sentence;
-    } else {
-        const Model& m = *model();
-        const auto ex = m.extra_metadata.find("example");
-        sentence = exampleSentence(qs(m.task), ex == m.extra_metadata.end() ? QString() : qs(ex->second));
-        if (sentence.isEmpty()) {  // a few words the model knows
-            QStringList words;
-            for (int i = 4; i < m.source_vocab.size() && words.size() < 5; ++i) words << qs(m.source_vocab.token(i));
-            sentence = words.join(u' ');
-        }
-    }
-    setSourceText(sentence);
+    setSourceText(chosen == last && !last_sentence.trimmed().isEmpty() ? last_sentence : firstSentence(*model()));
     decodeNow();
 }
 
