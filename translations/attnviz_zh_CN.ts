@@ -1051,6 +1051,10 @@ Gold links: %2 links</source>
         <source>After each epoch: the validation corpus decoded greedily by the model just validated, scored as attnviz-cli eval scores it (corpus BLEU-4 in %; the AER of the attention&apos;s argmax links against the gold links, where the corpus has them)</source>
         <translation>每轮结束后：用刚刚验证过的模型对验证语料做贪心解码，并按 attnviz-cli eval 的方式打分（语料级 BLEU-4，单位为 %；在语料带有金标准对齐时，给出注意力 argmax 对齐相对金标准对齐的对齐错误率 AER）</translation>
     </message>
+    <message>
+        <source>%1 (part)</source>
+        <translation>%1（部分）</translation>
+    </message>
 </context>
 <context>
     <name>attnviz::ui::ExplainScoresPanel</name>
