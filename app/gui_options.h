@@ -1,9 +1,10 @@
-// The desktop app's command line: its options (QCommandLineParser) and `--check`, which checks their values as the
-// window would read them without opening a window (the documented screenshots' commands are tested this way:
-// scripts/screenshot.sh --check).
+// The desktop app's command line: its options (QCommandLineParser) and how the window reads their values (gui_check.h
+// checks them, for `--check` and for the window alike).
 #pragma once
 #include <QCommandLineOption>
 #include <QCommandLineParser>
+#include <QPoint>
+#include <QSize>
 
 #include <optional>
 
@@ -116,18 +117,23 @@ struct Options {
 
 void setUpParser(QCommandLineParser& parser, const Options& options);
 
-// A --force value "N:token": step N (from 1) and the token; nullopt when it is not one.
+// How the window reads a value, and --check with it: nullopt when the value is not of that form.
+// --force "N:token": step N (from 1) and the token.
 struct ForceAt {
     int step = 0;
     QString token;
 };
 std::optional<ForceAt> forceAt(const QString& value);
-
 // The NAME of a --compare value "method:NAME" (B is an explanation method of the model), or nullopt (B is a file).
 std::optional<QString> compareMethodName(const QString& value);
+// --size "WIDTHxHEIGHT", each 1 to 20000.
+std::optional<QSize> windowSize(const QString& value);
+// --select "row,column", each 0 to 100000.
+std::optional<QPoint> selectedCell(const QString& value);  // x: the column, y: the row
+// An integer from `least` to `most`.
+std::optional<int> integerIn(const QString& value, int least, int most);
 
-// Every value of a parsed command line checked (the files exist, the model loads, each flag's value parses as the
-// window parses it): each problem written to stderr as "attnviz: --flag: what". Returns the exit status, 0 or 1.
-int checkCommandLine(const QCommandLineParser& parser, const Options& options);
+// "--name", the option's long name as the user types it (for messages).
+QString flagName(const QCommandLineOption& option);
 
 }  // namespace attnviz::app

@@ -1051,6 +1051,10 @@ Gold links: %2 links</source>
         <source>After each epoch: the validation corpus decoded greedily by the model just validated, scored as attnviz-cli eval scores it (corpus BLEU-4 in %; the AER of the attention&apos;s argmax links against the gold links, where the corpus has them)</source>
         <translation>每轮结束后：用刚刚验证过的模型对验证语料做贪心解码，并按 attnviz-cli eval 的方式打分（语料级 BLEU-4，单位为 %；在语料带有金标准对齐时，给出注意力 argmax 对齐相对金标准对齐的对齐错误率 AER）</translation>
     </message>
+    <message>
+        <source>%1 (part)</source>
+        <translation>%1（部分）</translation>
+    </message>
 </context>
 <context>
     <name>attnviz::ui::ExplainScoresPanel</name>
@@ -1253,10 +1257,6 @@ Gold links: %2 links</source>
         <translation>请选择文件。</translation>
     </message>
     <message>
-        <source>Unknown format.</source>
-        <translation>未知格式。</translation>
-    </message>
-    <message>
         <source>PNG image (*.png)</source>
         <translation>PNG 图像 (*.png)</translation>
     </message>
@@ -1299,6 +1299,10 @@ Gold links: %2 links</source>
     <message>
         <source>The folder %1 does not exist.</source>
         <translation>文件夹 %1 不存在。</translation>
+    </message>
+    <message>
+        <source>“.%1” is not a format the export writes: name the file .png, .svg, .pdf, .csv or .json.</source>
+        <translation>“.%1”不是可以导出的格式：文件名请以 .png、.svg、.pdf、.csv 或 .json 结尾。</translation>
     </message>
 </context>
 <context>
@@ -2537,10 +2541,6 @@ Gold links: %2 links</source>
         <translation>热力图下方：每个源词共获得多少注意力（蓝色：被忽略，红色：过度关注）；右侧：每行的熵与均匀分布之比（橙色：分散）</translation>
     </message>
     <message>
-        <source>attention confidence %1</source>
-        <translation>注意力置信度 %1</translation>
-    </message>
-    <message>
         <source>How focused and complete the attention of this sentence is (0 is best; the sum of the first three):
 coverage deviation penalty %1 (words read more or less than once)
 absentmindedness of the output %2 (rows spread over many words)
@@ -2697,22 +2697,6 @@ Vocabularies: %L3 source and %L4 output tokens; %5 k parameters</source>
 词表：%L3 个源词元和 %L4 个输出词元；%5 k 个参数</translation>
     </message>
     <message>
-        <source>additive</source>
-        <translation>加性</translation>
-    </message>
-    <message>
-        <source>dot</source>
-        <translation>点积</translation>
-    </message>
-    <message>
-        <source>scaled dot</source>
-        <translation>缩放点积</translation>
-    </message>
-    <message>
-        <source>general</source>
-        <translation>一般 (general)</translation>
-    </message>
-    <message>
         <source>The corpus line&apos;s reference and gold links were cleared: the sentence is no longer that line&apos;s</source>
         <translation>已清除语料行的参考译文和金标准对齐：这个句子已不再是那一行的句子</translation>
     </message>
@@ -2723,6 +2707,18 @@ Vocabularies: %L3 source and %L4 output tokens; %5 k parameters</source>
     <message>
         <source>What the heatmap shows and what to try first</source>
         <translation>热力图显示什么，先试些什么</translation>
+    </message>
+    <message>
+        <source>RdBu (signed values: red raises, blue lowers)</source>
+        <translation>RdBu（有正负的值：红色提高，蓝色降低）</translation>
+    </message>
+    <message>
+        <source>Colour map: the explanation shown has signed values, drawn on the red–blue diverging map; the map chosen here colours the attention</source>
+        <translation>色图：当前显示的解释有正负之分，用红蓝发散色图绘制；这里选的色图用于注意力</translation>
+    </message>
+    <message>
+        <source>attention confidence %1 (0 is best)</source>
+        <translation>注意力置信度 %1（0 为最佳）</translation>
     </message>
 </context>
 <context>
@@ -2766,6 +2762,101 @@ Vocabularies: %L3 source and %L4 output tokens; %5 k parameters</source>
     <message>
         <source>%1, V %2/%3</source>
         <translation>%1，V %2/%3</translation>
+    </message>
+</context>
+<context>
+    <name>attnviz::ui::ModelNames</name>
+    <message>
+        <source>Bahdanau (RNN)</source>
+        <translation>Bahdanau（循环神经网络）</translation>
+    </message>
+    <message>
+        <source>Luong (RNN)</source>
+        <translation>Luong（循环神经网络）</translation>
+    </message>
+    <message>
+        <source>Transformer</source>
+        <translation>Transformer</translation>
+    </message>
+    <message>
+        <source>additive</source>
+        <translation>加性</translation>
+    </message>
+    <message>
+        <source>dot</source>
+        <translation>点积</translation>
+    </message>
+    <message>
+        <source>scaled dot</source>
+        <translation>缩放点积</translation>
+    </message>
+    <message>
+        <source>general</source>
+        <translation>一般 (general)</translation>
+    </message>
+    <message>
+        <source>local-m (monotonic)</source>
+        <translation>局部 local-m（单调）</translation>
+    </message>
+    <message>
+        <source>local-p (predictive)</source>
+        <translation>局部 local-p（预测）</translation>
+    </message>
+    <message>
+        <source>global</source>
+        <translation>全局</translation>
+    </message>
+    <message>
+        <source>word</source>
+        <translation>按词</translation>
+    </message>
+    <message>
+        <source>char</source>
+        <translation>按字符</translation>
+    </message>
+    <message>
+        <source>whitespace</source>
+        <translation>按空格</translation>
+    </message>
+    <message>
+        <source>%1, D = %2</source>
+        <translation>%1，D = %2</translation>
+    </message>
+    <message>
+        <source>input feeding</source>
+        <translation>输入馈送</translation>
+    </message>
+    <message>
+        <source>no input feeding</source>
+        <translation>无输入馈送</translation>
+    </message>
+    <message>
+        <source>guided</source>
+        <translation>有对齐引导</translation>
+    </message>
+    <message>
+        <source>unguided</source>
+        <translation>无对齐引导</translation>
+    </message>
+    <message>
+        <source>tokenizer %1 → %2, %3</source>
+        <translation>分词 %1 → %2，%3</translation>
+    </message>
+    <message>
+        <source>lowercase</source>
+        <translation>小写</translation>
+    </message>
+    <message>
+        <source>cased</source>
+        <translation>区分大小写</translation>
+    </message>
+    <message>
+        <source>other settings</source>
+        <translation>其他设置</translation>
+    </message>
+    <message>
+        <source>same settings</source>
+        <translation>设置相同</translation>
     </message>
 </context>
 <context>

@@ -97,24 +97,62 @@ std::optional<Sibling> matchingSibling(const std::vector<Sibling>& siblings, con
     return std::nullopt;
 }
 
-std::vector<std::string> siblingDifferences(const Sibling& current, const Sibling& other) {
+std::vector<SiblingDifference> siblingDifferenceKinds(const Sibling& current, const Sibling& other) {
+    using D = SiblingDifference;
     const ModelConfig& a = current.config;
     const ModelConfig& b = other.config;
-    std::vector<std::string> out;
-    if (a.decoder != b.decoder) out.emplace_back(toString(b.decoder));
-    if (a.score != b.score) out.emplace_back(toString(b.score));
+    std::vector<D> out;
+    if (a.decoder != b.decoder) out.push_back(D::Decoder);
+    if (a.score != b.score) out.push_back(D::Score);
     if (a.span != b.span)
-        out.push_back(std::string(toString(b.span)) +
-                      (b.span == SpanKind::Global ? "" : ", D = " + std::to_string(b.window)));
+        out.push_back(D::Span);
     else if (b.span != SpanKind::Global && a.window != b.window)
-        out.push_back("D = " + std::to_string(b.window));
-    if (a.input_feeding != b.input_feeding) out.emplace_back(b.input_feeding ? "input feeding" : "no input feeding");
-    if (current.guided != other.guided) out.emplace_back(other.guided ? "guided" : "unguided");
-    if (const std::string sizes = sizesSummary(b); sizes != sizesSummary(a)) out.push_back(sizes);
-    if (a.tokenizer != b.tokenizer) out.push_back(tokenizerText(b.tokenizer));
+        out.push_back(D::Window);
+    if (a.input_feeding != b.input_feeding) out.push_back(D::InputFeeding);
+    if (current.guided != other.guided) out.push_back(D::Guided);
+    if (sizesSummary(b) != sizesSummary(a)) out.push_back(D::Sizes);
+    if (a.tokenizer != b.tokenizer) out.push_back(D::Tokenizer);
     ModelConfig rest_a = comparable(a), rest_b = comparable(b);  // settings named above made equal
     rest_b.score = rest_a.score;
-    if (out.empty() && !(rest_a == rest_b)) out.emplace_back("other settings");
+    if (out.empty() && !(rest_a == rest_b)) out.push_back(D::OtherSettings);
+    return out;
+}
+
+std::vector<std::string> siblingDifferences(const Sibling& current, const Sibling& other) {
+    const ModelConfig& b = other.config;
+    std::vector<std::string> out;
+    for (const SiblingDifference d : siblingDifferenceKinds(current, other)) {
+        switch (d) {
+        case SiblingDifference::Decoder:
+            out.emplace_back(toString(b.decoder));
+            break;
+        case SiblingDifference::Score:
+            out.emplace_back(toString(b.score));
+            break;
+        case SiblingDifference::Span:
+            out.push_back(std::string(toString(b.span)) +
+                          (b.span == SpanKind::Global ? "" : ", D = " + std::to_string(b.window)));
+            break;
+        case SiblingDifference::Window:
+            out.push_back("D = " + std::to_string(b.window));
+            break;
+        case SiblingDifference::InputFeeding:
+            out.emplace_back(b.input_feeding ? "input feeding" : "no input feeding");
+            break;
+        case SiblingDifference::Guided:
+            out.emplace_back(other.guided ? "guided" : "unguided");
+            break;
+        case SiblingDifference::Sizes:
+            out.push_back(sizesSummary(b));
+            break;
+        case SiblingDifference::Tokenizer:
+            out.push_back(tokenizerText(b.tokenizer));
+            break;
+        case SiblingDifference::OtherSettings:
+            out.emplace_back("other settings");
+            break;
+        }
+    }
     return out;
 }
 

@@ -33,8 +33,13 @@ bool sameSettingsButScore(const Sibling& a, const Sibling& b);
 // itself when it has that score. nullopt when there is none: the toggle never moves to a model that differs in more.
 std::optional<Sibling> matchingSibling(const std::vector<Sibling>& siblings, const Sibling& current, ScoreKind score);
 
-// What `other` has that `current` has not, one phrase per setting, in the order decoder, score, span, window,
-// input feeding, guidance, sizes, tokenizers: e.g. {"luong", "general", "input feeding"}; empty for equal settings.
+// The settings in which `other` differs from `current`, in the order decoder, score, span (with its window), window
+// (the same local span), input feeding, guidance, sizes, tokenizers; OtherSettings when only a setting none of these
+// names differs. Empty for equal settings. The window writes them in its reader's language from these.
+enum class SiblingDifference { Decoder, Score, Span, Window, InputFeeding, Guided, Sizes, Tokenizer, OtherSettings };
+std::vector<SiblingDifference> siblingDifferenceKinds(const Sibling& current, const Sibling& other);
+// What `other` has that `current` has not, one phrase per difference of siblingDifferenceKinds: e.g. {"luong",
+// "general", "input feeding"}; empty for equal settings.
 std::vector<std::string> siblingDifferences(const Sibling& current, const Sibling& other);
 // The phrases joined with " · " ("luong · general · input feeding"), "same settings" when there are none.
 std::string describeDifferences(const Sibling& current, const Sibling& other);

@@ -131,8 +131,8 @@ void TestSiblingsMenu::buttonsEnabledOnlyForTheSameSettings() {
     QVERIFY2(general->toolTip().contains(QStringLiteral("no model trained with general scoring and this model's "
                                                         "other settings")),
              qPrintable(general->toolTip()));
-    QVERIFY2(general->toolTip().contains(
-                 QStringLiteral("d-luong-general-feed.safetensors differs in more: luong · general · input feeding")),
+    QVERIFY2(general->toolTip().contains(QStringLiteral(
+                 "d-luong-general-feed.safetensors differs in more: Luong (RNN) · general · input feeding")),
              qPrintable(general->toolTip()));
     // No scaled dot at all: the plain reason.
     QAction* scaled = w_->scoreAction(ScoreKind::ScaledDot);
@@ -163,8 +163,8 @@ void TestSiblingsMenu::siblingsMenuListsWhatDiffers() {
     const QStringList texts = menuTexts();
     // Sorted by score, then path.
     const QStringList want = {"b-bahdanau-additive — this model", "e-bahdanau-additive-guided — guided",
-                              "a-luong-dot — luong · dot", "c-bahdanau-dot — dot",
-                              "d-luong-general-feed — luong · general · input feeding"};
+                              "a-luong-dot — Luong (RNN) · dot", "c-bahdanau-dot — dot",
+                              "d-luong-general-feed — Luong (RNN) · general · input feeding"};
     QCOMPARE(texts, want);
     QAction* self = w_->siblingsMenu()->actions().first();
     QVERIFY(self->isChecked());
@@ -204,7 +204,7 @@ void TestSiblingsMenu::choosingASiblingLoadsItKeepingTheSentence() {
     QCOMPARE(w_->decodes()->outcome()->result.attention, greedyDecode(feed, "i ate an apple").attention);
     // The menu now speaks from the luong model.
     QVERIFY(menuTexts().contains(QStringLiteral("d-luong-general-feed — this model")));
-    QVERIFY(menuTexts().contains(QStringLiteral("c-bahdanau-dot — bahdanau · dot · no input feeding")));
+    QVERIFY(menuTexts().contains(QStringLiteral("c-bahdanau-dot — Bahdanau (RNN) · dot · no input feeding")));
     QVERIFY(w_->scoreAction(ScoreKind::General)->isChecked());
     QVERIFY(!w_->scoreAction(ScoreKind::Dot)->isEnabled());  // a-luong-dot has no input feeding
 }

@@ -80,6 +80,8 @@ private slots:
     void epochMetricsAreCoresEvaluation();
     void timelineScrubsBack();
     void pauseAndStopKeepTheModel();
+    void stopInsideAnEpochNamesTheTablesLastRow();
+    void trainedModelsGoToTheProgramsDataFolder();
     void closingStopsAndWrites();
     void exportsHaveTheirSize();
     void continuesFromASavedModel();
@@ -266,6 +268,58 @@ void TestTrainingWindow::pauseAndStopKeepTheModel() {
                                .arg(w.lastReport().best_step)
                                .arg(w.lastReport().best_valid_loss, 0, 'f', 4)),
              qPrintable(said));
+}
+
+// Stopped inside an epoch, core validates where it stopped and keeps those weights when they are its best (here the
+// only validation: the stop comes inside the first, 250-update epoch). The epoch table gains that row, marked as part
+// of an epoch, and the closing message, the table and the curves name the same update and loss (issue 44: the message
+// said "update 301, 0.0031" while the table ended at update 252).
+void TestTrainingWindow::stopInsideAnEpochNamesTheTablesLastRow() {
+    TrainingWindow w;
+    TrainingSettings s = tinySettings(dir_.path(), 2);
+    s.corpus = dir_.filePath("long.tsv");  // 2,000 lines in batches of 8: 250 updates an epoch
+    w.form()->applySettings(s);
+    QSignalSpy snapshots(&w, &TrainingWindow::snapshotAdded);
+    QSignalSpy paused(&w, &TrainingWindow::paused);
+    QSignalSpy done(&w, &TrainingWindow::trainingFinished);
+    QVERIFY(w.start());
+    QTRY_VERIFY_WITH_TIMEOUT(snapshots.count() >= 3, 60000);
+    w.pause();  // the stop then ends the run at a known update
+    QVERIFY(paused.wait(60000));
+    const int64_t step = paused.takeFirst().at(0).toLongLong();
+    QVERIFY(step < 250);
+    w.stop();
+    QVERIFY(done.wait(60000));
+    const TrainReport& report = w.lastReport();
+    QCOMPARE(report.best_step, step);
+    EpochMetricsTable* table = w.metricsTable();
+    QTRY_COMPARE_WITH_TIMEOUT(table->rowCount(), 1, 20000);
+    const QString loss = QString::number(report.best_valid_loss, 'f', 4);
+    QCOMPARE(table->item(0, EpochMetricsTable::Update)->text(), QString::number(step));
+    QCOMPARE(table->item(0, EpochMetricsTable::ValidLoss)->text(), loss);
+    QCOMPARE(table->item(0, EpochMetricsTable::Epoch)->text(), QStringLiteral("1 (part)"));
+    const QString said = w.statusLabel()->text();
+    QVERIFY2(
+        said.contains(QStringLiteral("the weights of update %1, the best validation loss (%2)").arg(step).arg(loss)),
+        qPrintable(said));
+    QCPGraph* valid = w.lossPlot()->validationGraph();
+    QCOMPARE(valid->dataCount(), 1);
+    QCOMPARE(valid->data()->at(0)->key, double(step));
+}
+
+// The default model file is in attnviz's own data folder, .../attnviz/trained/, not in Qt's application data folder,
+// which is organisation/application: attnviz/attnviz/trained for the program (issue 44).
+void TestTrainingWindow::trainedModelsGoToTheProgramsDataFolder() {
+    const QString organisation = QCoreApplication::organizationName(),
+                  application = QCoreApplication::applicationName();
+    QCoreApplication::setOrganizationName(QStringLiteral("attnviz"));  // as the program names itself (gui_main)
+    QCoreApplication::setApplicationName(QStringLiteral("attnviz"));
+    const QString path = defaultModelPath(QStringLiteral("dates"), ModelConfig());
+    QCoreApplication::setOrganizationName(organisation);
+    QCoreApplication::setApplicationName(application);
+    const QString data = QStandardPaths::writableLocation(QStandardPaths::GenericDataLocation);
+    QCOMPARE(QFileInfo(path).absolutePath(), QDir(data).filePath(QStringLiteral("attnviz/trained")));
+    QVERIFY2(!path.contains(QStringLiteral("attnviz/attnviz")), qPrintable(path));
 }
 
 void TestTrainingWindow::closingStopsAndWrites() {

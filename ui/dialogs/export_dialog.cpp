@@ -14,6 +14,7 @@
 #include <QLabel>
 #include <QLineEdit>
 #include <QPushButton>
+#include <QSignalBlocker>
 #include <QSpinBox>
 #include <QStandardPaths>
 
@@ -90,19 +91,16 @@ ExportDialog::ExportDialog(const QString& path, const ExportOptions& options, QW
     format_->setCurrentIndex(std::max(i, 0));
     connect(format_, &QComboBox::currentIndexChanged, this, &ExportDialog::formatChanged);
     connect(browse, &QPushButton::clicked, this, &ExportDialog::browse);
-    connect(path_, &QLineEdit::textChanged, this, &ExportDialog::validate);
+    connect(path_, &QLineEdit::textChanged, this, &ExportDialog::pathEdited);
     connect(buttons_, &QDialogButtonBox::accepted, this, &QDialog::accept);
     connect(buttons_, &QDialogButtonBox::rejected, this, &QDialog::reject);
     formatChanged();
 }
 
 void ExportDialog::formatChanged() {
-    const QString f = format_->currentData().toString();
-    const bool picture = f == QLatin1String("png") || f == QLatin1String("svg") || f == QLatin1String("pdf");
-    for (QWidget* w : {static_cast<QWidget*>(width_), static_cast<QWidget*>(height_), static_cast<QWidget*>(dpi_),
-                       static_cast<QWidget*>(title_), static_cast<QWidget*>(background_)})
-        w->setEnabled(picture);
+    enablePictureFields();
     // Keep the file name, change its extension.
+    const QString f = format_->currentData().toString();
     QString p = path_->text();
     if (!p.isEmpty()) {
         const QFileInfo fi(p);
@@ -110,6 +108,26 @@ void ExportDialog::formatChanged() {
         path_->setText(QDir::toNativeSeparators(p));
     }
     validate();
+}
+
+// The typed name's extension decides the format: the box follows it (without renaming the file again).
+void ExportDialog::pathEdited() {
+    const QString typed = QFileInfo(path_->text().trimmed()).suffix().toLower();
+    const int i = exportFormats().contains(typed) ? format_->findData(typed) : -1;
+    if (i >= 0 && i != format_->currentIndex()) {
+        const QSignalBlocker quiet(format_);
+        format_->setCurrentIndex(i);
+        enablePictureFields();
+    }
+    validate();
+}
+
+void ExportDialog::enablePictureFields() {
+    const QString f = format_->currentData().toString();
+    const bool picture = f == QLatin1String("png") || f == QLatin1String("svg") || f == QLatin1String("pdf");
+    for (QWidget* w : {static_cast<QWidget*>(width_), static_cast<QWidget*>(height_), static_cast<QWidget*>(dpi_),
+                       static_cast<QWidget*>(title_), static_cast<QWidget*>(background_)})
+        w->setEnabled(picture);
 }
 
 void ExportDialog::browse() {
@@ -120,10 +138,12 @@ void ExportDialog::browse() {
 
 void ExportDialog::validate() {
     QString problem;
+    const QString typed = QFileInfo(path_->text().trimmed()).suffix();
     if (path_->text().trimmed().isEmpty())
         problem = tr("Choose a file.");
-    else if (exportFormatFor(path(), options()).isEmpty())
-        problem = tr("Unknown format.");
+    else if (!typed.isEmpty() && !exportFormats().contains(typed.toLower()))
+        problem =
+            tr("“.%1” is not a format the export writes: name the file .png, .svg, .pdf, .csv or .json.").arg(typed);
     else if (!QFileInfo(path()).dir().exists())
         problem = tr("The folder %1 does not exist.").arg(QDir::toNativeSeparators(QFileInfo(path()).path()));
     else
@@ -133,7 +153,12 @@ void ExportDialog::validate() {
     buttons_->button(QDialogButtonBox::Save)->setEnabled(problem.isEmpty());
 }
 
-QString ExportDialog::path() const { return QDir::fromNativeSeparators(path_->text().trimmed()); }
+// A name without an extension gets the chosen format's.
+QString ExportDialog::path() const {
+    const QString p = QDir::fromNativeSeparators(path_->text().trimmed());
+    if (p.isEmpty() || !QFileInfo(p).suffix().isEmpty()) return p;
+    return p + u'.' + format_->currentData().toString();
+}
 
 ExportOptions ExportDialog::options() const {
     ExportOptions o = base_;

@@ -1,4 +1,6 @@
-// The export dialog: format (PNG with size and DPI, SVG, PDF, CSV, JSON), file, size, title, background. It only
+// The export dialog: format (PNG with size and DPI, SVG, PDF, CSV, JSON), file, size, title, background. The file
+// name's extension decides the format: a format chosen renames the file, an extension typed moves the format box to
+// it, an extension that is not a format is refused, a name without one gets the chosen format's. It only
 // gathers the choice; MainWindow writes the file with exportHeatmap(). The figure's background is white unless
 // chosen here (black, or the window's own in its current theme), whatever the window's theme. A file in a folder
 // that does not exist is refused here, with the folder named, before anything is written.
@@ -34,6 +36,8 @@ public:
 
 private:
     void formatChanged();
+    void pathEdited();
+    void enablePictureFields();
     void browse();
     void validate();
 

@@ -98,6 +98,16 @@ QString exampleSentence(const QString& task, const QString& metadataExample) {
     return it == builtIn.end() ? QString() : it->second;
 }
 
+QString firstSentence(const Model& model) {
+    const auto ex = model.extra_metadata.find("example");
+    const QString sentence =
+        exampleSentence(qs(model.task), ex == model.extra_metadata.end() ? QString() : qs(ex->second));
+    if (!sentence.isEmpty()) return sentence;
+    QStringList words;  // a few words the model knows
+    for (int i = 4; i < model.source_vocab.size() && words.size() < 5; ++i) words << qs(model.source_vocab.token(i));
+    return words.join(u' ');
+}
+
 // ---------------------------------------------------------------------------------------------------------------
 
 ModelLibraryDialog::ModelLibraryDialog(QWidget* parent) : QDialog(parent) {

@@ -2,6 +2,7 @@
 // default one the app opens, and a dialog that lists them by task.
 #pragma once
 #include "model/config.h"
+#include "model/model.h"
 
 #include <QDialog>
 #include <QString>
@@ -37,6 +38,8 @@ std::vector<ModelInfo> scanModelDir(const QString& dir);
 QString defaultSampleModel();
 // A sentence to decode first: the model's "example" metadata, else a built-in one for its task.
 QString exampleSentence(const QString& task, const QString& metadataExample);
+// The sentence a model is first shown with: its exampleSentence, else the first few words of its vocabulary.
+QString firstSentence(const Model& model);
 
 class ModelLibraryDialog : public QDialog {
     Q_OBJECT

@@ -15,7 +15,20 @@ const QColor kMarkRim(0, 0, 0, 220);
 const QColor kStrike(255, 255, 255);
 const QColor kAttend(204, 121, 167);  // Okabe & Ito's reddish purple: apart from the gold marks' colours
 
-// Hatching over the column's shown rows, a line down its middle and a cross in its label's mark.
+// Under the label, a "no entry" tape: the mark strip filled dark across the column with a white bar along it. A solid
+// block no script's strokes look like, where a thin cross merged with a Chinese word's strokes.
+void markKnockedOutLabel(QCPPainter* painter, const HeatmapScene& s, int c) {
+    const QRectF m = s.columnMarkRect(c);
+    if (m.width() < 3 || m.height() < 3) return;
+    painter->setPen(Qt::NoPen);
+    painter->setBrush(kMarkRim);
+    painter->drawRect(m);
+    const double bar = std::max(1.5, m.height() / 3);
+    painter->setBrush(kStrike);
+    painter->drawRect(QRectF(m.left() + m.width() * 0.2, m.center().y() - bar / 2, m.width() * 0.6, bar));
+}
+
+// Hatching over the column's shown rows, a line down its middle and a tape under its label.
 void strikeColumn(QCPPainter* painter, const HeatmapScene& s, int c, int rows) {
     const QRectF top = s.displayCellRect(0, c), bottom = s.displayCellRect(rows - 1, c);
     const QRectF column = top.united(bottom);
@@ -28,15 +41,7 @@ void strikeColumn(QCPPainter* painter, const HeatmapScene& s, int c, int rows) {
         painter->setPen(QPen(color, width, Qt::SolidLine, Qt::FlatCap));
         painter->drawLine(line);
     }
-    const QRectF m = s.columnMarkRect(c);
-    const double d = std::min({m.width(), m.height(), 10.0}) / 2 - 0.5;
-    if (d < 1.5) return;
-    const QPointF o = m.center();
-    for (const auto& [color, width] : {std::pair{kMarkRim, 3.5}, std::pair{kStrike, 1.5}}) {
-        painter->setPen(QPen(color, width, Qt::SolidLine, Qt::SquareCap));
-        painter->drawLine(o + QPointF(-d, -d), o + QPointF(d, d));
-        painter->drawLine(o + QPointF(-d, d), o + QPointF(d, -d));
-    }
+    markKnockedOutLabel(painter, s, c);
 }
 
 void markAttended(QCPPainter* painter, const QRectF& cell) {

@@ -1,6 +1,6 @@
 // The interventions of HeatmapStyle::interventions on the heatmap, drawn by the scene's overlay so that the window and
 // every export show them alike, and named in an export's title. Shapes carry the meaning without colour:
-//   a knocked-out column: hatched, struck through from top to bottom, a cross in its label's mark;
+//   a knocked-out column: hatched, struck through from top to bottom, a "no entry" tape under its label;
 //   an attended cell (the one-hot row of "attend only here"): a diamond (Okabe & Ito's reddish purple on a dark rim).
 #pragma once
 #include "heatmap/heatmap_data.h"

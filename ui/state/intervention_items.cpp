@@ -114,12 +114,18 @@ QString interventionText(const InterventionItem& item) {
     return {};
 }
 
-QString knockoutProblem(const InterventionList& list, int S) {
-    const Interventions iv = activeInterventions(list);
-    if (S <= 2 || iv.knockout.empty()) return {};
-    int words_out = 0;
-    for (int j : iv.knockout) words_out += j >= 1 && j <= S - 2;
-    if (words_out < S - 2) return {};
+bool knocksOutEveryWord(const Interventions& iv, int S) {
+    if (S <= 2 || int64_t(iv.knockout.size()) < int64_t(S) - 2) return false;  // too few to cover every word
+    std::vector<char> out(size_t(S), 0);
+    for (int j : iv.knockout)
+        if (j >= 1 && j <= S - 2) out[size_t(j)] = 1;
+    return std::all_of(out.begin() + 1, out.end() - 1, [](char o) { return o != 0; });
+}
+
+QString knockoutProblem(const InterventionList& list, int S) { return knockoutProblem(activeInterventions(list), S); }
+
+QString knockoutProblem(const Interventions& iv, int S) {
+    if (!knocksOutEveryWord(iv, S)) return {};
     return QCoreApplication::translate(
         "attnviz::ui::Interventions",
         "Every word of the sentence would be knocked out: the model would read nothing but <sos> and <eos>. "

@@ -42,9 +42,14 @@ int indexOf(const InterventionList& list, const InterventionItem& item);
 // What the list entry says ("Knock out “cat”", "Row 3 “le”: attend only to “cat”", "Cross-attention: layer 1, head
 // 2 removed"), in the reader's language.
 QString interventionText(const InterventionItem& item);
-// Why `list` cannot be decoded for a source of S tokens whose words are positions 1..S-2 ("" when it can): every
-// word knocked out (the model would read only <sos> and <eos>), or every position.
+// Whether the knockouts leave a source of S tokens no word: every position 1..S−2 between <sos> and <eos> knocked out
+// (a sentence of no words has none to leave), so that the model would read only <sos> and <eos>. The engine decodes
+// that as any knockout; the window refuses it, from its right-click menu and its command line alike.
+bool knocksOutEveryWord(const Interventions& iv, int S);
+// Why the enabled entries of `list` (or `iv`) cannot be decoded for a source of S tokens ("" when they can): every
+// word knocked out (knocksOutEveryWord), in the reader's language.
 QString knockoutProblem(const InterventionList& list, int S);
+QString knockoutProblem(const Interventions& iv, int S);
 
 // The entries that `model` can take for a source of S tokens (each checked alone by core's checkInterventions);
 // the others are appended to *dropped with the reason in `reasons`.

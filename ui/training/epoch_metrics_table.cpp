@@ -66,7 +66,8 @@ void EpochMetricsTable::clearMetrics() { setRowCount(0); }
 void EpochMetricsTable::addMetrics(const EpochMetrics& m) {
     const int row = rowCount();
     insertRow(row);
-    setItem(row, Epoch, numberItem(QString::number(m.progress.epoch)));
+    setItem(row, Epoch,
+            numberItem(m.part_epoch ? tr("%1 (part)").arg(m.progress.epoch) : QString::number(m.progress.epoch)));
     setItem(row, Update, numberItem(QString::number(m.progress.step)));
     setItem(row, ValidLoss, numberItem(fixed(m.progress.valid_loss, 4)));
     setItem(row, Bleu, numberItem(fixed(m.report.bleu, 2)));

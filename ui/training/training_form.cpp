@@ -1,4 +1,5 @@
 #include "training/training_form.h"
+#include "state/model_names.h"
 
 #include "base/errors.h"
 #include "training/transformer_fields.h"
@@ -28,6 +29,12 @@ QComboBox* kindBox(QWidget* parent, const Kind (&kinds)[N]) {
     auto* box = new QComboBox(parent);
     for (Kind k : kinds) box->addItem(QString::fromUtf8(toString(k).data()), QString::fromUtf8(toString(k).data()));
     return box;
+}
+
+// The box's items in the reader's language (state/model_names.h); their data stay the engine's names.
+template <typename Kind>
+void nameKinds(QComboBox* box, Kind (*parse)(std::string_view), QString (*name)(Kind)) {
+    for (int i = 0; i < box->count(); ++i) box->setItemText(i, name(parse(box->itemData(i).toString().toStdString())));
 }
 
 template <typename Kind>
@@ -116,8 +123,8 @@ void TrainingForm::buildFields() {
     dec_ = spin(this, 1, 8192);
     min_freq_ = spin(this, 1, 1000000);
     optimizer_ = new QComboBox(this);
-    optimizer_->addItem(QStringLiteral("adam"), QStringLiteral("adam"));
-    optimizer_->addItem(QStringLiteral("sgd"), QStringLiteral("sgd"));
+    optimizer_->addItem(QStringLiteral("Adam"), QStringLiteral("adam"));
+    optimizer_->addItem(QStringLiteral("SGD"), QStringLiteral("sgd"));
     lr_ = doubleSpin(this, 0.00001, 10, 5, 0.0005);
     warmup_ = spin(this, 0, 10000000);
     batch_ = spin(this, 1, 100000);
@@ -182,6 +189,10 @@ void TrainingForm::retranslate() {
     };
     for (const auto& [w, text] : labels)
         if (auto* label = qobject_cast<QLabel*>(form_->labelForField(w))) label->setText(text);
+    nameKinds(decoder_, parseDecoderKind, decoderKindName);
+    nameKinds(score_, parseScoreKind, scoringName);
+    nameKinds(span_, parseSpanKind, spanName);
+    for (QComboBox* box : {source_tok_, target_tok_}) nameKinds(box, parseTokenizerKind, tokenizerName);
     corpus_label_->setText(tr("&Corpus:"));
     browse_->setText(tr("&Browse…"));
     browse_->setToolTip(tr("Any UTF-8 TSV file: source<TAB>target, optionally <TAB>gold links (i-j …)"));

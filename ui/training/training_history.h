@@ -20,11 +20,13 @@ struct TrainingSnapshot {
     DecodeResult decode;
 };
 
-// The validation corpus scored by the model just validated at the end of an epoch (TrainCallbacks::validated):
+// The validation corpus scored by the model just validated at the end of an epoch (TrainCallbacks::validated), or by
+// the model a run stopped inside an epoch returns when core's validation at the stop was its best:
 // eval/corpus_scores.h's evaluateCorpus, the measures of `attnviz-cli eval` (BLEU; AER where lines have gold links).
 struct EpochMetrics {
     TrainProgress progress;  // the report of that validation (step, epoch, valid_loss)
     EvalReport report;
+    bool part_epoch = false;  // validated where the run stopped, inside its epoch
 };
 
 struct TrainingHistory {

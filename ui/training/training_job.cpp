@@ -35,6 +35,13 @@ constexpr TaskDefaults kTasks[] = {
 
 std::string fileName(const QString& path) { return QFileInfo(path).fileName().toStdString(); }
 
+// Where attnviz keeps files of its own (trained models, corpora): the data folder named after the program alone,
+// ~/.local/share/attnviz on Linux. AppDataLocation would be organisation/application: attnviz/attnviz.
+QString dataFolder() {
+    return QDir(QStandardPaths::writableLocation(QStandardPaths::GenericDataLocation))
+        .filePath(QCoreApplication::applicationName());
+}
+
 // core's refusal of a training state past kMaxTrainingBytes, in the window's words (its fields, not the CLI's flags).
 std::string tooLargeText(const TrainingTooLarge& e) {
     return e.sizesText() + "; use fewer lines, a larger minimum frequency, smaller sizes, SGD or fewer threads";
@@ -82,7 +89,7 @@ TrainingRecord recordOf(const TrainingSettings& s, const TrainingJob& job) {
 QStringList sampleCorpusDirs() {
     QStringList candidates;
     if (const QString env = qEnvironmentVariable("ATTNVIZ_CORPORA"); !env.isEmpty()) candidates << env;
-    candidates << QDir(QStandardPaths::writableLocation(QStandardPaths::AppDataLocation)).filePath("corpora");
+    candidates << QDir(dataFolder()).filePath("corpora");
     // Installed beside the sample models (sample_models/CMakeLists.txt), then the build tree's own.
     candidates << QDir(QCoreApplication::applicationDirPath()).filePath("../share/attnviz/corpora");
 #ifdef ATTNVIZ_BUILD_CORPORA
@@ -181,7 +188,7 @@ QString siblingFileName(const QString& task, const ModelConfig& c, bool guided) 
 }
 
 QString defaultModelPath(const QString& task, const ModelConfig& config) {
-    const QDir dir(QDir(QStandardPaths::writableLocation(QStandardPaths::AppDataLocation)).filePath("trained"));
+    const QDir dir(QDir(dataFolder()).filePath("trained"));
     return dir.filePath(siblingFileName(task, config, false));
 }
 

@@ -4,6 +4,7 @@
 // keeps it).
 #include "base/errors.h"
 #include "heatmap/utf8_text.h"
+#include "state/model_names.h"
 #include "training/sibling_runs.h"
 #include "training/training_form.h"
 #include "training/training_settings_store.h"
@@ -16,7 +17,7 @@
 namespace attnviz::ui {
 namespace {
 
-QString scoreName(const TrainingSettings& s) { return QString::fromUtf8(toString(s.config.score).data()); }
+QString scoreName(const TrainingSettings& s) { return scoringName(s.config.score); }
 
 }  // namespace
 

@@ -9,6 +9,7 @@
 #include <QDeadlineTimer>
 #include <QDir>
 #include <QFileInfo>
+#include <cmath>
 #include <exception>
 
 namespace attnviz::ui {
@@ -66,6 +67,28 @@ void TrainingWorker::scoreValidation(const Model& model, const TrainProgress& pr
     }
 }
 
+// A run that ended inside an epoch is validated there by core, and keeps those weights when they are its best: the
+// model written is then of an update the epoch table has not shown. Its row (marked as part of an epoch) and its
+// point on the curves, so that the table, the curves and the closing message name the same update and loss.
+void TrainingWorker::showStopValidation(const Model& model, const TrainReport& report, int64_t total_steps,
+                                        const TrainingJob& job) {
+    TrainProgress at;
+    at.step = report.best_step;
+    at.total_steps = total_steps;
+    at.epoch = std::max(1, int(std::ceil(report.epochs)));
+    at.loss = report.last_loss;
+    at.avg_loss = report.train_loss;
+    at.valid_loss = report.best_valid_loss;
+    at.after_validation = true;
+    emit progressed(at);
+    CorpusScoreOptions options;
+    options.threads = job.options.threads;
+    try {
+        emit validated(EpochMetrics{at, evaluateCorpus(model, job.valid_corpus, options), true});
+    } catch (const std::exception&) {  // out of memory: no metrics for it
+    }
+}
+
 // The model with its "training" metadata, written atomically; "" or what went wrong.
 QString TrainingWorker::writeModel(const Model& model, const TrainingJob& job, const TrainReport& report) const {
     try {
@@ -88,8 +111,12 @@ void TrainingWorker::run(const std::shared_ptr<TrainingJob>& job) {
     cb.progress = [this](const TrainProgress& p) { emit progressed(p); };
     cb.snapshot_every = job->snapshot_every;
     cb.snapshot = [&](const Model& m, const TrainProgress& p) { emit snapshotTaken(snapshotOf(m, p, *job)); };
+    int64_t validated_at = 0;  // the update of the last validation the window was shown
     if (!job->valid_corpus.empty())
-        cb.validated = [&](const Model& m, const TrainProgress& p) { scoreValidation(m, p, *job); };
+        cb.validated = [&](const Model& m, const TrainProgress& p) {
+            validated_at = p.step;
+            scoreValidation(m, p, *job);
+        };
     cb.paused = [&](const Model& m, const TrainProgress& p) {
         TrainReport so_far;  // the metadata of a model written at a pause: a run interrupted after p.step updates
         so_far.status = TrainStatus::Cancelled;
@@ -105,6 +132,8 @@ void TrainingWorker::run(const std::shared_ptr<TrainingJob>& job) {
         start.total_steps = job->options.steps > 0 ? job->options.steps : per_epoch * job->options.epochs;
         emit snapshotTaken(snapshotOf(model, start, *job));  // before the first update
         report = trainModel(model, job->train, job->valid, job->options, cb);
+        if (cb.validated && report.best_step > validated_at && std::isfinite(report.best_valid_loss))
+            showStopValidation(model, report, start.total_steps, *job);
         model.training = trainingMetadata(job->record, report);
         error = writeModel(model, *job, report);
     } catch (const std::exception& e) {

@@ -53,6 +53,7 @@ signals:
 
 private:
     void run(const std::shared_ptr<TrainingJob>& job);  // on thread_
+    void showStopValidation(const Model& model, const TrainReport& report, int64_t total_steps, const TrainingJob& job);
     void scoreValidation(const Model& model, const TrainProgress& progress, const TrainingJob& job);
     TrainingSnapshot snapshotOf(const Model& model, const TrainProgress& progress, const TrainingJob& job) const;
     QString writeModel(const Model& model, const TrainingJob& job, const TrainReport& report) const;

@@ -7,6 +7,7 @@
 #include "heatmap/utf8_text.h"
 #include "state/decode_state.h"
 #include "state/latest_wins.h"
+#include "state/model_names.h"
 #include "views/compare_rows_model.h"
 #include "views/head_choice_box.h"
 
@@ -231,7 +232,7 @@ void CompareView::fillModelBox() {
     int current = -1;
     for (const Sibling& s : siblings_) {
         if (QFileInfo(qs(s.path)) == QFileInfo(b_path_)) current = model_box_->count();
-        model_box_->addItem(tr("%1 — %2").arg(fileName(qs(s.path)), qs(describeDifferences(self, s))), qs(s.path));
+        model_box_->addItem(tr("%1 — %2").arg(fileName(qs(s.path)), siblingDifferencesText(self, s)), qs(s.path));
     }
     if (a && model_box_->count() > 0) model_box_->insertSeparator(model_box_->count());
     if (a)

@@ -156,13 +156,7 @@ void CorpusBrowser::changeEvent(QEvent* event) {
     QWidget::changeEvent(event);
 }
 
-bool CorpusBrowser::openCorpus(const QString& path) {
-    error_.clear();
-    const std::shared_ptr<const Model> model = state_->model();
-    if (!model) {
-        error_ = tr("Open a model first: the corpus is read with the model's tokenizer.");
-        return false;
-    }
+Corpus CorpusBrowser::readCorpusFile(const QString& path, const Model& model, QString* error) {
     const std::string file = QDir::toNativeSeparators(path).toStdString();
     Corpus corpus;
     try {
@@ -171,20 +165,30 @@ bool CorpusBrowser::openCorpus(const QString& path) {
             throw InputError(file + ": more than " + std::to_string(kMaxLines) +
                              " lines; the browser opens smaller files (attnviz-cli eval reads any size)");
         CorpusOptions options;
-        options.tokenizer = model->config.tokenizer;  // gold links are checked against the model's words
+        options.tokenizer = model.config.tokenizer;  // gold links are checked against the model's words
         options.skip_bad_lines = true;
         corpus = parseCorpus(text, inputName(file), options);
     } catch (const std::exception& e) {
-        error_ = tr("Cannot open the corpus: %1").arg(qs(errorMessage(e)));
-        return false;
+        *error = tr("Cannot open the corpus: %1").arg(qs(errorMessage(e)));
+        return {};
     }
-    if (corpus.examples.empty()) {
-        error_ = corpus.skipped_count > 0
+    if (corpus.examples.empty())
+        *error = corpus.skipped_count > 0
                      ? tr("No line of %1 can be read (%n bad line(s); the first: %2)", "", int(corpus.skipped_count))
                            .arg(QDir::toNativeSeparators(path), qs(corpus.skipped.front().message))
                      : tr("%1 holds no lines (the file is empty or blank).").arg(QDir::toNativeSeparators(path));
+    return corpus;
+}
+
+bool CorpusBrowser::openCorpus(const QString& path) {
+    error_.clear();
+    const std::shared_ptr<const Model> model = state_->model();
+    if (!model) {
+        error_ = tr("Open a model first: the corpus is read with the model's tokenizer.");
         return false;
     }
+    Corpus corpus = readCorpusFile(path, *model, &error_);
+    if (corpus.examples.empty()) return false;
     cancelScoring();
     path_ = QFileInfo(path).absoluteFilePath();
     skipped_count_ = corpus.skipped_count;

@@ -43,6 +43,10 @@ public:
     explicit CorpusBrowser(DecodeState* state, QWidget* parent = nullptr);
     ~CorpusBrowser() override;
 
+    // `path` read as openCorpus reads it (at most kMaxLines lines, with `model`'s tokenizer, bad lines skipped); on
+    // failure (the file cannot be read or holds no good line) empty, with the reason in *error. attnviz --check reads
+    // a --corpus this way.
+    static Corpus readCorpusFile(const QString& path, const Model& model, QString* error);
     // Reads `path` and starts scoring it. Bad lines are skipped and named in noticeText(); false (the previous
     // corpus stays) when there is no model, the file cannot be read or holds no good line: the reason in errorText().
     bool openCorpus(const QString& path);

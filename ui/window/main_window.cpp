@@ -10,6 +10,7 @@
 #include "state/decode_state.h"
 #include "state/forcing_history.h"
 #include "state/heatmap_binding.h"
+#include "state/model_names.h"
 #include "text/tokenizer.h"
 #include "views/force_token_box.h"
 #include "views/heatmap_marks.h"
@@ -250,20 +251,7 @@ void MainWindow::openStartupModel(const QString& path) {
         return;
     }
     if (!openModel(chosen)) return;
-    QString sentence;
-    if (chosen == last && !last_sentence.trimmed().isEmpty()) {
-        sentence = last_sentence;
-    } else {
-        const Model& m = *model();
-        const auto ex = m.extra_metadata.find("example");
-        sentence = exampleSentence(qs(m.task), ex == m.extra_metadata.end() ? QString() : qs(ex->second));
-        if (sentence.isEmpty()) {  // a few words the model knows
-            QStringList words;
-            for (int i = 4; i < m.source_vocab.size() && words.size() < 5; ++i) words << qs(m.source_vocab.token(i));
-            sentence = words.join(u' ');
-        }
-    }
-    setSourceText(sentence);
+    setSourceText(chosen == last && !last_sentence.trimmed().isEmpty() ? last_sentence : firstSentence(*model()));
     decodeNow();
 }
 
@@ -275,7 +263,13 @@ bool MainWindow::openModel(const QString& path) {
         reportLoadError(path, qs(errorMessage(e)));
         return false;
     }
-    setModel(std::move(model), path);
+    const std::shared_ptr<const Model> before = this->model();
+    const bool other_task = before && before->task != model->task;
+    setModel(model, path);
+    if (other_task) {  // the sentence (and its reference) of another task would mean nothing to this model
+        setReferenceText({});
+        setSourceText(firstSentence(*model));
+    }
     addRecentFile(path);
     decodeNow();
     return true;
@@ -308,7 +302,7 @@ void MainWindow::updateStatus() {
     const ModelConfig& c = m.config;
     model_label_->setText(tr("Model: %1 (%2 decoder, %3 scoring)")
                               .arg(m.task.empty() ? QFileInfo(modelPath()).completeBaseName() : qs(m.task),
-                                   qs(toString(c.decoder)), scoringName(c.score)));
+                                   qs(toString(c.decoder)), ui::scoringName(c.score)));
     const QString sizes = c.isTransformer()
                               ? tr("d_model %1, %2 heads, %3 encoder and %4 decoder layers, feed-forward %5")
                                     .arg(c.transformer.d_model)
@@ -325,21 +319,6 @@ void MainWindow::updateStatus() {
                                  .arg(m.source_vocab.size())
                                  .arg(m.target_vocab.size())
                                  .arg(double(m.parameterCount()) / 1000.0, 0, 'f', 1));
-}
-
-// The scoring's name in a sentence of the window's language ("scaled dot", not the file's "scaled_dot").
-QString MainWindow::scoringName(ScoreKind score) {
-    switch (score) {
-    case ScoreKind::Additive:
-        return tr("additive");
-    case ScoreKind::Dot:
-        return tr("dot");
-    case ScoreKind::ScaledDot:
-        return tr("scaled dot");
-    case ScoreKind::General:
-        return tr("general");
-    }
-    return qs(toString(score));
 }
 
 // ------------------------------------------------------------------------------------------------ decoding

@@ -77,8 +77,9 @@ public:
     // Opens `path` (command line), else the last model of the previous session, else the default sample model,
     // and decodes the last sentence (same model) or the model's example sentence at once.
     void openStartupModel(const QString& path = {});
-    // Loads a model and decodes the current sentence with it. On failure: a message naming the file and the
-    // loader's message; the previous model, sentence and heatmap stay. Returns whether it loaded.
+    // Loads a model and decodes the current sentence with it (a model of another task than the open one: its own
+    // first sentence, the reference cleared). On failure: a message naming the file and the loader's message; the
+    // previous model, sentence and heatmap stay. Returns whether it loaded.
     bool openModel(const QString& path);
     // Switches to the sibling trained with `score` and every other setting of the open model (matchingSibling),
     // keeping sentence and step. False if there is none: the toggle never moves to a model that differs in more.
@@ -212,6 +213,7 @@ private:
     void showShortcuts();
     void about();
     void applyStyle();
+    void showColormapChoice();  // the box names the map shown (the diverging one for a signed explanation)
 
     // main_window_appearance.cpp: View → Language and View → Theme, and the window in another language at once.
     void addAppearanceMenus(QMenu* view);
@@ -246,7 +248,6 @@ private:
     QString noSiblingReason(ScoreKind score) const;
     std::vector<int> forcingForSibling(const Model& sibling) const;
     void updateStatus();
-    static QString scoringName(ScoreKind score);
     void describeDecode(const DecodeOutcome& outcome);
     void clearDecode(const QString& hint);
     void updateStepActions();

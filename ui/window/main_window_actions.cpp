@@ -289,8 +289,20 @@ void MainWindow::applyStyle() {
     head_grid_->setColormap(style_.colormap);
     if (step_panel_->hideSpecials() != style_.hide_specials)
         step_panel_->setHideSpecials(style_.hide_specials);  // redraws its bars
-    const int i = colormap_box_->findData(style_.colormap);
-    if (i >= 0 && i != colormap_box_->currentIndex()) colormap_box_->setCurrentIndex(i);
+    showColormapChoice();
+}
+
+// The colour-map box names the map the heatmap shows: the chosen one, or while a signed explanation is drawn on the
+// diverging map, that map (the box shows it as its placeholder; a map chosen then applies to attention again).
+void MainWindow::showColormapChoice() {
+    if (!colormap_box_) return;
+    const bool diverging = heatmap_->style().diverging;
+    colormap_box_->setPlaceholderText(tr("RdBu (signed values: red raises, blue lowers)"));
+    const int i = diverging ? -1 : colormap_box_->findData(style_.colormap);
+    if (i != colormap_box_->currentIndex() && (i >= 0 || diverging)) colormap_box_->setCurrentIndex(i);
+    colormap_box_->setToolTip(diverging ? tr("Colour map: the explanation shown has signed values, drawn on the "
+                                             "red–blue diverging map; the map chosen here colours the attention")
+                                        : tr("Colour map"));
 }
 
 // ------------------------------------------------------------------------------------------------ keyboard

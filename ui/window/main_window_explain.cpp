@@ -33,6 +33,10 @@ void MainWindow::createExplainWorker() {
     connect(state_, &DecodeState::explainMethodChanged, this, &MainWindow::showAttentionView);
     connect(state_, &DecodeState::explanationChanged, this, &MainWindow::showAttentionView);
     connect(state_, &DecodeState::decodeChanged, this, &MainWindow::showAttentionView);
+    // after the heatmap's own handlers (bindHeatmap, connected first), which set the map it draws with
+    for (auto changed : {&DecodeState::decodeChanged, &DecodeState::explanationChanged,
+                         &DecodeState::explainMethodChanged, &DecodeState::attentionViewChanged})
+        connect(state_, changed, this, &MainWindow::showColormapChoice);
 }
 
 void MainWindow::createExplainScoresDock() {

@@ -66,7 +66,8 @@ void MainWindow::updateConfidence() {
         return;
     }
     const SentenceConfidence c = sentenceConfidence(decode->result.attention);
-    confidence_label_->setText(tr("attention confidence %1").arg(c.confidence, 0, 'f', 2));
+    // the scale in the bar itself: a bare "-2.34" says nothing until hovered
+    confidence_label_->setText(tr("attention confidence %1 (0 is best)").arg(c.confidence, 0, 'f', 2));
     confidence_label_->setToolTip(
         tr("How focused and complete the attention of this sentence is (0 is best; the sum of the first three):\n"
            "coverage deviation penalty %1 (words read more or less than once)\n"

@@ -8,6 +8,7 @@
 #include "io/siblings.h"
 #include "state/decode_state.h"
 #include "state/forcing_history.h"
+#include "state/model_names.h"
 #include "window/siblings_menu.h"
 
 #include <QAction>
@@ -91,7 +92,7 @@ QString MainWindow::noSiblingReason(ScoreKind score) const {
     for (const Sibling& s : siblings_)
         if (s.config.score == score)
             others
-                << tr("%1 differs in more: %2").arg(QFileInfo(qs(s.path)).fileName(), qs(describeDifferences(self, s)));
+                << tr("%1 differs in more: %2").arg(QFileInfo(qs(s.path)).fileName(), siblingDifferencesText(self, s));
     if (others.isEmpty()) return tr("no model trained with %1 scoring for task %2 in %3").arg(name, task, folder);
     return tr("no model trained with %1 scoring and this model's other settings for task %2 in %3 (%4; see "
               "Siblings)")

@@ -1,6 +1,7 @@
 #include "window/siblings_menu.h"
 
 #include "heatmap/utf8_text.h"
+#include "state/model_names.h"
 
 #include <QAction>
 #include <QActionGroup>
@@ -18,7 +19,7 @@ QString SiblingsMenu::entryText(const Sibling& current, const Sibling& other) {
     const QString file = QFileInfo(qs(other.path)).completeBaseName();
     if (QFileInfo(qs(other.path)).absoluteFilePath() == QFileInfo(qs(current.path)).absoluteFilePath())
         return tr("%1 — this model").arg(file);
-    return tr("%1 — %2").arg(file, qs(describeDifferences(current, other)));
+    return tr("%1 — %2").arg(file, siblingDifferencesText(current, other));
 }
 
 void SiblingsMenu::removeEntries() {
