@@ -53,17 +53,17 @@ SOURCE_WORDS = ("the a cat dog mat house big small red old sat ran saw likes on 
                 "today quickly water bread child teacher").split()
 TARGET_WORDS = ("le la un une chat chien tapis maison grand petit rouge vieux assis couru vu aime sur dans vers "
                 "avec sous près et aujourd'hui vite eau pain enfant professeur").split()
-# (folder spec, sentence, reference, greedy --max-len); the seeds and eos_bias values make the first three greedy
-# decodes end at </s> after 9, 6 and 4 varied tokens (the second with >>fra<< among them), the last two at --max-len.
+# (folder spec, sentence, reference, greedy --max-len). The encoder and the decoder have the same head count and
+# feed-forward width in every case: attnviz refuses folders where they differ (docs/marian.md, "Not covered").
 CASES = [
     (FolderSpec(seed=57, eos_bias=2.0), "the cat sat on the mat", "le chat assis sur le tapis", 10),
-    (FolderSpec(seed=34, activation="relu", dtype="F16", tables=("encoder",), lm_head=True, positions="random",
-                encoder_layers=3, encoder_heads=2, scale_embedding=False, eos_bias=4.0),
+    (FolderSpec(seed=34, activation="relu", dtype="F16", tables=("encoder",), lm_head=True, positions="sinusoid",
+                encoder_layers=3, encoder_heads=2, decoder_heads=2, scale_embedding=False, eos_bias=4.0),
      "a big dog ran to the old house", "un grand chien couru vers la vieille maison", 12),
     (FolderSpec(seed=47, eos_bias=4.0, activation="gelu", weights="bin", tables=("decoder",), bad_words=[5, 9],
-                decoder_layers=3, decoder_ffn=48), "the child likes bread and water", "l'enfant aime pain et eau", 8),
+                decoder_layers=3), "the child likes bread and water", "l'enfant aime pain et eau", 8),
     (FolderSpec(seed=24, activation="gelu_new", weights="bin", bin_form="legacy", dtype="BF16", tie=False,
-                lm_head=True, d=24, encoder_heads=3, decoder_heads=6),
+                lm_head=True, d=24, encoder_heads=6, decoder_heads=6),
      ">>fra<< the teacher saw a red cat today", "le professeur vu un chat rouge aujourd'hui", 10),
     (FolderSpec(seed=25, share=False, tables=(), positions="sinusoid", dtype="BF16", logits_bias=False),
      "the small dog quickly ran under the house", "le petit chien vite couru sous la maison", 10),
@@ -170,7 +170,9 @@ class FolderCheck:
         self.expect(f"{what} target_words", j.get("target_words"), word_spans(pieces))
         self.expect(f"{what} text", j.get("text"), detokenized(self.folder, pieces))
         self.expect(f"{what} model.family", (j.get("model") or {}).get("family"), "marian")
-        worst = self.expect_close(f"{what} total_log_prob", [j["total_log_prob"]], [sum(log_probs)])
+        # a sum of T float32 log-probabilities: each one's round-off adds up
+        worst = self.expect_close(f"{what} total_log_prob", [j["total_log_prob"]], [sum(log_probs)],
+                                  TOLERANCE * max(1, len(tokens)))
         ours = dict(j, log_probs=[-math.inf if x is None else x for x in j.get("log_probs") or []])  # null: −inf
         keys = {"log_probs": log_probs, "attention": maps["cross"][-1].mean(dim=0), "cross_attention": maps["cross"],
                 "encoder_self_attention": maps["encoder_self"], "decoder_self_attention": maps["decoder_self"]}
