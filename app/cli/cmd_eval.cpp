@@ -65,10 +65,10 @@ LineCounts evalLine(const Model& model, const CorpusExample& ex, size_t index, c
     const TokenizedText ref = tokenizeTarget(model, ex.target);
     checkReferenceLength(ref, max_source_len, "reference");
     const DecodeResult output = decodeOutput(model, src, options, beam);
-    if (!ex.has_alignment && explain.methods.empty()) return {evalExample(output, ref.tokens), {}, {}};
+    if (!ex.has_alignment && explain.methods.empty()) return {evalExample(model, output, ref.tokens), {}, {}};
     const DecodeResult forced = forcedDecode(model, src, ref, options);
     const GoldAlignment* gold = ex.has_alignment ? &ex.alignment : nullptr;
-    LineCounts line{evalExample(output, ref.tokens, gold ? &forced : nullptr, gold, settings.align), {}, {}};
+    LineCounts line{evalExample(model, output, ref.tokens, gold ? &forced : nullptr, gold, settings.align), {}, {}};
     for (const AlignOptions& mode : settings.modes)
         if (gold) line.modes.push_back(aerCounts(extractAlignment(forced, mode), *gold));
     if (!explain.methods.empty()) {

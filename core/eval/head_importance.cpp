@@ -61,7 +61,7 @@ OffCounts scoreLine(const Model& model, const Line& line, const Interventions& i
     o.parallel_steps = false;  // every core runs a job of its own
     o.interventions = iv;
     OffCounts c;
-    c.greedy = evalExample(greedyDecode(model, line.source, o), line.reference.tokens);
+    c.greedy = evalExample(model, greedyDecode(model, line.source, o), line.reference.tokens);
     c.log_prob = forcedDecode(model, line.source, line.reference, o).total_log_prob;
     c.tokens = int64_t(line.reference.ids.size());
     return c;
