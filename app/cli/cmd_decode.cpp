@@ -42,11 +42,17 @@ std::string fixed(double v, int decimals) {
     return buf;
 }
 
+// "interventions {...}" and a newline, or nothing without interventions (numbers only: nothing from a file).
+std::string interventionsLine(const Interventions& iv) {
+    return iv.empty() ? std::string() : "interventions " + interventionsToJson(iv).dump() + "\n";
+}
+
 // The readable form: source positions, the output, then one row per target token. Every token is escaped
 // (printable): the source comes from the user's file, the target from the model's vocabulary, and either may hold
-// a terminal escape or a NUL.
+// a terminal escape or a NUL. The interventions are named under `decoding` unless `name_interventions` is false
+// (--input names them once for all its lines).
 std::string decodeTable(const DecodeResult& r, const Model& model, Mode mode, const DecodeSettings& s,
-                        int hypothesis = 1) {
+                        int hypothesis = 1, bool name_interventions = true) {
     const int beam = s.beam;
     std::vector<std::string> src, tgt;
     for (const std::string& t : r.source_tokens) src.push_back(printable(t));
@@ -63,7 +69,7 @@ std::string decodeTable(const DecodeResult& r, const Model& model, Mode mode, co
                                                   (hypothesis > 1 ? ", hypothesis " + std::to_string(hypothesis) : "")
                                             : "greedy") +
            ", " + std::to_string(r.target_tokens.size()) + " tokens, total log p " + fixed(r.total_log_prob, 4) + "\n";
-    if (!s.interventions.empty()) out += "interventions " + interventionsToJson(s.interventions).dump() + "\n";
+    if (name_interventions) out += interventionsLine(s.interventions);
     if (r.source_tokens.size() == 2) out += "(empty source: only <sos> and <eos>)\n";
 
     int tok_w = 5, src_w = 10;
@@ -90,6 +96,7 @@ int decodeFile(const std::string& path, const Model& model, DecodeSettings s, in
     const Corpus corpus = readInputLines(path);
     const std::string& name = corpus.name;  // "<stdin>" for --input -
     if (corpus.examples.empty()) warn("decode", name + ": no lines to decode (the file is empty or blank)");
+    if (!s.json) writeToStdout(interventionsLine(s.interventions));  // the same for every line: named once
     // Blocks keep memory bounded and output flowing on large files; every block is decoded on all threads and
     // printed in input order.
     constexpr size_t kBlock = 512;
@@ -109,7 +116,7 @@ int decodeFile(const std::string& path, const Model& model, DecodeSettings s, in
                     } else {
                         const Mode mode = ex.has_target ? Mode::Forced : s.beam > 1 ? Mode::Beam : Mode::Greedy;
                         out[i - begin] = (i ? "\n" : "") + std::string("line ") + std::to_string(ex.line) + "\n" +
-                                         decodeTable(r, model, mode, s);
+                                         decodeTable(r, model, mode, s, 1, false);
                     }
                 } catch (const std::exception& e) {
                     throw InputError(atLine(name, ex.line, e));

@@ -61,7 +61,10 @@ Interventions interventionsModelTakes(const Model& model, const Interventions& i
 std::vector<char> knockoutMask(const Interventions& iv, int S);
 // (heads) 1 where head h of `kind`'s layer `layer` is off; empty when none is.
 std::vector<char> headsOffMask(const Interventions& iv, AttentionKind kind, int layer, int heads);
-// The attended position of row `row`, or −1.
+// The attended position of row `row`, or −1 (a scan of the attends: for one look-up).
 int attendedPosition(const Interventions& iv, int row);
+// (the largest attended row + 1) each row's attended position, −1 for a row without: a decode's look-ups per step
+// in constant time.
+std::vector<int> attendedPositions(const Interventions& iv);
 
 }  // namespace attnviz

@@ -1,0 +1,83 @@
+// attnviz-cli against hostile input, third round (issue 44, "Hostile CLI, round 3"; docs/robustness.md): a render
+// that crashed at exit, paths and flags that reached the terminal or the CPU unchecked, and corpus commands that held
+// every line until the end.
+#include "process_run.h"
+#include "test_files.h"
+#include "test_models.h"
+#include "test_registry.h"
+
+#include <QDir>
+#include <QFile>
+#include <QTemporaryDir>
+#include <QtTest>
+
+#include <nlohmann/json.hpp>
+
+using namespace attnviz;
+using namespace attnviz::testing;
+
+class TestCliHostileRound3 : public QObject {
+    Q_OBJECT
+private slots:
+    void initTestCase();
+    void attendCheckIsLinear();
+    void interventionsAreNamedOnceForInput();
+
+private:
+    QTemporaryDir dir_;
+    QString rnn_, transformer_;
+};
+
+void TestCliHostileRound3::initTestCase() {
+    QVERIFY(dir_.isValid());
+    rnn_ = saveInto(smallModel(smallConfig(DecoderKind::Bahdanau, ScoreKind::Additive), 441, 2.0f), dir_,
+                    "rnn.safetensors");
+    transformer_ = saveInto(smallTransformer(442), dir_, "transformer.safetensors");
+}
+
+// 220,000 --attend flags on rows 0 .. 219,999 and one more for row 0 (a command line of 5.7 MB, near the 6 MB exec
+// takes; the child's stack limit is raised past its default share of 2 MB). Two attends of a row were found by
+// comparing every pair: 60,000 flags took 0.4 s of CPU, 200,000 took 4.8 s; sorted by row, 200,000 take 0.03 s.
+// Nothing is timed: a limit of 2 s of CPU time kills the quadratic check (SIGXCPU), not the linear one. The pair is
+// the one of before: the first attend of the row and the second.
+void TestCliHostileRound3::attendCheckIsLinear() {
+    QStringList args = {"decode", "--model", rnn_, "--max-len", "1000000"};
+    for (int t = 0; t < 220000; ++t) args << QString("--attend=%1:1").arg(t);
+    args << "--attend=0:2"
+         << "i love you";
+    RunOptions bounded;
+    bounded.cpu_seconds = 2;
+    bounded.stack_bytes = rlim_t(256) << 20;
+    const ProcessRun r = runCli(args, bounded);
+    QVERIFY2(r.code == 1, qPrintable(QString("exit %1: ").arg(r.code) + r.errText().left(300)));
+    QVERIFY2(r.errText().contains("attend: row 0 is given twice (positions 1 and 2)"), r.err.constData());
+    // Rows that differ pass the check: a decode with an attend on each of its first 3 rows.
+    const ProcessRun fine = runCli(
+        {"decode", "--model", rnn_, "--json", "--attend", "2:3", "--attend", "0:1", "--attend", "1:2", "i love you"});
+    QCOMPARE(fine.code, 0);
+    const nlohmann::json j = nlohmann::json::parse(fine.out.toStdString());
+    for (const auto& [row, position] : {std::pair{0, 1}, std::pair{1, 2}, std::pair{2, 3}})
+        if (size_t(row) < j["attention"].size())
+            QCOMPARE(j["attention"][size_t(row)][size_t(position)].get<double>(), 1.0);
+}
+
+// decode --input in text names the interventions once, before the first line (they are the same for every line);
+// one sentence names them under `decoding`, as before.
+void TestCliHostileRound3::interventionsAreNamedOnceForInput() {
+    QTemporaryDir dir;
+    const QString input = dir.filePath("three.txt");
+    writeFile(input, "i love you\nthe cat sat\nyou ate an apple\n");
+    const ProcessRun r = runCli({"decode", "--model", rnn_, "--knockout", "1", "--input", input});
+    QCOMPARE(r.code, 0);
+    QCOMPARE(r.outText().count("interventions {\"knockout\":[1]}\n"), 1);
+    QVERIFY2(r.outText().startsWith("interventions {\"knockout\":[1]}\nline 1\n"), r.out.constData());
+    QCOMPARE(r.outText().count("\nline "), 3);  // after the interventions, line 1, then lines 2 and 3
+    const ProcessRun one = runCli({"decode", "--model", rnn_, "--knockout", "1", "i love you"});
+    QCOMPARE(one.code, 0);
+    QVERIFY2(
+        one.outText().contains(QRegularExpression("\ndecoding [^\n]*\ninterventions \\{\"knockout\":\\[1\\]\\}\n")),
+        one.out.constData());
+}
+
+ATTNVIZ_TEST_MAIN(TestCliHostileRound3)
+#include "test_cli_hostile_round3.moc"
