@@ -34,9 +34,14 @@ namespace attnviz::cli {
 namespace {
 
 // QCustomPlot is a QWidget: a QApplication must exist. Without a display (no DISPLAY / WAYLAND_DISPLAY and no
-// QT_QPA_PLATFORM chosen by the user) Qt would abort, so the offscreen platform is chosen first.
-void ensureApplication() {
-    if (QCoreApplication::instance()) return;
+// QT_QPA_PLATFORM chosen by the user) Qt would abort, so the offscreen platform is chosen first. The application
+// belongs to the caller's scope and ends before `exit`. Its destructor runs Qt's post routines (qAddPostRoutine),
+// among them Qt Gui's clearing of its cache of pattern-brush images, a global static made when a knocked-out column
+// is first hatched: as a static itself, the application was destroyed among the exit handlers after that cache (made
+// later, destroyed first), the routine read the destroyed cache, and the process ended in a segfault (139) after
+// every file had been written.
+std::unique_ptr<QApplication> makeApplication() {
+    if (QCoreApplication::instance()) return nullptr;
     if (qEnvironmentVariableIsEmpty("QT_QPA_PLATFORM") && qEnvironmentVariableIsEmpty("DISPLAY") &&
         qEnvironmentVariableIsEmpty("WAYLAND_DISPLAY"))
         qputenv("QT_QPA_PLATFORM", "offscreen");
@@ -47,10 +52,10 @@ void ensureApplication() {
             if (type == QtCriticalMsg || type == QtFatalMsg)
                 std::fprintf(stderr, "%s\n", printable(msg.toStdString()).c_str());
         });
-    static int argc = 1;
+    static int argc = 1;  // QApplication keeps references to both: they outlive it
     static char name[] = "attnviz-cli";
     static char* argv[] = {name, nullptr};
-    static QApplication app(argc, argv);  // lives until exit: QCustomPlot objects are made and destroyed under it
+    return std::make_unique<QApplication>(argc, argv);
 }
 
 struct RenderSettings {
@@ -334,7 +339,7 @@ int runRender(const std::vector<std::string>& args) {
         const std::vector<NamedInput> inputs = {
             {"--model", a.model_path}, {"--model", loaded.path}, {"--with", a.with_path}, {"--input", a.input}};
         if (!a.batch) refuseOverwritingInput(a.out, inputs);
-        ensureApplication();
+        const std::unique_ptr<QApplication> app = makeApplication();  // every figure is drawn and freed under it
         if (a.batch) {
             renderBatch(model, a, with, inputs);
             return 0;
