@@ -134,7 +134,8 @@ void writeOne(const DecodeResult& r, const Model& model, const QString& path, co
         ok = ui::exportHeatmap(ui::HeatmapData::fromDecode(r), r, model.config, path, options, &error);
     }
     if (!ok) throw std::runtime_error(error.toStdString());
-    std::printf("%s\n", QDir::toNativeSeparators(path).toStdString().c_str());
+    // The path as the user typed it may hold a terminal escape: escaped as every other text that reaches a terminal.
+    std::printf("%s\n", printable(QDir::toNativeSeparators(path).toStdString()).c_str());
 }
 
 // --method NAME: one method the model's kind has (UsageError otherwise, naming why).

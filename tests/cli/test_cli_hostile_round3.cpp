@@ -22,6 +22,7 @@ private slots:
     void initTestCase();
     void renderKnockoutExitsCleanly_data();
     void renderKnockoutExitsCleanly();
+    void renderEscapesWrittenPaths();
     void attendCheckIsLinear();
     void interventionsAreNamedOnceForInput();
 
@@ -71,6 +72,25 @@ void TestCliHostileRound3::renderKnockoutExitsCleanly() {
         QVERIFY(readFile(dir.filePath("batch/" + name)).trimmed().endsWith("</svg>"));
 }
 
+// An --out (and an --out-dir) named with an ESC and a BEL: the files are written under those names, and the paths
+// printed on stdout show them escaped (printable), as every file name that reaches a terminal.
+void TestCliHostileRound3::renderEscapesWrittenPaths() {
+    QTemporaryDir dir;
+    const QString name = QString::fromUtf8("x\x1b]0;pwned\x07");
+    const ProcessRun one = runCli({"render", "--model", rnn_, "--out", dir.filePath(name + ".csv"), "i love you"});
+    QCOMPARE(one.code, 0);
+    QVERIFY(QFile::exists(dir.filePath(name + ".csv")));
+    QVERIFY2(!one.out.contains('\x1b') && !one.out.contains('\x07'), one.out.constData());
+    QCOMPARE(one.outText(), dir.filePath("x\\e]0;pwned\\x07.csv") + "\n");
+    const QString input = dir.filePath("in.txt");
+    writeFile(input, "i love you\n");
+    const ProcessRun batch =
+        runCli({"render", "--model", rnn_, "--input", input, "--out-dir", dir.filePath(name), "--format", "json"});
+    QCOMPARE(batch.code, 0);
+    QVERIFY(QFile::exists(dir.filePath(name + "/0001.json")));
+    QCOMPARE(batch.outText(), dir.filePath("x\\e]0;pwned\\x07/0001.json") + "\n");
+}
+
 // 220,000 --attend flags on rows 0 .. 219,999 and one more for row 0 (a command line of 5.7 MB, near the 6 MB exec
 // takes; the child's stack limit is raised past its default share of 2 MB). Two attends of a row were found by
 // comparing every pair: 60,000 flags took 0.4 s of CPU, 200,000 took 4.8 s; sorted by row, 200,000 take 0.03 s.
@@ -107,7 +127,7 @@ void TestCliHostileRound3::interventionsAreNamedOnceForInput() {
     QCOMPARE(r.code, 0);
     QCOMPARE(r.outText().count("interventions {\"knockout\":[1]}\n"), 1);
     QVERIFY2(r.outText().startsWith("interventions {\"knockout\":[1]}\nline 1\n"), r.out.constData());
-    QCOMPARE(r.outText().count("\nline "), 2);  // lines 2 and 3 follow
+    QCOMPARE(r.outText().count("\nline "), 3);  // after the interventions, line 1, then lines 2 and 3
     const ProcessRun one = runCli({"decode", "--model", rnn_, "--knockout", "1", "i love you"});
     QCOMPARE(one.code, 0);
     QVERIFY2(
