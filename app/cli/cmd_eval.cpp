@@ -115,12 +115,13 @@ LineCounts evalCorpus(const Model& model, const Corpus& corpus, const std::strin
     return total;
 }
 
-// --head-importance: every head's scores, the lines side by side on the engine's threads; progress on stderr when it
-// is a terminal.
-std::vector<HeadScore> headScores(const Model& model, const Corpus& corpus, int max_len, int threads,
+// --head-importance: every head's scores by the search eval's BLEU comes from (--beam), the lines side by side on
+// the engine's threads; progress on stderr when it is a terminal.
+std::vector<HeadScore> headScores(const Model& model, const Corpus& corpus, int max_len, int beam, int threads,
                                   int max_source_len) {
     HeadImportanceOptions o;
     o.max_len = max_len;
+    o.beam = beam;
     o.threads = threads;
     o.max_source_tokens = max_source_len;
     if (isatty(STDERR_FILENO) != 0)
@@ -399,7 +400,7 @@ int runEval(const std::vector<std::string>& args) {
                                             explain, heads_opt.interventions);
         const EvalReport r = evalReport(total.counts);
         std::optional<std::vector<HeadScore>> heads;
-        if (heads_opt.importance) heads = headScores(model, corpus, max_len, threads, max_source_len);
+        if (heads_opt.importance) heads = headScores(model, corpus, max_len, beam, threads, max_source_len);
         const double seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
         if (json)
             printEvalJson(r, total, align, beam, loaded.path, data_path, seconds, explain, heads_opt.interventions,

@@ -54,14 +54,18 @@ struct OffCounts {
     int64_t tokens = 0;
 };
 
-// A line's greedy output scored against its reference, and the reference's log-probability, under `iv`.
-OffCounts scoreLine(const Model& model, const Line& line, const Interventions& iv, int max_len) {
+// A line's output (greedy, or the best hypothesis of a beam search of width options.beam) scored against its
+// reference, and the reference's log-probability, under `iv`.
+OffCounts scoreLine(const Model& model, const Line& line, const Interventions& iv,
+                    const HeadImportanceOptions& options) {
     DecodeOptions o;
-    o.max_len = max_len;
+    o.max_len = options.max_len;
     o.parallel_steps = false;  // every core runs a job of its own
     o.interventions = iv;
     OffCounts c;
-    c.greedy = evalExample(greedyDecode(model, line.source, o), line.reference.tokens);
+    const DecodeResult output =
+        options.beam > 1 ? beamSearch(model, line.source, options.beam, o).best : greedyDecode(model, line.source, o);
+    c.greedy = evalExample(output, line.reference.tokens);
     c.log_prob = forcedDecode(model, line.source, line.reference, o).total_log_prob;
     c.tokens = int64_t(line.reference.ids.size());
     return c;
@@ -164,11 +168,11 @@ HeadImportanceReport headImportanceReport(const Model& model, const std::vector<
             const size_t i = j / per_line, k = j % per_line;
             try {
                 if (k == H)
-                    plain[i] = {scoreLine(model, lines[i], {}, options.max_len),
+                    plain[i] = {scoreLine(model, lines[i], {}, options),
                                 headGateGradients(model.config.transformer, model.transformer, lines[i].source.ids,
                                                   lines[i].reference.ids)};
                 else
-                    off[i * H + k] = scoreLine(model, lines[i], Interventions{{}, {}, {heads[k]}}, options.max_len);
+                    off[i * H + k] = scoreLine(model, lines[i], Interventions{{}, {}, {heads[k]}}, options);
             } catch (const InputError& e) {
                 throw InputError("line " + std::to_string(examples[i].line) + ": " + e.what());
             }

@@ -1,0 +1,101 @@
+// attnviz-cli eval and explain against hostile options, third round (issue 44, "Hostile CLI, round 3"): numbers set
+// against the wrong search, refusals that came after the work, options ignored or misleading, and messages that
+// named the wrong command, line or value.
+#include "process_run.h"
+#include "test_files.h"
+#include "test_models.h"
+#include "test_registry.h"
+
+#include <QTemporaryDir>
+#include <QtTest>
+
+#include <nlohmann/json.hpp>
+
+using namespace attnviz;
+using namespace attnviz::testing;
+
+namespace {
+
+// A few lines of the test models' vocabularies, each with a reference.
+const QByteArray kEvalLines =
+    "i love you\t我 爱 你\n"
+    "the cat sat on the mat\t猫 坐 在 垫子 上\n"
+    "you ate an apple yesterday\t你 昨天 吃 了 一个 苹果\n"
+    "i ate the apple .\t我 吃 了 苹果 。\n"
+    "the cat love you , i sat\t猫 爱 你\n"
+    "yesterday the cat ate an apple on the mat\t昨天 猫 在 垫子 上 吃 了 一个 苹果\n"
+    "i sat on the mat\t我 坐 在 垫子 上\n"
+    "you love the apple\t你 爱 苹果\n"
+    "an apple , an apple , the mat\t一个 苹果\n";
+
+nlohmann::json evalJson(const QStringList& args) {
+    const ProcessRun r = runCli(QStringList{"eval", "--json"} + args);
+    if (r.code != 0) qWarning("eval exit %d: %s", r.code, r.err.constData());
+    return r.code == 0 ? nlohmann::json::parse(r.out.toStdString()) : nlohmann::json();
+}
+
+}  // namespace
+
+class TestCliHostileRound3Eval : public QObject {
+    Q_OBJECT
+private slots:
+    void initTestCase();
+    void headImportanceRunsTheSameSearch();
+
+private:
+    QTemporaryDir dir_;
+    QString rnn_, transformer_, data_;
+};
+
+void TestCliHostileRound3Eval::initTestCase() {
+    QVERIFY(dir_.isValid());
+    rnn_ = saveInto(smallModel(smallConfig(DecoderKind::Bahdanau, ScoreKind::Additive), 443, 2.0f), dir_,
+                    "rnn.safetensors");
+    transformer_ = saveInto(smallTransformer(444), dir_, "transformer.safetensors");
+    data_ = dir_.filePath("lines.tsv");
+    writeFile(data_, kEvalLines);
+}
+
+// eval --beam K --head-importance: each head's bleu_off is the BLEU of the same beam search with that head off, which
+// `eval --beam K --head-off` computes on its own; greedy bleu_off set against the beam bleu made every head's loss
+// wrong. The Tatoeba Transformer with its own greedy outputs as the references: its plain greedy BLEU is 100, and
+// with heads off its greedy and beam outputs differ (the data has to tell the searches apart, or the check could not
+// fail).
+void TestCliHostileRound3Eval::headImportanceRunsTheSameSearch() {
+    const QString model = QStringLiteral(ATTNVIZ_SOURCE_DIR "/sample_models/tatoeba-transformer.safetensors");
+    QTemporaryDir dir;
+    const QString own = dir.filePath("own_outputs.tsv");
+    QByteArray lines;
+    for (const QString source :
+         {"I love you.", "Tom is reading a book in the garden.", "Where did you put my keys yesterday?",
+          "She can't come to the party tonight.", "We should have left earlier.", "The children are playing outside.",
+          "I don't think that's a good idea.", "My father works in a bank."}) {
+        const ProcessRun r = runCli({"decode", "--model", model, source});
+        QCOMPARE(r.code, 0);
+        const QString output = r.outText().section('\n', 1, 1);  // "output   TEXT", detokenized
+        QVERIFY2(output.startsWith("output   "), r.out.constData());
+        lines += (source + '\t' + output.mid(9) + '\n').toUtf8();
+    }
+    writeFile(own, lines);
+    const nlohmann::json report =
+        evalJson({"--model", model, "--data", own, "--beam", "3", "--head-importance", "--threads", "1"});
+    QVERIFY(report.contains("heads"));
+    bool searches_differ = false;
+    for (const nlohmann::json& h : report["heads"]) {
+        const QString head = QString("%1:%2,%3")
+                                 .arg(QString::fromStdString(h["kind"].get<std::string>()))
+                                 .arg(h["layer"].get<int>())
+                                 .arg(h["head"].get<int>());
+        const double beam_off = evalJson({"--model", model, "--data", own, "--beam", "3", "--head-off", head})["bleu"];
+        const double greedy_off = evalJson({"--model", model, "--data", own, "--head-off", head})["bleu"];
+        QVERIFY2(std::abs(h["bleu_off"].get<double>() - beam_off) < 1e-9,
+                 qPrintable(head + QString(": bleu_off %1, the beam search with it off %2")
+                                       .arg(h["bleu_off"].get<double>())
+                                       .arg(beam_off)));
+        searches_differ = searches_differ || greedy_off != beam_off;
+    }
+    QVERIFY2(searches_differ, "no head's greedy and beam BLEU differ: the data cannot tell the searches apart");
+}
+
+ATTNVIZ_TEST_MAIN(TestCliHostileRound3Eval)
+#include "test_cli_hostile_round3_eval.moc"
