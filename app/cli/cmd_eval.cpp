@@ -379,6 +379,7 @@ int runEval(const std::vector<std::string>& args) {
         if (!score.empty()) score_kind = parseScoreKind(score);
         const LoadedModel loaded = loadModelForCli(model_path, score_kind);
         const Model& model = *loaded.model;
+        if (heads_opt.importance) checkHeadImportance(model);  // before the evaluation, not after it
         ExplainRequest explain;
         explain.seed = seed;
         if (p.seen("--explain")) {

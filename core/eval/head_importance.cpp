@@ -149,11 +149,15 @@ template std::vector<double> headGateGradients<float>(const TransformerConfig&, 
 template std::vector<double> headGateGradients<double>(const TransformerConfig&, const TransformerParamsT<double>&,
                                                        const std::vector<int>&, const std::vector<int>&);
 
-HeadImportanceReport headImportanceReport(const Model& model, const std::vector<CorpusExample>& examples,
-                                          const HeadImportanceOptions& options) {
+void checkHeadImportance(const Model& model) {
     if (!kindOffers(model.config).attention_heads)
         throw InputError("head importance: a " + std::string(toString(model.config.decoder)) +
                          " model has no attention heads (it is for Transformer models)");
+}
+
+HeadImportanceReport headImportanceReport(const Model& model, const std::vector<CorpusExample>& examples,
+                                          const HeadImportanceOptions& options) {
+    checkHeadImportance(model);
     std::vector<Line> lines;
     for (const CorpusExample& ex : examples) lines.push_back(lineOf(model, ex, options.max_source_tokens));
     const std::vector<HeadRef> heads = allHeads(model.config.transformer);

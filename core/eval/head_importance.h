@@ -53,6 +53,10 @@ struct HeadImportanceReport {
     std::vector<HeadScore> heads;  // allHeads' order
 };
 
+// InputError unless the model has attention heads to remove (a Transformer): what a caller checks before it decodes
+// anything, and headImportanceReport first.
+void checkHeadImportance(const Model& model);
+
 // Every head's scores over `examples` (each with a reference), in allHeads' order, and the plain model's. The work is
 // lines × (heads + 1) jobs (a line's two decodes with one head off, or its gradient and two plain decodes) on the
 // engine's threads. Throws InputError naming the line for a line that cannot be decoded, and for a model that is not

@@ -41,6 +41,7 @@ class TestCliHostileRound3Eval : public QObject {
 private slots:
     void initTestCase();
     void headImportanceRunsTheSameSearch();
+    void headImportanceOfRnnIsRefusedFirst();
 
 private:
     QTemporaryDir dir_;
@@ -95,6 +96,20 @@ void TestCliHostileRound3Eval::headImportanceRunsTheSameSearch() {
         searches_differ = searches_differ || greedy_off != beam_off;
     }
     QVERIFY2(searches_differ, "no head's greedy and beam BLEU differ: the data cannot tell the searches apart");
+}
+
+// eval --head-importance of an RNN model is refused before any line is decoded: a corpus whose third line is too
+// long to decode stopped the evaluation of before ("DATA:3: the source has 12 tokens ...") before the refusal, which
+// came only after the whole evaluation.
+void TestCliHostileRound3Eval::headImportanceOfRnnIsRefusedFirst() {
+    QTemporaryDir dir;
+    const QString data = dir.filePath("third_too_long.tsv");
+    writeFile(data, "i love you\t我 爱 你\nthe cat sat\t猫 坐\n" + words(12, "i").toUtf8() + "\t我\n");
+    const ProcessRun r =
+        runCli({"eval", "--model", rnn_, "--data", data, "--max-source-len", "10", "--head-importance"});
+    QCOMPARE(r.code, 1);
+    QCOMPARE(r.errText(), QString("attnviz-cli eval: head importance: a bahdanau model has no attention heads (it is "
+                                  "for Transformer models)\n"));
 }
 
 ATTNVIZ_TEST_MAIN(TestCliHostileRound3Eval)
