@@ -57,6 +57,7 @@ ComparedLine compareLine(const Model& a, const Model& b, const CorpusExample& ex
     o.parallel_steps = s.parallel_steps;
     const TokenizedText src = tokenizeSource(a, ex.source);  // the same for b (checkComparable)
     checkSourceLength(src, s.max_source_len, "source");
+    if (ex.line == 0) warnIfEmptySentence(src, "compare");  // SENTENCE (a --data line has a number)
     if (ex.has_target) {
         const TokenizedText ref = tokenizeTarget(a, ex.target);
         checkReferenceLength(ref, s.max_source_len, "reference");

@@ -154,11 +154,13 @@ int runDecode(const std::vector<std::string>& args) {
         const LoadedModel loaded = loadModelForCli(q.model_path, scoreOf(q));
         const Model& model = *loaded.model;
         const DecodeSettings& s = q.settings;
+        checkInterventionKinds(model, s.interventions);  // before the first line: the error names no line
         if (!s.tree.empty()) refuseOverwritingInput(s.tree, {{"--model", q.model_path}, {"--model", loaded.path}});
         if (p.seen("--input")) return decodeFile(q.input, model, s, threadCount(q.threads));
 
         Mode mode = Mode::Greedy;
-        const DecodeResult r = decodeSentence(model, q.sentence(), q.forced(p) ? &q.target : nullptr, s, mode);
+        const DecodeResult r =
+            decodeSentence(model, q.sentence(), q.forced(p) ? &q.target : nullptr, s, mode, "decode");
         if (s.json)
             writeDecodeObject(writeToStdout, r, model.config, s.interventions);
         else

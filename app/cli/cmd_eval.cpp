@@ -218,17 +218,29 @@ nlohmann::ordered_json explainJson(const LineCounts& total, const ExplainRequest
     return out;
 }
 
+// `v` with 4 decimals right-aligned in `width`, or "-" where the JSON has null (a mean over no rows: every line too
+// short for a Spearman correlation).
+std::string measureText(double v, int width) {
+    char buf[64];
+    if (std::isfinite(v))
+        std::snprintf(buf, sizeof buf, "%*.4f", width, v);
+    else
+        std::snprintf(buf, sizeof buf, "%*s", width, "-");
+    return buf;
+}
+
 void printExplainText(const LineCounts& total, const ExplainRequest& explain) {
     const bool aligned = total.counts.aligned_lines > 0;
     std::printf("explanations    %s  %8s  %18s\n", aligned ? "     aer" : "", "aopc", "occlusion_spearman");
     for (size_t m = 0; m < explain.methods.size(); ++m) {
         const ExplainMeasures& e = total.explain.methods[m];
         std::printf("  %-12s  ", methodInfo(explain.methods[m]).name);
-        if (aligned) std::printf("%8.4f", e.aer.aer());
-        std::printf("  %8.4f  %18.4f\n", e.aopc.mean(), e.occlusion_spearman.mean());
+        if (aligned) std::printf("%s", measureText(e.aer.aer(), 8).c_str());
+        std::printf("  %s  %s\n", measureText(e.aopc.mean(), 8).c_str(),
+                    measureText(e.occlusion_spearman.mean(), 18).c_str());
     }
-    std::printf("  %-12s  %s  %8.4f  (a random order of the words, seeded: the floor)\n", "random",
-                aligned ? "        " : "", total.explain.random.aopc.mean());
+    std::printf("  %-12s  %s  %s  (a random order of the words, seeded: the floor)\n", "random",
+                aligned ? "        " : "", measureText(total.explain.random.aopc.mean(), 8).c_str());
 }
 
 void printEvalJson(const EvalReport& r, const LineCounts& line_total, const AlignSettings& settings, int beam,
@@ -379,7 +391,8 @@ int runEval(const std::vector<std::string>& args) {
         if (!score.empty()) score_kind = parseScoreKind(score);
         const LoadedModel loaded = loadModelForCli(model_path, score_kind);
         const Model& model = *loaded.model;
-        if (heads_opt.importance) checkHeadImportance(model);  // before the evaluation, not after it
+        if (heads_opt.importance) checkHeadImportance(model);    // before the evaluation, not after it
+        checkInterventionKinds(model, heads_opt.interventions);  // before the first line: the error names no line
         ExplainRequest explain;
         explain.seed = seed;
         if (p.seen("--explain")) {

@@ -160,12 +160,14 @@ int runExplain(const std::vector<std::string>& args) {
         } catch (const InputError& error) {
             throw UsageError(std::string("--method: ") + error.what());
         }
-        e.options.interventions = q.settings.interventions;  // every method explains the intervened model
+        checkInterventionKinds(model, q.settings.interventions);  // before the first line: the error names no line
+        e.options.interventions = q.settings.interventions;       // every method explains the intervened model
         if (p.seen("--contrast")) e.options.contrast = parseContrast(e.contrast, model);
         if (p.seen("--input")) return explainFile(model, q, methods, e.options);
 
         Mode mode = Mode::Greedy;
-        const DecodeResult r = decodeSentence(model, q.sentence(), q.forced(p) ? &q.target : nullptr, q.settings, mode);
+        const DecodeResult r =
+            decodeSentence(model, q.sentence(), q.forced(p) ? &q.target : nullptr, q.settings, mode, "explain");
         const std::vector<Explanation> explanations = explainAll(model, r, methods, e.options);
         if (q.settings.json)
             writeExplainObject(model, r, explanations, e.options, q.settings.interventions);

@@ -77,6 +77,7 @@ DecodeResult decodeOne(const Model& model, const std::string& source, const std:
         throw InputError(where + ": " + e.what());
     }
     checkSourceLength(src, s.max_source_len, where);
+    if (where == "SENTENCE") warnIfEmptySentence(src, "render");
     if (reference) {
         TokenizedText ref;
         try {
@@ -319,6 +320,7 @@ int runRender(const std::vector<std::string>& args) {
         const LoadedModel loaded = loadModelForCli(a.model_path, score_kind);
         const Model& model = *loaded.model;
         a.s.method = renderMethod(a.method, model.config);
+        checkInterventionKinds(model, a.s.interventions);  // before the first line: the error names no line
         std::optional<LoadedModel> other;
         CompareWith with;
         if (!a.with_path.empty()) {

@@ -132,7 +132,7 @@ DecodeResult decodeOne(const Model& model, const std::string& source, const std:
 }
 
 DecodeResult decodeSentence(const Model& model, const std::string& sentence, const std::string* target,
-                            const DecodeSettings& s, Mode& mode) {
+                            const DecodeSettings& s, Mode& mode, std::string_view command) {
     TokenizedText src;
     try {
         src = tokenizeSource(model, sentence);
@@ -140,7 +140,7 @@ DecodeResult decodeSentence(const Model& model, const std::string& sentence, con
         throw InputError(std::string("SENTENCE: ") + e.what());
     }
     checkSourceLength(src, s.max_source_len, "SENTENCE");
-    if (src.tokens.size() == 2) warn("decode", "the sentence has no tokens; decoding <sos> <eos> alone");
+    warnIfEmptySentence(src, command);
     if (target) {
         TokenizedText ref;
         try {

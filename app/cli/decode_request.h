@@ -10,6 +10,7 @@
 #include <functional>
 #include <optional>
 #include <string>
+#include <string_view>
 #include <vector>
 
 namespace attnviz::cli {
@@ -59,8 +60,9 @@ void writeDecodeObject(const JsonWriter::Sink& sink, const DecodeResult& r, cons
 // One source (and optional reference: forced decoding) of an input file.
 DecodeResult decodeOne(const Model& model, const std::string& source, const std::string* reference,
                        const DecodeSettings& s);
-// The SENTENCE of the command line: forced on `target` when given, else beam or greedy; `mode` says which.
+// The SENTENCE of the command line: forced on `target` when given, else beam or greedy; `mode` says which. An empty
+// sentence is warned about under `command`'s name (decode, explain).
 DecodeResult decodeSentence(const Model& model, const std::string& sentence, const std::string* target,
-                            const DecodeSettings& s, Mode& mode);
+                            const DecodeSettings& s, Mode& mode, std::string_view command);
 
 }  // namespace attnviz::cli

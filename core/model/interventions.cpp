@@ -19,12 +19,16 @@ void checkPosition(const char* what, int j, int S) {
                          std::to_string(S) + " tokens with <sos> and <eos>: positions " + range(S) + ")");
 }
 
-void checkAttend(const Model& model, const Interventions& iv, int S, int max_rows) {
-    if (iv.attend.empty()) return;
-    if (!kindOffers(model.config).one_scored_row)
+void checkAttendKind(const Model& model, const Interventions& iv) {
+    if (!iv.attend.empty() && !kindOffers(model.config).one_scored_row)
         throw InputError(
             "attend: a Transformer has no single attention row to set (attend is for the RNN models; "
             "knock out positions or turn heads off instead)");
+}
+
+void checkAttend(const Model& model, const Interventions& iv, int S, int max_rows) {
+    if (iv.attend.empty()) return;
+    checkAttendKind(model, iv);
     for (const AttendAt& a : iv.attend) {
         if (a.row < 0 || a.row >= max_rows)
             throw InputError("attend: row " + std::to_string(a.row) + " is past the decode's length limit (rows " +
@@ -84,13 +88,18 @@ std::optional<AttentionKind> headKindFromName(std::string_view name) {
     return std::nullopt;
 }
 
-void checkInterventions(const Model& model, const Interventions& iv, int S, int max_rows) {
-    for (int j : iv.knockout) checkPosition("knockout", j, S);
-    checkAttend(model, iv, S, max_rows);
+void checkInterventionKinds(const Model& model, const Interventions& iv) {
+    checkAttendKind(model, iv);
     if (!iv.heads_off.empty() && !kindOffers(model.config).attention_heads)
         throw InputError("head off: a " + std::string(toString(model.config.decoder)) +
                          " model has no attention heads (head off is for Transformer models)");
     for (const HeadRef& h : iv.heads_off) checkHead(model.config.transformer, h);
+}
+
+void checkInterventions(const Model& model, const Interventions& iv, int S, int max_rows) {
+    for (int j : iv.knockout) checkPosition("knockout", j, S);
+    checkAttend(model, iv, S, max_rows);
+    checkInterventionKinds(model, iv);
 }
 
 Interventions interventionsModelTakes(const Model& model, const Interventions& iv, int S, int max_rows,

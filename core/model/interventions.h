@@ -50,6 +50,9 @@ struct Interventions {
 // position past the source, an attend row < 0 or ≥ max_rows (the decode's length limit), two attends of one row,
 // attend on a Transformer, head off on an RNN model, a layer or head out of range.
 void checkInterventions(const Model& model, const Interventions& iv, int S, int max_rows);
+// The part of checkInterventions that needs no sentence: attend on a Transformer, head off on an RNN model, a layer
+// or head out of range. A command checks it once, before its first line, so that the error names no line.
+void checkInterventionKinds(const Model& model, const Interventions& iv);
 
 // The part of `iv` that `model` can take (checkInterventions on each intervention alone, in order: an attend is kept
 // only with the attends kept before it): what a second model is decoded with beside the first (the compare view).

@@ -6,6 +6,7 @@
 #include "test_models.h"
 #include "test_registry.h"
 
+#include <QRegularExpression>
 #include <QTemporaryDir>
 #include <QtTest>
 
@@ -42,6 +43,11 @@ private slots:
     void initTestCase();
     void headImportanceRunsTheSameSearch();
     void headImportanceOfRnnIsRefusedFirst();
+    void emptySentenceWarnsUnderItsCommand();
+    void kindErrorsNameNoLine();
+    void explainMeasuresShowNoNan();
+    void goneReaderEndsQuietly_data();
+    void goneReaderEndsQuietly();
 
 private:
     QTemporaryDir dir_;
@@ -110,6 +116,88 @@ void TestCliHostileRound3Eval::headImportanceOfRnnIsRefusedFirst() {
     QCOMPARE(r.code, 1);
     QCOMPARE(r.errText(), QString("attnviz-cli eval: head importance: a bahdanau model has no attention heads (it is "
                                   "for Transformer models)\n"));
+}
+
+// An empty SENTENCE is decoded as <sos> <eos> with a warning under the command's own name: explain warned as
+// `decode`, render and compare not at all.
+void TestCliHostileRound3Eval::emptySentenceWarnsUnderItsCommand() {
+    QTemporaryDir dir;
+    const QString warning = ": warning: the sentence has no tokens; decoding <sos> <eos> alone\n";
+    const QList<QStringList> runs = {
+        {"decode", "--model", rnn_, ""},
+        {"explain", "--model", rnn_, "--method", "attention", ""},
+        {"render", "--model", rnn_, "--out", dir.filePath("empty.csv"), ""},
+        {"compare", "--model", rnn_, "--with", rnn_, ""},
+    };
+    for (const QStringList& args : runs) {
+        const ProcessRun r = runCli(args);
+        QVERIFY2(r.code == 0, qPrintable(args.first() + ": " + r.errText()));
+        QCOMPARE(r.errText(), "attnviz-cli " + args.first() + warning);
+    }
+}
+
+// What the model's kind cannot take (head off on an RNN model, attend on a Transformer) is checked before the first
+// line: eval blamed the data's first line ("DATA:1: head off: ..."), and so did every --input.
+void TestCliHostileRound3Eval::kindErrorsNameNoLine() {
+    const QString head_off = "head off: a bahdanau model has no attention heads (head off is for Transformer models)";
+    const QString attend = "attend: a Transformer has no single attention row to set";
+    const QList<std::pair<QStringList, QString>> runs = {
+        {{"eval", "--model", rnn_, "--data", data_, "--head-off", "cross:0,0"}, head_off},
+        {{"decode", "--model", rnn_, "--input", data_, "--head-off", "cross:0,0"}, head_off},
+        {{"explain", "--model", rnn_, "--input", data_, "--head-off", "cross:0,0"}, head_off},
+        {{"render", "--model", rnn_, "--input", data_, "--out-dir", dir_.filePath("none"), "--head-off", "cross:0,0"},
+         head_off},
+        {{"eval", "--model", transformer_, "--data", data_, "--attend", "0:1"}, attend},
+    };
+    for (const auto& [args, message] : runs) {
+        const ProcessRun r = runCli(args);
+        QCOMPARE(r.code, 1);
+        QVERIFY2(r.errText().startsWith("attnviz-cli " + args.first() + ": " + message),
+                 qPrintable(args.first() + ": " + r.errText()));
+    }
+}
+
+// eval --explain on one-word sources: no row has two words to rank, so occlusion_spearman is a mean over nothing,
+// null in the JSON and "-" in the text (it was "nan").
+void TestCliHostileRound3Eval::explainMeasuresShowNoNan() {
+    QTemporaryDir dir;
+    const QString data = dir.filePath("one_word.tsv");
+    writeFile(data, "i\t我\nyou\t你\n");
+    const QStringList args = {"eval", "--model", rnn_, "--data", data, "--explain", "attention,occlusion"};
+    const nlohmann::json j = evalJson(args.mid(1));
+    QVERIFY(j["explain"]["attention"]["occlusion_spearman"].is_null());
+    const ProcessRun text = runCli(args);
+    QCOMPARE(text.code, 0);
+    QVERIFY2(!text.outText().contains("nan", Qt::CaseInsensitive), text.out.constData());
+    QVERIFY2(text.outText().contains(QRegularExpression("\n  attention  [ 0-9.-]+ +-\n")), text.out.constData());
+}
+
+void TestCliHostileRound3Eval::goneReaderEndsQuietly_data() {
+    QTest::addColumn<QStringList>("args");
+    QTest::newRow("explain --input") << QStringList{"explain", "--method", "attention"};
+    QTest::newRow("explain --input --json") << QStringList{"explain", "--method", "attention", "--json"};
+    QTest::newRow("decode --input") << QStringList{"decode"};
+}
+
+// `| head` with SIGPIPE ignored (a shell's `trap '' PIPE`): the reader goes after 100 bytes and the command ends with
+// exit 1 and nothing on stderr, as docs/robustness.md says. explain --input said "cannot write to standard output:
+// write error": the write that failed was an earlier one inside the C library's buffer.
+void TestCliHostileRound3Eval::goneReaderEndsQuietly() {
+    QFETCH(QStringList, args);
+    QTemporaryDir dir;
+    const QString input = dir.filePath("many.txt"), err = dir.filePath("err.txt");
+    QByteArray lines;
+    for (int i = 0; i < 3000; ++i) lines += "the cat sat on the mat\n";
+    writeFile(input, lines);
+    QStringList command = {QStringLiteral(ATTNVIZ_CLI_PATH)};
+    command << args << "--model" << rnn_ << "--input" << input;
+    for (QString& a : command) a = "'" + a + "'";
+    const QString script =
+        "trap '' PIPE; " + command.join(' ') + " 2>'" + err + "' | head -c 100 >/dev/null; echo \"${PIPESTATUS[0]}\"";
+    const ProcessRun r = runProcess("bash", {"-c", script});
+    QCOMPARE(r.code, 0);
+    QCOMPARE(r.outText(), QString("1\n"));
+    QCOMPARE(QString::fromUtf8(readFile(err)), QString());
 }
 
 ATTNVIZ_TEST_MAIN(TestCliHostileRound3Eval)
