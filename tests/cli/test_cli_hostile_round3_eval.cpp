@@ -43,6 +43,7 @@ private slots:
     void initTestCase();
     void headImportanceRunsTheSameSearch();
     void headImportanceOfRnnIsRefusedFirst();
+    void contrastIsCheckedAgainstTheDecode();
     void emptySentenceWarnsUnderItsCommand();
     void kindErrorsNameNoLine();
     void explainMeasuresShowNoNan();
@@ -116,6 +117,45 @@ void TestCliHostileRound3Eval::headImportanceOfRnnIsRefusedFirst() {
     QCOMPARE(r.code, 1);
     QCOMPARE(r.errText(), QString("attnviz-cli eval: head importance: a bahdanau model has no attention heads (it is "
                                   "for Transformer models)\n"));
+}
+
+// --contrast against the decode: the row's own token (all-zero rows, silently), a row past the decode (a message that
+// named neither the flag nor the rows), a value without a token (exit 1, not a usage error), and a contrast no chosen
+// method reads (its "contrast row" line printed all the same).
+void TestCliHostileRound3Eval::contrastIsCheckedAgainstTheDecode() {
+    const ProcessRun decode = runCli({"decode", "--model", rnn_, "--json", "i love you"});
+    QCOMPARE(decode.code, 0);
+    const nlohmann::json d = nlohmann::json::parse(decode.out.toStdString());
+    const QString own = QString::fromStdString(d["target_tokens"][0].get<std::string>());
+    const int rows = int(d["target_tokens"].size());
+    const QStringList explain = {"explain", "--model", rnn_, "--method", "grad_input"};
+
+    const ProcessRun same = runCli(explain + QStringList{"--contrast", "0:" + own, "i love you"});
+    QCOMPARE(same.code, 1);
+    QCOMPARE(same.errText(), "attnviz-cli explain: --contrast 0:" + own + ": row 0 is " + own +
+                                 " already; a contrast needs another token (log p(y) - log p(y) is 0 at every "
+                                 "position)\n");
+    const ProcessRun past = runCli(explain + QStringList{"--contrast", QString("%1:我").arg(rows), "i love you"});
+    QCOMPARE(past.code, 1);
+    QCOMPARE(past.errText(), QString("attnviz-cli explain: --contrast %1:我: row %1 is outside the decode's %1 rows "
+                                     "(0..%2)\n")
+                                 .arg(rows)
+                                 .arg(rows - 1));
+    const ProcessRun empty = runCli(explain + QStringList{"--contrast", "1:", "i love you"});
+    QCOMPARE(empty.code, 2);
+    QVERIFY2(empty.errText().contains("--contrast 1:: no TOKEN after the row"), empty.err.constData());
+
+    const QString other = own == "我" ? "你" : "我";
+    const ProcessRun unread =
+        runCli({"explain", "--model", rnn_, "--method", "attention,norm", "--contrast", "0:" + other, "i love you"});
+    QCOMPARE(unread.code, 0);
+    QVERIFY2(!unread.outText().contains("contrast row"), unread.out.constData());
+    QCOMPARE(unread.errText(), QString("attnviz-cli explain: warning: --contrast is ignored: none of the chosen "
+                                       "methods reads it (grad_input, grad_norm, ig, occlusion do)\n"));
+    const ProcessRun read = runCli(explain + QStringList{"--contrast", "0:" + other, "i love you"});
+    QCOMPARE(read.code, 0);
+    QVERIFY2(read.outText().contains("contrast row 0: why " + own + " and not " + other), read.out.constData());
+    QVERIFY(read.err.isEmpty());
 }
 
 // An empty SENTENCE is decoded as <sos> <eos> with a warning under the command's own name: explain warned as
