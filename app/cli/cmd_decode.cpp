@@ -161,6 +161,7 @@ int runDecode(const std::vector<std::string>& args) {
         Mode mode = Mode::Greedy;
         const DecodeResult r =
             decodeSentence(model, q.sentence(), q.forced(p) ? &q.target : nullptr, s, mode, "decode");
+        warnUnreachedAttends("decode", s.interventions, r.target_ids.size(), "");
         if (s.json)
             writeDecodeObject(writeToStdout, r, model.config, s.interventions);
         else

@@ -39,11 +39,41 @@ struct AlignSettings {
 };
 
 // --explain LIST: the explanation methods measured on each line's forced reference (docs/explain.md), with the
-// seed of the random order (--seed; line i's order is seeded by seed + i).
+// seed of the random order (--seed; line i's order is seeded by seed + i) and integrated gradients' steps.
 struct ExplainRequest {
+    std::string list;  // as given
     std::vector<ExplainMethod> methods;
     uint64_t seed = 0;
+    int ig_steps = kDefaultIgSteps;
 };
+
+void addExplainOptions(ArgParser& p, ExplainRequest& e) {
+    p.option("--explain", &e.list, "LIST",
+             "also measure explanation methods (comma-separated, or all) on each reference: AER, AOPC against a "
+             "random order, Spearman against occlusion (docs/explain.md)");
+    p.option("--seed", &e.seed, "N", "the random order's seed for --explain (default 0)");
+    p.option("--ig-steps", &e.ig_steps, "M", "with --explain ig: the integrated gradients' steps (default 32)", 1,
+             kMaxIgSteps);
+}
+
+// The options that belong to --explain, given without it (UsageError).
+void checkExplainUsage(const ArgParser& p) {
+    for (const char* flag : {"--seed", "--ig-steps"})
+        if (p.seen(flag) && !p.seen("--explain")) throw UsageError(std::string(flag) + " belongs to --explain LIST");
+}
+
+// --explain's methods for this model (UsageError for an unknown one, or --ig-steps without ig among them).
+void resolveExplain(const ArgParser& p, ExplainRequest& e, const ModelConfig& config) {
+    if (!p.seen("--explain")) return;
+    try {
+        e.methods = parseMethodList(e.list, config);
+    } catch (const InputError& error) {
+        throw UsageError(std::string("--explain: ") + error.what());
+    }
+    if (p.seen("--ig-steps") &&
+        std::find(e.methods.begin(), e.methods.end(), ExplainMethod::IntegratedGradients) == e.methods.end())
+        throw UsageError("--ig-steps is integrated gradients': --explain " + e.list + " has no ig");
+}
 
 // One line's counts, its AER counts under each of settings.modes (empty without gold links), and with --explain
 // each method's measures.
@@ -74,6 +104,7 @@ LineCounts evalLine(const Model& model, const CorpusExample& ex, size_t index, c
     if (!explain.methods.empty()) {
         ExplainOptions intervened;  // the forced decode's interventions: the measures are the intervened model's
         intervened.interventions = options.interventions;
+        intervened.ig_steps = explain.ig_steps;
         line.explain =
             measureLine(model, forced, gold, explain.methods, settings.align, explain.seed + index, intervened);
     }
@@ -375,16 +406,13 @@ int runEval(const std::vector<std::string>& args) {
         p.choice("--align-specials", &align_specials, {"exclude", "include"},
                  "exclude (default): <sos>/<eos> taken out of each row; include: a word attending most to one gets "
                  "no link");
-        std::string explain_list;
-        uint64_t seed = 0;
-        p.option("--explain", &explain_list, "LIST",
-                 "also measure explanation methods (comma-separated, or all) on each reference: AER, AOPC against a "
-                 "random order, Spearman against occlusion (docs/explain.md)");
-        p.option("--seed", &seed, "N", "the random order's seed for --explain (default 0)");
+        ExplainRequest explain;
+        addExplainOptions(p, explain);
         HeadOptions heads_opt;
         addHeadOptions(p, heads_opt);
         if (!p.parse(args)) return 0;
         checkHeadOptions(p, heads_opt);
+        checkExplainUsage(p);
         const AlignSettings align = alignSettings(align_mode, align_specials);
 
         std::optional<ScoreKind> score_kind;
@@ -393,15 +421,7 @@ int runEval(const std::vector<std::string>& args) {
         const Model& model = *loaded.model;
         if (heads_opt.importance) checkHeadImportance(model);    // before the evaluation, not after it
         checkInterventionKinds(model, heads_opt.interventions);  // before the first line: the error names no line
-        ExplainRequest explain;
-        explain.seed = seed;
-        if (p.seen("--explain")) {
-            try {
-                explain.methods = parseMethodList(explain_list, model.config);
-            } catch (const InputError& e) {
-                throw UsageError(std::string("--explain: ") + e.what());
-            }
-        }
+        resolveExplain(p, explain, model.config);
 
         CorpusOptions co;
         co.require_target = true;

@@ -171,7 +171,7 @@ int runExplain(const std::vector<std::string>& args) {
                     "norm, grad_input, grad_norm, ig, occlusion, rollout for a Transformer).");
         DecodeRequest q;
         ExplainSettings e;
-        addDecodeOptions(p, q);
+        addDecodeOptions(p, q, DecodeCommand::Explain);
         p.option("--method", &e.methods, "LIST",
                  "comma-separated methods, or all (default attention,grad_input,ig,occlusion)");
         p.option("--ig-steps", &e.options.ig_steps, "M", "integrated gradients' steps (default 32)", 1, kMaxIgSteps);
@@ -179,7 +179,7 @@ int runExplain(const std::vector<std::string>& args) {
                  "at row T (0-based) explain log p(y_T) - log p(TOKEN): why this token and not TOKEN");
         if (!p.parse(args)) return 0;
         checkDecodeUsage(p, q);
-        if (!q.settings.tree.empty()) throw UsageError("--tree belongs to decode, not explain");
+        e.options.threads = q.threads;
 
         const LoadedModel loaded = loadModelForCli(q.model_path, scoreOf(q));
         const Model& model = *loaded.model;
@@ -200,6 +200,7 @@ int runExplain(const std::vector<std::string>& args) {
         Mode mode = Mode::Greedy;
         const DecodeResult r =
             decodeSentence(model, q.sentence(), q.forced(p) ? &q.target : nullptr, q.settings, mode, "explain");
+        warnUnreachedAttends("explain", q.settings.interventions, r.target_ids.size(), "");
         const std::vector<Explanation> explanations = explainAll(model, r, methods, e);
         if (q.settings.json)
             writeExplainObject(model, r, explanations, e.options, q.settings.interventions);

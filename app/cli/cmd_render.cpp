@@ -214,6 +214,8 @@ void checkRenderUsage(const ArgParser& p, RenderArgs& a) {
         throw UsageError("--method draws one model's explanation; --with compares two models' attention: use one");
     if (p.seen("--target") && p.seen("--beam"))
         throw UsageError("--beam and --target cannot be used together (forced decoding does not search)");
+    if (p.seen("--ig-steps") && a.method != "ig")
+        throw UsageError("--ig-steps is integrated gradients' (--method ig), not " + a.method + "'s");
     if (a.batch) {
         if (!a.words.empty()) throw UsageError("give either SENTENCE or --input FILE, not both");
         if (p.seen("--out"))
@@ -350,6 +352,7 @@ int runRender(const std::vector<std::string>& args) {
         std::string sentence;
         for (const std::string& w : a.words) sentence += (sentence.empty() ? "" : " ") + w;
         const DecodeResult r = decodeOne(model, sentence, a.has_target ? &a.target : nullptr, a.s, "SENTENCE");
+        warnUnreachedAttends("render", a.s.interventions, r.target_ids.size(), "");
         writeOne(r, model, ui::qs(a.out), a.s, with);
         return 0;
     });

@@ -96,7 +96,8 @@ std::vector<std::vector<double>> forcedObjectives(const Model& model, const std:
 }
 
 std::vector<std::vector<Mat>> sourceGradients(const Model& model, const std::vector<ForcedInput>& inputs,
-                                              const std::vector<int>& rows, const std::optional<Contrast>& contrast) {
+                                              const std::vector<int>& rows, const std::optional<Contrast>& contrast,
+                                              const PassOptions& run) {
     for (const ForcedInput& input : inputs) {
         checkContrast(model, input.target, contrast);
         for (const int row : rows)
@@ -109,7 +110,7 @@ std::vector<std::vector<Mat>> sourceGradients(const Model& model, const std::vec
     // The passes side by side on the engine's threads, each thread with its own buffers; a pass's numbers do not
     // depend on the thread that runs it.
     std::atomic<size_t> next{0};
-    runInParallel(threadsFor(plan.size(), 0), [&](int) {
+    runInParallel(threadsFor(plan.size(), run.threads), [&](int) {
         const std::unique_ptr<KindPasses> passes = passesFor(model);  // this thread's buffers
         for (size_t k = next++; k < plan.size(); k = next++) {
             const Pass& pass = plan[k];

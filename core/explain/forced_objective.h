@@ -31,6 +31,12 @@ struct ForcedInput {
     Interventions interventions;  // the decode's (docs/explain.md): every pass runs the intervened model
 };
 
+// How the passes of sourceGradients run: on how many of the engine's threads (0: one per core; the numbers do not
+// depend on it).
+struct PassOptions {
+    int threads = 0;
+};
+
 // f_t for every row t of each input: log p(y_t | y_<t, x), or log p(y_t) − log p(c) at the contrast's row.
 // [input] (T values). Forward passes only, batched.
 std::vector<std::vector<double>> forcedObjectives(const Model& model, const std::vector<ForcedInput>& inputs,
@@ -41,7 +47,8 @@ std::vector<std::vector<double>> forcedObjectives(const Model& model, const std:
 // gradient is taken at the input's scaled embeddings. Each row's gradient is the backward of one copy of its input
 // with that row as the objective, through the training code's passes.
 std::vector<std::vector<Mat>> sourceGradients(const Model& model, const std::vector<ForcedInput>& inputs,
-                                              const std::vector<int>& rows, const std::optional<Contrast>& contrast);
+                                              const std::vector<int>& rows, const std::optional<Contrast>& contrast,
+                                              const PassOptions& run = {});
 
 // (S, ·) what the decoder attends over: an RNN encoder's outputs h_j = [f_j ; b_j] (S, 2H_e), or a Transformer's
 // memory (S, d), with the encoder's heads in `iv` off.

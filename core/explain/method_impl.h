@@ -14,12 +14,14 @@ ForcedInput forcedInputOf(const DecodeResult& decode, const Interventions& iv);
 std::vector<int> allRows(const ForcedInput& input);
 
 // Σ_k e_jk ∂f_t/∂e_jk.
-Mat gradientTimesInput(const Model& model, const ForcedInput& input, const std::optional<Contrast>& contrast);
+Mat gradientTimesInput(const Model& model, const ForcedInput& input, const std::optional<Contrast>& contrast,
+                       const PassOptions& run);
 // ‖∂f_t/∂e_j‖₂.
-Mat gradientNorm(const Model& model, const ForcedInput& input, const std::optional<Contrast>& contrast);
+Mat gradientNorm(const Model& model, const ForcedInput& input, const std::optional<Contrast>& contrast,
+                 const PassOptions& run);
 // Σ_k e_jk (1/m) Σ_i ∂f_t/∂e_jk at α_i e, α_i = (i − ½)/m; delta gets f_t(e) − f_t(0).
 Mat integratedGradients(const Model& model, const ForcedInput& input, int steps,
-                        const std::optional<Contrast>& contrast, std::vector<double>& delta);
+                        const std::optional<Contrast>& contrast, std::vector<double>& delta, const PassOptions& run);
 // f_t(x) − f_t(x with id_j replaced by <unk>), for every j.
 Mat occlusion(const Model& model, const ForcedInput& input, const std::optional<Contrast>& contrast);
 

@@ -6,11 +6,16 @@
 #include "test_models.h"
 #include "test_registry.h"
 
+#include <QFile>
+#include <QProcess>
 #include <QRegularExpression>
 #include <QTemporaryDir>
 #include <QtTest>
 
 #include <nlohmann/json.hpp>
+
+#include <algorithm>
+#include <cmath>
 
 using namespace attnviz;
 using namespace attnviz::testing;
@@ -29,6 +34,19 @@ const QByteArray kEvalLines =
     "you love the apple\t你 爱 苹果\n"
     "an apple , an apple , the mat\t一个 苹果\n";
 
+// The most threads the running process `p` had at once, sampled from /proc until it exits.
+int peakThreads(QProcess& p) {
+    int peak = 0;
+    while (p.state() != QProcess::NotRunning) {
+        QFile status(QString("/proc/%1/status").arg(p.processId()));
+        if (status.open(QIODevice::ReadOnly))
+            for (const QByteArray& line : status.readAll().split('\n'))
+                if (line.startsWith("Threads:")) peak = std::max(peak, line.mid(8).trimmed().toInt());
+        p.waitForFinished(10);
+    }
+    return peak;
+}
+
 nlohmann::json evalJson(const QStringList& args) {
     const ProcessRun r = runCli(QStringList{"eval", "--json"} + args);
     if (r.code != 0) qWarning("eval exit %d: %s", r.code, r.err.constData());
@@ -44,6 +62,12 @@ private slots:
     void headImportanceRunsTheSameSearch();
     void headImportanceOfRnnIsRefusedFirst();
     void contrastIsCheckedAgainstTheDecode();
+    void allMayStandInAMethodList();
+    void explainThreadsReachThePasses();
+    void explainHasNoTree();
+    void optionsWithoutTheirMethodAreRefused();
+    void evalExplainTakesIgSteps();
+    void attendPastTheDecodeWarns();
     void emptySentenceWarnsUnderItsCommand();
     void kindErrorsNameNoLine();
     void explainMeasuresShowNoNan();
@@ -156,6 +180,109 @@ void TestCliHostileRound3Eval::contrastIsCheckedAgainstTheDecode() {
     QCOMPARE(read.code, 0);
     QVERIFY2(read.outText().contains("contrast row 0: why " + own + " and not " + other), read.out.constData());
     QVERIFY(read.err.isEmpty());
+}
+
+// "all" in a list of methods stands for every method of the kind: `--method all,ig` failed with `unknown method
+// "all" (known: ..., all)`.
+void TestCliHostileRound3Eval::allMayStandInAMethodList() {
+    const auto keys = [&](const QString& list) {
+        const ProcessRun r = runCli({"explain", "--model", rnn_, "--json", "--ig-steps", "2", "--method", list, "i"});
+        std::vector<std::string> out;
+        if (r.code != 0) qWarning("--method %s: %s", qPrintable(list), r.err.constData());
+        if (r.code != 0) return out;
+        const nlohmann::ordered_json j = nlohmann::ordered_json::parse(r.out.toStdString());  // items() refers to it
+        for (const auto& [key, value] : j["explanations"].items()) out.push_back(key);
+        return out;
+    };
+    const std::vector<std::string> all = keys("all");
+    QCOMPARE(all.size(), size_t(6));  // an RNN model: every method but rollout
+    QCOMPARE(keys("all,ig"), all);
+    QCOMPARE(keys("ig,all").front(), std::string("ig"));
+    QCOMPARE(keys("ig,all").size(), all.size());
+}
+
+// explain --threads N runs the gradient methods' passes on N threads: with 48 the engine's pool grows to 47 helpers
+// beside the main thread (integrated gradients of a 60-word sentence make hundreds of passes). The flag used to be
+// accepted and ignored: the passes ran on one thread per core whatever it said.
+void TestCliHostileRound3Eval::explainThreadsReachThePasses() {
+    QProcess p;
+    p.start(QStringLiteral(ATTNVIZ_CLI_PATH), {"explain", "--model", rnn_, "--method", "ig", "--ig-steps", "16",
+                                               "--threads", "48", "--json", words(60, "cat")});
+    QVERIFY(p.waitForStarted());
+    const int peak = peakThreads(p);
+    QCOMPARE(p.exitCode(), 0);
+    QVERIFY2(peak >= 48, qPrintable(QString("at most %1 threads").arg(peak)));
+}
+
+// explain takes decode's options but not --tree: its --help listed it, and the command refused it.
+void TestCliHostileRound3Eval::explainHasNoTree() {
+    const ProcessRun help = runCli({"explain", "--help"});
+    QCOMPARE(help.code, 0);
+    QVERIFY2(!help.outText().contains("--tree"), help.out.constData());
+    QVERIFY2(help.outText().contains("--threads N") && help.outText().contains("each method's passes"),
+             help.out.constData());
+    const ProcessRun tree = runCli({"explain", "--model", rnn_, "--tree", dir_.filePath("t.json"), "i"});
+    QCOMPARE(tree.code, 2);
+    QVERIFY2(tree.errText().contains("unknown option --tree"), tree.err.constData());
+}
+
+// Options that only one method or mode reads, given without it: usage errors (they were silently ignored).
+void TestCliHostileRound3Eval::optionsWithoutTheirMethodAreRefused() {
+    const QList<std::pair<QStringList, QString>> runs = {
+        {{"render", "--model", rnn_, "--out", dir_.filePath("x.csv"), "--ig-steps", "8", "i"},
+         "--ig-steps is integrated gradients' (--method ig), not attention's"},
+        {{"render", "--model", rnn_, "--out", dir_.filePath("x.csv"), "--method", "occlusion", "--ig-steps", "8", "i"},
+         "--ig-steps is integrated gradients' (--method ig), not occlusion's"},
+        {{"eval", "--model", rnn_, "--data", data_, "--seed", "3"}, "--seed belongs to --explain LIST"},
+        {{"eval", "--model", rnn_, "--data", data_, "--ig-steps", "8"}, "--ig-steps belongs to --explain LIST"},
+        {{"eval", "--model", rnn_, "--data", data_, "--explain", "attention", "--ig-steps", "8"},
+         "--ig-steps is integrated gradients': --explain attention has no ig"},
+    };
+    for (const auto& [args, message] : runs) {
+        const ProcessRun r = runCli(args);
+        QCOMPARE(r.code, 2);
+        QVERIFY2(r.errText().contains(message), qPrintable(args.join(' ') + ": " + r.errText()));
+    }
+}
+
+// eval --explain ig takes --ig-steps, as explain and render do: the steps change ig's matrices and so its measures.
+void TestCliHostileRound3Eval::evalExplainTakesIgSteps() {
+    const QStringList args = {"--model", rnn_, "--data", data_, "--explain", "ig"};
+    const nlohmann::json one = evalJson(args + QStringList{"--ig-steps", "1"});
+    const nlohmann::json many = evalJson(args + QStringList{"--ig-steps", "64"});
+    const nlohmann::json fallback = evalJson(args);  // 32
+    QVERIFY(one.contains("explain") && many.contains("explain") && fallback.contains("explain"));
+    QVERIFY2(one["explain"]["ig"] != many["explain"]["ig"], one["explain"].dump().c_str());
+    QVERIFY(fallback["explain"]["ig"] != one["explain"]["ig"]);
+}
+
+// An --attend row past the end of a greedy decode (a trained model's, which ends at <eos> long before its length
+// limit) changes nothing: it is named in a warning (it was accepted silently), and the decode is the plain one.
+void TestCliHostileRound3Eval::attendPastTheDecodeWarns() {
+    const QString model = QStringLiteral(ATTNVIZ_SOURCE_DIR "/sample_models/en_fr-bahdanau-additive.safetensors");
+    const QString sentence = "the letter was not under the car .";  // 10 source tokens: rows up to 29 allowed
+    const ProcessRun plain = runCli({"decode", "--model", model, "--json", sentence});
+    QCOMPARE(plain.code, 0);
+    const nlohmann::json p = nlohmann::json::parse(plain.out.toStdString());
+    const int rows = int(p["target_tokens"].size());
+    QVERIFY2(rows + 1 < 30, "the decode ends at its length limit: no row lies past it");
+    const QString past = QString("%1:1").arg(rows + 1);
+    for (const QString command : {"decode", "explain", "render"}) {
+        QStringList args = {command, "--model", model, "--attend", past};
+        if (command == "explain")
+            args << "--method"
+                 << "attention";
+        if (command == "render") args << "--out" << dir_.filePath("attend.csv");
+        if (command != "render") args << "--json";
+        const ProcessRun r = runCli(args + QStringList{sentence});
+        QCOMPARE(r.code, 0);
+        QCOMPARE(r.errText(), QString("attnviz-cli %1: warning: --attend %2 changed nothing: the decode ended after %3 "
+                                      "rows (0..%4)\n")
+                                  .arg(command, past)
+                                  .arg(rows)
+                                  .arg(rows - 1));
+        if (command == "decode") QCOMPARE(nlohmann::json::parse(r.out.toStdString())["attention"], p["attention"]);
+    }
 }
 
 // An empty SENTENCE is decoded as <sos> <eos> with a warning under the command's own name: explain warned as
