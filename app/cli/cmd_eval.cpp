@@ -27,8 +27,6 @@
 #include <cstdio>
 #include <optional>
 
-#include <unistd.h>
-
 namespace attnviz::cli {
 namespace {
 
@@ -120,7 +118,7 @@ LineCounts evalCorpus(const Model& model, const Corpus& corpus, const std::strin
     options.interventions = iv;  // the greedy (beam) outputs and the forced decodes the AER reads
     options.parallel_steps = threadCount(threads) <= 1;  // else every core decodes lines of its own
     const size_t n = corpus.examples.size();
-    const bool progress = isatty(STDERR_FILENO) != 0 && n > 256;
+    TerminalProgress progress("eval", "lines");
     constexpr size_t kBlock = 256;
     std::vector<LineCounts> per_line(n);
     for (size_t begin = 0; begin < n; begin += kBlock) {
@@ -132,9 +130,8 @@ LineCounts evalCorpus(const Model& model, const Corpus& corpus, const std::strin
                 throw InputError(atLine(data_path, ex.line, e));
             }
         });
-        if (progress) std::fprintf(stderr, "\rattnviz-cli eval: %zu / %zu lines", std::min(n, begin + kBlock), n);
+        if (n > kBlock) progress.show(std::min(n, begin + kBlock), n);
     }
-    if (progress) std::fprintf(stderr, "\r\033[K");
     LineCounts total{{}, std::vector<AerCounts>(settings.modes.size()), {}};
     total.explain.methods.resize(explain.methods.size());
     for (const LineCounts& c : per_line) {
@@ -155,14 +152,12 @@ std::vector<HeadScore> headScores(const Model& model, const Corpus& corpus, int 
     o.beam = beam;
     o.threads = threads;
     o.max_source_tokens = max_source_len;
-    if (isatty(STDERR_FILENO) != 0)
-        o.progress = [](size_t done, size_t all) {
-            if (done % 64 == 0 || done == all)
-                std::fprintf(stderr, "\rattnviz-cli eval: head importance %zu / %zu jobs", done, all);
+    TerminalProgress progress("eval", "head importance jobs");
+    if (progress.active())
+        o.progress = [&progress](size_t done, size_t all) {
+            if (done % 64 == 0 || done == all) progress.show(done, all);
         };
-    std::vector<HeadScore> scores = headImportance(model, corpus.examples, o);
-    if (o.progress) std::fprintf(stderr, "\r\033[K");
-    return scores;
+    return headImportance(model, corpus.examples, o);
 }
 
 nlohmann::ordered_json headsJson(const std::vector<HeadScore>& heads) {

@@ -51,6 +51,20 @@ std::string atLine(const std::string& file, int line, const std::exception& e) {
     return file + ":" + std::to_string(line) + ": " + msg;
 }
 
+TerminalProgress::TerminalProgress(std::string_view command, std::string_view unit)
+    : command_(command), unit_(unit), active_(isatty(STDERR_FILENO) != 0) {}
+
+TerminalProgress::~TerminalProgress() {
+    if (shown_) std::fprintf(stderr, "\r\033[K");
+}
+
+void TerminalProgress::show(size_t done, size_t all) {
+    if (!active_) return;
+    std::fprintf(stderr, "\rattnviz-cli %s: %zu / %zu %s", command_.c_str(), done, all, unit_.c_str());
+    std::fflush(stderr);
+    shown_ = true;
+}
+
 bool stdoutReaderGone(int error) {
     if (error == EPIPE) return true;
     pollfd p{STDOUT_FILENO, POLLOUT, 0};  // a pipe without a reader polls POLLERR; a file or a device never does

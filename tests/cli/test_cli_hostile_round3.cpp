@@ -17,6 +17,14 @@
 using namespace attnviz;
 using namespace attnviz::testing;
 
+namespace {
+
+// compareDataIsStreamed: the lines of its file and the address space it runs in.
+constexpr int kStreamedLines = 6000;
+constexpr int kStreamedLimitMb = 400;
+
+}  // namespace
+
 class TestCliHostileRound3 : public QObject {
     Q_OBJECT
 private slots:
@@ -25,6 +33,7 @@ private slots:
     void renderKnockoutExitsCleanly();
     void renderEscapesWrittenPaths();
     void attendCheckIsLinear();
+    void compareDataIsStreamed();
     void interventionsAreNamedOnceForInput();
 
 private:
@@ -134,6 +143,33 @@ void TestCliHostileRound3::interventionsAreNamedOnceForInput() {
     QVERIFY2(
         one.outText().contains(QRegularExpression("\ndecoding [^\n]*\ninterventions \\{\"knockout\":\\[1\\]\\}\n")),
         one.out.constData());
+}
+
+// compare --data keeps one block of decodes, not every line's two: LINES lines of 60 words forced onto 60-token
+// references (two 61 x 62 decodes a line) under an address space of LIMIT MB ran out of memory, and now fit; the
+// output is the same as the lines compared one by one would give (the average over every row, the line numbers).
+void TestCliHostileRound3::compareDataIsStreamed() {
+    QTemporaryDir dir;
+    const QString data = dir.filePath("many.tsv");
+    const QByteArray line = (words(60, "cat") + "\t" + words(60, "我") + "\n").toUtf8();
+    QByteArray lines;
+    for (int i = 0; i < kStreamedLines; ++i) lines += line;
+    writeFile(data, lines);
+    RunOptions limited;
+    limited.address_space_bytes = rlim_t(kStreamedLimitMb) << 20;
+    limited.timeout_ms = 300000;
+    const ProcessRun r = runCli({"compare", "--model", rnn_, "--with", rnn_, "--data", data, "--json"}, limited);
+    QVERIFY2(r.code == 0, qPrintable(QString("exit %1: ").arg(r.code) + r.errText()));
+    const nlohmann::json j = nlohmann::json::parse(r.out.toStdString());
+    QCOMPARE(j["sentences"].size(), size_t(kStreamedLines));
+    QCOMPARE(j["sentences"].back()["line"].get<int>(), kStreamedLines);
+    QCOMPARE(j["average"]["lines"].get<int>(), kStreamedLines);
+    QCOMPARE(j["average"]["rows"].get<int>(), 61 * kStreamedLines);
+    QCOMPARE(j["average"]["tv"].get<double>(), 0.0);  // a model against itself
+    QCOMPARE(j["average"]["argmax_agreement"].get<double>(), 1.0);
+    const ProcessRun text = runCli({"compare", "--model", rnn_, "--with", rnn_, "--data", data}, limited);
+    QCOMPARE(text.code, 0);
+    QCOMPARE(text.outText().count('\n'), 4 + kStreamedLines + 1);  // A, B, the legend, the header; a row a line; all
 }
 
 ATTNVIZ_TEST_MAIN(TestCliHostileRound3)
