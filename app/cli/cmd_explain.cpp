@@ -4,6 +4,7 @@
 #include "command_run.h"
 #include "commands.h"
 #include "decode_request.h"
+#include "explain_run.h"
 #include "input_bounds.h"
 #include "model_flags.h"
 
@@ -25,6 +26,7 @@ struct ExplainSettings {
     std::string methods = "attention,grad_input,ig,occlusion";
     std::string contrast;  // T:TOKEN
     ExplainOptions options;
+    double max_work = kDefaultMaxExplainWork;  // --max-work
 };
 
 // "T:TOKEN" → row T and the token's id; the token is split at the first ':' so that it may hold one.
@@ -118,12 +120,16 @@ std::string explainText(const Model& model, const DecodeResult& r, const std::ve
     return out;
 }
 
+// Every method's matrix, each checked against the bounds before it starts (`where`: "SENTENCE", or "" for an
+// --input line, which the caller names).
 std::vector<Explanation> explainAll(const Model& model, const DecodeResult& r,
-                                    const std::vector<ExplainMethod>& methods, const ExplainSettings& e) {
+                                    const std::vector<ExplainMethod>& methods, const ExplainSettings& e,
+                                    const std::string& where) {
     const ExplainOptions& options = e.options;
     if (options.contrast) checkContrastRow(e.contrast, *options.contrast, r, model);
+    for (ExplainMethod m : methods) checkExplainSize(model, r, m, options, e.max_work, where);  // all before any
     std::vector<Explanation> out;
-    for (ExplainMethod m : methods) out.push_back(explainDecode(model, r, m, options));
+    for (ExplainMethod m : methods) out.push_back(explainForCli(model, r, m, options, e.max_work, where, "explain"));
     return out;
 }
 
@@ -146,7 +152,7 @@ int explainFile(const Model& model, const DecodeRequest& q, const std::vector<Ex
         std::string text;
         try {
             r = decodeOne(model, ex.source, ex.has_target ? &ex.target : nullptr, q.settings);
-            e = explainAll(model, r, methods, settings);
+            e = explainAll(model, r, methods, settings, "");
             if (!q.settings.json)
                 text = "line " + std::to_string(ex.line) + "\n" + explainText(model, r, e, options) + "\n";
         } catch (const std::exception& error) {
@@ -177,6 +183,7 @@ int runExplain(const std::vector<std::string>& args) {
         p.option("--ig-steps", &e.options.ig_steps, "M", "integrated gradients' steps (default 32)", 1, kMaxIgSteps);
         p.option("--contrast", &e.contrast, "T:TOKEN",
                  "at row T (0-based) explain log p(y_T) - log p(TOKEN): why this token and not TOKEN");
+        addMaxWorkOption(p, &e.max_work);
         if (!p.parse(args)) return 0;
         checkDecodeUsage(p, q);
         e.options.threads = q.threads;
@@ -201,7 +208,7 @@ int runExplain(const std::vector<std::string>& args) {
         const DecodeResult r =
             decodeSentence(model, q.sentence(), q.forced(p) ? &q.target : nullptr, q.settings, mode, "explain");
         warnUnreachedAttends("explain", q.settings.interventions, r.target_ids.size(), "");
-        const std::vector<Explanation> explanations = explainAll(model, r, methods, e);
+        const std::vector<Explanation> explanations = explainAll(model, r, methods, e, "SENTENCE");
         if (q.settings.json)
             writeExplainObject(model, r, explanations, e.options, q.settings.interventions);
         else

@@ -14,6 +14,7 @@
 #include "eval/compare.h"
 #include "eval/compare_heads.h"
 #include "explain/explanation.h"
+#include "explain_run.h"
 #include "heatmap/colormaps.h"
 #include "heatmap/comparison_export.h"
 #include "heatmap/explanation_data.h"
@@ -65,6 +66,7 @@ struct RenderSettings {
     ui::ExportOptions exp;
     ExplainMethod method = ExplainMethod::Attention;  // --method
     ExplainOptions explain;                           // --ig-steps
+    double max_work = kDefaultMaxExplainWork;         // --max-work
     Interventions interventions;  // --knockout, --attend, --head-off: of the rendered model, not of --with's
 };
 
@@ -108,7 +110,7 @@ struct CompareWith {
 // `r` alone (its attention, or the --method's matrix on the diverging or fitted scale the window uses), or with
 // `with.model` set the comparison: that model forced onto r's target (as `compare` does).
 void writeOne(const DecodeResult& r, const Model& model, const QString& path, const RenderSettings& s,
-              const CompareWith& with, const GoldAlignment* gold = nullptr) {
+              const CompareWith& with, const std::string& where, const GoldAlignment* gold = nullptr) {
     const ui::ExportOptions& options = s.exp;
     QString error;
     bool ok = false;
@@ -127,7 +129,7 @@ void writeOne(const DecodeResult& r, const Model& model, const QString& path, co
         compared.style.interventions = {};
         ok = ui::exportComparison(c, path, compared, &error);
     } else if (s.method != ExplainMethod::Attention) {
-        const Explanation e = explainDecode(model, r, s.method, s.explain);
+        const Explanation e = explainForCli(model, r, s.method, s.explain, s.max_work, where, "render");
         ui::ExportOptions drawn = options;
         drawn.style = ui::explanationStyle(options.style, &e);
         ok = ui::exportExplanation(ui::explanationData(r, e), r, e, model, path, drawn, &error);
@@ -181,6 +183,7 @@ void addRenderOptions(ArgParser& p, RenderArgs& a) {
              "symmetric limits, the others on a scale fitted to their values; .csv/.json hold its numbers");
     p.option("--ig-steps", &s.explain.ig_steps, "M", "with --method ig: the integrated gradients' steps (default 32)",
              1, kMaxIgSteps);
+    addMaxWorkOption(p, &s.max_work);
     p.option("--beam", &s.beam, "K", "beam search of width K (default 1 = greedy)", 1, 1000);
     p.option("--max-len", &s.max_len, "N", "at most N target tokens, <eos> included (default 2*S+10)", 1, 1000000);
     p.choice("--score", &a.score, scoreChoices(), "use the sibling model trained with this score");
@@ -216,6 +219,8 @@ void checkRenderUsage(const ArgParser& p, RenderArgs& a) {
         throw UsageError("--beam and --target cannot be used together (forced decoding does not search)");
     if (p.seen("--ig-steps") && a.method != "ig")
         throw UsageError("--ig-steps is integrated gradients' (--method ig), not " + a.method + "'s");
+    if (p.seen("--max-work") && a.method == "attention")
+        throw UsageError("--max-work bounds an explanation method (--method NAME): the attention needs none");
     if (a.batch) {
         if (!a.words.empty()) throw UsageError("give either SENTENCE or --input FILE, not both");
         if (p.seen("--out"))
@@ -299,7 +304,7 @@ void renderBatch(const Model& model, const RenderArgs& a, const CompareWith& wit
         }
         try {
             const bool gold = with.model && ex.has_target && ex.has_alignment;
-            writeOne(r, model, paths[size_t(index) - 1], a.s, with, gold ? &ex.alignment : nullptr);
+            writeOne(r, model, paths[size_t(index) - 1], a.s, with, where, gold ? &ex.alignment : nullptr);
         } catch (const std::exception& e) {
             fail("render", e.what());
             ++failed;
@@ -353,7 +358,7 @@ int runRender(const std::vector<std::string>& args) {
         for (const std::string& w : a.words) sentence += (sentence.empty() ? "" : " ") + w;
         const DecodeResult r = decodeOne(model, sentence, a.has_target ? &a.target : nullptr, a.s, "SENTENCE");
         warnUnreachedAttends("render", a.s.interventions, r.target_ids.size(), "");
-        writeOne(r, model, ui::qs(a.out), a.s, with);
+        writeOne(r, model, ui::qs(a.out), a.s, with, "SENTENCE");
         return 0;
     });
 }

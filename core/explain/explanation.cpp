@@ -4,10 +4,12 @@
 #include "model/model_kind.h"
 
 #include "base/errors.h"
+#include "explain/explain_cost.h"
 #include "explain/method_impl.h"
 
 #include <algorithm>
 #include <limits>
+#include <mutex>
 #include <string>
 
 namespace attnviz {
@@ -175,7 +177,16 @@ Explanation explainDecode(const Model& model, const DecodeResult& decode, Explai
     if (methodInfo(method).reads_objective) e.contrast = options.contrast;
     const int S = int(decode.source_ids.size());
     const ForcedInput input = forcedInputOf(decode, options.interventions);
-    const PassOptions run{options.threads};
+    PassOptions run{options.threads, {}};
+    std::mutex reporting;
+    size_t done = 0;
+    const size_t all =
+        options.progress ? explainCost(model, S, int(decode.target_ids.size()), method, options).passes : 0;
+    if (all > 0)
+        run.on_pass = [&] {
+            const std::lock_guard<std::mutex> lock(reporting);
+            options.progress(std::min(++done, all), all);
+        };
     switch (method) {
     case ExplainMethod::Attention:
         e.values = matrixOf(decode.attention, S);
@@ -196,7 +207,7 @@ Explanation explainDecode(const Model& model, const DecodeResult& decode, Explai
         e.ig_steps = options.ig_steps;
         break;
     case ExplainMethod::Occlusion:
-        e.values = occlusion(model, input, options.contrast);
+        e.values = occlusion(model, input, options.contrast, run);
         break;
     case ExplainMethod::Rollout:
         e.values = rollout(decode);

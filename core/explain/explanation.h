@@ -6,6 +6,8 @@
 #include "decode/decoding.h"
 #include "explain/forced_objective.h"
 
+#include <cstddef>
+#include <functional>
 #include <optional>
 #include <string>
 #include <string_view>
@@ -48,6 +50,9 @@ struct ExplainOptions {
     // again run it with them, and norm leaves out the cross-attention heads that are off.
     Interventions interventions;
     int threads = 0;  // the gradient methods' passes side by side on this many threads (0: one per core)
+    // Called after each model pass of a method that runs the model again with (passes done, passes in all: the
+    // method's explainCost passes), one call at a time, on whichever engine thread ran the pass.
+    std::function<void(size_t, size_t)> progress;
 };
 
 struct Explanation {
