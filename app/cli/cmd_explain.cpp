@@ -133,6 +133,22 @@ std::vector<Explanation> explainAll(const Model& model, const DecodeResult& r,
     return out;
 }
 
+// --merge: the decode shown in words and each method's matrix merged on the same spans (columns summed, rows
+// averaged, integrated gradients' completeness gap averaged with its rows). The methods ran on the pieces.
+void showMerged(DecodeResult& r, std::vector<Explanation>& explanations, MergeSides sides) {
+    if (sides == MergeSides::None || r.source_words.empty()) return;
+    for (Explanation& e : explanations) {
+        if (!e.ig_delta.empty() && mergesTarget(sides)) {
+            Mat delta(Eigen::Index(e.ig_delta.size()), 1);
+            for (size_t t = 0; t < e.ig_delta.size(); ++t) delta(Eigen::Index(t), 0) = float(e.ig_delta[t]);
+            const Mat merged = meanRows(delta, r.target_words);
+            e.ig_delta.assign(merged.data(), merged.data() + merged.size());
+        }
+        e.values = mergeMatrix(r, e.values, sides);
+    }
+    r = mergeWords(r, sides);
+}
+
 // The decode object with the explanations, streamed to standard output as one JSON Lines record (`line` > 0 adds
 // the input line's number).
 void writeExplainObject(const Model& model, const DecodeResult& r, const std::vector<Explanation>& explanations,
@@ -153,6 +169,7 @@ int explainFile(const Model& model, const DecodeRequest& q, const std::vector<Ex
         try {
             r = decodeOne(model, ex.source, ex.has_target ? &ex.target : nullptr, q.settings);
             e = explainAll(model, r, methods, settings, "");
+            showMerged(r, e, q.settings.merge);
             if (!q.settings.json)
                 text = "line " + std::to_string(ex.line) + "\n" + explainText(model, r, e, options) + "\n";
         } catch (const std::exception& error) {
@@ -198,6 +215,8 @@ int runExplain(const std::vector<std::string>& args) {
         }
         checkInterventionKinds(model, q.settings.interventions);  // before the first line: the error names no line
         e.options.interventions = q.settings.interventions;       // every method explains the intervened model
+        if (p.seen("--contrast") && mergesTarget(q.settings.merge))
+            throw UsageError("--contrast names a row of pieces: it cannot be used with --merge target or both");
         if (p.seen("--contrast")) {
             e.options.contrast = parseContrast(e.contrast, model);
             if (const std::string unread = unreadContrast(methods); !unread.empty()) warn("explain", unread);
@@ -208,11 +227,13 @@ int runExplain(const std::vector<std::string>& args) {
         const DecodeResult r =
             decodeSentence(model, q.sentence(), q.forced(p) ? &q.target : nullptr, q.settings, mode, "explain");
         warnUnreachedAttends("explain", q.settings.interventions, r.target_ids.size(), "");
-        const std::vector<Explanation> explanations = explainAll(model, r, methods, e, "SENTENCE");
+        std::vector<Explanation> explanations = explainAll(model, r, methods, e, "SENTENCE");
+        DecodeResult shown = r;
+        showMerged(shown, explanations, q.settings.merge);
         if (q.settings.json)
-            writeExplainObject(model, r, explanations, e.options, q.settings.interventions);
+            writeExplainObject(model, shown, explanations, e.options, q.settings.interventions);
         else
-            std::fputs(explainText(model, r, explanations, e.options).c_str(), stdout);
+            std::fputs(explainText(model, shown, explanations, e.options).c_str(), stdout);
         return 0;
     });
 }

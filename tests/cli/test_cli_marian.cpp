@@ -89,6 +89,29 @@ private slots:
         QVERIFY(bad.errText().contains("--merge"));
     }
 
+    void explanationsAreMergedOnTheSameSpans() {
+        makeMarianFolder(path("explain").toStdString());
+        const QStringList args{"explain", "--model", path("explain"), "--json", "--method", "grad_input",
+                               "--target", "the old bridge", "the bright morning market"};
+        const ProcessRun pieces = runCli(args), words = runCli(args + QStringList{"--merge", "source"});
+        QCOMPARE(pieces.code, 0);
+        QCOMPARE(words.code, 0);
+        const QJsonObject p = outputObject(pieces), w = outputObject(words);
+        const QJsonArray src = p["source_words"].toArray();
+        const QJsonArray rp = p["explanations"].toObject()["grad_input"].toArray();
+        const QJsonArray rw = w["explanations"].toObject()["grad_input"].toArray();
+        QCOMPARE(rw.size(), rp.size());  // the target stays in pieces
+        for (int t = 0; t < rp.size(); ++t) {
+            QCOMPARE(rw[t].toArray().size(), src.size());
+            for (int c = 0; c < src.size(); ++c) {
+                double sum = 0;
+                for (int j = src[c].toArray()[0].toInt(); j < src[c].toArray()[1].toInt(); ++j)
+                    sum += rp[t].toArray()[j].toDouble();
+                QVERIFY(std::abs(rw[t].toArray()[c].toDouble() - sum) < 1e-5 * (1 + std::abs(sum)));
+            }
+        }
+    }
+
     void trainWritesAFolderThatOpensAgain() {
         writeCorpus(path("train.tsv").toStdString(), 300);
         std::ofstream(path("marian.json").toStdString()) << kMarianConfig;
