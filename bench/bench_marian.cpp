@@ -31,8 +31,8 @@ constexpr int kVocab = 65001, kWidth = 512, kLayers = 6, kHeads = 8, kFfn = 2048
 const char* kSentence = "My brother and I went to the old market to buy fresh fruit";
 
 std::vector<std::string> lines() {
-    static const char* words[] = {"my", "brother", "and", "i", "went", "to", "the", "old", "market", "buy",
-                                  "fresh", "fruit", "bread", "we", "saw", "a", "small", "bird", "near", "river"};
+    static const char* words[] = {"my",    "brother", "and",   "i",  "went", "to", "the",   "old",  "market", "buy",
+                                  "fresh", "fruit",   "bread", "we", "saw",  "a",  "small", "bird", "near",   "river"};
     std::mt19937 rng(3);
     std::vector<std::string> out;
     for (int i = 0; i < 400; ++i) {

@@ -14,11 +14,12 @@ namespace attnviz::cli {
 
 int runConvert(const std::vector<std::string>& args) {
     return runCommand("convert", [&] {
-        ArgParser p("convert", "--dtype f32|f16|bf16 IN OUT",
-                    "Write model IN to OUT with its weights stored as f32, f16 (IEEE half) or bf16 (bfloat16),\n"
-                    "rounded to nearest, ties to even; config, vocabularies and metadata are kept. Loading widens\n"
-                    "the weights back to float32. A weight beyond f16's range (|x| > 65504) is an error. A Hugging Face\n"
-                    "Marian folder is written as a folder (OUT replaced whole).");
+        ArgParser p(
+            "convert", "--dtype f32|f16|bf16 IN OUT",
+            "Write model IN to OUT with its weights stored as f32, f16 (IEEE half) or bf16 (bfloat16),\n"
+            "rounded to nearest, ties to even; config, vocabularies and metadata are kept. Loading widens\n"
+            "the weights back to float32. A weight beyond f16's range (|x| > 65504) is an error. A Hugging Face\n"
+            "Marian folder is written as a folder (OUT replaced whole).");
         std::string dtype;
         std::vector<std::string> paths;
         p.choice("--dtype", &dtype, {"f32", "f16", "bf16"}, "the weight type of OUT").required();

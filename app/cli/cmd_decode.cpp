@@ -117,8 +117,8 @@ int decodeFile(const std::string& path, const Model& model, DecodeSettings s, in
                         mergeWords(decodeOne(model, ex.source, ex.has_target ? &ex.target : nullptr, s), s.merge);
                     if (s.json) {
                         std::string& record = out[i - begin];
-                        writeDecodeObject([&](std::string_view piece) { record += piece; }, r, model,
-                                          s.interventions, ex.line);
+                        writeDecodeObject([&](std::string_view piece) { record += piece; }, r, model, s.interventions,
+                                          ex.line);
                     } else {
                         const Mode mode = ex.has_target ? Mode::Forced : s.beam > 1 ? Mode::Beam : Mode::Greedy;
                         out[i - begin] = (i ? "\n" : "") + std::string("line ") + std::to_string(ex.line) + "\n" +
@@ -165,9 +165,8 @@ int runDecode(const std::vector<std::string>& args) {
         if (p.seen("--input")) return decodeFile(q.input, model, s, threadCount(q.threads));
 
         Mode mode = Mode::Greedy;
-        const DecodeResult r =
-            mergeWords(decodeSentence(model, q.sentence(), q.forced(p) ? &q.target : nullptr, s, mode, "decode"),
-                       s.merge);
+        const DecodeResult r = mergeWords(
+            decodeSentence(model, q.sentence(), q.forced(p) ? &q.target : nullptr, s, mode, "decode"), s.merge);
         warnUnreachedAttends("decode", s.interventions, r.target_ids.size(), "");
         if (s.json)
             writeDecodeObject(writeToStdout, r, model, s.interventions);

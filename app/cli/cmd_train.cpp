@@ -162,8 +162,7 @@ std::pair<int, int> spmSizes(const std::string& text) {
             size_t used = 0;
             const long long n = std::stoll(part, &used);
             if (used == part.size() && n >= kMinSentencePieceVocab && n <= kMaxSentencePieceVocab) return int(n);
-        } catch (const std::exception&) {
-        }
+        } catch (const std::exception&) {}
         throw UsageError("--spm-vocab: \"" + printable(part) + "\" is not a vocabulary size from " +
                          std::to_string(kMinSentencePieceVocab) + " to " + std::to_string(kMaxSentencePieceVocab));
     };

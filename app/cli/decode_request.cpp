@@ -127,8 +127,8 @@ void warnUnreachedAttends(std::string_view command, const Interventions& iv, siz
                           std::to_string(rows) + " rows (0.." + std::to_string(rows - 1) + ")");
 }
 
-void writeDecodeObject(const JsonWriter::Sink& sink, const DecodeResult& r, const Model& model,
-                       const Interventions& iv, int line, int indent, const std::function<void(JsonWriter&)>& more) {
+void writeDecodeObject(const JsonWriter::Sink& sink, const DecodeResult& r, const Model& model, const Interventions& iv,
+                       int line, int indent, const std::function<void(JsonWriter&)>& more) {
     JsonWriter w(sink, indent);
     w.beginObject();
     writeDecodeMembers(w, r, model.config, iv);

@@ -63,9 +63,8 @@ std::optional<ScoreKind> scoreOf(const DecodeRequest& q);
 // (`line` > 0: lines may be skipped when blank), then a newline, written piece by piece to `sink` (a large decode
 // is never held as text or as a tree); `indent` as JsonWriter's (-1: one line); `more` adds a command's own members
 // (explain's explanations) before "line". decode's output, explain's, and render's .json of an intervened decode.
-void writeDecodeObject(const JsonWriter::Sink& sink, const DecodeResult& r, const Model& model,
-                       const Interventions& iv, int line = 0, int indent = -1,
-                       const std::function<void(JsonWriter&)>& more = nullptr);
+void writeDecodeObject(const JsonWriter::Sink& sink, const DecodeResult& r, const Model& model, const Interventions& iv,
+                       int line = 0, int indent = -1, const std::function<void(JsonWriter&)>& more = nullptr);
 
 // One source (and optional reference: forced decoding) of an input file.
 DecodeResult decodeOne(const Model& model, const std::string& source, const std::string* reference,

@@ -54,9 +54,10 @@ void printText(const std::string& path, const Model& m, bool vocab) {
     if (!o.repository.empty()) std::printf("repository   %s\n", printable(o.repository).c_str());
     std::printf("family       marian (Hugging Face MarianMT)\n");
     std::printf("languages    %s → %s\n", orNone(o.source_lang).c_str(), orNone(o.target_lang).c_str());
-    std::printf("decoder      transformer, post-LN, no final norms, activation %s, positions sinusoidal (halves), "
-                "at most %d\n",
-                std::string(toString(t.activation)).c_str(), t.max_positions);
+    std::printf(
+        "decoder      transformer, post-LN, no final norms, activation %s, positions sinusoidal (halves), "
+        "at most %d\n",
+        std::string(toString(t.activation)).c_str(), t.max_positions);
     std::printf("sizes        d_model %d, %d heads, %d encoder and %d decoder layers, ffn %d\n", t.d_model, t.nhead,
                 t.num_encoder_layers, t.num_decoder_layers, t.dim_feedforward);
     std::printf("embeddings   %s, output layer %s, scale %s\n", t.shared_embeddings ? "one shared table" : "separate",

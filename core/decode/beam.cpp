@@ -14,11 +14,11 @@
 // Legend: S source length with <sos>/<eos>, K beam width, V target vocabulary size.
 #include "base/errors.h"
 #include "decode/candidates.h"
-#include "decode/subword_words.h"
 #include "decode/decode_inputs.h"
 #include "decode/decoding.h"
 #include "decode/kind_steps.h"
 #include "decode/on_path.h"
+#include "decode/subword_words.h"
 #include "text/tokenizer.h"
 
 #include <algorithm>

@@ -41,8 +41,8 @@ void checkProducible(const Model& model, int id, const std::string& what) {
     const SpecialIds& t = model.target_vocab.specials();
     const int V = model.target_vocab.size();
     if (id < 0 || id >= V || !producible(id, t))
-        throw InputError(what + " token id " + std::to_string(id) + " cannot be produced (valid: " +
-                         producibleText(t, V) + ")");
+        throw InputError(what + " token id " + std::to_string(id) +
+                         " cannot be produced (valid: " + producibleText(t, V) + ")");
     const std::vector<int>& forbidden = model.config.transformer.forbidden_outputs;
     if (model.config.isTransformer() && std::binary_search(forbidden.begin(), forbidden.end(), id))
         throw InputError(what + " token id " + std::to_string(id) + " (" + printable(model.target_vocab.token(id)) +

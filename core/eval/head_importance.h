@@ -33,8 +33,7 @@ std::vector<HeadRef> allHeads(const TransformerConfig& c);
 // `start`: the decoder's first input (the target vocabulary's specials().start).
 template <typename T>
 std::vector<double> headGateGradients(const TransformerConfig& c, const TransformerParamsT<T>& p,
-                                      const std::vector<int>& source, const std::vector<int>& target,
-                                      int start = kSos);
+                                      const std::vector<int>& source, const std::vector<int>& target, int start = kSos);
 
 struct HeadImportanceOptions {
     int max_len = 0;                           // the outputs' limit; 0: 2 S + 10

@@ -132,8 +132,8 @@ std::vector<std::vector<Mat>> sourceGradients(const Model& model, const std::vec
             std::vector<TrainExample> batch;
             for (const int row : pass.rows)
                 for (size_t i = pass.first_input; i < pass.end_input; ++i)
-                    batch.push_back(copyWithObjective(inputs[i], model.target_vocab.specials().start,
-                                                      rows[size_t(row)], contrast));
+                    batch.push_back(
+                        copyWithObjective(inputs[i], model.target_vocab.specials().start, rows[size_t(row)], contrast));
             std::vector<Mat> grads = passes->sourceGradients(batch);
             size_t b = 0;
             for (const int row : pass.rows)

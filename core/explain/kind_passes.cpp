@@ -109,7 +109,9 @@ public:
         return cache_.memory;
     }
 
-    const Mat& sourceEmbeddingTable() const override { return sourceTable(model_.transformer, model_.config.transformer); }
+    const Mat& sourceEmbeddingTable() const override {
+        return sourceTable(model_.transformer, model_.config.transformer);
+    }
 
 private:
     const Model& model_;

@@ -101,8 +101,8 @@ MeanSum aopcOf(const Model& model, const DecodeResult& forced, const std::vector
     for (size_t t = 0; t < order.size(); ++t)
         for (int k = 1; k <= K; ++k) {
             inputs.push_back(original);
-            for (int i = 0; i < k; ++i) inputs.back().source[size_t(order[t][size_t(i)])] =
-                    model.source_vocab.specials().unk;
+            for (int i = 0; i < k; ++i)
+                inputs.back().source[size_t(order[t][size_t(i)])] = model.source_vocab.specials().unk;
         }
     const std::vector<std::vector<double>> f = forcedObjectives(model, inputs, std::nullopt);
     size_t next = 1;

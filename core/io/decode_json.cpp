@@ -148,7 +148,8 @@ void writeDecodeMembers(JsonWriter& w, const DecodeResult& r, const ModelConfig&
     w.key("log_probs").numbers(r.log_probs);
     w.key("total_log_prob").number(r.total_log_prob);
     if (!r.source_words.empty() || !r.target_words.empty()) {  // a SentencePiece model's (docs/marian.md)
-        for (const auto& [key, spans] : {std::pair{"source_words", &r.source_words}, {"target_words", &r.target_words}}) {
+        for (const auto& [key, spans] :
+             {std::pair{"source_words", &r.source_words}, {"target_words", &r.target_words}}) {
             w.key(key).beginArray();
             for (const WordSpan& s : *spans) w.integers(std::vector<int>{s.first, s.end});
             w.endArray();

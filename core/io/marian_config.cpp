@@ -105,8 +105,8 @@ std::vector<int> singleBadWords(const JsonFile& g, int target_vocab) {
         if (!entry.is_array()) g.fail("bad_words_ids", "must be a list of lists of token ids");
         if (entry.size() != 1) continue;
         if (!entry[0].is_number_integer() || entry[0].get<long long>() < 0 || entry[0].get<long long>() >= target_vocab)
-            g.fail("bad_words_ids", "holds " + entry[0].dump() + ", not a target id (0 to " +
-                                        std::to_string(target_vocab - 1) + ")");
+            g.fail("bad_words_ids",
+                   "holds " + entry[0].dump() + ", not a target id (0 to " + std::to_string(target_vocab - 1) + ")");
         ids.push_back(entry[0].get<int>());
     }
     return ids;
@@ -139,7 +139,7 @@ MarianSettings marianSettings(const json& config, const json& generation, const 
     const int pad = g.integer("pad_token_id", c.integer("pad_token_id", s.target_vocab_size - 1, 0), 0);
     const int eos = g.integer("eos_token_id", c.integer("eos_token_id", 0, 0), 0);
     const int start = g.integer("decoder_start_token_id", c.integer("decoder_start_token_id", pad, 0), 0);
-    s.source_specials = {pad, -1, -1, eos, -1};   // unk: vocab.json's <unk>
+    s.source_specials = {pad, -1, -1, eos, -1};  // unk: vocab.json's <unk>
     s.target_specials = {pad, -1, -1, eos, start};
     std::set<int> forbidden{pad};
     for (int id : singleBadWords(g, s.target_vocab_size)) forbidden.insert(id);

@@ -12,11 +12,11 @@
 namespace attnviz {
 
 struct MarianSettings {
-    ModelConfig config;      // a configured Transformer (post-LN, no final norms, halves positions, tied tables)
-    int vocab_size = 0;      // V: the source vocabulary (and the shared table)
+    ModelConfig config;         // a configured Transformer (post-LN, no final norms, halves positions, tied tables)
+    int vocab_size = 0;         // V: the source vocabulary (and the shared table)
     int target_vocab_size = 0;  // V_t (decoder_vocab_size, default V)
     SpecialIds source_specials, target_specials;  // pad, unk (filled in from vocab.json), eos, decoder start
-    bool separate_vocabs = false;  // vocab.json is the source's, target_vocab.json the target's
+    bool separate_vocabs = false;                 // vocab.json is the source's, target_vocab.json the target's
     std::string source_lang, target_lang;
     int num_beams = 0, max_length = 0;  // generation_config.json's (0: absent)
 };

@@ -61,12 +61,12 @@ std::vector<std::string> readVocabTokens(const std::string& path, int size) {
     std::vector<char> seen(static_cast<size_t>(size), 0);
     for (auto it = j.begin(); it != j.end(); ++it) {
         const std::string piece = printable(it.key());
-        if (!it.value().is_number_integer())
-            throw ModelError(path + ": the id of \"" + piece + "\" is not an integer");
+        if (!it.value().is_number_integer()) throw ModelError(path + ": the id of \"" + piece + "\" is not an integer");
         const long long id = it.value().get<long long>();
         if (id < 0 || id >= size)
             throw ModelError(path + ": \"" + piece + "\" has id " + std::to_string(id) + ", outside 0.." +
-                             std::to_string(size - 1) + " (config.json's vocabulary size " + std::to_string(size) + ")");
+                             std::to_string(size - 1) + " (config.json's vocabulary size " + std::to_string(size) +
+                             ")");
         if (seen[size_t(id)])
             throw ModelError(path + ": id " + std::to_string(id) + " is given to both \"" +
                              printable(tokens[size_t(id)]) + "\" and \"" + piece + "\"");
@@ -102,7 +102,8 @@ std::string weightsFile(const std::string& folder) {
         if (isFile(joinPath(folder, file))) return file;
     for (const char* file : {"model.safetensors.index.json", "pytorch_model.bin.index.json"})
         if (isFile(joinPath(folder, file)))
-            throw ModelError(joinPath(folder, file) + ": a sharded checkpoint, which attnviz does not read (not covered)");
+            throw ModelError(joinPath(folder, file) +
+                             ": a sharded checkpoint, which attnviz does not read (not covered)");
     for (const char* file : {"tf_model.h5", "flax_model.msgpack"})
         if (isFile(joinPath(folder, file)))
             throw ModelError(joinPath(folder, file) +

@@ -95,15 +95,18 @@ void addTables(NameMap& m, const TransformerConfig& c, TransformerParams& p, int
     m.groups.push_back({{"final_logits_bias"}, {p.generator_bias.data(), {1, V_t}}, false});
 }
 
-[[noreturn]] void failInWeights(const std::string& file, const std::string& what) { throw ModelError(file + ": " + what); }
+[[noreturn]] void failInWeights(const std::string& file, const std::string& what) {
+    throw ModelError(file + ": " + what);
+}
 
 void readInto(const StoredWeights& w, size_t i, const Destination& dest, const std::string& file) {
     const StoredWeights::Entry& e = w.entries()[i];
     if (e.shape != dest.shape)
-        failInWeights(file, "tensor \"" + e.name + "\" has shape " + safetensors::shapeText(e.shape) + "; the config needs " +
-                       safetensors::shapeText(dest.shape));
+        failInWeights(file, "tensor \"" + e.name + "\" has shape " + safetensors::shapeText(e.shape) +
+                                "; the config needs " + safetensors::shapeText(dest.shape));
     const int64_t bad = w.readFloat(i, dest.data);
-    if (bad >= 0) failInWeights(file, "tensor \"" + e.name + "\" has a value that is not finite at index " + std::to_string(bad));
+    if (bad >= 0)
+        failInWeights(file, "tensor \"" + e.name + "\" has a value that is not finite at index " + std::to_string(bad));
 }
 
 // The stored positional tables: the encoder's is kept (maxlen rows), the decoder's must equal it.
@@ -115,15 +118,17 @@ void readPositions(const StoredWeights& w, const std::map<std::string, size_t>& 
     const auto& first = e != index.end() ? *e : *d;
     const Shape shape = w.entries()[first.second].shape;
     if (shape.size() != 2 || shape[1] != c.d_model || shape[0] < 2 || shape[0] > (int64_t(1) << 20))
-        failInWeights(file, "tensor \"" + first.first + "\" has shape " + safetensors::shapeText(shape) + "; the config needs [" +
-                       std::to_string(c.max_positions) + ", " + std::to_string(c.d_model) + "]");
+        failInWeights(file, "tensor \"" + first.first + "\" has shape " + safetensors::shapeText(shape) +
+                                "; the config needs [" + std::to_string(c.max_positions) + ", " +
+                                std::to_string(c.d_model) + "]");
     p.pos_embedding.resize(shape[0], c.d_model);
     readInto(w, first.second, {p.pos_embedding.data(), shape}, file);
     if (e == index.end() || d == index.end()) return;
     Mat other(shape[0], c.d_model);
     readInto(w, d->second, {other.data(), shape}, file);
     if (other != p.pos_embedding)
-        failInWeights(file, "the encoder's and the decoder's stored position tables differ: not covered (attnviz keeps one)");
+        failInWeights(file,
+                      "the encoder's and the decoder's stored position tables differ: not covered (attnviz keeps one)");
 }
 
 }  // namespace
@@ -142,7 +147,8 @@ void readMarianWeights(const StoredWeights& w, const std::string& file, const Tr
     for (const auto& [name, dest] : m.single) {
         const auto it = index.find(name);
         if (it == index.end())
-            failInWeights(file, "missing tensor \"" + name + "\" (shape " + safetensors::shapeText(dest.shape) + ", needed by config.json)");
+            failInWeights(file, "missing tensor \"" + name + "\" (shape " + safetensors::shapeText(dest.shape) +
+                                    ", needed by config.json)");
         readInto(w, it->second, dest, file);
         used.insert(name);
     }
@@ -155,12 +161,14 @@ void readMarianWeights(const StoredWeights& w, const std::string& file, const Tr
         if (found)
             readInto(w, *found, g.dest, file);
         else if (g.required)
-            failInWeights(file, "missing tensor \"" + g.names.front() + "\" (shape " + safetensors::shapeText(g.dest.shape) +
-                           "; none of the names that stand for it is stored)");
+            failInWeights(file, "missing tensor \"" + g.names.front() + "\" (shape " +
+                                    safetensors::shapeText(g.dest.shape) +
+                                    "; none of the names that stand for it is stored)");
     }
     for (const StoredWeights::Entry& e : w.entries())
         if (!used.count(e.name))
-            failInWeights(file, "unexpected tensor \"" + e.name + "\": a Marian model with this config.json has no such tensor");
+            failInWeights(
+                file, "unexpected tensor \"" + e.name + "\": a Marian model with this config.json has no such tensor");
     readPositions(w, index, c, p, file);
 }
 
@@ -212,6 +220,8 @@ private:
 std::unique_ptr<StoredWeights> openSafetensorsWeights(const std::string& path) {
     return std::make_unique<SafetensorsWeights>(path);
 }
-std::unique_ptr<StoredWeights> openTorchWeights(const std::string& path) { return std::make_unique<TorchWeights>(path); }
+std::unique_ptr<StoredWeights> openTorchWeights(const std::string& path) {
+    return std::make_unique<TorchWeights>(path);
+}
 
 }  // namespace attnviz

@@ -7,11 +7,11 @@
 
 #include <nlohmann/json.hpp>
 
+#include <sys/stat.h>
+#include <unistd.h>
 #include <cerrno>
 #include <cstring>
 #include <filesystem>
-#include <sys/stat.h>
-#include <unistd.h>
 
 namespace attnviz {
 namespace {
@@ -23,8 +23,9 @@ void requireMarianLayout(const Model& m) {
     const TransformerConfig& t = m.config.transformer;
     if (!m.config.isTransformer() || t.final_norms || t.norm_first || t.positions != PositionLayout::Halves ||
         !m.source_spm || !m.target_spm || m.source_vocab.specials().sos >= 0)
-        throw ModelError("only a Marian-layout model (post-LN, no final norms, halves positions, SentencePiece "
-                         "pieces) is written as a Hugging Face folder");
+        throw ModelError(
+            "only a Marian-layout model (post-LN, no final norms, halves positions, SentencePiece "
+            "pieces) is written as a Hugging Face folder");
 }
 
 std::string activationName(Activation a) { return a == Activation::Swish ? "swish" : std::string(toString(a)); }
@@ -37,12 +38,12 @@ ojson vocabJson(const Vocabulary& v) {
 
 // A fresh hidden folder beside `folder`: ".NAME.tmp-PID-XXXXXX".
 std::string temporaryFolderBeside(const fs::path& folder) {
-    std::string pattern = (folder.parent_path() / ("." + folder.filename().string() + ".tmp-" +
-                                                   std::to_string(::getpid()) + "-XXXXXX"))
-                              .string();
+    std::string pattern =
+        (folder.parent_path() / ("." + folder.filename().string() + ".tmp-" + std::to_string(::getpid()) + "-XXXXXX"))
+            .string();
     if (!::mkdtemp(pattern.data()))
-        throw WriteError(folder.string() + ": cannot save: cannot create a temporary folder beside it: " +
-                         std::strerror(errno));
+        throw WriteError(folder.string() +
+                         ": cannot save: cannot create a temporary folder beside it: " + std::strerror(errno));
     const mode_t mask = ::umask(0);  // mkdtemp makes it 0700; the folder gets the permissions a mkdir would give
     ::umask(mask);
     ::chmod(pattern.c_str(), 0777 & ~mask);
@@ -54,10 +55,13 @@ void writeFiles(const Model& m, const std::string& dir, safetensors::DType dtype
     writeFileAtomically(path("config.json"), marianConfigJson(m));
     writeFileAtomically(path("generation_config.json"), marianGenerationConfigJson(m));
     const MarianOrigin origin = m.marian.value_or(MarianOrigin{});
-    const ojson tokenizer = {{"tokenizer_class", "MarianTokenizer"}, {"source_lang", origin.source_lang},
-                             {"target_lang", origin.target_lang},    {"separate_vocabs", false},
+    const ojson tokenizer = {{"tokenizer_class", "MarianTokenizer"},
+                             {"source_lang", origin.source_lang},
+                             {"target_lang", origin.target_lang},
+                             {"separate_vocabs", false},
                              {"model_max_length", m.config.transformer.max_positions},
-                             {"eos_token", "</s>"},                  {"unk_token", "<unk>"},
+                             {"eos_token", "</s>"},
+                             {"unk_token", "<unk>"},
                              {"pad_token", "<pad>"}};
     writeFileAtomically(path("tokenizer_config.json"), tokenizer.dump(2) + "\n");
     writeFileAtomically(path("vocab.json"), vocabJson(m.source_vocab).dump(2) + "\n");
@@ -111,9 +115,12 @@ std::string marianGenerationConfigJson(const Model& m) {
     ojson bad = ojson::array();
     for (int id : m.config.transformer.forbidden_outputs) bad.push_back(ojson::array({id}));
     const int beams = m.marian && m.marian->num_beams > 0 ? m.marian->num_beams : 4;
-    const ojson j = {{"bad_words_ids", bad},       {"decoder_start_token_id", s.start},
-                     {"eos_token_id", s.eos},      {"forced_eos_token_id", s.eos},
-                     {"pad_token_id", s.pad},      {"num_beams", beams},
+    const ojson j = {{"bad_words_ids", bad},
+                     {"decoder_start_token_id", s.start},
+                     {"eos_token_id", s.eos},
+                     {"forced_eos_token_id", s.eos},
+                     {"pad_token_id", s.pad},
+                     {"num_beams", beams},
                      {"max_length", m.config.transformer.max_positions}};
     return j.dump(2) + "\n";
 }

@@ -154,8 +154,9 @@ ModelHeader interpretHeader(const st::Header& h, const std::string& name) {
     }
     if (m.config.tokenizer.source == TokenizerKind::SentencePiece ||
         m.config.tokenizer.target == TokenizerKind::SentencePiece || m.config.transformer.isConfigured())
-        fail(name, "config: a SentencePiece tokenizer or a Marian configuration is read from a Hugging Face Marian "
-                   "folder, not from an attnviz file (docs/marian.md)");
+        fail(name,
+             "config: a SentencePiece tokenizer or a Marian configuration is read from a Hugging Face Marian "
+             "folder, not from an attnviz file (docs/marian.md)");
     m.source_vocab = parseVocab(requiredMeta(h, "source_vocab", name), "source_vocab", name);
     m.target_vocab = parseVocab(requiredMeta(h, "target_vocab", name), "target_vocab", name);
     if (const std::string* v = metaValue(h, "task")) m.task = *v;
@@ -251,8 +252,9 @@ std::vector<uint8_t> serializeModel(const Model& model, st::DType dtype) {
     if (model.marian || model.config.transformer.isConfigured() ||
         model.config.tokenizer.source == TokenizerKind::SentencePiece ||
         model.config.tokenizer.target == TokenizerKind::SentencePiece)
-        throw ModelError("a Marian-layout model is kept as a Hugging Face folder, not as an attnviz file "
-                         "(docs/marian.md)");
+        throw ModelError(
+            "a Marian-layout model is kept as a Hugging Face folder, not as an attnviz file "
+            "(docs/marian.md)");
     if (model.source_vocab.size() < 4 || model.target_vocab.size() < 4)
         throw ModelError("cannot save a model without vocabularies (each needs at least <pad> <unk> <sos> <eos>)");
 

@@ -19,13 +19,13 @@ class SentencePieceModel;  // text/sentencepiece_model.h: the layer above holds 
 
 // Where a model came from when it is not an attnviz file: a Hugging Face Marian folder (docs/marian.md).
 struct MarianOrigin {
-    std::string folder;          // as opened
-    std::string repository;      // "Helsinki-NLP/opus-mt-en-zh" when the folder is in a Hugging Face cache, else ""
+    std::string folder;      // as opened
+    std::string repository;  // "Helsinki-NLP/opus-mt-en-zh" when the folder is in a Hugging Face cache, else ""
     std::string source_lang, target_lang;  // tokenizer_config.json's, "" when absent
-    std::string weights_file;    // "model.safetensors" or "pytorch_model.bin"
-    std::string weights_dtype;   // "F32", "F16", "BF16" (a .bin's storages: the first tensor's)
-    int num_beams = 0;           // generation_config.json's, 0 when absent
-    int max_length = 0;          // generation_config.json's, 0 when absent
+    std::string weights_file;              // "model.safetensors" or "pytorch_model.bin"
+    std::string weights_dtype;             // "F32", "F16", "BF16" (a .bin's storages: the first tensor's)
+    int num_beams = 0;                     // generation_config.json's, 0 when absent
+    int max_length = 0;                    // generation_config.json's, 0 when absent
     bool operator==(const MarianOrigin&) const = default;
 };
 

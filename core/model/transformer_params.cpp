@@ -63,10 +63,14 @@ double uniform(std::mt19937_64& rng, double lo, double hi) {
 
 std::string_view toString(Activation a) {
     switch (a) {
-    case Activation::Relu: return "relu";
-    case Activation::Gelu: return "gelu";
-    case Activation::GeluTanh: return "gelu_new";
-    case Activation::Swish: return "swish";
+    case Activation::Relu:
+        return "relu";
+    case Activation::Gelu:
+        return "gelu";
+    case Activation::GeluTanh:
+        return "gelu_new";
+    case Activation::Swish:
+        return "swish";
     }
     return "?";
 }

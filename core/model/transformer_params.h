@@ -29,12 +29,12 @@ struct TransformerConfig {
     int dim_feedforward = 0;  // F
     bool norm_first = false;  // false: post-LN (PyTorch's default); true: pre-LN
     Activation activation = Activation::Relu;
-    bool final_norms = true;        // encoder.norm and decoder.norm after the last layers (Marian has none)
-    bool scale_embedding = true;    // token embeddings × √d (Marian's scale_embedding)
+    bool final_norms = true;      // encoder.norm and decoder.norm after the last layers (Marian has none)
+    bool scale_embedding = true;  // token embeddings × √d (Marian's scale_embedding)
     PositionLayout positions = PositionLayout::Interleaved;
-    int max_positions = 0;          // the longest side in positions when the table is computed; 0: any length
-    bool shared_embeddings = false;  // the source reads the target's table (one table, stored once)
-    bool tied_output = false;        // the output layer's weight is the target table (stored once)
+    int max_positions = 0;                    // the longest side in positions when the table is computed; 0: any length
+    bool shared_embeddings = false;           // the source reads the target's table (one table, stored once)
+    bool tied_output = false;                 // the output layer's weight is the target table (stored once)
     std::vector<int> forbidden_outputs = {};  // sorted target ids whose logits are removed before the log-softmax
     int headDim() const { return nhead > 0 ? d_model / nhead : 0; }
     // Anything but the tutorial's layout (such a config is saved as a Marian folder, not an attnviz file).
@@ -127,9 +127,9 @@ struct TransformerParamsT {
     LayerNormParamsT<S> encoder_norm;  // empty without final_norms
     std::vector<DecoderLayerParamsT<S>> decoder_layers;
     LayerNormParamsT<S> decoder_norm;  // empty without final_norms
-    TMat<S> generator_weight;  // (V_t, d); empty when tied_output
-    TVec<S> generator_bias;    // (V_t) (Marian's final_logits_bias)
-    TMat<S> pos_embedding;     // (maxlen, d), the file's maxlen × 1 × d; empty when PE is computed
+    TMat<S> generator_weight;          // (V_t, d); empty when tied_output
+    TVec<S> generator_bias;            // (V_t) (Marian's final_logits_bias)
+    TMat<S> pos_embedding;             // (maxlen, d), the file's maxlen × 1 × d; empty when PE is computed
 };
 using TransformerParams = TransformerParamsT<float>;
 
@@ -235,8 +235,7 @@ void forEachTransformerTensor(P& p, const TransformerShape& s, F&& f) {
         detail::forEachNorm(layer.norm3, prefix + ".norm3", d, f);
     }
     if (c.final_norms) detail::forEachNorm(p.decoder_norm, "transformer.decoder.norm", d, f);
-    if (!c.tied_output)
-        f(std::string("generator.weight"), std::vector<int64_t>{s.target_vocab, d}, p.generator_weight);
+    if (!c.tied_output) f(std::string("generator.weight"), std::vector<int64_t>{s.target_vocab, d}, p.generator_weight);
     f(std::string("generator.bias"), std::vector<int64_t>{s.target_vocab}, p.generator_bias);
     if (s.maxlen > 0)
         f(std::string("positional_encoding.pos_embedding"), std::vector<int64_t>{s.maxlen, 1, d}, p.pos_embedding);

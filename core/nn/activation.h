@@ -10,13 +10,16 @@ namespace attnviz {
 template <typename T>
 T activate(T x, Activation a) {
     switch (a) {
-    case Activation::Relu: return x > T(0) ? x : T(0);
-    case Activation::Gelu: return T(0.5) * x * (T(1) + std::erf(x * T(1.0 / std::sqrt(2.0))));
+    case Activation::Relu:
+        return x > T(0) ? x : T(0);
+    case Activation::Gelu:
+        return T(0.5) * x * (T(1) + std::erf(x * T(1.0 / std::sqrt(2.0))));
     case Activation::GeluTanh: {
         const T inner = T(std::sqrt(2.0 / M_PI)) * (x + T(0.044715) * x * x * x);
         return T(0.5) * x * (T(1) + std::tanh(inner));
     }
-    case Activation::Swish: return x / (T(1) + std::exp(-x));
+    case Activation::Swish:
+        return x / (T(1) + std::exp(-x));
     }
     return x;
 }
@@ -24,7 +27,8 @@ T activate(T x, Activation a) {
 template <typename T>
 T activationDerivative(T x, Activation a) {
     switch (a) {
-    case Activation::Relu: return x > T(0) ? T(1) : T(0);
+    case Activation::Relu:
+        return x > T(0) ? T(1) : T(0);
     case Activation::Gelu: {
         const T cdf = T(0.5) * (T(1) + std::erf(x * T(1.0 / std::sqrt(2.0))));
         const T pdf = std::exp(T(-0.5) * x * x) * T(1.0 / std::sqrt(2.0 * M_PI));

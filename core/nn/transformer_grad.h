@@ -9,8 +9,8 @@
 // they are the same whichever examples it is packed with.
 // Legend: n query positions, m key positions, d d_model, d_h = d / nhead, F dim_feedforward.
 #pragma once
-#include "nn/activation.h"
 #include "model/transformer_params.h"
+#include "nn/activation.h"
 
 #include <cstdint>
 #include <random>

@@ -93,7 +93,8 @@ std::vector<std::string> sideTokens(const Model& model, std::string_view text, b
     const TokenizerKind kind = source ? tc.source : tc.target;
     if (kind != TokenizerKind::SentencePiece) return tokenize(text, kind, tc.lowercase);
     const SentencePieceModel* spm = source ? model.source_spm.get() : model.target_spm.get();
-    if (!spm) throw ModelError("the model has no SentencePiece model for its " + std::string(source ? "source" : "target"));
+    if (!spm)
+        throw ModelError("the model has no SentencePiece model for its " + std::string(source ? "source" : "target"));
     std::vector<std::string> tokens;
     std::string_view rest = text;
     if (source) {

@@ -76,7 +76,8 @@ UnknownShare unknownTokenShare(const Model& model, const Corpus& corpus) {
 TrainingStart startTraining(const TrainingStartRequest& r) {
     if (!r.init.empty()) {
         if (isMarianPath(r.init))
-            throw InputError(r.init + ": a Hugging Face Marian folder cannot be trained or fine-tuned in place: "
+            throw InputError(r.init +
+                             ": a Hugging Face Marian folder cannot be trained or fine-tuned in place: "
                              "attnviz trains its own models, and this folder's pieces and weights came from another "
                              "trainer (docs/marian.md). Train a new model instead.");
         Model model = loadModel(r.init);
@@ -101,8 +102,9 @@ TrainingStart startTraining(const TrainingStartRequest& r) {
     validateConfig(r.config);
     if (r.config.tokenizer.source == TokenizerKind::SentencePiece ||
         r.config.tokenizer.target == TokenizerKind::SentencePiece)
-        throw InputError("config: the SentencePiece tokenizer is for Marian-layout models: give a Marian config "
-                         "(\"model_type\": \"marian\") and the pieces' sizes (--spm-vocab)");
+        throw InputError(
+            "config: the SentencePiece tokenizer is for Marian-layout models: give a Marian config "
+            "(\"model_type\": \"marian\") and the pieces' sizes (--spm-vocab)");
     Corpus corpus = readCorpus(r.data, CorpusOptions{true, r.config.tokenizer});
     keepFirst(corpus, r.max_lines);
     CorpusVocabularies v = corpusVocabularies(corpus, r.min_freq);

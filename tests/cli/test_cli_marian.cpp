@@ -63,10 +63,10 @@ private slots:
     void mergedWordsSumColumnsAndAverageRows() {
         makeMarianFolder(path("merge").toStdString());
         const QString sentence = "the bright morning market";
-        const ProcessRun pieces = runCli({"decode", "--model", path("merge"), "--json", "--target", "the old bridge",
-                                          sentence});
-        const ProcessRun words = runCli({"decode", "--model", path("merge"), "--json", "--merge", "both", "--target",
-                                         "the old bridge", sentence});
+        const ProcessRun pieces =
+            runCli({"decode", "--model", path("merge"), "--json", "--target", "the old bridge", sentence});
+        const ProcessRun words = runCli(
+            {"decode", "--model", path("merge"), "--json", "--merge", "both", "--target", "the old bridge", sentence});
         QCOMPARE(pieces.code, 0);
         QCOMPARE(words.code, 0);
         const QJsonObject p = outputObject(pieces), w = outputObject(words);
@@ -91,7 +91,8 @@ private slots:
 
     void explanationsAreMergedOnTheSameSpans() {
         makeMarianFolder(path("explain").toStdString());
-        const QStringList args{"explain", "--model", path("explain"), "--json", "--method", "grad_input",
+        const QStringList args{"explain",  "--model",        path("explain"),
+                               "--json",   "--method",       "grad_input",
                                "--target", "the old bridge", "the bright morning market"};
         const ProcessRun pieces = runCli(args), words = runCli(args + QStringList{"--merge", "source"});
         QCOMPARE(pieces.code, 0);
@@ -115,8 +116,8 @@ private slots:
     void trainWritesAFolderThatOpensAgain() {
         writeCorpus(path("train.tsv").toStdString(), 300);
         std::ofstream(path("marian.json").toStdString()) << kMarianConfig;
-        const QStringList base{"train", "--config", path("marian.json"), "--data", path("train.tsv"), "--steps", "20",
-                               "--quiet", "--source-lang", "en", "--target-lang", "xx"};
+        const QStringList base{"train", "--config", path("marian.json"), "--data", path("train.tsv"), "--steps",
+                               "20",    "--quiet",  "--source-lang",     "en",     "--target-lang",   "xx"};
         const ProcessRun run = runCli(base + QStringList{"--spm-vocab", "50", "--out", path("trained")});
         QCOMPARE(run.code, 0);
         for (const char* file : {"config.json", "generation_config.json", "tokenizer_config.json", "vocab.json",
@@ -150,8 +151,8 @@ private slots:
     void badVocabularySizesAreRefused() {
         writeCorpus(path("small.tsv").toStdString(), 300);
         std::ofstream(path("m.json").toStdString()) << kMarianConfig;
-        const QStringList base{"train", "--config", path("m.json"), "--data", path("small.tsv"), "--steps", "2",
-                               "--quiet", "--out", path("never")};
+        const QStringList base{"train",   "--config", path("m.json"), "--data", path("small.tsv"),
+                               "--steps", "2",        "--quiet",      "--out",  path("never")};
         for (const char* size : {"0", "1000000000", "12,x"}) {
             const ProcessRun r = runCli(base + QStringList{"--spm-vocab", size});
             QCOMPARE(r.code, 2);
@@ -166,10 +167,9 @@ private slots:
     void aFailedWriteLeavesNoFolder() {
         writeCorpus(path("w.tsv").toStdString(), 300);
         std::ofstream(path("w.json").toStdString()) << kMarianConfig;
-        const ProcessRun r =
-            runCli({"train", "--config", path("w.json"), "--data", path("w.tsv"), "--steps", "2", "--quiet",
-                    "--spm-vocab", "50", "--out", path("half")},
-                   withEnv("ATTNVIZ_TEST_WRITE_FAULT", "ENOSPC:200"));
+        const ProcessRun r = runCli({"train", "--config", path("w.json"), "--data", path("w.tsv"), "--steps", "2",
+                                     "--quiet", "--spm-vocab", "50", "--out", path("half")},
+                                    withEnv("ATTNVIZ_TEST_WRITE_FAULT", "ENOSPC:200"));
         QCOMPARE(r.code, 1);
         QVERIFY2(r.errText().contains("No space left on device"), qPrintable(r.errText()));
         QVERIFY(!std::filesystem::exists(path("half").toStdString()));

@@ -37,8 +37,9 @@ bool sameParams(const Model& m, const testing::MarianFolder& f) {
     bool same = true;
     const TransformerShape shape{f.config, f.vocab, f.vocab, 0};
     std::vector<const float*> expected;
-    forEachTransformerTensor(f.params, shape,
-                             [&](const std::string&, const std::vector<int64_t>&, const auto& t) { expected.push_back(t.data()); });
+    forEachTransformerTensor(f.params, shape, [&](const std::string&, const std::vector<int64_t>&, const auto& t) {
+        expected.push_back(t.data());
+    });
     size_t i = 0;
     forEachTransformerTensor(m.transformer, shape, [&](const std::string&, const std::vector<int64_t>&, const auto& t) {
         for (Eigen::Index k = 0; k < t.size(); ++k) same = same && t.data()[k] == expected[i][k];
@@ -76,7 +77,7 @@ private slots:
         const testing::MarianFolder f = testing::makeMarianFolder(folder("maths"));
         const Model m = loadModel(f.path);
         const TokenizedText src = tokenizeSource(m, "the cat sat on the old bridge");
-        QCOMPARE(src.ids.back(), 0);                 // </s> appended
+        QCOMPARE(src.ids.back(), 0);                     // </s> appended
         QVERIFY(src.tokens.front().rfind("▁", 0) == 0);  // no <sos>: the first piece starts a word
         DecodeOptions o;
         o.max_len = 8;
@@ -171,7 +172,8 @@ private slots:
         expect("spm", "source.spm: not a SentencePiece model");
         spit(f.path + "/source.spm", slurp(f.path + "/target.spm"));
 
-        testing::rewriteMarianWeights(f.path, [](testing::TensorTable& t) { t.erase("model.decoder.layers.0.fc1.bias"); });
+        testing::rewriteMarianWeights(f.path,
+                                      [](testing::TensorTable& t) { t.erase("model.decoder.layers.0.fc1.bias"); });
         expect("missing", "missing tensor \"model.decoder.layers.0.fc1.bias\"");
         testing::rewriteMarianWeights(f.path, [](testing::TensorTable& t) {
             t["model.decoder.layers.0.fc1.bias"] = {{5}, std::vector<float>(5, 0.0f)};

@@ -37,15 +37,24 @@ void roundTo(TransformerParams& p, const TransformerShape& s, st::DType dtype) {
 }
 
 nlohmann::json configJson(const MarianFolderOptions& o, int V) {
-    return {{"model_type", "marian"},          {"d_model", o.d_model},
-            {"encoder_layers", o.layers},      {"decoder_layers", o.layers},
-            {"encoder_attention_heads", o.heads}, {"decoder_attention_heads", o.heads},
-            {"encoder_ffn_dim", o.ffn},        {"decoder_ffn_dim", o.ffn},
-            {"activation_function", o.activation}, {"vocab_size", V},
-            {"max_position_embeddings", 64},   {"scale_embedding", true},
-            {"pad_token_id", V - 1},           {"eos_token_id", 0},
-            {"decoder_start_token_id", V - 1}, {"share_encoder_decoder_embeddings", true},
-            {"tie_word_embeddings", true},     {"static_position_embeddings", true},
+    return {{"model_type", "marian"},
+            {"d_model", o.d_model},
+            {"encoder_layers", o.layers},
+            {"decoder_layers", o.layers},
+            {"encoder_attention_heads", o.heads},
+            {"decoder_attention_heads", o.heads},
+            {"encoder_ffn_dim", o.ffn},
+            {"decoder_ffn_dim", o.ffn},
+            {"activation_function", o.activation},
+            {"vocab_size", V},
+            {"max_position_embeddings", 64},
+            {"scale_embedding", true},
+            {"pad_token_id", V - 1},
+            {"eos_token_id", 0},
+            {"decoder_start_token_id", V - 1},
+            {"share_encoder_decoder_embeddings", true},
+            {"tie_word_embeddings", true},
+            {"static_position_embeddings", true},
             {"architectures", {"MarianMTModel"}}};
 }
 
@@ -63,11 +72,11 @@ void writeWeights(const std::string& folder, const MarianFolderOptions& o, const
 }  // namespace
 
 std::vector<std::string> marianTestLines(int count) {
-    static const char* words[] = {"the",   "cat",   "sat",    "on",     "a",      "mat",    "dog",    "ran",
-                                  "to",    "house", "green",  "river",  "walked", "under",  "bright", "morning",
-                                  "we",    "saw",   "three",  "small",  "birds",  "singing", "near",  "old",
-                                  "bridge", "she",  "reads",  "books",  "about",  "distant", "cities", "and",
-                                  "he",    "writes", "letters", "every", "evening", "market", "fresh", "bread"};
+    static const char* words[] = {"the",    "cat",    "sat",     "on",    "a",       "mat",     "dog",    "ran",
+                                  "to",     "house",  "green",   "river", "walked",  "under",   "bright", "morning",
+                                  "we",     "saw",    "three",   "small", "birds",   "singing", "near",   "old",
+                                  "bridge", "she",    "reads",   "books", "about",   "distant", "cities", "and",
+                                  "he",     "writes", "letters", "every", "evening", "market",  "fresh",  "bread"};
     std::mt19937 rng(11);
     std::vector<std::string> lines;
     for (int i = 0; i < count; ++i) {

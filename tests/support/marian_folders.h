@@ -2,8 +2,8 @@
 // a few hundred generated lines, vocab.json as converted opus-mt models have it (</s> 0, <unk> 1, the pieces,
 // <pad> last), config.json and random weights in any form the spec names.
 #pragma once
-#include "model/transformer_params.h"
 #include <functional>
+#include "model/transformer_params.h"
 
 #include <map>
 #include <string>
@@ -17,12 +17,12 @@ std::vector<std::string> marianTestLines(int count = 300);
 struct MarianFolderOptions {
     int d_model = 16, heads = 4, layers = 2, ffn = 32;
     std::string activation = "swish";
-    int spm_vocab = 60;                    // pieces of the .spm, its 3 specials included
-    std::string dtype = "F32";             // "F32", "F16", "BF16"
+    int spm_vocab = 60;                              // pieces of the .spm, its 3 specials included
+    std::string dtype = "F32";                       // "F32", "F16", "BF16"
     std::string table_name = "model.shared.weight";  // where the one tied table is stored
-    bool write_lm_head = false;            // also store lm_head.weight (the same values)
-    bool write_logits_bias = true;         // final_logits_bias (random; absent: zeros)
-    std::vector<std::vector<int>> bad_words;  // generation_config.json's bad_words_ids (besides [[pad]])
+    bool write_lm_head = false;                      // also store lm_head.weight (the same values)
+    bool write_logits_bias = true;                   // final_logits_bias (random; absent: zeros)
+    std::vector<std::vector<int>> bad_words;         // generation_config.json's bad_words_ids (besides [[pad]])
     uint64_t seed = 7;
 };
 

@@ -35,10 +35,14 @@ Rows embedRef(const TransformerConfig& c, const DMat& table, const DMat& stored_
 
 double activationRef(double v, Activation act) {
     switch (act) {
-    case Activation::Relu: return std::max(v, 0.0);
-    case Activation::Gelu: return 0.5 * v * (1 + std::erf(v / std::sqrt(2.0)));
-    case Activation::GeluTanh: return 0.5 * v * (1 + std::tanh(std::sqrt(2.0 / M_PI) * (v + 0.044715 * v * v * v)));
-    case Activation::Swish: return v / (1 + std::exp(-v));
+    case Activation::Relu:
+        return std::max(v, 0.0);
+    case Activation::Gelu:
+        return 0.5 * v * (1 + std::erf(v / std::sqrt(2.0)));
+    case Activation::GeluTanh:
+        return 0.5 * v * (1 + std::tanh(std::sqrt(2.0 / M_PI) * (v + 0.044715 * v * v * v)));
+    case Activation::Swish:
+        return v / (1 + std::exp(-v));
     }
     return v;
 }
@@ -83,8 +87,7 @@ Rows norm(const Rows& x, const LayerNormParamsT<double>& p) {
 Rows feedForwardRef(const Rows& x, const FeedForwardParamsT<double>& p, Activation act) {
     Rows hidden = affineRows(x, p.linear1_weight, p.linear1_bias, 0, int(p.linear1_weight.rows()));
     for (auto& row : hidden)
-        for (double& v : row)
-            v = activationRef(v, act);
+        for (double& v : row) v = activationRef(v, act);
     return affineRows(hidden, p.linear2_weight, p.linear2_bias, 0, int(p.linear2_weight.rows()));
 }
 
@@ -178,8 +181,8 @@ RefTransformerDecoding referenceTransformerDecode(const TransformerConfig& c, co
         out.cross.push_back(cross_w);
     }
     const DMat& output = c.tied_output ? p.tgt_embedding : p.generator_weight;
-    const Rows logits = affineRows(c.final_norms ? norm(y, p.decoder_norm) : y, output, p.generator_bias, 0,
-                                   int(output.rows()));
+    const Rows logits =
+        affineRows(c.final_norms ? norm(y, p.decoder_norm) : y, output, p.generator_bias, 0, int(output.rows()));
     out.log_probs = toMat(logits);
     for (Eigen::Index i = 0; i < out.log_probs.rows(); ++i) {
         for (int id : c.forbidden_outputs) out.log_probs(i, id) = -std::numeric_limits<double>::infinity();
