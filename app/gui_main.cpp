@@ -385,8 +385,7 @@ int main(int argc, char* argv[]) {
     setInterventions(window, parser, options);  // of the sentence: after it, before its decode
     if (parser.isSet(sentence) || !window.state()->interventions().empty()) window.decodeNow();
     if (parser.isSet(options.compare)) {
-        window.compareDock()->show();
-        window.resizeDocks({window.compareDock()}, {window.height() / 2}, Qt::Vertical);
+        window.showCompare();
         const QString b = parser.value(options.compare);
         if (const std::optional<QString> name = attnviz::app::compareMethodName(b)) {
             const auto method = attnviz::methodFromName(name->toStdString());

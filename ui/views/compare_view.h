@@ -44,6 +44,7 @@ namespace attnviz::ui {
 class CompareRowsModel;
 class DecodeState;
 class HeadChoiceBox;
+class HeatmapLegendStrip;
 class LatestWins;
 class HeatmapView;
 
@@ -91,6 +92,8 @@ public:
     HeatmapView* viewB() const { return view_b_; }
     HeatmapView* viewDifference() const { return view_diff_; }
     QTableView* distanceTable() const { return table_; }
+    HeatmapLegendStrip* legend() const { return legend_; }  // the three maps' one legend
+    static constexpr int kLeastMapRows = 8;  // each map's least height keeps this many rows (or all) readable
 
     // B forced onto `a`'s output (its source and target tokens) with `iv`, the part of A's interventions B can take
     // (interventionsModelTakes): what the view decodes, synchronously.
@@ -166,6 +169,7 @@ private:
     HeatmapView* view_diff_ = nullptr;
     QLabel* summary_label_ = nullptr;
     QTableView* table_ = nullptr;
+    HeatmapLegendStrip* legend_ = nullptr;  // the maps' one legend (coverage, H / ln S), under them
     CompareRowsModel* rows_model_ = nullptr;
 };
 

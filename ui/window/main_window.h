@@ -35,6 +35,7 @@ class QFormLayout;
 class QLabel;
 class QLineEdit;
 class QMenu;
+class QTabWidget;
 class QTimer;
 class QToolBar;
 
@@ -57,6 +58,7 @@ class InterventionListView;
 class HeadImportancePanel;
 struct HeadImportanceCorpus;
 class HeatmapView;
+class ReferenceFold;
 class ReferenceMarker;
 class StatusLine;
 class ModelLibraryDialog;
@@ -73,6 +75,13 @@ public:
 
     explicit MainWindow(QWidget* parent = nullptr);
     ~MainWindow() override;
+
+    // Below kCompactHeight pixels the window is short (docs/gui.md, "Small screens"): the source field is one line
+    // until typed in, the reference and gold links are folded behind a button, and a bottom dock keeps the heatmap
+    // kLeastReadableRows rows and itself kDockContentLines lines of its contents before it gives the heatmap more.
+    static constexpr int kCompactHeight = 760;
+    static constexpr int kLeastReadableRows = 6;
+    static constexpr int kDockContentLines = 6;
 
     // Opens `path` (command line), else the last model of the previous session, else the default sample model,
     // and decodes the last sentence (same model) or the model's example sentence at once.
@@ -134,12 +143,17 @@ public:
     ForcingHistory* forcingHistory() const { return history_; }
     ForceTokenBox* forceTokenBox() const { return force_box_; }
     ReferenceMarker* referenceMarker() const { return reference_marker_; }
+    ReferenceFold* referenceFold() const { return reference_fold_; }
     QAction* undoAction() const { return undo_act_; }
     QAction* redoAction() const { return redo_act_; }
     QAction* clearForcedAction() const { return clear_forced_act_; }
     QDockWidget* stepDock() const { return step_dock_; }
     CompareView* compareView() const { return compare_view_; }
-    QDockWidget* compareDock() const { return compare_dock_; }
+    // View ▸ Compare models (main_window_compare.cpp): the compare view in a tab beside the heatmap's.
+    QAction* compareAction() const { return compare_act_; }  // checked while the tab is there
+    void showCompare(bool on = true);                        // adds the tab, in front, or removes it
+    bool compareShown() const;                               // its tab is in front
+    QTabWidget* centralTabs() const { return central_tabs_; }
     CellInspector* cellInspector() const { return inspector_; }
     QDockWidget* inspectorDock() const { return inspector_dock_; }
     QAction* diagnosticsAction() const { return diagnostics_act_; }  // coverage row and entropy column
@@ -210,6 +224,7 @@ private:
     void showExportDialog();
     void copyImage();
     void showShortcuts();
+    void placeGettingStarted();
     void about();
     void applyStyle();
 
@@ -225,6 +240,7 @@ private:
     // main_window_docks.cpp: the heatmap's room beside the bottom docks (the rows it keeps when one is shown or the
     // window is resized); `grow`: a dock shown squeezed grows to two fifths of the window, within that room.
     static constexpr int kReadableRows = 8;
+    void fitFormToHeight();
     void keepHeatmapRoom(QDockWidget* dock, bool grow);
     void fitBottomDocks(QDockWidget* grown);
     void returnToAskedSize();
@@ -263,8 +279,9 @@ private:
     void reportLoadError(const QString& path, const QString& technical);
     // main_window_gold.cpp: the gold links field under the reference and its marks on the heatmap.
     void createGoldLinks(QFormLayout* form);
-    // main_window_compare.cpp: the compare dock.
-    void createCompareDock();
+    // main_window_compare.cpp: the compare view's tab beside the heatmap's page.
+    void createCompareTab(QWidget* heatmap_page);
+    void retranslateCompare();
     // main_window_inspector.cpp: the cell inspector dock, the diagnostics toggle, the sentence's confidence.
     void createInspector();
     void retranslateInspector();
@@ -313,6 +330,7 @@ private:
     bool notice_warning_ = false;
     QLabel* source_label_ = nullptr;
     QLabel* reference_label_ = nullptr;
+    ReferenceFold* reference_fold_ = nullptr;  // the reference and gold links rows, folded in a short window
     QDockWidget* step_dock_ = nullptr;
     OutputLine* output_ = nullptr;
     HeatmapView* heatmap_ = nullptr;
@@ -332,6 +350,7 @@ private:
     QSize shown_size_;       // the size the window was shown at, until the docks shown with it are placed
     QSize asked_size_;       // the size last asked for (the user, --size, the saved one), not the layout's growth
     QSize returning_to_;     // the size returnToAskedSize resized to, until its resize event
+    QRect fitted_geometry_;  // readSettings' geometry fitted to the screen, until the first show fits it again
     struct RightColumnFit {  // what fitRightDocks last saw of the right column, and whether the user sized it since
         QList<QDockWidget*> docks;
         QList<int> heights;
@@ -366,7 +385,9 @@ private:
     QActionGroup* score_group_ = nullptr;
     std::map<ScoreKind, QAction*> score_acts_;
     SiblingsMenu* siblings_menu_ = nullptr;
-    QDockWidget* compare_dock_ = nullptr;
+    QTabWidget* central_tabs_ = nullptr;  // the heatmap's page, and the compare view's while shown
+    QAction* compare_act_ = nullptr;      // owned by the window: kept when the menus are rebuilt
+    QWidget* compare_page_ = nullptr;     // the compare view's tab: the view in a scroll area
     CompareView* compare_view_ = nullptr;
     QDockWidget* corpus_dock_ = nullptr;
     CorpusBrowser* corpus_browser_ = nullptr;

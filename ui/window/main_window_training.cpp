@@ -16,7 +16,7 @@ namespace {
 // others are in its list of A's siblings.
 void compareSiblings(MainWindow* w, const QStringList& paths) {
     if (paths.size() < 2 || !w->openModel(paths.front())) return;
-    w->compareDock()->show();
+    w->showCompare();
     w->compareView()->setModelB(paths[1]);
     w->raise();
     w->activateWindow();
