@@ -156,6 +156,7 @@ void CompareView::buildUi() {
     side_layout->addWidget(summary_label_);
     side_layout->addWidget(table_, 1);
     lower->addWidget(side);
+    rows_ = {upper, lower};
     for (QSplitter* row : {upper, lower}) {
         row->setStretchFactor(0, 1);
         row->setStretchFactor(1, 1);
@@ -192,6 +193,15 @@ void CompareView::retranslateUi() {
     menu->addAction(tr("The whole &comparison…"), this, [this] { exportInteractively(Part::Comparison); });
     fillModelBox();
     updateSummary();
+}
+
+// Narrower than kSideBySideWidth (the central area of an 800-pixel window), the maps stand one under the other, each
+// the view's width: side by side each would be a few columns wide beside its labels, scale and H / ln S column.
+void CompareView::resizeEvent(QResizeEvent* event) {
+    QWidget::resizeEvent(event);
+    const Qt::Orientation wanted = width() >= kSideBySideWidth ? Qt::Horizontal : Qt::Vertical;
+    for (QSplitter* row : rows_)
+        if (row->orientation() != wanted) row->setOrientation(wanted);
 }
 
 void CompareView::changeEvent(QEvent* event) {

@@ -36,6 +36,7 @@
 class QComboBox;
 class QLabel;
 class QLineEdit;
+class QSplitter;
 class QTableView;
 class QToolButton;
 
@@ -93,7 +94,8 @@ public:
     HeatmapView* viewDifference() const { return view_diff_; }
     QTableView* distanceTable() const { return table_; }
     HeatmapLegendStrip* legend() const { return legend_; }  // the three maps' one legend
-    static constexpr int kLeastMapRows = 8;  // each map's least height keeps this many rows (or all) readable
+    static constexpr int kLeastMapRows = 8;       // each map's least height keeps this many rows (or all) readable
+    static constexpr int kSideBySideWidth = 900;  // narrower, the maps stand one under the other
 
     // B forced onto `a`'s output (its source and target tokens) with `iv`, the part of A's interventions B can take
     // (interventionsModelTakes): what the view decodes, synchronously.
@@ -121,6 +123,7 @@ signals:
 
 protected:
     void changeEvent(QEvent* event) override;
+    void resizeEvent(QResizeEvent* event) override;  // the maps side by side, or one under the other
 
 private:
     void buildUi();
@@ -169,7 +172,8 @@ private:
     HeatmapView* view_diff_ = nullptr;
     QLabel* summary_label_ = nullptr;
     QTableView* table_ = nullptr;
-    HeatmapLegendStrip* legend_ = nullptr;  // the maps' one legend (coverage, H / ln S), under them
+    HeatmapLegendStrip* legend_ = nullptr;
+    std::vector<QSplitter*> rows_;  // A | B and B − A | table  // the maps' one legend (coverage, H / ln S), under them
     CompareRowsModel* rows_model_ = nullptr;
 };
 

@@ -79,9 +79,9 @@ public:
     // Below kCompactHeight pixels the window is short (docs/gui.md, "Small screens"): the source field is one line
     // until typed in, the reference and gold links are folded behind a button, and a bottom dock keeps the heatmap
     // kLeastReadableRows rows and itself kDockContentLines lines of its contents before it gives the heatmap more.
-    static constexpr int kCompactHeight = 760;
+    static constexpr int kCompactHeight = 920;
     static constexpr int kLeastReadableRows = 6;
-    static constexpr int kDockContentLines = 6;
+    static constexpr int kDockContentLines = 5;
 
     // Opens `path` (command line), else the last model of the previous session, else the default sample model,
     // and decodes the last sentence (same model) or the model's example sentence at once.
@@ -243,6 +243,7 @@ private:
     void fitFormToHeight();
     void keepHeatmapRoom(QDockWidget* dock, bool grow);
     void fitBottomDocks(QDockWidget* grown);
+    int compactContent(const QDockWidget* d) const;
     void returnToAskedSize();
     void fitRightDocks();
     // A dock shown where its area lacks room goes into a tab with `partner` (nullptr: the area's longest dock).

@@ -11,6 +11,7 @@
 // The bottom docks' height gives way to the heatmap's rows down to a few lines, the rest of their contents then
 // scrolling (dock_scroller.h).
 #include "dialogs/window_placement.h"
+#include "heatmap/heatmap_legend.h"
 #include "heatmap/heatmap_view.h"
 #include "window/dock_scroller.h"
 #include "window/main_window.h"
@@ -24,6 +25,7 @@
 #include <QStyle>
 #include <QTabBar>
 #include <QTimer>
+#include <QToolBar>
 
 #include <algorithm>
 
@@ -192,6 +194,7 @@ bool MainWindow::event(QEvent* event) {
         QTimer::singleShot(0, this, [this] {
             fit_pending_ = false;
             returnToAskedSize();
+            fitBottomDocks(nullptr);  // the fields folded or unfolded, the legend's lines: the heatmap's room changed
             fitRightDocks();
         });
     }
@@ -208,41 +211,59 @@ void MainWindow::returnToAskedSize() {
 }
 
 // A short window (kCompactHeight): the source field takes one line until typed in (source_editor.h), the reference
-// and gold links are folded (reference_fold.h), the notice line takes room only while it says something.
+// and gold links are folded (reference_fold.h), the notice line takes room only while it says something, the
+// heatmap's legend takes one line (the rest in its tooltip), the bottom docks' titles stand at their side and the
+// toolbars' icons are small.
 void MainWindow::fitFormToHeight() {
     const bool compact = height() < kCompactHeight;
     source_->setCompact(compact);
     reference_fold_->setCompact(compact);
     notice_->setVisible(!compact || !notice_->text().isEmpty());
+    heatmap_->legend()->setOneLine(compact);
+    // The bottom docks' titles stand at their left, turned, rather than taking a line of height; the toolbars' icons
+    // are the small ones.
+    for (QDockWidget* d : {beam_dock_, corpus_dock_, head_dock_, head_importance_dock_})
+        d->setFeatures(compact ? d->features() | QDockWidget::DockWidgetVerticalTitleBar
+                               : d->features() & ~QDockWidget::DockWidgetVerticalTitleBar);
+    const int icon = style()->pixelMetric(compact ? QStyle::PM_SmallIconSize : QStyle::PM_ToolBarIconSize);
+    for (QToolBar* bar : findChildren<QToolBar*>()) bar->setIconSize(QSize(icon, icon));
 }
 
-// The bottom row of docks gets the height the heatmap can spare: less when the heatmap has fewer than
-// kReadableRows rows' room, as far as the docks keep kDockContentLines lines of their contents (or all of them), and
-// down to their least when the heatmap lacks kLeastReadableRows; more (up to two fifths of the window) for `grown`
-// when it is shorter than a third.
+// The bottom row of docks gets the height the heatmap can spare: less when the heatmap has fewer than kReadableRows
+// rows' room, down to the docks' least; more (up to two fifths of the window) for `grown` when it is shorter than a
+// third. A short window (kCompactHeight) keeps kLeastReadableRows rows first, then the docks' contents (compactContent),
+// then the rows up to kReadableRows.
 void MainWindow::fitBottomDocks(QDockWidget* grown) {
     QList<QDockWidget*> docks;
     int shown = 0, least = 0, content = 0;
-    const int lines = kDockContentLines * fontMetrics().lineSpacing();
     for (QDockWidget* d : {beam_dock_, corpus_dock_, head_dock_, head_importance_dock_}) {
         if (!d || !d->isVisible() || d->isFloating() || dockWidgetArea(d) != Qt::BottomDockWidgetArea) continue;
         docks << d;
         shown = std::max(shown, d->height());
         least = std::max(least, d->minimumSizeHint().height());  // scrolled: the heatmap's rows come first
-        const int title = d->height() - d->widget()->height();
-        content = std::max(content, std::min(unscrolledMinimum(d).height(), title + lines));
+        content = std::max(content, compactContent(d));
     }
     if (docks.isEmpty()) return;
     const int spare = heatmap_->height() - heatmap_->heightForRows(kReadableRows);
     const int lacking = heatmap_->heightForRows(kLeastReadableRows) - heatmap_->height();
     int target = shown;
     if (grown && shown < height() / 3) target = std::min(height() * 2 / 5, shown + std::max(0, spare));
-    if (spare < 0) {
+    if (spare < 0 && height() >= kCompactHeight) target = std::max(least, shown + spare);
+    if (spare < 0 && height() < kCompactHeight) {
         target = std::max({least, std::min(shown, content), shown + spare});      // 8 rows, as far as content allows
-        target = std::max(target, std::min(content, shown - lacking));            // content lines from rows past 6
+        target = std::max(target, std::min(content, shown - lacking));            // the contents from rows past 6
         if (target > shown - lacking) target = std::max(least, shown - lacking);  // 6 rows before any content
     }
     if (target != shown) resizeDocks(docks, QList<int>(docks.size(), target), Qt::Vertical);
+}
+
+// The height a bottom dock keeps in a short window before the heatmap gets rows past kLeastReadableRows: its whole
+// contents, or kDockContentLines lines of them, or a third of the window where that is more (the head grid's
+// thumbnails come after four lines of controls).
+int MainWindow::compactContent(const QDockWidget* d) const {
+    const int title = d->height() - d->widget()->height();
+    const int lines = kDockContentLines * fontMetrics().lineSpacing();
+    return std::min(unscrolledMinimum(d).height(), std::max(title + lines, height() / 3));
 }
 
 }  // namespace attnviz::ui
