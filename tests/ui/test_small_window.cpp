@@ -268,7 +268,7 @@ void TestSmallWindow::aStepDockMadeShorterByTheUserStaysSo() {
     QCOMPARE(w_->stepDock()->height(), dragged);
 }
 
-// Below kCompactHeight the source field is one line until typed in, the reference and gold links are folded behind
+// Below kCompactHeight (920 px) the source field is one line until typed in, the reference and gold links are folded behind
 // the button beside it (which says a reference is forced), and the notice line takes no room while it is empty; a
 // tall window unfolds them.
 void TestSmallWindow::aShortWindowFoldsItsFields() {
@@ -301,7 +301,7 @@ void TestSmallWindow::aShortWindowFoldsItsFields() {
     QVERIFY2(
         w_->goldLinks()->linksEdit()->width() >= 20 * w_->fontMetrics().averageCharWidth(),
         qPrintable(QStringLiteral("the gold links field is %1 px wide").arg(w_->goldLinks()->linksEdit()->width())));
-    resizeTo(QSize(1400, 900));
+    resizeTo(QSize(1400, 1000));
     QVERIFY(!source->isCompact());
     QVERIFY(!w_->referenceFold()->isFolded());
     QVERIFY(w_->goldLinks()->optionsBesideField());

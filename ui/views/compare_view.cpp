@@ -117,6 +117,17 @@ void CompareView::buildUi() {
     }
     heads->addStretch(1);
 
+    QSplitter* maps = buildMaps();
+
+    auto* layout = new QVBoxLayout(this);
+    layout->addLayout(top);
+    layout->addLayout(heads);
+    layout->addWidget(maps, 1);
+    layout->addWidget(legend_);
+}
+
+// The three maps and the table in two rows of a splitter; the maps' one legend under them.
+QSplitter* CompareView::buildMaps() {
     // A and B side by side, the difference and the table under them: each map gets half the view's width and
     // height (in a row of four, a 40-word sentence's map was 100 pixels wide, its title, bars and labels squeezed).
     auto* maps = new QSplitter(Qt::Vertical, this);
@@ -163,12 +174,7 @@ void CompareView::buildUi() {
         row->setChildrenCollapsible(false);
     }
     maps->setChildrenCollapsible(false);
-
-    auto* layout = new QVBoxLayout(this);
-    layout->addLayout(top);
-    layout->addLayout(heads);
-    layout->addWidget(maps, 1);
-    layout->addWidget(legend_);
+    return maps;
 }
 
 void CompareView::retranslateUi() {

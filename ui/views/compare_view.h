@@ -127,6 +127,7 @@ protected:
 
 private:
     void buildUi();
+    QSplitter* buildMaps();
     void retranslateUi();
     void modelAChanged();
     void fillModelBox();

@@ -191,7 +191,8 @@ public:
     QString colormap() const { return style_.colormap; }
     void setColormap(const QString& name);
     // File ▸ Train a model…: the training window (made on first use, window/main_window_training.cpp).
-    // Help ▸ Getting started, not modal; marks it shown (gettingStartedDue). Returns the dialog (tests).
+    // Help ▸ Getting started, not modal; marks it shown (gettingStartedDue). Returns the dialog (tests); it waits,
+    // hidden, while a training window leaves it no room on the screen.
     QDialog* showGettingStarted();
     TrainingWindow* showTrainingWindow();
     QAction* trainAction() const { return train_act_; }
@@ -363,6 +364,7 @@ private:
     QLabel* confidence_label_ = nullptr;
     GoldLinksPanel* gold_links_ = nullptr;
     QDialog* getting_started_ = nullptr;  // Help ▸ Getting started, made when first asked for
+    bool getting_started_waits_ = false;  // for the training window in front of the screen to be hidden
     QString corpus_line_source_;  // the corpus line's sentence while it is the window's (its reference is the line's)
 
     QMenu* recent_menu_ = nullptr;

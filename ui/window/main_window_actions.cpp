@@ -300,6 +300,10 @@ void MainWindow::applyStyle() {
 // ------------------------------------------------------------------------------------------------ keyboard
 
 bool MainWindow::eventFilter(QObject* watched, QEvent* event) {
+    if (watched == training_window_ && event->type() == QEvent::Hide && getting_started_waits_) {
+        getting_started_waits_ = false;
+        QTimer::singleShot(0, this, &MainWindow::showGettingStarted);
+    }
     // Stepping keys while the heatmap or the step panel has focus (text fields keep their own arrow keys).
     if (event->type() == QEvent::KeyPress) {
         const auto* key = static_cast<QKeyEvent*>(event);
@@ -351,6 +355,13 @@ QDialog* MainWindow::showGettingStarted() {
     if (!getting_started_) getting_started_ = new GettingStartedDialog(this);
     if (!getting_started_->isVisible()) {
         placeGettingStarted();
+        // A training window that leaves it no room (`--train` on a small screen): shown once that window is hidden.
+        if (training_window_ && training_window_->isVisible() &&
+            getting_started_->frameGeometry().intersects(training_window_->frameGeometry())) {
+            training_window_->installEventFilter(this);
+            getting_started_waits_ = true;
+            return getting_started_;
+        }
         QTimer::singleShot(kSettleMs, getting_started_, [this, placed = getting_started_->geometry()] {
             if (getting_started_->isVisible() && getting_started_->geometry() == placed) placeGettingStarted();
         });

@@ -78,8 +78,8 @@ void MainWindow::showEvent(QShowEvent* event) {
     if (event->spontaneous()) return;
     shown_size_ = size();
     if (fitted_geometry_.isValid() && geometry() == fitted_geometry_)  // not resized since (--size): on its screen
-        QTimer::singleShot(0, this, [this] {
-            if (!isMaximized() && !isFullScreen()) fitToScreen(this);
+        QTimer::singleShot(0, this, [this, shown = geometry()] {
+            if (geometry() == shown && !isMaximized() && !isFullScreen()) fitToScreen(this);  // nor resized since
         });
     fitted_geometry_ = QRect();
     // Cleared after the decisions queued by the docks shown in this round (each queued before this second timer).
