@@ -90,8 +90,7 @@ void chooseCompareHeads(ui::MainWindow& window, const QCommandLineParser& parser
 void showCompare(ui::MainWindow& window, const QCommandLineParser& parser, const Options& options,
                  StartupReport& report) {
     if (!parser.isSet(options.compare)) return;
-    window.compareDock()->show();
-    window.resizeDocks({window.compareDock()}, {window.height() / 2}, Qt::Vertical);
+    window.showCompare();
     const QString b = parser.value(options.compare);
     if (const std::optional<QString> name = compareMethodName(b)) {
         const auto method = methodFromName(name->toStdString());

@@ -2720,6 +2720,18 @@ Vocabularies: %L3 source and %L4 output tokens; %5 k parameters</source>
         <source>attention confidence %1 (0 is best)</source>
         <translation>注意力置信度 %1（0 为最佳）</translation>
     </message>
+    <message>
+        <source>Heatmap</source>
+        <translation>热力图</translation>
+    </message>
+    <message>
+        <source>&amp;Compare models</source>
+        <translation>比较模型(&amp;C)</translation>
+    </message>
+    <message>
+        <source>Two models side by side on this sentence, in a tab beside the heatmap</source>
+        <translation>两个模型并排处理这个句子，显示在热力图旁边的标签页中</translation>
+    </message>
 </context>
 <context>
     <name>attnviz::ui::ModelLibraryDialog</name>
@@ -2871,6 +2883,43 @@ Vocabularies: %L3 source and %L4 output tokens; %5 k parameters</source>
     </message>
 </context>
 <context>
+    <name>attnviz::ui::ReferenceFold</name>
+    <message>
+        <source>No reference: the model decodes by itself.</source>
+        <translation>没有参考译文：模型自行解码。</translation>
+    </message>
+    <message>
+        <source>The model is forced onto the reference “%1”.</source>
+        <translation>模型被强制沿参考译文“%1”解码。</translation>
+    </message>
+    <message>
+        <source>Gold links: AER %1.</source>
+        <translation>金标准对齐：AER %1。</translation>
+    </message>
+    <message>
+        <source>Gold links are typed.</source>
+        <translation>已输入金标准对齐。</translation>
+    </message>
+    <message>
+        <source>Reference (forced)</source>
+        <translation>参考译文（强制）</translation>
+    </message>
+    <message>
+        <source>Reference</source>
+        <translation>参考译文</translation>
+    </message>
+    <message>
+        <source>%1
+Click to show the reference and gold links fields.</source>
+        <translation>%1
+点击显示参考译文和金标准对齐输入框。</translation>
+    </message>
+    <message>
+        <source>Fold the reference and gold links fields away.</source>
+        <translation>收起参考译文和金标准对齐输入框。</translation>
+    </message>
+</context>
+<context>
     <name>attnviz::ui::SiblingsMenu</name>
     <message>
         <source>S&amp;iblings</source>
@@ -2983,10 +3032,6 @@ Vocabularies: %L3 source and %L4 output tokens; %5 k parameters</source>
         <translation>完备性差距：%1（Σ = %2，f(x) − f(0) = %3，%4 %）</translation>
     </message>
     <message>
-        <source>attention (%1 computing…)</source>
-        <translation>注意力（%1 计算中…）</translation>
-    </message>
-    <message>
         <source>Why “%1” and not “%2”?</source>
         <translation>为何是“%1”而不是“%2”？</translation>
     </message>
@@ -3001,6 +3046,10 @@ Vocabularies: %L3 source and %L4 output tokens; %5 k parameters</source>
     <message>
         <source>&lt;b&gt;%1&lt;/b&gt;&lt;br&gt;%2 %3</source>
         <translation>&lt;b&gt;%1&lt;/b&gt;&lt;br&gt;%2 %3</translation>
+    </message>
+    <message>
+        <source>&lt;br&gt;&lt;i&gt;%1: computing…&lt;/i&gt;</source>
+        <translation>&lt;br&gt;&lt;i&gt;%1：计算中…&lt;/i&gt;</translation>
     </message>
 </context>
 <context>

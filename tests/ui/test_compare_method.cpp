@@ -47,7 +47,7 @@ private:
 
 void TestCompareMethod::init() {
     openWindow();
-    w_->compareDock()->toggleViewAction()->trigger();
+    w_->compareAction()->trigger();
     QVERIFY(view()->isActive());
 }
 

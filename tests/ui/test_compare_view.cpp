@@ -79,9 +79,9 @@ private:
 void TestCompareView::init() {
     openWindow();
     QVERIFY(w_->compareView());
-    QVERIFY(!w_->compareDock()->isVisible());  // hidden until asked for
-    w_->compareDock()->toggleViewAction()->trigger();
-    QVERIFY(w_->compareDock()->isVisible());
+    QVERIFY(!w_->compareShown());  // hidden until asked for
+    w_->compareAction()->trigger();
+    QVERIFY(w_->compareShown());
     QVERIFY(view()->isActive());
 }
 
@@ -301,13 +301,13 @@ void TestCompareView::aModelWithOtherVocabulariesIsRefused() {
 }
 
 void TestCompareView::hiddenViewDecodesNothing() {
-    w_->compareDock()->toggleViewAction()->trigger();
+    w_->compareAction()->trigger();
     QVERIFY(!view()->isActive());
     QVERIFY(typeAndWait(QStringLiteral("i love you")));
     QVERIFY(!view()->isBusy());
     QVERIFY(!view()->decodeA() || view()->decodeA()->target_ids != w_->state()->decode()->result.target_ids ||
             view()->decodeA()->source_ids != w_->state()->decode()->result.source_ids);
-    w_->compareDock()->toggleViewAction()->trigger();  // shown again: the pair for the sentence shown
+    w_->compareAction()->trigger();  // shown again: the pair for the sentence shown
     QVERIFY(waitForPair());
 }
 

@@ -57,7 +57,7 @@ void TestCompareViewHeads::initTestCase() {
 void TestCompareViewHeads::init() {
     openWindow();
     w_->resize(1400, 900);
-    w_->compareDock()->toggleViewAction()->trigger();
+    w_->compareAction()->trigger();
     QVERIFY(view()->isActive());
 }
 

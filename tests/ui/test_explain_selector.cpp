@@ -13,8 +13,10 @@
 #include "window/explain_worker.h"
 #include "window/step_panel.h"
 
+#include <qcustomplot.h>
 #include <QAction>
 #include <QComboBox>
+#include <QFontMetrics>
 #include <QMenu>
 #include <QSignalSpy>
 #include <QTreeWidget>
@@ -40,6 +42,7 @@ private slots:
     void theMenuAndTheBoxAgree();
     void theStepPanelShowsTheMethodsRow();
     void integratedGradientsShowTheirCompletenessGap();
+    void theAxisTitleFitsTheChartWhileComputing();
     void theInspectorShowsTheMethodsNumber();
     void whyThisAndNotThatExplainsTheContrast();
 
@@ -162,6 +165,36 @@ void TestExplainSelector::theStepPanelShowsTheMethodsRow() {
     const auto& attention = w_->state()->decode()->steps[1].attention;
     QCOMPARE(w_->stepPanel()->barValues().front(), double(attention.front()));
     QCOMPARE(w_->stepPanel()->barsLabel(), QStringLiteral("attention"));
+}
+
+// In a short window the chart is about 120 pixels high: while integrated gradients are computed the bars are the
+// attention and the axis says "attention" (the title line says what is coming); once they arrive the axis names the
+// method, elided to the chart's height, never cut by the plot's edges.
+void TestExplainSelector::theAxisTitleFitsTheChartWhileComputing() {
+    QVERIFY(typeAndWait(QStringLiteral("i love you")));
+    w_->resize(800, 600);
+    QCoreApplication::processEvents();
+    StepPanel* panel = w_->stepPanel();
+    QCustomPlot* chart = panel->barChart();
+    const auto fits = [chart](const QString& title) {
+        return QFontMetrics(chart->yAxis->labelFont()).horizontalAdvance(title) <= chart->axisRect()->height();
+    };
+    QComboBox* box = w_->explainBox();
+    const int i = box->findData(int(ExplainMethod::IntegratedGradients));
+    QSignalSpy arrived(w_->state(), &DecodeState::explanationChanged);
+    box->setCurrentIndex(i);
+    emit box->activated(i);  // the worker's result comes through the event loop: still computing here
+    QVERIFY(!w_->state()->explanation());
+    QCOMPARE(panel->axisTitle(), QStringLiteral("attention"));
+    QVERIFY2(panel->titleText().contains(QStringLiteral("computing")), qPrintable(panel->titleText()));
+    QVERIFY(fits(panel->axisTitle()));
+    QVERIFY(!arrived.isEmpty() || arrived.wait(20000));
+    QTRY_VERIFY(w_->state()->explanation());
+    QCoreApplication::processEvents();
+    QVERIFY(!panel->titleText().contains(QStringLiteral("computing")));
+    QVERIFY2(fits(panel->axisTitle()), qPrintable(panel->axisTitle()));
+    QVERIFY(explainMethodTitle(ExplainMethod::IntegratedGradients).startsWith(panel->axisTitle().chopped(1)) ||
+            panel->axisTitle() == explainMethodTitle(ExplainMethod::IntegratedGradients));
 }
 
 void TestExplainSelector::integratedGradientsShowTheirCompletenessGap() {

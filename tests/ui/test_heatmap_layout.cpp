@@ -1,16 +1,21 @@
-// The heatmap is never squeezed, hidden or mislabelled (issue 30): one window and one model driven through every
-// bottom dock combination × window size × sentence length × coverage on/off, each layout read from the widgets'
-// geometry and HeatmapView's accessors: no cell below the minimum cell size, the matrix keeps 8 rows' room where
-// the window is big enough, every row and column reachable by the scroll bars, the current row and the selected
-// cell scrolled into view and their outlines inside the matrix (also once scrolled away), no label over another,
-// "coverage" whole, no blank band above the column labels, the legend's entries exactly with the coverage, the
-// legend shown only in the room the rows spare, under the plot and clear of every label. Also: the wheel scrolls and Ctrl+wheel zooms, and the
-// step chart shows no scale without bars.
+// The heatmap is never squeezed, hidden or mislabelled (issues 30 and 44): one window and one model driven through
+// every bottom dock × window size (1400×900, and the small screens 800×600 and 1024×600) × sentence length ×
+// coverage on/off, each layout read from the widgets' geometry and HeatmapView's accessors: no cell below the minimum
+// cell size, the matrix keeps 8 rows' room where the window is big enough and 6 at 600 pixels high with any dock,
+// whose contents then show kDockContentLines lines (not only its toolbar), every row and column reachable by the
+// scroll bars, the current row and the selected cell scrolled into view and their outlines inside the matrix (also
+// once scrolled away), no label over another, "coverage" whole, no blank band above the column labels, the legend's
+// entries exactly with the coverage and shown whenever they are, under the plot and clear of every label. The compare
+// view's maps, in their tab, keep 8 rows and 8 columns of readable cells with nothing drawn over another. Also: the
+// wheel scrolls and Ctrl+wheel zooms, and the step chart shows no scale without bars.
+#include "heatmap/fitted_title.h"
 #include "heatmap/heatmap_legend.h"
 #include "heatmap/heatmap_view.h"
 #include "main_window_fixture.h"
 #include "state/decode_state.h"
 #include "test_registry.h"
+#include "views/compare_view.h"
+#include "window/dock_scroller.h"
 #include "window/step_panel.h"
 
 #include <qcustomplot.h>
@@ -44,7 +49,7 @@ QString referenceOf(int n) {
     return (out << QStringLiteral("。")).join(u' ');
 }
 
-enum Dock { BeamDock = 1, CompareDock = 2, CorpusDock = 4, HeadsDock = 8, AllDocks = 15 };
+enum Dock { BeamDock = 1, ImportanceDock = 2, CorpusDock = 4, HeadsDock = 8, AllDocks = 15 };
 
 bool insideWithin(const QRectF& outer, const QRectF& inner, double slack = 1.0) {
     return outer.adjusted(-slack, -slack, slack, slack).contains(inner);
@@ -100,6 +105,7 @@ private slots:
     void heatmapStaysReadable();
     void wheelScrollsAndCtrlWheelZooms();
     void stepChartShowsNoScaleWithoutBars();
+    void compareMapsAreReadable();
 
 private:
     void showSentence(int words);
@@ -107,6 +113,7 @@ private:
     void settle();
     void checkLabels(const QString& when);
     void checkOutlines(const QString& when);
+    void checkSmallScreen(int docks);
 };
 
 void TestHeatmapLayout::settle() {
@@ -130,7 +137,7 @@ void TestHeatmapLayout::showSentence(int words) {
 
 void TestHeatmapLayout::showDocks(int docks) {
     const std::pair<QDockWidget*, int> all[] = {{w_->beamDock(), BeamDock},
-                                                {w_->compareDock(), CompareDock},
+                                                {w_->headImportanceDock(), ImportanceDock},
                                                 {w_->corpusDock(), CorpusDock},
                                                 {w_->headDock(), HeadsDock}};
     for (auto [dock, bit] : all)
@@ -144,11 +151,12 @@ void TestHeatmapLayout::heatmapStaysReadable_data() {
     QTest::addColumn<QSize>("size");
     QTest::addColumn<int>("docks");
     QTest::addColumn<bool>("coverage");
-    const std::pair<int, const char*> docks[] = {{0, "no dock"},         {BeamDock, "beam"},   {CompareDock, "compare"},
-                                                 {CorpusDock, "corpus"}, {HeadsDock, "heads"}, {AllDocks, "all docks"}};
+    const std::pair<int, const char*> docks[] = {
+        {0, "no dock"},         {BeamDock, "beam"},   {ImportanceDock, "head importance"},
+        {CorpusDock, "corpus"}, {HeadsDock, "heads"}, {AllDocks, "all docks"}};
     // Long before short: a short sentence after a long one is a case of its own (the labels' room).
     for (int words : {40, 20, 5})
-        for (QSize size : {QSize(1400, 900), QSize(800, 600)})
+        for (QSize size : {QSize(1400, 900), QSize(800, 600), QSize(1024, 600)})
             for (auto [bits, name] : docks)
                 for (bool coverage : {false, true})
                     QTest::addRow("%d words, %dx%d, %s%s", words, size.width(), size.height(), name,
@@ -198,6 +206,7 @@ void TestHeatmapLayout::heatmapStaysReadable() {
             qPrintable(
                 QStringLiteral("matrix %1 px high, %2 rows need %3").arg(matrix.height()).arg(rows).arg(rows * least)));
     }
+    if (got.height() <= 600) checkSmallScreen(docks);
     checkOutlines(QStringLiteral("after the decode"));
     checkLabels(QStringLiteral("after the decode"));
 
@@ -215,6 +224,35 @@ void TestHeatmapLayout::heatmapStaysReadable() {
         checkLabels(start ? QStringLiteral("scrolled to the start") : QStringLiteral("scrolled to the end"));
     }
     w_->state()->setSelection(-1, -1);
+}
+
+// 600 pixels high (800×600, 1024×600): the matrix shows 6 rows (or all) at the minimum cell size, and each bottom
+// dock in front shows kDockContentLines lines of its contents (or all of them) through its scroll area.
+void TestHeatmapLayout::checkSmallScreen(int docks) {
+    HeatmapView* view = w_->heatmapView();
+    const int T = view->data().rows(), least = view->minimumCellSize();
+    const int rows = int(view->matrixRect().height() / view->cellRect(T - 1, 0).height());
+    qInfo("%d x %d, docks %d, coverage %d: %d rows in view, cells %.1f px", w_->width(), w_->height(), docks,
+          int(w_->diagnosticsAction()->isChecked()), rows, view->cellRect(T - 1, 0).height());
+    // Every dock at once (tabbed: the tab bar takes a line) with the coverage row and its legend: the docks at their
+    // least, the heatmap keeps 4 rows (docs/gui.md, "Small screens").
+    const int wanted = docks == AllDocks && w_->diagnosticsAction()->isChecked() ? 4 : 6;
+    QVERIFY2(view->matrixRect().height() >= std::min(T, wanted) * least - 1,
+             qPrintable(QStringLiteral("%1 rows in view, %2 wanted").arg(rows).arg(wanted)));
+    // One dock: kDockContentLines lines of it; all of them, tabbed (the tab bar takes a line): the heatmap's 6 rows
+    // first, the dock in front its least (a few lines, the rest scrolled).
+    const int lines = (docks == AllDocks ? DockScroller::kScrolledLines : MainWindow::kDockContentLines) *
+                      w_->fontMetrics().lineSpacing();
+    for (QDockWidget* dock : {w_->beamDock(), w_->headImportanceDock(), w_->corpusDock(), w_->headDock()}) {
+        if (!dock->isVisible() || dock->visibleRegion().isEmpty()) continue;
+        const auto* scroller = dynamic_cast<const DockScroller*>(dock->widget());
+        QVERIFY(scroller);
+        const int shown = scroller->viewport()->height(), whole = scroller->widget()->minimumSizeHint().height();
+        qInfo("  %s: %d px of its contents shown (%d lines wanted, %d px whole)", qPrintable(dock->objectName()), shown,
+              MainWindow::kDockContentLines, whole);
+        QVERIFY2(shown >= std::min(lines, whole) - 1,
+                 qPrintable(QStringLiteral("%1 shows %2 px of its contents").arg(dock->objectName()).arg(shown)));
+    }
 }
 
 // The current row's and the selected cell's outlines inside the matrix; both in view after a decode or a selection.
@@ -252,13 +290,15 @@ void TestHeatmapLayout::checkLabels(const QString& when) {
             QVERIFY2(!label.intersects(r.adjusted(1, 1, -1, -1)),
                      qPrintable(when + QStringLiteral(": \"coverage\" over a row label")));
     }
-    // The legend (no gold links here: coverage and entropy only) while the coverage is drawn, shown where the view
-    // has the room (the 8 rows' check above holds with it): under the plot and over none of its labels.
+    // The legend (no gold links here: coverage and entropy only) while the coverage is drawn, at any height (the
+    // rows' checks above hold with it): under the plot and over none of its labels.
     HeatmapLegendStrip* legend = view->legend();
     const bool coverage = w_->diagnosticsAction()->isChecked();
     QCOMPARE(legend->entries(), heatmapLegendEntries(view->style()));
     QCOMPARE(legend->entries().empty(), !coverage);
-    QVERIFY2(coverage || !legend->isVisible(), qPrintable(when + QStringLiteral(": a legend without coverage")));
+    QVERIFY2(
+        legend->isVisible() == coverage,
+        qPrintable(when + (coverage ? QStringLiteral(": no legend") : QStringLiteral(": a legend without coverage"))));
     if (legend->isVisible()) {
         const QRectF strip(plot->mapFrom(view, legend->geometry().topLeft()), QSizeF(legend->size()));
         QVERIFY2(strip.top() >= plot->height(), qPrintable(when + QStringLiteral(": the legend is inside the plot")));
@@ -325,6 +365,48 @@ void TestHeatmapLayout::stepChartShowsNoScaleWithoutBars() {
     QApplication::processEvents();
     QVERIFY(!chart->yAxis->tickLabels());
     QVERIFY(chart->xAxis->tickVectorLabels().isEmpty() || !chart->xAxis->tickLabels());
+}
+
+// The compare view in its tab, at 1400×900 and at 800×600, on a 40-word sentence: each of its three maps shows 8 rows
+// and 8 columns of cells of at least its minimum size (in a strip under the heatmap a map was about 100 pixels wide:
+// 1 row × 2 columns), its title whole, its colour scale clear of the matrix and of the H / ln S column.
+void TestHeatmapLayout::compareMapsAreReadable() {
+    showSentence(40);
+    showDocks(0);
+    w_->diagnosticsAction()->setChecked(true);
+    w_->compareView()->setModelB(dot_);
+    w_->showCompare();
+    for (QSize size : {QSize(1400, 900), QSize(800, 600)}) {
+        w_->resize(size);
+        settle();
+        w_->compareView()->waitForDone();
+        settle();
+        QCOMPARE(w_->size(), size);
+        CompareView* view = w_->compareView();
+        QVERIFY(view->decodeB());
+        for (HeatmapView* map : {view->viewA(), view->viewB(), view->viewDifference()}) {
+            const QString where =
+                QStringLiteral("%1x%2, %3").arg(size.width()).arg(size.height()).arg(map->style().title);
+            const int least = map->minimumCellSize();
+            const QRect matrix = map->matrixRect();
+            const QRectF cell = map->cellRect(0, 0);
+            QVERIFY2(cell.width() >= least - 0.5 && cell.height() >= least - 0.5, qPrintable(where));
+            QVERIFY2(matrix.height() >= 8 * least - 1 && matrix.width() >= 8 * least - 1,
+                     qPrintable(where + QStringLiteral(": matrix %1 x %2").arg(matrix.width()).arg(matrix.height())));
+            QCustomPlot* plot = map->plot();
+            for (int i = 0; i < plot->plotLayout()->elementCount(); ++i) {
+                QCPLayoutElement* e = plot->plotLayout()->elementAt(i);
+                if (auto* scale = qobject_cast<QCPColorScale*>(e))  // right of the matrix and its entropy column's room
+                    QVERIFY2(scale->outerRect().left() >= plot->axisRect()->outerRect().right() - 1,
+                             qPrintable(where + QStringLiteral(": the colour scale over the H / ln S column")));
+                if (auto* title = qobject_cast<QCPTextElement*>(e))
+                    QVERIFY2(fitTitle(title->text(), title->font(), plot->width()).text == title->text(),
+                             qPrintable(where + QStringLiteral(": the title is shortened")));
+            }
+        }
+    }
+    w_->showCompare(false);
+    w_->diagnosticsAction()->setChecked(false);
 }
 
 ATTNVIZ_TEST_MAIN(TestHeatmapLayout)

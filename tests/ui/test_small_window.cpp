@@ -6,14 +6,21 @@
 #include "main_window_fixture.h"
 #include "state/decode_state.h"
 #include "test_registry.h"
+#include "views/explain_scores_panel.h"
+#include "views/gold_links_panel.h"
 #include "views/head_importance_panel.h"
 #include "window/dock_scroller.h"
+#include "window/reference_fold.h"
+#include "window/source_editor.h"
 
+#include <QAbstractItemView>
+#include <QCompleter>
 #include <QDockWidget>
 #include <QHeaderView>
 #include <QScrollBar>
 #include <QTableWidget>
 #include <QTest>
+#include <QToolButton>
 
 using namespace attnviz;
 using namespace attnviz::ui;
@@ -36,12 +43,14 @@ private slots:
     void aWindowGrownByItsLayoutReturnsToTheAskedSize();
     void theCurrentStepIsWholeWhereTheColumnHasRoom();
     void aStepDockMadeShorterByTheUserStaysSo();
+    void aShortWindowFoldsItsFields();
+    void theExplanationScoresShowWholeRowsBesideTheInterventions();
 
 private:
     void settle();
     void resizeTo(QSize size);
     QList<QDockWidget*> bottomDocks() const {
-        return {w_->beamDock(), w_->compareDock(), w_->corpusDock(), w_->headDock(), w_->headImportanceDock()};
+        return {w_->beamDock(), w_->corpusDock(), w_->headDock(), w_->headImportanceDock()};
     }
     void knockOutAWord();
 };
@@ -257,6 +266,67 @@ void TestSmallWindow::aStepDockMadeShorterByTheUserStaysSo() {
     w_->setCursorStep(1);
     settle();
     QCOMPARE(w_->stepDock()->height(), dragged);
+}
+
+// Below kCompactHeight (920 px) the source field is one line until typed in, the reference and gold links are folded behind
+// the button beside it (which says a reference is forced), and the notice line takes no room while it is empty; a
+// tall window unfolds them.
+void TestSmallWindow::aShortWindowFoldsItsFields() {
+    w_->activateWindow();  // focus moves (and its events come) in the active window only
+    QVERIFY(QTest::qWaitForWindowActive(w_.get()));
+    resizeTo(QSize(800, 600));
+    SourceEditor* source = w_->sourceEditor();
+    QVERIFY(source->isCompact());
+    QVERIFY(w_->referenceFold()->isFolded());
+    QVERIFY(!w_->referenceEdit()->isVisible());
+    QVERIFY(!w_->goldLinks()->isVisible());
+    const int one_line = source->height();
+    QVERIFY2(one_line < 2 * source->fontMetrics().lineSpacing(), qPrintable(QString::number(one_line)));
+    QVERIFY(typeAndWait(QStringLiteral("i love the cat")));  // typing grows it
+    settle();
+    QVERIFY(source->height() > 2 * source->fontMetrics().lineSpacing());
+    source->completer()->popup()->hide();  // the completion list the typing opened, active while shown
+    w_->activateWindow();
+    QVERIFY(QTest::qWaitForWindowActive(w_.get()));
+    w_->heatmapView()->setFocus();  // leaving it shrinks it again
+    settle();
+    QCOMPARE(source->height(), one_line);
+    w_->setReferenceText(QStringLiteral("我 爱 猫"));
+    QVERIFY(w_->referenceFold()->button()->text().contains(QStringLiteral("forced")));
+    QVERIFY(w_->referenceFold()->summary().contains(QStringLiteral("我 爱 猫")));
+    w_->referenceFold()->button()->click();  // unfolded by the user
+    settle();
+    QVERIFY(w_->referenceEdit()->isVisible());
+    QVERIFY(w_->goldLinks()->isVisible());
+    QVERIFY2(
+        w_->goldLinks()->linksEdit()->width() >= 20 * w_->fontMetrics().averageCharWidth(),
+        qPrintable(QStringLiteral("the gold links field is %1 px wide").arg(w_->goldLinks()->linksEdit()->width())));
+    resizeTo(QSize(1400, 1000));
+    QVERIFY(!source->isCompact());
+    QVERIFY(!w_->referenceFold()->isFolded());
+    QVERIFY(w_->goldLinks()->optionsBesideField());
+}
+
+// The interventions dock under the cell inspector (a tall window) and the explanation scores tabbed with the
+// inspector, in front: the scores' table shows every row whole, or the panel scrolls; never half a row.
+void TestSmallWindow::theExplanationScoresShowWholeRowsBesideTheInterventions() {
+    QVERIFY(typeAndWait(QStringLiteral("i love the cat")));
+    resizeTo(QSize(1400, 860));
+    knockOutAWord();
+    QVERIFY(inFront(w_->interventionDock()));
+    w_->explainScoresDock()->show();
+    w_->explainScoresDock()->raise();
+    settle();
+    QTableWidget* table = w_->explainScores()->findChild<QTableWidget*>(QStringLiteral("ExplainScoresTable"));
+    QVERIFY(table);
+    QTRY_VERIFY_WITH_TIMEOUT(table->rowCount() > 1, 30000);
+    settle();
+    QVERIFY(inFront(w_->explainScoresDock()));
+    const int rows = table->verticalHeader()->length();
+    QVERIFY2(
+        table->viewport()->height() >= rows,
+        qPrintable(
+            QStringLiteral("the table shows %1 px of its %2 px of rows").arg(table->viewport()->height()).arg(rows)));
 }
 
 ATTNVIZ_TEST_MAIN(TestSmallWindow)

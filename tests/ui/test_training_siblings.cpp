@@ -112,7 +112,7 @@ void TestTrainingSiblings::fourSiblingsReachTheCompareView() {
     // the main window: A the additive sibling, B the dot one, the others among B's choices
     QTRY_COMPARE_WITH_TIMEOUT(QFileInfo(w_->modelPath()).absoluteFilePath(), QFileInfo(paths[0]).absoluteFilePath(),
                               10000);
-    QVERIFY(w_->compareDock()->isVisible());
+    QVERIFY(w_->compareShown());
     QCOMPARE(QFileInfo(w_->compareView()->modelBPath()).absoluteFilePath(), QFileInfo(paths[1]).absoluteFilePath());
     QComboBox* box = w_->compareView()->modelBox();
     QStringList choices;

@@ -6,6 +6,7 @@
 #include "test_models.h"
 #include "test_registry.h"
 #include "window/main_window.h"
+#include "window/reference_fold.h"
 #include "window/reference_marker.h"
 
 #include <qcustomplot.h>
@@ -66,6 +67,7 @@ private slots:
 
 private:
     bool setReference(const QString& text) {
+        w_->referenceFold()->setFolded(false);  // a short window folds the field away
         QSignalSpy spy(w_.get(), &MainWindow::decodeFinished);
         w_->referenceEdit()->setFocus();
         w_->referenceEdit()->selectAll();
@@ -176,7 +178,7 @@ void TestWindowLabels::statusBarNamesTheHoveredCellAndClearsOnLeaving() {
 // At 800 px the hover text of a cell is longer than the room the fixed fields leave: it ends in "…" before the first
 // of them (not cut mid-letter under it), its tooltip has it whole, and the window stays 800 px wide.
 void TestWindowLabels::aLongStatusMessageIsElidedBeforeTheFixedFields() {
-    w_->resize(800, w_->height());
+    w_->resize(800, w_->height());  // the offscreen screen is 800 wide: the window fitted to it is 796 with its frame
     QVERIFY(typeAndWait(QStringLiteral("i love zebras and the old cat sat on the mat near the door")));
     HeatmapView* view = w_->heatmapView();
     QTest::mouseMove(view->plot(), view->cellCenter(0, 3));
@@ -192,7 +194,7 @@ void TestWindowLabels::aLongStatusMessageIsElidedBeforeTheFixedFields() {
         if (field == line || !field->isVisible() || field->text().isEmpty()) continue;
         QVERIFY2(line->geometry().right() < field->geometry().left(), qPrintable(field->text()));
     }
-    QCOMPARE(w_->width(), 800);
+    QVERIFY2(w_->width() <= 800, qPrintable(QString::number(w_->width())));  // the message did not widen it
 }
 
 void TestWindowLabels::statusBarSpeaksPlainlyWithSizesInTheTooltip() {

@@ -173,10 +173,20 @@ void HeatmapLegendStrip::setEntries(const std::vector<LegendEntry>& entries, con
 // The entries at the strip's width (less its side margins), the strip as high as their lines.
 void HeatmapLegendStrip::relayout() {
     constexpr int kMargin = 4;
-    layout_ = layoutLegend(entries_, std::max(1, width() - 2 * kMargin), kFontPx);
+    layout_ = layoutLegend(entries_, one_line_ ? 1e6 : std::max(1, width() - 2 * kMargin), kFontPx);
     for (QRectF& r : layout_.entries) r.translate(kMargin, kMargin);
+    QStringList texts;
+    for (const LegendEntry& e : entries_) texts << e.text;
+    setToolTip(one_line_ ? texts.join(u' ') : QString());
     const int h = entries_.empty() ? 0 : int(std::ceil(layout_.height)) + 2 * kMargin;
     if (height() != h || minimumHeight() != h) setFixedHeight(h);
+}
+
+void HeatmapLegendStrip::setOneLine(bool on) {
+    if (on == one_line_) return;
+    one_line_ = on;
+    relayout();
+    update();
 }
 
 void HeatmapLegendStrip::resizeEvent(QResizeEvent* event) {
@@ -184,10 +194,18 @@ void HeatmapLegendStrip::resizeEvent(QResizeEvent* event) {
     if (event->size().width() != event->oldSize().width()) relayout();
 }
 
+// One line: the entries that fit whole (a heading with its first entry), none cut in the middle of a word.
 void HeatmapLegendStrip::paintEvent(QPaintEvent*) {
     QPainter p(this);
     p.fillRect(rect(), paper_);
-    paintLegend(&p, QPointF(0, 0), entries_, layout_, kFontPx, paper_);
+    if (!one_line_) return paintLegend(&p, QPointF(0, 0), entries_, layout_, kFontPx, paper_);
+    size_t shown = 0;
+    while (shown < entries_.size() && layout_.entries[shown].right() <= width()) ++shown;
+    if (shown > 0 && shown < entries_.size() && entries_[shown - 1].swatch == LegendSwatch::None) --shown;
+    const std::vector<LegendEntry> entries(entries_.begin(), entries_.begin() + long(shown));
+    LegendLayout layout = layout_;
+    layout.entries.resize(shown);
+    paintLegend(&p, QPointF(0, 0), entries, layout, kFontPx, paper_);
 }
 
 }  // namespace attnviz::ui

@@ -58,6 +58,10 @@ public:
     const std::vector<LegendEntry>& entries() const { return entries_; }
     // Where each entry is drawn, in the strip's pixels.
     const std::vector<QRectF>& entryRects() const { return layout_.entries; }
+    // One line (a short window): the entries in one line, those past the strip's width left out of sight, all of
+    // them in the tooltip; otherwise they flow onto as many lines as they need.
+    void setOneLine(bool on);
+    bool isOneLine() const { return one_line_; }
     static constexpr double kFontPx = 11;
 
 protected:
@@ -69,6 +73,7 @@ private:
     std::vector<LegendEntry> entries_;
     QColor paper_ = Qt::white;
     LegendLayout layout_;
+    bool one_line_ = false;
 };
 
 }  // namespace attnviz::ui

@@ -100,7 +100,7 @@ void HeatmapView::rebuild() {
     shown.background = palette().color(QPalette::Base);
     scene_->setContent(data_, shown, visible_rows_);
     legend_->setEntries(heatmapLegendEntries(shown), shown.background);
-    if (legend_->entries().empty()) legend_->hide();  // shown by updateLegendRoom once the plot is laid out
+    legend_->setVisible(legend_shown_ && !legend_->entries().empty());  // while the figure draws what it explains
 }
 
 // After new data or style: keep the user's zoom and scroll unless the matrix changed shape. One replot; with
@@ -121,7 +121,6 @@ void HeatmapView::refresh(bool reshaped, bool marksMoved) {
     } else {
         resetView();  // shows the marks
     }
-    updateLegendRoom();
 }
 
 void HeatmapView::setData(const HeatmapData& data) { setData(data, false); }
@@ -284,6 +283,11 @@ QRectF HeatmapView::coverageLabelRect() const {
 }
 QScrollBar* HeatmapView::verticalScrollBar() const { return vbar_; }
 HeatmapLegendStrip* HeatmapView::legend() const { return legend_; }
+
+void HeatmapView::setLegendShown(bool on) {
+    legend_shown_ = on;
+    legend_->setVisible(on && !legend_->entries().empty());
+}
 QRect HeatmapView::matrixRect() const { return scene_->axisRect()->rect(); }
 QRect HeatmapView::currentRowOutline() const { return scene_->currentRowOutline().toAlignedRect(); }
 QRect HeatmapView::selectedCellOutline() const { return scene_->selectedCellOutline().toAlignedRect(); }

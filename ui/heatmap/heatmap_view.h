@@ -83,11 +83,15 @@ public:
     QScrollBar* horizontalScrollBar() const;
     QScrollBar* verticalScrollBar() const;
     // The legend under the plot (heatmap_legend.h): the coverage colours, the H / ln S column and the gold marks,
-    // its entries while the style draws them; shown only where the view has the height to spare beside 8 rows (or
-    // all of them) at the minimum cell size.
+    // its entries while the style draws them, shown whenever it has entries, at any height: heightForRows counts it.
     HeatmapLegendStrip* legend() const;
+    // Off: the view draws no legend of its own (several maps side by side share one, views/compare_view.h).
+    void setLegendShown(bool on);
 
     void setMinimumCellSize(int pixels);  // default 18
+    // The rows (or all, when fewer) the view's minimum height keeps at the minimum cell size, beside its labels and
+    // diagnostics; default 2 (the main window's docks keep more where the window allows, main_window_docks.cpp).
+    void setLeastRows(int rows);
     int minimumCellSize() const;
     // The height the view needs to show `rows` rows of minimumCellSize() with its labels, diagnostics and scroll bar
     // as they are laid out now.
@@ -127,10 +131,7 @@ private:
     void clampRanges();
     void resetCells(bool keepPosition, bool marksMoved = false);
     void updateMinimumHeight();
-    void updateLegendRoom();
-    static constexpr int kLeastRows = 2;
     static constexpr double kBarUnits = 10;  // scroll bar steps per cell
-    static constexpr int kLegendRows = 8;    // the rows a legend never takes the room of (the window's docks leave 8)
     void showMarks();
     void hover(const QPoint& pos);
     void wheel(QWheelEvent* event);
@@ -145,12 +146,14 @@ private:
     HeatmapStyle style_;
     int visible_rows_ = -1;
     int min_cell_ = 18;
+    int least_rows_ = 2;
     bool user_view_ = false;  // the user zoomed/panned: keep the view on resize
     bool zoomed_ = false;     // the user chose the cell size (zoom, fit all): kept on resize, even below min_cell_
     bool syncing_ = false;    // guards against scroll bar <-> range feedback
     int hover_row_ = -1, hover_col_ = -1;
     QPoint press_pos_;
     bool pressed_ = false;
+    bool legend_shown_ = true;
 };
 
 }  // namespace attnviz::ui

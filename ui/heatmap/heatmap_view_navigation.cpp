@@ -79,37 +79,27 @@ void HeatmapView::resetCells(bool keepPosition, bool marksMoved) {
             plot_->replot();
         }
         updateMinimumHeight();
-        updateLegendRoom();
         return;
     }
     syncing_ = false;
     user_view_ = false;
     showMarks();  // a long sentence opens at its current row, not at its first rows
     updateMinimumHeight();
-    updateLegendRoom();
 }
 
-// The legend takes only height the matrix can spare: it is shown while the plot, without the legend's height, keeps
-// kLegendRows rows (or all of them) at the minimum cell size. The same sum whether it is shown or not, so showing it
-// (and the resize that follows) does not hide it again.
-void HeatmapView::updateLegendRoom() {
-    if (legend_->entries().empty()) {
-        legend_->hide();
-        return;
-    }
-    const int rows = std::min<int>(kLegendRows, std::max<int>(1, scene_->layout().rows.size()));
-    const int overhead = plot_->height() - scene_->axisRect()->height();
-    const int plotAlone = plot_->height() + (legend_->isVisible() ? legend_->height() : 0);
-    legend_->setVisible(plotAlone >= overhead + rows * min_cell_ + legend_->height());
-}
-
-// The plot never shorter than its labels, diagnostics and kLeastRows rows of the minimum cell size: past that the
+// The plot never shorter than its labels, diagnostics and least_rows_ rows (or all) of the minimum cell size: past that the
 // window keeps its size and the docks give way, rather than the cells going below the minimum.
 void HeatmapView::updateMinimumHeight() {
     const int overhead = plot_->height() - scene_->axisRect()->height();
     if (plot_->height() <= 0 || overhead <= 0) return;
-    const int least = std::max(120, overhead + kLeastRows * min_cell_);
+    const int rows = std::min<int>(least_rows_, std::max<int>(1, scene_->layout().rows.size()));
+    const int least = std::max(120, overhead + rows * min_cell_);
     if (plot_->minimumHeight() != least) plot_->setMinimumHeight(least);
+}
+
+void HeatmapView::setLeastRows(int rows) {
+    least_rows_ = std::max(1, rows);
+    updateMinimumHeight();
 }
 
 void HeatmapView::zoomIn() { zoomBy(kZoomStep); }

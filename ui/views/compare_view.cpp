@@ -3,6 +3,7 @@
 
 #include "eval/compare_heads.h"
 #include "heatmap/explanation_data.h"
+#include "heatmap/heatmap_legend.h"
 #include "heatmap/heatmap_view.h"
 #include "heatmap/utf8_text.h"
 #include "state/decode_state.h"
@@ -117,14 +118,32 @@ void CompareView::buildUi() {
     }
     heads->addStretch(1);
 
-    auto* maps = new QSplitter(Qt::Horizontal, this);
-    for (HeatmapView** v : {&view_a_, &view_b_, &view_diff_}) {
-        *v = new HeatmapView(maps);
+    QSplitter* maps = buildMaps();
+
+    auto* layout = new QVBoxLayout(this);
+    layout->addLayout(top);
+    layout->addLayout(heads);
+    layout->addWidget(maps, 1);
+    layout->addWidget(legend_);
+}
+
+// The three maps and the table in two rows of a splitter; the maps' one legend under them.
+QSplitter* CompareView::buildMaps() {
+    // A and B side by side, the difference and the table under them: each map gets half the view's width and
+    // height (in a row of four, a 40-word sentence's map was 100 pixels wide, its title, bars and labels squeezed).
+    auto* maps = new QSplitter(Qt::Vertical, this);
+    auto* upper = new QSplitter(Qt::Horizontal, maps);
+    auto* lower = new QSplitter(Qt::Horizontal, maps);
+    for (auto [v, row] : {std::pair{&view_a_, upper}, std::pair{&view_b_, upper}, std::pair{&view_diff_, lower}}) {
+        *v = new HeatmapView(row);
         (*v)->setMinimumCellSize(14);
-        (*v)->plot()->setMinimumWidth(120);  // three maps and the table in a bottom dock of an 800-pixel window
-        maps->addWidget(*v);
+        (*v)->setLegendShown(false);        // one legend under the three maps
+        (*v)->setLeastRows(kLeastMapRows);  // the view scrolls (in the window's tab) rather than squeezing them
+        row->addWidget(*v);
     }
-    auto* side = new QWidget(maps);
+    legend_ = new HeatmapLegendStrip(this);
+    legend_->hide();
+    auto* side = new QWidget(lower);
     auto* side_layout = new QVBoxLayout(side);
     side_layout->setContentsMargins(0, 0, 0, 0);
     summary_label_ = new QLabel(side);
@@ -148,15 +167,15 @@ void CompareView::buildUi() {
     });
     side_layout->addWidget(summary_label_);
     side_layout->addWidget(table_, 1);
-    maps->addWidget(side);
-    // Each map gets twice the table's share of the width: equal shares squeeze the maps in a 1400-pixel window.
-    for (int i = 0; i < 3; ++i) maps->setStretchFactor(i, 2);
-    maps->setStretchFactor(3, 1);
-
-    auto* layout = new QVBoxLayout(this);
-    layout->addLayout(top);
-    layout->addLayout(heads);
-    layout->addWidget(maps, 1);
+    lower->addWidget(side);
+    rows_ = {upper, lower};
+    for (QSplitter* row : {upper, lower}) {
+        row->setStretchFactor(0, 1);
+        row->setStretchFactor(1, 1);
+        row->setChildrenCollapsible(false);
+    }
+    maps->setChildrenCollapsible(false);
+    return maps;
 }
 
 void CompareView::retranslateUi() {
@@ -181,6 +200,15 @@ void CompareView::retranslateUi() {
     menu->addAction(tr("The whole &comparison…"), this, [this] { exportInteractively(Part::Comparison); });
     fillModelBox();
     updateSummary();
+}
+
+// Narrower than kSideBySideWidth (the central area of an 800-pixel window), the maps stand one under the other, each
+// the view's width: side by side each would be a few columns wide beside its labels, scale and H / ln S column.
+void CompareView::resizeEvent(QResizeEvent* event) {
+    QWidget::resizeEvent(event);
+    const Qt::Orientation wanted = width() >= kSideBySideWidth ? Qt::Horizontal : Qt::Vertical;
+    for (QSplitter* row : rows_)
+        if (row->orientation() != wanted) row->setOrientation(wanted);
 }
 
 void CompareView::changeEvent(QEvent* event) {
@@ -353,6 +381,8 @@ void CompareView::setBaseStyle(const HeatmapStyle& style) {
     base_.current_row = -1;
     base_.selected_row = base_.selected_col = -1;
     base_.alignment_marks.clear();  // the window's gold marks are A's cells on the reference, not the comparison's
+    legend_->setEntries(heatmapLegendEntries(base_), palette().color(QPalette::Base));
+    legend_->setVisible(!legend_->entries().empty());
     if (shown_a_ && shown_b_) showPair(shown_a_, shown_b_);
 }
 

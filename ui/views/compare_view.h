@@ -36,6 +36,7 @@
 class QComboBox;
 class QLabel;
 class QLineEdit;
+class QSplitter;
 class QTableView;
 class QToolButton;
 
@@ -44,6 +45,7 @@ namespace attnviz::ui {
 class CompareRowsModel;
 class DecodeState;
 class HeadChoiceBox;
+class HeatmapLegendStrip;
 class LatestWins;
 class HeatmapView;
 
@@ -91,6 +93,9 @@ public:
     HeatmapView* viewB() const { return view_b_; }
     HeatmapView* viewDifference() const { return view_diff_; }
     QTableView* distanceTable() const { return table_; }
+    HeatmapLegendStrip* legend() const { return legend_; }  // the three maps' one legend
+    static constexpr int kLeastMapRows = 8;       // each map's least height keeps this many rows (or all) readable
+    static constexpr int kSideBySideWidth = 900;  // narrower, the maps stand one under the other
 
     // B forced onto `a`'s output (its source and target tokens) with `iv`, the part of A's interventions B can take
     // (interventionsModelTakes): what the view decodes, synchronously.
@@ -118,9 +123,11 @@ signals:
 
 protected:
     void changeEvent(QEvent* event) override;
+    void resizeEvent(QResizeEvent* event) override;  // the maps side by side, or one under the other
 
 private:
     void buildUi();
+    QSplitter* buildMaps();
     void retranslateUi();
     void modelAChanged();
     void fillModelBox();
@@ -166,6 +173,8 @@ private:
     HeatmapView* view_diff_ = nullptr;
     QLabel* summary_label_ = nullptr;
     QTableView* table_ = nullptr;
+    HeatmapLegendStrip* legend_ = nullptr;
+    std::vector<QSplitter*> rows_;  // A | B and B − A | table  // the maps' one legend (coverage, H / ln S), under them
     CompareRowsModel* rows_model_ = nullptr;
 };
 

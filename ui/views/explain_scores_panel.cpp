@@ -10,6 +10,7 @@
 #include <QEvent>
 #include <QHeaderView>
 #include <QLabel>
+#include <QScrollBar>
 #include <QTableWidget>
 #include <QVBoxLayout>
 
@@ -125,6 +126,16 @@ void ExplainScoresPanel::request() {
 QString ExplainScoresPanel::statusText() const { return status_->text(); }
 
 void ExplainScoresPanel::fill() {
+    fillRows();
+    // The table never shorter than its rows: where the dock has less height, the panel scrolls (window/dock_scroller)
+    // and the window's right column gives it what the other docks can spare, rather than the table showing half a row.
+    table_->resizeRowsToContents();
+    const int header = table_->horizontalHeader()->sizeHint().height();
+    const int bar = table_->horizontalScrollBar()->sizeHint().height();  // a narrow dock scrolls the columns
+    table_->setMinimumHeight(header + table_->verticalHeader()->length() + bar + 2 * table_->frameWidth());
+}
+
+void ExplainScoresPanel::fillRows() {
     table_->setRowCount(0);
     if (!error_.isEmpty()) {
         status_->setText(tr("Could not measure: %1").arg(error_));

@@ -45,8 +45,9 @@ protected:
 
 private:
     void retranslateUi();
-    void request();  // measures the decode shown, if visible
-    void fill();     // the table from measures_
+    void request();   // measures the decode shown, if visible
+    void fill();      // the table from measures_, as tall as its rows
+    void fillRows();  // the status line and the rows
 
     QPointer<DecodeState> state_;
     QPointer<GoldLinksPanel> gold_;

@@ -73,18 +73,23 @@ void GoldLinksPanel::buildUi() {
     result_->setFixedHeight(result_->fontMetrics().lineSpacing() + 6);  // one line whatever it says: nothing moves
     result_->setTextInteractionFlags(Qt::TextSelectableByMouse);
 
-    auto* row = new QHBoxLayout;
-    row->setContentsMargins(0, 0, 0, 0);
-    row->addWidget(edit_, 1);
-    row->addWidget(load_);
-    row->addWidget(mode_box_);
-    row->addWidget(threshold_);
-    row->addWidget(specials_);
-    auto* column = new QVBoxLayout(this);
-    column->setContentsMargins(0, 0, 0, 0);
-    column->setSpacing(2);
-    column->addLayout(row);
-    column->addWidget(result_);
+    options_row_ = new QWidget(this);
+    auto* options = new QHBoxLayout(options_row_);
+    options->setContentsMargins(0, 0, 0, 0);
+    options->addWidget(mode_box_);
+    options->addWidget(threshold_);
+    options->addWidget(specials_);
+    options->addStretch(1);
+    row_ = new QHBoxLayout;
+    row_->setContentsMargins(0, 0, 0, 0);
+    row_->addWidget(edit_, 1);
+    row_->addWidget(load_);
+    row_->addWidget(options_row_);
+    column_ = new QVBoxLayout(this);
+    column_->setContentsMargins(0, 0, 0, 0);
+    column_->setSpacing(2);
+    column_->addLayout(row_);
+    column_->addWidget(result_);
 
     connect(edit_, &QLineEdit::textChanged, this, [this] {
         parseLinks();
@@ -119,6 +124,25 @@ void GoldLinksPanel::retranslateUi() {
            "word that attends most to <sos> or <eos> gets no link"));
     showResult();
 }
+
+// The field keeps kLeastFieldChars characters' width: where the options beside it would leave it less, they go on a
+// line of their own under it.
+void GoldLinksPanel::resizeEvent(QResizeEvent* event) {
+    QWidget::resizeEvent(event);
+    const int spacing = row_->spacing() * 2;
+    const int field = edit_->fontMetrics().averageCharWidth() * kLeastFieldChars;
+    const bool beside = width() >= field + load_->sizeHint().width() + options_row_->sizeHint().width() + spacing;
+    if (beside == optionsBesideField()) return;
+    if (beside) {
+        column_->removeWidget(options_row_);
+        row_->addWidget(options_row_);
+    } else {
+        row_->removeWidget(options_row_);
+        column_->insertWidget(1, options_row_);
+    }
+}
+
+bool GoldLinksPanel::optionsBesideField() const { return row_->indexOf(options_row_) >= 0; }
 
 void GoldLinksPanel::changeEvent(QEvent* event) {
     if (event->type() == QEvent::LanguageChange) retranslateUi();

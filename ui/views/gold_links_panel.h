@@ -14,9 +14,11 @@
 class QCheckBox;
 class QComboBox;
 class QDoubleSpinBox;
+class QHBoxLayout;
 class QLabel;
 class QLineEdit;
 class QPushButton;
+class QVBoxLayout;
 
 namespace attnviz::ui {
 
@@ -51,12 +53,15 @@ public:
     QComboBox* modeBox() const { return mode_box_; }
     QDoubleSpinBox* thresholdBox() const { return threshold_; }
     QCheckBox* specialsBox() const { return specials_; }
+    // The options (mode, τ, specials) beside the field, or on a line under it where the panel is narrow.
+    bool optionsBesideField() const;
 
 signals:
     void marksChanged();  // marks(), counts() or problem() may have changed
 
 protected:
     void changeEvent(QEvent* event) override;
+    void resizeEvent(QResizeEvent* event) override;
 
 private:
     void buildUi();
@@ -84,6 +89,10 @@ private:
     QDoubleSpinBox* threshold_ = nullptr;
     QCheckBox* specials_ = nullptr;
     QLabel* result_ = nullptr;
+    QWidget* options_row_ = nullptr;  // the alignment options' widgets
+    QHBoxLayout* row_ = nullptr;
+    QVBoxLayout* column_ = nullptr;
+    static constexpr int kLeastFieldChars = 24;
 };
 
 }  // namespace attnviz::ui

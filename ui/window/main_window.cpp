@@ -17,6 +17,7 @@
 #include "window/heatmap_actions.h"
 #include "window/notice_line.h"
 #include "window/output_line.h"
+#include "window/reference_fold.h"
 #include "window/reference_marker.h"
 #include "window/siblings_menu.h"
 #include "window/source_editor.h"
@@ -30,6 +31,7 @@
 #include <QDoubleSpinBox>
 #include <QFileInfo>
 #include <QFormLayout>
+#include <QHBoxLayout>
 #include <QLabel>
 #include <QLineEdit>
 #include <QMessageBox>
@@ -138,19 +140,28 @@ void MainWindow::createCentralWidgets() {
     });
 
     auto* form = new QFormLayout;
-    form->addRow(source_label_ = new QLabel(this), source_);
+    auto* source_row = new QHBoxLayout;  // the sentence, and the button that folds the rows under it
+    form->addRow(source_label_ = new QLabel(this), source_row);
     form->addRow(reference_label_ = new QLabel(this), reference_);
     source_label_->setBuddy(source_);
     reference_label_->setBuddy(reference_);
     createGoldLinks(form);
+    reference_fold_ = new ReferenceFold(form, reference_, gold_links_, this);
+    source_row->addWidget(source_, 1);
+    source_row->addWidget(reference_fold_->button(), 0, Qt::AlignTop);
     auto* central = new QWidget(this);
     auto* layout = new QVBoxLayout(central);
     layout->addLayout(form);
     layout->addWidget(notice_);
     layout->addWidget(output_);
-    layout->addWidget(view_label_ = new QLabel(this));
+    auto* heatmap_page = new QWidget(this);  // the heatmap's tab; the compare view's is beside it
+    auto* heatmap_layout = new QVBoxLayout(heatmap_page);
+    heatmap_layout->setContentsMargins(0, 0, 0, 0);
+    heatmap_layout->addWidget(view_label_ = new QLabel(this));
     view_label_->hide();
-    layout->addWidget(heatmap_, 1);
+    heatmap_layout->addWidget(heatmap_, 1);
+    createCompareTab(heatmap_page);
+    layout->addWidget(central_tabs_, 1);
     setCentralWidget(central);
 
     step_panel_ = new StepPanel(this);
@@ -170,11 +181,10 @@ void MainWindow::createCentralWidgets() {
     step_dock_->setObjectName(QStringLiteral("StepDock"));
     step_dock_->setWidget(new DockScroller(dock_contents, step_dock_));
     addDockWidget(Qt::RightDockWidgetArea, step_dock_);
-    // The right column (current step, inspector) runs the full height; the bottom docks (beam search, compare,
-    // corpus) share the heatmap's column, so the right column's height does not squeeze them.
+    // The right column (current step, inspector) runs the full height; the bottom docks (beam search, corpus, heads,
+    // head importance) share the heatmap's column, so the right column's height does not squeeze them.
     setCorner(Qt::BottomRightCorner, Qt::RightDockWidgetArea);
     createBeamDock();
-    createCompareDock();
     createInspector();
     createExplainScoresDock();
     createCorpusDock();
@@ -194,9 +204,10 @@ void MainWindow::retranslateCentralWidgets() {
            "heatmap shows where it looks for each of its words."));
     source_label_->setText(tr("&Source:"));
     reference_label_->setText(tr("&Reference:"));
+    reference_fold_->retranslate();
     step_dock_->setWindowTitle(tr("Current step"));
     beam_dock_->setWindowTitle(tr("Beam search"));
-    compare_dock_->setWindowTitle(tr("Compare models"));
+    retranslateCompare();
     corpus_dock_->setWindowTitle(tr("Corpus"));
     head_dock_->setWindowTitle(tr("Attention heads"));
     intervention_dock_->setWindowTitle(tr("Interventions"));
@@ -409,6 +420,7 @@ void MainWindow::updateStepActions() {
 
 void MainWindow::setNotice(const QString& text, bool warning) {
     notice_->setText(text);
+    notice_->setVisible(!source_->isCompact() || !text.isEmpty());  // a short window keeps no room for none
     notice_warning_ = warning;
     notice_->setStyleSheet(warning ? warningStyleSheet(palette()) : QString());
     notice_->setToolTip(text);  // the whole of a notice longer than its two lines

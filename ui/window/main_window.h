@@ -35,6 +35,7 @@ class QFormLayout;
 class QLabel;
 class QLineEdit;
 class QMenu;
+class QTabWidget;
 class QTimer;
 class QToolBar;
 
@@ -57,6 +58,7 @@ class InterventionListView;
 class HeadImportancePanel;
 struct HeadImportanceCorpus;
 class HeatmapView;
+class ReferenceFold;
 class ReferenceMarker;
 class StatusLine;
 class ModelLibraryDialog;
@@ -73,6 +75,13 @@ public:
 
     explicit MainWindow(QWidget* parent = nullptr);
     ~MainWindow() override;
+
+    // Below kCompactHeight pixels the window is short (docs/gui.md, "Small screens"): the source field is one line
+    // until typed in, the reference and gold links are folded behind a button, and a bottom dock keeps the heatmap
+    // kLeastReadableRows rows and itself kDockContentLines lines of its contents before it gives the heatmap more.
+    static constexpr int kCompactHeight = 920;
+    static constexpr int kLeastReadableRows = 6;
+    static constexpr int kDockContentLines = 5;
 
     // Opens `path` (command line), else the last model of the previous session, else the default sample model,
     // and decodes the last sentence (same model) or the model's example sentence at once.
@@ -135,12 +144,17 @@ public:
     ForcingHistory* forcingHistory() const { return history_; }
     ForceTokenBox* forceTokenBox() const { return force_box_; }
     ReferenceMarker* referenceMarker() const { return reference_marker_; }
+    ReferenceFold* referenceFold() const { return reference_fold_; }
     QAction* undoAction() const { return undo_act_; }
     QAction* redoAction() const { return redo_act_; }
     QAction* clearForcedAction() const { return clear_forced_act_; }
     QDockWidget* stepDock() const { return step_dock_; }
     CompareView* compareView() const { return compare_view_; }
-    QDockWidget* compareDock() const { return compare_dock_; }
+    // View ▸ Compare models (main_window_compare.cpp): the compare view in a tab beside the heatmap's.
+    QAction* compareAction() const { return compare_act_; }  // checked while the tab is there
+    void showCompare(bool on = true);                        // adds the tab, in front, or removes it
+    bool compareShown() const;                               // its tab is in front
+    QTabWidget* centralTabs() const { return central_tabs_; }
     CellInspector* cellInspector() const { return inspector_; }
     QDockWidget* inspectorDock() const { return inspector_dock_; }
     QAction* diagnosticsAction() const { return diagnostics_act_; }  // coverage row and entropy column
@@ -178,7 +192,8 @@ public:
     QString colormap() const { return style_.colormap; }
     void setColormap(const QString& name);
     // File ▸ Train a model…: the training window (made on first use, window/main_window_training.cpp).
-    // Help ▸ Getting started, not modal; marks it shown (gettingStartedDue). Returns the dialog (tests).
+    // Help ▸ Getting started, not modal; marks it shown (gettingStartedDue). Returns the dialog (tests); it waits,
+    // hidden, while a training window leaves it no room on the screen.
     QDialog* showGettingStarted();
     TrainingWindow* showTrainingWindow();
     QAction* trainAction() const { return train_act_; }
@@ -211,6 +226,7 @@ private:
     void showExportDialog();
     void copyImage();
     void showShortcuts();
+    void placeGettingStarted();
     void about();
     void applyStyle();
     void showColormapChoice();  // the box names the map shown (the diverging one for a signed explanation)
@@ -227,8 +243,10 @@ private:
     // main_window_docks.cpp: the heatmap's room beside the bottom docks (the rows it keeps when one is shown or the
     // window is resized); `grow`: a dock shown squeezed grows to two fifths of the window, within that room.
     static constexpr int kReadableRows = 8;
+    void fitFormToHeight();
     void keepHeatmapRoom(QDockWidget* dock, bool grow);
     void fitBottomDocks(QDockWidget* grown);
+    int compactContent(const QDockWidget* d) const;
     void returnToAskedSize();
     void fitRightDocks();
     // A dock shown where its area lacks room goes into a tab with `partner` (nullptr: the area's longest dock).
@@ -264,8 +282,9 @@ private:
     void reportLoadError(const QString& path, const QString& technical);
     // main_window_gold.cpp: the gold links field under the reference and its marks on the heatmap.
     void createGoldLinks(QFormLayout* form);
-    // main_window_compare.cpp: the compare dock.
-    void createCompareDock();
+    // main_window_compare.cpp: the compare view's tab beside the heatmap's page.
+    void createCompareTab(QWidget* heatmap_page);
+    void retranslateCompare();
     // main_window_inspector.cpp: the cell inspector dock, the diagnostics toggle, the sentence's confidence.
     void createInspector();
     void retranslateInspector();
@@ -314,6 +333,7 @@ private:
     bool notice_warning_ = false;
     QLabel* source_label_ = nullptr;
     QLabel* reference_label_ = nullptr;
+    ReferenceFold* reference_fold_ = nullptr;  // the reference and gold links rows, folded in a short window
     QDockWidget* step_dock_ = nullptr;
     OutputLine* output_ = nullptr;
     HeatmapView* heatmap_ = nullptr;
@@ -333,6 +353,7 @@ private:
     QSize shown_size_;       // the size the window was shown at, until the docks shown with it are placed
     QSize asked_size_;       // the size last asked for (the user, --size, the saved one), not the layout's growth
     QSize returning_to_;     // the size returnToAskedSize resized to, until its resize event
+    QRect fitted_geometry_;  // readSettings' geometry fitted to the screen, until the first show fits it again
     struct RightColumnFit {  // what fitRightDocks last saw of the right column, and whether the user sized it since
         QList<QDockWidget*> docks;
         QList<int> heights;
@@ -344,6 +365,7 @@ private:
     QLabel* confidence_label_ = nullptr;
     GoldLinksPanel* gold_links_ = nullptr;
     QDialog* getting_started_ = nullptr;  // Help ▸ Getting started, made when first asked for
+    bool getting_started_waits_ = false;  // for the training window in front of the screen to be hidden
     QString corpus_line_source_;  // the corpus line's sentence while it is the window's (its reference is the line's)
 
     QMenu* recent_menu_ = nullptr;
@@ -367,7 +389,9 @@ private:
     QActionGroup* score_group_ = nullptr;
     std::map<ScoreKind, QAction*> score_acts_;
     SiblingsMenu* siblings_menu_ = nullptr;
-    QDockWidget* compare_dock_ = nullptr;
+    QTabWidget* central_tabs_ = nullptr;  // the heatmap's page, and the compare view's while shown
+    QAction* compare_act_ = nullptr;      // owned by the window: kept when the menus are rebuilt
+    QWidget* compare_page_ = nullptr;     // the compare view's tab: the view in a scroll area
     CompareView* compare_view_ = nullptr;
     QDockWidget* corpus_dock_ = nullptr;
     CorpusBrowser* corpus_browser_ = nullptr;

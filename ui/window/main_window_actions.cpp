@@ -7,10 +7,12 @@
 #include "dialogs/export_dialog.h"
 #include "dialogs/getting_started.h"
 #include "dialogs/model_library.h"
+#include "dialogs/window_placement.h"
 #include "heatmap/colormaps.h"
 #include "heatmap/explanation_data.h"
 #include "heatmap/heatmap_view.h"
 #include "state/decode_state.h"
+#include "training/training_window.h"
 #include "views/compare_view.h"
 #include "views/corpus_browser.h"
 #include "views/head_grid.h"
@@ -44,6 +46,8 @@
 namespace attnviz::ui {
 
 namespace {
+constexpr int kNarrowGettingStarted = 400;  // px: the page still reads at this width, beside a heatmap
+constexpr int kSettleMs = 500;              // a first start's docks placed and the window back to its size
 QIcon icon(const char* theme, const char* resource) {
     return QIcon::fromTheme(QString::fromLatin1(theme),
                             QIcon(QStringLiteral(":/icons/%1.svg").arg(QLatin1String(resource))));
@@ -163,7 +167,7 @@ void MainWindow::createMenus() {
     view->addAction(annotate_act_);
     view->addAction(hide_specials_act_);
     view->addAction(step_dock_->toggleViewAction());  // the dock again after closing it
-    view->addAction(compare_dock_->toggleViewAction());
+    view->addAction(compare_act_);
     view->addAction(diagnostics_act_);
     view->addAction(inspector_dock_->toggleViewAction());
     view->addAction(explain_scores_dock_->toggleViewAction());
@@ -308,6 +312,10 @@ void MainWindow::showColormapChoice() {
 // ------------------------------------------------------------------------------------------------ keyboard
 
 bool MainWindow::eventFilter(QObject* watched, QEvent* event) {
+    if (watched == training_window_ && event->type() == QEvent::Hide && getting_started_waits_) {
+        getting_started_waits_ = false;
+        QTimer::singleShot(0, this, &MainWindow::showGettingStarted);
+    }
     // Stepping keys while the heatmap or the step panel has focus (text fields keep their own arrow keys).
     if (event->type() == QEvent::KeyPress) {
         const auto* key = static_cast<QKeyEvent*>(event);
@@ -350,12 +358,42 @@ void MainWindow::showShortcuts() {
            "<p>In the source field, Tab moves on; when completions show, Enter or Tab takes one.</p>"));
 }
 
+// Beside the window where the screen has room for it, else where it hides the least of the training window (when
+// shown), the heatmap and the window, in that order, narrower if that hides less (over the right column of a window
+// that fills the screen); never larger than the screen, so that its Close button is on it. On a first start the
+// window is still being laid out (docks shown with it grow it for a moment): placed again once it has settled,
+// unless the user moved it since.
 QDialog* MainWindow::showGettingStarted() {
     if (!getting_started_) getting_started_ = new GettingStartedDialog(this);
+    if (!getting_started_->isVisible()) {
+        placeGettingStarted();
+        // A training window that leaves it no room (`--train` on a small screen): shown once that window is hidden.
+        if (training_window_ && training_window_->isVisible() &&
+            getting_started_->frameGeometry().intersects(training_window_->frameGeometry())) {
+            training_window_->installEventFilter(this);
+            getting_started_waits_ = true;
+            return getting_started_;
+        }
+        QTimer::singleShot(kSettleMs, getting_started_, [this, placed = getting_started_->geometry()] {
+            if (getting_started_->isVisible() && getting_started_->geometry() == placed) placeGettingStarted();
+        });
+    }
     getting_started_->show();
     getting_started_->raise();
     markGettingStartedShown();
     return getting_started_;
+}
+
+void MainWindow::placeGettingStarted() {
+    const QRect available = availableGeometryOf(this);
+    const QMargins frame = frameMarginsOf(getting_started_, this);
+    const QSize size = fitInside(QRect(QPoint(), getting_started_->size()), available, frame).size();
+    const QSize narrow(std::min(size.width(), kNarrowGettingStarted), size.height());
+    QList<QRect> keep_clear;
+    if (training_window_ && training_window_->isVisible()) keep_clear << training_window_->frameGeometry();
+    keep_clear << QRect(heatmap_->mapToGlobal(QPoint()), heatmap_->size()) << frameGeometry();
+    const QRect framed = placeBeside({size.grownBy(frame), narrow.grownBy(frame)}, available, keep_clear);
+    getting_started_->setGeometry(framed.marginsRemoved(frame));
 }
 
 void MainWindow::about() { QMessageBox::about(this, tr("About attnviz"), aboutText(sampleModelDirs())); }

@@ -92,6 +92,7 @@ void MainWindow::retranslateUi() {
     createMenus();
     createToolBars();
     restoreState(layout);
+    fitFormToHeight();  // the new toolbars' icons for the window's height
     speed_->setValue(speed);
     annotate_act_->setChecked(annotate);
     hide_specials_act_->setChecked(hide_specials);

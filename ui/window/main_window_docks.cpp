@@ -1,6 +1,5 @@
-// The heatmap's room beside the main window's bottom docks (beam search, compare models, corpus, attention heads,
-// head importance; all under the heatmap): when one is shown, and when the window is resized, the docks give up
-// height until the heatmap shows kReadableRows rows at its minimum cell size, as far as their own minimum sizes
+// The heatmap's room beside the main window's bottom docks (beam search, corpus, attention heads, head importance;
+// all under the heatmap): when one is shown, and when the window is resized, the docks give up height until the heatmap shows kReadableRows rows at its minimum cell size, as far as their own minimum sizes
 // allow. Past that the heatmap scrolls (heatmap_view.h). A dock of the beam search, the corpus or the head importance
 // shown squeezed gets up to two fifths of the window, within the same room.
 // A dock shown where its area has no room for it beside the docks already there goes into a tab of one of them, so
@@ -11,9 +10,13 @@
 // Tabbing goes by the docks' unscrolled minimum sizes: a dock is tabbed, not scrolled, where the window has the choice.
 // The bottom docks' height gives way to the heatmap's rows down to a few lines, the rest of their contents then
 // scrolling (dock_scroller.h).
+#include "dialogs/window_placement.h"
+#include "heatmap/heatmap_legend.h"
 #include "heatmap/heatmap_view.h"
 #include "window/dock_scroller.h"
 #include "window/main_window.h"
+#include "window/reference_fold.h"
+#include "window/source_editor.h"
 
 #include <QDockWidget>
 #include <QResizeEvent>
@@ -22,6 +25,7 @@
 #include <QStyle>
 #include <QTabBar>
 #include <QTimer>
+#include <QToolBar>
 
 #include <algorithm>
 
@@ -73,6 +77,11 @@ void MainWindow::showEvent(QShowEvent* event) {
     QMainWindow::showEvent(event);
     if (event->spontaneous()) return;
     shown_size_ = size();
+    if (fitted_geometry_.isValid() && geometry() == fitted_geometry_)  // not resized since (--size): on its screen
+        QTimer::singleShot(0, this, [this, shown = geometry()] {
+            if (geometry() == shown && !isMaximized() && !isFullScreen()) fitToScreen(this);  // nor resized since
+        });
+    fitted_geometry_ = QRect();
     // Cleared after the decisions queued by the docks shown in this round (each queued before this second timer).
     QTimer::singleShot(0, this, [this] { QTimer::singleShot(0, this, [this] { shown_size_ = QSize(); }); });
 }
@@ -130,6 +139,7 @@ void MainWindow::resizeEvent(QResizeEvent* event) {
     const QSize old = event->oldSize();
     const bool grown_by_layout = old.isValid() && event->size() != old &&
                                  event->size() == old.expandedTo(minimumSize()) && !isMaximized() && !isFullScreen();
+    fitFormToHeight();
     right_column_fit_ = {};  // the right column's room changed: fitted again, the user's heights forgotten
     if (event->size() != returning_to_ && !grown_by_layout) asked_size_ = event->size();
     returning_to_ = QSize();  // returnToAskedSize's step back (the one resize it asked for) is not a new request
@@ -184,6 +194,7 @@ bool MainWindow::event(QEvent* event) {
         QTimer::singleShot(0, this, [this] {
             fit_pending_ = false;
             returnToAskedSize();
+            fitBottomDocks(nullptr);  // the fields folded or unfolded, the legend's lines: the heatmap's room changed
             fitRightDocks();
         });
     }
@@ -199,23 +210,60 @@ void MainWindow::returnToAskedSize() {
     resize(back);
 }
 
-// The bottom row of docks gets the height the heatmap can spare: less when the heatmap has fewer than
-// kReadableRows rows' room; more (up to two fifths of the window) for `grown` when it is shorter than a third.
+// A short window (kCompactHeight): the source field takes one line until typed in (source_editor.h), the reference
+// and gold links are folded (reference_fold.h), the notice line takes room only while it says something, the
+// heatmap's legend takes one line (the rest in its tooltip), the bottom docks' titles stand at their side and the
+// toolbars' icons are small.
+void MainWindow::fitFormToHeight() {
+    const bool compact = height() < kCompactHeight;
+    source_->setCompact(compact);
+    reference_fold_->setCompact(compact);
+    notice_->setVisible(!compact || !notice_->text().isEmpty());
+    heatmap_->legend()->setOneLine(compact);
+    // The bottom docks' titles stand at their left, turned, rather than taking a line of height; the toolbars' icons
+    // are the small ones.
+    for (QDockWidget* d : {beam_dock_, corpus_dock_, head_dock_, head_importance_dock_})
+        d->setFeatures(compact ? d->features() | QDockWidget::DockWidgetVerticalTitleBar
+                               : d->features() & ~QDockWidget::DockWidgetVerticalTitleBar);
+    const int icon = style()->pixelMetric(compact ? QStyle::PM_SmallIconSize : QStyle::PM_ToolBarIconSize);
+    for (QToolBar* bar : findChildren<QToolBar*>()) bar->setIconSize(QSize(icon, icon));
+}
+
+// The bottom row of docks gets the height the heatmap can spare: less when the heatmap has fewer than kReadableRows
+// rows' room, down to the docks' least; more (up to two fifths of the window) for `grown` when it is shorter than a
+// third. A short window (kCompactHeight) keeps kLeastReadableRows rows first, then the docks' contents (compactContent),
+// then the rows up to kReadableRows.
 void MainWindow::fitBottomDocks(QDockWidget* grown) {
     QList<QDockWidget*> docks;
-    int shown = 0, least = 0;
-    for (QDockWidget* d : {beam_dock_, compare_dock_, corpus_dock_, head_dock_, head_importance_dock_}) {
+    int shown = 0, least = 0, content = 0;
+    for (QDockWidget* d : {beam_dock_, corpus_dock_, head_dock_, head_importance_dock_}) {
         if (!d || !d->isVisible() || d->isFloating() || dockWidgetArea(d) != Qt::BottomDockWidgetArea) continue;
         docks << d;
         shown = std::max(shown, d->height());
         least = std::max(least, d->minimumSizeHint().height());  // scrolled: the heatmap's rows come first
+        content = std::max(content, compactContent(d));
     }
     if (docks.isEmpty()) return;
     const int spare = heatmap_->height() - heatmap_->heightForRows(kReadableRows);
+    const int lacking = heatmap_->heightForRows(kLeastReadableRows) - heatmap_->height();
     int target = shown;
     if (grown && shown < height() / 3) target = std::min(height() * 2 / 5, shown + std::max(0, spare));
-    if (spare < 0) target = std::max(least, shown + spare);
+    if (spare < 0 && height() >= kCompactHeight) target = std::max(least, shown + spare);
+    if (spare < 0 && height() < kCompactHeight) {
+        target = std::max({least, std::min(shown, content), shown + spare});      // 8 rows, as far as content allows
+        target = std::max(target, std::min(content, shown - lacking));            // the contents from rows past 6
+        if (target > shown - lacking) target = std::max(least, shown - lacking);  // 6 rows before any content
+    }
     if (target != shown) resizeDocks(docks, QList<int>(docks.size(), target), Qt::Vertical);
+}
+
+// The height a bottom dock keeps in a short window before the heatmap gets rows past kLeastReadableRows: its whole
+// contents, or kDockContentLines lines of them, or a third of the window where that is more (the head grid's
+// thumbnails come after four lines of controls).
+int MainWindow::compactContent(const QDockWidget* d) const {
+    const int title = d->height() - d->widget()->height();
+    const int lines = kDockContentLines * fontMetrics().lineSpacing();
+    return std::min(unscrolledMinimum(d).height(), std::max(title + lines, height() / 3));
 }
 
 }  // namespace attnviz::ui

@@ -3,6 +3,7 @@
 #include "window/main_window.h"
 
 #include "dialogs/model_library.h"
+#include "dialogs/window_placement.h"
 #include "heatmap/colormaps.h"
 #include "heatmap/heatmap_view.h"
 #include "state/decode_state.h"
@@ -35,10 +36,15 @@ bool isModelFile(const QMimeData* mime, QString* path) {
 void MainWindow::readSettings() {
     QSettings s;
     const QByteArray geometry = s.value(QStringLiteral("MainWindow/geometry"), QByteArray()).toByteArray();
-    if (geometry.isEmpty())
-        resize(1400, 860);
-    else
-        restoreGeometry(geometry);
+    if (geometry.isEmpty() || !restoreGeometry(geometry)) {  // the first window: 1400×860, or the screen's room
+        const QRect available = availableGeometryOf(this);
+        QRect first(QPoint(), QSize(1400, 860));
+        first.moveCenter(available.center());
+        setGeometry(first);
+    }
+    if (!isMaximized() && !isFullScreen()) fitToScreen(this);  // a geometry saved on a larger screen or scale
+    fitted_geometry_ =
+        QWidget::geometry();  // fitted again on the first show, with the frame the window system gives it
     restoreState(s.value(QStringLiteral("MainWindow/state"), QByteArray()).toByteArray());
     const QString cmap = s.value(QStringLiteral("View/colormap"), defaultColormap()).toString();
     style_.colormap = isColormap(cmap) ? cmap.toLower() : defaultColormap();

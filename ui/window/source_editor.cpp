@@ -101,9 +101,44 @@ QStringList SourceEditor::unknownWords() const {
     return out;
 }
 
-// Four lines where the window has room, two in a short one (a longer sentence scrolls).
-QSize SourceEditor::sizeHint() const { return {QPlainTextEdit::sizeHint().width(), heightForLines(4)}; }
-QSize SourceEditor::minimumSizeHint() const { return {QPlainTextEdit::minimumSizeHint().width(), heightForLines(2)}; }
+// Four lines where the window has room, two in a short one (a longer sentence scrolls); compact, one line or three.
+QSize SourceEditor::sizeHint() const {
+    const int lines = !compact_ ? 4 : grown_ ? kCompactTypingLines : kCompactLines;
+    return {QPlainTextEdit::sizeHint().width(), heightForLines(lines)};
+}
+QSize SourceEditor::minimumSizeHint() const {
+    const int lines = !compact_ ? 2 : grown_ ? kCompactTypingLines : kCompactLines;
+    return {QPlainTextEdit::minimumSizeHint().width(), heightForLines(lines)};
+}
+
+void SourceEditor::setCompact(bool on) {
+    if (on == compact_) return;
+    compact_ = on;
+    grown_ = false;
+    applyLines();
+}
+
+void SourceEditor::setGrown(bool on) {
+    on = on && compact_;
+    if (on == grown_) return;
+    grown_ = on;
+    applyLines();
+}
+
+// One line is not wrapped (a wrapped second line would peep under the first), has no room for scroll bars and shows
+// the sentence's start; three lines show the cursor.
+void SourceEditor::applyLines() {
+    const bool one_line = compact_ && !grown_;
+    setLineWrapMode(one_line ? QPlainTextEdit::NoWrap : QPlainTextEdit::WidgetWidth);
+    setVerticalScrollBarPolicy(one_line ? Qt::ScrollBarAlwaysOff : Qt::ScrollBarAsNeeded);
+    setHorizontalScrollBarPolicy(one_line ? Qt::ScrollBarAlwaysOff : Qt::ScrollBarAsNeeded);
+    updateGeometry();
+    if (one_line)
+        horizontalScrollBar()->setValue(0);
+    else
+        ensureCursorVisible();
+}
+
 int SourceEditor::heightForLines(int lines) const {
     return fontMetrics().lineSpacing() * lines + 2 * frameWidth() + 2 * int(document()->documentMargin());
 }
@@ -132,6 +167,16 @@ bool SourceEditor::event(QEvent* e) {
 void SourceEditor::focusInEvent(QFocusEvent* e) {
     completer_->setWidget(this);
     QPlainTextEdit::focusInEvent(e);
+    const Qt::FocusReason r = e->reason();
+    if (r == Qt::MouseFocusReason || r == Qt::TabFocusReason || r == Qt::BacktabFocusReason ||
+        r == Qt::ShortcutFocusReason)
+        setGrown(true);
+}
+
+void SourceEditor::focusOutEvent(QFocusEvent* e) {
+    QPlainTextEdit::focusOutEvent(e);
+    if (e->reason() != Qt::PopupFocusReason && e->reason() != Qt::ActiveWindowFocusReason)
+        setGrown(false);  // the completer's list, or another window for a moment, keeps it open
 }
 
 void SourceEditor::keyPressEvent(QKeyEvent* e) {
@@ -149,6 +194,7 @@ void SourceEditor::keyPressEvent(QKeyEvent* e) {
         }
     }
     QPlainTextEdit::keyPressEvent(e);
+    if (!e->text().isEmpty()) setGrown(true);
     if (e->text().isEmpty() || words_->rowCount() == 0) {
         if (e->key() != Qt::Key_Shift && e->key() != Qt::Key_Control) completer_->popup()->hide();
         return;

@@ -56,11 +56,18 @@ public:
     QCompleter* completer() const { return completer_; }
     QSize sizeHint() const override;
     QSize minimumSizeHint() const override;
+    // Compact (a short window, docs/gui.md "Small screens"): one line, three once the user clicks, tabs or types into
+    // it (not when the window merely gives it the focus), one again when the focus leaves; otherwise four lines where
+    // the window has room, two at least.
+    void setCompact(bool on);
+    bool isCompact() const { return compact_; }
+    static constexpr int kCompactLines = 1, kCompactTypingLines = 3;
 
 protected:
     bool event(QEvent* e) override;  // tooltips over unknown words; the placeholder in a new language
     void keyPressEvent(QKeyEvent* e) override;
     void focusInEvent(QFocusEvent* e) override;
+    void focusOutEvent(QFocusEvent* e) override;
 
 private:
     int heightForLines(int lines) const;
@@ -73,6 +80,10 @@ private:
     UnknownWordHighlighter* highlighter_;
     QCompleter* completer_;
     QStringListModel* words_;
+    bool compact_ = false;
+    bool grown_ = false;  // compact, and the user is typing here
+    void setGrown(bool on);
+    void applyLines();
 };
 
 }  // namespace attnviz::ui

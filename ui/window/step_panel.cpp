@@ -185,7 +185,8 @@ void StepPanel::setStep(const StepRecord& step, int index, int total, const QStr
                         .arg(total)
                         .arg(shown.toHtmlEscaped())
                         .arg(std::exp(double(step.log_prob)), 0, 'f', 3)
-                        .arg(step.forced ? tr(" <i>(forced)</i>") : QString()));
+                        .arg(step.forced ? tr(" <i>(forced)</i>") : QString()) +
+                    computingNote());
 
     const std::optional<Contrast>& contrast = state_ ? state_->contrast() : std::nullopt;
     if (contrast && contrast->row == index)
@@ -255,7 +256,7 @@ void StepPanel::setBars(const std::vector<double>& values, const QStringList& so
     neg_bars_->setBrush(QColor::fromRgb(diverging.color(0.15, QCPRange(0, 1))));
     const double top = e ? std::max(largest * 1.05, 1e-12) : 1.0;
     plot_->yAxis->setRange(is_signed ? -top : 0.0, top);
-    plot_->yAxis->setLabel(barsLabel());
+    fitAxisTitle();
     setScaleShown(true);
     plot_->xAxis->setRange(-0.6, int(keys.size()) - 0.4);
     updateTicks();
@@ -279,15 +280,30 @@ void StepPanel::showGap(int index) {
                       .arg(delta != 0 ? 100 * std::abs(gap / delta) : 0.0, 0, 'f', 2));
 }
 
+// While a method is computed the bars are the attention, and the axis says so; the title line says what is coming.
 QString StepPanel::barsLabel() const {
     const Explanation* e = state_ ? state_->explanation() : nullptr;
     if (e) return explainMethodTitle(e->method);
-    if (state_ && state_->explainMethod() != ExplainMethod::Attention)
-        return tr("attention (%1 computing…)").arg(explainMethodTitle(state_->explainMethod()));
     return tr("attention");
 }
 
+QString StepPanel::computingNote() const {
+    if (!state_ || state_->explanation() || state_->explainMethod() == ExplainMethod::Attention) return {};
+    return tr("<br><i>%1: computing…</i>").arg(explainMethodTitle(state_->explainMethod()).toHtmlEscaped());
+}
+
+// The axis title is written along the chart's height: elided to it (the whole in the bars' tooltips), never cut at
+// both ends by the plot's edges.
+void StepPanel::fitAxisTitle() {
+    const QString whole = barsLabel();
+    const int room = plot_->axisRect()->height();
+    const QFontMetrics fm(plot_->yAxis->labelFont());
+    plot_->yAxis->setLabel(room > 0 ? fm.elidedText(whole, Qt::ElideRight, room) : whole);
+}
+
 QString StepPanel::gapText() const { return gap_->text(); }
+QString StepPanel::axisTitle() const { return plot_->yAxis->label(); }
+QString StepPanel::titleText() const { return title_->text(); }
 
 QVector<double> StepPanel::barValues() const { return bar_values_; }
 
@@ -376,6 +392,7 @@ bool StepPanel::eventFilter(QObject* watched, QEvent* event) {
             this,
             [this] {
                 updateTicks();
+                fitAxisTitle();
                 plot_->replot();
             },
             Qt::QueuedConnection);

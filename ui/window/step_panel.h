@@ -49,6 +49,9 @@ public:
     // for the other methods).
     QString barsLabel() const;
     QString gapText() const;
+    // The y axis' title as written: barsLabel() elided to the chart's height; the line above the chart (rich text).
+    QString axisTitle() const;
+    QString titleText() const;
     // The bars' values, one per bar shown.
     QVector<double> barValues() const;
     // The right-click menu of a candidate (popped up, not run: a test can trigger its actions); nullptr for none.
@@ -77,6 +80,8 @@ private:
     std::vector<double> rowValues(const StepRecord& step, int index) const;
     void setBars(const std::vector<double>& values, const QStringList& source_tokens);
     void showGap(int index);
+    QString computingNote() const;  // the title's line while the method chosen is computed
+    void fitAxisTitle();
 
     QLabel* title_;
     QCustomPlot* plot_;
