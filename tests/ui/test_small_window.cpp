@@ -13,6 +13,7 @@
 #include "window/reference_fold.h"
 #include "window/source_editor.h"
 
+#include <QLineEdit>
 #include <QAbstractItemView>
 #include <QCompleter>
 #include <QDockWidget>
