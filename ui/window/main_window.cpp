@@ -285,7 +285,7 @@ void MainWindow::modelChanged() {
     source_->setModel(model());
     reference_marker_->setModel(model());
     findSiblingModels();
-    setWindowTitle(tr("%1 — attnviz").arg(QFileInfo(modelPath()).fileName()));
+    setWindowTitle(tr("%1 — attnviz").arg(modelDisplayName(*model(), modelPath())));
     setWindowFilePath(modelPath());
     updateScoreActions();
     updateStatus();
@@ -301,7 +301,9 @@ void MainWindow::updateStatus() {
     const Model& m = *model();
     const ModelConfig& c = m.config;
     model_label_->setText(tr("Model: %1 (%2 decoder, %3 scoring)")
-                              .arg(m.task.empty() ? QFileInfo(modelPath()).completeBaseName() : qs(m.task),
+                              .arg(m.marian         ? modelDisplayName(m, modelPath())
+                                   : m.task.empty() ? QFileInfo(modelPath()).completeBaseName()
+                                                    : qs(m.task),
                                    qs(toString(c.decoder)), ui::scoringName(c.score)));
     const QString sizes = c.isTransformer()
                               ? tr("d_model %1, %2 heads, %3 encoder and %4 decoder layers, feed-forward %5")
