@@ -21,6 +21,7 @@ void setUpParser(QCommandLineParser& parser, const Options& options) {
     parser.addOption(options.language);
     parser.addOption(options.theme);
     parser.addOption(options.coverage);
+    parser.addOption(options.words);
     parser.addOption(options.size);
     parser.addOption(options.beam);
     parser.addOption(options.corpus);

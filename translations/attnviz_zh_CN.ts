@@ -1057,6 +1057,21 @@ Gold links: %2 links</source>
     </message>
 </context>
 <context>
+    <name>attnviz::ui::ExplainProgress</name>
+    <message>
+        <source>Cancel</source>
+        <translation>取消</translation>
+    </message>
+    <message>
+        <source>Stop waiting for this explanation and show the attention again</source>
+        <translation>不再等待这次解释，重新显示注意力</translation>
+    </message>
+    <message>
+        <source>Computing %1… %2 s</source>
+        <translation>正在计算%1… %2 秒</translation>
+    </message>
+</context>
+<context>
     <name>attnviz::ui::ExplainScoresPanel</name>
     <message>
         <source>AER</source>
@@ -2159,16 +2174,8 @@ Gold links: %2 links</source>
         <translation>打开模型文件 (.safetensors)</translation>
     </message>
     <message>
-        <source>&amp;Sample models…</source>
-        <translation>示例模型(&amp;S)…</translation>
-    </message>
-    <message>
         <source>Ctrl+L</source>
         <translation>Ctrl+L</translation>
-    </message>
-    <message>
-        <source>Browse the shipped sample models by task</source>
-        <translation>按任务浏览自带的示例模型</translation>
     </message>
     <message>
         <source>&amp;Export heatmap…</source>
@@ -2397,10 +2404,6 @@ Gold links: %2 links</source>
     <message>
         <source>Open model</source>
         <translation>打开模型</translation>
-    </message>
-    <message>
-        <source>attnviz models (*.safetensors);;All files (*)</source>
-        <translation>attnviz 模型 (*.safetensors);;所有文件 (*)</translation>
     </message>
     <message>
         <source>Nothing to export</source>
@@ -2720,13 +2723,73 @@ Vocabularies: %L3 source and %L4 output tokens; %5 k parameters</source>
         <source>attention confidence %1 (0 is best)</source>
         <translation>注意力置信度 %1（0 为最佳）</translation>
     </message>
+    <message>
+        <source>Explanation cancelled: the heatmap shows the attention.</source>
+        <translation>已取消解释：热图显示注意力。</translation>
+    </message>
+    <message>
+        <source>Open model &amp;folder…</source>
+        <translation>打开模型文件夹(&amp;F)…</translation>
+    </message>
+    <message>
+        <source>Ctrl+Shift+O</source>
+        <translation>Ctrl+Shift+O</translation>
+    </message>
+    <message>
+        <source>Open a Hugging Face Marian (opus-mt) folder: one with config.json</source>
+        <translation>打开 Hugging Face Marian（opus-mt）文件夹：含 config.json 的文件夹</translation>
+    </message>
+    <message>
+        <source>&amp;Pieces</source>
+        <translation>子词(&amp;P)</translation>
+    </message>
+    <message>
+        <source>Show the SentencePiece pieces the model reads and writes (▁ starts a word)</source>
+        <translation>显示模型读写的 SentencePiece 子词（▁ 表示词首）</translation>
+    </message>
+    <message>
+        <source>&amp;Words</source>
+        <translation>词(&amp;W)</translation>
+    </message>
+    <message>
+        <source>Show words: a word&apos;s columns summed, its rows averaged (the steps stay pieces)</source>
+        <translation>按词显示：一个词的各列相加、各行取平均（步骤仍按子词）</translation>
+    </message>
+    <message>
+        <source>Ctrl+Shift+W</source>
+        <translation>Ctrl+Shift+W</translation>
+    </message>
+    <message>
+        <source>Pieces and words are for SentencePiece models (Hugging Face Marian folders)</source>
+        <translation>子词与词的切换只适用于 SentencePiece 模型（Hugging Face Marian 文件夹）</translation>
+    </message>
+    <message>
+        <source>Open model folder</source>
+        <translation>打开模型文件夹</translation>
+    </message>
+    <message>
+        <source>Words: a word&apos;s columns are summed, its rows averaged. The steps, the step panel, forcing and interventions count pieces.</source>
+        <translation>词：一个词的各列相加、各行取平均。步骤、步骤面板、强制与干预仍按子词计数。</translation>
+    </message>
+    <message>
+        <source>The target&apos;s pieces rarely start with ▁ (as in Chinese), so its words are clause-sized chunks: Pieces shows them one by one.</source>
+        <translation>目标语言的子词很少以 ▁ 开头（如中文），所以它的“词”是分句大小的片段：选“子词”可逐个查看。</translation>
+    </message>
+    <message>
+        <source>Model &amp;library…</source>
+        <translation>模型库(&amp;L)…</translation>
+    </message>
+    <message>
+        <source>Browse the sample models by task and the Hugging Face cache&apos;s Marian models</source>
+        <translation>按任务浏览示例模型，以及 Hugging Face 缓存中的 Marian 模型</translation>
+    </message>
+    <message>
+        <source>attnviz models (*.safetensors);;Hugging Face Marian folders (config.json);;All files (*)</source>
+        <translation>attnviz 模型 (*.safetensors);;Hugging Face Marian 文件夹 (config.json);;所有文件 (*)</translation>
+    </message>
 </context>
 <context>
     <name>attnviz::ui::ModelLibraryDialog</name>
-    <message>
-        <source>Sample models</source>
-        <translation>示例模型</translation>
-    </message>
     <message>
         <source>Task / model</source>
         <translation>任务 / 模型</translation>
@@ -2762,6 +2825,26 @@ Vocabularies: %L3 source and %L4 output tokens; %5 k parameters</source>
     <message>
         <source>%1, V %2/%3</source>
         <translation>%1，V %2/%3</translation>
+    </message>
+    <message>
+        <source>Model library</source>
+        <translation>模型库</translation>
+    </message>
+    <message>
+        <source>Hugging Face cache: %1</source>
+        <translation>Hugging Face 缓存：%1</translation>
+    </message>
+    <message>
+        <source>%1 → %2</source>
+        <translation>%1 → %2</translation>
+    </message>
+    <message>
+        <source>Marian</source>
+        <translation>Marian</translation>
+    </message>
+    <message>
+        <source>(no Marian models here: see docs/marian.md for getting one)</source>
+        <translation>（这里没有 Marian 模型：获取方法见 docs/marian.md）</translation>
     </message>
 </context>
 <context>
@@ -2868,6 +2951,10 @@ Vocabularies: %L3 source and %L4 output tokens; %5 k parameters</source>
     <message>
         <source>Against the plain model&apos;s output: overlined (blue) = changed, the plain token in brackets; + (green) = added; struck through (vermillion) = dropped.</source>
         <translation>与原始模型的输出相比：上划线（蓝色）= 改变，括号中是原始词元；+（绿色）= 新增；删除线（朱红色）= 丢失。</translation>
+    </message>
+    <message>
+        <source>The translation as text (the pieces joined and detokenized); the heatmap and the step panel show the pieces the model produced.</source>
+        <translation>译文文本（子词拼接后还原）；热图和步骤面板显示模型生成的子词。</translation>
     </message>
 </context>
 <context>

@@ -1,4 +1,5 @@
 #include "state/model_names.h"
+#include "heatmap/utf8_text.h"
 #include "io/marian_folder.h"
 
 #include <QFileInfo>
@@ -50,8 +51,8 @@ QString spanName(SpanKind span) {
 
 QString modelDisplayName(const Model& model, const QString& path) {
     if (!model.marian) return QFileInfo(path).fileName();
-    if (!model.marian->repository.empty()) return QString::fromStdString(model.marian->repository);
-    return QFileInfo(QString::fromStdString(marianFolderOf(path.toStdString()))).fileName();
+    if (!model.marian->repository.empty()) return qs(model.marian->repository);
+    return QFileInfo(qs(marianFolderOf(path.toStdString()))).fileName();
 }
 
 QString tokenizerName(TokenizerKind kind) {

@@ -37,6 +37,7 @@ void MainWindow::createWordsActions() {
     // once: the state outlives the actions, which a language change makes again
     connect(state_, &DecodeState::wordsChanged, this, &MainWindow::showAttentionView, Qt::UniqueConnection);
     connect(state_, &DecodeState::decodeChanged, this, &MainWindow::updateWordsActions, Qt::UniqueConnection);
+    connect(state_, &DecodeState::wordsChanged, this, &MainWindow::updateWordsActions, Qt::UniqueConnection);
     updateWordsActions();
 }
 
@@ -51,6 +52,7 @@ void MainWindow::updateWordsActions() {
     if (!words_group_) return;
     const bool words = state_->decode() && hasWords(state_->decode()->result);
     words_group_->setEnabled(words);
+    (state_->showsWords() ? words_act_ : pieces_act_)->setChecked(true);  // also when set elsewhere (--words)
     const QString why = tr("Pieces and words are for SentencePiece models (Hugging Face Marian folders)");
     for (QAction* a : {pieces_act_, words_act_}) a->setToolTip(words ? a->statusTip() : why);
 }
