@@ -94,6 +94,7 @@ private slots:
     void folderOpensAndItsConfigJsonToo();
     void libraryListsTheCachesMarianFoldersByRepositoryAndLanguages();
     void wordsMergeTheHeatmapsPiecesIntoWordsAndPiecesComeBack();
+    void wordsMergeTheExplanationShown();
     void wordsAreOfferedOnlyForSentencePieceModels();
     void translationIsShownAsText();
     void runningExplanationIsCancelled();
@@ -182,6 +183,25 @@ void TestMarianWindow::wordsMergeTheHeatmapsPiecesIntoWordsAndPiecesComeBack() {
     w_->piecesAction()->trigger();
     QCOMPARE(w_->heatmapView()->data().cols(), int(r.source_tokens.size()));
     QCOMPARE(shownWeights(*w_->heatmapView()), pieces);
+}
+
+void TestMarianWindow::wordsMergeTheExplanationShown() {
+    QVERIFY(openMarian());
+    w_->setExplainMethod(ExplainMethod::Occlusion);
+    QTRY_VERIFY_WITH_TIMEOUT(w_->state()->explanation() != nullptr, 20000);
+    const DecodeResult& r = w_->state()->decode()->result;
+    const Mat pieces = w_->state()->explanation()->values;
+    w_->wordsAction()->trigger();
+    const HeatmapData& data = w_->heatmapView()->data();
+    QCOMPARE(data.cols(), int(r.source_words.size()));
+    for (size_t t = 0; t < r.target_words.size(); ++t)  // occlusion is signed: a word's cell is its pieces' sum
+        for (size_t k = 0; k < r.source_words.size(); ++k) {
+            double sum = 0;
+            const WordSpan tw = r.target_words[t], sw = r.source_words[k];
+            for (int row = tw.first; row < tw.end; ++row)
+                for (int col = sw.first; col < sw.end; ++col) sum += pieces(row, col);
+            QVERIFY(std::abs(data.weights[t][k] - sum / (tw.end - tw.first)) < 1e-4);
+        }
 }
 
 void TestMarianWindow::wordsAreOfferedOnlyForSentencePieceModels() {
