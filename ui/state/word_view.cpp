@@ -39,4 +39,13 @@ Explanation mergedExplanation(const DecodeResult& r, const Explanation& e) {
     return out;
 }
 
+std::vector<int> knockoutWords(const DecodeResult& r, const std::vector<int>& knocked_pieces) {
+    std::vector<int> words;
+    for (int piece : knocked_pieces)
+        if (const int w = wordOfPiece(r.source_words, piece); w >= 0) words.push_back(w);
+    std::sort(words.begin(), words.end());
+    words.erase(std::unique(words.begin(), words.end()), words.end());
+    return words;
+}
+
 }  // namespace attnviz::ui

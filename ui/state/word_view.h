@@ -27,4 +27,8 @@ bool clauseSizedTargetWords(const DecodeResult& r);
 // integrated gradients' row targets averaged over a word's pieces as its row is.
 Explanation mergedExplanation(const DecodeResult& r, const Explanation& e);
 
+// The knockouts' marks on the words' columns: a word is marked when any of its pieces is knocked out (each word
+// once). Attends (RNN models only, which have no words) are left out.
+std::vector<int> knockoutWords(const DecodeResult& r, const std::vector<int>& knocked_pieces);
+
 }  // namespace attnviz::ui

@@ -67,7 +67,7 @@ QString decodeNotes(const DecodeOutcome& outcome) {
 }
 
 QString openModelHint() {
-    return MainWindow::tr("Open a model (File ▸ Open, or File ▸ Sample models) and type a sentence.");
+    return MainWindow::tr("Open a model (File ▸ Open, or File ▸ Model library) and type a sentence.");
 }
 QString typeSentenceHint() { return MainWindow::tr("Type a sentence above to see where the model looks."); }
 QString decodeTime(const DecodeOutcome& outcome) {
