@@ -1,6 +1,7 @@
 // attnviz-cli: dispatches to the subcommands of docs/cli.md.
 #include "attnviz_version.h"
 #include "base/utf8.h"
+#include "cli/command_run.h"
 #include "cli/commands.h"
 #include "io/atomic_file.h"
 
@@ -45,7 +46,7 @@ int finishOutput(const char* command, int code) {
     const bool flushed = std::fflush(stdout) == 0;
     const int error = errno;
     if (flushed && !std::ferror(stdout)) return code;
-    if (error == EPIPE || code != 0) return 1;  // a failed command has said why already
+    if (code != 0 || attnviz::cli::stdoutReaderGone(error)) return 1;  // said why already, or nobody reads on
     std::fprintf(stderr, "attnviz-cli %s: cannot write to standard output%s%s\n", command, error ? ": " : "",
                  error ? std::strerror(error) : " (write error)");
     return 1;

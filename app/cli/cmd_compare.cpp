@@ -21,7 +21,9 @@
 
 #include <nlohmann/json.hpp>
 
+#include <algorithm>
 #include <cstdio>
+#include <memory>
 
 namespace attnviz::cli {
 namespace {
@@ -33,11 +35,11 @@ struct CompareSettings {
     AttentionView head_a, head_b;  // which cross-attention each side compares (default: the decode's `attention`)
 };
 
-// One compared sentence: both decodes and their counts.
+// What is kept of a compared sentence once its decodes are gone: A's tokens and the counts.
 struct ComparedLine {
     int line = 0;  // in --data; 0 for SENTENCE
     bool forced = false;
-    DecodeResult a, b;
+    std::vector<std::string> source_tokens, target_tokens;
     AttentionComparisonCounts counts;
 };
 
@@ -49,76 +51,43 @@ void checkComparable(const Model& a, const std::string& a_path, const Model& b, 
                          "; compare needs two models with the same vocabularies and tokenizers (siblings)");
 }
 
+// A line's source and reference (empty without one), tokenized by A (the same for B: checkComparable) and checked
+// against the bounds, so that every line of a file is checked before the first is compared and printed.
+struct LineTokens {
+    TokenizedText source, reference;
+};
+LineTokens lineTokens(const Model& a, const CorpusExample& ex, const CompareSettings& s) {
+    LineTokens t{tokenizeSource(a, ex.source), {}};
+    checkSourceLength(t.source, s.max_source_len, "source");
+    if (ex.has_target) {
+        t.reference = tokenizeTarget(a, ex.target);
+        checkReferenceLength(t.reference, s.max_source_len, "reference");
+    } else {
+        checkDecodeSize(a, t.source, 1, s.max_len, "source");
+    }
+    return t;
+}
+
 ComparedLine compareLine(const Model& a, const Model& b, const CorpusExample& ex, const CompareSettings& s) {
-    ComparedLine out;
-    out.line = ex.line;
+    const LineTokens t = lineTokens(a, ex, s);
+    if (ex.line == 0) warnIfEmptySentence(t.source, "compare");  // SENTENCE (a --data line has a number)
     DecodeOptions o;
     o.max_len = s.max_len;
     o.parallel_steps = s.parallel_steps;
-    const TokenizedText src = tokenizeSource(a, ex.source);  // the same for b (checkComparable)
-    checkSourceLength(src, s.max_source_len, "source");
-    if (ex.has_target) {
-        const TokenizedText ref = tokenizeTarget(a, ex.target);
-        checkReferenceLength(ref, s.max_source_len, "reference");
-        out.a = forcedDecode(a, src, ref, o);
-        out.forced = true;
-    } else {
-        checkDecodeSize(a, src, 1, s.max_len, "source");
-        out.a = greedyDecode(a, src, o);
-    }
-    const TokenizedText target{out.a.target_tokens, out.a.target_ids};
-    out.b = forcedDecode(b, src, target, o);
-    out.counts = compareAttention(withComparedAttention(out.a, s.head_a), withComparedAttention(out.b, s.head_b),
-                                  ex.has_alignment ? &ex.alignment : nullptr);
-    return out;
+    const DecodeResult da = ex.has_target ? forcedDecode(a, t.source, t.reference, o) : greedyDecode(a, t.source, o);
+    const DecodeResult db = forcedDecode(b, t.source, TokenizedText{da.target_tokens, da.target_ids}, o);
+    return {ex.line, ex.has_target, da.source_tokens, da.target_tokens,
+            compareAttention(withComparedAttention(da, s.head_a), withComparedAttention(db, s.head_b),
+                             ex.has_alignment ? &ex.alignment : nullptr)};
 }
 
-std::vector<ComparedLine> compareCorpus(const Model& a, const Model& b, const Corpus& corpus, const std::string& where,
-                                        int threads, CompareSettings s) {
-    s.parallel_steps = threadCount(threads) <= 1;
-    std::vector<ComparedLine> out(corpus.examples.size());
-    parallelFor(0, out.size(), threadCount(threads), [&](size_t i) {
-        const CorpusExample& ex = corpus.examples[i];
-        try {
-            out[i] = compareLine(a, b, ex, s);
-        } catch (const std::exception& e) {
-            throw InputError(ex.line > 0 ? atLine(where, ex.line, e) : where + ": " + e.what());
-        }
-    });
-    return out;
-}
-
-void printCompareJson(const std::vector<ComparedLine>& lines, const std::string& a_path, const std::string& b_path,
-                      const std::string& data_path, const CompareSettings& settings) {
-    nlohmann::ordered_json j;
-    j["model"] = a_path;
-    j["with"] = b_path;
-    j["data"] = data_path.empty() ? nlohmann::ordered_json(nullptr) : nlohmann::ordered_json(data_path);
-    j["log_base"] = "e";
-    AttentionComparisonCounts total;
-    nlohmann::ordered_json sentences = nlohmann::ordered_json::array();
-    for (const ComparedLine& l : lines) {
-        nlohmann::ordered_json s;
-        if (l.line > 0) s["line"] = l.line;
-        s["source_tokens"] = l.a.source_tokens;
-        s["target_tokens"] = l.a.target_tokens;
-        s["forced"] = l.forced;
-        s.update(comparisonSummaryJson(l.counts));
-        sentences.push_back(std::move(s));
-        total += l.counts;
-    }
-    j["sentences"] = std::move(sentences);
-    nlohmann::ordered_json avg;
-    avg["lines"] = total.lines;
-    avg["aligned_lines"] = total.aligned_lines;
-    avg.update(comparisonSummaryJson(total));
-    j["average"] = std::move(avg);
-    if (!settings.head_a.isDefault() || !settings.head_b.isDefault()) {  // without --head-a/-b the keys as before
-        j["head_a"] = headChoiceJson(settings.head_a);
-        j["head_b"] = headChoiceJson(settings.head_b);
-    }
-    std::printf("%s\n", jsonText(j).c_str());
-}
+// Where the compared lines go, in order: the text table or the JSON object, written as the lines come.
+class CompareOutput {
+public:
+    virtual ~CompareOutput() = default;
+    virtual void line(const ComparedLine& l) = 0;
+    virtual void end(const AttentionComparisonCounts& total) = 0;
+};
 
 std::string summaryColumns(const AttentionComparisonCounts& c) {
     const AttentionComparison s = comparisonSummary(c);
@@ -138,25 +107,127 @@ std::string headNote(const AttentionView& view) {
     return view.isDefault() ? std::string() : " (cross-attention of " + headChoiceText(view) + ")";
 }
 
-void printCompareText(const std::vector<ComparedLine>& lines, const Model& a, const std::string& a_path,
-                      const std::string& b_path, const CompareSettings& settings) {
-    std::printf("A %s%s\nB %s%s (forced onto A's output, or onto the reference where a line has one)\n",
-                printable(a_path).c_str(), headNote(settings.head_a).c_str(), printable(b_path).c_str(),
-                headNote(settings.head_b).c_str());
-    std::printf("TV = total variation (0..1), JS = Jensen-Shannon divergence (nats, 0..ln 2), H = entropy (nats)\n");
-    bool aligned = false;
-    for (const ComparedLine& l : lines) aligned = aligned || l.counts.aligned_lines > 0;
-    std::printf("%-5s  %5s  %-6s  %-6s  %8s  %-6s  %-6s%s  output\n", "line", "rows", "TV", "JS", "argmax", "H(A)",
-                "H(B)", aligned ? "  AER(A)  AER(B)" : "");
-    AttentionComparisonCounts total;
-    for (const ComparedLine& l : lines) {
-        std::printf("%-5s  %s%s  %s\n", l.line > 0 ? std::to_string(l.line).c_str() : "-",
-                    summaryColumns(l.counts).c_str(), aligned && l.counts.aligned_lines == 0 ? "  -       -     " : "",
-                    printable(detokenize(l.a.target_tokens, a.config.tokenizer.target)).c_str());
-        total += l.counts;
+// The header (with AER columns when any line has gold links), a row per line, then the means.
+class TextOutput : public CompareOutput {
+public:
+    TextOutput(const Model& a, const std::string& a_path, const std::string& b_path, const CompareSettings& settings,
+               bool aligned)
+        : a_(a), aligned_(aligned) {
+        std::printf("A %s%s\nB %s%s (forced onto A's output, or onto the reference where a line has one)\n",
+                    printable(a_path).c_str(), headNote(settings.head_a).c_str(), printable(b_path).c_str(),
+                    headNote(settings.head_b).c_str());
+        std::printf(
+            "TV = total variation (0..1), JS = Jensen-Shannon divergence (nats, 0..ln 2), H = entropy (nats)\n");
+        std::printf("%-5s  %5s  %-6s  %-6s  %8s  %-6s  %-6s%s  output\n", "line", "rows", "TV", "JS", "argmax", "H(A)",
+                    "H(B)", aligned ? "  AER(A)  AER(B)" : "");
     }
-    std::printf("all    %s   (means over %lld rows of %lld lines)\n", summaryColumns(total).c_str(),
-                static_cast<long long>(total.rows), static_cast<long long>(total.lines));
+    void line(const ComparedLine& l) override {
+        std::printf("%-5s  %s%s  %s\n", l.line > 0 ? std::to_string(l.line).c_str() : "-",
+                    summaryColumns(l.counts).c_str(), aligned_ && l.counts.aligned_lines == 0 ? "  -       -     " : "",
+                    printable(detokenize(l.target_tokens, a_.config.tokenizer.target)).c_str());
+    }
+    void end(const AttentionComparisonCounts& total) override {
+        std::printf("all    %s   (means over %lld rows of %lld lines)\n", summaryColumns(total).c_str(),
+                    static_cast<long long>(total.rows), static_cast<long long>(total.lines));
+    }
+
+private:
+    const Model& a_;
+    bool aligned_;
+};
+
+// One JSON object, written piece by piece: a file of 100,000 lines is never held as a tree.
+class JsonOutput : public CompareOutput {
+public:
+    JsonOutput(const std::string& a_path, const std::string& b_path, const std::string& data_path,
+               const CompareSettings& settings)
+        : w_(writeToStdout), settings_(settings) {
+        w_.beginObject();
+        w_.key("model").string(a_path);
+        w_.key("with").string(b_path);
+        w_.key("data").value(data_path.empty() ? nlohmann::ordered_json(nullptr) : nlohmann::ordered_json(data_path));
+        w_.key("log_base").string("e");
+        w_.key("sentences").beginArray();
+    }
+    void line(const ComparedLine& l) override {
+        w_.beginObject();
+        if (l.line > 0) w_.key("line").integer(l.line);
+        w_.key("source_tokens").strings(l.source_tokens);
+        w_.key("target_tokens").strings(l.target_tokens);
+        w_.key("forced").value(l.forced);
+        summary(l.counts);
+        w_.endObject();
+    }
+    void end(const AttentionComparisonCounts& total) override {
+        w_.endArray();
+        w_.key("average").beginObject();
+        w_.key("lines").integer(total.lines);
+        w_.key("aligned_lines").integer(total.aligned_lines);
+        summary(total);
+        w_.endObject();
+        if (!settings_.head_a.isDefault() || !settings_.head_b.isDefault()) {  // without --head-a/-b: as before
+            w_.key("head_a").value(headChoiceJson(settings_.head_a));
+            w_.key("head_b").value(headChoiceJson(settings_.head_b));
+        }
+        w_.endObject().flush();
+        writeToStdout("\n");
+    }
+
+private:
+    void summary(const AttentionComparisonCounts& c) {
+        const nlohmann::ordered_json s = comparisonSummaryJson(c);  // items() refers to it: not a temporary
+        for (const auto& [key, value] : s.items()) w_.key(key).value(value);
+    }
+    JsonWriter w_;
+    const CompareSettings& settings_;
+};
+
+// An error of a line as the run reports it: "FILE:LINE: what", or "SENTENCE: what".
+InputError lineError(const CorpusExample& ex, const std::string& where, const std::exception& e) {
+    return InputError(ex.line > 0 ? atLine(where, ex.line, e) : where + ": " + e.what());
+}
+
+// Every line tokenized and checked (lineTokens) before the first is compared, so that a bad line stops the run
+// before anything is printed: the output is then whole or absent.
+void checkLines(const Model& a, const Corpus& corpus, const std::string& where, const CompareSettings& s) {
+    for (const CorpusExample& ex : corpus.examples) {
+        try {
+            lineTokens(a, ex, s);
+        } catch (const std::exception& e) {
+            throw lineError(ex, where, e);
+        }
+    }
+}
+
+// Every line compared and handed to `output` in order, in blocks decoded on every thread, so that memory holds one
+// block's decodes (not every line's: 2.2 GB for 100,000 lines) and the output flows; progress on stderr when it is a
+// terminal.
+void compareCorpus(const Model& a, const Model& b, const Corpus& corpus, const std::string& where, int threads,
+                   CompareSettings s, CompareOutput& output) {
+    s.parallel_steps = threadCount(threads) <= 1;
+    constexpr size_t kBlock = 512;
+    const size_t n = corpus.examples.size();
+    TerminalProgress progress("compare", "lines");
+    AttentionComparisonCounts total;
+    std::vector<ComparedLine> block;
+    for (size_t begin = 0; begin < n; begin += kBlock) {
+        const size_t end = std::min(n, begin + kBlock);
+        block.assign(end - begin, {});
+        parallelFor(begin, end, threadCount(threads), [&](size_t i) {
+            try {
+                block[i - begin] = compareLine(a, b, corpus.examples[i], s);
+            } catch (const std::exception& e) {
+                throw lineError(corpus.examples[i], where, e);
+            }
+        });
+        for (const ComparedLine& l : block) {
+            output.line(l);
+            total += l.counts;
+        }
+        flushStdout();  // a full disk or a gone reader stops the run here
+        if (n > kBlock) progress.show(end, n);
+    }
+    output.end(total);
 }
 
 }  // namespace
@@ -221,11 +292,15 @@ int runCompare(const std::vector<std::string>& args) {
             ex.target = target;
             corpus.examples.push_back(std::move(ex));
         }
-        const std::vector<ComparedLine> lines = compareCorpus(*a.model, *b.model, corpus, where, threads, s);
+        checkLines(*a.model, corpus, where, s);
+        bool aligned = false;  // the text's AER columns
+        for (const CorpusExample& ex : corpus.examples) aligned = aligned || ex.has_alignment;
+        std::unique_ptr<CompareOutput> output;
         if (json)
-            printCompareJson(lines, a_path, b_path, data_path, s);
+            output = std::make_unique<JsonOutput>(a_path, b_path, data_path, s);
         else
-            printCompareText(lines, *a.model, a_path, b_path, s);
+            output = std::make_unique<TextOutput>(*a.model, a_path, b_path, s, aligned);
+        compareCorpus(*a.model, *b.model, corpus, where, threads, s, *output);
         return 0;
     });
 }

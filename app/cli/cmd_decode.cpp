@@ -42,11 +42,17 @@ std::string fixed(double v, int decimals) {
     return buf;
 }
 
+// "interventions {...}" and a newline, or nothing without interventions (numbers only: nothing from a file).
+std::string interventionsLine(const Interventions& iv) {
+    return iv.empty() ? std::string() : "interventions " + interventionsToJson(iv).dump() + "\n";
+}
+
 // The readable form: source positions, the output, then one row per target token. Every token is escaped
 // (printable): the source comes from the user's file, the target from the model's vocabulary, and either may hold
-// a terminal escape or a NUL.
+// a terminal escape or a NUL. The interventions are named under `decoding` unless `name_interventions` is false
+// (--input names them once for all its lines).
 std::string decodeTable(const DecodeResult& r, const Model& model, Mode mode, const DecodeSettings& s,
-                        int hypothesis = 1) {
+                        int hypothesis = 1, bool name_interventions = true) {
     const int beam = s.beam;
     std::vector<std::string> src, tgt;
     for (const std::string& t : r.source_tokens) src.push_back(printable(t));
@@ -66,7 +72,7 @@ std::string decodeTable(const DecodeResult& r, const Model& model, Mode mode, co
                                                   (hypothesis > 1 ? ", hypothesis " + std::to_string(hypothesis) : "")
                                             : "greedy") +
            ", " + std::to_string(r.target_tokens.size()) + " tokens, total log p " + fixed(r.total_log_prob, 4) + "\n";
-    if (!s.interventions.empty()) out += "interventions " + interventionsToJson(s.interventions).dump() + "\n";
+    if (name_interventions) out += interventionsLine(s.interventions);
     if (r.source_tokens.size() == (model.source_vocab.specials().sos >= 0 ? 2u : 1u))
         out += "(empty source: only " + std::string(model.source_vocab.specials().sos >= 0 ? "<sos> and " : "") +
                printable(model.source_vocab.token(model.source_vocab.specials().eos)) + ")\n";
@@ -95,6 +101,7 @@ int decodeFile(const std::string& path, const Model& model, DecodeSettings s, in
     const Corpus corpus = readInputLines(path);
     const std::string& name = corpus.name;  // "<stdin>" for --input -
     if (corpus.examples.empty()) warn("decode", name + ": no lines to decode (the file is empty or blank)");
+    if (!s.json) writeToStdout(interventionsLine(s.interventions));  // the same for every line: named once
     // Blocks keep memory bounded and output flowing on large files; every block is decoded on all threads and
     // printed in input order.
     constexpr size_t kBlock = 512;
@@ -115,7 +122,7 @@ int decodeFile(const std::string& path, const Model& model, DecodeSettings s, in
                     } else {
                         const Mode mode = ex.has_target ? Mode::Forced : s.beam > 1 ? Mode::Beam : Mode::Greedy;
                         out[i - begin] = (i ? "\n" : "") + std::string("line ") + std::to_string(ex.line) + "\n" +
-                                         decodeTable(r, model, mode, s);
+                                         decodeTable(r, model, mode, s, 1, false);
                     }
                 } catch (const std::exception& e) {
                     throw InputError(atLine(name, ex.line, e));
@@ -153,12 +160,15 @@ int runDecode(const std::vector<std::string>& args) {
         const LoadedModel loaded = loadModelForCli(q.model_path, scoreOf(q));
         const Model& model = *loaded.model;
         const DecodeSettings& s = q.settings;
+        checkInterventionKinds(model, s.interventions);  // before the first line: the error names no line
         if (!s.tree.empty()) refuseOverwritingInput(s.tree, {{"--model", q.model_path}, {"--model", loaded.path}});
         if (p.seen("--input")) return decodeFile(q.input, model, s, threadCount(q.threads));
 
         Mode mode = Mode::Greedy;
         const DecodeResult r =
-            mergeWords(decodeSentence(model, q.sentence(), q.forced(p) ? &q.target : nullptr, s, mode), s.merge);
+            mergeWords(decodeSentence(model, q.sentence(), q.forced(p) ? &q.target : nullptr, s, mode, "decode"),
+                       s.merge);
+        warnUnreachedAttends("decode", s.interventions, r.target_ids.size(), "");
         if (s.json)
             writeDecodeObject(writeToStdout, r, model, s.interventions);
         else

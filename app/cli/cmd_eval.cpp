@@ -27,8 +27,6 @@
 #include <cstdio>
 #include <optional>
 
-#include <unistd.h>
-
 namespace attnviz::cli {
 namespace {
 
@@ -39,11 +37,41 @@ struct AlignSettings {
 };
 
 // --explain LIST: the explanation methods measured on each line's forced reference (docs/explain.md), with the
-// seed of the random order (--seed; line i's order is seeded by seed + i).
+// seed of the random order (--seed; line i's order is seeded by seed + i) and integrated gradients' steps.
 struct ExplainRequest {
+    std::string list;  // as given
     std::vector<ExplainMethod> methods;
     uint64_t seed = 0;
+    int ig_steps = kDefaultIgSteps;
 };
+
+void addExplainOptions(ArgParser& p, ExplainRequest& e) {
+    p.option("--explain", &e.list, "LIST",
+             "also measure explanation methods (comma-separated, or all) on each reference: AER, AOPC against a "
+             "random order, Spearman against occlusion (docs/explain.md)");
+    p.option("--seed", &e.seed, "N", "the random order's seed for --explain (default 0)");
+    p.option("--ig-steps", &e.ig_steps, "M", "with --explain ig: the integrated gradients' steps (default 32)", 1,
+             kMaxIgSteps);
+}
+
+// The options that belong to --explain, given without it (UsageError).
+void checkExplainUsage(const ArgParser& p) {
+    for (const char* flag : {"--seed", "--ig-steps"})
+        if (p.seen(flag) && !p.seen("--explain")) throw UsageError(std::string(flag) + " belongs to --explain LIST");
+}
+
+// --explain's methods for this model (UsageError for an unknown one, or --ig-steps without ig among them).
+void resolveExplain(const ArgParser& p, ExplainRequest& e, const ModelConfig& config) {
+    if (!p.seen("--explain")) return;
+    try {
+        e.methods = parseMethodList(e.list, config);
+    } catch (const InputError& error) {
+        throw UsageError(std::string("--explain: ") + error.what());
+    }
+    if (p.seen("--ig-steps") &&
+        std::find(e.methods.begin(), e.methods.end(), ExplainMethod::IntegratedGradients) == e.methods.end())
+        throw UsageError("--ig-steps is integrated gradients': --explain " + e.list + " has no ig");
+}
 
 // One line's counts, its AER counts under each of settings.modes (empty without gold links), and with --explain
 // each method's measures.
@@ -65,15 +93,16 @@ LineCounts evalLine(const Model& model, const CorpusExample& ex, size_t index, c
     const TokenizedText ref = tokenizeTarget(model, ex.target);
     checkReferenceLength(ref, max_source_len, "reference");
     const DecodeResult output = decodeOutput(model, src, options, beam);
-    if (!ex.has_alignment && explain.methods.empty()) return {evalExample(output, ref.tokens), {}, {}};
+    if (!ex.has_alignment && explain.methods.empty()) return {evalExample(model, output, ref.tokens), {}, {}};
     const DecodeResult forced = forcedDecode(model, src, ref, options);
     const GoldAlignment* gold = ex.has_alignment ? &ex.alignment : nullptr;
-    LineCounts line{evalExample(output, ref.tokens, gold ? &forced : nullptr, gold, settings.align), {}, {}};
+    LineCounts line{evalExample(model, output, ref.tokens, gold ? &forced : nullptr, gold, settings.align), {}, {}};
     for (const AlignOptions& mode : settings.modes)
         if (gold) line.modes.push_back(aerCounts(extractAlignment(forced, mode), *gold));
     if (!explain.methods.empty()) {
         ExplainOptions intervened;  // the forced decode's interventions: the measures are the intervened model's
         intervened.interventions = options.interventions;
+        intervened.ig_steps = explain.ig_steps;
         line.explain =
             measureLine(model, forced, gold, explain.methods, settings.align, explain.seed + index, intervened);
     }
@@ -89,7 +118,7 @@ LineCounts evalCorpus(const Model& model, const Corpus& corpus, const std::strin
     options.interventions = iv;  // the greedy (beam) outputs and the forced decodes the AER reads
     options.parallel_steps = threadCount(threads) <= 1;  // else every core decodes lines of its own
     const size_t n = corpus.examples.size();
-    const bool progress = isatty(STDERR_FILENO) != 0 && n > 256;
+    TerminalProgress progress("eval", "lines");
     constexpr size_t kBlock = 256;
     std::vector<LineCounts> per_line(n);
     for (size_t begin = 0; begin < n; begin += kBlock) {
@@ -101,9 +130,8 @@ LineCounts evalCorpus(const Model& model, const Corpus& corpus, const std::strin
                 throw InputError(atLine(data_path, ex.line, e));
             }
         });
-        if (progress) std::fprintf(stderr, "\rattnviz-cli eval: %zu / %zu lines", std::min(n, begin + kBlock), n);
+        if (n > kBlock) progress.show(std::min(n, begin + kBlock), n);
     }
-    if (progress) std::fprintf(stderr, "\r\033[K");
     LineCounts total{{}, std::vector<AerCounts>(settings.modes.size()), {}};
     total.explain.methods.resize(explain.methods.size());
     for (const LineCounts& c : per_line) {
@@ -115,22 +143,21 @@ LineCounts evalCorpus(const Model& model, const Corpus& corpus, const std::strin
     return total;
 }
 
-// --head-importance: every head's scores, the lines side by side on the engine's threads; progress on stderr when it
-// is a terminal.
-std::vector<HeadScore> headScores(const Model& model, const Corpus& corpus, int max_len, int threads,
+// --head-importance: every head's scores by the search eval's BLEU comes from (--beam), the lines side by side on
+// the engine's threads; progress on stderr when it is a terminal.
+std::vector<HeadScore> headScores(const Model& model, const Corpus& corpus, int max_len, int beam, int threads,
                                   int max_source_len) {
     HeadImportanceOptions o;
     o.max_len = max_len;
+    o.beam = beam;
     o.threads = threads;
     o.max_source_tokens = max_source_len;
-    if (isatty(STDERR_FILENO) != 0)
-        o.progress = [](size_t done, size_t all) {
-            if (done % 64 == 0 || done == all)
-                std::fprintf(stderr, "\rattnviz-cli eval: head importance %zu / %zu jobs", done, all);
+    TerminalProgress progress("eval", "head importance jobs");
+    if (progress.active())
+        o.progress = [&progress](size_t done, size_t all) {
+            if (done % 64 == 0 || done == all) progress.show(done, all);
         };
-    std::vector<HeadScore> scores = headImportance(model, corpus.examples, o);
-    if (o.progress) std::fprintf(stderr, "\r\033[K");
-    return scores;
+    return headImportance(model, corpus.examples, o);
 }
 
 nlohmann::ordered_json headsJson(const std::vector<HeadScore>& heads) {
@@ -217,17 +244,29 @@ nlohmann::ordered_json explainJson(const LineCounts& total, const ExplainRequest
     return out;
 }
 
+// `v` with 4 decimals right-aligned in `width`, or "-" where the JSON has null (a mean over no rows: every line too
+// short for a Spearman correlation).
+std::string measureText(double v, int width) {
+    char buf[64];
+    if (std::isfinite(v))
+        std::snprintf(buf, sizeof buf, "%*.4f", width, v);
+    else
+        std::snprintf(buf, sizeof buf, "%*s", width, "-");
+    return buf;
+}
+
 void printExplainText(const LineCounts& total, const ExplainRequest& explain) {
     const bool aligned = total.counts.aligned_lines > 0;
     std::printf("explanations    %s  %8s  %18s\n", aligned ? "     aer" : "", "aopc", "occlusion_spearman");
     for (size_t m = 0; m < explain.methods.size(); ++m) {
         const ExplainMeasures& e = total.explain.methods[m];
         std::printf("  %-12s  ", methodInfo(explain.methods[m]).name);
-        if (aligned) std::printf("%8.4f", e.aer.aer());
-        std::printf("  %8.4f  %18.4f\n", e.aopc.mean(), e.occlusion_spearman.mean());
+        if (aligned) std::printf("%s", measureText(e.aer.aer(), 8).c_str());
+        std::printf("  %s  %s\n", measureText(e.aopc.mean(), 8).c_str(),
+                    measureText(e.occlusion_spearman.mean(), 18).c_str());
     }
-    std::printf("  %-12s  %s  %8.4f  (a random order of the words, seeded: the floor)\n", "random",
-                aligned ? "        " : "", total.explain.random.aopc.mean());
+    std::printf("  %-12s  %s  %s  (a random order of the words, seeded: the floor)\n", "random",
+                aligned ? "        " : "", measureText(total.explain.random.aopc.mean(), 8).c_str());
 }
 
 void printEvalJson(const EvalReport& r, const LineCounts& line_total, const AlignSettings& settings, int beam,
@@ -362,31 +401,22 @@ int runEval(const std::vector<std::string>& args) {
         p.choice("--align-specials", &align_specials, {"exclude", "include"},
                  "exclude (default): <sos>/<eos> taken out of each row; include: a word attending most to one gets "
                  "no link");
-        std::string explain_list;
-        uint64_t seed = 0;
-        p.option("--explain", &explain_list, "LIST",
-                 "also measure explanation methods (comma-separated, or all) on each reference: AER, AOPC against a "
-                 "random order, Spearman against occlusion (docs/explain.md)");
-        p.option("--seed", &seed, "N", "the random order's seed for --explain (default 0)");
+        ExplainRequest explain;
+        addExplainOptions(p, explain);
         HeadOptions heads_opt;
         addHeadOptions(p, heads_opt);
         if (!p.parse(args)) return 0;
         checkHeadOptions(p, heads_opt);
+        checkExplainUsage(p);
         const AlignSettings align = alignSettings(align_mode, align_specials);
 
         std::optional<ScoreKind> score_kind;
         if (!score.empty()) score_kind = parseScoreKind(score);
         const LoadedModel loaded = loadModelForCli(model_path, score_kind);
         const Model& model = *loaded.model;
-        ExplainRequest explain;
-        explain.seed = seed;
-        if (p.seen("--explain")) {
-            try {
-                explain.methods = parseMethodList(explain_list, model.config);
-            } catch (const InputError& e) {
-                throw UsageError(std::string("--explain: ") + e.what());
-            }
-        }
+        if (heads_opt.importance) checkHeadImportance(model);    // before the evaluation, not after it
+        checkInterventionKinds(model, heads_opt.interventions);  // before the first line: the error names no line
+        resolveExplain(p, explain, model.config);
 
         CorpusOptions co;
         co.require_target = true;
@@ -399,7 +429,7 @@ int runEval(const std::vector<std::string>& args) {
                                             explain, heads_opt.interventions);
         const EvalReport r = evalReport(total.counts);
         std::optional<std::vector<HeadScore>> heads;
-        if (heads_opt.importance) heads = headScores(model, corpus, max_len, threads, max_source_len);
+        if (heads_opt.importance) heads = headScores(model, corpus, max_len, beam, threads, max_source_len);
         const double seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
         if (json)
             printEvalJson(r, total, align, beam, loaded.path, data_path, seconds, explain, heads_opt.interventions,

@@ -4,6 +4,7 @@
 #include "command_run.h"
 #include "commands.h"
 #include "decode_request.h"
+#include "explain_run.h"
 #include "input_bounds.h"
 #include "model_flags.h"
 
@@ -25,6 +26,7 @@ struct ExplainSettings {
     std::string methods = "attention,grad_input,ig,occlusion";
     std::string contrast;  // T:TOKEN
     ExplainOptions options;
+    double max_work = kDefaultMaxExplainWork;  // --max-work
 };
 
 // "T:TOKEN" → row T and the token's id; the token is split at the first ':' so that it may hold one.
@@ -42,10 +44,35 @@ Contrast parseContrast(const std::string& value, const Model& model) {
     }
     if (row < 0) throw UsageError("--contrast: the row \"" + value.substr(0, colon) + "\" is not a row number");
     const std::string token = value.substr(colon + 1);
+    if (token.empty()) throw UsageError("--contrast " + value + ": no TOKEN after the row (ROW:TOKEN)");
     const int id = model.target_vocab.id(token);
     if (id == kUnk && token != "<unk>")
         throw InputError("--contrast: \"" + token + "\" is not in the model's target vocabulary");
     return Contrast{row, id};
+}
+
+// The contrast against the decode it explains (InputError naming the flag): one of its rows, and a token other than
+// the row's own, for which log p(y_T) − log p(y_T) would be 0 at every position.
+void checkContrastRow(const std::string& flag_value, const Contrast& c, const DecodeResult& r, const Model& model) {
+    const int rows = int(r.target_ids.size());
+    if (c.row >= rows)
+        throw InputError("--contrast " + flag_value + ": row " + std::to_string(c.row) + " is outside the decode's " +
+                         std::to_string(rows) + " rows (0.." + std::to_string(rows - 1) + ")");
+    if (r.target_ids[size_t(c.row)] == c.token)
+        throw InputError("--contrast " + flag_value + ": row " + std::to_string(c.row) + " is " +
+                         model.target_vocab.token(c.token) +
+                         " already; a contrast needs another token (log p(y) - log p(y) is 0 at every position)");
+}
+
+// The warning for a --contrast that none of `methods` reads (they read the weights, not the objective), or "".
+std::string unreadContrast(const std::vector<ExplainMethod>& methods) {
+    std::string readers;
+    for (const MethodInfo& m : explainMethods()) {
+        if (!m.reads_objective) continue;
+        if (std::find(methods.begin(), methods.end(), m.method) != methods.end()) return {};
+        readers += std::string(readers.empty() ? "" : ", ") + m.name;
+    }
+    return "--contrast is ignored: none of the chosen methods reads it (" + readers + " do)";
 }
 
 std::string fixed(double v) {
@@ -84,7 +111,8 @@ std::string explainText(const Model& model, const DecodeResult& r, const std::ve
     std::string out = "output   ";
     for (const std::string& t : r.target_tokens) out += printable(t) + " ";
     out += "\n";
-    if (options.contrast)
+    if (options.contrast && std::any_of(explanations.begin(), explanations.end(),
+                                        [](const Explanation& e) { return e.contrast.has_value(); }))
         out += "contrast row " + std::to_string(options.contrast->row) + ": why " +
                printable(r.target_tokens[size_t(options.contrast->row)]) + " and not " +
                printable(model.target_vocab.token(options.contrast->token)) + "\n";
@@ -92,11 +120,33 @@ std::string explainText(const Model& model, const DecodeResult& r, const std::ve
     return out;
 }
 
+// Every method's matrix, each checked against the bounds before it starts (`where`: "SENTENCE", or "" for an
+// --input line, which the caller names).
 std::vector<Explanation> explainAll(const Model& model, const DecodeResult& r,
-                                    const std::vector<ExplainMethod>& methods, const ExplainOptions& options) {
+                                    const std::vector<ExplainMethod>& methods, const ExplainSettings& e,
+                                    const std::string& where) {
+    const ExplainOptions& options = e.options;
+    if (options.contrast) checkContrastRow(e.contrast, *options.contrast, r, model);
+    for (ExplainMethod m : methods) checkExplainSize(model, r, m, options, e.max_work, where);  // all before any
     std::vector<Explanation> out;
-    for (ExplainMethod m : methods) out.push_back(explainDecode(model, r, m, options));
+    for (ExplainMethod m : methods) out.push_back(explainForCli(model, r, m, options, e.max_work, where, "explain"));
     return out;
+}
+
+// --merge: the decode shown in words and each method's matrix merged on the same spans (columns summed, rows
+// averaged, integrated gradients' completeness gap averaged with its rows). The methods ran on the pieces.
+void showMerged(DecodeResult& r, std::vector<Explanation>& explanations, MergeSides sides) {
+    if (sides == MergeSides::None || r.source_words.empty()) return;
+    for (Explanation& e : explanations) {
+        if (!e.ig_delta.empty() && mergesTarget(sides)) {
+            Mat delta(Eigen::Index(e.ig_delta.size()), 1);
+            for (size_t t = 0; t < e.ig_delta.size(); ++t) delta(Eigen::Index(t), 0) = float(e.ig_delta[t]);
+            const Mat merged = meanRows(delta, r.target_words);
+            e.ig_delta.assign(merged.data(), merged.data() + merged.size());
+        }
+        e.values = mergeMatrix(r, e.values, sides);
+    }
+    r = mergeWords(r, sides);
 }
 
 // The decode object with the explanations, streamed to standard output as one JSON Lines record (`line` > 0 adds
@@ -108,7 +158,8 @@ void writeExplainObject(const Model& model, const DecodeResult& r, const std::ve
 }
 
 int explainFile(const Model& model, const DecodeRequest& q, const std::vector<ExplainMethod>& methods,
-                const ExplainOptions& options) {
+                const ExplainSettings& settings) {
+    const ExplainOptions& options = settings.options;
     const Corpus corpus = readInputLines(q.input);
     if (corpus.examples.empty()) warn("explain", corpus.name + ": no lines to explain (the file is empty or blank)");
     for (const CorpusExample& ex : corpus.examples) {
@@ -117,7 +168,8 @@ int explainFile(const Model& model, const DecodeRequest& q, const std::vector<Ex
         std::string text;
         try {
             r = decodeOne(model, ex.source, ex.has_target ? &ex.target : nullptr, q.settings);
-            e = explainAll(model, r, methods, options);
+            e = explainAll(model, r, methods, settings, "");
+            showMerged(r, e, q.settings.merge);
             if (!q.settings.json)
                 text = "line " + std::to_string(ex.line) + "\n" + explainText(model, r, e, options) + "\n";
         } catch (const std::exception& error) {
@@ -142,15 +194,16 @@ int runExplain(const std::vector<std::string>& args) {
                     "norm, grad_input, grad_norm, ig, occlusion, rollout for a Transformer).");
         DecodeRequest q;
         ExplainSettings e;
-        addDecodeOptions(p, q);
+        addDecodeOptions(p, q, DecodeCommand::Explain);
         p.option("--method", &e.methods, "LIST",
                  "comma-separated methods, or all (default attention,grad_input,ig,occlusion)");
         p.option("--ig-steps", &e.options.ig_steps, "M", "integrated gradients' steps (default 32)", 1, kMaxIgSteps);
         p.option("--contrast", &e.contrast, "T:TOKEN",
                  "at row T (0-based) explain log p(y_T) - log p(TOKEN): why this token and not TOKEN");
+        addMaxWorkOption(p, &e.max_work);
         if (!p.parse(args)) return 0;
         checkDecodeUsage(p, q);
-        if (!q.settings.tree.empty()) throw UsageError("--tree belongs to decode, not explain");
+        e.options.threads = q.threads;
 
         const LoadedModel loaded = loadModelForCli(q.model_path, scoreOf(q));
         const Model& model = *loaded.model;
@@ -160,17 +213,27 @@ int runExplain(const std::vector<std::string>& args) {
         } catch (const InputError& error) {
             throw UsageError(std::string("--method: ") + error.what());
         }
-        e.options.interventions = q.settings.interventions;  // every method explains the intervened model
-        if (p.seen("--contrast")) e.options.contrast = parseContrast(e.contrast, model);
-        if (p.seen("--input")) return explainFile(model, q, methods, e.options);
+        checkInterventionKinds(model, q.settings.interventions);  // before the first line: the error names no line
+        e.options.interventions = q.settings.interventions;       // every method explains the intervened model
+        if (p.seen("--contrast") && mergesTarget(q.settings.merge))
+            throw UsageError("--contrast names a row of pieces: it cannot be used with --merge target or both");
+        if (p.seen("--contrast")) {
+            e.options.contrast = parseContrast(e.contrast, model);
+            if (const std::string unread = unreadContrast(methods); !unread.empty()) warn("explain", unread);
+        }
+        if (p.seen("--input")) return explainFile(model, q, methods, e);
 
         Mode mode = Mode::Greedy;
-        const DecodeResult r = decodeSentence(model, q.sentence(), q.forced(p) ? &q.target : nullptr, q.settings, mode);
-        const std::vector<Explanation> explanations = explainAll(model, r, methods, e.options);
+        const DecodeResult r =
+            decodeSentence(model, q.sentence(), q.forced(p) ? &q.target : nullptr, q.settings, mode, "explain");
+        warnUnreachedAttends("explain", q.settings.interventions, r.target_ids.size(), "");
+        std::vector<Explanation> explanations = explainAll(model, r, methods, e, "SENTENCE");
+        DecodeResult shown = r;
+        showMerged(shown, explanations, q.settings.merge);
         if (q.settings.json)
-            writeExplainObject(model, r, explanations, e.options, q.settings.interventions);
+            writeExplainObject(model, shown, explanations, e.options, q.settings.interventions);
         else
-            std::fputs(explainText(model, r, explanations, e.options).c_str(), stdout);
+            std::fputs(explainText(model, shown, explanations, e.options).c_str(), stdout);
         return 0;
     });
 }

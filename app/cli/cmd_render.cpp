@@ -14,6 +14,7 @@
 #include "eval/compare.h"
 #include "eval/compare_heads.h"
 #include "explain/explanation.h"
+#include "explain_run.h"
 #include "heatmap/colormaps.h"
 #include "heatmap/comparison_export.h"
 #include "heatmap/explanation_data.h"
@@ -34,9 +35,14 @@ namespace attnviz::cli {
 namespace {
 
 // QCustomPlot is a QWidget: a QApplication must exist. Without a display (no DISPLAY / WAYLAND_DISPLAY and no
-// QT_QPA_PLATFORM chosen by the user) Qt would abort, so the offscreen platform is chosen first.
-void ensureApplication() {
-    if (QCoreApplication::instance()) return;
+// QT_QPA_PLATFORM chosen by the user) Qt would abort, so the offscreen platform is chosen first. The application
+// belongs to the caller's scope and ends before `exit`. Its destructor runs Qt's post routines (qAddPostRoutine),
+// among them Qt Gui's clearing of its cache of pattern-brush images, a global static made when a knocked-out column
+// is first hatched: as a static itself, the application was destroyed among the exit handlers after that cache (made
+// later, destroyed first), the routine read the destroyed cache, and the process ended in a segfault (139) after
+// every file had been written.
+std::unique_ptr<QApplication> makeApplication() {
+    if (QCoreApplication::instance()) return nullptr;
     if (qEnvironmentVariableIsEmpty("QT_QPA_PLATFORM") && qEnvironmentVariableIsEmpty("DISPLAY") &&
         qEnvironmentVariableIsEmpty("WAYLAND_DISPLAY"))
         qputenv("QT_QPA_PLATFORM", "offscreen");
@@ -47,10 +53,10 @@ void ensureApplication() {
             if (type == QtCriticalMsg || type == QtFatalMsg)
                 std::fprintf(stderr, "%s\n", printable(msg.toStdString()).c_str());
         });
-    static int argc = 1;
+    static int argc = 1;  // QApplication keeps references to both: they outlive it
     static char name[] = "attnviz-cli";
     static char* argv[] = {name, nullptr};
-    static QApplication app(argc, argv);  // lives until exit: QCustomPlot objects are made and destroyed under it
+    return std::make_unique<QApplication>(argc, argv);
 }
 
 struct RenderSettings {
@@ -60,6 +66,7 @@ struct RenderSettings {
     ui::ExportOptions exp;
     ExplainMethod method = ExplainMethod::Attention;  // --method
     ExplainOptions explain;                           // --ig-steps
+    double max_work = kDefaultMaxExplainWork;         // --max-work
     Interventions interventions;  // --knockout, --attend, --head-off: of the rendered model, not of --with's
 };
 
@@ -72,6 +79,7 @@ DecodeResult decodeOne(const Model& model, const std::string& source, const std:
         throw InputError(where + ": " + e.what());
     }
     checkSourceLength(src, s.max_source_len, where);
+    if (where == "SENTENCE") warnIfEmptySentence(src, "render");
     if (reference) {
         TokenizedText ref;
         try {
@@ -102,7 +110,7 @@ struct CompareWith {
 // `r` alone (its attention, or the --method's matrix on the diverging or fitted scale the window uses), or with
 // `with.model` set the comparison: that model forced onto r's target (as `compare` does).
 void writeOne(const DecodeResult& r, const Model& model, const QString& path, const RenderSettings& s,
-              const CompareWith& with, const GoldAlignment* gold = nullptr) {
+              const CompareWith& with, const std::string& where, const GoldAlignment* gold = nullptr) {
     const ui::ExportOptions& options = s.exp;
     QString error;
     bool ok = false;
@@ -121,7 +129,7 @@ void writeOne(const DecodeResult& r, const Model& model, const QString& path, co
         compared.style.interventions = {};
         ok = ui::exportComparison(c, path, compared, &error);
     } else if (s.method != ExplainMethod::Attention) {
-        const Explanation e = explainDecode(model, r, s.method, s.explain);
+        const Explanation e = explainForCli(model, r, s.method, s.explain, s.max_work, where, "render");
         ui::ExportOptions drawn = options;
         drawn.style = ui::explanationStyle(options.style, &e);
         ok = ui::exportExplanation(ui::explanationData(r, e), r, e, model, path, drawn, &error);
@@ -129,7 +137,8 @@ void writeOne(const DecodeResult& r, const Model& model, const QString& path, co
         ok = ui::exportHeatmap(ui::HeatmapData::fromDecode(r), r, model.config, path, options, &error);
     }
     if (!ok) throw std::runtime_error(error.toStdString());
-    std::printf("%s\n", QDir::toNativeSeparators(path).toStdString().c_str());
+    // The path as the user typed it may hold a terminal escape: escaped as every other text that reaches a terminal.
+    std::printf("%s\n", printable(QDir::toNativeSeparators(path).toStdString()).c_str());
 }
 
 // --method NAME: one method the model's kind has (UsageError otherwise, naming why).
@@ -174,6 +183,7 @@ void addRenderOptions(ArgParser& p, RenderArgs& a) {
              "symmetric limits, the others on a scale fitted to their values; .csv/.json hold its numbers");
     p.option("--ig-steps", &s.explain.ig_steps, "M", "with --method ig: the integrated gradients' steps (default 32)",
              1, kMaxIgSteps);
+    addMaxWorkOption(p, &s.max_work);
     p.option("--beam", &s.beam, "K", "beam search of width K (default 1 = greedy)", 1, 1000);
     p.option("--max-len", &s.max_len, "N", "at most N target tokens, <eos> included (default 2*S+10)", 1, 1000000);
     p.choice("--score", &a.score, scoreChoices(), "use the sibling model trained with this score");
@@ -207,6 +217,10 @@ void checkRenderUsage(const ArgParser& p, RenderArgs& a) {
         throw UsageError("--method draws one model's explanation; --with compares two models' attention: use one");
     if (p.seen("--target") && p.seen("--beam"))
         throw UsageError("--beam and --target cannot be used together (forced decoding does not search)");
+    if (p.seen("--ig-steps") && a.method != "ig")
+        throw UsageError("--ig-steps is integrated gradients' (--method ig), not " + a.method + "'s");
+    if (p.seen("--max-work") && a.method == "attention")
+        throw UsageError("--max-work bounds an explanation method (--method NAME): the attention needs none");
     if (a.batch) {
         if (!a.words.empty()) throw UsageError("give either SENTENCE or --input FILE, not both");
         if (p.seen("--out"))
@@ -290,7 +304,7 @@ void renderBatch(const Model& model, const RenderArgs& a, const CompareWith& wit
         }
         try {
             const bool gold = with.model && ex.has_target && ex.has_alignment;
-            writeOne(r, model, paths[size_t(index) - 1], a.s, with, gold ? &ex.alignment : nullptr);
+            writeOne(r, model, paths[size_t(index) - 1], a.s, with, where, gold ? &ex.alignment : nullptr);
         } catch (const std::exception& e) {
             fail("render", e.what());
             ++failed;
@@ -313,6 +327,7 @@ int runRender(const std::vector<std::string>& args) {
         const LoadedModel loaded = loadModelForCli(a.model_path, score_kind);
         const Model& model = *loaded.model;
         a.s.method = renderMethod(a.method, model.config);
+        checkInterventionKinds(model, a.s.interventions);  // before the first line: the error names no line
         std::optional<LoadedModel> other;
         CompareWith with;
         if (!a.with_path.empty()) {
@@ -334,7 +349,7 @@ int runRender(const std::vector<std::string>& args) {
         const std::vector<NamedInput> inputs = {
             {"--model", a.model_path}, {"--model", loaded.path}, {"--with", a.with_path}, {"--input", a.input}};
         if (!a.batch) refuseOverwritingInput(a.out, inputs);
-        ensureApplication();
+        const std::unique_ptr<QApplication> app = makeApplication();  // every figure is drawn and freed under it
         if (a.batch) {
             renderBatch(model, a, with, inputs);
             return 0;
@@ -342,7 +357,8 @@ int runRender(const std::vector<std::string>& args) {
         std::string sentence;
         for (const std::string& w : a.words) sentence += (sentence.empty() ? "" : " ") + w;
         const DecodeResult r = decodeOne(model, sentence, a.has_target ? &a.target : nullptr, a.s, "SENTENCE");
-        writeOne(r, model, ui::qs(a.out), a.s, with);
+        warnUnreachedAttends("render", a.s.interventions, r.target_ids.size(), "");
+        writeOne(r, model, ui::qs(a.out), a.s, with, "SENTENCE");
         return 0;
     });
 }

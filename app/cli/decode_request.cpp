@@ -70,14 +70,15 @@ std::string DecodeRequest::sentence() const {
     return out;
 }
 
-void addDecodeOptions(ArgParser& p, DecodeRequest& q) {
+void addDecodeOptions(ArgParser& p, DecodeRequest& q, DecodeCommand command) {
     p.option("--model", &q.model_path, "MODEL", "the model file (.safetensors)").required();
     p.flag("--json", &q.settings.json, "print the decode object as JSON (one line; JSON Lines with --input)");
     p.option("--beam", &q.settings.beam, "K", "beam search of width K (default 1 = greedy)", 1, 1000);
     p.option("--max-len", &q.settings.max_len, "N",
              "at most N target tokens, <eos> included (default 2*S+10); ignored with --target", 1, 1000000);
-    p.option("--tree", &q.settings.tree, "FILE",
-             "also write the beam search's tree (nodes, n-best, attention rows) to FILE as JSON (atomically)");
+    if (command == DecodeCommand::Decode)
+        p.option("--tree", &q.settings.tree, "FILE",
+                 "also write the beam search's tree (nodes, n-best, attention rows) to FILE as JSON (atomically)");
     p.option("--hypothesis", &q.settings.hypothesis, "N",
              "print the N-th best finished hypothesis of the --beam search (default 1: the best), with all its "
              "attention keys",
@@ -86,7 +87,10 @@ void addDecodeOptions(ArgParser& p, DecodeRequest& q) {
     p.option("--input", &q.input, "FILE",
              "decode every line of FILE (- for standard input): `source` or `source<TAB>reference` (forced)");
     p.choice("--score", &q.score, scoreChoices(), "use the sibling model trained with this score");
-    p.option("--threads", &q.threads, "N", "worker threads for --input (default: every core)", 1, 256);
+    p.option("--threads", &q.threads, "N",
+             command == DecodeCommand::Decode ? "worker threads for --input (default: every core)"
+                                              : "worker threads of each method's passes (default: every core)",
+             1, 256);
     p.option("--max-source-len", &q.settings.max_source_len, "N",
              "refuse sources of more than N tokens (default 1000); references may have 2*N+10", 1, kMaxSourceLenLimit);
     addInterventionOptions(p, q.settings.interventions);
@@ -109,6 +113,18 @@ void checkDecodeUsage(const ArgParser& p, const DecodeRequest& q) {
         throw UsageError(
             "--hypothesis picks a hypothesis of the --beam search of one SENTENCE (not with "
             "--target or --input)");
+}
+
+void warnUnreachedAttends(std::string_view command, const Interventions& iv, size_t rows, const std::string& where) {
+    std::string unreached;
+    size_t count = 0;
+    for (const AttendAt& a : iv.attend)
+        if (a.row >= 0 && size_t(a.row) >= rows && ++count <= 5)  // the first five named, the rest counted
+            unreached += (unreached.empty() ? "" : ", ") + std::to_string(a.row) + ":" + std::to_string(a.position);
+    if (count > 5) unreached += " and " + std::to_string(count - 5) + " more";
+    if (count > 0)
+        warn(command, where + "--attend " + unreached + " changed nothing: the decode ended after " +
+                          std::to_string(rows) + " rows (0.." + std::to_string(rows - 1) + ")");
 }
 
 void writeDecodeObject(const JsonWriter::Sink& sink, const DecodeResult& r, const Model& model,
@@ -147,7 +163,7 @@ DecodeResult decodeOne(const Model& model, const std::string& source, const std:
 }
 
 DecodeResult decodeSentence(const Model& model, const std::string& sentence, const std::string* target,
-                            const DecodeSettings& s, Mode& mode) {
+                            const DecodeSettings& s, Mode& mode, std::string_view command) {
     TokenizedText src;
     try {
         src = tokenizeSource(model, sentence);
@@ -155,7 +171,7 @@ DecodeResult decodeSentence(const Model& model, const std::string& sentence, con
         throw InputError(std::string("SENTENCE: ") + e.what());
     }
     checkSourceLength(src, s.max_source_len, "SENTENCE");
-    if (src.tokens.size() == 2) warn("decode", "the sentence has no tokens; decoding <sos> <eos> alone");
+    warnIfEmptySentence(src, command);
     if (target) {
         TokenizedText ref;
         try {

@@ -11,6 +11,7 @@
 #include <functional>
 #include <optional>
 #include <string>
+#include <string_view>
 #include <vector>
 
 namespace attnviz::cli {
@@ -40,8 +41,11 @@ struct DecodeRequest {
     std::string sentence() const;  // the words joined with spaces
 };
 
+// Which command takes decode's options: explain has no --tree (its decode is explained, not searched for a tree),
+// and its --threads are the methods' (ExplainOptions::threads).
+enum class DecodeCommand { Decode, Explain };
 // Registers decode's options on p, writing into q.
-void addDecodeOptions(ArgParser& p, DecodeRequest& q);
+void addDecodeOptions(ArgParser& p, DecodeRequest& q, DecodeCommand command = DecodeCommand::Decode);
 // --knockout J[,J…], --attend T:J and --head-off KIND:L,H (both repeatable), parsed into `iv` as they are read; a
 // value that is not of that form is a UsageError naming it. Whether the model can take them is the engine's check
 // (checkInterventions, an InputError when the decode starts). decode, render, eval and explain take them.
@@ -50,6 +54,9 @@ void addInterventionOptions(ArgParser& p, Interventions& iv);
 void addMergeOption(ArgParser& p, MergeSides& merge);
 // The rules between those options (UsageError).
 void checkDecodeUsage(const ArgParser& p, const DecodeRequest& q);
+// The warning for --attend rows at or past the end of a decode of `rows` rows (a greedy decode that ended first):
+// they changed nothing. `where` prefixes it (an --input line's "FILE:LINE: "; empty for SENTENCE).
+void warnUnreachedAttends(std::string_view command, const Interventions& iv, size_t rows, const std::string& where);
 std::optional<ScoreKind> scoreOf(const DecodeRequest& q);
 
 // The decode object, with its interventions when any was given and the input line number for a JSON Lines record
@@ -63,8 +70,9 @@ void writeDecodeObject(const JsonWriter::Sink& sink, const DecodeResult& r, cons
 // One source (and optional reference: forced decoding) of an input file.
 DecodeResult decodeOne(const Model& model, const std::string& source, const std::string* reference,
                        const DecodeSettings& s);
-// The SENTENCE of the command line: forced on `target` when given, else beam or greedy; `mode` says which.
+// The SENTENCE of the command line: forced on `target` when given, else beam or greedy; `mode` says which. An empty
+// sentence is warned about under `command`'s name (decode, explain).
 DecodeResult decodeSentence(const Model& model, const std::string& sentence, const std::string* target,
-                            const DecodeSettings& s, Mode& mode);
+                            const DecodeSettings& s, Mode& mode, std::string_view command);
 
 }  // namespace attnviz::cli

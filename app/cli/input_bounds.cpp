@@ -1,5 +1,7 @@
 #include "input_bounds.h"
 
+#include "command_run.h"
+
 #include "base/byte_size.h"
 #include "base/errors.h"
 #include "decode/decoding.h"
@@ -28,6 +30,10 @@ void checkReferenceLength(const TokenizedText& reference, int max_source_len, co
     if (n > limit)
         throw InputError(where + ": the reference has " + std::to_string(n) + " tokens with <eos>; at most " +
                          std::to_string(limit) + " (2 * --max-source-len + 10) are decoded");
+}
+
+void warnIfEmptySentence(const TokenizedText& source, std::string_view command) {
+    if (source.tokens.size() == 2) warn(command, "the sentence has no tokens; decoding <sos> <eos> alone");
 }
 
 void checkDecodeSize(const Model& model, const TokenizedText& source, int beam, int max_len, const std::string& where) {

@@ -8,6 +8,7 @@
 
 #include <cstdint>
 #include <string>
+#include <string_view>
 
 namespace attnviz::cli {
 
@@ -22,6 +23,9 @@ inline constexpr int kMaxSourceLenLimit = 100000;  // the largest --max-source-l
 // Throw InputError "WHERE: the source has N tokens; at most M are decoded (--max-source-len)".
 void checkSourceLength(const TokenizedText& source, int max_source_len, const std::string& where);
 void checkReferenceLength(const TokenizedText& reference, int max_source_len, const std::string& where);
+// The warning of an empty SENTENCE ("the sentence has no tokens; decoding <sos> <eos> alone") under `command`'s name,
+// when `source` holds nothing but <sos> and <eos>. decode, explain, render and compare.
+void warnIfEmptySentence(const TokenizedText& source, std::string_view command);
 
 // A decode keeps every step's attention and scores: up to T * S * 8 bytes for T = max_len (default 2 * S + 10),
 // S = source length with specials; beam search keeps its whole tree (core/decode/beam.cpp), beamTreeBytes for width

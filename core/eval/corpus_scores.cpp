@@ -53,9 +53,9 @@ LineScores scoreLine(const Model& model, const CorpusExample& example, const Dec
         const DecodeResult greedy = greedyDecode(model, source, options);
         if (example.has_alignment) {
             const DecodeResult forced = forcedDecode(model, source, reference, options);
-            s.counts = evalExample(greedy, reference.tokens, &forced, &example.alignment);
+            s.counts = evalExample(model, greedy, reference.tokens, &forced, &example.alignment);
         } else {
-            s.counts = evalExample(greedy, reference.tokens);
+            s.counts = evalExample(model, greedy, reference.tokens);
         }
         fillScores(s, model, greedy);
     } catch (const std::bad_alloc&) {

@@ -54,14 +54,18 @@ struct OffCounts {
     int64_t tokens = 0;
 };
 
-// A line's greedy output scored against its reference, and the reference's log-probability, under `iv`.
-OffCounts scoreLine(const Model& model, const Line& line, const Interventions& iv, int max_len) {
+// A line's output (greedy, or the best hypothesis of a beam search of width options.beam) scored against its
+// reference, and the reference's log-probability, under `iv`.
+OffCounts scoreLine(const Model& model, const Line& line, const Interventions& iv,
+                    const HeadImportanceOptions& options) {
     DecodeOptions o;
-    o.max_len = max_len;
+    o.max_len = options.max_len;
     o.parallel_steps = false;  // every core runs a job of its own
     o.interventions = iv;
     OffCounts c;
-    c.greedy = evalExample(greedyDecode(model, line.source, o), line.reference.tokens);
+    const DecodeResult output =
+        options.beam > 1 ? beamSearch(model, line.source, options.beam, o).best : greedyDecode(model, line.source, o);
+    c.greedy = evalExample(model, output, line.reference.tokens);
     c.log_prob = forcedDecode(model, line.source, line.reference, o).total_log_prob;
     c.tokens = int64_t(line.reference.ids.size());
     return c;
@@ -145,11 +149,15 @@ template std::vector<double> headGateGradients<float>(const TransformerConfig&, 
 template std::vector<double> headGateGradients<double>(const TransformerConfig&, const TransformerParamsT<double>&,
                                                        const std::vector<int>&, const std::vector<int>&, int);
 
-HeadImportanceReport headImportanceReport(const Model& model, const std::vector<CorpusExample>& examples,
-                                          const HeadImportanceOptions& options) {
+void checkHeadImportance(const Model& model) {
     if (!kindOffers(model.config).attention_heads)
         throw InputError("head importance: a " + std::string(toString(model.config.decoder)) +
                          " model has no attention heads (it is for Transformer models)");
+}
+
+HeadImportanceReport headImportanceReport(const Model& model, const std::vector<CorpusExample>& examples,
+                                          const HeadImportanceOptions& options) {
+    checkHeadImportance(model);
     std::vector<Line> lines;
     for (const CorpusExample& ex : examples) lines.push_back(lineOf(model, ex, options.max_source_tokens));
     const std::vector<HeadRef> heads = allHeads(model.config.transformer);
@@ -164,11 +172,11 @@ HeadImportanceReport headImportanceReport(const Model& model, const std::vector<
             const size_t i = j / per_line, k = j % per_line;
             try {
                 if (k == H)
-                    plain[i] = {scoreLine(model, lines[i], {}, options.max_len),
+                    plain[i] = {scoreLine(model, lines[i], {}, options),
                                 headGateGradients(model.config.transformer, model.transformer, lines[i].source.ids,
                                                   lines[i].reference.ids, model.target_vocab.specials().start)};
                 else
-                    off[i * H + k] = scoreLine(model, lines[i], Interventions{{}, {}, {heads[k]}}, options.max_len);
+                    off[i * H + k] = scoreLine(model, lines[i], Interventions{{}, {}, {heads[k]}}, options);
             } catch (const InputError& e) {
                 throw InputError("line " + std::to_string(examples[i].line) + ": " + e.what());
             }

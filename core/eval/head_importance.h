@@ -1,5 +1,6 @@
 // Head importance of docs/explain.md ("Head importance"; Michel et al. 2019) for a Transformer on a corpus: for every
-// head (kind, layer, head), the corpus BLEU of greedy decoding and the mean per-token log-probability of the
+// head (kind, layer, head), the corpus BLEU of greedy decoding (or of the beam search the caller asks for: the
+// same search as the BLEU it is set against) and the mean per-token log-probability of the
 // references with that head off (Interventions::heads_off), and the gradient importance, the mean over lines of
 // |Σ_positions ⟨o_h, ∂L/∂o_h⟩| with L = −Σ_t log p(ref_t) forced on the reference.
 // Legend: d d_model, d_h = d / nhead.
@@ -17,7 +18,7 @@ namespace attnviz {
 
 struct HeadScore {
     HeadRef head;
-    double bleu_off = 0;           // corpus BLEU-4 (%) of the greedy outputs with the head off
+    double bleu_off = 0;           // corpus BLEU-4 (%) of the outputs (HeadImportanceOptions::beam) with the head off
     double mean_log_prob_off = 0;  // Σ log p(ref_t) / Σ reference tokens (<eos> included), head off
     double importance = 0;         // mean over lines of |∂L/∂g_h| at g = 1
 };
@@ -36,7 +37,8 @@ std::vector<double> headGateGradients(const TransformerConfig& c, const Transfor
                                       int start = kSos);
 
 struct HeadImportanceOptions {
-    int max_len = 0;                           // greedy outputs' limit; 0: 2 S + 10
+    int max_len = 0;                           // the outputs' limit; 0: 2 S + 10
+    int beam = 1;                              // the outputs' search: 1 greedy, K > 1 beam search of width K
     int max_source_tokens = kMaxSourceTokens;  // a longer source is an InputError naming its line
     int threads = 0;                           // jobs side by side; 0: one per core
     // Called on the calling thread after each of its jobs with (jobs done, jobs in all), e.g. for progress.
@@ -48,10 +50,14 @@ struct HeadImportanceOptions {
 // Every head's scores beside the plain model's on the same lines, so that what a head's removal costs can be read.
 struct HeadImportanceReport {
     bool complete = true;          // false: cancelled; nothing below is filled then
-    double bleu = 0;               // corpus BLEU-4 (%) of the plain model's greedy outputs
+    double bleu = 0;               // corpus BLEU-4 (%) of the plain model's outputs, by the same search
     double mean_log_prob = 0;      // Σ log p(ref_t) / Σ reference tokens, plain model
     std::vector<HeadScore> heads;  // allHeads' order
 };
+
+// InputError unless the model has attention heads to remove (a Transformer): what a caller checks before it decodes
+// anything, and headImportanceReport first.
+void checkHeadImportance(const Model& model);
 
 // Every head's scores over `examples` (each with a reference), in allHeads' order, and the plain model's. The work is
 // lines × (heads + 1) jobs (a line's two decodes with one head off, or its gradient and two plain decodes) on the

@@ -1,6 +1,7 @@
 #include "eval/metrics.h"
 
 #include "model/vocab.h"
+#include "text/tokenizer.h"
 
 #include <algorithm>
 #include <cmath>
@@ -130,6 +131,23 @@ EvalCounts evalExample(const DecodeResult& greedy, const std::vector<std::string
         c.aligned_lines = 1;
         c.alignment = aerCounts(extractAlignment(*forced, align), *gold);
     }
+    return c;
+}
+
+std::vector<std::string> scoredTokens(const Model& model, const std::vector<std::string>& tokens) {
+    if (model.config.tokenizer.target != TokenizerKind::SentencePiece) return withoutEos(tokens);
+    return tokenize(detokenizeTarget(model, tokens), TokenizerKind::Char, false);
+}
+
+EvalCounts evalExample(const Model& model, const DecodeResult& greedy, const std::vector<std::string>& reference,
+                       const DecodeResult* forced, const GoldAlignment* gold, const AlignOptions& align) {
+    EvalCounts c = evalExample(greedy, reference, forced, gold, align);
+    if (model.config.tokenizer.target != TokenizerKind::SentencePiece) return c;
+    const std::vector<std::string> output = scoredTokens(model, greedy.target_tokens);
+    const std::vector<std::string> wanted = scoredTokens(model, reference);
+    c.exact = output == wanted ? 1 : 0;
+    c.bleu = bleuStats(output, wanted);
+    c.chrf = chrfStats(output, wanted);
     return c;
 }
 

@@ -78,6 +78,15 @@ struct EvalCounts {
 EvalCounts evalExample(const DecodeResult& greedy, const std::vector<std::string>& reference,
                        const DecodeResult* forced = nullptr, const GoldAlignment* gold = nullptr,
                        const AlignOptions& align = {});
+// The same for `model`'s outputs. A SentencePiece target (docs/marian.md) is scored on its text: the translation and
+// the reference decoded by the model's target.spm, then cut into characters by the char tokenizer, so that exact
+// match, BLEU and chrF are the "char BLEU" of the char-target models (token accuracy stays on the pieces).
+EvalCounts evalExample(const Model& model, const DecodeResult& greedy, const std::vector<std::string>& reference,
+                       const DecodeResult* forced = nullptr, const GoldAlignment* gold = nullptr,
+                       const AlignOptions& align = {});
+// The tokens exact match, BLEU and chrF read: withoutEos of `tokens`, or for a SentencePiece target their text in
+// characters.
+std::vector<std::string> scoredTokens(const Model& model, const std::vector<std::string>& tokens);
 
 struct EvalReport {
     int64_t lines = 0;

@@ -4,10 +4,12 @@
 #include "model/model_kind.h"
 
 #include "base/errors.h"
+#include "explain/explain_cost.h"
 #include "explain/method_impl.h"
 
 #include <algorithm>
 #include <limits>
+#include <mutex>
 #include <string>
 
 namespace attnviz {
@@ -142,12 +144,19 @@ std::vector<ExplainMethod> methodsFor(const ModelConfig& config) {
 }
 
 std::vector<ExplainMethod> parseMethodList(std::string_view list, const ModelConfig& config) {
-    if (list == "all") return methodsFor(config);
     std::vector<ExplainMethod> out;
+    const auto add = [&out](ExplainMethod m) {
+        if (std::find(out.begin(), out.end(), m) == out.end()) out.push_back(m);
+    };
     size_t start = 0;
     while (start <= list.size()) {
         const size_t comma = std::min(list.find(',', start), list.size());
         const std::string_view name = list.substr(start, comma - start);
+        start = comma + 1;
+        if (name == "all") {  // every method of the kind, in the spec's order, where it stands in the list
+            for (ExplainMethod m : methodsFor(config)) add(m);
+            continue;
+        }
         const std::optional<ExplainMethod> method = methodFromName(name);
         if (!method) {
             std::string known;
@@ -155,8 +164,7 @@ std::vector<ExplainMethod> parseMethodList(std::string_view list, const ModelCon
             throw InputError("unknown method \"" + std::string(name) + "\" (known: " + known + ", all)");
         }
         if (!offeredFor(*method, config)) throw InputError(needsTransformer(*method));
-        if (std::find(out.begin(), out.end(), *method) == out.end()) out.push_back(*method);
-        start = comma + 1;
+        add(*method);
     }
     return out;
 }
@@ -169,6 +177,16 @@ Explanation explainDecode(const Model& model, const DecodeResult& decode, Explai
     if (methodInfo(method).reads_objective) e.contrast = options.contrast;
     const int S = int(decode.source_ids.size());
     const ForcedInput input = forcedInputOf(decode, options.interventions);
+    PassOptions run{options.threads, {}};
+    std::mutex reporting;
+    size_t done = 0;
+    const size_t all =
+        options.progress ? explainCost(model, S, int(decode.target_ids.size()), method, options).passes : 0;
+    if (all > 0)
+        run.on_pass = [&] {
+            const std::lock_guard<std::mutex> lock(reporting);
+            options.progress(std::min(++done, all), all);
+        };
     switch (method) {
     case ExplainMethod::Attention:
         e.values = matrixOf(decode.attention, S);
@@ -179,17 +197,17 @@ Explanation explainDecode(const Model& model, const DecodeResult& decode, Explai
         normaliseRows(e.values);
         break;
     case ExplainMethod::GradInput:
-        e.values = gradientTimesInput(model, input, options.contrast);
+        e.values = gradientTimesInput(model, input, options.contrast, run);
         break;
     case ExplainMethod::GradNorm:
-        e.values = gradientNorm(model, input, options.contrast);
+        e.values = gradientNorm(model, input, options.contrast, run);
         break;
     case ExplainMethod::IntegratedGradients:
-        e.values = integratedGradients(model, input, options.ig_steps, options.contrast, e.ig_delta);
+        e.values = integratedGradients(model, input, options.ig_steps, options.contrast, e.ig_delta, run);
         e.ig_steps = options.ig_steps;
         break;
     case ExplainMethod::Occlusion:
-        e.values = occlusion(model, input, options.contrast);
+        e.values = occlusion(model, input, options.contrast, run);
         break;
     case ExplainMethod::Rollout:
         e.values = rollout(decode);

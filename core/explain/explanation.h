@@ -6,6 +6,8 @@
 #include "decode/decoding.h"
 #include "explain/forced_objective.h"
 
+#include <cstddef>
+#include <functional>
 #include <optional>
 #include <string>
 #include <string_view>
@@ -33,8 +35,9 @@ std::optional<ExplainMethod> methodFromName(std::string_view name);
 bool offeredFor(ExplainMethod method, const ModelConfig& config);
 // The methods a model of this kind has.
 std::vector<ExplainMethod> methodsFor(const ModelConfig& config);
-// "all" or comma-separated names → methods in the order given (duplicates dropped). Throws InputError naming an
-// unknown name, or rollout asked of an RNN model (it has no encoder self-attention to roll out).
+// Comma-separated names → methods in the order given (duplicates dropped); "all", alone or in the list, stands for
+// every method of the model's kind (methodsFor). Throws InputError naming an unknown name, or rollout asked of an RNN
+// model (it has no encoder self-attention to roll out).
 std::vector<ExplainMethod> parseMethodList(std::string_view list, const ModelConfig& config);
 
 constexpr int kDefaultIgSteps = 32;
@@ -46,6 +49,10 @@ struct ExplainOptions {
     // The interventions the decode was made with (DecodeOptions::interventions): the methods that run the model
     // again run it with them, and norm leaves out the cross-attention heads that are off.
     Interventions interventions;
+    int threads = 0;  // the gradient methods' passes side by side on this many threads (0: one per core)
+    // Called after each model pass of a method that runs the model again with (passes done, passes in all: the
+    // method's explainCost passes), one call at a time, on whichever engine thread ran the pass.
+    std::function<void(size_t, size_t)> progress;
 };
 
 struct Explanation {

@@ -81,8 +81,21 @@ std::vector<Pass> planPasses(size_t inputs, const std::vector<int>& rows) {
 
 }  // namespace
 
+size_t objectivePasses(size_t inputs) { return (inputs + kBatch - 1) / kBatch; }
+
+size_t sourceGradientPasses(size_t inputs, size_t rows) { return planPasses(inputs, std::vector<int>(rows, 0)).size(); }
+
+PassShape largestPass(size_t inputs, size_t rows) {
+    PassShape most;
+    for (const Pass& pass : planPasses(inputs, std::vector<int>(rows, 0))) {
+        most.inputs = std::max(most.inputs, pass.end_input - pass.first_input);
+        most.copies = std::max(most.copies, pass.rows.size() * (pass.end_input - pass.first_input));
+    }
+    return most;
+}
+
 std::vector<std::vector<double>> forcedObjectives(const Model& model, const std::vector<ForcedInput>& inputs,
-                                                  const std::optional<Contrast>& contrast) {
+                                                  const std::optional<Contrast>& contrast, const PassOptions& run) {
     std::vector<std::vector<double>> out;
     const std::unique_ptr<KindPasses> passes = passesFor(model);
     for (size_t first = 0; first < inputs.size(); first += kBatch) {
@@ -92,12 +105,14 @@ std::vector<std::vector<double>> forcedObjectives(const Model& model, const std:
             batch.push_back(exampleOf(inputs[i], model.target_vocab.specials().start));
         }
         passes->objectives(batch, contrast, out);
+        if (run.on_pass) run.on_pass();
     }
     return out;
 }
 
 std::vector<std::vector<Mat>> sourceGradients(const Model& model, const std::vector<ForcedInput>& inputs,
-                                              const std::vector<int>& rows, const std::optional<Contrast>& contrast) {
+                                              const std::vector<int>& rows, const std::optional<Contrast>& contrast,
+                                              const PassOptions& run) {
     for (const ForcedInput& input : inputs) {
         checkContrast(model, input.target, contrast);
         for (const int row : rows)
@@ -110,7 +125,7 @@ std::vector<std::vector<Mat>> sourceGradients(const Model& model, const std::vec
     // The passes side by side on the engine's threads, each thread with its own buffers; a pass's numbers do not
     // depend on the thread that runs it.
     std::atomic<size_t> next{0};
-    runInParallel(threadsFor(plan.size(), 0), [&](int) {
+    runInParallel(threadsFor(plan.size(), run.threads), [&](int) {
         const std::unique_ptr<KindPasses> passes = passesFor(model);  // this thread's buffers
         for (size_t k = next++; k < plan.size(); k = next++) {
             const Pass& pass = plan[k];
@@ -123,6 +138,7 @@ std::vector<std::vector<Mat>> sourceGradients(const Model& model, const std::vec
             size_t b = 0;
             for (const int row : pass.rows)
                 for (size_t i = pass.first_input; i < pass.end_input; ++i) out[i][size_t(row)] = std::move(grads[b++]);
+            if (run.on_pass) run.on_pass();
         }
     });
     return out;

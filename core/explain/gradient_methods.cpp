@@ -2,6 +2,8 @@
 // respect to the source embeddings from one batched backward pass of the training code (explain/forced_objective).
 #include "explain/method_impl.h"
 
+#include <algorithm>
+
 namespace attnviz {
 
 ForcedInput forcedInputOf(const DecodeResult& decode, const Interventions& iv) {
@@ -26,32 +28,42 @@ Mat dotWithEmbeddings(const Mat& embeddings, const std::vector<Mat>& grads) {
 
 }  // namespace
 
-Mat gradientTimesInput(const Model& model, const ForcedInput& input, const std::optional<Contrast>& contrast) {
+Mat gradientTimesInput(const Model& model, const ForcedInput& input, const std::optional<Contrast>& contrast,
+                       const PassOptions& run) {
     return dotWithEmbeddings(sourceEmbeddings(model, input.source),
-                             sourceGradients(model, {input}, allRows(input), contrast)[0]);
+                             sourceGradients(model, {input}, allRows(input), contrast, run)[0]);
 }
 
-Mat gradientNorm(const Model& model, const ForcedInput& input, const std::optional<Contrast>& contrast) {
-    const std::vector<Mat> grads = sourceGradients(model, {input}, allRows(input), contrast)[0];
+Mat gradientNorm(const Model& model, const ForcedInput& input, const std::optional<Contrast>& contrast,
+                 const PassOptions& run) {
+    const std::vector<Mat> grads = sourceGradients(model, {input}, allRows(input), contrast, run)[0];
     Mat r(Eigen::Index(grads.size()), Eigen::Index(input.source.size()));
     for (size_t t = 0; t < grads.size(); ++t) r.row(Eigen::Index(t)) = grads[t].rowwise().norm().transpose();
     return r;
 }
 
 Mat integratedGradients(const Model& model, const ForcedInput& input, int steps,
-                        const std::optional<Contrast>& contrast, std::vector<double>& delta) {
+                        const std::optional<Contrast>& contrast, std::vector<double>& delta, const PassOptions& run) {
     const std::vector<int> rows = allRows(input);
-    std::vector<ForcedInput> path(size_t(steps), input);  // the inputs at α_i e
-    for (int i = 1; i <= steps; ++i) path[size_t(i) - 1].source_scale = (double(i) - 0.5) / double(steps);
-    std::vector<std::vector<Mat>> grads = sourceGradients(model, path, rows, contrast);  // [i][t] (S, E)
-    std::vector<Mat> mean = std::move(grads[0]);  // [t] (S, E): (1/m) Σ_i ∂f_t/∂e at α_i e
-    for (size_t i = 1; i < grads.size(); ++i)
-        for (size_t t = 0; t < rows.size(); ++t) mean[t] += grads[i][t];
+    std::vector<Mat> mean;  // [t] (S, E): (1/m) Σ_i ∂f_t/∂e at α_i e, summed in the steps' order
+    for (int first = 1; first <= steps; first += kIgStepsAtOnce) {
+        std::vector<ForcedInput> path;  // the inputs at α_i e of this chunk
+        for (int i = first; i <= std::min(steps, first + kIgStepsAtOnce - 1); ++i) {
+            path.push_back(input);
+            path.back().source_scale = (double(i) - 0.5) / double(steps);
+        }
+        for (std::vector<Mat>& g : sourceGradients(model, path, rows, contrast, run)) {  // [t] (S, E) of a step
+            if (mean.empty())
+                mean = std::move(g);
+            else
+                for (size_t t = 0; t < rows.size(); ++t) mean[t] += g[t];
+        }
+    }
     for (Mat& g : mean) g /= float(steps);
     // completeness: Σ_j R[t][j] ≈ f_t(e) − f_t(0)
     ForcedInput baseline = input;
     baseline.source_scale = 0.0;
-    const std::vector<std::vector<double>> f = forcedObjectives(model, {input, baseline}, contrast);
+    const std::vector<std::vector<double>> f = forcedObjectives(model, {input, baseline}, contrast, run);
     delta.resize(rows.size());
     for (size_t t = 0; t < rows.size(); ++t) delta[t] = f[0][t] - f[1][t];
     return dotWithEmbeddings(sourceEmbeddings(model, input.source), mean);

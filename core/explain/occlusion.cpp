@@ -4,13 +4,14 @@
 
 namespace attnviz {
 
-Mat occlusion(const Model& model, const ForcedInput& original, const std::optional<Contrast>& contrast) {
+Mat occlusion(const Model& model, const ForcedInput& original, const std::optional<Contrast>& contrast,
+              const PassOptions& run) {
     std::vector<ForcedInput> inputs{original};
     for (size_t j = 0; j < original.source.size(); ++j) {
         inputs.push_back(original);
         inputs.back().source[j] = model.source_vocab.specials().unk;
     }
-    const std::vector<std::vector<double>> f = forcedObjectives(model, inputs, contrast);
+    const std::vector<std::vector<double>> f = forcedObjectives(model, inputs, contrast, run);
     const Eigen::Index T = Eigen::Index(original.target.size()), S = Eigen::Index(original.source.size());
     Mat r(T, S);
     for (Eigen::Index t = 0; t < T; ++t)

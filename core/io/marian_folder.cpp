@@ -119,6 +119,8 @@ std::unique_ptr<StoredWeights> openWeights(const std::string& folder, const std:
 MarianSummary summaryOf(const std::string& path, std::unique_ptr<StoredWeights>* weights) {
     MarianSummary s;
     const std::string folder = marianFolderOf(path);
+    if (folder == path && !isFile(joinPath(folder, "config.json")))
+        throw ModelError(path + ": is a directory, not a model file, and not a Marian folder (it has no config.json)");
     const json config = readJson(folder, "config.json", false);
     try {
         s.settings = marianSettings(config, readJson(folder, "generation_config.json", true),

@@ -10,6 +10,7 @@
 #include <cerrno>
 #include <cstring>
 #include <filesystem>
+#include <sys/stat.h>
 #include <unistd.h>
 
 namespace attnviz {
@@ -42,6 +43,9 @@ std::string temporaryFolderBeside(const fs::path& folder) {
     if (!::mkdtemp(pattern.data()))
         throw WriteError(folder.string() + ": cannot save: cannot create a temporary folder beside it: " +
                          std::strerror(errno));
+    const mode_t mask = ::umask(0);  // mkdtemp makes it 0700; the folder gets the permissions a mkdir would give
+    ::umask(mask);
+    ::chmod(pattern.c_str(), 0777 & ~mask);
     return pattern;
 }
 

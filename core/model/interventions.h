@@ -50,6 +50,9 @@ struct Interventions {
 // position past the source, an attend row < 0 or ≥ max_rows (the decode's length limit), two attends of one row,
 // attend on a Transformer, head off on an RNN model, a layer or head out of range.
 void checkInterventions(const Model& model, const Interventions& iv, int S, int max_rows);
+// The part of checkInterventions that needs no sentence: attend on a Transformer, head off on an RNN model, a layer
+// or head out of range. A command checks it once, before its first line, so that the error names no line.
+void checkInterventionKinds(const Model& model, const Interventions& iv);
 
 // The part of `iv` that `model` can take (checkInterventions on each intervention alone, in order: an attend is kept
 // only with the attends kept before it): what a second model is decoded with beside the first (the compare view).
@@ -61,7 +64,10 @@ Interventions interventionsModelTakes(const Model& model, const Interventions& i
 std::vector<char> knockoutMask(const Interventions& iv, int S);
 // (heads) 1 where head h of `kind`'s layer `layer` is off; empty when none is.
 std::vector<char> headsOffMask(const Interventions& iv, AttentionKind kind, int layer, int heads);
-// The attended position of row `row`, or −1.
+// The attended position of row `row`, or −1 (a scan of the attends: for one look-up).
 int attendedPosition(const Interventions& iv, int row);
+// (the largest attended row + 1) each row's attended position, −1 for a row without: a decode's look-ups per step
+// in constant time.
+std::vector<int> attendedPositions(const Interventions& iv);
 
 }  // namespace attnviz

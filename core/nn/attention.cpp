@@ -17,6 +17,7 @@ Attention::Attention(const Model& model, ThreadPool* pool) : model_(&model), poo
 
 void Attention::prepare(int S, AttentionStep& out) {
     knocked_ = interventions_ ? knockoutMask(*interventions_, S) : std::vector<char>();
+    attended_ = interventions_ ? attendedPositions(*interventions_) : std::vector<int>();
     out.scores.resize(S);
     out.weights.resize(S);
     out.context.resize(2 * model_->config.enc_hid_dim);
@@ -96,8 +97,8 @@ void Attention::computeWithQuery(const EncoderState& enc, const float* s_ptr, co
         for (int j = hi + 1; j < S; ++j) out.scores[j] = nan, out.weights[j] = 0.0f;
     }
     out.context.noalias() = enc.outputs.middleRows(lo, n).transpose() * w;  // (2H_e)
-    if (interventions_ && !interventions_->attend.empty()) {
-        const int j = attendedPosition(*interventions_, t - 1);  // row t − 1 produces target token t − 1
+    if (t >= 1 && size_t(t - 1) < attended_.size()) {
+        const int j = attended_[size_t(t - 1)];  // row t − 1 produces target token t − 1
         if (j >= 0) attendOnly(enc, j, out);
     }
 }

@@ -50,6 +50,7 @@ private:
     const Model* model_;
     const Interventions* interventions_ = nullptr;
     std::vector<char> knocked_;  // (S) knockoutMask of the sentence; empty: nothing knocked out
+    std::vector<int> attended_;  // attendedPositions of the interventions; empty: no attend
     ThreadPool* pool_;
     Vec query_;  // (H_d) additive: W_s s, for compute()
     Vec ws_;     // (H_d) local_p: W_p s

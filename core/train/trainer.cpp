@@ -44,13 +44,21 @@ struct KindOf<TransformerParams> {
     static const TransformerParams& weights(const Model& m) { return m.transformer; }
 };
 
+// The training objective reads every logit, as MarianMTModel's loss with labels does (docs/marian.md); a
+// configured Transformer's forbidden outputs are removed only where a decode's log-probabilities are read.
+ModelConfig objectiveConfig(const ModelConfig& c) {
+    ModelConfig t = c;
+    t.transformer.forbidden_outputs.clear();
+    return t;
+}
+
 // The RNN kinds train every parameter (train/marian_start.h's overload keeps a Marian model's <pad> row at 0).
 void dropFixedGradients(const Model&, ModelParams&) {}
 
 template <class P>
 double evaluateLossOf(const Model& model, const std::vector<TrainExample>& examples, int threads, int batch_size) {
     const P& weights = KindOf<P>::weights(model);
-    typename KindOf<P>::Gradient bg(model.config, weights, threads);
+    typename KindOf<P>::Gradient bg(objectiveConfig(model.config), weights, threads);
     LossSum total;
     std::vector<const TrainExample*> batch;
     batch_size = std::max(1, batch_size);
@@ -116,7 +124,7 @@ public:
           cb_(cb),
           per_epoch_((int64_t(train.size()) + o.batch_size - 1) / o.batch_size),
           total_(o.steps > 0 ? o.steps : per_epoch_ * o.epochs),
-          bg_(model.config, params_, o.threads),
+          bg_(objectiveConfig(model.config), params_, o.threads),
           opt_(o.optimizer, o.lr, params_),
           rng_(o.seed) {
         zerosLike(grads_, params_);

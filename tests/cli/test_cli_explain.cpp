@@ -127,7 +127,8 @@ void TestCliExplain::usageErrorsSayWhy_data() {
     QTest::newRow("unknown method") << QStringList{"--method", "saliency"} << 2 << "unknown method \"saliency\"";
     QTest::newRow("ig steps 0") << QStringList{"--ig-steps", "0"} << 2 << "--ig-steps";
     QTest::newRow("contrast without colon") << QStringList{"--contrast", "1"} << 2 << "ROW:TOKEN";
-    QTest::newRow("contrast row past the end") << QStringList{"--contrast", "40:chien"} << 1 << "contrast row 40";
+    QTest::newRow("contrast row past the end")
+        << QStringList{"--contrast", "40:chien"} << 1 << "--contrast 40:chien: row 40 is outside the decode's";
     QTest::newRow("contrast token unknown")
         << QStringList{"--contrast", "1:\x1b[2Jzz"} << 1 << "\"\\e[2Jzz\" is not in the model's target vocabulary";
 }

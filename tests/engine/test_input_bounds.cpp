@@ -113,7 +113,10 @@ void TestInputBounds::specialFilesAreRefusedBeforeReading() {
     const QString corpus = messageOf<InputError>([&] { readCorpus(path.toStdString()); });
     QCOMPARE(corpus, path + ": " + expected);
     const QString model = messageOf<ModelError>([&] { loadModel(path.toStdString()); });
-    QCOMPARE(model, path + ": " + expected);
+    if (kind == "dir")  // a folder may be a Hugging Face Marian folder (docs/marian.md): it says what it lacks
+        QCOMPARE(model, path + ": is a directory, not a model file, and not a Marian folder (it has no config.json)");
+    else
+        QCOMPARE(model, path + ": " + expected);
 }
 
 void TestInputBounds::longLineIsRefusedNamingIt() {

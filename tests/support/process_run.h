@@ -30,14 +30,17 @@ struct RunOptions {
     // which reserves terabytes of shadow memory.
     rlim_t address_space_bytes = 0;
     rlim_t cpu_seconds = 0;
+    // The child's stack limit, 0 = as inherited: exec takes a command line of up to a quarter of it (a long one needs
+    // more than the usual 2 MiB of a 8 MiB stack).
+    rlim_t stack_bytes = 0;
     bool ignore_sigint = false;  // SIGINT ignored in the child, as in a background job of a shell script
 };
 
 // Applies the options' limits to `p`'s child, between fork and exec.
 inline void setChildLimits(QProcess& p, const RunOptions& options) {
-    const rlim_t as = options.address_space_bytes, cpu = options.cpu_seconds;
+    const rlim_t as = options.address_space_bytes, cpu = options.cpu_seconds, stack = options.stack_bytes;
     const bool ignore_sigint = options.ignore_sigint;
-    p.setChildProcessModifier([as, cpu, ignore_sigint] {
+    p.setChildProcessModifier([as, cpu, stack, ignore_sigint] {
 #if !defined(__SANITIZE_ADDRESS__)
         if (as > 0) {
             const rlimit limit{as, as};
@@ -47,6 +50,10 @@ inline void setChildLimits(QProcess& p, const RunOptions& options) {
         if (cpu > 0) {
             const rlimit limit{cpu, cpu};
             ::setrlimit(RLIMIT_CPU, &limit);
+        }
+        if (stack > 0) {
+            const rlimit limit{stack, stack};
+            ::setrlimit(RLIMIT_STACK, &limit);
         }
         if (ignore_sigint) ::signal(SIGINT, SIG_IGN);
     });

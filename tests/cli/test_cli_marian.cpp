@@ -1,0 +1,191 @@
+// attnviz-cli on Hugging Face Marian folders (docs/marian.md): info names the family, languages, sizes, forbidden ids
+// and weights; decode --merge shows words whose columns are the sums and rows the means of their pieces'; train on a
+// Marian config writes a folder that opens again, with the <pad> row at 0, refuses bad sizes and an occupied --out,
+// and a failed write leaves no folder; a Marian folder is not trained in place.
+#include "io/safetensors.h"
+#include "marian_folders.h"
+#include "process_run.h"
+#include "test_registry.h"
+
+#include <QJsonArray>
+#include <QJsonDocument>
+#include <QJsonObject>
+#include <QTemporaryDir>
+#include <QTest>
+
+#include <filesystem>
+#include <fstream>
+
+using namespace attnviz;
+using namespace attnviz::testing;
+
+namespace {
+
+QJsonObject outputObject(const ProcessRun& r) { return QJsonDocument::fromJson(r.out).object(); }
+
+double at(const QJsonObject& o, const char* key, int i, int j) { return o[key].toArray()[i].toArray()[j].toDouble(); }
+
+// source<TAB>target lines: the same generated sentence on both sides, reversed on the target.
+void writeCorpus(const std::string& path, int lines) {
+    std::ofstream out(path);
+    for (const std::string& line : marianTestLines(lines)) {
+        std::string reversed(line.rbegin(), line.rend());
+        out << line << '\t' << reversed << '\n';
+    }
+}
+
+constexpr const char* kMarianConfig =
+    R"({"model_type": "marian", "d_model": 16, "encoder_layers": 1, "decoder_layers": 1, "encoder_attention_heads": 2,)"
+    R"( "decoder_attention_heads": 2, "encoder_ffn_dim": 32, "decoder_ffn_dim": 32, "activation_function": "swish"})";
+
+}  // namespace
+
+class TestCliMarian : public QObject {
+    Q_OBJECT
+    QTemporaryDir dir_;
+    QString path(const char* name) const { return dir_.filePath(name); }
+
+private slots:
+    void infoNamesFamilyLanguagesForbiddenIdsAndWeights() {
+        const MarianFolder f = makeMarianFolder(path("info").toStdString());
+        const ProcessRun text = runCli({"info", path("info")});
+        QCOMPARE(text.code, 0);
+        for (const char* line : {"family       marian", "languages    en → xx", "weights      model.safetensors (F32)",
+                                 "forbidden    " /* the pad */})
+            QVERIFY2(text.outText().contains(QString::fromUtf8(line)), qPrintable(text.outText()));
+        const ProcessRun j = runCli({"info", "--json", path("info") + "/config.json"});
+        QCOMPARE(j.code, 0);
+        QCOMPARE(outputObject(j)["family"].toString(), QString("marian"));
+        QCOMPARE(outputObject(j)["forbidden_ids"].toArray(), QJsonArray({f.vocab - 1}));
+        QCOMPARE(outputObject(j)["source_vocab_size"].toInt(), f.vocab);
+    }
+
+    void mergedWordsSumColumnsAndAverageRows() {
+        makeMarianFolder(path("merge").toStdString());
+        const QString sentence = "the bright morning market";
+        const ProcessRun pieces = runCli({"decode", "--model", path("merge"), "--json", "--target", "the old bridge",
+                                          sentence});
+        const ProcessRun words = runCli({"decode", "--model", path("merge"), "--json", "--merge", "both", "--target",
+                                         "the old bridge", sentence});
+        QCOMPARE(pieces.code, 0);
+        QCOMPARE(words.code, 0);
+        const QJsonObject p = outputObject(pieces), w = outputObject(words);
+        const QJsonArray src = p["source_words"].toArray(), tgt = p["target_words"].toArray();
+        QCOMPARE(w["source_tokens"].toArray().size(), src.size());
+        QCOMPARE(w["target_tokens"].toArray().size(), tgt.size());
+        for (int r = 0; r < tgt.size(); ++r)
+            for (int c = 0; c < src.size(); ++c) {
+                const int r0 = tgt[r].toArray()[0].toInt(), r1 = tgt[r].toArray()[1].toInt();
+                const int c0 = src[c].toArray()[0].toInt(), c1 = src[c].toArray()[1].toInt();
+                double sum = 0;
+                for (int i = r0; i < r1; ++i)
+                    for (int j = c0; j < c1; ++j) sum += at(p, "attention", i, j);
+                QVERIFY(std::abs(at(w, "attention", r, c) - sum / (r1 - r0)) < 1e-5);
+            }
+        QVERIFY(!w["source_tokens"].toArray()[0].toString().contains(QString::fromUtf8("▁")));
+        QCOMPARE(w["text"].toString(), p["text"].toString());
+        const ProcessRun bad = runCli({"decode", "--model", path("merge"), "--merge", "sideways", sentence});
+        QCOMPARE(bad.code, 2);
+        QVERIFY(bad.errText().contains("--merge"));
+    }
+
+    void explanationsAreMergedOnTheSameSpans() {
+        makeMarianFolder(path("explain").toStdString());
+        const QStringList args{"explain", "--model", path("explain"), "--json", "--method", "grad_input",
+                               "--target", "the old bridge", "the bright morning market"};
+        const ProcessRun pieces = runCli(args), words = runCli(args + QStringList{"--merge", "source"});
+        QCOMPARE(pieces.code, 0);
+        QCOMPARE(words.code, 0);
+        const QJsonObject p = outputObject(pieces), w = outputObject(words);
+        const QJsonArray src = p["source_words"].toArray();
+        const QJsonArray rp = p["explanations"].toObject()["grad_input"].toArray();
+        const QJsonArray rw = w["explanations"].toObject()["grad_input"].toArray();
+        QCOMPARE(rw.size(), rp.size());  // the target stays in pieces
+        for (int t = 0; t < rp.size(); ++t) {
+            QCOMPARE(rw[t].toArray().size(), src.size());
+            for (int c = 0; c < src.size(); ++c) {
+                double sum = 0;
+                for (int j = src[c].toArray()[0].toInt(); j < src[c].toArray()[1].toInt(); ++j)
+                    sum += rp[t].toArray()[j].toDouble();
+                QVERIFY(std::abs(rw[t].toArray()[c].toDouble() - sum) < 1e-5 * (1 + std::abs(sum)));
+            }
+        }
+    }
+
+    void trainWritesAFolderThatOpensAgain() {
+        writeCorpus(path("train.tsv").toStdString(), 300);
+        std::ofstream(path("marian.json").toStdString()) << kMarianConfig;
+        const QStringList base{"train", "--config", path("marian.json"), "--data", path("train.tsv"), "--steps", "20",
+                               "--quiet", "--source-lang", "en", "--target-lang", "xx"};
+        const ProcessRun run = runCli(base + QStringList{"--spm-vocab", "50", "--out", path("trained")});
+        QCOMPARE(run.code, 0);
+        for (const char* file : {"config.json", "generation_config.json", "tokenizer_config.json", "vocab.json",
+                                 "source.spm", "target.spm", "model.safetensors"})
+            QVERIFY2(std::filesystem::exists(path("trained").toStdString() + "/" + file), file);
+        const ProcessRun decode = runCli({"decode", "--model", path("trained"), "--json", "the cat sat"});
+        QCOMPARE(decode.code, 0);
+        QCOMPARE(outputObject(decode)["model"].toObject()["family"].toString(), QString("marian"));
+        // the <pad> row (the decoder's first input) and its logits bias stay exactly 0
+        const std::vector<uint8_t> bytes = safetensors::readFile(path("trained").toStdString() + "/model.safetensors");
+        const safetensors::Header h = safetensors::parseFile(bytes.data(), bytes.size(), "model.safetensors");
+        for (const safetensors::TensorInfo& t : h.tensors) {
+            if (t.name != "model.shared.weight" && t.name != "final_logits_bias") continue;
+            std::vector<float> v(size_t(t.numel));
+            safetensors::toFloat(t, bytes.data() + h.dataStart(), v.data());
+            const int64_t width = t.shape[1], pad = t.numel / width - 1;
+            if (t.name == "final_logits_bias") {
+                QCOMPARE(v[size_t(t.numel - 1)], 0.0f);
+            } else {
+                for (int64_t k = 0; k < width; ++k) QCOMPARE(v[size_t(pad * width + k)], 0.0f);
+                QVERIFY(v[0] != 0.0f);
+            }
+        }
+        // an occupied --out needs --force
+        const ProcessRun again = runCli(base + QStringList{"--spm-vocab", "50", "--out", path("trained")});
+        QVERIFY(again.code != 0);
+        QVERIFY2(again.errText().contains("exists and is not empty (use --force"), qPrintable(again.errText()));
+        QCOMPARE(runCli(base + QStringList{"--spm-vocab", "50", "--out", path("trained"), "--force"}).code, 0);
+    }
+
+    void badVocabularySizesAreRefused() {
+        writeCorpus(path("small.tsv").toStdString(), 300);
+        std::ofstream(path("m.json").toStdString()) << kMarianConfig;
+        const QStringList base{"train", "--config", path("m.json"), "--data", path("small.tsv"), "--steps", "2",
+                               "--quiet", "--out", path("never")};
+        for (const char* size : {"0", "1000000000", "12,x"}) {
+            const ProcessRun r = runCli(base + QStringList{"--spm-vocab", size});
+            QCOMPARE(r.code, 2);
+            QVERIFY2(r.errText().contains("--spm-vocab"), qPrintable(r.errText()));
+        }
+        const ProcessRun big = runCli(base + QStringList{"--spm-vocab", "5000"});
+        QCOMPARE(big.code, 1);
+        QVERIFY2(big.errText().contains("at most"), qPrintable(big.errText()));
+        QVERIFY(!std::filesystem::exists(path("never").toStdString()));
+    }
+
+    void aFailedWriteLeavesNoFolder() {
+        writeCorpus(path("w.tsv").toStdString(), 300);
+        std::ofstream(path("w.json").toStdString()) << kMarianConfig;
+        const ProcessRun r =
+            runCli({"train", "--config", path("w.json"), "--data", path("w.tsv"), "--steps", "2", "--quiet",
+                    "--spm-vocab", "50", "--out", path("half")},
+                   withEnv("ATTNVIZ_TEST_WRITE_FAULT", "ENOSPC:200"));
+        QCOMPARE(r.code, 1);
+        QVERIFY2(r.errText().contains("No space left on device"), qPrintable(r.errText()));
+        QVERIFY(!std::filesystem::exists(path("half").toStdString()));
+        for (const auto& entry : std::filesystem::directory_iterator(dir_.path().toStdString()))
+            QVERIFY2(entry.path().filename().string().rfind(".half", 0) != 0, "a temporary folder was left");
+    }
+
+    void aMarianFolderIsNotTrainedInPlace() {
+        makeMarianFolder(path("inplace").toStdString());
+        writeCorpus(path("t.tsv").toStdString(), 20);
+        const ProcessRun r =
+            runCli({"train", "--init", path("inplace"), "--data", path("t.tsv"), "--out", path("inplace2")});
+        QCOMPARE(r.code, 1);
+        QVERIFY2(r.errText().contains("cannot be trained or fine-tuned in place"), qPrintable(r.errText()));
+    }
+};
+
+ATTNVIZ_TEST_MAIN(TestCliMarian)
+#include "test_cli_marian.moc"
