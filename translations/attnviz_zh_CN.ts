@@ -1070,6 +1070,10 @@ Gold links: %2 links</source>
         <source>Computing %1… %2 s</source>
         <translation>正在计算%1… %2 秒</translation>
     </message>
+    <message>
+        <source>Computing %1… %2 s, pass %3 of %4</source>
+        <translation>正在计算%1… %2 秒，第 %3 / %4 遍</translation>
+    </message>
 </context>
 <context>
     <name>attnviz::ui::ExplainScoresPanel</name>

@@ -18,6 +18,7 @@
 #include <QDir>
 #include <QFile>
 #include <QPushButton>
+#include <QSignalSpy>
 #include <QTextDocument>
 #include <QTreeWidget>
 
@@ -98,6 +99,7 @@ private slots:
     void wordsAreOfferedOnlyForSentencePieceModels();
     void translationIsShownAsText();
     void runningExplanationIsCancelled();
+    void explanationReportsItsPasses();
     void explainProgressShowsOnlyAfterHalfASecond();
 
 private:
@@ -234,6 +236,19 @@ void TestMarianWindow::runningExplanationIsCancelled() {
     QVERIFY(w_->state()->explanation() == nullptr);  // the dropped run's result never arrives
 }
 
+void TestMarianWindow::explanationReportsItsPasses() {
+    QVERIFY(openMarian());
+    QSignalSpy passes(w_->explainWorker(), &ExplainWorker::progressed);
+    w_->setExplainMethod(ExplainMethod::IntegratedGradients);
+    QTRY_VERIFY_WITH_TIMEOUT(w_->state()->explanation() != nullptr, 20000);
+    QVERIFY(!passes.isEmpty());
+    const int total = passes.last().at(1).toInt();
+    QVERIFY(total > 0);
+    QCOMPARE(passes.last().at(0).toInt(), total);  // the last pass is the last of all
+    for (int i = 1; i < passes.size(); ++i) QVERIFY(passes[i].at(0).toInt() > passes[i - 1].at(0).toInt());
+    QVERIFY(!w_->explainProgress()->isRunning());
+}
+
 void TestMarianWindow::explainProgressShowsOnlyAfterHalfASecond() {
     QWidget parent;
     auto* progress = new ExplainProgress(&parent);
@@ -243,6 +258,8 @@ void TestMarianWindow::explainProgressShowsOnlyAfterHalfASecond() {
     QVERIFY(progress->isHidden());
     QTRY_VERIFY_WITH_TIMEOUT(!progress->isHidden(), 3000);
     QVERIFY(progress->text().contains(QStringLiteral("occlusion")));
+    progress->setProgress(3, 12);
+    QVERIFY(progress->text().contains(QStringLiteral("3 of 12")));
     progress->finished();
     QVERIFY(progress->isHidden());
     progress->started(QStringLiteral("occlusion"));

@@ -7,12 +7,14 @@
 #include <QPushButton>
 #include <QTimer>
 
+#include <algorithm>
+
 namespace attnviz::ui {
 
 ExplainProgress::ExplainProgress(QWidget* parent) : QWidget(parent) {
     label_ = new QLabel(this);
     bar_ = new QProgressBar(this);
-    bar_->setRange(0, 0);  // busy: the method does not say how far it is
+    bar_->setRange(0, 0);  // busy until the first pass is counted
     bar_->setMaximumWidth(120);
     bar_->setMaximumHeight(label_->sizeHint().height());
     cancel_ = new QPushButton(this);
@@ -33,6 +35,7 @@ ExplainProgress::ExplainProgress(QWidget* parent) : QWidget(parent) {
 void ExplainProgress::started(const QString& method) {
     method_ = method;
     running_ = true;
+    setProgress(0, 0);
     elapsed_.start();
     hide();
     timer_->start(kShowAfterMs);
@@ -44,6 +47,14 @@ void ExplainProgress::finished() {
     hide();
 }
 
+void ExplainProgress::setProgress(int done, int total) {
+    done_ = done;
+    total_ = total;
+    bar_->setRange(0, total > 0 ? total : 0);
+    if (total > 0) bar_->setValue(std::min(done, total));
+    if (running_ && !isHidden()) label_->setText(text());
+}
+
 void ExplainProgress::tick() {
     if (!running_) return;
     label_->setText(text());
@@ -52,7 +63,9 @@ void ExplainProgress::tick() {
 }
 
 QString ExplainProgress::text() const {
-    return tr("Computing %1… %2 s").arg(method_).arg(elapsed_.isValid() ? elapsed_.elapsed() / 1000 : 0);
+    const qint64 seconds = elapsed_.isValid() ? elapsed_.elapsed() / 1000 : 0;
+    if (total_ <= 0) return tr("Computing %1… %2 s").arg(method_).arg(seconds);
+    return tr("Computing %1… %2 s, pass %3 of %4").arg(method_).arg(seconds).arg(done_).arg(total_);
 }
 
 void ExplainProgress::changeEvent(QEvent* event) {

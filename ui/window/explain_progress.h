@@ -1,7 +1,6 @@
 // The status bar's line while an explanation method runs (docs/gui.md "Explain"): hidden for the first half second
-// (most methods are done by then), then a busy bar naming the method with the seconds so far, and Cancel. The bar
-// cannot say how far the method is: core/explain reports no progress; Cancel drops the result, and the method's
-// thread finishes its pass unseen.
+// (most methods are done by then), then the method's name, the seconds so far, a bar of its model passes (core's
+// ExplainOptions::progress; busy until the first pass is done) and Cancel, which stops the run at its next pass.
 #pragma once
 #include <QElapsedTimer>
 #include <QString>
@@ -22,7 +21,8 @@ public:
     explicit ExplainProgress(QWidget* parent = nullptr);
     // A run of `method` (its title) began: shown after kShowAfterMs unless finished() comes first.
     void started(const QString& method);
-    void finished();  // hidden
+    void finished();                        // hidden
+    void setProgress(int done, int total);  // passes of the run
     bool isRunning() const { return running_; }
     QPushButton* cancelButton() const { return cancel_; }
     QString text() const;
@@ -42,6 +42,7 @@ private:
     QTimer* timer_;
     QElapsedTimer elapsed_;
     QString method_;
+    int done_ = 0, total_ = 0;
     bool running_ = false;
 };
 

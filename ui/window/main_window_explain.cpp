@@ -141,6 +141,7 @@ void MainWindow::requestExplanation() {
 void MainWindow::createExplainProgress() {
     explain_progress_ = new ExplainProgress(this);
     statusBar()->addPermanentWidget(explain_progress_);
+    connect(explain_worker_, &ExplainWorker::progressed, explain_progress_, &ExplainProgress::setProgress);
     connect(explain_progress_, &ExplainProgress::cancelRequested, this, [this] {
         explain_worker_->cancelAll();
         explain_progress_->finished();
