@@ -1067,12 +1067,16 @@ Gold links: %2 links</source>
         <translation>不再等待这次解释，重新显示注意力</translation>
     </message>
     <message>
-        <source>Computing %1… %2 s</source>
-        <translation>正在计算%1… %2 秒</translation>
+        <source>The explanation method&apos;s model passes, counted as they finish</source>
+        <translation>解释方法运行模型的遍数，每完成一遍计一次</translation>
     </message>
     <message>
-        <source>Computing %1… %2 s, pass %3 of %4</source>
-        <translation>正在计算%1… %2 秒，第 %3 / %4 遍</translation>
+        <source>%1… %2 s, pass %3/%4</source>
+        <translation>%1… %2 秒，第 %3/%4 遍</translation>
+    </message>
+    <message>
+        <source>%1… %2 s</source>
+        <translation>%1… %2 秒</translation>
     </message>
 </context>
 <context>

@@ -259,7 +259,7 @@ void TestMarianWindow::explainProgressShowsOnlyAfterHalfASecond() {
     QTRY_VERIFY_WITH_TIMEOUT(!progress->isHidden(), 3000);
     QVERIFY(progress->text().contains(QStringLiteral("occlusion")));
     progress->setProgress(3, 12);
-    QVERIFY(progress->text().contains(QStringLiteral("3 of 12")));
+    QVERIFY(progress->text().contains(QStringLiteral("pass 3/12")));
     progress->finished();
     QVERIFY(progress->isHidden());
     progress->started(QStringLiteral("occlusion"));

@@ -29,6 +29,7 @@ ExplainProgress::ExplainProgress(QWidget* parent) : QWidget(parent) {
     connect(cancel_, &QPushButton::clicked, this, &ExplainProgress::cancelRequested);
     cancel_->setText(tr("Cancel"));
     cancel_->setToolTip(tr("Stop waiting for this explanation and show the attention again"));
+    label_->setToolTip(tr("The explanation method's model passes, counted as they finish"));
     hide();
 }
 
@@ -52,20 +53,32 @@ void ExplainProgress::setProgress(int done, int total) {
     total_ = total;
     bar_->setRange(0, total > 0 ? total : 0);
     if (total > 0) bar_->setValue(std::min(done, total));
-    if (running_ && !isHidden()) label_->setText(text());
+    if (running_ && !isHidden()) showText();
+}
+
+// The whole text: the status bar's message beside it gives way, not the count.
+void ExplainProgress::showText() {
+    label_->setText(text());
+    // room for the longest count of this run, so that the line does not grow (and get cut) pass by pass
+    const QString widest = tr("%1… %2 s, pass %3/%4").arg(method_).arg(999).arg(total_).arg(total_);
+    const int width = label_->fontMetrics().horizontalAdvance(widest) + label_->fontMetrics().averageCharWidth();
+    if (label_->minimumWidth() < width) {
+        label_->setMinimumWidth(width);
+        updateGeometry();
+    }
 }
 
 void ExplainProgress::tick() {
     if (!running_) return;
-    label_->setText(text());
+    showText();
     show();
     timer_->start(1000);  // the seconds, once a second
 }
 
 QString ExplainProgress::text() const {
     const qint64 seconds = elapsed_.isValid() ? elapsed_.elapsed() / 1000 : 0;
-    if (total_ <= 0) return tr("Computing %1… %2 s").arg(method_).arg(seconds);
-    return tr("Computing %1… %2 s, pass %3 of %4").arg(method_).arg(seconds).arg(done_).arg(total_);
+    if (total_ <= 0) return tr("%1… %2 s").arg(method_).arg(seconds);
+    return tr("%1… %2 s, pass %3/%4").arg(method_).arg(seconds).arg(done_).arg(total_);
 }
 
 void ExplainProgress::changeEvent(QEvent* event) {
@@ -73,7 +86,7 @@ void ExplainProgress::changeEvent(QEvent* event) {
     if (event->type() != QEvent::LanguageChange) return;
     cancel_->setText(tr("Cancel"));
     cancel_->setToolTip(tr("Stop waiting for this explanation and show the attention again"));
-    if (running_) label_->setText(text());
+    if (running_) showText();
 }
 
 }  // namespace attnviz::ui

@@ -19,7 +19,8 @@ public:
     static constexpr int kShowAfterMs = 500;
 
     explicit ExplainProgress(QWidget* parent = nullptr);
-    // A run of `method` (its title) began: shown after kShowAfterMs unless finished() comes first.
+    // A run of `method` (its short title: the status bar is narrow) began: shown after kShowAfterMs unless finished()
+    // comes first.
     void started(const QString& method);
     void finished();                        // hidden
     void setProgress(int done, int total);  // passes of the run
@@ -35,6 +36,7 @@ protected:
 
 private:
     void tick();
+    void showText();
 
     QLabel* label_;
     QProgressBar* bar_;

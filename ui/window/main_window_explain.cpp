@@ -134,7 +134,7 @@ void MainWindow::requestExplanation() {
     options.contrast = state_->contrast();
     options.interventions = state_->decode()->interventions;  // the intervened model is the one explained
     explain_worker_->submit(state_->decodedModel(), state_->decodeShared(), method, options);
-    explain_progress_->started(explainMethodTitle(method));
+    explain_progress_->started(explainMethodShortTitle(method));
 }
 
 // A run longer than half a second shows in the status bar; Cancel drops it and shows the attention again.
