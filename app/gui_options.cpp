@@ -8,7 +8,8 @@ void setUpParser(QCommandLineParser& parser, const Options& options) {
     parser.setApplicationDescription(QStringLiteral("Watch attention work inside a seq2seq model."));
     parser.addHelpOption();
     parser.addVersionOption();
-    parser.addPositionalArgument(QStringLiteral("model"), QStringLiteral("A model file (.safetensors) to open."),
+    parser.addPositionalArgument(QStringLiteral("model"),
+                                 QStringLiteral("A model file (.safetensors) or a Hugging Face Marian folder to open."),
                                  QStringLiteral("[model]"));
     parser.addOption(options.sentence);
     parser.addOption(options.step);
@@ -20,6 +21,7 @@ void setUpParser(QCommandLineParser& parser, const Options& options) {
     parser.addOption(options.language);
     parser.addOption(options.theme);
     parser.addOption(options.coverage);
+    parser.addOption(options.words);
     parser.addOption(options.size);
     parser.addOption(options.beam);
     parser.addOption(options.corpus);

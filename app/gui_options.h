@@ -40,6 +40,9 @@ struct Options {
                              QStringLiteral("name")};
     QCommandLineOption coverage{QStringLiteral("coverage"),
                                 QStringLiteral("Turn View > Coverage and entropy on (the heatmap's diagnostics).")};
+    QCommandLineOption words{
+        QStringLiteral("words"),
+        QStringLiteral("Turn View > Words on (a SentencePiece model's pieces merged into words).")};
     QCommandLineOption size{QStringLiteral("size"),
                             QStringLiteral("Open the window at this size in pixels (e.g. 800x600), not the saved one."),
                             QStringLiteral("WxH")};

@@ -154,6 +154,7 @@ void prepareWindow(ui::MainWindow& window, const QCommandLineParser& parser, con
     if (const std::optional<QSize> size = windowSize(parser.value(options.size)); parser.isSet(options.size) && size)
         window.resize(*size);
     if (parser.isSet(options.coverage)) window.diagnosticsAction()->setChecked(true);
+    if (parser.isSet(options.words)) window.state()->setShowsWords(true);  // kept when the model is not SentencePiece
     window.show();
     if (const std::optional<int> k = integerIn(parser.value(options.beam), 1, 32); parser.isSet(options.beam) && k) {
         window.beamTree()->setBeamWidth(*k);

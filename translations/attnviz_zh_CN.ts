@@ -1057,6 +1057,29 @@ Gold links: %2 links</source>
     </message>
 </context>
 <context>
+    <name>attnviz::ui::ExplainProgress</name>
+    <message>
+        <source>Cancel</source>
+        <translation>取消</translation>
+    </message>
+    <message>
+        <source>Stop waiting for this explanation and show the attention again</source>
+        <translation>不再等待这次解释，重新显示注意力</translation>
+    </message>
+    <message>
+        <source>The explanation method&apos;s model passes, counted as they finish</source>
+        <translation>解释方法运行模型的遍数，每完成一遍计一次</translation>
+    </message>
+    <message>
+        <source>%1… %2 s, pass %3/%4</source>
+        <translation>%1… %2 秒，第 %3/%4 遍</translation>
+    </message>
+    <message>
+        <source>%1… %2 s</source>
+        <translation>%1… %2 秒</translation>
+    </message>
+</context>
+<context>
     <name>attnviz::ui::ExplainScoresPanel</name>
     <message>
         <source>AER</source>
@@ -1338,8 +1361,8 @@ Gold links: %2 links</source>
 <context>
     <name>attnviz::ui::GettingStartedDialog</name>
     <message>
-        <source>&lt;h3&gt;Watching attention work&lt;/h3&gt;&lt;p&gt;Type an English sentence under &lt;b&gt;Source&lt;/b&gt;: the model translates it, and the heatmap shows where it looked. &lt;b&gt;Each row&lt;/b&gt; is one output token, in the order the decoder produced it; &lt;b&gt;each column&lt;/b&gt; is a source token, with &lt;tt&gt;&amp;lt;sos&amp;gt;&lt;/tt&gt; and &lt;tt&gt;&amp;lt;eos&amp;gt;&lt;/tt&gt; at the ends. A cell&apos;s colour is the attention weight: how much that output step read that source word. Every row adds up to 1.&lt;/p&gt;&lt;h3&gt;The four scorings&lt;/h3&gt;&lt;p&gt;The sample models of a task differ only in how a decoder state is scored against each source word before the softmax: &lt;b&gt;additive&lt;/b&gt; (Bahdanau: a small network of both), &lt;b&gt;dot&lt;/b&gt; (their dot product), &lt;b&gt;scaled dot&lt;/b&gt; (the dot product divided by √d) and &lt;b&gt;general&lt;/b&gt; (Luong: a learned matrix between them). Switch with the Scoring toolbar or Ctrl+1 … Ctrl+4 and compare the pictures: the same data, the same training, another score.&lt;/p&gt;&lt;h3&gt;Stepping&lt;/h3&gt;&lt;p&gt;The step buttons (or ← and → in the heatmap) move the decoder one token at a time. The &lt;b&gt;Current step&lt;/b&gt; panel shows that row&apos;s weights as bars, the most likely next tokens and their probabilities.&lt;/p&gt;&lt;h3&gt;What if?&lt;/h3&gt;&lt;p&gt;Click another candidate in the Current step panel, or type any word of the output vocabulary, to force it at that step: the decoder goes on from there and the heatmap follows. Edit ▸ Undo takes it back. A reference translation forces a whole sentence.&lt;/p&gt;&lt;h3&gt;Where to go next&lt;/h3&gt;&lt;ul&gt;&lt;li&gt;&lt;b&gt;Explain by&lt;/b&gt; (toolbar): gradients, integrated gradients and occlusion beside the attention: what the model used, not only where it looked.&lt;/li&gt;&lt;li&gt;Right-click a source word: &lt;b&gt;Knock out&lt;/b&gt; it and watch the translation change.&lt;/li&gt;&lt;li&gt;View ▸ &lt;b&gt;Beam search&lt;/b&gt;, &lt;b&gt;Compare models&lt;/b&gt;, &lt;b&gt;Attention heads&lt;/b&gt; (Transformer models).&lt;/li&gt;&lt;li&gt;File ▸ &lt;b&gt;Sample models&lt;/b&gt; for other tasks, File ▸ &lt;b&gt;Train a model&lt;/b&gt; to watch attention learn.&lt;/li&gt;&lt;/ul&gt;&lt;p&gt;Help ▸ Getting started shows this page again.&lt;/p&gt;</source>
-        <translation>&lt;h3&gt;看注意力如何工作&lt;/h3&gt;&lt;p&gt;在&lt;b&gt;源句&lt;/b&gt;框里输入一句英文：模型把它译出来，热力图显示它看了哪里。&lt;b&gt;每一行&lt;/b&gt;是一个输出词元，按解码器生成的先后排列；&lt;b&gt;每一列&lt;/b&gt;是一个源词元，两端是 &lt;tt&gt;&amp;lt;sos&amp;gt;&lt;/tt&gt; 和 &lt;tt&gt;&amp;lt;eos&amp;gt;&lt;/tt&gt;。单元格的颜色就是注意力权重：这一步输出读了那个源词多少。每一行的和都是 1。&lt;/p&gt;&lt;h3&gt;四种打分函数&lt;/h3&gt;&lt;p&gt;同一任务的示例模型只在一处不同：softmax 之前怎样给解码器状态和每个源词打分——&lt;b&gt;加性&lt;/b&gt;（Bahdanau：用一个小网络组合两者）、&lt;b&gt;点积&lt;/b&gt;（两者的点积）、&lt;b&gt;缩放点积&lt;/b&gt;（点积除以 √d）和&lt;b&gt;一般 (general)&lt;/b&gt;（Luong：两者之间一个学到的矩阵）。用“打分函数”工具栏或 Ctrl+1 … Ctrl+4 切换，比较几幅图：同样的数据，同样的训练，只换了打分函数。&lt;/p&gt;&lt;h3&gt;逐步解码&lt;/h3&gt;&lt;p&gt;单步按钮（或在热力图中按 ← 和 →）让解码器一次走一个词元。&lt;b&gt;当前解码步&lt;/b&gt;面板用柱状图显示这一行的权重，以及最可能的下一个词元和它们的概率。&lt;/p&gt;&lt;h3&gt;如果……会怎样？&lt;/h3&gt;&lt;p&gt;在“当前解码步”面板里点击另一个候选词元，或输入输出词表中的任意一个词，就把它强制用在这一步：解码器从那里继续，热力图随之更新。编辑 ▸ 撤销可以收回。参考译文会强制整句。&lt;/p&gt;&lt;h3&gt;接下来&lt;/h3&gt;&lt;ul&gt;&lt;li&gt;&lt;b&gt;解释方法&lt;/b&gt;（工具栏）：在注意力旁边看梯度、积分梯度和遮挡——模型用了什么，而不只是它看了哪里。&lt;/li&gt;&lt;li&gt;右键点击一个源词：&lt;b&gt;屏蔽&lt;/b&gt;它，看译文怎样变化。&lt;/li&gt;&lt;li&gt;视图 ▸ &lt;b&gt;束搜索&lt;/b&gt;、&lt;b&gt;比较模型&lt;/b&gt;、&lt;b&gt;注意力头&lt;/b&gt;（Transformer 模型）。&lt;/li&gt;&lt;li&gt;文件 ▸ &lt;b&gt;示例模型&lt;/b&gt;可以打开其他任务，文件 ▸ &lt;b&gt;训练模型&lt;/b&gt;可以看注意力怎样学出来。&lt;/li&gt;&lt;/ul&gt;&lt;p&gt;帮助 ▸ 入门指南可以再次显示本页。&lt;/p&gt;</translation>
+        <source>&lt;h3&gt;Watching attention work&lt;/h3&gt;&lt;p&gt;Type an English sentence under &lt;b&gt;Source&lt;/b&gt;: the model translates it, and the heatmap shows where it looked. &lt;b&gt;Each row&lt;/b&gt; is one output token, in the order the decoder produced it; &lt;b&gt;each column&lt;/b&gt; is a source token, with &lt;tt&gt;&amp;lt;sos&amp;gt;&lt;/tt&gt; and &lt;tt&gt;&amp;lt;eos&amp;gt;&lt;/tt&gt; at the ends. A cell&apos;s colour is the attention weight: how much that output step read that source word. Every row adds up to 1.&lt;/p&gt;&lt;h3&gt;The four scorings&lt;/h3&gt;&lt;p&gt;The sample models of a task differ only in how a decoder state is scored against each source word before the softmax: &lt;b&gt;additive&lt;/b&gt; (Bahdanau: a small network of both), &lt;b&gt;dot&lt;/b&gt; (their dot product), &lt;b&gt;scaled dot&lt;/b&gt; (the dot product divided by √d) and &lt;b&gt;general&lt;/b&gt; (Luong: a learned matrix between them). Switch with the Scoring toolbar or Ctrl+1 … Ctrl+4 and compare the pictures: the same data, the same training, another score.&lt;/p&gt;&lt;h3&gt;Stepping&lt;/h3&gt;&lt;p&gt;The step buttons (or ← and → in the heatmap) move the decoder one token at a time. The &lt;b&gt;Current step&lt;/b&gt; panel shows that row&apos;s weights as bars, the most likely next tokens and their probabilities.&lt;/p&gt;&lt;h3&gt;What if?&lt;/h3&gt;&lt;p&gt;Click another candidate in the Current step panel, or type any word of the output vocabulary, to force it at that step: the decoder goes on from there and the heatmap follows. Edit ▸ Undo takes it back. A reference translation forces a whole sentence.&lt;/p&gt;&lt;h3&gt;Where to go next&lt;/h3&gt;&lt;ul&gt;&lt;li&gt;&lt;b&gt;Explain by&lt;/b&gt; (toolbar): gradients, integrated gradients and occlusion beside the attention: what the model used, not only where it looked.&lt;/li&gt;&lt;li&gt;Right-click a source word: &lt;b&gt;Knock out&lt;/b&gt; it and watch the translation change.&lt;/li&gt;&lt;li&gt;View ▸ &lt;b&gt;Beam search&lt;/b&gt;, &lt;b&gt;Compare models&lt;/b&gt;, &lt;b&gt;Attention heads&lt;/b&gt; (Transformer models).&lt;/li&gt;&lt;li&gt;File ▸ &lt;b&gt;Model library&lt;/b&gt; for other tasks, File ▸ &lt;b&gt;Train a model&lt;/b&gt; to watch attention learn.&lt;/li&gt;&lt;/ul&gt;&lt;p&gt;Help ▸ Getting started shows this page again.&lt;/p&gt;</source>
+        <translation>&lt;h3&gt;看注意力如何工作&lt;/h3&gt;&lt;p&gt;在&lt;b&gt;源句&lt;/b&gt;框里输入一句英文：模型把它译出来，热力图显示它看了哪里。&lt;b&gt;每一行&lt;/b&gt;是一个输出词元，按解码器生成的先后排列；&lt;b&gt;每一列&lt;/b&gt;是一个源词元，两端是 &lt;tt&gt;&amp;lt;sos&amp;gt;&lt;/tt&gt; 和 &lt;tt&gt;&amp;lt;eos&amp;gt;&lt;/tt&gt;。单元格的颜色就是注意力权重：这一步输出读了那个源词多少。每一行的和都是 1。&lt;/p&gt;&lt;h3&gt;四种打分函数&lt;/h3&gt;&lt;p&gt;同一任务的示例模型只在一处不同：softmax 之前怎样给解码器状态和每个源词打分——&lt;b&gt;加性&lt;/b&gt;（Bahdanau：用一个小网络组合两者）、&lt;b&gt;点积&lt;/b&gt;（两者的点积）、&lt;b&gt;缩放点积&lt;/b&gt;（点积除以 √d）和&lt;b&gt;一般 (general)&lt;/b&gt;（Luong：两者之间一个学到的矩阵）。用“打分函数”工具栏或 Ctrl+1 … Ctrl+4 切换，比较几幅图：同样的数据，同样的训练，只换了打分函数。&lt;/p&gt;&lt;h3&gt;逐步解码&lt;/h3&gt;&lt;p&gt;单步按钮（或在热力图中按 ← 和 →）让解码器一次走一个词元。&lt;b&gt;当前解码步&lt;/b&gt;面板用柱状图显示这一行的权重，以及最可能的下一个词元和它们的概率。&lt;/p&gt;&lt;h3&gt;如果……会怎样？&lt;/h3&gt;&lt;p&gt;在“当前解码步”面板里点击另一个候选词元，或输入输出词表中的任意一个词，就把它强制用在这一步：解码器从那里继续，热力图随之更新。编辑 ▸ 撤销可以收回。参考译文会强制整句。&lt;/p&gt;&lt;h3&gt;接下来&lt;/h3&gt;&lt;ul&gt;&lt;li&gt;&lt;b&gt;解释方法&lt;/b&gt;（工具栏）：在注意力旁边看梯度、积分梯度和遮挡——模型用了什么，而不只是它看了哪里。&lt;/li&gt;&lt;li&gt;右键点击一个源词：&lt;b&gt;屏蔽&lt;/b&gt;它，看译文怎样变化。&lt;/li&gt;&lt;li&gt;视图 ▸ &lt;b&gt;束搜索&lt;/b&gt;、&lt;b&gt;比较模型&lt;/b&gt;、&lt;b&gt;注意力头&lt;/b&gt;（Transformer 模型）。&lt;/li&gt;&lt;li&gt;文件 ▸ &lt;b&gt;模型库&lt;/b&gt;可以打开其他任务，文件 ▸ &lt;b&gt;训练模型&lt;/b&gt;可以看注意力怎样学出来。&lt;/li&gt;&lt;/ul&gt;&lt;p&gt;帮助 ▸ 入门指南可以再次显示本页。&lt;/p&gt;</translation>
     </message>
     <message>
         <source>Getting started</source>
@@ -1822,6 +1845,10 @@ Gold links: %2 links</source>
         <source>Only for the recurrent (RNN) models: a Transformer has many heads, not one attention row</source>
         <translation>仅适用于循环 (RNN) 模型：Transformer 有多个头，而不是一行注意力</translation>
     </message>
+    <message>
+        <source>Knockouts name pieces: choose View ▸ Pieces to knock one out</source>
+        <translation>屏蔽按子词指定：请选“视图 ▸ 子词”后再屏蔽</translation>
+    </message>
 </context>
 <context>
     <name>attnviz::ui::HeatmapLegend</name>
@@ -2075,8 +2102,8 @@ Gold links: %2 links</source>
         <translation>对参考译文进行强制解码。</translation>
     </message>
     <message>
-        <source>Open a model (File ▸ Open, or File ▸ Sample models) and type a sentence.</source>
-        <translation>请打开一个模型（文件 ▸ 打开，或 文件 ▸ 示例模型），然后输入一个句子。</translation>
+        <source>Open a model (File ▸ Open, or File ▸ Model library) and type a sentence.</source>
+        <translation>请打开一个模型（文件 ▸ 打开，或 文件 ▸ 模型库），然后输入一个句子。</translation>
     </message>
     <message>
         <source>Type a sentence above to see where the model looks.</source>
@@ -2159,16 +2186,8 @@ Gold links: %2 links</source>
         <translation>打开模型文件 (.safetensors)</translation>
     </message>
     <message>
-        <source>&amp;Sample models…</source>
-        <translation>示例模型(&amp;S)…</translation>
-    </message>
-    <message>
         <source>Ctrl+L</source>
         <translation>Ctrl+L</translation>
-    </message>
-    <message>
-        <source>Browse the shipped sample models by task</source>
-        <translation>按任务浏览自带的示例模型</translation>
     </message>
     <message>
         <source>&amp;Export heatmap…</source>
@@ -2397,10 +2416,6 @@ Gold links: %2 links</source>
     <message>
         <source>Open model</source>
         <translation>打开模型</translation>
-    </message>
-    <message>
-        <source>attnviz models (*.safetensors);;All files (*)</source>
-        <translation>attnviz 模型 (*.safetensors);;所有文件 (*)</translation>
     </message>
     <message>
         <source>Nothing to export</source>
@@ -2732,13 +2747,73 @@ Vocabularies: %L3 source and %L4 output tokens; %5 k parameters</source>
         <source>Two models side by side on this sentence, in a tab beside the heatmap</source>
         <translation>两个模型并排处理这个句子，显示在热力图旁边的标签页中</translation>
     </message>
+    <message>
+        <source>Explanation cancelled: the heatmap shows the attention.</source>
+        <translation>已取消解释：热图显示注意力。</translation>
+    </message>
+    <message>
+        <source>Open model &amp;folder…</source>
+        <translation>打开模型文件夹(&amp;F)…</translation>
+    </message>
+    <message>
+        <source>Ctrl+Shift+O</source>
+        <translation>Ctrl+Shift+O</translation>
+    </message>
+    <message>
+        <source>Open a Hugging Face Marian (opus-mt) folder: one with config.json</source>
+        <translation>打开 Hugging Face Marian（opus-mt）文件夹：含 config.json 的文件夹</translation>
+    </message>
+    <message>
+        <source>&amp;Pieces</source>
+        <translation>子词(&amp;P)</translation>
+    </message>
+    <message>
+        <source>Show the SentencePiece pieces the model reads and writes (▁ starts a word)</source>
+        <translation>显示模型读写的 SentencePiece 子词（▁ 表示词首）</translation>
+    </message>
+    <message>
+        <source>&amp;Words</source>
+        <translation>词(&amp;W)</translation>
+    </message>
+    <message>
+        <source>Show words: a word&apos;s columns summed, its rows averaged (the steps stay pieces)</source>
+        <translation>按词显示：一个词的各列相加、各行取平均（步骤仍按子词）</translation>
+    </message>
+    <message>
+        <source>Ctrl+Shift+W</source>
+        <translation>Ctrl+Shift+W</translation>
+    </message>
+    <message>
+        <source>Pieces and words are for SentencePiece models (Hugging Face Marian folders)</source>
+        <translation>子词与词的切换只适用于 SentencePiece 模型（Hugging Face Marian 文件夹）</translation>
+    </message>
+    <message>
+        <source>Open model folder</source>
+        <translation>打开模型文件夹</translation>
+    </message>
+    <message>
+        <source>Words: a word&apos;s columns are summed, its rows averaged. The steps, the step panel, forcing and interventions count pieces.</source>
+        <translation>词：一个词的各列相加、各行取平均。步骤、步骤面板、强制与干预仍按子词计数。</translation>
+    </message>
+    <message>
+        <source>The target&apos;s pieces rarely start with ▁ (as in Chinese), so its words are clause-sized chunks: Pieces shows them one by one.</source>
+        <translation>目标语言的子词很少以 ▁ 开头（如中文），所以它的“词”是分句大小的片段：选“子词”可逐个查看。</translation>
+    </message>
+    <message>
+        <source>Model &amp;library…</source>
+        <translation>模型库(&amp;L)…</translation>
+    </message>
+    <message>
+        <source>Browse the sample models by task and the Hugging Face cache&apos;s Marian models</source>
+        <translation>按任务浏览示例模型，以及 Hugging Face 缓存中的 Marian 模型</translation>
+    </message>
+    <message>
+        <source>attnviz models (*.safetensors);;Hugging Face Marian folders (config.json);;All files (*)</source>
+        <translation>attnviz 模型 (*.safetensors);;Hugging Face Marian 文件夹 (config.json);;所有文件 (*)</translation>
+    </message>
 </context>
 <context>
     <name>attnviz::ui::ModelLibraryDialog</name>
-    <message>
-        <source>Sample models</source>
-        <translation>示例模型</translation>
-    </message>
     <message>
         <source>Task / model</source>
         <translation>任务 / 模型</translation>
@@ -2774,6 +2849,26 @@ Vocabularies: %L3 source and %L4 output tokens; %5 k parameters</source>
     <message>
         <source>%1, V %2/%3</source>
         <translation>%1，V %2/%3</translation>
+    </message>
+    <message>
+        <source>Model library</source>
+        <translation>模型库</translation>
+    </message>
+    <message>
+        <source>Hugging Face cache: %1</source>
+        <translation>Hugging Face 缓存：%1</translation>
+    </message>
+    <message>
+        <source>%1 → %2</source>
+        <translation>%1 → %2</translation>
+    </message>
+    <message>
+        <source>Marian</source>
+        <translation>Marian</translation>
+    </message>
+    <message>
+        <source>(no Marian models here: see docs/marian.md for getting one)</source>
+        <translation>（这里没有 Marian 模型：获取方法见 docs/marian.md）</translation>
     </message>
 </context>
 <context>
@@ -2880,6 +2975,10 @@ Vocabularies: %L3 source and %L4 output tokens; %5 k parameters</source>
     <message>
         <source>Against the plain model&apos;s output: overlined (blue) = changed, the plain token in brackets; + (green) = added; struck through (vermillion) = dropped.</source>
         <translation>与原始模型的输出相比：上划线（蓝色）= 改变，括号中是原始词元；+（绿色）= 新增；删除线（朱红色）= 丢失。</translation>
+    </message>
+    <message>
+        <source>The translation as text (the pieces joined and detokenized); the heatmap and the step panel show the pieces the model produced.</source>
+        <translation>译文文本（子词拼接后还原）；热图和步骤面板显示模型生成的子词。</translation>
     </message>
 </context>
 <context>

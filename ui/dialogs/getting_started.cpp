@@ -36,7 +36,7 @@ QString gettingStartedText() {
         "what the model used, not only where it looked.</li>"
         "<li>Right-click a source word: <b>Knock out</b> it and watch the translation change.</li>"
         "<li>View ▸ <b>Beam search</b>, <b>Compare models</b>, <b>Attention heads</b> (Transformer models).</li>"
-        "<li>File ▸ <b>Sample models</b> for other tasks, File ▸ <b>Train a model</b> to watch attention "
+        "<li>File ▸ <b>Model library</b> for other tasks, File ▸ <b>Train a model</b> to watch attention "
         "learn.</li></ul>"
         "<p>Help ▸ Getting started shows this page again.</p>");
 }

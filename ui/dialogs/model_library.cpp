@@ -1,5 +1,6 @@
 #include "dialogs/model_library.h"
 #include "base/errors.h"
+#include "dialogs/hub_cache.h"
 #include "heatmap/utf8_text.h"
 
 #include "io/model_file.h"
@@ -103,15 +104,19 @@ QString firstSentence(const Model& model) {
     const QString sentence =
         exampleSentence(qs(model.task), ex == model.extra_metadata.end() ? QString() : qs(ex->second));
     if (!sentence.isEmpty()) return sentence;
-    QStringList words;  // a few words the model knows
-    for (int i = 4; i < model.source_vocab.size() && words.size() < 5; ++i) words << qs(model.source_vocab.token(i));
+    const bool english = model.marian && (model.marian->source_lang.empty() || model.marian->source_lang == "en" ||
+                                          model.marian->source_lang == "eng");
+    if (english) return QStringLiteral("My brother and I went to the market.");
+    QStringList words;  // a few words the model knows (SentencePiece pieces without their word-start mark)
+    for (int i = 4; i < model.source_vocab.size() && words.size() < 5; ++i)
+        words << qs(model.source_vocab.token(i)).remove(QChar(0x2581));
     return words.join(u' ');
 }
 
 // ---------------------------------------------------------------------------------------------------------------
 
 ModelLibraryDialog::ModelLibraryDialog(QWidget* parent) : QDialog(parent) {
-    setWindowTitle(tr("Sample models"));
+    setWindowTitle(tr("Model library"));
     tree_ = new QTreeWidget(this);
     tree_->setColumnCount(4);
     tree_->setHeaderLabels({tr("Task / model"), tr("Decoder"), tr("Score"), tr("Sizes")});
@@ -146,7 +151,9 @@ ModelLibraryDialog::ModelLibraryDialog(QWidget* parent) : QDialog(parent) {
     populate(sampleModelDirs());
 }
 
-void ModelLibraryDialog::populate(const QStringList& dirs) {
+void ModelLibraryDialog::populate(const QStringList& dirs) { populate(dirs, hubCacheDir()); }
+
+void ModelLibraryDialog::populate(const QStringList& dirs, const QString& hub_cache) {
     tree_->clear();
     for (const QString& dir : dirs) {
         auto* folder = new QTreeWidgetItem(tree_, {QDir::toNativeSeparators(dir)});
@@ -180,8 +187,24 @@ void ModelLibraryDialog::populate(const QStringList& dirs) {
     }
     if (dirs.isEmpty())
         new QTreeWidgetItem(tree_, {tr("No sample model folder found (set ATTNVIZ_SAMPLE_MODELS to one).")});
+    addHubModels(hub_cache);
     tree_->expandAll();
     for (int i = 0; i < 4; ++i) tree_->resizeColumnToContents(i);
+}
+
+// The cache's Marian folders under one heading, or a line saying where they would be.
+void ModelLibraryDialog::addHubModels(const QString& hub_cache) {
+    const std::vector<HubModel> models = scanHubCache(hub_cache);
+    auto* heading = new QTreeWidgetItem(tree_, {tr("Hugging Face cache: %1").arg(QDir::toNativeSeparators(hub_cache))});
+    heading->setFirstColumnSpanned(true);
+    for (const HubModel& m : models) {
+        const QString languages = m.source_lang.isEmpty() ? QString() : tr("%1 → %2").arg(m.source_lang, m.target_lang);
+        auto* item = new QTreeWidgetItem(heading, {m.repository, tr("Marian"), QString(), languages});
+        item->setData(0, Qt::UserRole, m.path);
+        item->setToolTip(0, QDir::toNativeSeparators(m.path));
+    }
+    if (models.empty())
+        new QTreeWidgetItem(heading, {tr("(no Marian models here: see docs/marian.md for getting one)")});
 }
 
 QString ModelLibraryDialog::selectedPath() const {

@@ -45,8 +45,10 @@ class ModelLibraryDialog : public QDialog {
     Q_OBJECT
 public:
     explicit ModelLibraryDialog(QWidget* parent = nullptr);
-    // Fills the tree: folder → task → models (decoder, score, sizes). Extra folders may be given (tests).
-    void populate(const QStringList& dirs);
+    // Fills the tree: folder → task → models (decoder, score, sizes), then the Marian folders of the Hugging Face
+    // cache `hub_cache` (dialogs/hub_cache.h) by repository and languages. Other folders may be given (tests).
+    void populate(const QStringList& dirs, const QString& hub_cache);
+    void populate(const QStringList& dirs);  // with hubCacheDir()
     QTreeWidget* tree() const { return tree_; }
     QString selectedPath() const;
 
@@ -54,6 +56,8 @@ signals:
     void modelChosen(const QString& path);
 
 private:
+    void addHubModels(const QString& hub_cache);
+
     QTreeWidget* tree_;
     QLabel* details_;
     QDialogButtonBox* buttons_;

@@ -1,4 +1,6 @@
 #include "state/decode_state.h"
+#include "decode/subword_words.h"
+#include "state/word_view.h"
 
 #include <algorithm>
 #include <utility>
@@ -75,6 +77,7 @@ void DecodeState::show(std::shared_ptr<const Model> model, std::shared_ptr<const
     cursor_ = cursor < 0 ? T : std::min(cursor, T);
     const bool view_lost = decode_ && !isValidView(decode_->result, view_);
     if (view_lost) view_ = AttentionView{};  // another model: a layer or head it does not have
+    mergeShown();
     emit decodeChanged();
     if (view_lost) emit attentionViewChanged();
 }
@@ -97,7 +100,33 @@ void DecodeState::setExplanation(const PrefixDecoding* for_decode, std::shared_p
     if (for_decode != decode_.get() || !e || e->method != method_) return;
     if (methodInfo(method_).reads_objective && e->contrast != contrast_) return;
     explanation_ = std::move(e);
+    mergeShown();
     emit explanationChanged();
+}
+
+void DecodeState::setShowsWords(bool on) {
+    if (on == words_) return;
+    words_ = on;
+    mergeShown();
+    emit wordsChanged();
+}
+
+void DecodeState::mergeShown() {
+    const bool merge = words_ && decode_ && hasWords(decode_->result);
+    merged_ = merge ? std::make_shared<const DecodeResult>(mergeWords(decode_->result, MergeSides::Both)) : nullptr;
+    merged_explanation_ = merge && explanation_
+                              ? std::make_shared<const Explanation>(mergedExplanation(decode_->result, *explanation_))
+                              : nullptr;
+}
+
+const DecodeResult* DecodeState::shownResult() const {
+    if (merged_) return merged_.get();
+    return decode_ ? &decode_->result : nullptr;
+}
+
+const Explanation* DecodeState::shownExplanation() const {
+    if (!explanation_) return nullptr;
+    return merged_explanation_ ? merged_explanation_.get() : explanation_.get();
 }
 
 void DecodeState::clearDecode() { setDecode(nullptr, nullptr, 0); }

@@ -113,6 +113,18 @@ public:
     // older request is dropped): explanationChanged.
     void setExplanation(const PrefixDecoding* for_decode, std::shared_ptr<const Explanation> e);
 
+    // ---- pieces or words (state/word_view.h): whether the heatmap, the head grid and the explanation shown show a
+    // SentencePiece model's decode merged into words. Kept across decodes and models.
+    bool showsWords() const { return words_; }
+    void setShowsWords(bool on);  // wordsChanged
+    // Whether the decode shown is shown in words: words chosen and the decode has them.
+    bool wordsShown() const { return merged_ != nullptr; }
+    // The decode shown as those views show it: merged on both sides when wordsShown(), else the decode's own result;
+    // nullptr without a decode.
+    const DecodeResult* shownResult() const;
+    // The explanation on the same positions as shownResult() (nullptr as explanation()).
+    const Explanation* shownExplanation() const;
+
 signals:
     void modelChanged();
     void sourceTextChanged(const QString& text);
@@ -125,6 +137,7 @@ signals:
     void attentionViewChanged();
     void explainMethodChanged();
     void explanationChanged();
+    void wordsChanged();
 
 private:
     // The decode shown, whichever it is: decodeChanged.
@@ -151,6 +164,10 @@ private:
     ExplainMethod method_ = ExplainMethod::Attention;
     std::optional<Contrast> contrast_;
     std::shared_ptr<const Explanation> explanation_;
+    void mergeShown();  // merged_ and merged_explanation_ for the decode and explanation shown
+    bool words_ = false;
+    std::shared_ptr<const DecodeResult> merged_;
+    std::shared_ptr<const Explanation> merged_explanation_;
 };
 
 }  // namespace attnviz::ui

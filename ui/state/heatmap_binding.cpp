@@ -4,6 +4,7 @@
 #include "heatmap/explanation_data.h"
 #include "heatmap/heatmap_view.h"
 #include "state/decode_state.h"
+#include "state/word_view.h"
 
 namespace attnviz::ui {
 
@@ -11,20 +12,33 @@ namespace {
 
 // Rows the view shows: those before the cursor, -1 (all) once the cursor is at the end or when the rows are not the
 // decoder's steps (the encoder's self-attention).
+// In words (state/word_view.h) the rows are the target's words: those started by the cursor's pieces are shown, and
+// the current one is the word of the current piece.
 int visibleRows(const DecodeState& state) {
     if (!stepsWithDecoder(state.attentionView().kind)) return -1;
-    return state.cursor() >= state.stepCount() ? -1 : state.cursor();
+    if (state.cursor() >= state.stepCount()) return -1;
+    return state.wordsShown() ? wordsStarted(state.decode()->result.target_words, state.cursor()) : state.cursor();
 }
 
 int currentRow(const DecodeState& state) {
-    return stepsWithDecoder(state.attentionView().kind) ? state.cursor() - 1 : -1;
+    if (!stepsWithDecoder(state.attentionView().kind)) return -1;
+    const int piece = state.cursor() - 1;
+    return state.wordsShown() && piece >= 0 ? wordOfPiece(state.decode()->result.target_words, piece) : piece;
+}
+
+// The state's selection is in pieces; in words a cell is its words' (and a click selects the words' first pieces).
+int shownRow(const DecodeState& state, int piece) {
+    return state.wordsShown() && piece >= 0 ? wordOfPiece(state.decode()->result.target_words, piece) : piece;
+}
+int shownColumn(const DecodeState& state, int piece) {
+    return state.wordsShown() && piece >= 0 ? wordOfPiece(state.decode()->result.source_words, piece) : piece;
 }
 
 // The explanation shown instead of the attention: the chosen method's matrix once it is computed, for the decode's
 // own cross-attention view (a head or a self-attention stays as it is). nullptr: the attention.
 const Explanation* shownExplanation(const DecodeState& state) {
     if (!state.decode() || !state.attentionView().isDefault()) return nullptr;
-    return state.explanation();
+    return state.shownExplanation();
 }
 
 // The method's look (explanationStyle), set only when it changes: a new style redraws the whole view.
@@ -39,8 +53,8 @@ void showDecode(HeatmapView* view, const DecodeState& state) {
     const Explanation* e = shownExplanation(state);
     showMethodStyle(view, e);
     const HeatmapData data = !state.decode() ? HeatmapData{}
-                             : e             ? explanationData(state.decode()->result, *e)
-                                             : heatmapDataOf(state.decode()->result, state.attentionView());
+                             : e             ? explanationData(*state.shownResult(), *e)
+                                             : heatmapDataOf(*state.shownResult(), state.attentionView());
     // One replot for the new matrix, its shown rows and its marked row.
     view->setData(data, visibleRows(state), currentRow(state));
 }
@@ -54,7 +68,8 @@ void showCursor(HeatmapView* view, const DecodeState& state) {
 // The selected cell is one of the decode's `attention` (the cell inspector explains it): other views show none.
 void showSelection(HeatmapView* view, const DecodeState& state) {
     const bool shown = state.attentionView().isDefault();
-    const int row = shown ? state.selectedRow() : -1, col = shown ? state.selectedColumn() : -1;
+    const int row = shown ? shownRow(state, state.selectedRow()) : -1;
+    const int col = shown ? shownColumn(state, state.selectedColumn()) : -1;
     const HeatmapStyle& s = view->style();
     if (s.selected_row != row || s.selected_col != col) view->setSelectedCell(row, col);
 }
@@ -71,8 +86,17 @@ void bindHeatmap(HeatmapView* view, DecodeState* state) {
     });
     QObject::connect(state, &DecodeState::explainMethodChanged, view, [view, state] { showDecode(view, *state); });
     QObject::connect(state, &DecodeState::explanationChanged, view, [view, state] { showDecode(view, *state); });
+    QObject::connect(state, &DecodeState::wordsChanged, view, [view, state] {
+        showDecode(view, *state);
+        showSelection(view, *state);
+    });
     QObject::connect(view, &HeatmapView::cellClicked, state, [state](int row, int col) {
-        if (state->attentionView().isDefault()) state->setSelection(row, col);
+        if (!state->attentionView().isDefault()) return;
+        if (state->wordsShown()) {
+            row = firstPiece(state->decode()->result.target_words, row);
+            col = firstPiece(state->decode()->result.source_words, col);
+        }
+        state->setSelection(row, col);
     });
     showDecode(view, *state);
     showSelection(view, *state);

@@ -1,4 +1,8 @@
 #include "state/model_names.h"
+#include "heatmap/utf8_text.h"
+#include "io/marian_folder.h"
+
+#include <QFileInfo>
 
 #include "heatmap/utf8_text.h"
 
@@ -45,12 +49,20 @@ QString spanName(SpanKind span) {
     return QCoreApplication::translate("attnviz::ui::ModelNames", "global");
 }
 
+QString modelDisplayName(const Model& model, const QString& path) {
+    if (!model.marian) return QFileInfo(path).fileName();
+    if (!model.marian->repository.empty()) return qs(model.marian->repository);
+    return QFileInfo(qs(marianFolderOf(path.toStdString()))).fileName();
+}
+
 QString tokenizerName(TokenizerKind kind) {
     switch (kind) {
     case TokenizerKind::Word:
         return QCoreApplication::translate("attnviz::ui::ModelNames", "word");
     case TokenizerKind::Char:
         return QCoreApplication::translate("attnviz::ui::ModelNames", "char");
+    case TokenizerKind::SentencePiece:
+        return QStringLiteral("SentencePiece");  // a name, the same in every language
     case TokenizerKind::Whitespace:
         break;
     }

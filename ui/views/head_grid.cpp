@@ -1,4 +1,5 @@
 #include "views/head_grid.h"
+#include "state/word_view.h"
 
 #include "heatmap/attention_view_data.h"
 #include "heatmap/colormaps.h"
@@ -81,6 +82,10 @@ QPoint HeadGridCanvas::thumbnailCenter(int layer, int head) const {
 }
 
 QSize HeadGridCanvas::sizeHint() const { return {600, std::clamp(figure_.layers() * 80 + 30, 130, 360)}; }
+
+QSize HeadGridCanvas::minimumSizeHint() const {
+    return {120, std::max(80, figure_.layers() * kMinLayerHeight + 2 * kMargin + heatmapFont(12).pointSize() * 2)};
+}
 
 void HeadGridCanvas::relayout() {
     layout_ = HeadGridLayout::make(figure_, rect().adjusted(kMargin, kMargin, -kMargin, -kMargin), heatmapFont(12));
@@ -198,6 +203,7 @@ void HeadGridView::setDecodeState(DecodeState* state) {
     connect(state_, &DecodeState::decodeChanged, this, update);
     connect(state_, &DecodeState::cursorChanged, this, update);
     connect(state_, &DecodeState::attentionViewChanged, this, update);
+    connect(state_, &DecodeState::wordsChanged, this, update);
     refresh();
 }
 
@@ -254,7 +260,7 @@ void HeadGridView::refresh() {
 }
 
 HeadGridFigure HeadGridView::makeFigure() const {
-    const DecodeResult& r = state_->decode()->result;
+    const DecodeResult& r = *state_->shownResult();  // in words when the window shows words (state/word_view.h)
     HeadGridFigure f;
     const AttentionKind k = kind();
     const int layers = attentionLayers(r, k), heads = attentionHeads(r, k);
@@ -271,7 +277,9 @@ HeadGridFigure HeadGridView::makeFigure() const {
     else
         for (int h = 0; h < heads; ++h) f.col_labels << tr("head %1").arg(h + 1);
     const bool stepping = stepsWithDecoder(k) && state_->cursor() < state_->stepCount();
-    f.visible_rows = stepping ? state_->cursor() : -1;
+    f.visible_rows = !stepping              ? -1
+                     : state_->wordsShown() ? wordsStarted(state_->decode()->result.target_words, state_->cursor())
+                                            : state_->cursor();
     f.causal = k == AttentionKind::DecoderSelf;
     f.colormap = colormap_;
     if (!averaged())

@@ -34,7 +34,9 @@ public:
     const HeadGridFigure& figure() const { return figure_; }
     const HeadGridLayout& layout() const { return layout_; }
     QPoint thumbnailCenter(int layer, int head) const;  // widget coordinates; (-1, -1) if there is none
-    QSize minimumSizeHint() const override { return {120, 80}; }
+    // At least kMinLayerHeight pixels a layer (6 layers of 8 heads stay readable: the dock scrolls instead).
+    static constexpr int kMinLayerHeight = 36;
+    QSize minimumSizeHint() const override;
     // About 80 pixels a layer (2 layers: 190), so that a shown dock leaves the heatmap its room.
     QSize sizeHint() const override;
 

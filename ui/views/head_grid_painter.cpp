@@ -25,7 +25,7 @@ double cellSide(double length, int count, int n) {
     return n > 0 && count > 0 ? (length - kGap * (count - 1)) / count / n : 0;
 }
 
-void paintThumb(QPainter& p, const HeadGridFigure& f, const HeadMatrix& m, const QRectF& r, double cell,
+void paintThumb(QPainter& p, const HeadGridFigure& f, const HeadMatrix& m, const QRectF& r, double cell, double cell_h,
                 const HeadGridColors& colors) {
     QCPColorGradient gradient = colormapGradient(f.colormap);  // color() is not const
     const QCPRange range(0, 1);
@@ -34,8 +34,8 @@ void paintThumb(QPainter& p, const HeadGridFigure& f, const HeadMatrix& m, const
         for (int j = 0; j < int(m[size_t(i)].size()); ++j) {
             if (!f.shows(i, j)) continue;
             // Edges on the same grid for every cell, so that neighbours meet without seams.
-            const QRectF c(QPointF(r.left() + j * cell, r.top() + i * cell),
-                           QPointF(r.left() + (j + 1) * cell, r.top() + (i + 1) * cell));
+            const QRectF c(QPointF(r.left() + j * cell, r.top() + i * cell_h),
+                           QPointF(r.left() + (j + 1) * cell, r.top() + (i + 1) * cell_h));
             p.fillRect(c, QColor::fromRgb(gradient.color(double(m[size_t(i)][size_t(j)]), range)));
         }
 }
@@ -72,10 +72,14 @@ HeadGridLayout HeadGridLayout::make(const HeadGridFigure& f, const QRect& area, 
     const double left = area.left() + label_w + kGap;
     const double head_h = fm.height() + kGap;  // room for the selected thumbnail's outline too
     const double w = area.right() + 1 - left, h = area.bottom() + 1 - top - head_h;
-    l.cell = std::min(cellSide(w, f.heads(), matrixCols(f)), cellSide(h, f.layers(), matrixRows(f)));
-    if (l.cell >= 2) l.cell = std::floor(l.cell);  // whole pixels: crisp cells on screen
-    l.cell = std::max(l.cell, 0.25);
-    const double tw = l.cell * matrixCols(f), th = l.cell * matrixRows(f);
+    const double wide = cellSide(w, f.heads(), matrixCols(f)), high = cellSide(h, f.layers(), matrixRows(f));
+    l.cell = std::min(wide, kMaxCellStretch * high);
+    l.cell_h = std::min(high, kMaxCellStretch * l.cell);
+    for (double* side : {&l.cell, &l.cell_h}) {
+        if (*side >= 2) *side = std::floor(*side);  // whole pixels: crisp cells on screen
+        *side = std::max(*side, 0.25);
+    }
+    const double tw = l.cell * matrixCols(f), th = l.cell_h * matrixRows(f);
     const double step_x = std::max(tw + kGap, fm.horizontalAdvance(f.col_labels.value(0)) + kGap);
     l.thumbs.assign(size_t(f.layers()), std::vector<QRectF>(size_t(f.heads())));
     for (int head = 0; head < f.heads(); ++head)
@@ -114,7 +118,7 @@ void paintHeadGrid(QPainter& p, const HeadGridFigure& f, const HeadGridLayout& l
     p.setRenderHint(QPainter::Antialiasing, false);
     for (size_t layer = 0; layer < l.thumbs.size(); ++layer)
         for (size_t head = 0; head < l.thumbs[layer].size(); ++head)
-            paintThumb(p, f, f.cells[layer][head], l.thumbs[layer][head], l.cell, colors);
+            paintThumb(p, f, f.cells[layer][head], l.thumbs[layer][head], l.cell, l.cell_h, colors);
     for (const QPoint& off : f.removed)
         if (off.x() >= 0 && off.x() < f.layers() && off.y() >= 0 && off.y() < f.heads())
             paintRemoved(p, l.thumbs[size_t(off.x())][size_t(off.y())], colors);

@@ -39,8 +39,11 @@ struct HeadGridLayout {
     QRectF title;
     std::vector<QRectF> row_labels, col_labels;
     std::vector<std::vector<QRectF>> thumbs;  // [layer][head]
-    double cell = 0;                          // side of one matrix cell in the thumbnails
-    // Lays `figure` out in `area` with `font`'s labels; thumbnails keep square cells, whole pixels when they can.
+    double cell = 0, cell_h = 0;              // width and height of one matrix cell in the thumbnails
+    // Lays `figure` out in `area` with `font`'s labels, whole pixels when they can. Cells are square unless the room
+    // is of another shape than the matrices (a long output of a short sentence): then they stretch, up to
+    // kMaxCellStretch times as wide as high or the other way, so that the thumbnails fill the room and stay readable.
+    static constexpr double kMaxCellStretch = 2.5;
     static HeadGridLayout make(const HeadGridFigure& figure, const QRect& area, const QFont& font);
     // (layer, head) of the thumbnail at `pos`, or (-1, -1).
     QPoint hit(const QPointF& pos) const;

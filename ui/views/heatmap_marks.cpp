@@ -4,6 +4,7 @@
 #include "model/vocab.h"
 #include "state/decode_state.h"
 #include "state/forcing_history.h"
+#include "state/word_view.h"
 
 namespace attnviz::ui {
 
@@ -21,6 +22,17 @@ LabelMarks labelMarksOf(const DecodeState& state) {
     for (int i = 0; i < int(r.target_ids.size()) && i < int(r.target_tokens.size()); ++i)
         if (r.target_ids[size_t(i)] == kUnk && r.target_tokens[size_t(i)] != kSpecialTokens[kUnk])
             marks.unknown_rows << i;
+    if (state.wordsShown()) {  // the axes are words (state/word_view.h): a word is marked when one of its pieces is
+        const auto toWords = [](const auto& pieces, const std::vector<WordSpan>& words) {
+            std::decay_t<decltype(pieces)> out;
+            for (int p : pieces)
+                if (const int w = wordOfPiece(words, p); w >= 0 && !out.contains(w)) out << w;
+            return out;
+        };
+        marks.forced_rows = toWords(marks.forced_rows, r.target_words);
+        marks.unknown_rows = toWords(marks.unknown_rows, r.target_words);
+        marks.unknown_cols = toWords(marks.unknown_cols, r.source_words);
+    }
     return marks;
 }
 
@@ -29,6 +41,7 @@ void bindLabelMarks(HeatmapView* view, DecodeState* state) {
     QObject::connect(state, &DecodeState::decodeChanged, view, update);
     QObject::connect(state, &DecodeState::forcedTokensChanged, view, update);
     QObject::connect(state, &DecodeState::attentionViewChanged, view, update);
+    QObject::connect(state, &DecodeState::wordsChanged, view, update);
     update();
 }
 

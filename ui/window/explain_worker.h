@@ -21,7 +21,7 @@ public:
     // Starts computing `method` for `decode` (made by `model`); an older request's result will not arrive.
     void submit(std::shared_ptr<const Model> model, std::shared_ptr<const PrefixDecoding> decode, ExplainMethod method,
                 ExplainOptions options = {});
-    // Drops what is running (the method became attention, the decode was cleared).
+    // Drops what is running (the method became attention, the decode was cleared): it stops at its next pass.
     void cancelAll();
     bool isBusy() const;
     void waitForDone();
@@ -30,6 +30,9 @@ signals:
     // `explanation` is null and `error` says why when the method could not be computed.
     void finished(std::shared_ptr<const attnviz::PrefixDecoding> decode,
                   std::shared_ptr<const attnviz::Explanation> explanation, QString error);
+    // The running request's model passes: `done` of `total` (core's ExplainOptions::progress). A request that is
+    // cancelled or overtaken stops at its next pass.
+    void progressed(int done, int total);
 
 private:
     LatestWins* runner_;

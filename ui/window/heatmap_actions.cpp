@@ -116,10 +116,16 @@ bool isKnockedOut(const DecodeState& state, int col) {
 
 void HeatmapActions::prepareInterventions(int row, int col) {
     const PrefixDecoding* decode = state_->decode();
-    const bool column = decode && columnsAreSource(*state_) && col >= 0 && col < int(decode->source.ids.size());
+    // In words (state/word_view.h) a column is a word of several pieces, and knockouts name pieces.
+    const bool words = state_->wordsShown();
+    const bool column =
+        decode && !words && columnsAreSource(*state_) && col >= 0 && col < int(decode->source.ids.size());
     knock_out_->setEnabled(column);
     const QString word = column ? sourceWord(*state_, col) : QString();
-    if (column && isKnockedOut(*state_, col)) {
+    if (words) {
+        setTexts(knock_out_, tr("&Knock out this word"),
+                 tr("Knockouts name pieces: choose View ▸ Pieces to knock one out"));
+    } else if (column && isKnockedOut(*state_, col)) {
         setTexts(knock_out_, tr("&Restore “%1”").arg(word),
                  tr("Take this word's knockout away: the model reads it again"));
     } else if (column) {

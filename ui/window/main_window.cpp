@@ -69,7 +69,7 @@ QString decodeNotes(const DecodeOutcome& outcome) {
 }
 
 QString openModelHint() {
-    return MainWindow::tr("Open a model (File ▸ Open, or File ▸ Sample models) and type a sentence.");
+    return MainWindow::tr("Open a model (File ▸ Open, or File ▸ Model library) and type a sentence.");
 }
 QString typeSentenceHint() { return MainWindow::tr("Type a sentence above to see where the model looks."); }
 QString decodeTime(const DecodeOutcome& outcome) {
@@ -296,7 +296,7 @@ void MainWindow::modelChanged() {
     source_->setModel(model());
     reference_marker_->setModel(model());
     findSiblingModels();
-    setWindowTitle(tr("%1 — attnviz").arg(QFileInfo(modelPath()).fileName()));
+    setWindowTitle(tr("%1 — attnviz").arg(modelDisplayName(*model(), modelPath())));
     setWindowFilePath(modelPath());
     updateScoreActions();
     updateStatus();
@@ -312,7 +312,9 @@ void MainWindow::updateStatus() {
     const Model& m = *model();
     const ModelConfig& c = m.config;
     model_label_->setText(tr("Model: %1 (%2 decoder, %3 scoring)")
-                              .arg(m.task.empty() ? QFileInfo(modelPath()).completeBaseName() : qs(m.task),
+                              .arg(m.marian         ? modelDisplayName(m, modelPath())
+                                   : m.task.empty() ? QFileInfo(modelPath()).completeBaseName()
+                                                    : qs(m.task),
                                    qs(toString(c.decoder)), ui::scoringName(c.score)));
     const QString sizes = c.isTransformer()
                               ? tr("d_model %1, %2 heads, %3 encoder and %4 decoder layers, feed-forward %5")

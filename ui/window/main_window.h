@@ -47,6 +47,7 @@ class CorpusBrowser;
 class CellInspector;
 class DecodeState;
 class ExplainWorker;
+class ExplainProgress;
 class ExplainScoresPanel;
 class HeatmapActions;
 class ForceTokenBox;
@@ -197,6 +198,14 @@ public:
     QDialog* showGettingStarted();
     TrainingWindow* showTrainingWindow();
     QAction* trainAction() const { return train_act_; }
+    // File ▸ Open model folder… (a Hugging Face Marian folder, docs/marian.md) and View ▸ Pieces / Words, enabled for
+    // a SentencePiece model (main_window_words.cpp).
+    QAction* openFolderAction() const { return open_folder_act_; }
+    QAction* piecesAction() const { return pieces_act_; }
+    QAction* wordsAction() const { return words_act_; }
+    // The explanation's progress line in the status bar, shown while a method runs longer than half a second
+    // (window/explain_progress.h).
+    ExplainProgress* explainProgress() const { return explain_progress_; }
 
 signals:
     void decodeFinished();  // a decode was shown (also: the sentence became empty)
@@ -315,6 +324,13 @@ private:
     void addExplainMenu(QMenu* view);
     void showExplainChoice();
     void requestExplanation();
+    // main_window_words.cpp: File ▸ Open model folder…, View ▸ Pieces / Words and the line that says what words are.
+    void createWordsActions();
+    void addWordsActions(QWidget* menu_or_bar);
+    void openFolder();
+    void updateWordsActions();
+    QString wordsText() const;
+    void createExplainProgress();
     QString explanationText() const;
 
     DecodeState* state_;
@@ -370,6 +386,11 @@ private:
 
     QMenu* recent_menu_ = nullptr;
     QAction* open_act_ = nullptr;
+    QAction* open_folder_act_ = nullptr;
+    QActionGroup* words_group_ = nullptr;  // owns pieces_act_ and words_act_
+    QAction* pieces_act_ = nullptr;
+    QAction* words_act_ = nullptr;
+    ExplainProgress* explain_progress_ = nullptr;
     QAction* library_act_ = nullptr;
     QAction* train_act_ = nullptr;
     QPointer<TrainingWindow> training_window_;

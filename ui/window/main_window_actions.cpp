@@ -68,9 +68,10 @@ void MainWindow::createActions() {
     open_act_ = makeAction(this, icon("document-open", "open"), tr("&Open model…"), QKeySequence::Open,
                            tr("Open a model file (.safetensors)"));
     connect(open_act_, &QAction::triggered, this, &MainWindow::open);
-    library_act_ = makeAction(this, icon("folder-open", "library"), tr("&Sample models…"), QKeySequence(tr("Ctrl+L")),
-                              tr("Browse the shipped sample models by task"));
+    library_act_ = makeAction(this, icon("folder-open", "library"), tr("Model &library…"), QKeySequence(tr("Ctrl+L")),
+                              tr("Browse the sample models by task and the Hugging Face cache's Marian models"));
     connect(library_act_, &QAction::triggered, this, &MainWindow::showLibrary);
+    createWordsActions();
     open_corpus_act_ =
         makeAction(this, icon("document-open", "open"), tr("Open &corpus…"), QKeySequence(tr("Ctrl+K")),
                    tr("Open a TSV corpus in the corpus browser: every line scored, click one to see it"));
@@ -145,6 +146,7 @@ void MainWindow::createActions() {
 void MainWindow::createMenus() {
     QMenu* file = menuBar()->addMenu(tr("&File"));
     file->addAction(open_act_);
+    file->addAction(open_folder_act_);
     recent_menu_ = file->addMenu(tr("Open &recent"));
     connect(recent_menu_, &QMenu::aboutToShow, this, &MainWindow::updateRecentMenu);
     file->addAction(library_act_);
@@ -166,6 +168,7 @@ void MainWindow::createMenus() {
     QMenu* view = menuBar()->addMenu(tr("&View"));
     view->addAction(annotate_act_);
     view->addAction(hide_specials_act_);
+    addWordsActions(view);
     view->addAction(step_dock_->toggleViewAction());  // the dock again after closing it
     view->addAction(compare_act_);
     view->addAction(diagnostics_act_);
@@ -252,6 +255,7 @@ void MainWindow::createToolBars() {
     view->addWidget(colormap_box_);
     view->addAction(annotate_act_);
     view->addAction(hide_specials_act_);
+    addWordsActions(view);
 }
 
 QAction* MainWindow::stepAction(Step which) const {

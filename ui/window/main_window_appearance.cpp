@@ -80,10 +80,11 @@ void MainWindow::retranslateUi() {
         removeToolBar(bar);
         delete bar;
     }
-    for (QAction* a :
-         {open_act_, library_act_, export_act_, copy_act_, quit_act_, annotate_act_, hide_specials_act_, first_act_,
-          back_act_, forward_act_, last_act_, play_act_, undo_act_, redo_act_, clear_forced_act_, open_corpus_act_})
+    for (QAction* a : {open_act_, library_act_, export_act_, copy_act_, quit_act_, annotate_act_, hide_specials_act_,
+                       first_act_, back_act_, forward_act_, last_act_, play_act_, undo_act_, redo_act_,
+                       clear_forced_act_, open_corpus_act_, open_folder_act_})
         delete a;
+    delete words_group_;  // and its actions
     delete score_group_;  // and its actions
     score_acts_.clear();
     delete library_;

@@ -7,6 +7,7 @@
 #include "state/decode_state.h"
 #include "views/explain_scores_panel.h"
 #include "window/dock_scroller.h"
+#include "window/explain_progress.h"
 #include "window/explain_worker.h"
 #include "window/main_window.h"
 
@@ -15,6 +16,7 @@
 #include <QDockWidget>
 #include <QLabel>
 #include <QMenu>
+#include <QStatusBar>
 #include <QToolBar>
 
 namespace attnviz::ui {
@@ -24,9 +26,11 @@ void MainWindow::createExplainWorker() {
     connect(explain_worker_, &ExplainWorker::finished, this,
             [this](std::shared_ptr<const PrefixDecoding> decode, std::shared_ptr<const Explanation> e,
                    const QString& error) {
+                explain_progress_->finished();
                 if (!error.isEmpty()) showStatus(tr("Could not explain: %1").arg(error), 8000);
                 state_->setExplanation(decode.get(), std::move(e));
             });
+    createExplainProgress();
     connect(state_, &DecodeState::decodeChanged, this, &MainWindow::requestExplanation);
     connect(state_, &DecodeState::explainMethodChanged, this, &MainWindow::requestExplanation);
     connect(state_, &DecodeState::explainMethodChanged, this, &MainWindow::showExplainChoice);
@@ -122,6 +126,7 @@ void MainWindow::requestExplanation() {
     const ExplainMethod method = state_->explainMethod();
     if (method == ExplainMethod::Attention || !state_->decode() || state_->stepCount() == 0) {
         explain_worker_->cancelAll();
+        explain_progress_->finished();
         return;
     }
     // the state holds its decode as a shared PrefixDecoding: the worker keeps it alive while it computes
@@ -129,6 +134,20 @@ void MainWindow::requestExplanation() {
     options.contrast = state_->contrast();
     options.interventions = state_->decode()->interventions;  // the intervened model is the one explained
     explain_worker_->submit(state_->decodedModel(), state_->decodeShared(), method, options);
+    explain_progress_->started(explainMethodShortTitle(method));
+}
+
+// A run longer than half a second shows in the status bar; Cancel drops it and shows the attention again.
+void MainWindow::createExplainProgress() {
+    explain_progress_ = new ExplainProgress(this);
+    statusBar()->addPermanentWidget(explain_progress_);
+    connect(explain_worker_, &ExplainWorker::progressed, explain_progress_, &ExplainProgress::setProgress);
+    connect(explain_progress_, &ExplainProgress::cancelRequested, this, [this] {
+        explain_worker_->cancelAll();
+        explain_progress_->finished();
+        setExplainMethod(ExplainMethod::Attention);
+        showStatus(tr("Explanation cancelled: the heatmap shows the attention."), 5000);
+    });
 }
 
 void MainWindow::explainContrast(std::optional<int> token) {

@@ -1,5 +1,6 @@
 // MainWindow and its files: the settings kept between sessions (window geometry, dock layout, colour map, export
-// options), the recent files menu, File ▸ Open and the sample models dialog, and a model dropped on the window.
+// options), the recent files menu, File ▸ Open and the model library, and a model file or folder dropped on the
+// window.
 #include "window/main_window.h"
 
 #include "dialogs/model_library.h"
@@ -27,7 +28,10 @@ constexpr int kMaxRecentFiles = 8;
 bool isModelFile(const QMimeData* mime, QString* path) {
     if (!mime || !mime->hasUrls() || mime->urls().isEmpty()) return false;
     const QString p = mime->urls().first().toLocalFile();
-    if (!p.endsWith(QStringLiteral(".safetensors"), Qt::CaseInsensitive)) return false;
+    // an attnviz file, or a Hugging Face Marian folder (docs/marian.md), or its config.json
+    const bool marian = QFileInfo(p + QStringLiteral("/config.json")).isFile() ||
+                        QFileInfo(p).fileName() == QStringLiteral("config.json");
+    if (!marian && !p.endsWith(QStringLiteral(".safetensors"), Qt::CaseInsensitive)) return false;
     if (path) *path = p;
     return true;
 }
@@ -100,8 +104,9 @@ void MainWindow::updateRecentMenu() {
 
 void MainWindow::open() {
     const QString dir = modelPath().isEmpty() ? QDir::homePath() : QFileInfo(modelPath()).path();
-    const QString path =
-        QFileDialog::getOpenFileName(this, tr("Open model"), dir, tr("attnviz models (*.safetensors);;All files (*)"));
+    const QString path = QFileDialog::getOpenFileName(
+        this, tr("Open model"), dir,
+        tr("attnviz models (*.safetensors);;Hugging Face Marian folders (config.json);;All files (*)"));
     if (!path.isEmpty()) openModel(path);
 }
 

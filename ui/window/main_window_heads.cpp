@@ -29,11 +29,15 @@ void MainWindow::createHeadGridDock() {
 }
 
 QString MainWindow::attentionViewText() const {
-    if (const QString explained = explanationText(); !explained.isEmpty()) return explained;
+    const QString words = wordsText();  // pieces merged into words: what that means here (main_window_words.cpp)
+    const auto joined = [&words](const QString& text) {
+        return words.isEmpty() ? text : text.isEmpty() ? words : text + QLatin1Char('\n') + words;
+    };
+    if (const QString explained = explanationText(); !explained.isEmpty()) return joined(explained);
     const AttentionView& view = state_->attentionView();
-    if (view.isDefault() || !state_->decode()) return {};
+    if (view.isDefault() || !state_->decode()) return joined({});
     const int heads = attentionHeads(state_->decode()->result, view.kind);
-    return tr("Heatmap: %1 — %2").arg(attentionViewTitle(view, heads), attentionViewAxesText(view.kind));
+    return joined(tr("Heatmap: %1 — %2").arg(attentionViewTitle(view, heads), attentionViewAxesText(view.kind)));
 }
 
 void MainWindow::showAttentionView() {

@@ -7,6 +7,7 @@
 #include "state/decode_state.h"
 #include "state/forcing_history.h"
 #include "state/intervention_edits.h"
+#include "state/word_view.h"
 #include "text/tokenizer.h"
 #include "views/head_grid.h"
 #include "views/intervention_list.h"
@@ -41,6 +42,7 @@ void MainWindow::createInterventionsDock() {
         if (!state_->interventions().empty()) showInterventionsDock();
     });
     connect(state_, &DecodeState::decodeChanged, this, &MainWindow::showInterventionMarks);
+    connect(state_, &DecodeState::wordsChanged, this, &MainWindow::showInterventionMarks);
     connect(state_, &DecodeState::attentionViewChanged, this, &MainWindow::showInterventionMarks);
 }
 
@@ -68,6 +70,10 @@ void MainWindow::showInterventionMarks() {
     if (state_->decode() && state_->attentionView().kind == AttentionKind::Cross) {
         drawn = state_->decode()->interventions;
         drawn.heads_off.clear();
+        if (state_->wordsShown()) {  // the heatmap's columns are words (state/word_view.h)
+            drawn.knockout = knockoutWords(state_->decode()->result, drawn.knockout);
+            drawn.attend.clear();
+        }
     }
     if (drawn == heatmap_->style().interventions) return;
     HeatmapStyle shown = heatmap_->style();

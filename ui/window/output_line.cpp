@@ -13,6 +13,9 @@ OutputLine::OutputLine(QWidget* parent) : QLabel(parent) {
     setWordWrap(true);
     setTextFormat(Qt::RichText);
     setTextInteractionFlags(Qt::TextSelectableByMouse);
+    // The window's width is not the output's to set: a word longer than the line (a detokenized translation without
+    // spaces) is cut at the edge rather than widening the window past the screen.
+    setSizePolicy(QSizePolicy::Ignored, QSizePolicy::Preferred);
     // At least a line as tall as one with CJK (fallback fonts are taller): the heatmap below does not move when the
     // output's script changes.
     QLabel probe;
@@ -68,6 +71,13 @@ void OutputLine::refresh() {
     const QString gap = chars ? QString() : QStringLiteral(" ");
     QString html = tr("<b>Output:</b> ");
     const PrefixDecoding* plain = state_->plainDecode();
+    if (!plain && !decode.result.target_words.empty()) {  // a SentencePiece model: its translation as text
+        setText(html + qs(decode.result.text).toHtmlEscaped());
+        setToolTip(
+            tr("The translation as text (the pieces joined and detokenized); the heatmap and the step panel "
+               "show the pieces the model produced."));
+        return;
+    }
     if (!plain) {
         for (int i = 0; i < int(tokens.size()); ++i) html += tokenHtml(i, escaped(tokens[size_t(i)], chars)) + gap;
         setText(html);
