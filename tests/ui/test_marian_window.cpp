@@ -101,6 +101,7 @@ private slots:
     void runningExplanationIsCancelled();
     void explanationReportsItsPasses();
     void explainProgressShowsOnlyAfterHalfASecond();
+    void sampleFoldersAreListedBesideTheModelFiles();
 
 private:
     bool openMarian() {
@@ -113,6 +114,19 @@ private:
     }
     QString marian_;
 };
+
+void TestMarianWindow::sampleFoldersAreListedBesideTheModelFiles() {
+    // sample_models/tatoeba-marian/ sits beside the .safetensors files: the library lists it under "marian"
+    bool found = false;
+    for (const ModelInfo& m : scanModelDir(QFileInfo(marian_).absolutePath()))
+        if (QFileInfo(m.path).fileName() == QStringLiteral("opus-mt-test")) {
+            found = true;
+            QVERIFY2(m.error.isEmpty(), qPrintable(m.error));
+            QCOMPARE(m.task, QStringLiteral("marian"));
+            QVERIFY2(m.description.contains(QString::fromUtf8("en → xx")), qPrintable(m.description));
+        }
+    QVERIFY(found);
+}
 
 void TestMarianWindow::folderOpensAndItsConfigJsonToo() {
     QVERIFY(openMarian());

@@ -3,6 +3,7 @@
 #include "dialogs/hub_cache.h"
 #include "heatmap/utf8_text.h"
 
+#include "io/marian_folder.h"
 #include "io/model_file.h"
 #include "model/model.h"
 
@@ -24,6 +25,19 @@ namespace attnviz::ui {
 ModelInfo readModelInfo(const QString& path) {
     ModelInfo info;
     info.path = path;
+    if (isMarianPath(path.toStdString())) {  // a Marian folder (a sample one): its JSON files, no weights
+        try {
+            const MarianSummary m = readMarianSummary(path.toStdString());
+            info.config = m.settings.config;
+            info.task = QStringLiteral("marian");
+            info.description = qs(m.origin.source_lang + " → " + m.origin.target_lang + ", " +
+                                  sizesSummary(m.settings.config) + " (Hugging Face Marian folder)");
+            info.source_vocab_size = info.target_vocab_size = m.settings.vocab_size;
+        } catch (const std::exception& e) {
+            info.error = qs(errorMessage(e));
+        }
+        return info;
+    }
     try {
         const ModelHeader h = readModelHeader(path.toStdString());
         info.config = h.config;
@@ -60,6 +74,10 @@ std::vector<ModelInfo> scanModelDir(const QString& dir) {
     std::vector<ModelInfo> out;
     const QFileInfoList files = QDir(dir).entryInfoList({QStringLiteral("*.safetensors")}, QDir::Files, QDir::Name);
     for (const QFileInfo& f : files) out.push_back(readModelInfo(f.absoluteFilePath()));
+    // and the Marian folders beside them (sample_models/tatoeba-marian/)
+    for (const QFileInfo& f : QDir(dir).entryInfoList(QDir::Dirs | QDir::NoDotAndDotDot, QDir::Name))
+        if (QFileInfo(QDir(f.absoluteFilePath()).filePath(QStringLiteral("config.json"))).isFile())
+            out.push_back(readModelInfo(f.absoluteFilePath()));
     std::stable_sort(out.begin(), out.end(), [](const ModelInfo& a, const ModelInfo& b) {
         if (a.task.isEmpty() != b.task.isEmpty()) return !a.task.isEmpty();
         return a.task < b.task;
