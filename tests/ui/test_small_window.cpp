@@ -13,11 +13,11 @@
 #include "window/reference_fold.h"
 #include "window/source_editor.h"
 
-#include <QLineEdit>
 #include <QAbstractItemView>
 #include <QCompleter>
 #include <QDockWidget>
 #include <QHeaderView>
+#include <QLineEdit>
 #include <QScrollBar>
 #include <QTableWidget>
 #include <QTest>
