@@ -62,13 +62,13 @@ transformer_lr=0.001
 transformer_warmup=400
 
 # The subword Marian-layout model (configs/<task>-marian.json, a Hugging Face Marian config: docs/marian.md): its
-# own SentencePiece pieces (4,000 per side, seeded) trained on the same split, the Transformer schedule, written as a
+# own SentencePiece pieces (4,000 English, 3,000 Chinese, seeded) trained on the same split, the Transformer schedule, written as a
 # Hugging Face folder <task>-marian/ in F16. Its quality is measured by the same char BLEU (eval scores a SentencePiece
 # target's text in characters).
-declare -A marian_epochs=([tatoeba]=20)
+declare -A marian_epochs=([tatoeba]=12)
 train_marian() {  # task config-name
   local task=$1 name=$2
-  "$cli" train --config "$here/configs/$name.json" --spm-vocab 4000 --data "$corpora/$task/train.tsv" \
+  "$cli" train --config "$here/configs/$name.json" --spm-vocab 4000,3000 --data "$corpora/$task/train.tsv" \
     --valid "$corpora/$task/valid.tsv" --out "$out/$name" --force --dtype f16 --source-lang en --target-lang zh \
     --optimizer adam --lr "$transformer_lr" --warmup "$transformer_warmup" --batch-size 64 \
     --epochs "${marian_epochs[$task]}" --clip 1.0 --dropout 0.1 --seed "$seed" --threads "${ATTNVIZ_TRAIN_THREADS:-2}"
