@@ -12,7 +12,6 @@ namespace attnviz {
 
 namespace {
 constexpr const char* kEosText = "<eos>";
-constexpr const char* kMarianEosText = "</s>";  // a Marian vocabulary's end of sentence
 
 // The n-grams of one sentence with their counts.
 std::map<std::vector<std::string>, int> ngramCounts(const std::vector<std::string>& tokens, int n) {
@@ -92,8 +91,7 @@ TokenCounts tokenCounts(const std::vector<std::string>& output, const std::vecto
 }
 
 std::vector<std::string> withoutEos(const std::vector<std::string>& tokens) {
-    if (!tokens.empty() && (tokens.back() == kEosText || tokens.back() == kMarianEosText))
-        return {tokens.begin(), tokens.end() - 1};
+    if (!tokens.empty() && tokens.back() == kEosText) return {tokens.begin(), tokens.end() - 1};
     return tokens;
 }
 
