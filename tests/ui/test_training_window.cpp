@@ -279,15 +279,15 @@ void TestTrainingWindow::stopInsideAnEpochNamesTheTablesLastRow() {
     TrainingSettings s = tinySettings(dir_.path(), 2);
     s.corpus = dir_.filePath("long.tsv");  // 2,000 lines in batches of 8: 250 updates an epoch
     w.form()->applySettings(s);
-    QSignalSpy snapshots(&w, &TrainingWindow::snapshotAdded);
     QSignalSpy paused(&w, &TrainingWindow::paused);
     QSignalSpy done(&w, &TrainingWindow::trainingFinished);
     QVERIFY(w.start());
-    QTRY_VERIFY_WITH_TIMEOUT(snapshots.count() >= 3, 60000);
-    w.pause();  // the stop then ends the run at a known update
+    // Paused at once, so the run stops inside its first epoch however fast the machine is; the stop then ends the
+    // run at a known update.
+    w.pause();
     QVERIFY(paused.wait(60000));
     const int64_t step = paused.takeFirst().at(0).toLongLong();
-    QVERIFY(step < 250);
+    QVERIFY(step >= 0 && step < 250);
     w.stop();
     QVERIFY(done.wait(60000));
     const TrainReport& report = w.lastReport();
