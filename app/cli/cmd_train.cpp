@@ -208,12 +208,15 @@ ModelConfig configOf(const nlohmann::json& config, const std::string& path) {
 std::string tooLargeText(const TrainArgs& a, const TrainingTooLarge& e) {
     const TrainOptions o = trainOptions(a, false);
     const TrainingMemory& m = e.size.memory;
-    const std::string vocab_origin =
-        a.init.empty() ? "after --min-freq " + std::to_string(a.min_freq) : "of --init " + a.init;
+    const bool pieces = !a.spm_vocab.empty();  // a Marian config: one shared vocabulary of SentencePiece pieces
+    const std::string vocab_origin = pieces           ? "one shared vocabulary, at least the larger --spm-vocab size"
+                                     : a.init.empty() ? "after --min-freq " + std::to_string(a.min_freq)
+                                                      : "of --init " + a.init;
     return e.sizesText(vocab_origin) + ": " + gibText(double(m.weights)) + " of weights, " +
            gibText(double(m.gradients)) + " of gradients (--threads " + std::to_string(o.threads) + "), " +
            gibText(double(m.optimizer)) + " of " + a.optimizer + " state, " + gibText(double(m.snapshots)) +
-           " of snapshots; use a larger --min-freq, smaller dimensions, --optimizer sgd or fewer --threads";
+           " of snapshots; use " + (pieces ? "a smaller --spm-vocab" : "a larger --min-freq") +
+           ", smaller dimensions, --optimizer sgd or fewer --threads";
 }
 
 // The model training starts from (--init, or --config with vocabularies built from the data) and the data read

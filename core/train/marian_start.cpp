@@ -54,7 +54,7 @@ MarianArchitecture marianArchitectureFromJson(const nlohmann::json& config) {
     return a;
 }
 
-Model makeMarianModel(const Corpus& corpus, const MarianArchitecture& a, uint64_t seed) {
+Model makeMarianModelWithoutWeights(const Corpus& corpus, const MarianArchitecture& a, uint64_t seed) {
     std::vector<std::string> source, target;
     for (const CorpusExample& ex : corpus.examples) {
         source.push_back(ex.source);
@@ -78,15 +78,25 @@ Model makeMarianModel(const Corpus& corpus, const MarianArchitecture& a, uint64_
     t.shared_embeddings = t.tied_output = true;
     t.forbidden_outputs = {pad};
     validateConfig(m.config);
-    initTransformerParams(m.transformer, m.transformerShape(), {seed + 1, false});
-    m.transformer.tgt_embedding.row(pad).setZero();
-    m.transformer.generator_bias[pad] = 0.0f;
     MarianOrigin origin;
     origin.source_lang = a.source_lang;
     origin.target_lang = a.target_lang;
     origin.num_beams = 4;
     m.marian = origin;
     m.task = "marian";
+    return m;
+}
+
+void initMarianWeights(Model& model, uint64_t seed) {
+    const int pad = model.target_vocab.specials().pad;
+    initTransformerParams(model.transformer, model.transformerShape(), {seed + 1, false});
+    model.transformer.tgt_embedding.row(pad).setZero();
+    model.transformer.generator_bias[pad] = 0.0f;
+}
+
+Model makeMarianModel(const Corpus& corpus, const MarianArchitecture& a, uint64_t seed) {
+    Model m = makeMarianModelWithoutWeights(corpus, a, seed);
+    initMarianWeights(m, seed);
     return m;
 }
 

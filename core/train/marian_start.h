@@ -30,6 +30,11 @@ bool isMarianConfigJson(const nlohmann::json& config);
 // InputError for a corpus too small for the asked vocabulary sizes ("… at most N pieces"), naming the side.
 Model makeMarianModel(const Corpus& corpus, const MarianArchitecture& a, uint64_t seed);
 
+// makeMarianModel in two steps, so that the model's size can be checked before its weights are allocated: the pieces,
+// vocabularies and config (no parameters), then the seeded random weights (the <pad> row and logits bias 0).
+Model makeMarianModelWithoutWeights(const Corpus& corpus, const MarianArchitecture& a, uint64_t seed);
+void initMarianWeights(Model& model, uint64_t seed);
+
 // The parameters training never changes in a Marian-layout model: the <pad> row of the target table (the decoder's
 // first input, the zero vector) and its logits bias. Their gradient is set to 0 before each update.
 void dropFixedGradients(const Model& model, TransformerParams& gradient);

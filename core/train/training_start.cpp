@@ -7,6 +7,8 @@
 #include "model/params.h"
 #include "train/corpus_training.h"
 
+#include <algorithm>
+
 namespace attnviz {
 namespace {
 
@@ -16,6 +18,16 @@ void keepFirst(Corpus& corpus, size_t lines) {
 
 void requireFits(const TrainingSize& size, const ModelConfig& config) {
     if (!size.fits()) throw TrainingTooLarge(size, config);
+}
+
+// Before the pieces are trained: the shared vocabulary holds at least the larger side's pieces, so a model too large
+// with that many is refused without training SentencePiece first.
+void requireMarianMayFit(const MarianArchitecture& a, const TrainOptions& options, bool validation) {
+    ModelConfig config;
+    config.decoder = DecoderKind::Transformer;
+    config.transformer = a.transformer;
+    const int least_vocab = std::max(a.source_pieces, a.target_pieces);
+    requireFits(trainingSize(config, least_vocab, least_vocab, options, validation), config);
 }
 
 }  // namespace
@@ -93,10 +105,12 @@ TrainingStart startTraining(const TrainingStartRequest& r) {
         Corpus corpus = readCorpus(r.data, CorpusOptions{true, std::nullopt});
         keepFirst(corpus, r.max_lines);
         if (corpus.examples.empty()) throw InputError(corpus.name + ": no training examples");
-        Model model = makeMarianModel(corpus, *r.marian, r.options.seed);
+        requireMarianMayFit(*r.marian, r.options, r.validation);
+        Model model = makeMarianModelWithoutWeights(corpus, *r.marian, r.options.seed);
         const TrainingSize size =
             trainingSize(model.config, model.source_vocab.size(), model.target_vocab.size(), r.options, r.validation);
         requireFits(size, model.config);
+        initMarianWeights(model, r.options.seed);
         return {std::move(model), std::move(corpus), size, {}};
     }
     validateConfig(r.config);

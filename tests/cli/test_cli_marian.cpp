@@ -164,6 +164,23 @@ private slots:
         QVERIFY(!std::filesystem::exists(path("never").toStdString()));
     }
 
+    // A model too large to train is refused before SentencePiece trains (seconds to minutes on a real corpus) and
+    // before a weight is allocated: the message is the memory one, not the corpus's (5,000 pieces do not fit it).
+    void aTooLargeModelIsRefusedBeforeThePiecesAreTrained() {
+        writeCorpus(path("l.tsv").toStdString(), 300);
+        std::ofstream(path("large.json").toStdString())
+            << R"({"model_type": "marian", "d_model": 2048, "encoder_layers": 6, "decoder_layers": 6,)"
+               R"( "encoder_attention_heads": 8, "decoder_attention_heads": 8, "encoder_ffn_dim": 8192,)"
+               R"( "decoder_ffn_dim": 8192, "activation_function": "swish"})";
+        const ProcessRun r = runCli({"train", "--config", path("large.json"), "--data", path("l.tsv"), "--steps", "2",
+                                     "--quiet", "--spm-vocab", "5000", "--out", path("large")});
+        QCOMPARE(r.code, 1);
+        QVERIFY2(r.errText().contains("training this model needs"), qPrintable(r.errText()));
+        QVERIFY2(!r.errText().contains("at most"), qPrintable(r.errText()));
+        QVERIFY2(r.errText().contains("use a smaller --spm-vocab"), qPrintable(r.errText()));
+        QVERIFY(!std::filesystem::exists(path("large").toStdString()));
+    }
+
     void aFailedWriteLeavesNoFolder() {
         writeCorpus(path("w.tsv").toStdString(), 300);
         std::ofstream(path("w.json").toStdString()) << kMarianConfig;
