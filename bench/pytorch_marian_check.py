@@ -15,6 +15,8 @@ pytorch_model.bin zip and legacy, untied, unshared; swish, relu, gelu, gelu_new)
     encoder_self_attention (L × H × S × S), decoder_self_attention (L × H × T × T), source_words / target_words
     (the spec's rule), text (spm_decode of the pieces up to </s>, specials left out), model.family == "marian";
   - `explain --json --method grad_input --target REFERENCE SENTENCE`: explanations.grad_input (T × S).
+The same checks cover folders attnviz trained itself: one `attnviz-cli train` writes for the check, and the shipped
+sample_models/tatoeba-marian.
 Numbers agree to 1e-5 (log-probs and attention) and 1e-4 · (1 + |value|) (gradient × input), as the other checks.
 
     /usr/bin/python3 bench/pytorch_marian_check.py --cli build/dev/app/attnviz-cli
@@ -244,6 +246,35 @@ def own_folders(workdir):
         yield folder, name, sentence, reference, max_len
 
 
+TRAINED_CONFIG = {"model_type": "marian", "d_model": 16, "encoder_layers": 2, "decoder_layers": 1,
+                  "encoder_attention_heads": 2, "decoder_attention_heads": 2, "encoder_ffn_dim": 32,
+                  "decoder_ffn_dim": 32, "activation_function": "swish", "max_position_embeddings": 64}
+SHIPPED = os.path.join(here, "..", "sample_models", "tatoeba-marian")
+
+
+def trained_folders(cli, workdir):
+    """(folder, name, sentence, reference, max_len) of folders attnviz trained: one `attnviz-cli train` writes here
+    (SentencePiece pieces, shared vocabulary and weights all its own, after 30 updates), and the shipped
+    tatoeba-marian model."""
+    rng = random.Random(3)
+    corpus = os.path.join(workdir, "trained.tsv")
+    with open(corpus, "w", encoding="utf-8") as f:
+        for _ in range(300):
+            words = [rng.randrange(len(SOURCE_WORDS)) for _ in range(rng.randint(3, 8))]
+            f.write(" ".join(SOURCE_WORDS[w] for w in words) + "\t" + " ".join(TARGET_WORDS[w] for w in words) + "\n")
+    config = os.path.join(workdir, "trained.json")
+    with open(config, "w", encoding="utf-8") as f:
+        json.dump(TRAINED_CONFIG, f)
+    folder = os.path.join(workdir, "trained")
+    subprocess.run([cli, "train", "--config", config, "--data", corpus, "--out", folder, "--spm-vocab", "45,50",
+                    "--steps", "30", "--batch-size", "16", "--lr", "0.01", "--seed", "5", "--threads", "1",
+                    "--quiet", "--source-lang", "en", "--target-lang", "fr"], check=True, capture_output=True)
+    yield folder, "trained by attnviz-cli train", "the cat sat on the mat", "le chat assis sur le tapis", 10
+    if os.path.isdir(SHIPPED):
+        yield (SHIPPED, "sample_models/tatoeba-marian", "My brother and I went to the old market.",
+               "我和我哥哥去了老市场。", 16)
+
+
 def main():
     p = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     p.add_argument("--cli", required=True, help="the attnviz-cli binary")
@@ -261,6 +292,8 @@ def main():
     else:
         with tempfile.TemporaryDirectory() as workdir:
             for case in own_folders(workdir):
+                ok &= check_folder(a.cli, *case)
+            for case in trained_folders(a.cli, workdir):
                 ok &= check_folder(a.cli, *case)
     print("OK: attnviz equals the PyTorch reference" if ok else "FAILED")
     return 0 if ok else 1
