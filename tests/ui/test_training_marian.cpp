@@ -86,15 +86,23 @@ TrainingSettings tinyMarian(const QString& dir, int epochs) {
 
 // Core alone, as `attnviz-cli train --config` does it: the raw corpus, makeMarianModel's pieces and weights, `steps`
 // updates of the same options.
-Model marianTrainedByCore(const TrainingSettings& s, int64_t steps) {
+Model marianTrainedByCore(const TrainingSettings& s, int64_t steps, std::vector<TrainProgress>* reports = nullptr) {
     const Corpus corpus = readCorpus(s.corpus.toStdString(), CorpusOptions{true, std::nullopt});
     Model m = makeMarianModel(corpus, *s.marian, s.options.seed);
     if (steps == 0) return m;
     TrainOptions o = s.options;
     o.steps = steps;
     o.progress_interval = 0;
-    trainModel(m, corpusExamples(m, corpus), {}, o, {});
+    TrainCallbacks cb;
+    if (reports) cb.progress = [reports](const TrainProgress& p) { reports->push_back(p); };
+    trainModel(m, corpusExamples(m, corpus), {}, o, cb);
     return m;
+}
+
+QPushButton* buttonNamed(const QWidget& w, const QString& text) {
+    for (QPushButton* b : w.findChildren<QPushButton*>())
+        if (b->text() == text) return b;
+    return nullptr;
 }
 
 // Every parameter, in the writer's order.
@@ -264,6 +272,13 @@ void TestTrainingMarian::snapshotsAreTheEnginesDecodesAndTheFolderLoads() {
         QVERIFY(snaps[i].decode.source_tokens == want.source_tokens);
     }
     QVERIFY(snaps.front().decode.attention != snaps.back().decode.attention);  // it learnt
+    std::vector<TrainProgress> core_reports;  // the curves: every update's loss, the engine's
+    marianTrainedByCore(s, 20, &core_reports);
+    QCOMPARE(w.history().reports.size(), core_reports.size());
+    for (size_t i = 0; i < core_reports.size(); ++i) {
+        QCOMPARE(w.history().reports[i].step, core_reports[i].step);
+        QCOMPARE(w.history().reports[i].loss, core_reports[i].loss);
+    }
     QVERIFY2(QString::fromStdString(snaps.back().decode.source_tokens.front()).startsWith(QChar(0x2581)),
              snaps.back().decode.source_tokens.front().c_str());
 
@@ -278,6 +293,14 @@ void TestTrainingMarian::snapshotsAreTheEnginesDecodesAndTheFolderLoads() {
     QVERIFY(flatParameters(saved) == flatParameters(*w.trainedModel()));
     QVERIFY(flatParameters(saved) == flatParameters(marianTrainedByCore(s, 20)));
     QVERIFY(greedyDecode(saved, kProbe).attention == snaps.back().decode.attention);
+    QPushButton* open = buttonNamed(w, QStringLiteral("&Open in the main window"));
+    QPushButton* sibling = buttonNamed(w, QStringLiteral("Save as &sibling…"));
+    QVERIFY(open && sibling);
+    QVERIFY(open->isEnabled() && !sibling->isEnabled());  // a Hugging Face folder is no sibling file
+    QSignalSpy opened(&w, &TrainingWindow::openModelRequested);
+    open->click();
+    QCOMPARE(opened.size(), 1);
+    QCOMPARE(opened.front().front().toString(), folder);
 
     openWindow();
     QVERIFY(w_->openModel(folder));
