@@ -15,6 +15,7 @@
 #include "io/corpus.h"
 #include "io/model_file.h"
 #include "test_registry.h"
+#include "text/sentencepiece_model.h"
 #include "text/sentencepiece_training.h"
 #include "train/corpus_training.h"
 #include "train/marian_start.h"
@@ -143,6 +144,7 @@ private slots:
     void initTestCase();
     void formOffersMarianWithTheSampleSizes();
     void eachKindKeepsItsOwnSizes();
+    void sampleCorporaStartWithTheirDefaults();
     void snapshotsAreTheEnginesDecodesAndTheFolderLoads();
     void tooSmallCorpusSaysTheSizeItAllows();
     void occupiedFolderIsReplacedOnlyWhenAgreed();
@@ -252,6 +254,25 @@ void TestTrainingMarian::eachKindKeepsItsOwnSizes() {
     QVERIFY(!f->settings().marian);
     choose(f->decoderBox(), kMarianKind);
     QCOMPARE(f->settings().marian->transformer.d_model, 64);
+}
+
+// The defaults proposed for each sample corpus start: its first 4,000 lines allow the pieces asked on both sides.
+void TestTrainingMarian::sampleCorporaStartWithTheirDefaults() {
+    const std::vector<SampleCorpus> corpora = findSampleCorpora();
+    if (corpora.empty()) QSKIP("the sample corpora are not built (target attnviz_corpora)");
+    for (const SampleCorpus& c : corpora) {
+        TrainingSettings s = defaultMarianSettings(c.task);
+        s.corpus = c.train;
+        try {
+            const TrainingJob job = prepareTrainingJob(s);
+            QVERIFY(job.model->marian && job.model->source_spm && job.model->target_spm);
+            // the pieces asked, their 3 specials (<unk>, <s>, </s>) included
+            QCOMPARE(int(job.model->source_spm->normalPieces().size()) + 3, s.marian->source_pieces);
+            QCOMPARE(int(job.model->target_spm->normalPieces().size()) + 3, s.marian->target_pieces);
+        } catch (const std::exception& e) {
+            QFAIL(qPrintable(c.task + QStringLiteral(": ") + QString::fromStdString(e.what())));
+        }
+    }
 }
 
 // Two epochs (20 updates) of the tiny Marian: every snapshot is the decode, by the model core trains that many
