@@ -75,7 +75,7 @@ void checkNumbersAndChoices(Problems& p, const Options& o) {
     p.oneOf(o.heads, {"cross", "encoder", "decoder"});
     p.oneOf(o.language, {"en", "zh_CN"});
     p.oneOf(o.theme, {"system", "light", "dark"});
-    p.oneOf(o.train_kind, {"bahdanau", "luong", "transformer"});
+    p.oneOf(o.train_kind, {"bahdanau", "luong", "transformer", "marian"});
     p.needs(o.hypothesis, o.beam);
     p.needs(o.head, o.heads);
     p.needs(o.contrast, o.step);

@@ -113,7 +113,7 @@ struct Options {
                                             "opening a window: exit 0 when it would run, 1 naming what is wrong.")};
     QCommandLineOption train_kind{
         QStringLiteral("train-kind"),
-        QStringLiteral("With --train: the model kind (bahdanau, luong, transformer), with the "
+        QStringLiteral("With --train: the model kind (bahdanau, luong, transformer, marian), with the "
                        "corpus's defaults for it."),
         QStringLiteral("kind")};
 };

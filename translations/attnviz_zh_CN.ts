@@ -2813,6 +2813,41 @@ Vocabularies: %L3 source and %L4 output tokens; %5 k parameters</source>
     </message>
 </context>
 <context>
+    <name>attnviz::ui::MarianFields</name>
+    <message>
+        <source>SentencePiece pieces:</source>
+        <translation>SentencePiece 子词数：</translation>
+    </message>
+    <message>
+        <source>Languages:</source>
+        <translation>语言：</translation>
+    </message>
+    <message>
+        <source>source</source>
+        <translation>源语言</translation>
+    </message>
+    <message>
+        <source>target</source>
+        <translation>目标语言</translation>
+    </message>
+    <message>
+        <source>The size of each side&apos;s SentencePiece model, trained on the corpus when training starts (its 3 special pieces included); the two share one vocabulary. A corpus too small for a size is refused with the size it allows</source>
+        <translation>两侧各自 SentencePiece 模型的大小（含 3 个特殊子词），开始训练时在语料上训练；两者共用一个词表。语料太小、不够这个大小时会被拒绝，并给出它允许的大小</translation>
+    </message>
+    <message>
+        <source>e.g. en</source>
+        <translation>例如 en</translation>
+    </message>
+    <message>
+        <source>e.g. zh</source>
+        <translation>例如 zh</translation>
+    </message>
+    <message>
+        <source>The languages&apos; codes, recorded in the folder&apos;s tokenizer_config.json (may be empty)</source>
+        <translation>语言代码，记录在文件夹的 tokenizer_config.json 中（可以为空）</translation>
+    </message>
+</context>
+<context>
     <name>attnviz::ui::ModelLibraryDialog</name>
     <message>
         <source>Task / model</source>
@@ -3334,16 +3369,28 @@ Click to show the reference and gold links fields.</source>
         <translation>预热：</translation>
     </message>
     <message>
-        <source>bahdanau and luong: RNN encoder-decoders with one attention; transformer: self-attention and multi-head attention in every layer</source>
-        <translation>bahdanau 和 luong：只有一个注意力的 RNN 编码器-解码器；transformer：每一层都有自注意力和多头注意力</translation>
-    </message>
-    <message>
         <source>The learning rate grows linearly to its value over this many updates, then stays (Transformers need it to start well)</source>
         <translation>学习率在这么多次更新中线性增长到设定值，之后保持不变（Transformer 需要它才能顺利起步）</translation>
     </message>
     <message>
         <source>RNN kinds: dropout on the embeddings; Transformer: nn.Transformer&apos;s dropout sites and after the embeddings with positions</source>
         <translation>RNN 类型：作用于词嵌入的 dropout；Transformer：nn.Transformer 的各个 dropout 位置，以及加上位置编码后的词嵌入之后</translation>
+    </message>
+    <message>
+        <source>bahdanau and luong: RNN encoder-decoders with one attention; transformer: self-attention and multi-head attention in every layer; Marian: a Transformer in the layout of Hugging Face&apos;s opus-mt models, on SentencePiece pieces trained on the corpus, saved as a folder</source>
+        <translation>bahdanau 和 luong：只有一个注意力的 RNN 编码器-解码器；transformer：每一层都有自注意力和多头注意力；Marian：Hugging Face opus-mt 模型布局的 Transformer，使用在语料上训练的 SentencePiece 子词，保存为文件夹</translation>
+    </message>
+    <message>
+        <source>Marian (Hugging Face layout, SentencePiece)</source>
+        <translation>Marian（Hugging Face 布局，SentencePiece）</translation>
+    </message>
+    <message>
+        <source>Model folder:</source>
+        <translation>模型文件夹：</translation>
+    </message>
+    <message>
+        <source>A Hugging Face Marian folder, written at every pause and when training ends (whole or not at all); a folder that is not empty is replaced only when you agree</source>
+        <translation>Hugging Face Marian 文件夹，每次暂停和训练结束时写入（要么完整，要么不写）；非空的文件夹只有在你同意后才会被替换</translation>
     </message>
 </context>
 <context>
@@ -3567,10 +3614,6 @@ Click to show the reference and gold links fields.</source>
         <translation>CSV 数值 (*.csv);;PNG 图片 (*.png);;SVG 矢量图 (*.svg);;PDF 文档 (*.pdf)</translation>
     </message>
     <message>
-        <source>For the RNN kinds (bahdanau, luong): trains their four scoring functions side by side. A Transformer&apos;s attention has one scoring only (scaled dot product), so it has no such siblings</source>
-        <translation>用于 RNN 类型（bahdanau、luong）：并排训练它们的四种打分函数。Transformer 的注意力只有一种打分函数（缩放点积），所以没有这样的同组模型</translation>
-    </message>
-    <message>
         <source>%1% of the source tokens and %2% of the target tokens are unknown to the starting model (they all become &lt;unk&gt;): is this corpus for its task?</source>
         <translation>起始模型不认识 %1% 的源语言词元和 %2% 的目标语言词元（它们都会变成 &lt;unk&gt;）：这个语料是它的任务的吗？</translation>
     </message>
@@ -3585,6 +3628,22 @@ Click to show the reference and gold links fields.</source>
     <message>
         <source>the weights of update %1, the last with a finite loss</source>
         <translation>第 %1 次更新的权重，即损失有限的最后一次</translation>
+    </message>
+    <message>
+        <source>%1 exists and is not empty: choose another model folder, or agree to replace it</source>
+        <translation>%1 已存在且不为空：请选择另一个模型文件夹，或同意替换它</translation>
+    </message>
+    <message>
+        <source>Replace the folder?</source>
+        <translation>替换这个文件夹？</translation>
+    </message>
+    <message>
+        <source>The model folder %1 exists and is not empty. Replace it with the model this training writes? It is replaced when the model is first written, whole.</source>
+        <translation>模型文件夹 %1 已存在且不为空。要用这次训练写出的模型替换它吗？它会在模型第一次写入时被完整替换。</translation>
+    </message>
+    <message>
+        <source>For the RNN kinds (bahdanau, luong): trains their four scoring functions side by side. A Transformer&apos;s attention, a Marian&apos;s too, has one scoring only (scaled dot product), so it has no such siblings</source>
+        <translation>用于 RNN 类型（bahdanau、luong）：并排训练它们的四种打分函数。Transformer 的注意力（Marian 的也一样）只有一种打分函数（缩放点积），所以没有这样的同组模型</translation>
     </message>
 </context>
 <context>

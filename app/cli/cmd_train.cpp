@@ -388,7 +388,7 @@ int runTrain(const std::vector<std::string>& args) {
         // fails early (before minutes of training) if --out cannot be written; a Marian folder is written beside
         // its place and renamed there
         if (model.marian) {
-            if (!a.force && std::filesystem::is_directory(a.out) && !std::filesystem::is_empty(a.out))
+            if (!a.force && isOccupiedFolder(a.out))
                 throw UsageError("--out " + a.out + ": the folder exists and is not empty (use --force to replace it)");
             const std::filesystem::path parent = std::filesystem::absolute(a.out).parent_path();
             checkWritable((parent / ".attnviz-write-check").string());

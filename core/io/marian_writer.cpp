@@ -125,14 +125,18 @@ std::string marianGenerationConfigJson(const Model& m) {
     return j.dump(2) + "\n";
 }
 
+bool isOccupiedFolder(const std::string& path) {
+    std::error_code ec;
+    return fs::is_directory(path, ec) && !fs::is_empty(path, ec);
+}
+
 void saveMarianFolder(const Model& m, const std::string& folder, safetensors::DType dtype, bool replace) {
     requireMarianLayout(m);
     const fs::path target = fs::absolute(fs::path(folder).lexically_normal());
     std::error_code ec;
     const bool exists = fs::exists(target, ec);
     if (exists && !fs::is_directory(target, ec)) throw WriteError(folder + ": exists and is not a folder");
-    const bool empty = exists && fs::is_empty(target, ec);
-    if (exists && !empty && !replace)
+    if (isOccupiedFolder(target.string()) && !replace)
         throw WriteError(folder + ": exists and is not empty (use --force to replace it)");
     createFolders(target.parent_path().string());
     const std::string tmp = temporaryFolderBeside(target);

@@ -14,6 +14,10 @@ namespace attnviz {
 std::string marianConfigJson(const Model& model);
 std::string marianGenerationConfigJson(const Model& model);
 
+// Whether `path` is an existing folder with something in it: saveMarianFolder replaces such a folder only when asked
+// (the front ends ask first: --force, the training window's question).
+bool isOccupiedFolder(const std::string& path);
+
 // Writes `model` (a configured Transformer with SentencePiece models: a model read from or trained into the Marian
 // layout) at `folder`. An existing folder is replaced only with `replace`, else WriteError "FOLDER: exists and is not
 // empty (use --force to replace it)"; an existing empty folder is used. Weights stored as `dtype` (F32, F16, BF16).

@@ -54,6 +54,21 @@ MarianArchitecture marianArchitectureFromJson(const nlohmann::json& config) {
     return a;
 }
 
+ModelConfig marianModelConfig(const MarianArchitecture& a) {
+    ModelConfig c;
+    c.decoder = DecoderKind::Transformer;
+    c.score = ScoreKind::ScaledDot;
+    c.tokenizer = {TokenizerKind::SentencePiece, TokenizerKind::SentencePiece, false};
+    c.transformer = a.transformer;
+    TransformerConfig& t = c.transformer;
+    t.norm_first = false;
+    t.final_norms = false;
+    t.positions = PositionLayout::Halves;
+    t.shared_embeddings = t.tied_output = true;
+    t.forbidden_outputs.clear();
+    return c;
+}
+
 Model makeMarianModelWithoutWeights(const Corpus& corpus, const MarianArchitecture& a, uint64_t seed) {
     std::vector<std::string> source, target;
     for (const CorpusExample& ex : corpus.examples) {
@@ -67,16 +82,8 @@ Model makeMarianModelWithoutWeights(const Corpus& corpus, const MarianArchitectu
     const int V = int(tokens.size()), pad = V - 1;
     m.source_vocab = Vocabulary(tokens, SpecialIds{pad, 1, -1, 0, -1}, "vocabulary");
     m.target_vocab = Vocabulary(std::move(tokens), SpecialIds{pad, 1, -1, 0, pad}, "vocabulary");
-    m.config.decoder = DecoderKind::Transformer;
-    m.config.score = ScoreKind::ScaledDot;
-    m.config.tokenizer = {TokenizerKind::SentencePiece, TokenizerKind::SentencePiece, false};
-    m.config.transformer = a.transformer;
-    TransformerConfig& t = m.config.transformer;
-    t.norm_first = false;
-    t.final_norms = false;
-    t.positions = PositionLayout::Halves;
-    t.shared_embeddings = t.tied_output = true;
-    t.forbidden_outputs = {pad};
+    m.config = marianModelConfig(a);
+    m.config.transformer.forbidden_outputs = {pad};
     validateConfig(m.config);
     MarianOrigin origin;
     origin.source_lang = a.source_lang;

@@ -26,6 +26,11 @@ MarianArchitecture marianArchitectureFromJson(const nlohmann::json& config);
 // Whether a config JSON is a Marian one (its "model_type" is "marian").
 bool isMarianConfigJson(const nlohmann::json& config);
 
+// The config of the model makeMarianModel makes from `a` (a configured Transformer: post-LN, no final norms, halves
+// positions, one shared and tied table, SentencePiece on both sides), without the forbidden <pad> output, whose id
+// the pieces decide: what a front end checks with validateConfig before the pieces are trained.
+ModelConfig marianModelConfig(const MarianArchitecture& a);
+
 // The model before training: its pieces from the corpus's raw text (Corpus read without a tokenizer). Throws
 // InputError for a corpus too small for the asked vocabulary sizes ("… at most N pieces"), naming the side.
 Model makeMarianModel(const Corpus& corpus, const MarianArchitecture& a, uint64_t seed);

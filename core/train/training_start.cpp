@@ -23,9 +23,7 @@ void requireFits(const TrainingSize& size, const ModelConfig& config) {
 // Before the pieces are trained: the shared vocabulary holds at least the larger side's pieces, so a model too large
 // with that many is refused without training SentencePiece first.
 void requireMarianMayFit(const MarianArchitecture& a, const TrainOptions& options, bool validation) {
-    ModelConfig config;
-    config.decoder = DecoderKind::Transformer;
-    config.transformer = a.transformer;
+    const ModelConfig config = marianModelConfig(a);
     const int least_vocab = std::max(a.source_pieces, a.target_pieces);
     requireFits(trainingSize(config, least_vocab, least_vocab, options, validation), config);
 }

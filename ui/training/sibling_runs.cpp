@@ -9,7 +9,7 @@ namespace attnviz::ui {
 std::vector<TrainingSettings> siblingSettings(const TrainingSettings& base, const QString& folder) {
     if (!base.init.isEmpty())
         throw InputError("four siblings are new models: clear \"Continue from\" (a model file keeps its own scoring)");
-    if (base.config.isTransformer())
+    if (base.config.isTransformer() || base.marian)
         throw InputError("four siblings are RNN models: a Transformer has only the scaled_dot scoring");
     std::vector<TrainingSettings> runs;
     for (ScoreKind score : {ScoreKind::Additive, ScoreKind::Dot, ScoreKind::ScaledDot, ScoreKind::General}) {

@@ -2,6 +2,7 @@
 #include "state/model_names.h"
 
 #include "base/errors.h"
+#include "training/marian_fields.h"
 #include "training/transformer_fields.h"
 
 #include <QAction>
@@ -112,6 +113,7 @@ void TrainingForm::buildFields() {
     task_ = new QLineEdit(this);
     lines_ = spin(this, 0, 100000000);
     decoder_ = kindBox(this, {DecoderKind::Bahdanau, DecoderKind::Luong, DecoderKind::Transformer});
+    decoder_->addItem(QString(), kMarianKind);  // its text: nameKindsAndOut()
     score_ = kindBox(this, {ScoreKind::Additive, ScoreKind::Dot, ScoreKind::ScaledDot, ScoreKind::General});
     span_ = kindBox(this, {SpanKind::Global, SpanKind::LocalM, SpanKind::LocalP});
     feed_ = new QCheckBox(this);
@@ -151,6 +153,7 @@ void TrainingForm::buildFields() {
     };
     addRows({valid_, lines_, task_, init_, decoder_});
     transformer_ = new TransformerFields(form_, this);  // the Transformer's rows right under the kind
+    marian_ = new MarianFields(form_, this);            // then the Marian's own
     addRows({score_,    span_,           feed_,  source_tok_,      target_tok_, lowercase_, emb_,  enc_,     dec_,
              min_freq_, optimizer_,      lr_,    warmup_,          batch_,      epochs_,    clip_, dropout_, align_,
              seed_,     snapshot_every_, probe_, probe_reference_, out_});
@@ -185,11 +188,10 @@ void TrainingForm::retranslate() {
         {snapshot_every_, tr("Snapshot every:")},
         {probe_, tr("Probe sentence:")},
         {probe_reference_, tr("Its translation:")},
-        {out_, tr("Model file:")},
     };
     for (const auto& [w, text] : labels)
         if (auto* label = qobject_cast<QLabel*>(form_->labelForField(w))) label->setText(text);
-    nameKinds(decoder_, parseDecoderKind, decoderKindName);
+    nameKindsAndOut();
     nameKinds(score_, parseScoreKind, scoringName);
     nameKinds(span_, parseSpanKind, spanName);
     for (QComboBox* box : {source_tok_, target_tok_}) nameKinds(box, parseTokenizerKind, tokenizerName);
@@ -202,7 +204,8 @@ void TrainingForm::retranslate() {
     lines_->setSpecialValueText(tr("all"));
     decoder_->setToolTip(
         tr("bahdanau and luong: RNN encoder-decoders with one attention; transformer: "
-           "self-attention and multi-head attention in every layer"));
+           "self-attention and multi-head attention in every layer; Marian: a Transformer in the layout of Hugging "
+           "Face's opus-mt models, on SentencePiece pieces trained on the corpus, saved as a folder"));
     warmup_->setSuffix(tr(" updates"));
     warmup_->setSpecialValueText(tr("none"));
     warmup_->setToolTip(
@@ -212,6 +215,7 @@ void TrainingForm::retranslate() {
         tr("RNN kinds: dropout on the embeddings; Transformer: nn.Transformer's dropout sites and "
            "after the embeddings with positions"));
     transformer_->retranslate();
+    marian_->retranslate();
     feed_->setText(tr("Input feeding (luong)"));
     lowercase_->setText(tr("Lower-case the text"));
     align_->setToolTip(
@@ -223,7 +227,6 @@ void TrainingForm::retranslate() {
     probe_reference_->setToolTip(
         tr("The model is forced onto this translation in every snapshot, so that the rows "
            "stay the same while the attention changes"));
-    out_->setToolTip(tr("Written at every pause and when training ends (atomically: never half a file)"));
     checkConfig();  // its message in the new language
 }
 
@@ -231,13 +234,15 @@ void TrainingForm::corpusChosen(int index) {
     if (index < 0) return;
     const QString path = corpus_->itemData(index).toString();
     // The defaults of the corpus for the model family chosen.
-    TrainingSettings s =
-        transformerChosen() ? defaultTransformerSettings(taskOf(path)) : defaultTrainingSettings(taskOf(path));
+    const QString task = taskOf(path);
+    TrainingSettings s = marianChosen()        ? defaultMarianSettings(task)
+                         : transformerChosen() ? defaultTransformerSettings(task)
+                                               : defaultTrainingSettings(task);
     s.corpus = path;
     const QString valid = QFileInfo(path).dir().filePath(QStringLiteral("valid.tsv"));
     if (QFileInfo(path).fileName() == QLatin1String("train.tsv") && QFileInfo(valid).isFile()) s.valid = valid;
     std::tie(s.probe, s.probe_reference) = probeLine(path);
-    s.out = defaultModelPath(s.task, s.config);
+    s.out = s.marian ? defaultMarianFolder(s.task) : defaultModelPath(s.task, s.config);
     applySettings(s);
 }
 
@@ -262,12 +267,13 @@ void TrainingForm::browseCorpus() {
 }
 
 void TrainingForm::updateEnabled() {
-    const bool fresh = init_->text().trimmed().isEmpty(), transformer = transformerChosen();
+    const bool fresh = init_->text().trimmed().isEmpty(), transformer = transformerFamily(), marian = marianChosen();
     const bool luong = decoder_->currentData().toString() == QLatin1String("luong");
     for (QWidget* w : std::initializer_list<QWidget*>{decoder_, score_, source_tok_, target_tok_, lowercase_, emb_,
                                                       enc_, dec_, min_freq_})
         w->setEnabled(fresh);
     transformer_->setEnabled(fresh);
+    marian_->setEnabled(fresh);
     span_->setEnabled(fresh && luong);  // local spans and input feeding are luong's (model-format.md)
     feed_->setEnabled(fresh && luong);
     if (!luong) {
@@ -280,6 +286,10 @@ void TrainingForm::updateEnabled() {
     for (QWidget* w : std::initializer_list<QWidget*>{score_, span_, feed_, emb_, enc_, dec_})
         form_->setRowVisible(w, !transformer);
     transformer_->setVisible(transformer);
+    // A Marian's pieces are SentencePiece's, trained on the corpus: no tokenizer, frequency or word-level guidance.
+    for (QWidget* w : std::initializer_list<QWidget*>{source_tok_, target_tok_, lowercase_, min_freq_, align_})
+        form_->setRowVisible(w, !marian);
+    marian_->setVisible(marian);
     checkConfig();
 }
 
@@ -290,7 +300,8 @@ bool TrainingForm::transformerChosen() const {
 }
 
 void TrainingForm::kindChosen() {
-    const bool transformer = transformerChosen();
+    const bool transformer = transformerFamily();
+    showMarianSizes(marianChosen());
     if (transformer != transformer_family_) {  // the other family: its learning rate and warm-up
         transformer_family_ = transformer;
         const ScheduleDefaults schedule = defaultSchedule(transformer);
@@ -298,16 +309,17 @@ void TrainingForm::kindChosen() {
         warmup_->setValue(int(schedule.warmup));
     }
     if (out_->text() == default_out_) {  // the proposed file name follows the kind (not a name the user typed)
-        default_out_ = defaultModelPath(task_->text().trimmed(), modelConfig());
+        default_out_ = defaultOut();
         out_->setText(default_out_);
     }
+    nameKindsAndOut();  // "Model file" or "Model folder"
     updateEnabled();
     emit modelKindChanged(transformer);
 }
 
 void TrainingForm::checkConfig() {
     QString problem;
-    if (init_->text().trimmed().isEmpty() && transformerChosen())
+    if (init_->text().trimmed().isEmpty() && transformerFamily())
         problem = TransformerFields::problemText(modelConfig());
     transformer_->setProblem(problem);
     if (problem == problem_) return;
@@ -316,6 +328,7 @@ void TrainingForm::checkConfig() {
 }
 
 ModelConfig TrainingForm::modelConfig() const {
+    if (marianChosen()) return marianModelConfig(marianArchitecture());
     ModelConfig c;
     c.decoder = parseDecoderKind(decoder_->currentData().toString().toStdString());
     c.tokenizer.source = parseTokenizerKind(source_tok_->currentData().toString().toStdString());
@@ -343,6 +356,7 @@ TrainingSettings TrainingForm::settings() const {
     s.task = task_->text().trimmed();
     s.max_lines = lines_->value();
     s.config = modelConfig();
+    if (marianChosen()) s.marian = marianArchitecture();
     s.min_freq = min_freq_->value();
     s.options.optimizer =
         optimizer_->currentData().toString() == QLatin1String("sgd") ? OptimizerKind::Sgd : OptimizerKind::Adam;
@@ -352,7 +366,7 @@ TrainingSettings TrainingForm::settings() const {
     s.options.epochs = epochs_->value();
     s.options.clip = clip_->value();
     s.options.dropout = float(dropout_->value());
-    s.options.align_weight = align_->value();
+    s.options.align_weight = marianChosen() ? 0.0 : align_->value();  // the row is hidden for a Marian
     s.options.seed = uint64_t(seed_->value());
     s.options.threads = threads_;
     s.snapshot_every = snapshot_every_->value();
@@ -360,6 +374,35 @@ TrainingSettings TrainingForm::settings() const {
     s.probe_reference = probe_reference_->text();
     s.out = out_->text().trimmed();
     return s;
+}
+
+// The kind and its sizes; the rows of the kinds not chosen propose the task's defaults.
+void TrainingForm::applyModel(const TrainingSettings& s) {
+    const bool marian = s.marian.has_value();
+    transformer_family_ = s.config.isTransformer() || marian;  // applied with the schedule given in `s`
+    {
+        const QSignalBlocker quiet(decoder_);  // the rows are set here, not by kindChosen()
+        if (marian)
+            decoder_->setCurrentIndex(decoder_->findData(kMarianKind));
+        else
+            selectKind(decoder_, s.config.decoder);
+    }
+    marian_base_ = marian ? *s.marian : defaultMarianArchitecture(s.task);
+    transformer_sizes_ = s.config.isTransformer() && !marian ? s.config.transformer : defaultTransformerConfig(s.task);
+    marian_sizes_shown_ = marian;
+    transformer_->setMarian(marian);
+    transformer_->setConfig(marian ? marian_base_.transformer : transformer_sizes_);
+    marian_->setArchitecture(marian_base_);
+    if (!s.config.isTransformer()) {  // the RNN settings
+        selectKind(score_, s.config.score);
+        selectKind(span_, s.config.span);
+        feed_->setChecked(s.config.input_feeding);
+        emb_->setValue(s.config.emb_dim);
+        enc_->setValue(s.config.enc_hid_dim);
+        dec_->setValue(s.config.dec_hid_dim);
+    }
+    nameKindsAndOut();
+    emit modelKindChanged(transformer_family_);
 }
 
 void TrainingForm::applySettings(const TrainingSettings& s) {
@@ -377,22 +420,12 @@ void TrainingForm::applySettings(const TrainingSettings& s) {
     init_->setText(s.init);
     task_->setText(s.task);
     lines_->setValue(s.max_lines);
-    transformer_family_ = s.config.isTransformer();  // the kind below is applied with the schedule given here
-    selectKind(decoder_, s.config.decoder);
-    if (s.config.isTransformer()) {
-        transformer_->setConfig(s.config.transformer);
-    } else {  // the RNN settings; the Transformer's rows propose the task's sizes
-        transformer_->setConfig(defaultTransformerConfig(s.task));
-        selectKind(score_, s.config.score);
-        selectKind(span_, s.config.span);
-        feed_->setChecked(s.config.input_feeding);
-        emb_->setValue(s.config.emb_dim);
-        enc_->setValue(s.config.enc_hid_dim);
-        dec_->setValue(s.config.dec_hid_dim);
+    applyModel(s);
+    if (!s.marian) {  // a Marian's are its SentencePiece models: the rows keep what they propose for the other kinds
+        selectKind(source_tok_, s.config.tokenizer.source);
+        selectKind(target_tok_, s.config.tokenizer.target);
+        lowercase_->setChecked(s.config.tokenizer.lowercase);
     }
-    selectKind(source_tok_, s.config.tokenizer.source);
-    selectKind(target_tok_, s.config.tokenizer.target);
-    lowercase_->setChecked(s.config.tokenizer.lowercase);
     min_freq_->setValue(s.min_freq);
     optimizer_->setCurrentIndex(s.options.optimizer == OptimizerKind::Sgd ? 1 : 0);
     lr_->setValue(s.options.lr);
@@ -408,7 +441,7 @@ void TrainingForm::applySettings(const TrainingSettings& s) {
     probe_->setText(s.probe);
     probe_reference_->setText(s.probe_reference);
     out_->setText(s.out);
-    default_out_ = s.out == defaultModelPath(s.task, s.config) ? s.out : QString();
+    default_out_ = s.out == defaultOut() ? s.out : QString();
     updateEnabled();
 }
 

@@ -1,10 +1,12 @@
 // The left side of the "Train a model…" window: the corpus (a sample corpus or any TSV), the model (its kind:
-// bahdanau, luong or transformer; for the RNN kinds score, span, sizes; for a Transformer its rows in
-// transformer_fields.h; tokenizers; or a model file to continue from), the optimizer and schedule (warm-up
-// included), guidance (RNN kinds), the probe sentence and where the model is written. It only gathers the choices
-// (settings()); choosing a corpus fills in its defaults and choosing the other model family its learning rate and
-// warm-up (training_job.h). A new model's config is checked by core's validateConfig as it is typed: problem()
-// says what is wrong (shown under the Transformer's nhead), and the window keeps Start off meanwhile.
+// bahdanau, luong, transformer or a Marian in the Hugging Face layout; for the RNN kinds score, span, sizes; for a
+// Transformer and a Marian the rows of transformer_fields.h, for a Marian also its SentencePiece sizes and languages
+// (marian_fields.h, training_form_marian.cpp); tokenizers; or a model file to continue from), the optimizer and
+// schedule (warm-up included), guidance (RNN kinds and Transformer), the probe sentence and where the model is written
+// (a file, for a Marian a folder). It only gathers the choices (settings()); choosing a corpus fills in its defaults
+// and choosing the other model family its learning rate and warm-up (training_job.h). A new model's config is checked
+// by core's validateConfig as it is typed: problem() says what is wrong (shown under the Transformer's nhead), and the
+// window keeps Start off meanwhile.
 #pragma once
 #include "training/training_job.h"
 
@@ -21,7 +23,11 @@ class QSpinBox;
 
 namespace attnviz::ui {
 
+class MarianFields;
 class TransformerFields;
+
+// The kind box's data for a Marian (the other items' data are the engine's decoder kinds).
+inline const QString kMarianKind = QStringLiteral("marian");
 
 class TrainingForm : public QWidget {
     Q_OBJECT
@@ -37,9 +43,11 @@ public:
     // for the RNN kinds (their settings are checked when a run starts) and when training continues from a file.
     QString problem() const { return problem_; }
     bool transformerChosen() const;  // the kind box's choice (a model file continued from keeps its own kind)
+    bool marianChosen() const;       // the kind box's "Marian (Hugging Face layout, SentencePiece)"
 
     QComboBox* decoderBox() const { return decoder_; }
     TransformerFields* transformerFields() const { return transformer_; }
+    MarianFields* marianFields() const { return marian_; }
     QSpinBox* warmupBox() const { return warmup_; }
     QDoubleSpinBox* learningRateBox() const { return lr_; }
     QDoubleSpinBox* dropoutBox() const { return dropout_; }
@@ -67,6 +75,13 @@ private:
     void kindChosen();
     void checkConfig();
     ModelConfig modelConfig() const;
+    bool transformerFamily() const { return transformerChosen() || marianChosen(); }
+    // training_form_marian.cpp
+    MarianArchitecture marianArchitecture() const;  // the rows' Marian (its other settings those last applied)
+    void showMarianSizes(bool marian);  // the Transformer's rows hold the Marian's sizes or the Transformer's
+    void applyModel(const TrainingSettings& s);
+    QString defaultOut() const;  // the model file (or Marian folder) the form proposes for the kind and task
+    void nameKindsAndOut();      // the kind box's items and the model file's label in the reader's language
 
     QComboBox* corpus_;
     QPushButton* browse_;
@@ -99,6 +114,10 @@ private:
     QLineEdit* probe_reference_;
     QLineEdit* out_;
     TransformerFields* transformer_ = nullptr;
+    MarianFields* marian_ = nullptr;
+    MarianArchitecture marian_base_;       // the Marian last applied: its sizes while the rows hold the Transformer's
+    TransformerConfig transformer_sizes_;  // the Transformer's sizes while the rows hold the Marian's
+    bool marian_sizes_shown_ = false;
     int threads_ = 1;
     bool transformer_family_ = false;  // the family of the last kind chosen (lr and warm-up follow a change)
     QString problem_;

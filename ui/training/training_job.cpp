@@ -33,6 +33,27 @@ constexpr TaskDefaults kTasks[] = {
     {"tatoeba", TokenizerKind::Word, TokenizerKind::Char, 128, 128, 256, 8, 2, 128, 512},
 };
 
+// The Marian of the window per task: SentencePiece sizes below what the first 4,000 lines allow (tatoeba's target
+// needs 1,396 pieces for its characters and allows 3,242; en_fr allows 464 and 737, en_zh 468 and 542, dates 1,468 and
+// 2,235), and the languages.
+struct MarianTaskDefaults {
+    const char* task;
+    int source_pieces, target_pieces;
+    const char *source_lang, *target_lang;
+};
+constexpr MarianTaskDefaults kMarianTasks[] = {
+    {"en_fr", 300, 400, "en", "fr"},
+    {"en_zh", 300, 400, "en", "zh"},
+    {"dates", 300, 100, "", ""},
+    {"tatoeba", 1000, 2000, "en", "zh"},
+};
+
+// sample_models/configs/tatoeba-marian.json
+constexpr const char* kMarianConfig =
+    R"({"model_type": "marian", "d_model": 256, "encoder_layers": 3, "decoder_layers": 3,)"
+    R"( "encoder_attention_heads": 4, "decoder_attention_heads": 4, "encoder_ffn_dim": 768, "decoder_ffn_dim": 768,)"
+    R"( "activation_function": "swish", "max_position_embeddings": 256, "scale_embedding": true})";
+
 std::string fileName(const QString& path) { return QFileInfo(path).fileName().toStdString(); }
 
 // Where attnviz keeps files of its own (trained models, corpora): the data folder named after the program alone,
@@ -52,6 +73,7 @@ TrainingStart startingPoint(const TrainingSettings& s) {
     request.data = s.corpus.toStdString();
     request.init = s.init.toStdString();
     request.config = s.config;
+    if (s.init.isEmpty()) request.marian = s.marian;  // a model file continued from keeps its own kind
     request.min_freq = s.min_freq;
     request.max_lines = size_t(std::max(0, s.max_lines));
     request.options = s.options;
@@ -61,6 +83,17 @@ TrainingStart startingPoint(const TrainingSettings& s) {
     } catch (const TrainingTooLarge& e) {
         throw InputError(tooLargeText(e));
     }
+}
+
+// Where the run writes its model: the settings' path or the default for its kind; a Marian folder's must not be a file.
+QString outPath(const TrainingSettings& s, const Model& model) {
+    if (!model.marian) return s.out.isEmpty() ? defaultModelPath(s.task, model.config) : s.out;
+    const QString folder = marianFolder(s);
+    if (QFileInfo(folder).exists() && !QFileInfo(folder).isDir())
+        throw InputError(folder.toStdString() +
+                         ": is a file, and a Marian model is written as a folder (config.json, model.safetensors, the "
+                         "SentencePiece models, ...): give the name of a folder");
+    return folder;
 }
 
 TrainingRecord recordOf(const TrainingSettings& s, const TrainingJob& job) {
@@ -175,6 +208,47 @@ TrainingSettings defaultTransformerSettings(const QString& task) {
     return s;
 }
 
+MarianArchitecture defaultMarianArchitecture(const QString& task) {
+    MarianArchitecture a = marianArchitectureFromJson(nlohmann::json::parse(kMarianConfig));
+    a.source_pieces = a.target_pieces = 500;
+    for (const MarianTaskDefaults& t : kMarianTasks) {
+        if (task != QLatin1String(t.task)) continue;
+        a.source_pieces = t.source_pieces;
+        a.target_pieces = t.target_pieces;
+        a.source_lang = t.source_lang;
+        a.target_lang = t.target_lang;
+    }
+    return a;
+}
+
+MarianArchitecture withTransformerSizes(MarianArchitecture base, const TransformerConfig& sizes) {
+    TransformerConfig& t = base.transformer;
+    t.d_model = sizes.d_model;
+    t.nhead = sizes.nhead;
+    t.num_encoder_layers = sizes.num_encoder_layers;
+    t.num_decoder_layers = sizes.num_decoder_layers;
+    t.dim_feedforward = sizes.dim_feedforward;
+    t.activation = sizes.activation;
+    return base;
+}
+
+TrainingSettings defaultMarianSettings(const QString& task) {
+    TrainingSettings s = defaultTransformerSettings(task);
+    s.marian = defaultMarianArchitecture(task);
+    s.config = marianModelConfig(*s.marian);
+    s.out = defaultMarianFolder(task);
+    return s;
+}
+
+QString defaultMarianFolder(const QString& task) {
+    const QDir dir(QDir(dataFolder()).filePath("trained"));
+    return dir.filePath((task.isEmpty() ? QStringLiteral("model") : task) + QStringLiteral("-marian-trained"));
+}
+
+QString marianFolder(const TrainingSettings& s) {
+    return QDir::cleanPath(s.out.isEmpty() ? defaultMarianFolder(s.task) : s.out);
+}
+
 QString siblingFileName(const QString& task, const ModelConfig& c, bool guided) {
     const QString prefix = task.isEmpty() ? QStringLiteral("model") : task;
     if (c.isTransformer()) return prefix + QStringLiteral("-transformer-trained.safetensors");
@@ -224,7 +298,8 @@ TrainingJob prepareTrainingJob(const TrainingSettings& s) {
     decodeProbe(*job.model, job);  // throws now on text the model cannot read (invalid UTF-8, ...)
     job.options = s.options;
     job.snapshot_every = std::max<int64_t>(1, s.snapshot_every);
-    job.out = (s.out.isEmpty() ? defaultModelPath(s.task, job.model->config) : s.out).toStdString();
+    job.out = outPath(s, *job.model).toStdString();
+    job.replace_out = s.replace_out;
     job.record = recordOf(s, job);
     return job;
 }

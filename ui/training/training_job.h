@@ -11,6 +11,7 @@
 #include <QString>
 #include <QStringList>
 #include <memory>
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -24,6 +25,9 @@ struct TrainingSettings {
     int max_lines = 0;  // use the first this many training lines (0: all)
     int max_valid_lines = 500;
     ModelConfig config;  // a new model's kind and sizes (tokenizers included)
+    // A new Marian-layout model instead of `config` (docs/marian.md "Training"): its sizes, the two SentencePiece
+    // models' sizes (trained on the corpus) and the languages. It is written as a folder at `out`.
+    std::optional<MarianArchitecture> marian;
     int min_freq = 1;
     TrainOptions options;
     int64_t snapshot_every = 20;  // updates between two snapshots of the probe
@@ -32,6 +36,8 @@ struct TrainingSettings {
     // same rows; "" : greedy decoding (the rows are what the model writes at that update).
     QString probe_reference;
     QString out;  // where the model is written (at a pause and at the end)
+    // A Marian folder at `out` that exists and is not empty may be replaced (the user agreed); not remembered.
+    bool replace_out = false;
 };
 
 // One sample corpus: <dir>/<task>/train.tsv (and valid.tsv beside it) as sample_models/corpora/generate.py writes.
@@ -62,6 +68,19 @@ struct ScheduleDefaults {
 ScheduleDefaults defaultSchedule(bool transformer);
 // defaultTrainingSettings(task) with the task's sample Transformer (tokenizers kept) and its schedule.
 TrainingSettings defaultTransformerSettings(const QString& task);
+// The window's Marian: sample_models/configs/tatoeba-marian.json's sizes (d_model 256, 4 heads, 3 + 3 layers, 768,
+// swish) with SentencePiece sizes that the task's first 4,000 lines allow (tatoeba: 1,000 source and 2,000 target
+// pieces, its Chinese needing 1,396 for its characters; another corpus: 500 a side) and the task's languages.
+MarianArchitecture defaultMarianArchitecture(const QString& task);
+// `base` with the sizes a Transformer's rows hold (d_model, nhead, layers, dim_feedforward, activation): what the
+// form's rows and a saved config keep of a Marian; its Marian switches, max_positions, pieces and languages stay.
+MarianArchitecture withTransformerSizes(MarianArchitecture base, const TransformerConfig& sizes);
+// defaultTrainingSettings(task) with that Marian, the Transformer's schedule and its folder.
+TrainingSettings defaultMarianSettings(const QString& task);
+// Where the window writes a Marian folder by default: the app data folder's trained/<task>-marian-trained.
+QString defaultMarianFolder(const QString& task);
+// The folder a Marian run of `s` writes: its model folder, or the default one, without a trailing separator.
+QString marianFolder(const TrainingSettings& s);
 // Where the window writes a model by default: the app data folder's trained/<task>-<decoder>-<score>.safetensors.
 QString defaultModelPath(const QString& task, const ModelConfig& config);
 // A sibling's file name for the model: <task>-<decoder>-<score>[-<span>][-feed][-guided]-trained.safetensors, and
@@ -75,16 +94,19 @@ struct TrainingJob {
     TrainOptions options;
     int64_t snapshot_every = 20;
     std::string probe, probe_reference;
-    std::string out;
-    TrainingRecord record;  // the "training" metadata of the written model
-    UnknownShare unknown;   // of the corpus under a continued model's vocabularies: more than half is worth a word
+    std::string out;           // a file, or for a Marian model a folder
+    bool replace_out = false;  // a Marian folder at `out` that is not empty may be replaced
+    TrainingRecord record;     // the "training" metadata of the written model
+    UnknownShare unknown;      // of the corpus under a continued model's vocabularies: more than half is worth a word
 };
 
 // The probe decoded by `model`: forced onto the job's reference when it has one, else greedy.
 DecodeResult decodeProbe(const Model& model, const TrainingJob& job);
 
-// Reads the corpora, builds the vocabularies and the model (or loads `init`), checks what `attnviz-cli train`
-// checks. Throws InputError / ModelError with a message naming the file or the setting.
+// Reads the corpora, builds the vocabularies and the model (or loads `init`; for a Marian, trains its pieces), checks
+// what `attnviz-cli train` checks. Throws InputError / ModelError with a message naming the file or the setting (a
+// corpus too small for the pieces asked says the size it allows, core's words; a Marian folder's place that is a
+// file). Whether an occupied folder may be replaced is the window's question (replace_out).
 TrainingJob prepareTrainingJob(const TrainingSettings& settings);
 
 }  // namespace attnviz::ui

@@ -1,5 +1,7 @@
 #include "training/training_settings_store.h"
+#include "base/errors.h"
 #include "heatmap/utf8_text.h"
+#include "text/sentencepiece_training.h"
 
 #include <QFileInfo>
 #include <QSettings>
@@ -8,6 +10,38 @@ namespace attnviz::ui {
 namespace {
 
 const QString kGroup = QStringLiteral("Training");
+
+// A Marian's settings besides the sizes its config keeps ("config"): the pieces, the languages, and the two settings
+// the form takes from the sample Marian (the longest sentence, the embeddings' scale). "marian" false: another kind.
+void saveMarian(QSettings& q, const std::optional<MarianArchitecture>& marian) {
+    q.setValue("marian", marian.has_value());
+    if (!marian) return;
+    q.setValue("sourcePieces", marian->source_pieces);
+    q.setValue("targetPieces", marian->target_pieces);
+    q.setValue("sourceLang", qs(marian->source_lang));
+    q.setValue("targetLang", qs(marian->target_lang));
+    q.setValue("maxPositions", marian->transformer.max_positions);
+    q.setValue("scaleEmbedding", marian->transformer.scale_embedding);
+}
+
+// The task's Marian with the sizes of `config` (read and validated: the keys a Transformer's rows hold) and the saved
+// rest; nullopt for another kind. Throws InputError for pieces or positions out of range (an edited entry).
+std::optional<MarianArchitecture> savedMarian(const QSettings& q, const ModelConfig& config, const QString& task) {
+    if (!q.value("marian", false).toBool()) return std::nullopt;
+    MarianArchitecture a = withTransformerSizes(defaultMarianArchitecture(task), config.transformer);
+    a.source_pieces = q.value("sourcePieces").toInt();
+    a.target_pieces = q.value("targetPieces").toInt();
+    for (int pieces : {a.source_pieces, a.target_pieces})
+        if (pieces < kMinSentencePieceVocab || pieces > kMaxSentencePieceVocab)
+            throw InputError("the saved SentencePiece size is out of range");
+    a.source_lang = q.value("sourceLang").toString().toStdString();
+    a.target_lang = q.value("targetLang").toString().toStdString();
+    a.transformer.max_positions = q.value("maxPositions", a.transformer.max_positions).toInt();
+    a.transformer.scale_embedding = q.value("scaleEmbedding", a.transformer.scale_embedding).toBool();
+    if (a.transformer.max_positions < 2 || a.transformer.max_positions > (1 << 20))  // core's range of the key
+        throw InputError("the saved max_position_embeddings is out of range");
+    return a;
+}
 
 }  // namespace
 
@@ -19,7 +53,8 @@ void saveTrainingSettings(const TrainingSettings& s) {
     q.setValue("init", s.init);
     q.setValue("task", s.task);
     q.setValue("maxLines", s.max_lines);
-    q.setValue("config", qs(configToJson(s.config).dump()));
+    q.setValue("config", qs(configToJson(s.marian ? marianModelConfig(*s.marian) : s.config).dump()));
+    saveMarian(q, s.marian);
     q.setValue("minFreq", s.min_freq);
     q.setValue("optimizer", s.options.optimizer == OptimizerKind::Sgd ? "sgd" : "adam");
     q.setValue("lr", s.options.lr);
@@ -45,6 +80,8 @@ std::optional<TrainingSettings> savedTrainingSettings() {
     try {
         s.config = configFromJsonText(q.value("config").toString().toStdString());
         validateConfig(s.config);
+        s.marian = savedMarian(q, s.config, s.task);
+        if (s.marian) s.config = marianModelConfig(*s.marian);
     } catch (const std::exception&) {
         return std::nullopt;  // an older or edited entry: the form keeps the corpus's defaults
     }

@@ -1,6 +1,7 @@
 // The training form's settings kept between sessions in QSettings ("Training/…"): saved when a run starts, offered
 // again when the main window first opens the training window. The model config is kept as core's configToJson text
-// and read back by configFromJsonText, so it is checked by the same rules as a model file's config.
+// and read back by configFromJsonText, so it is checked by the same rules as a model file's config (a Marian's too,
+// with its SentencePiece sizes and languages beside it).
 #pragma once
 #include "training/training_job.h"
 

@@ -4,6 +4,7 @@
 
 #include "heatmap/heatmap_view.h"
 #include "heatmap/plot_palette.h"
+#include "io/marian_writer.h"
 #include "training/epoch_metrics_table.h"
 #include "training/loss_plot.h"
 #include "training/sibling_runs.h"
@@ -15,6 +16,7 @@
 #include <QCloseEvent>
 #include <QHBoxLayout>
 #include <QLabel>
+#include <QMessageBox>
 #include <QPushButton>
 #include <QScrollArea>
 #include <QScrollBar>
@@ -214,7 +216,32 @@ bool TrainingWindow::start() {
     return true;
 }
 
-bool TrainingWindow::startWith(const TrainingSettings& settings) {
+// A Marian run's folder that exists and is not empty is replaced only when the user agrees, asked before the pieces
+// are trained; false (and the message) when they do not.
+bool TrainingWindow::mayWriteFolder(TrainingSettings& s) {
+    if (!s.marian || !s.init.isEmpty()) return true;
+    const QString folder = marianFolder(s);
+    if (!isOccupiedFolder(folder.toStdString())) return true;
+    if (askToReplace(folder)) {
+        s.replace_out = true;
+        return true;
+    }
+    last_error_ = tr("%1 exists and is not empty: choose another model folder, or agree to replace it").arg(folder);
+    showMessage(tr("Cannot start: %1").arg(last_error_), true);
+    return false;
+}
+
+bool TrainingWindow::askToReplace(const QString& folder) {
+    if (replace_question_) return replace_question_(folder);
+    return QMessageBox::question(this, tr("Replace the folder?"),
+                                 tr("The model folder %1 exists and is not empty. Replace it with the model this "
+                                    "training writes? It is replaced when the model is first written, whole.")
+                                     .arg(folder),
+                                 QMessageBox::Yes | QMessageBox::No, QMessageBox::No) == QMessageBox::Yes;
+}
+
+bool TrainingWindow::startWith(TrainingSettings settings) {
+    if (!mayWriteFolder(settings)) return false;
     TrainingJob job;
     try {
         job = prepareTrainingJob(settings);
@@ -272,12 +299,13 @@ void TrainingWindow::updateButtons() {
     start_->setEnabled(!running && form_->problem().isEmpty());
     start_->setToolTip(form_->problem());
     // The four siblings are the four scorings of an RNN model; a Transformer's attention has only scaled_dot.
-    const bool transformer = form_->transformerChosen();
+    const bool transformer = form_->transformerChosen() || form_->marianChosen();
     siblings_button_->setEnabled(!running && !transformer);
     siblings_button_->setToolTip(
         transformer
             ? tr("For the RNN kinds (bahdanau, luong): trains their four scoring functions side by side. A "
-                 "Transformer's attention has one scoring only (scaled dot product), so it has no such siblings")
+                 "Transformer's attention, a Marian's too, has one scoring only (scaled dot product), so it has no "
+                 "such siblings")
             : tr("Train the additive, dot, scaled_dot and general scorings one after the other with these "
                  "settings, save them side by side in a folder and compare them in the main window"));
     form_->setEnabled(!running);
@@ -288,7 +316,9 @@ void TrainingWindow::updateButtons() {
     export_anim_->setEnabled(has_snapshots);
     export_curves_->setEnabled(!history_.reports.empty());
     open_main_->setEnabled(ended_ && last_error_.isEmpty());
-    save_sibling_->setEnabled(ended_ && trainedModel() != nullptr);
+    // A Marian model is a Hugging Face folder, not a sibling file of the sample models.
+    const bool marian = trainedModel() && trainedModel()->marian;
+    save_sibling_->setEnabled(ended_ && trainedModel() != nullptr && !marian);
 }
 
 void TrainingWindow::addReport(const TrainProgress& p) {

@@ -4,14 +4,18 @@
 // end (also when the window closes). When done: open the model in the main window, or save it beside its siblings.
 // After each epoch, the validation corpus's BLEU and AER (core's evaluateCorpus) in a table beside the curves.
 // "Train four siblings" trains the four scorings of an RNN model one after the other and shows them in the main
-// window's compare view (off for a Transformer: one scoring). Start stays off while the form's config is one core
-// refuses (TrainingForm::problem). The form's settings are kept for the next session when a run starts. Exports (training_window_exports.cpp): the snapshots as a filmstrip (PNG, SVG, PDF) or an animated PNG, and the loss curves (PNG, CSV with the epochs' measures).
+// window's compare view (off for a Transformer and a Marian: one scoring). Start stays off while the form's config is
+// one core refuses (TrainingForm::problem). A Marian model is written as a folder; one that exists and is not empty
+// is replaced only when the user agrees (asked at Start). The form's settings are kept for the next session when a
+// run starts. Exports (training_window_exports.cpp): the snapshots as a filmstrip (PNG, SVG, PDF) or an animated PNG,
+// and the loss curves (PNG, CSV with the epochs' measures).
 #pragma once
 #include "train/training_start.h"
 #include "training/training_history.h"
 
 #include <QString>
 #include <QWidget>
+#include <functional>
 #include <memory>
 
 class QLabel;
@@ -50,6 +54,10 @@ public:
     bool isRunning() const;
     bool isPaused() const;
     QString lastError() const { return last_error_; }
+    // Asked before a Marian run whose folder exists and is not empty: true replaces it when the model is written.
+    // By default a question box; tests answer it themselves.
+    using ReplaceQuestion = std::function<bool(const QString& folder)>;
+    void setReplaceQuestion(ReplaceQuestion question) { replace_question_ = std::move(question); }
 
     const TrainingHistory& history() const { return history_; }
     // The trained model once a run has ended (nullptr before); its file is modelPath().
@@ -98,7 +106,9 @@ private:
     QWidget* buildViews();
     void fitFormWidth();
     void retranslate();
-    bool startWith(const TrainingSettings& settings);
+    bool startWith(TrainingSettings settings);
+    bool mayWriteFolder(TrainingSettings& settings);
+    bool askToReplace(const QString& folder);
     void updateButtons();
     QString siblingPrefix() const;
     // A continued model's data mostly made of words it does not know: said beside every progress message.
@@ -149,6 +159,7 @@ private:
     QString task_;
     bool guided_ = false;
     std::unique_ptr<SiblingQueue> siblings_;  // while the four siblings train
+    ReplaceQuestion replace_question_;
 };
 
 }  // namespace attnviz::ui

@@ -3,6 +3,7 @@
 #include "heatmap/utf8_text.h"
 
 #include "eval/corpus_scores.h"
+#include "io/marian_writer.h"
 #include "io/model_file.h"
 
 #include <QCoreApplication>
@@ -89,12 +90,20 @@ void TrainingWorker::showStopValidation(const Model& model, const TrainReport& r
     }
 }
 
-// The model with its "training" metadata, written atomically; "" or what went wrong.
-QString TrainingWorker::writeModel(const Model& model, const TrainingJob& job, const TrainReport& report) const {
+// The model with its "training" metadata, written atomically: a file, or a Marian model's folder (written beside its
+// place and renamed there, so that a stop or a failure at any moment leaves the old folder or none). An occupied
+// folder is replaced when the user agreed, and after the run's first write (it is then this run's own). "" or what
+// went wrong.
+QString TrainingWorker::writeModel(const Model& model, TrainingJob& job, const TrainReport& report) const {
     try {
-        QDir().mkpath(QFileInfo(qs(job.out)).absolutePath());
         Model copy = model;
         copy.training = trainingMetadata(job.record, report);
+        if (copy.marian) {
+            saveMarianFolder(copy, job.out, safetensors::DType::F32, job.replace_out);
+            job.replace_out = true;
+            return {};
+        }
+        QDir().mkpath(QFileInfo(qs(job.out)).absolutePath());
         saveModel(copy, job.out);
         return {};
     } catch (const std::exception& e) {

@@ -1,8 +1,8 @@
 // Runs a TrainingJob off the UI thread: core's trainModel on a QThread of its own, with the probe sentence decoded
 // every N updates on the training thread (TrainCallbacks::snapshot, so the picture is of exactly that update's
-// weights) and pause / resume / stop through a TrainGate (the thread sleeps while paused). The model file is
-// written atomically (io/model_file) when a pause begins and when the run ends, however it ends (completed,
-// stopped, non-finite loss): the file on disk is always a whole, loadable model.
+// weights) and pause / resume / stop through a TrainGate (the thread sleeps while paused). The model file (a Marian
+// model's folder, io/marian_writer) is written atomically when a pause begins and when the run ends, however it ends
+// (completed, stopped, non-finite loss): what is on disk is always a whole, loadable model.
 #pragma once
 #include "training/training_history.h"
 #include "training/training_job.h"
@@ -56,7 +56,7 @@ private:
     void showStopValidation(const Model& model, const TrainReport& report, int64_t total_steps, const TrainingJob& job);
     void scoreValidation(const Model& model, const TrainProgress& progress, const TrainingJob& job);
     TrainingSnapshot snapshotOf(const Model& model, const TrainProgress& progress, const TrainingJob& job) const;
-    QString writeModel(const Model& model, const TrainingJob& job, const TrainReport& report) const;
+    QString writeModel(const Model& model, TrainingJob& job, const TrainReport& report) const;
 
     QThread thread_;
     QObject* runner_ = nullptr;  // lives in thread_: the context the job is queued to

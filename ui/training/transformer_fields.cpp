@@ -8,6 +8,7 @@
 #include <QFormLayout>
 #include <QHBoxLayout>
 #include <QLabel>
+#include <QSignalBlocker>
 #include <QSpinBox>
 
 namespace attnviz::ui {
@@ -22,6 +23,19 @@ QSpinBox* spin(QWidget* parent, int lo, int hi, int step) {
 
 }  // namespace
 
+QWidget* sideBySide(QWidget* parent, QLabel* first_label, QWidget* first, QLabel* second_label, QWidget* second) {
+    auto* row = new QWidget(parent);
+    auto* layout = new QHBoxLayout(row);
+    layout->setContentsMargins(0, 0, 0, 0);
+    layout->addWidget(first_label);
+    layout->addWidget(first, 1);
+    layout->addWidget(second_label);
+    layout->addWidget(second, 1);
+    first_label->setBuddy(first);
+    second_label->setBuddy(second);
+    return row;
+}
+
 TransformerFields::TransformerFields(QFormLayout* form, QWidget* parent)
     : QObject(parent),
       form_(form),
@@ -29,29 +43,21 @@ TransformerFields::TransformerFields(QFormLayout* form, QWidget* parent)
       nhead_(spin(parent, 1, 256, 1)),
       encoder_layers_(spin(parent, 1, 32, 1)),
       decoder_layers_(spin(parent, 1, 32, 1)),
-      layers_(new QWidget(parent)),
-      encoder_layers_label_(new QLabel(layers_)),
-      decoder_layers_label_(new QLabel(layers_)),
+      encoder_layers_label_(new QLabel(parent)),
+      decoder_layers_label_(new QLabel(parent)),
+      // "Layers: encoder [2] decoder [2]", one row
+      layers_(sideBySide(parent, encoder_layers_label_, encoder_layers_, decoder_layers_label_, decoder_layers_)),
       feed_forward_(spin(parent, 1, 65536, 64)),
       norm_(new QComboBox(parent)),
       activation_(new QComboBox(parent)),
       problem_(new QLabel(parent)) {
     norm_->addItem(QString(), false);  // texts: retranslate()
     norm_->addItem(QString(), true);
-    for (Activation a : {Activation::Relu, Activation::Gelu})
-        activation_->addItem(QString::fromUtf8(toString(a).data()), QString::fromUtf8(toString(a).data()));
+    setActivations({Activation::Relu, Activation::Gelu});
     // One line, never wider than the form (the whole text is also the tooltip): a word-wrapped label (height for
     // width) makes QFormLayout squeeze other rows to nothing.
     problem_->setMinimumWidth(1);
     problem_->setStyleSheet(warningStyleSheet(parent->palette()));
-    auto* layers_row = new QHBoxLayout(layers_);  // "Layers: encoder [2] decoder [2]", one row
-    layers_row->setContentsMargins(0, 0, 0, 0);
-    layers_row->addWidget(encoder_layers_label_);
-    layers_row->addWidget(encoder_layers_, 1);
-    layers_row->addWidget(decoder_layers_label_);
-    layers_row->addWidget(decoder_layers_, 1);
-    encoder_layers_label_->setBuddy(encoder_layers_);
-    decoder_layers_label_->setBuddy(decoder_layers_);
     for (QWidget* w : rows()) {
         form_->addRow(new QLabel(parent), w);
         if (w == nhead_) form_->addRow(problem_);  // the message sits right under d_model and nhead
@@ -95,8 +101,27 @@ void TransformerFields::setConfig(const TransformerConfig& c) {
 
 void TransformerFields::setVisible(bool visible) {
     visible_ = visible;
-    for (QWidget* w : rows()) form_->setRowVisible(w, visible);
+    for (QWidget* w : rows()) form_->setRowVisible(w, visible && !(marian_ && w == norm_));
     form_->setRowVisible(problem_, visible && !problem_->text().isEmpty());
+}
+
+void TransformerFields::setMarian(bool marian) {
+    if (marian == marian_) return;
+    marian_ = marian;
+    const QSignalBlocker quiet(activation_);  // a kind change, not an edit
+    if (marian)
+        setActivations({Activation::Swish, Activation::Relu, Activation::Gelu, Activation::GeluTanh});
+    else
+        setActivations({Activation::Relu, Activation::Gelu});
+    setVisible(visible_);
+}
+
+void TransformerFields::setActivations(std::initializer_list<Activation> activations) {
+    const QString chosen = activation_->currentData().toString();
+    activation_->clear();
+    for (Activation a : activations)
+        activation_->addItem(QString::fromUtf8(toString(a).data()), QString::fromUtf8(toString(a).data()));
+    activation_->setCurrentIndex(std::max(0, activation_->findData(chosen)));
 }
 
 void TransformerFields::setEnabled(bool enabled) {

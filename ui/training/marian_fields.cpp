@@ -1,0 +1,95 @@
+#include "training/marian_fields.h"
+
+#include "heatmap/utf8_text.h"
+#include "text/sentencepiece_training.h"
+#include "training/transformer_fields.h"
+
+#include <QFormLayout>
+#include <QLabel>
+#include <QLineEdit>
+#include <QRegularExpressionValidator>
+#include <QSpinBox>
+
+namespace attnviz::ui {
+namespace {
+
+QSpinBox* piecesBox(QWidget* parent) {
+    auto* s = new QSpinBox(parent);
+    s->setRange(kMinSentencePieceVocab, kMaxSentencePieceVocab);
+    s->setSingleStep(100);
+    s->setGroupSeparatorShown(true);
+    // As wide as the row gives it, at least room for "64,000": sized by its largest value (1,000,000, twice in the
+    // row), it would widen the form and the window past the other kinds'.
+    s->setSizePolicy(QSizePolicy::Ignored, QSizePolicy::Fixed);
+    s->setMinimumWidth(s->minimumSizeHint().width() - s->fontMetrics().horizontalAdvance(QStringLiteral("1,000,000")) +
+                       s->fontMetrics().horizontalAdvance(QStringLiteral("64,000")));
+    return s;
+}
+
+// A language code as tokenizer_config.json records it ("en", "zh", "pt_BR", "zho_Hans"); empty for none.
+QLineEdit* languageEdit(QWidget* parent) {
+    auto* e = new QLineEdit(parent);
+    static const QRegularExpression code(QStringLiteral("[A-Za-z0-9_-]{0,16}"));
+    e->setValidator(new QRegularExpressionValidator(code, e));
+    e->setSizePolicy(QSizePolicy::Ignored, QSizePolicy::Fixed);  // a code is short: the row gives the room
+    return e;
+}
+
+}  // namespace
+
+MarianFields::MarianFields(QFormLayout* form, QWidget* parent)
+    : QObject(parent),
+      form_(form),
+      source_pieces_(piecesBox(parent)),
+      target_pieces_(piecesBox(parent)),
+      source_lang_(languageEdit(parent)),
+      target_lang_(languageEdit(parent)),
+      pieces_source_label_(new QLabel(parent)),
+      pieces_target_label_(new QLabel(parent)),
+      lang_source_label_(new QLabel(parent)),
+      lang_target_label_(new QLabel(parent)) {
+    pieces_ = sideBySide(parent, pieces_source_label_, source_pieces_, pieces_target_label_, target_pieces_);
+    languages_ = sideBySide(parent, lang_source_label_, source_lang_, lang_target_label_, target_lang_);
+    for (QWidget* w : {pieces_, languages_}) form_->addRow(new QLabel(parent), w);  // texts: retranslate()
+    setVisible(false);
+}
+
+void MarianFields::setArchitecture(const MarianArchitecture& a) {
+    source_pieces_->setValue(a.source_pieces);
+    target_pieces_->setValue(a.target_pieces);
+    source_lang_->setText(qs(a.source_lang));
+    target_lang_->setText(qs(a.target_lang));
+}
+
+void MarianFields::fill(MarianArchitecture& a) const {
+    a.source_pieces = source_pieces_->value();
+    a.target_pieces = target_pieces_->value();
+    a.source_lang = source_lang_->text().trimmed().toStdString();
+    a.target_lang = target_lang_->text().trimmed().toStdString();
+}
+
+void MarianFields::setVisible(bool visible) {
+    for (QWidget* w : {pieces_, languages_}) form_->setRowVisible(w, visible);
+}
+
+void MarianFields::setEnabled(bool enabled) {
+    for (QWidget* w : {pieces_, languages_}) w->setEnabled(enabled);
+}
+
+void MarianFields::retranslate() {
+    if (auto* label = qobject_cast<QLabel*>(form_->labelForField(pieces_))) label->setText(tr("SentencePiece pieces:"));
+    if (auto* label = qobject_cast<QLabel*>(form_->labelForField(languages_))) label->setText(tr("Languages:"));
+    pieces_source_label_->setText(tr("source"));
+    pieces_target_label_->setText(tr("target"));
+    lang_source_label_->setText(tr("source"));
+    lang_target_label_->setText(tr("target"));
+    pieces_->setToolTip(
+        tr("The size of each side's SentencePiece model, trained on the corpus when training starts (its 3 special "
+           "pieces included); the two share one vocabulary. A corpus too small for a size is refused with the size "
+           "it allows"));
+    source_lang_->setPlaceholderText(tr("e.g. en"));
+    target_lang_->setPlaceholderText(tr("e.g. zh"));
+    languages_->setToolTip(tr("The languages' codes, recorded in the folder's tokenizer_config.json (may be empty)"));
+}
+
+}  // namespace attnviz::ui
