@@ -124,7 +124,7 @@ public:
     void line(const ComparedLine& l) override {
         std::printf("%-5s  %s%s  %s\n", l.line > 0 ? std::to_string(l.line).c_str() : "-",
                     summaryColumns(l.counts).c_str(), aligned_ && l.counts.aligned_lines == 0 ? "  -       -     " : "",
-                    printable(detokenize(l.target_tokens, a_.config.tokenizer.target)).c_str());
+                    printable(detokenizeTarget(a_, l.target_tokens)).c_str());
     }
     void end(const AttentionComparisonCounts& total) override {
         std::printf("all    %s   (means over %lld rows of %lld lines)\n", summaryColumns(total).c_str(),

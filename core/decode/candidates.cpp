@@ -29,6 +29,12 @@ std::string producibleText(const SpecialIds& t, int V) {
     return text;
 }
 
+// A configured Transformer's forbidden_outputs (log p = −∞ at every step).
+bool forbids(const Model& model, int id) {
+    const std::vector<int>& forbidden = model.config.transformer.forbidden_outputs;
+    return model.config.isTransformer() && std::binary_search(forbidden.begin(), forbidden.end(), id);
+}
+
 }  // namespace
 
 int producibleCount(const Vocabulary& target) {
@@ -43,8 +49,7 @@ void checkProducible(const Model& model, int id, const std::string& what) {
     if (id < 0 || id >= V || !producible(id, t))
         throw InputError(what + " token id " + std::to_string(id) +
                          " cannot be produced (valid: " + producibleText(t, V) + ")");
-    const std::vector<int>& forbidden = model.config.transformer.forbidden_outputs;
-    if (model.config.isTransformer() && std::binary_search(forbidden.begin(), forbidden.end(), id))
+    if (forbids(model, id))
         throw InputError(what + " token id " + std::to_string(id) + " (" + printable(model.target_vocab.token(id)) +
                          ") is one the model forbids (its bad_words_ids)");
 }
@@ -75,3 +80,12 @@ void topCandidates(const Vec& lp, int k, const SpecialIds& target, std::vector<C
 }
 
 }  // namespace attnviz::detail
+
+namespace attnviz {
+
+bool canProduce(const Model& model, int id) {
+    return id >= 0 && id < model.target_vocab.size() && detail::producible(id, model.target_vocab.specials()) &&
+           !detail::forbids(model, id);
+}
+
+}  // namespace attnviz

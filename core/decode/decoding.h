@@ -50,6 +50,10 @@ struct StepRecord {
 // The default length limit for a source of S tokens (with <sos>/<eos>): 2 * S + 10 target tokens.
 int defaultMaxLength(int S);
 
+// Whether a decode of this model may output target id `id`: not its <pad>, <sos> or decoder start, nor an id it
+// forbids (a configured Transformer's forbidden_outputs). What the window offers to force.
+bool canProduce(const Model& model, int id);
+
 struct DecodeOptions {
     int max_len = 0;  // at most this many target tokens (<eos> included); 0 = defaultMaxLength(S)
     int top_k = 5;    // candidates kept per step

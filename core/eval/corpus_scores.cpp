@@ -26,7 +26,7 @@ void checkLengths(const TokenizedText& source, const TokenizedText& reference, i
 
 void fillScores(LineScores& s, const Model& model, const DecodeResult& greedy) {
     s.output_tokens = greedy.target_tokens;
-    s.output = detokenize(greedy.target_tokens, model.config.tokenizer.target);
+    s.output = detokenizeTarget(model, greedy.target_tokens);
     s.log_prob = greedy.total_log_prob;
     const size_t T = greedy.target_tokens.size();
     s.log_prob_per_token = T ? greedy.total_log_prob / double(T) : 0.0;

@@ -6,6 +6,8 @@
 #include "base/errors.h"
 #include "eval/corpus_scores.h"
 #include "io/corpus.h"
+#include "io/model_file.h"
+#include "marian_folders.h"
 #include "test_models.h"
 #include "test_registry.h"
 #include "text/tokenizer.h"
@@ -51,6 +53,7 @@ private slots:
     void csvQuotesAndLeavesMissingValuesEmpty();
     void readerSkipsBadLinesWhenAsked();
     void bleuPlusOneByHand();
+    void subwordOutputIsTheDetokenizedText();
 };
 
 void TestCorpusScores::numbersMatchTheDecodeTakenByHand() {
@@ -227,6 +230,28 @@ void TestCorpusScores::bleuPlusOneByHand() {
     const double p = 1.0 * (1.0 + 1) / (1 + 1) * 1.0 * 1.0;  // 2/2, (1+1)/(1+1), (0+1)/(0+1), (0+1)/(0+1)
     QVERIFY(std::abs(short_one.bleuPlusOne() - 100.0 * std::exp(1.0 - 3.0 / 2.0) * std::pow(p, 0.25)) < 1e-12);
     QCOMPARE(bleuStats({"x"}, {"a"}).bleuPlusOne(), 0.0);  // no unigram matches
+}
+
+// A SentencePiece model's output reads as the window's output line does: the pieces joined by the SentencePiece
+// model (its ▁ as spaces), without </s>, not the pieces spaced apart.
+void TestCorpusScores::subwordOutputIsTheDetokenizedText() {
+    QTemporaryDir dir;
+    const std::string folder = dir.filePath("m").toStdString();
+    makeMarianFolder(folder);
+    const Model m = loadModel(folder);
+    CorpusOptions o;
+    const Corpus c = parseCorpus("the old house stood near the river\tla maison\n", "t.tsv", o);
+    DecodeOptions d;
+    d.max_len = 8;
+    const LineScores s = scoreLine(m, c.examples[0], d);
+    QVERIFY2(s.scored, s.error.c_str());
+    const DecodeResult greedy = greedyDecode(m, tokenizeSource(m, c.examples[0].source), d);
+    QVERIFY(greedy.target_tokens.size() > 2);
+    QCOMPARE(s.output, greedy.text);
+    QCOMPARE(s.output, detokenizeTarget(m, greedy.target_tokens));
+    QVERIFY(s.output != joined(greedy.target_tokens));
+    QVERIFY(s.output.find("\u2581") == std::string::npos);
+    QVERIFY(s.output.find("</s>") == std::string::npos);
 }
 
 ATTNVIZ_TEST_MAIN(TestCorpusScores)

@@ -10,15 +10,22 @@
 #include "marian_folders.h"
 #include "state/decode_state.h"
 #include "test_registry.h"
+#include "views/beam_tree.h"
+#include "views/force_token_box.h"
 #include "window/explain_progress.h"
 #include "window/explain_worker.h"
 #include "window/output_line.h"
 
 #include <QAction>
+#include <QCompleter>
 #include <QDir>
+#include <QDockWidget>
 #include <QFile>
+#include <QListWidget>
 #include <QPushButton>
 #include <QSignalSpy>
+#include <QSpinBox>
+#include <QStringListModel>
 #include <QTextDocument>
 #include <QTreeWidget>
 
@@ -102,6 +109,7 @@ private slots:
     void explanationReportsItsPasses();
     void explainProgressShowsOnlyAfterHalfASecond();
     void sampleFoldersAreListedBesideTheModelFiles();
+    void beamListAndForceBoxUseTheModelsOwnSpecials();
 
 private:
     bool openMarian() {
@@ -280,6 +288,40 @@ void TestMarianWindow::explainProgressShowsOnlyAfterHalfASecond() {
     progress->finished();  // a quick run never shows
     QTest::qWait(ExplainProgress::kShowAfterMs + 200);
     QVERIFY(progress->isHidden());
+}
+
+// A Marian vocabulary's specials are not attnviz's (</s> 0, <unk> 1, <pad> last; no <sos>). The beam view's n-best
+// list ends a hypothesis at the model's </s> and writes it as text; the force box offers </s> and every piece but
+// <pad> (the decoder's start). Here </s> has a logits bias of 100, so every hypothesis ends after at most one piece.
+void TestMarianWindow::beamListAndForceBoxUseTheModelsOwnSpecials() {
+    const QString folder = models_dir_.filePath(QStringLiteral("opus-mt-ends"));
+    testing::makeMarianFolder(folder.toStdString());
+    testing::rewriteMarianWeights(folder.toStdString(),
+                                  [](testing::TensorTable& t) { t.at("final_logits_bias").second[0] = 100.0f; });
+    w_->beamDock()->show();
+    QVERIFY(w_->openModel(folder));
+    w_->setSourceText(kSentence);
+    w_->decodeNow();
+    w_->decodes()->waitForDone();
+    QCoreApplication::processEvents();
+    BeamTreeView* beam = w_->beamTree();
+    beam->widthBox()->setValue(4);
+    QVERIFY(beam->result());
+    QVERIFY(beam->nbestList()->count() >= 2);
+    const Model& m = *w_->model();
+    for (int i = 0; i < beam->nbestList()->count(); ++i) {
+        const QString text = beam->nbestList()->item(i)->text();
+        const int leaf = beam->nbestList()->item(i)->data(Qt::UserRole).toInt();
+        QCOMPARE(beam->result()->nodes[size_t(leaf)].token, m.target_vocab.specials().eos);
+        QVERIFY2(!text.contains(QStringLiteral("…")) && !text.contains(QStringLiteral("</s>")), qPrintable(text));
+        QVERIFY2(!text.contains(QChar(0x2581)), qPrintable(text));
+    }
+    const QStringList offered =
+        qobject_cast<QStringListModel*>(w_->forceTokenBox()->completer()->model())->stringList();
+    QCOMPARE(offered.size(), m.target_vocab.size() - 1);
+    QVERIFY(offered.contains(QStringLiteral("</s>")));
+    QVERIFY(!offered.contains(QStringLiteral("<pad>")));
+    QVERIFY(offered.contains(qs(m.target_vocab.token(2))));
 }
 
 ATTNVIZ_TEST_MAIN(TestMarianWindow)

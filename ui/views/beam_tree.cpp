@@ -212,9 +212,9 @@ void BeamTreeView::fillNbest() {
         std::vector<std::string> tokens;
         for (int n : beamPath(*result_, leaf))
             tokens.push_back(model_->target_vocab.token(result_->nodes[size_t(n)].token));
-        const bool ended = !tokens.empty() && result_->nodes[size_t(leaf)].token == kEos;
+        const bool ended = !tokens.empty() && result_->nodes[size_t(leaf)].token == eos();
         if (ended) tokens.pop_back();
-        QString text = qs(detokenize(tokens, model_->config.tokenizer.target));
+        QString text = qs(detokenizeTarget(*model_, tokens));
         if (!ended) text += QStringLiteral(" …");
         const double score = result_->nodes[size_t(leaf)].total_log_prob;
         auto* item = new QListWidgetItem(tr("%1. %2  %3").arg(++rank).arg(score, 0, 'f', 3).arg(text), nbest_);
@@ -298,7 +298,7 @@ void BeamTreeView::showNode(int node) {
 bool BeamTreeView::forceAt(int node, int token) {
     if (!result_ || !model_ || node < 0 || size_t(node) >= result_->nodes.size()) return false;
     const BeamNode& n = result_->nodes[size_t(node)];
-    if (node > 0 && n.token == kEos) {
+    if (node > 0 && n.token == eos()) {
         message_->setText(tr("This hypothesis ends with <eos>: no token can follow it."));
         return false;
     }
@@ -327,7 +327,7 @@ void BeamTreeView::showMenu(int node, const QPoint& global_pos) {
     QAction* show = menu.addAction(tr("&Show this hypothesis"));
     show->setEnabled(node > 0);
     QAction* force = menu.addAction(tr("&Force a token here…"));
-    force->setEnabled(node == 0 || (node > 0 && result_->nodes[size_t(node)].token != kEos));
+    force->setEnabled(node == 0 || (node > 0 && result_->nodes[size_t(node)].token != eos()));
     QAction* again = menu.addAction(tr("Search &again without forced tokens"));
     again->setEnabled(!prefix_.empty());
     menu.addSeparator();
@@ -374,7 +374,7 @@ void BeamTreeView::askForceToken(int node) {
         listed[size_t(c.id)] = 1;
     }
     for (int id = 0; id < vocab.size(); ++id)
-        if (id != kPad && id != kSos && !listed[size_t(id)]) items << qs(vocab.token(id));
+        if (canProduce(*model_, id) && !listed[size_t(id)]) items << qs(vocab.token(id));
     const QString after = node == 0 ? tr("the start") : QStringLiteral("“%1”").arg(canvas_->tokenText(node));
     bool ok = false;
     const QString text = QInputDialog::getItem(

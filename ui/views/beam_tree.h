@@ -107,9 +107,10 @@ private:
     QListWidget* nbest_;
 
     std::shared_ptr<const Model> model_;  // of the search shown
-    TokenizedText source_;                // <sos> … <eos>, as the state's decode had it
-    std::vector<int> prefix_;             // forced target ids before the search
-    Interventions interventions_;         // the state's decode's: the search and the hypotheses are made with them
+    int eos() const { return model_->target_vocab.specials().eos; }
+    TokenizedText source_;         // <sos> … <eos>, as the state's decode had it
+    std::vector<int> prefix_;      // forced target ids before the search
+    Interventions interventions_;  // the state's decode's: the search and the hypotheses are made with them
     std::unique_ptr<BeamResult> result_;
     int searched_serial_ = -1;  // the state's mainDecodeSerial of the decode searched
     bool stale_ = false;        // a decode came while hidden: search when shown

@@ -1,6 +1,7 @@
 #include "views/force_token_box.h"
 #include "heatmap/utf8_text.h"
 
+#include "decode/decoding.h"
 #include "model/model.h"
 #include "state/decode_state.h"
 
@@ -92,11 +93,11 @@ QString ForceTokenBox::errorText() const { return error_->text(); }
 void ForceTokenBox::decodeChanged() {
     const std::shared_ptr<const Model> model = state_ ? state_->decodedModel() : nullptr;
     if (model && model != model_) {
-        // Every token a step can output, except <pad> and <sos>.
+        // Every token a step can output (not <pad>, <sos>, the decoder's start or a forbidden one).
         QStringList words;
         const auto& tokens = model->target_vocab.tokens();
         for (size_t i = 0; i < tokens.size(); ++i)
-            if (int(i) != kPad && int(i) != kSos) words << qs(tokens[i]);
+            if (canProduce(*model, int(i))) words << qs(tokens[i]);
         std::sort(words.begin(), words.end(),
                   [](const QString& a, const QString& b) { return a.compare(b, Qt::CaseInsensitive) < 0; });
         words_->setStringList(words);
@@ -116,7 +117,7 @@ int ForceTokenBox::tokenId(const QString& text) const {
     const Vocabulary& vocab = model_->target_vocab;
     for (const QString& spelling : {text, text.toLower()}) {
         const std::string s = spelling.toStdString();
-        if (vocab.contains(s) && (vocab.id(s) != kPad && vocab.id(s) != kSos)) return vocab.id(s);
+        if (vocab.contains(s) && canProduce(*model_, vocab.id(s))) return vocab.id(s);
         if (!model_->config.tokenizer.lowercase) break;
     }
     return -1;
