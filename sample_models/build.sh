@@ -62,16 +62,20 @@ transformer_lr=0.001
 transformer_warmup=400
 
 # The subword Marian-layout model (configs/<task>-marian.json, a Hugging Face Marian config: docs/marian.md): its
-# own SentencePiece pieces (4,000 English, 3,000 Chinese, seeded) trained on the same split, the Transformer schedule, written as a
+# own SentencePiece pieces (English, Chinese; seeded) trained on the same split, the Transformer schedule, written as a
 # Hugging Face folder <task>-marian/ in F16. Its quality is measured by the same char BLEU (eval scores a SentencePiece
-# target's text in characters).
-declare -A marian_epochs=([tatoeba]=12)
+# target's text in characters). tatoeba: 4,000 and 3,000 pieces (its split has 2,773 Chinese characters). en_zh: 256
+# English pieces for its 412 words (the rarer words split) and 400 Chinese for its 286 characters and 252 words (the
+# trainer takes 290 to 542 there); its epochs are the en_zh Transformer's.
+declare -A marian_epochs=([tatoeba]=12 [en_zh]=10)
+declare -A marian_pieces=([tatoeba]=4000,3000 [en_zh]=256,400)
 train_marian() {  # task config-name
   local task=$1 name=$2
-  "$cli" train --config "$here/configs/$name.json" --spm-vocab 4000,3000 --data "$corpora/$task/train.tsv" \
-    --valid "$corpora/$task/valid.tsv" --out "$out/$name" --force --dtype f16 --source-lang en --target-lang zh \
-    --optimizer adam --lr "$transformer_lr" --warmup "$transformer_warmup" --batch-size 64 \
-    --epochs "${marian_epochs[$task]}" --clip 1.0 --dropout 0.1 --seed "$seed" --threads "${ATTNVIZ_TRAIN_THREADS:-2}"
+  "$cli" train --config "$here/configs/$name.json" --spm-vocab "${marian_pieces[$task]}" \
+    --data "$corpora/$task/train.tsv" --valid "$corpora/$task/valid.tsv" --out "$out/$name" --force --dtype f16 \
+    --source-lang en --target-lang zh --optimizer adam --lr "$transformer_lr" --warmup "$transformer_warmup" \
+    --batch-size 64 --epochs "${marian_epochs[$task]}" --clip 1.0 --dropout 0.1 --seed "$seed" \
+    --threads "${ATTNVIZ_TRAIN_THREADS:-2}"
 }
 
 train_one() {  # task config-name
@@ -117,7 +121,9 @@ if [ "$compare_only" = 0 ]; then
     [ -e "$m" ] || continue
     name="$(basename "$m" .safetensors)"
     task="${name%%-*}"
-    metrics="$("$cli" eval --model "$m" --data "$corpora/$task/test.tsv" --json)"
+    merge=()
+    [ -d "$m" ] && merge=(--merge both)  # a Marian folder's AER is read off its pieces merged into words
+    metrics="$("$cli" eval --model "$m" --data "$corpora/$task/test.tsv" --json "${merge[@]}")"
     # a model file records its test metrics in its metadata; a Marian folder has none (its README gives them)
     [ -f "$m" ] && printf '%s' "$metrics" | python3 "$here/record_metrics.py" "$m" "$corpora/$task/test.tsv"
     printf '%s' "$metrics" |

@@ -12,6 +12,7 @@
 #include "base/utf8.h"
 #include "explain/explain_json.h"
 #include "explain/explanation.h"
+#include "explain/word_explanation.h"
 #include "io/decode_json.h"
 #include "io/json_text.h"
 #include "text/display_width.h"
@@ -133,19 +134,9 @@ std::vector<Explanation> explainAll(const Model& model, const DecodeResult& r,
     return out;
 }
 
-// --merge: the decode shown in words and each method's matrix merged on the same spans (columns summed, rows
-// averaged, integrated gradients' completeness gap averaged with its rows). The methods ran on the pieces.
+// --merge: the decode shown in words and each method's matrix merged on the same spans (explain/word_explanation).
 void showMerged(DecodeResult& r, std::vector<Explanation>& explanations, MergeSides sides) {
-    if (sides == MergeSides::None || r.source_words.empty()) return;
-    for (Explanation& e : explanations) {
-        if (!e.ig_delta.empty() && mergesTarget(sides)) {
-            Mat delta(Eigen::Index(e.ig_delta.size()), 1);
-            for (size_t t = 0; t < e.ig_delta.size(); ++t) delta(Eigen::Index(t), 0) = float(e.ig_delta[t]);
-            const Mat merged = meanRows(delta, r.target_words);
-            e.ig_delta.assign(merged.data(), merged.data() + merged.size());
-        }
-        e.values = mergeMatrix(r, e.values, sides);
-    }
+    for (Explanation& e : explanations) e = mergeExplanation(r, e, sides);
     r = mergeWords(r, sides);
 }
 

@@ -14,6 +14,7 @@
 #include "eval/compare.h"
 #include "eval/compare_heads.h"
 #include "explain/explanation.h"
+#include "explain/word_explanation.h"
 #include "explain_run.h"
 #include "heatmap/colormaps.h"
 #include "heatmap/comparison_export.h"
@@ -67,7 +68,8 @@ struct RenderSettings {
     ExplainMethod method = ExplainMethod::Attention;  // --method
     ExplainOptions explain;                           // --ig-steps
     double max_work = kDefaultMaxExplainWork;         // --max-work
-    Interventions interventions;  // --knockout, --attend, --head-off: of the rendered model, not of --with's
+    Interventions interventions;          // --knockout, --attend, --head-off: of the rendered model, not of --with's
+    MergeSides merge = MergeSides::None;  // --merge: a SentencePiece model's pieces drawn as words
 };
 
 DecodeResult decodeOne(const Model& model, const std::string& source, const std::string* reference,
@@ -116,10 +118,11 @@ void writeOne(const DecodeResult& r, const Model& model, const QString& path, co
     bool ok = false;
     if (with.model) {
         ui::ModelComparison c;
-        c.a = withComparedAttention(r, with.head_a);
-        c.b = withComparedAttention(forcedDecode(*with.model, TokenizedText{r.source_tokens, r.source_ids},
-                                                 TokenizedText{r.target_tokens, r.target_ids}),
-                                    with.head_b);
+        c.a = mergeWords(withComparedAttention(r, with.head_a), s.merge);
+        c.b = mergeWords(withComparedAttention(forcedDecode(*with.model, TokenizedText{r.source_tokens, r.source_ids},
+                                                            TokenizedText{r.target_tokens, r.target_ids}),
+                                               with.head_b),
+                         s.merge);
         c.a_view = with.head_a;
         c.b_view = with.head_b;
         c.a_name = with.a_name;
@@ -129,12 +132,15 @@ void writeOne(const DecodeResult& r, const Model& model, const QString& path, co
         compared.style.interventions = {};
         ok = ui::exportComparison(c, path, compared, &error);
     } else if (s.method != ExplainMethod::Attention) {
-        const Explanation e = explainForCli(model, r, s.method, s.explain, s.max_work, where, "render");
+        const Explanation e =
+            mergeExplanation(r, explainForCli(model, r, s.method, s.explain, s.max_work, where, "render"), s.merge);
+        const DecodeResult shown = mergeWords(r, s.merge);
         ui::ExportOptions drawn = options;
         drawn.style = ui::explanationStyle(options.style, &e);
-        ok = ui::exportExplanation(ui::explanationData(r, e), r, e, model, path, drawn, &error);
+        ok = ui::exportExplanation(ui::explanationData(shown, e), shown, e, model, path, drawn, &error);
     } else {
-        ok = ui::exportHeatmap(ui::HeatmapData::fromDecode(r), r, model.config, path, options, &error);
+        const DecodeResult shown = mergeWords(r, s.merge);
+        ok = ui::exportHeatmap(ui::HeatmapData::fromDecode(shown), shown, model.config, path, options, &error);
     }
     if (!ok) throw std::runtime_error(error.toStdString());
     // The path as the user typed it may hold a terminal escape: escaped as every other text that reaches a terminal.
@@ -208,6 +214,7 @@ void addRenderOptions(ArgParser& p, RenderArgs& a) {
              "with --input: the folder for 0001.EXT, 0002.EXT, ... (created if missing)");
     p.choice("--format", &a.format, formats, "with --input: the format of every file (default png)");
     addInterventionOptions(p, s.interventions);
+    addMergeOption(p, s.merge);
     p.positionals(&a.words, "SENTENCE", "the source sentence (several arguments are joined with spaces)");
 }
 
@@ -219,6 +226,9 @@ void checkRenderUsage(const ArgParser& p, RenderArgs& a) {
         throw UsageError("--beam and --target cannot be used together (forced decoding does not search)");
     if (p.seen("--ig-steps") && a.method != "ig")
         throw UsageError("--ig-steps is integrated gradients' (--method ig), not " + a.method + "'s");
+    const Interventions& iv = a.s.interventions;
+    if ((mergesSource(a.s.merge) && !iv.knockout.empty()) || (a.s.merge != MergeSides::None && !iv.attend.empty()))
+        throw UsageError("--knockout and --attend mark cells of pieces: they cannot be drawn on words (--merge)");
     if (p.seen("--max-work") && a.method == "attention")
         throw UsageError("--max-work bounds an explanation method (--method NAME): the attention needs none");
     if (a.batch) {

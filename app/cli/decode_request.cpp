@@ -53,8 +53,8 @@ void addInterventionOptions(ArgParser& p, Interventions& iv) {
 
 void addMergeOption(ArgParser& p, MergeSides& merge) {
     p.repeatable("--merge", "none|source|target|both",
-                 "SentencePiece models (Marian folders): show the source and/or target pieces merged into words "
-                 "(columns summed, rows averaged); default none",
+                 "SentencePiece models (Marian folders): the source and/or target pieces merged into words "
+                 "(columns summed, rows averaged; eval's AER of gold word links needs both); default none",
                  [&merge](const std::string& value) {
                      try {
                          merge = parseMergeSides(value);

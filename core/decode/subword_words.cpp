@@ -5,6 +5,8 @@
 #include "text/piece_words.h"
 #include "text/tokenizer.h"
 
+#include <iterator>
+
 namespace attnviz {
 namespace {
 
@@ -21,13 +23,6 @@ std::vector<WordSpan> oneEach(size_t n) {
     std::vector<WordSpan> s;
     for (int i = 0; i < int(n); ++i) s.push_back({i, i + 1});
     return s;
-}
-
-Mat toMat(const std::vector<std::vector<float>>& rows, size_t cols) {
-    Mat m(Eigen::Index(rows.size()), Eigen::Index(cols));
-    for (size_t i = 0; i < rows.size(); ++i)
-        for (size_t j = 0; j < cols; ++j) m(Eigen::Index(i), Eigen::Index(j)) = rows[i][j];
-    return m;
 }
 
 std::vector<std::vector<float>> toRows(const Mat& m) {
@@ -53,13 +48,17 @@ void mergeStack(std::vector<std::vector<Mat>>& stack, const std::vector<WordSpan
 
 }  // namespace
 
+namespace {
+constexpr std::string_view kMergeNames[] = {"none", "source", "target", "both"};  // in MergeSides' order
+}
+
 MergeSides parseMergeSides(std::string_view text) {
-    if (text == "none") return MergeSides::None;
-    if (text == "source") return MergeSides::Source;
-    if (text == "target") return MergeSides::Target;
-    if (text == "both") return MergeSides::Both;
+    for (size_t i = 0; i < std::size(kMergeNames); ++i)
+        if (text == kMergeNames[i]) return MergeSides(i);
     throw InputError("--merge \"" + std::string(text) + "\" is not one of none, source, target, both");
 }
+
+std::string_view mergeSidesName(MergeSides m) { return kMergeNames[size_t(m)]; }
 
 Mat mergeMatrix(const DecodeResult& r, const Mat& m, MergeSides sides) {
     if (r.source_words.empty() || sides == MergeSides::None) return m;
@@ -74,8 +73,8 @@ DecodeResult mergeWords(const DecodeResult& r, MergeSides sides) {
     const size_t S = r.source_tokens.size(), T = r.target_tokens.size();
     const std::vector<WordSpan> src = mergesSource(sides) ? r.source_words : oneEach(S);
     const std::vector<WordSpan> tgt = mergesTarget(sides) ? r.target_words : oneEach(T);
-    out.attention = toRows(mergeBoth(toMat(r.attention, S), tgt, src));
-    out.scores = toRows(mergeBoth(toMat(r.scores, S), tgt, src));
+    out.attention = toRows(mergeBoth(matrixOfRows(r.attention, Eigen::Index(S)), tgt, src));
+    out.scores = toRows(mergeBoth(matrixOfRows(r.scores, Eigen::Index(S)), tgt, src));
     mergeStack(out.cross_attention, tgt, src);
     mergeStack(out.encoder_self_attention, src, src);
     // its columns are the decoder's inputs [start, y_1, …], one position behind the target's pieces: rows only

@@ -15,6 +15,8 @@ void describeSubwords(const Model& model, DecodeResult& r);
 enum class MergeSides { None, Source, Target, Both };
 // Throws InputError naming the value and the accepted ones.
 MergeSides parseMergeSides(std::string_view text);
+// "none", "source", "target" or "both": what parseMergeSides reads.
+std::string_view mergeSidesName(MergeSides m);
 inline bool mergesSource(MergeSides m) { return m == MergeSides::Source || m == MergeSides::Both; }
 inline bool mergesTarget(MergeSides m) { return m == MergeSides::Target || m == MergeSides::Both; }
 

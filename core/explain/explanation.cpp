@@ -15,14 +15,6 @@
 namespace attnviz {
 namespace {
 
-// (T, S) from the decode's rows.
-Mat matrixOf(const std::vector<std::vector<float>>& rows, int S) {
-    Mat m = Mat::Zero(Eigen::Index(rows.size()), S);
-    for (size_t t = 0; t < rows.size(); ++t)
-        for (int j = 0; j < S && j < int(rows[t].size()); ++j) m(Eigen::Index(t), j) = rows[t][size_t(j)];
-    return m;
-}
-
 // Each row divided by its sum; a row summing to 0 stays 0.
 void normaliseRows(Mat& m) {
     for (Eigen::Index t = 0; t < m.rows(); ++t) {
@@ -34,7 +26,7 @@ void normaliseRows(Mat& m) {
 // RNN: n_tj = a_tj ‖h_j‖₂ (the attention rows are the intervened decode's own).
 Mat rnnNorm(const Model& model, const DecodeResult& decode) {
     const Mat H = encoderOutputs(model, decode.source_ids);  // (S, 2H_e)
-    Mat n = matrixOf(decode.attention, int(H.rows()));
+    Mat n = matrixOfRows(decode.attention, int(H.rows()));
     for (Eigen::Index j = 0; j < H.rows(); ++j) n.col(j) *= H.row(j).norm();
     return n;
 }
@@ -74,7 +66,7 @@ Mat transformerNorm(const Model& model, const DecodeResult& decode, const Interv
 // C · Â^L ⋯ Â^1, Â^l = ½ mean_h A^l_h + ½ I (Abnar & Zuidema 2020).
 Mat rollout(const DecodeResult& decode) {
     const int S = int(decode.source_ids.size());
-    Mat r = matrixOf(decode.attention, S);
+    Mat r = matrixOfRows(decode.attention, S);
     for (size_t l = decode.encoder_self_attention.size(); l-- > 0;) {
         const std::vector<Mat>& heads = decode.encoder_self_attention[l];
         Mat a = Mat::Zero(S, S);
@@ -189,7 +181,7 @@ Explanation explainDecode(const Model& model, const DecodeResult& decode, Explai
         };
     switch (method) {
     case ExplainMethod::Attention:
-        e.values = matrixOf(decode.attention, S);
+        e.values = matrixOfRows(decode.attention, S);
         break;
     case ExplainMethod::Norm:
         e.values = model.config.isTransformer() ? transformerNorm(model, decode, options.interventions)

@@ -27,11 +27,11 @@ ExplainMeasures& ExplainMeasures::operator+=(const ExplainMeasures& o) {
     return *this;
 }
 
-std::vector<double> rowSpearman(const Mat& a, const Mat& b) {
+std::vector<double> rowSpearman(const Mat& a, const Mat& b, int first) {
     std::vector<double> rho;
     for (Eigen::Index t = 0; t < a.rows(); ++t) {
         std::vector<double> x, y;
-        for (Eigen::Index j = 1; j + 1 < a.cols(); ++j) {
+        for (Eigen::Index j = first; j + 1 < a.cols(); ++j) {
             x.push_back(double(a(t, j)));
             y.push_back(double(b(t, j)));
         }
@@ -49,9 +49,9 @@ Mat rowShares(const Mat& R) {
     return shares;
 }
 
-std::vector<int> rankedWords(const Mat& R, int t) {
-    std::vector<int> words(size_t(std::max<Eigen::Index>(R.cols() - 2, 0)));
-    std::iota(words.begin(), words.end(), 1);
+std::vector<int> rankedWords(const Mat& R, int t, int first) {
+    std::vector<int> words(size_t(std::max<Eigen::Index>(R.cols() - 1 - first, 0)));
+    std::iota(words.begin(), words.end(), first);
     std::stable_sort(words.begin(), words.end(), [&](int a, int b) { return R(t, a) > R(t, b); });
     return words;
 }
@@ -94,7 +94,7 @@ double spearman(const std::vector<double>& a, const std::vector<double>& b) {
 MeanSum aopcOf(const Model& model, const DecodeResult& forced, const std::vector<std::vector<int>>& order,
                const Interventions& iv) {
     const ForcedInput original{forced.source_ids, forced.target_ids, 1.0, iv};
-    const int n = int(forced.source_ids.size()) - 2, K = std::min(kAopcMaxK, n);
+    const int n = order.empty() ? 0 : int(order.front().size()), K = std::min(kAopcMaxK, n);
     MeanSum out;
     if (K < 1) return out;
     std::vector<ForcedInput> inputs{original};
@@ -114,31 +114,23 @@ MeanSum aopcOf(const Model& model, const DecodeResult& forced, const std::vector
     return out;
 }
 
-std::vector<std::vector<int>> randomOrders(int rows, int words, uint64_t seed) {
+std::vector<std::vector<int>> randomOrders(int rows, int words, uint64_t seed, int first) {
     std::mt19937_64 rng(seed);
     std::vector<std::vector<int>> out(size_t(std::max(rows, 0)));
     for (std::vector<int>& o : out) {
         o.resize(size_t(std::max(words, 0)));
-        std::iota(o.begin(), o.end(), 1);
+        std::iota(o.begin(), o.end(), first);
         std::shuffle(o.begin(), o.end(), rng);
     }
     return out;
 }
 
-std::vector<AlignmentLink> methodAlignment(const DecodeResult& forced, const Mat& R, const AlignOptions& options) {
-    DecodeResult as_attention = forced;
-    for (size_t t = 0; t < as_attention.attention.size(); ++t)
-        for (size_t j = 0; j < as_attention.attention[t].size(); ++j)
-            as_attention.attention[t][j] = R(Eigen::Index(t), Eigen::Index(j));
-    return extractAlignment(as_attention, options);
-}
-
 ExplainMeasures measureMethod(const Model& model, const DecodeResult& forced, const GoldAlignment* gold, const Mat& R,
                               const AlignOptions& align, const Interventions& iv) {
     ExplainMeasures m;
-    if (gold) m.aer = aerCounts(methodAlignment(forced, R, align), *gold);
+    if (gold) m.aer = aerCounts(extractAlignment(forced, R, align), *gold);
     std::vector<std::vector<int>> order;
-    for (Eigen::Index t = 0; t < R.rows(); ++t) order.push_back(rankedWords(R, int(t)));
+    for (Eigen::Index t = 0; t < R.rows(); ++t) order.push_back(rankedWords(R, int(t), align.words.first_column));
     m.aopc = aopcOf(model, forced, order, iv);
     return m;
 }
@@ -187,20 +179,21 @@ std::vector<LineExplainScores> explainCorpus(const Model& model, const std::vect
 LineMeasures measureLine(const Model& model, const DecodeResult& forced, const GoldAlignment* gold,
                          const std::vector<ExplainMethod>& methods, const AlignOptions& align, uint64_t seed,
                          const ExplainOptions& options) {
-    const int T = int(forced.target_ids.size()), n = int(forced.source_ids.size()) - 2;
+    const int first = align.words.first_column;
+    const int T = int(forced.target_ids.size()), n = int(forced.source_ids.size()) - 1 - first;
     const Mat occ = explainDecode(model, forced, ExplainMethod::Occlusion, options).values;
     LineMeasures line;
     for (ExplainMethod method : methods) {
         const Mat R = method == ExplainMethod::Occlusion ? occ : explainDecode(model, forced, method, options).values;
         ExplainMeasures m = measureMethod(model, forced, gold, R, align, options.interventions);
-        for (double rho : rowSpearman(R, occ)) {
+        for (double rho : rowSpearman(R, occ, first)) {
             if (std::isnan(rho)) continue;  // n < 2 or a constant row
             m.occlusion_spearman.sum += rho;
             ++m.occlusion_spearman.count;
         }
         line.methods.push_back(m);
     }
-    line.random.aopc = aopcOf(model, forced, randomOrders(T, n, seed), options.interventions);
+    line.random.aopc = aopcOf(model, forced, randomOrders(T, n, seed, first), options.interventions);
     return line;
 }
 

@@ -1,7 +1,8 @@
 // Which explanation is right (docs/explain.md, "Corpus measures"): each method's AER against gold links, its AOPC
 // (comprehensiveness: how much f_t falls when the words it ranks first are replaced by <unk>) beside a random
 // order's, and its per-row Spearman correlation with occlusion. A line gives sums; a corpus adds them up.
-// Legend: S source length with <sos>/<eos>, n = S − 2 words, T target rows, K = min(5, n).
+// Legend: S source length with <sos>/<eos>, n = S − 2 words, T target rows, K = min(5, n). A source without <sos> (a
+// Marian model's pieces + </s>) has its words from position 0 (`first`, WordAxes::first_column): n = S − 1.
 #pragma once
 #include "eval/alignment.h"
 #include "explain/explanation.h"
@@ -32,12 +33,12 @@ struct ExplainMeasures {
     ExplainMeasures& operator+=(const ExplainMeasures& o);
 };
 
-// The word positions 1..n of row t ordered by R[t] descending (ties: lower j first).
-std::vector<int> rankedWords(const Mat& R, int t);
+// The word positions first..S−2 of row t ordered by R[t] descending (ties: lower j first).
+std::vector<int> rankedWords(const Mat& R, int t, int first = 1);
 // Spearman's rank correlation with average ranks for ties; NaN when fewer than 2 values or either is constant.
 double spearman(const std::vector<double>& a, const std::vector<double>& b);
-// Per row t, spearman of a[t][1..n] and b[t][1..n] (the words, specials left out); a and b (T, S).
-std::vector<double> rowSpearman(const Mat& a, const Mat& b);
+// Per row t, spearman of a[t][first..S−2] and b[t][first..S−2] (the words, specials left out); a and b (T, S).
+std::vector<double> rowSpearman(const Mat& a, const Mat& b, int first = 1);
 // Each row's shares of its magnitude: |R[t][j]| / Σ_j' |R[t][j']| (a row of zeros stays 0), so that any method's
 // row reads as a distribution over the source, as attention's does (the compare view's "method as B").
 Mat rowShares(const Mat& R);
@@ -45,13 +46,11 @@ Mat rowShares(const Mat& R);
 // the interventions the forced decode was made with (every f_t is the intervened model's).
 MeanSum aopcOf(const Model& model, const DecodeResult& forced, const std::vector<std::vector<int>>& order,
                const Interventions& iv = {});
-// A seeded random order of the words 1..n for every row (the random floor of AOPC).
-std::vector<std::vector<int>> randomOrders(int rows, int words, uint64_t seed);
-// The links of a method's matrix read as `eval` reads attention (signed values as they are).
-std::vector<AlignmentLink> methodAlignment(const DecodeResult& forced, const Mat& R, const AlignOptions& options);
+// A seeded random order of the word positions first..first+words−1 for every row (the random floor of AOPC).
+std::vector<std::vector<int>> randomOrders(int rows, int words, uint64_t seed, int first = 1);
 
-// A method's matrix R of the forced decode (made with `iv`) measured: its AER against gold (when not null) and its
-// AOPC.
+// A method's matrix R of the forced decode (made with `iv`) measured: its AER against gold (when not null; its links
+// read as `eval` reads attention, eval/alignment.h's extractAlignment of R) and its AOPC.
 ExplainMeasures measureMethod(const Model& model, const DecodeResult& forced, const GoldAlignment* gold, const Mat& R,
                               const AlignOptions& align, const Interventions& iv = {});
 

@@ -100,7 +100,7 @@ void TestExplainMeasures::aerOfAMethodsLinksAgainstHandMadeGold() {
     d.target_ids = {5, 6, kEos};  // the <eos> row is not a target word
     d.attention.assign(3, std::vector<float>(4, 0.f));
     const Mat R = rows({{0, 0.9f, -0.2f, 0}, {5, -1, 0.3f, 0}, {0, 0, 0, 1}});
-    const std::vector<AlignmentLink> links = methodAlignment(d, R, AlignOptions{});
+    const std::vector<AlignmentLink> links = extractAlignment(d, R, AlignOptions{});
     GoldAlignment gold;
     gold.sure = {{0, 0}, {0, 1}};  // (source word, target word): a-x and a-y
     // A = {a-x, b-y}, S = P = {a-x, a-y}: AER = 1 − (|A ∩ S| + |A ∩ P|) / (|A| + |S|) = 1 − 2 / 4
