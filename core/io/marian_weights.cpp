@@ -53,13 +53,13 @@ void addFeedForward(NameMap& m, const std::string& prefix, FeedForwardParamsT<fl
 }
 
 void addLayers(NameMap& m, const TransformerConfig& c, TransformerParams& p) {
-    const int64_t d = c.d_model, F = c.dim_feedforward;
+    const int64_t d = c.d_model;
     for (int l = 0; l < c.num_encoder_layers; ++l) {
         auto& layer = p.encoder_layers[size_t(l)];
         const std::string prefix = "model.encoder.layers." + std::to_string(l);
         addAttention(m, prefix + ".self_attn", layer.self_attn, d);
         addNorm(m, prefix + ".self_attn_layer_norm", layer.norm1, d);
-        addFeedForward(m, prefix, layer.ff, d, F);
+        addFeedForward(m, prefix, layer.ff, d, c.encoder_dim_feedforward);
         addNorm(m, prefix + ".final_layer_norm", layer.norm2, d);
     }
     for (int l = 0; l < c.num_decoder_layers; ++l) {
@@ -69,7 +69,7 @@ void addLayers(NameMap& m, const TransformerConfig& c, TransformerParams& p) {
         addNorm(m, prefix + ".self_attn_layer_norm", layer.norm1, d);
         addAttention(m, prefix + ".encoder_attn", layer.multihead_attn, d);
         addNorm(m, prefix + ".encoder_attn_layer_norm", layer.norm2, d);
-        addFeedForward(m, prefix, layer.ff, d, F);
+        addFeedForward(m, prefix, layer.ff, d, c.decoder_dim_feedforward);
         addNorm(m, prefix + ".final_layer_norm", layer.norm3, d);
     }
 }
