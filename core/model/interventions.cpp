@@ -63,9 +63,11 @@ void checkHead(const TransformerConfig& c, const HeadRef& h) {
     if (h.layer < 0 || h.layer >= layers)
         throw InputError(name + ": layer " + std::to_string(h.layer) + " is out of range (the model has " +
                          std::to_string(layers) + " such layers: " + range(layers) + ")");
+    // the side named when the encoder's and the decoder's head counts differ
+    const std::string side = c.sameHeads() ? "" : h.kind == AttentionKind::EncoderSelf ? " encoder" : " decoder";
     if (h.head < 0 || h.head >= heads)
         throw InputError(name + ": head " + std::to_string(h.head) + " is out of range (the model has " +
-                         std::to_string(heads) + " such heads: " + range(heads) + ")");
+                         std::to_string(heads) + side + " heads: " + range(heads) + ")");
 }
 
 }  // namespace

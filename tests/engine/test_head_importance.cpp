@@ -24,7 +24,7 @@ namespace {
 // L = −Σ_t log p(target_t) of the reference forward, with head h's o_h multiplied by `gate`.
 double referenceLoss(const TransformerConfig& c, TransformerParamsT<double> p, const HeadRef& h, double gate,
                      const std::vector<int>& source, const std::vector<int>& target) {
-    const int dh = c.headDim();
+    const int dh = c.headDim(h.kind);
     auto& a = h.kind == AttentionKind::EncoderSelf   ? p.encoder_layers[h.layer].self_attn
               : h.kind == AttentionKind::DecoderSelf ? p.decoder_layers[h.layer].self_attn
                                                      : p.decoder_layers[h.layer].multihead_attn;

@@ -42,9 +42,9 @@ nlohmann::json configJson(const MarianFolderOptions& o, int V) {
             {"encoder_layers", o.layers},
             {"decoder_layers", o.layers},
             {"encoder_attention_heads", o.heads},
-            {"decoder_attention_heads", o.heads},
+            {"decoder_attention_heads", o.decoder_heads > 0 ? o.decoder_heads : o.heads},
             {"encoder_ffn_dim", o.ffn},
-            {"decoder_ffn_dim", o.ffn},
+            {"decoder_ffn_dim", o.decoder_ffn > 0 ? o.decoder_ffn : o.ffn},
             {"activation_function", o.activation},
             {"vocab_size", V},
             {"max_position_embeddings", 64},
@@ -114,9 +114,11 @@ MarianFolder makeMarianFolder(const std::string& path, const MarianFolderOptions
 
     TransformerConfig& c = f.config;
     c.d_model = o.d_model;
-    c.nhead = o.heads;
+    c.encoder_nhead = o.heads;
+    c.decoder_nhead = o.decoder_heads > 0 ? o.decoder_heads : o.heads;
     c.num_encoder_layers = c.num_decoder_layers = o.layers;
-    c.dim_feedforward = o.ffn;
+    c.encoder_dim_feedforward = o.ffn;
+    c.decoder_dim_feedforward = o.decoder_ffn > 0 ? o.decoder_ffn : o.ffn;
     c.activation = parseActivation(o.activation);
     c.final_norms = false;
     c.positions = PositionLayout::Halves;

@@ -15,7 +15,8 @@ namespace attnviz::testing {
 std::vector<std::string> marianTestLines(int count = 300);
 
 struct MarianFolderOptions {
-    int d_model = 16, heads = 4, layers = 2, ffn = 32;
+    int d_model = 16, heads = 4, layers = 2, ffn = 32;  // heads and ffn: the encoder's, and the decoder's unless
+    int decoder_heads = 0, decoder_ffn = 0;             // these are above 0
     std::string activation = "swish";
     int spm_vocab = 60;                              // pieces of the .spm, its 3 specials included
     std::string dtype = "F32";                       // "F32", "F16", "BF16"
