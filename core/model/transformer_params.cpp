@@ -239,7 +239,8 @@ int64_t transformerParameterCount(const TransformerShape& s) {
 
 template <typename S>
 TransformerShape shapeOf(const TransformerParamsT<S>& p, const TransformerConfig& c) {
-    return {c, int(sourceTable(p, c).rows()), int(p.tgt_embedding.rows()), int(p.pos_embedding.rows())};
+    return {c, int(sourceTable(p, c).rows()), int(p.tgt_embedding.rows()), int(p.pos_embedding.rows()),
+            int(p.decoder_pos_embedding.rows())};
 }
 
 void checkTransformerParams(const TransformerParams& p, const TransformerConfig& c) {
@@ -301,8 +302,8 @@ void initTransformerParams(TransformerParamsT<S>& p, const TransformerShape& s, 
     std::mt19937_64 rng(init.seed);
     int64_t last_fan_in = 1;  // the columns of the weight a bias follows in the list
     forEachTransformerTensor(p, s, [&](const std::string& name, const std::vector<int64_t>& shape, auto& t) {
-        if (name == "positional_encoding.pos_embedding") {
-            t = sinusoidalPositions<S>(s.maxlen, s.config.d_model, 0, s.config.positions);
+        if (name.starts_with("positional_encoding.")) {
+            t = sinusoidalPositions<S>(int(rowsOf(shape)), s.config.d_model, 0, s.config.positions);
         } else if (shape.size() >= 2) {  // xavier_uniform_: fan_in = columns, fan_out = rows
             last_fan_in = colsOf(shape);
             const double bound = std::sqrt(6.0 / double(rowsOf(shape) + colsOf(shape)));

@@ -86,6 +86,11 @@ template <typename P>
 auto& outputTable(P& p, const TransformerConfig& c) {
     return c.tied_output ? p.tgt_embedding : p.generator_weight;
 }
+// The stored positional table the decoder reads (empty when PE is computed); the encoder reads pos_embedding.
+template <typename P>
+auto& decoderPositions(P& p) {
+    return p.decoder_pos_embedding.rows() > 0 ? p.decoder_pos_embedding : p.pos_embedding;
+}
 
 // A per-side size as text: "8" when both sides have it, else "4 encoder / 2 decoder".
 std::string perSideText(int encoder, int decoder);
@@ -171,6 +176,9 @@ struct TransformerParamsT {
     TMat<S> generator_weight;          // (V_t, d); empty when tied_output
     TVec<S> generator_bias;            // (V_t) (Marian's final_logits_bias)
     TMat<S> pos_embedding;             // (maxlen, d), the file's maxlen × 1 × d; empty when PE is computed
+    // (maxlen_dec, d): the decoder's stored table where it is not the encoder's (a Marian folder may store two);
+    // empty when the decoder reads pos_embedding
+    TMat<S> decoder_pos_embedding;
 };
 using TransformerParams = TransformerParamsT<float>;
 
@@ -180,6 +188,7 @@ struct TransformerShape {
     int source_vocab = 0;
     int target_vocab = 0;
     int maxlen = 0;
+    int decoder_maxlen = 0;  // rows of decoder_pos_embedding (0: the decoder reads the encoder's table)
 };
 
 // THE list of tensors, in file order: calls f(name, shape, tensor) for each tensor the config stores (a shared or
@@ -280,6 +289,9 @@ void forEachTransformerTensor(P& p, const TransformerShape& s, F&& f) {
     f(std::string("generator.bias"), std::vector<int64_t>{s.target_vocab}, p.generator_bias);
     if (s.maxlen > 0)
         f(std::string("positional_encoding.pos_embedding"), std::vector<int64_t>{s.maxlen, 1, d}, p.pos_embedding);
+    if (s.decoder_maxlen > 0)  // never in an attnviz file: a Marian folder's second table
+        f(std::string("positional_encoding.decoder_pos_embedding"), std::vector<int64_t>{s.decoder_maxlen, 1, d},
+          p.decoder_pos_embedding);
 }
 
 }  // namespace attnviz

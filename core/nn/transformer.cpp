@@ -30,9 +30,15 @@ std::span<const char> Transformer::headsOff(AttentionKind kind, int l) const {
     return size_t(l) < masks.size() ? std::span<const char>(masks[size_t(l)]) : std::span<const char>();
 }
 
-int Transformer::maxLength() const {
-    return params_->pos_embedding.rows() > 0 ? int(params_->pos_embedding.rows()) : config_->max_positions;
+namespace {
+
+int longestFor(const Mat& table, const TransformerConfig& c) {
+    return table.rows() > 0 ? int(table.rows()) : c.max_positions;
 }
+
+}  // namespace
+
+int Transformer::maxLength() const { return longestFor(decoderPositions(*params_), *config_); }
 
 int Transformer::sourceVocabSize() const { return int(sourceTable(*params_, *config_).rows()); }
 
@@ -40,14 +46,14 @@ Mat Transformer::embed(const std::vector<int>& ids, bool source, int first_posit
     const Mat& table = source ? sourceTable(*params_, *config_) : params_->tgt_embedding;
     const char* side = source ? "source" : "target";
     const int n = int(ids.size()), d = config_->d_model;
-    const int maxlen = maxLength();
+    const Mat& positions = source ? params_->pos_embedding : decoderPositions(*params_);  // (maxlen, d) or empty
+    const int maxlen = longestFor(positions, *config_);
     if (maxlen > 0 && first_position + n > maxlen)
         throw InputError(std::string(side) + ": position " + std::to_string(first_position + n - 1) +
                          " is beyond the model's positional table (maxlen " + std::to_string(maxlen) + ", so at most " +
                          std::to_string(maxlen) + " positions, the special tokens included)");
-    const Mat pe = params_->pos_embedding.rows() > 0
-                       ? Mat(params_->pos_embedding.middleRows(first_position, n))
-                       : sinusoidalPositions<float>(n, d, first_position, config_->positions);
+    const Mat pe = positions.rows() > 0 ? Mat(positions.middleRows(first_position, n))
+                                        : sinusoidalPositions<float>(n, d, first_position, config_->positions);
     // PyTorch: float tensor × math.sqrt(d); Marian without scale_embedding: × 1
     const float scale = config_->scale_embedding ? float(std::sqrt(double(d))) : 1.0f;
     Mat x(n, d);

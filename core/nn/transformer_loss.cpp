@@ -48,7 +48,7 @@ void pack(const TransformerConfig& c, const TransformerParamsT<T>& p, const Trai
             throw InputError(lineOf(ex) + "a training example needs <sos> and <eos> on both sides");
         const Eigen::Index s = Eigen::Index(ex.source.size()), n = Eigen::Index(ex.target.size()) - 1;
         checkSide<T>(ex, "source", ex.source, s, sourceTable(p, c), p.pos_embedding);
-        checkSide<T>(ex, "target", ex.target, n, p.tgt_embedding, p.pos_embedding);
+        checkSide<T>(ex, "target", ex.target, n, p.tgt_embedding, decoderPositions(p));
         k.src_rows.append(s);
         k.tgt_rows.append(n);
         k.src_ids.insert(k.src_ids.end(), ex.source.begin(), ex.source.end());
@@ -273,7 +273,7 @@ void forward(const TransformerConfig& c, const TransformerParamsT<T>& p, Dropout
         x = encoderLayerForward<T>(x, p.encoder_layers[size_t(l)], c, k.src_rows, drop,
                                    editsOf(k, AttentionKind::EncoderSelf, l, c.encoder_nhead), k.encoder[size_t(l)]);
     k.memory = c.final_norms ? layerNormForward<T>(x, p.encoder_norm, k.encoder_norm) : std::move(x);
-    TMat<T> y = embedForward<T>(c, p.tgt_embedding, p.pos_embedding, k.tgt_inputs, k.tgt_rows, drop, k.tgt_drop);
+    TMat<T> y = embedForward<T>(c, p.tgt_embedding, decoderPositions(p), k.tgt_inputs, k.tgt_rows, drop, k.tgt_drop);
     k.decoder.resize(size_t(c.num_decoder_layers));
     for (int l = 0; l < c.num_decoder_layers; ++l)
         y = decoderLayerForward<T>(y, k.memory, p.decoder_layers[size_t(l)], c, k.tgt_rows, k.src_rows, drop,

@@ -3,7 +3,8 @@
 // heads and F_enc 64, 2 decoder heads and F_dec 96 decodes as the independent double reference does on every layer
 // and head of the three attentions; it is written back with transformers' keys and reads back the same; an attnviz
 // file keeps each side's sizes, writes the per-side keys only when the sides differ and reads files without them;
-// each side's heads must divide d_model; head interventions and head importance count each side's heads.
+// each side's heads must divide d_model; head interventions and head importance count each side's heads; stored
+// encoder and decoder position tables that differ are each read and used as stored.
 #include "decode/decoding.h"
 #include "error_of.h"
 #include "eval/head_importance.h"
@@ -67,6 +68,37 @@ nlohmann::json jsonOfFile(const std::string& path) {
     return nlohmann::json::parse(in);
 }
 
+// A greedy decode of m (a Marian folder of `vocab` pieces) against the double reference: the tokens, the
+// log-probabilities and every head of every layer of the three attentions, each with its side's head count.
+void expectTheReferenceDecode(const Model& m, int vocab) {
+    const TransformerConfig& c = m.config.transformer;
+    const TokenizedText src = tokenizeSource(m, "the cat sat on the old bridge");
+    DecodeOptions o;
+    o.max_len = 8;
+    const DecodeResult r = greedyDecode(m, src, o);
+    const TransformerParamsT<double> p = castTransformerParams<double>(m.transformer, m.transformerShape());
+    const auto ref = testing::referenceTransformerGreedy(c, p, src.ids, 8, {}, {vocab - 1, 0, {vocab - 1}});
+    QCOMPARE(r.target_ids, ref.tokens);
+    const testing::RefTransformerDecoding& last = ref.steps.back();
+    for (size_t t = 0; t < r.target_ids.size(); ++t)
+        QVERIFY(std::abs(r.log_probs[t] - last.log_probs(Eigen::Index(t), r.target_ids[t])) < 2e-4);
+    const auto enc = testing::referenceTransformerEncode(c, p, src.ids);
+    for (int l = 0; l < c.num_encoder_layers; ++l) {
+        QCOMPARE(int(r.encoder_self_attention[l].size()), c.encoder_nhead);
+        for (int h = 0; h < c.encoder_nhead; ++h)
+            QVERIFY(closeMatrices(r.encoder_self_attention[l][h], enc.self_attention[l][h], 2e-5));
+    }
+    const Eigen::Index T = Eigen::Index(r.target_ids.size());
+    for (int l = 0; l < c.num_decoder_layers; ++l) {
+        QCOMPARE(int(r.cross_attention[l].size()), c.decoder_nhead);
+        QCOMPARE(int(r.decoder_self_attention[l].size()), c.decoder_nhead);
+        for (int h = 0; h < c.decoder_nhead; ++h) {
+            QVERIFY(closeMatrices(r.cross_attention[l][h], last.cross[l][h].topRows(T), 2e-5));
+            QVERIFY(closeMatrices(r.decoder_self_attention[l][h], last.self_attention[l][h].topLeftCorner(T, T), 2e-5));
+        }
+    }
+}
+
 }  // namespace
 
 class TestSideSizes : public QObject {
@@ -83,33 +115,7 @@ private slots:
         QCOMPARE(std::tuple(c.encoder_nhead, c.decoder_nhead), std::tuple(4, 2));
         QCOMPARE(std::tuple(c.encoder_dim_feedforward, c.decoder_dim_feedforward), std::tuple(64, 96));
         QCOMPARE(m.transformer.decoder_layers[0].ff.linear1_weight.rows(), 96);
-        const TokenizedText src = tokenizeSource(m, "the cat sat on the old bridge");
-        DecodeOptions o;
-        o.max_len = 8;
-        const DecodeResult r = greedyDecode(m, src, o);
-        const TransformerParamsT<double> p = castTransformerParams<double>(m.transformer, m.transformerShape());
-        const auto ref =
-            testing::referenceTransformerGreedy(f.config, p, src.ids, 8, {}, {f.vocab - 1, 0, {f.vocab - 1}});
-        QCOMPARE(r.target_ids, ref.tokens);
-        const testing::RefTransformerDecoding& last = ref.steps.back();
-        for (size_t t = 0; t < r.target_ids.size(); ++t)
-            QVERIFY(std::abs(r.log_probs[t] - last.log_probs(Eigen::Index(t), r.target_ids[t])) < 2e-4);
-        const auto enc = testing::referenceTransformerEncode(f.config, p, src.ids);
-        for (int l = 0; l < c.num_encoder_layers; ++l) {
-            QCOMPARE(int(r.encoder_self_attention[l].size()), 4);
-            for (int h = 0; h < 4; ++h)
-                QVERIFY(closeMatrices(r.encoder_self_attention[l][h], enc.self_attention[l][h], 2e-5));
-        }
-        const Eigen::Index T = Eigen::Index(r.target_ids.size());
-        for (int l = 0; l < c.num_decoder_layers; ++l) {
-            QCOMPARE(int(r.cross_attention[l].size()), 2);
-            QCOMPARE(int(r.decoder_self_attention[l].size()), 2);
-            for (int h = 0; h < 2; ++h) {
-                QVERIFY(closeMatrices(r.cross_attention[l][h], last.cross[l][h].topRows(T), 2e-5));
-                QVERIFY(
-                    closeMatrices(r.decoder_self_attention[l][h], last.self_attention[l][h].topLeftCorner(T, T), 2e-5));
-            }
-        }
+        expectTheReferenceDecode(m, f.vocab);
     }
 
     void aMarianFolderIsWrittenBackWithEachSidesKeys() {
@@ -123,6 +129,30 @@ private slots:
         const Model back = loadModel(path("written"));
         QCOMPARE(back.config.transformer, m.config.transformer);
         QVERIFY(sameTransformerBits(back, m));
+    }
+
+    void eachSideReadsItsOwnStoredPositions() {
+        testing::MarianFolderOptions o = unevenSides();
+        o.write_positions = o.distinct_positions = true;
+        const testing::MarianFolder f = testing::makeMarianFolder(path("positions"), o);
+        const Model m = loadModel(f.path);
+        QVERIFY(m.transformer.pos_embedding == f.params.pos_embedding);
+        QVERIFY(m.transformer.decoder_pos_embedding == f.params.decoder_pos_embedding);
+        QVERIFY(!(m.transformer.decoder_pos_embedding == m.transformer.pos_embedding));
+        expectTheReferenceDecode(m, f.vocab);
+        if (QTest::currentTestFailed()) return;
+        // written back with both tables, and read back the same
+        saveMarianFolder(m, path("positions-written"));
+        const Model back = loadModel(path("positions-written"));
+        QVERIFY(sameTransformerBits(back, m));
+        // the decoder's table alone: the encoder computes the sinusoid
+        testing::rewriteMarianWeights(f.path,
+                                      [](testing::TensorTable& t) { t.erase("model.encoder.embed_positions.weight"); });
+        const Model decoder_only = loadModel(f.path);
+        QVERIFY(decoder_only.transformer.pos_embedding ==
+                sinusoidalPositions<float>(64, 16, 0, PositionLayout::Halves));
+        QVERIFY(decoder_only.transformer.decoder_pos_embedding == f.params.decoder_pos_embedding);
+        expectTheReferenceDecode(decoder_only, f.vocab);
     }
 
     void anAttnvizFileKeepsEachSidesSizes() {

@@ -465,9 +465,12 @@ private slots:
         QTest::addColumn<bool>("norm_first");
         QTest::addColumn<int>("activation");
         QTest::addColumn<bool>("uneven");
-        QTest::newRow("post-LN relu") << false << int(Activation::Relu) << false;
-        QTest::newRow("pre-LN gelu") << true << int(Activation::Gelu) << false;
-        QTest::newRow("post-LN relu, 4 + 2 heads, F 12 + 20") << false << int(Activation::Relu) << true;
+        QTest::addColumn<bool>("two_tables");
+        QTest::newRow("post-LN relu") << false << int(Activation::Relu) << false << false;
+        QTest::newRow("pre-LN gelu") << true << int(Activation::Gelu) << false << false;
+        QTest::newRow("post-LN relu, 4 + 2 heads, F 12 + 20") << false << int(Activation::Relu) << true << false;
+        QTest::newRow("post-LN relu, the decoder's own stored positions")
+            << false << int(Activation::Relu) << false << true;
     }
     void forwardMatchesIncrementalDecoding() {
         // The training forward over the whole prefix (float) against the engine's cached steps (float) and the
@@ -475,7 +478,12 @@ private slots:
         QFETCH(bool, norm_first);
         QFETCH(int, activation);
         QFETCH(bool, uneven);
-        const GradNet n = makeGradNet(norm_first, Activation(activation), 2, 31, 0, uneven);
+        QFETCH(bool, two_tables);
+        GradNet n = makeGradNet(norm_first, Activation(activation), 2, 31, two_tables ? 9 : 0, uneven);
+        if (two_tables) {  // the decoder reads a table of its own: the encoder's rows upside down
+            n.params.decoder_pos_embedding = n.params.pos_embedding.colwise().reverse();
+            n.shape.decoder_maxlen = 9;
+        }
         const TransformerParams fp = castTransformerParams<float>(n.params, n.shape);
         const TrainExample ex = example({2, 5, 6, 4, 8, 7, 3}, {2, 7, 4, 9, 5, 3});
         TransformerLossCache<float> cache;

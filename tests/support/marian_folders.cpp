@@ -130,8 +130,15 @@ MarianFolder makeMarianFolder(const std::string& path, const MarianFolderOptions
     std::sort(forbidden.begin(), forbidden.end());
     forbidden.erase(std::unique(forbidden.begin(), forbidden.end()), forbidden.end());
     c.forbidden_outputs = forbidden;
-    const TransformerShape shape{c, f.vocab, f.vocab, 0};
+    const int rows = o.write_positions ? 64 : 0;
+    const TransformerShape shape{c, f.vocab, f.vocab, rows, o.distinct_positions ? rows : 0};
     initTransformerParams(f.params, shape, {o.seed, true});
+    if (o.distinct_positions) {
+        std::mt19937 rng(uint32_t(o.seed));
+        std::uniform_real_distribution<float> noise(-0.5f, 0.5f);
+        for (Eigen::Index i = 0; i < f.params.decoder_pos_embedding.size(); ++i)
+            f.params.decoder_pos_embedding.data()[i] += noise(rng);
+    }
     if (!o.write_logits_bias) f.params.generator_bias.setZero();
     roundTo(f.params, shape, dtypeOf(o.dtype));
     writeWeights(path, o, f);

@@ -23,6 +23,8 @@ struct MarianFolderOptions {
     std::string table_name = "model.shared.weight";  // where the one tied table is stored
     bool write_lm_head = false;                      // also store lm_head.weight (the same values)
     bool write_logits_bias = true;                   // final_logits_bias (random; absent: zeros)
+    bool write_positions = false;                    // both embed_positions tables (the sinusoid, 64 rows)
+    bool distinct_positions = false;                 // with write_positions: the decoder's table perturbed
     std::vector<std::vector<int>> bad_words;         // generation_config.json's bad_words_ids (besides [[pad]])
     uint64_t seed = 7;
 };

@@ -163,7 +163,8 @@ RefTransformerDecoding referenceTransformerDecode(const TransformerConfig& c, co
     Rows mem(memory.rows());
     for (Eigen::Index i = 0; i < memory.rows(); ++i)
         for (Eigen::Index j = 0; j < memory.cols(); ++j) mem[i].push_back(memory(i, j));
-    Rows y = embedRef(c, p.tgt_embedding, p.pos_embedding, inputs);
+    Rows y = embedRef(c, p.tgt_embedding, p.decoder_pos_embedding.rows() ? p.decoder_pos_embedding : p.pos_embedding,
+                      inputs);
     for (const auto& layer : p.decoder_layers) {
         std::vector<DMat> self_w, cross_w;
         if (c.norm_first) {
