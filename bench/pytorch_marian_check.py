@@ -7,7 +7,8 @@ few hundred synthetic lines, a vocab.json of their pieces (</s> 0, <unk> 1, <pad
 source piece left out so that a sentence has an unknown piece), random
 weights in every weights form of the spec (scripts/make_marian_folder.py: safetensors F32/F16/BF16, the tied table
 under each of its three names, lm_head and final_logits_bias stored or not, stored or computed positions,
-pytorch_model.bin zip and legacy, untied, unshared; swish, relu, gelu, gelu_new). For each folder:
+pytorch_model.bin zip and legacy, untied, unshared; swish, relu, gelu, gelu_new; an encoder and a decoder of
+different sizes with position tables of their own). For each folder:
   - `decode --json --max-len N SENTENCE` (greedy) and `decode --json --target REFERENCE SENTENCE` (forced):
     source_tokens / source_ids (spm_encode's pieces, a leading >>xx<< kept whole, </s> appended), target_ids
     (greedy: the reference's own greedy decode; forced: spm_encode of the reference and </s>), target_tokens (the
@@ -55,8 +56,8 @@ SOURCE_WORDS = ("the a cat dog mat house big small red old sat ran saw likes on 
                 "today quickly water bread child teacher").split()
 TARGET_WORDS = ("le la un une chat chien tapis maison grand petit rouge vieux assis couru vu aime sur dans vers "
                 "avec sous près et aujourd'hui vite eau pain enfant professeur").split()
-# (folder spec, sentence, reference, greedy --max-len). The encoder and the decoder have the same head count and
-# feed-forward width in every case: attnviz refuses folders where they differ (docs/marian.md, "Not covered").
+# (folder spec, sentence, reference, greedy --max-len). The last case's encoder and decoder differ in heads and
+# feed-forward width (4 heads and 64 against 2 and 96) and store position tables of different random values.
 CASES = [
     (FolderSpec(seed=57, eos_bias=2.0), "the cat sat on the mat", "le chat assis sur le tapis", 10),
     (FolderSpec(seed=34, activation="relu", dtype="F16", tables=("encoder",), lm_head=True, positions="sinusoid",
@@ -69,6 +70,9 @@ CASES = [
      ">>fra<< the teacher saw a red cat today", "le professeur vu un chat rouge aujourd'hui", 10),
     (FolderSpec(seed=25, share=False, tables=(), positions="sinusoid", dtype="BF16", logits_bias=False),
      "the small dog quickly ran under the house", "le petit chien vite couru sous la maison", 10),
+    (FolderSpec(seed=61, encoder_heads=4, decoder_heads=2, encoder_ffn=64, decoder_ffn=96, positions="random",
+                eos_bias=2.0),
+     "the old teacher saw the red house", "le vieux professeur vu la maison rouge", 10),
 ]
 
 

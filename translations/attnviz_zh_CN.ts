@@ -2700,6 +2700,10 @@ GNMT 覆盖惩罚 %4</translation>
         <translation>d_model %1，%2 个头，%3 层编码器和 %4 层解码器，前馈层 %5</translation>
     </message>
     <message>
+        <source>d_model %1; encoder: %2 layers, %3 heads, feed-forward %4; decoder: %5 layers, %6 heads, feed-forward %7</source>
+        <translation>d_model %1；编码器：%2 层，%3 个头，前馈层 %4；解码器：%5 层，%6 个头，前馈层 %7</translation>
+    </message>
+    <message>
         <source>Embedding size %1; hidden size %2 (encoder), %3 (decoder)</source>
         <translation>词嵌入维度 %1；隐藏层维度 %2（编码器）、%3（解码器）</translation>
     </message>

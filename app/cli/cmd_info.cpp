@@ -100,8 +100,9 @@ void printKind(const ModelConfig& c, int maxlen) {
         std::printf("decoder      transformer, %s, activation %s, positions %s\n", t.norm_first ? "pre-LN" : "post-LN",
                     std::string(toString(t.activation)).c_str(),
                     maxlen > 0 ? ("stored table of " + std::to_string(maxlen)).c_str() : "sinusoidal, any length");
-        std::printf("sizes        d_model %d, nhead %d, %d encoder and %d decoder layers, dim_feedforward %d\n",
-                    t.d_model, t.nhead, t.num_encoder_layers, t.num_decoder_layers, t.dim_feedforward);
+        std::printf("sizes        d_model %d, nhead %s, %d encoder and %d decoder layers, dim_feedforward %s\n",
+                    t.d_model, perSideText(t.encoder_nhead, t.decoder_nhead).c_str(), t.num_encoder_layers,
+                    t.num_decoder_layers, perSideText(t.encoder_dim_feedforward, t.decoder_dim_feedforward).c_str());
         return;
     }
     std::printf("decoder      %s, score %s, span %s", std::string(toString(c.decoder)).c_str(),

@@ -58,8 +58,9 @@ void printText(const std::string& path, const Model& m, bool vocab) {
         "decoder      transformer, post-LN, no final norms, activation %s, positions sinusoidal (halves), "
         "at most %d\n",
         std::string(toString(t.activation)).c_str(), t.max_positions);
-    std::printf("sizes        d_model %d, %d heads, %d encoder and %d decoder layers, ffn %d\n", t.d_model, t.nhead,
-                t.num_encoder_layers, t.num_decoder_layers, t.dim_feedforward);
+    std::printf("sizes        d_model %d, %s heads, %d encoder and %d decoder layers, ffn %s\n", t.d_model,
+                perSideText(t.encoder_nhead, t.decoder_nhead).c_str(), t.num_encoder_layers, t.num_decoder_layers,
+                perSideText(t.encoder_dim_feedforward, t.decoder_dim_feedforward).c_str());
     std::printf("embeddings   %s, output layer %s, scale %s\n", t.shared_embeddings ? "one shared table" : "separate",
                 t.tied_output ? "tied to the target table" : "its own", t.scale_embedding ? "√d" : "1");
     std::printf("vocabulary   source %d pieces, target %d pieces\n", m.source_vocab.size(), m.target_vocab.size());

@@ -49,12 +49,13 @@ std::string headChoiceProblem(const ModelConfig& config, const AttentionView& vi
         return "it is an RNN model (" + std::string(toString(config.decoder)) +
                "): its attention has one row per output token and no layers or heads to choose";
     const TransformerConfig& t = config.transformer;
-    if (view.layer >= t.num_decoder_layers)
-        return "it has " + std::to_string(t.num_decoder_layers) + " decoder layers; layer " +
+    const std::string side = view.kind == AttentionKind::EncoderSelf ? "encoder" : "decoder";
+    if (view.layer >= t.layers(view.kind))
+        return "it has " + std::to_string(t.layers(view.kind)) + " " + side + " layers; layer " +
                std::to_string(view.layer + 1) + " asked for";
-    if (view.head >= t.nhead)
-        return "its layers have " + std::to_string(t.nhead) + " heads; head " + std::to_string(view.head + 1) +
-               " asked for";
+    if (view.head >= t.nhead(view.kind))
+        return (t.sameHeads() ? "its layers have " : "its " + side + " layers have ") +
+               std::to_string(t.nhead(view.kind)) + " heads; head " + std::to_string(view.head + 1) + " asked for";
     return {};
 }
 

@@ -117,9 +117,8 @@ HeadImportanceReport sumUp(const std::vector<HeadRef>& heads, const std::vector<
 std::vector<HeadRef> allHeads(const TransformerConfig& c) {
     std::vector<HeadRef> heads;
     for (AttentionKind kind : {AttentionKind::Cross, AttentionKind::EncoderSelf, AttentionKind::DecoderSelf}) {
-        const int layers = kind == AttentionKind::EncoderSelf ? c.num_encoder_layers : c.num_decoder_layers;
-        for (int l = 0; l < layers; ++l)
-            for (int h = 0; h < c.nhead; ++h) heads.push_back({kind, l, h});
+        for (int l = 0; l < c.layers(kind); ++l)
+            for (int h = 0; h < c.nhead(kind); ++h) heads.push_back({kind, l, h});
     }
     return heads;
 }
@@ -135,9 +134,9 @@ std::vector<double> headGateGradients(const TransformerConfig& c, const Transfor
     zerosLike(g, p);
     TransformerLossCache<T> cache;
     transformerLossAndGrad<T>(c, p, ex, nullptr, T(1), &g, cache);  // g = ∂L/∂θ, L = −Σ log p(ref_t)
-    const int dh = c.headDim();
     std::vector<double> out;
     for (const HeadRef& h : allHeads(c)) {
+        const int dh = c.headDim(h.kind);
         const auto w = attentionOf(p, h).out_proj_weight.middleCols(h.head * dh, dh);   // (d, d_h) W_O[:, h]
         const auto gw = attentionOf(g, h).out_proj_weight.middleCols(h.head * dh, dh);  // (d, d_h)
         out.push_back((w.template cast<double>().cwiseProduct(gw.template cast<double>())).sum());

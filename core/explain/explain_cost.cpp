@@ -21,7 +21,7 @@ struct PassSizes {
     double encoder(double S) const {
         const ModelConfig& c = model.config;
         if (transformer()) {
-            const double d = tc().d_model, F = tc().dim_feedforward;
+            const double d = tc().d_model, F = tc().encoder_dim_feedforward;
             return tc().num_encoder_layers * S *
                    (4 * d * d + 2 * d * F + 2 * S * d);  // projections, feed-forward, scores
         }
@@ -40,7 +40,7 @@ struct PassSizes {
     }
     double decoder(double n, double S) const {
         if (!transformer()) return n * (rnnStep(S) + rnnOutput());
-        const double d = tc().d_model, F = tc().dim_feedforward;
+        const double d = tc().d_model, F = tc().decoder_dim_feedforward;
         // self and cross projections, feed-forward, scores over n and S; the cross keys and values; the generator
         return tc().num_decoder_layers * (n * (6 * d * d + 2 * d * F + 2 * n * d + 2 * S * d) + 2 * S * d * d) +
                n * V() * d;
@@ -66,9 +66,10 @@ struct PassSizes {
     double copyFloats(double n, double S) const {
         const ModelConfig& c = model.config;
         if (!transformer()) return n * (V() + 8 * c.dec_hid_dim + 2 * c.enc_hid_dim + S) + S * (2 * c.enc_hid_dim);
-        const double d = tc().d_model, F = tc().dim_feedforward, h = tc().nhead;
-        return tc().num_encoder_layers * S * (2 * F + 10 * d + 2 * h * S) +
-               tc().num_decoder_layers * n * (2 * F + 16 * d + 2 * h * (n + S)) + 2 * n * V();
+        const double d = tc().d_model, F_enc = tc().encoder_dim_feedforward, F_dec = tc().decoder_dim_feedforward;
+        const double h_enc = tc().encoder_nhead, h_dec = tc().decoder_nhead;
+        return tc().num_encoder_layers * S * (2 * F_enc + 10 * d + 2 * h_enc * S) +
+               tc().num_decoder_layers * n * (2 * F_dec + 16 * d + 2 * h_dec * (n + S)) + 2 * n * V();
     }
     double embeddingWidth() const { return transformer() ? tc().d_model : model.config.emb_dim; }
 };
@@ -115,8 +116,9 @@ ExplainCost explainCost(const Model& model, int source_len, int target_len, Expl
         break;
     case ExplainMethod::Norm:
         c.multiply_adds = p.encoder(S) + T * S * p.embeddingWidth();
-        c.bytes = p.forwardFloats(1, S) * 4 +
-                  (model.config.isTransformer() ? model.config.transformer.nhead : 1) * S * p.embeddingWidth() * 4;
+        c.bytes =
+            p.forwardFloats(1, S) * 4 +
+            (model.config.isTransformer() ? model.config.transformer.decoder_nhead : 1) * S * p.embeddingWidth() * 4;
         break;
     case ExplainMethod::GradInput:
     case ExplainMethod::GradNorm:
@@ -136,7 +138,7 @@ ExplainCost explainCost(const Model& model, int source_len, int target_len, Expl
         break;
     case ExplainMethod::Rollout: {
         const double layers = model.config.transformer.num_encoder_layers;
-        c.multiply_adds = layers * (T * S * S + model.config.transformer.nhead * S * S);
+        c.multiply_adds = layers * (T * S * S + model.config.transformer.encoder_nhead * S * S);
         c.bytes = 2 * S * S * 4;
         break;
     }

@@ -38,12 +38,13 @@ Mat transformerNorm(const Model& model, const DecodeResult& decode, const Interv
     const auto& attn = model.transformer.decoder_layers.back().multihead_attn;
     const std::vector<Mat>& heads = decode.cross_attention.back();    // [h] (T, S)
     const Mat memory = encoderOutputs(model, decode.source_ids, iv);  // (S, d)
-    const std::vector<char> off = headsOffMask(iv, AttentionKind::Cross, c.num_decoder_layers - 1, c.nhead);
-    const int d = c.d_model, dh = d / c.nhead;
+    const int nhead = c.decoder_nhead;
+    const std::vector<char> off = headsOffMask(iv, AttentionKind::Cross, c.num_decoder_layers - 1, nhead);
+    const int d = c.d_model, dh = d / nhead;
     const Eigen::Index S = memory.rows(), T = Eigen::Index(decode.target_ids.size());
     // values[h] (S, d): row j = W_O[:, h] (W_V^h m_j + b_V^h)
     std::vector<Mat> values;
-    for (int h = 0; h < c.nhead; ++h) {
+    for (int h = 0; h < nhead; ++h) {
         const auto Wv = attn.in_proj_weight.middleRows(2 * d + h * dh, dh);  // (dh, d)
         const auto bv = attn.in_proj_bias.segment(2 * d + h * dh, dh);       // (dh)
         Mat v = memory * Wv.transpose();                                     // (S, dh)
@@ -55,7 +56,7 @@ Mat transformerNorm(const Model& model, const DecodeResult& decode, const Interv
     for (Eigen::Index t = 0; t < T; ++t)
         for (Eigen::Index j = 0; j < S; ++j) {
             sum.setZero();
-            for (int h = 0; h < c.nhead; ++h)
+            for (int h = 0; h < nhead; ++h)
                 if (off.empty() || !off[size_t(h)])
                     sum += heads[size_t(h)](t, j) * values[size_t(h)].row(j).transpose();
             n(t, j) = sum.norm();

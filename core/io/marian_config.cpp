@@ -60,25 +60,26 @@ void refuseUncovered(const JsonFile& c) {
             c.fail(key, "is true: Marian models are post-LN with no extra norms, and this one is not (not covered)");
     if (!c.boolean("static_position_embeddings", true))
         c.fail("static_position_embeddings", "is false: learnt positions are not covered");
-    const int enc_heads = c.integer("encoder_attention_heads", 0, 1, true);
-    const int dec_heads = c.integer("decoder_attention_heads", 0, 1, true);
-    if (enc_heads != dec_heads)
-        throw ModelError("config.json: encoder_attention_heads " + std::to_string(enc_heads) +
-                         " and decoder_attention_heads " + std::to_string(dec_heads) +
-                         " differ: not covered (attnviz's Transformer has one head count)");
-    const int enc_ffn = c.integer("encoder_ffn_dim", 0, 1, true), dec_ffn = c.integer("decoder_ffn_dim", 0, 1, true);
-    if (enc_ffn != dec_ffn)
-        throw ModelError("config.json: encoder_ffn_dim " + std::to_string(enc_ffn) + " and decoder_ffn_dim " +
-                         std::to_string(dec_ffn) + " differ: not covered");
+}
+
+// Each side's heads divide d_model (the message names the side's key, as transformers' own check does).
+void checkHeads(const JsonFile& c, const TransformerConfig& t) {
+    for (const auto& [key, heads] :
+         {std::pair{"encoder_attention_heads", t.encoder_nhead}, std::pair{"decoder_attention_heads", t.decoder_nhead}})
+        if (t.d_model % heads != 0)
+            c.fail(key, "= " + std::to_string(heads) + " does not divide d_model " + std::to_string(t.d_model));
 }
 
 TransformerConfig transformerOf(const JsonFile& c) {
     TransformerConfig t;
     t.d_model = c.integer("d_model", 0, 1, true);
-    t.nhead = c.integer("encoder_attention_heads", 0, 1, true);
+    t.encoder_nhead = c.integer("encoder_attention_heads", 0, 1, true);
+    t.decoder_nhead = c.integer("decoder_attention_heads", 0, 1, true);
     t.num_encoder_layers = c.integer("encoder_layers", 0, 1, true);
     t.num_decoder_layers = c.integer("decoder_layers", 0, 1, true);
-    t.dim_feedforward = c.integer("encoder_ffn_dim", 0, 1, true);
+    t.encoder_dim_feedforward = c.integer("encoder_ffn_dim", 0, 1, true);
+    t.decoder_dim_feedforward = c.integer("decoder_ffn_dim", 0, 1, true);
+    checkHeads(c, t);
     t.norm_first = false;
     try {
         t.activation = parseActivation(c.string("activation_function", "swish"));

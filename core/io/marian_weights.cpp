@@ -53,13 +53,13 @@ void addFeedForward(NameMap& m, const std::string& prefix, FeedForwardParamsT<fl
 }
 
 void addLayers(NameMap& m, const TransformerConfig& c, TransformerParams& p) {
-    const int64_t d = c.d_model, F = c.dim_feedforward;
+    const int64_t d = c.d_model;
     for (int l = 0; l < c.num_encoder_layers; ++l) {
         auto& layer = p.encoder_layers[size_t(l)];
         const std::string prefix = "model.encoder.layers." + std::to_string(l);
         addAttention(m, prefix + ".self_attn", layer.self_attn, d);
         addNorm(m, prefix + ".self_attn_layer_norm", layer.norm1, d);
-        addFeedForward(m, prefix, layer.ff, d, F);
+        addFeedForward(m, prefix, layer.ff, d, c.encoder_dim_feedforward);
         addNorm(m, prefix + ".final_layer_norm", layer.norm2, d);
     }
     for (int l = 0; l < c.num_decoder_layers; ++l) {
@@ -69,7 +69,7 @@ void addLayers(NameMap& m, const TransformerConfig& c, TransformerParams& p) {
         addNorm(m, prefix + ".self_attn_layer_norm", layer.norm1, d);
         addAttention(m, prefix + ".encoder_attn", layer.multihead_attn, d);
         addNorm(m, prefix + ".encoder_attn_layer_norm", layer.norm2, d);
-        addFeedForward(m, prefix, layer.ff, d, F);
+        addFeedForward(m, prefix, layer.ff, d, c.decoder_dim_feedforward);
         addNorm(m, prefix + ".final_layer_norm", layer.norm3, d);
     }
 }
@@ -109,26 +109,35 @@ void readInto(const StoredWeights& w, size_t i, const Destination& dest, const s
         failInWeights(file, "tensor \"" + e.name + "\" has a value that is not finite at index " + std::to_string(bad));
 }
 
-// The stored positional tables: the encoder's is kept (maxlen rows), the decoder's must equal it.
-void readPositions(const StoredWeights& w, const std::map<std::string, size_t>& index, const TransformerConfig& c,
-                   TransformerParams& p, const std::string& file) {
-    const std::string enc = "model.encoder.embed_positions.weight", dec = "model.decoder.embed_positions.weight";
-    const auto e = index.find(enc), d = index.find(dec);
-    if (e == index.end() && d == index.end()) return;
-    const auto& first = e != index.end() ? *e : *d;
-    const Shape shape = w.entries()[first.second].shape;
+// One side's stored positional table (name, index), (rows, d).
+TMat<float> readPositionTable(const StoredWeights& w, const std::pair<const std::string, size_t>& entry,
+                              const TransformerConfig& c, const std::string& file) {
+    const Shape shape = w.entries()[entry.second].shape;
     if (shape.size() != 2 || shape[1] != c.d_model || shape[0] < 2 || shape[0] > (int64_t(1) << 20))
-        failInWeights(file, "tensor \"" + first.first + "\" has shape " + safetensors::shapeText(shape) +
+        failInWeights(file, "tensor \"" + entry.first + "\" has shape " + safetensors::shapeText(shape) +
                                 "; the config needs [" + std::to_string(c.max_positions) + ", " +
                                 std::to_string(c.d_model) + "]");
-    p.pos_embedding.resize(shape[0], c.d_model);
-    readInto(w, first.second, {p.pos_embedding.data(), shape}, file);
-    if (e == index.end() || d == index.end()) return;
-    Mat other(shape[0], c.d_model);
-    readInto(w, d->second, {other.data(), shape}, file);
-    if (other != p.pos_embedding)
-        failInWeights(file,
-                      "the encoder's and the decoder's stored position tables differ: not covered (attnviz keeps one)");
+    TMat<float> table(shape[0], c.d_model);
+    readInto(w, entry.second, {table.data(), shape}, file);
+    return table;
+}
+
+// The stored positional tables, each side's used as stored and the sinusoid for a side without one (docs/marian.md),
+// as many rows as the stored one (a size the file bounds): the encoder's into pos_embedding, the decoder's into
+// decoder_pos_embedding only where it is another table.
+void readPositions(const StoredWeights& w, const std::map<std::string, size_t>& index, const TransformerConfig& c,
+                   TransformerParams& p, const std::string& file) {
+    const auto e = index.find("model.encoder.embed_positions.weight");
+    const auto d = index.find("model.decoder.embed_positions.weight");
+    if (e == index.end() && d == index.end()) return;
+    auto computed = [&](const TMat<float>& stored) {
+        return sinusoidalPositions<float>(int(stored.rows()), c.d_model, 0, c.positions);
+    };
+    TMat<float> encoder = e != index.end() ? readPositionTable(w, *e, c, file) : TMat<float>();
+    TMat<float> decoder = d != index.end() ? readPositionTable(w, *d, c, file) : computed(encoder);
+    p.pos_embedding = e != index.end() ? std::move(encoder) : computed(decoder);
+    const bool same = decoder.rows() == p.pos_embedding.rows() && decoder == p.pos_embedding;
+    if (!same) p.decoder_pos_embedding = std::move(decoder);
 }
 
 }  // namespace
@@ -181,6 +190,12 @@ std::vector<MarianTensor> marianTensors(const TransformerConfig& c, const Transf
     std::vector<MarianTensor> out;
     for (const NameMap::Group& g : m.groups) out.push_back({g.names.front(), g.dest.shape, g.dest.data});
     for (const auto& [name, dest] : m.single) out.push_back({name, dest.shape, dest.data});
+    // stored positional tables as read (a model trained here computes its positions and stores none)
+    const int64_t d = c.d_model;
+    if (p.pos_embedding.rows() > 0)
+        out.push_back({"model.encoder.embed_positions.weight", {p.pos_embedding.rows(), d}, p.pos_embedding.data()});
+    if (const TMat<float>& dec = decoderPositions(p); dec.rows() > 0)
+        out.push_back({"model.decoder.embed_positions.weight", {dec.rows(), d}, dec.data()});
     return out;
 }
 

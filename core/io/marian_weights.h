@@ -30,8 +30,9 @@ std::unique_ptr<StoredWeights> openSafetensorsWeights(const std::string& path);
 std::unique_ptr<StoredWeights> openTorchWeights(const std::string& path);
 
 // The tensors save_pretrained writes for params of this config, in its names and shapes: a tied table once (its
-// first name: model.shared.weight when shared), q/k/v as row blocks of in_proj, final_logits_bias (1, V_t). The
-// views point into p. For writing a folder, and for tests that make folders.
+// first name: model.shared.weight when shared), q/k/v as row blocks of in_proj, final_logits_bias (1, V_t), and the
+// embed_positions tables when p stores them. The views point into p. For writing a folder, and for tests that make
+// folders.
 struct MarianTensor {
     std::string name;
     std::vector<int64_t> shape;
@@ -39,9 +40,9 @@ struct MarianTensor {
 };
 std::vector<MarianTensor> marianTensors(const TransformerConfig& c, const TransformerParams& p);
 
-// Sizes p for the shape (V = source_vocab, V_t = target_vocab, maxlen 0 unless the file stores positions) and fills
-// it from `w`. Throws ModelError("FILE: ...") naming the tensor: a wrong shape, a missing tensor nothing stands for,
-// an unknown name, a non-finite value, encoder and decoder position tables that differ.
+// Sizes p for the shape (V = source_vocab, V_t = target_vocab, maxlen 0 unless the file stores positions: the
+// encoder's table, and the decoder's apart when it differs) and fills it from `w`. Throws ModelError("FILE: ...")
+// naming the tensor: a wrong shape, a missing tensor nothing stands for, an unknown name, a non-finite value.
 void readMarianWeights(const StoredWeights& w, const std::string& file, const TransformerConfig& c, int source_vocab,
                        int target_vocab, TransformerParams& p);
 

@@ -32,9 +32,10 @@ using st::shapeText;
 std::string configSummary(const ModelConfig& c) {
     if (c.isTransformer()) {
         const TransformerConfig& t = c.transformer;
-        return "decoder \"transformer\", d_model " + std::to_string(t.d_model) + ", nhead " + std::to_string(t.nhead) +
-               ", " + std::to_string(t.num_encoder_layers) + " encoder and " + std::to_string(t.num_decoder_layers) +
-               " decoder layers, dim_feedforward " + std::to_string(t.dim_feedforward);
+        return "decoder \"transformer\", d_model " + std::to_string(t.d_model) + ", nhead " +
+               perSideText(t.encoder_nhead, t.decoder_nhead) + ", " + std::to_string(t.num_encoder_layers) +
+               " encoder and " + std::to_string(t.num_decoder_layers) + " decoder layers, dim_feedforward " +
+               perSideText(t.encoder_dim_feedforward, t.decoder_dim_feedforward);
     }
     std::string s = "decoder \"" + std::string(toString(c.decoder)) + "\", score \"" + std::string(toString(c.score)) +
                     "\", span \"" + std::string(toString(c.span)) + "\"";

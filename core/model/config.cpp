@@ -164,8 +164,10 @@ uint64_t minimumWeightBytes(const ModelConfig& c) {
         // Per encoder layer in_proj (3d x d), out_proj (d x d), linear1 (F x d), linear2 (d x F); a decoder layer
         // has a second attention (docs/transformer.md).
         const TransformerConfig& t = c.transformer;
-        const uint64_t d = uint64_t(std::max(t.d_model, 0)), F = uint64_t(std::max(t.dim_feedforward, 0));
-        const uint64_t encoder_layer = 4 * d * d + 2 * d * F, decoder_layer = 8 * d * d + 2 * d * F;
+        const uint64_t d = uint64_t(std::max(t.d_model, 0));
+        const uint64_t F_enc = uint64_t(std::max(t.encoder_dim_feedforward, 0)),
+                       F_dec = uint64_t(std::max(t.decoder_dim_feedforward, 0));
+        const uint64_t encoder_layer = 4 * d * d + 2 * d * F_enc, decoder_layer = 8 * d * d + 2 * d * F_dec;
         return 4 * (uint64_t(std::max(t.num_encoder_layers, 0)) * encoder_layer +
                     uint64_t(std::max(t.num_decoder_layers, 0)) * decoder_layer);
     }
@@ -177,7 +179,8 @@ uint64_t minimumWeightBytes(const ModelConfig& c) {
 
 std::string sizesSummary(const ModelConfig& c) {
     if (c.isTransformer())
-        return "d " + std::to_string(c.transformer.d_model) + ", " + std::to_string(c.transformer.nhead) + " heads, " +
+        return "d " + std::to_string(c.transformer.d_model) + ", " +
+               perSideText(c.transformer.encoder_nhead, c.transformer.decoder_nhead) + " heads, " +
                std::to_string(c.transformer.num_encoder_layers) + "+" +
                std::to_string(c.transformer.num_decoder_layers) + " layers";
     return "E " + std::to_string(c.emb_dim) + ", H " + std::to_string(c.enc_hid_dim) + "/" +
@@ -192,8 +195,8 @@ void validateConfig(const ModelConfig& c) {
                              "\" does not apply to decoder \"transformer\" (only \"scaled_dot\" may be given)");
         if (const uint64_t bytes = minimumWeightBytes(c); bytes > kMaxWeightBytes)
             throw ModelError("config: d_model " + std::to_string(c.transformer.d_model) + ", dim_feedforward " +
-                             std::to_string(c.transformer.dim_feedforward) + " and " +
-                             std::to_string(c.transformer.num_encoder_layers) + " + " +
+                             perSideText(c.transformer.encoder_dim_feedforward, c.transformer.decoder_dim_feedforward) +
+                             " and " + std::to_string(c.transformer.num_encoder_layers) + " + " +
                              std::to_string(c.transformer.num_decoder_layers) + " layers need at least " +
                              gibText(double(bytes)) + " for the weights alone; the limit is " +
                              gibText(double(kMaxWeightBytes)));

@@ -58,14 +58,16 @@ void checkAttend(const Model& model, const Interventions& iv, int S, int max_row
 }
 
 void checkHead(const TransformerConfig& c, const HeadRef& h) {
-    const int layers = h.kind == AttentionKind::EncoderSelf ? c.num_encoder_layers : c.num_decoder_layers;
+    const int layers = c.layers(h.kind), heads = c.nhead(h.kind);
     const std::string name = "head off " + std::string(headKindName(h.kind));
     if (h.layer < 0 || h.layer >= layers)
         throw InputError(name + ": layer " + std::to_string(h.layer) + " is out of range (the model has " +
                          std::to_string(layers) + " such layers: " + range(layers) + ")");
-    if (h.head < 0 || h.head >= c.nhead)
+    // the side named when the encoder's and the decoder's head counts differ
+    const std::string side = c.sameHeads() ? "" : h.kind == AttentionKind::EncoderSelf ? " encoder" : " decoder";
+    if (h.head < 0 || h.head >= heads)
         throw InputError(name + ": head " + std::to_string(h.head) + " is out of range (the model has " +
-                         std::to_string(c.nhead) + " heads: " + range(c.nhead) + ")");
+                         std::to_string(heads) + side + " heads: " + range(heads) + ")");
 }
 
 }  // namespace

@@ -13,12 +13,7 @@
 
 namespace attnviz {
 
-// The three attentions of a Transformer (docs/transformer.md); the RNN kinds have Cross only.
-enum class AttentionKind {
-    Cross,        // T × S: output token i (rows) reads source token j (columns)
-    EncoderSelf,  // S × S: source token i (queries) reads source token j (keys); computed once, not per step
-    DecoderSelf,  // T × T: output position i reads decoder input j (<sos>, y_1, …, y_{T−1}); 0 above the diagonal
-};
+// AttentionKind (the three attentions of a Transformer) is model/transformer_params.h's.
 // The CLI's and the JSON's names: "cross", "encoder", "decoder"; and back (nullopt for another name).
 std::string_view headKindName(AttentionKind kind);
 std::optional<AttentionKind> headKindFromName(std::string_view name);

@@ -9,12 +9,13 @@
 namespace attnviz {
 
 int64_t Model::parameterCount() const {
-    return attnviz::parameterCount(config, source_vocab.size(), target_vocab.size(),
-                                   int(transformer.pos_embedding.rows()));
+    if (config.isTransformer()) return transformerParameterCount(transformerShape());
+    return attnviz::parameterCount(config, source_vocab.size(), target_vocab.size(), 0);
 }
 
 TransformerShape Model::transformerShape() const {
-    return {config.transformer, source_vocab.size(), target_vocab.size(), int(transformer.pos_embedding.rows())};
+    return {config.transformer, source_vocab.size(), target_vocab.size(), int(transformer.pos_embedding.rows()),
+            int(transformer.decoder_pos_embedding.rows())};
 }
 
 std::vector<ParamRef> paramRefs(Model& m) {

@@ -27,6 +27,10 @@ int requiredInt(const nlohmann::json& j, const char* key) {
     return static_cast<int>(x);
 }
 
+int optionalInt(const nlohmann::json& j, const char* key, int fallback) {
+    return field(j, key) ? requiredInt(j, key) : fallback;
+}
+
 bool optionalBool(const nlohmann::json& j, const char* key, bool fallback) {
     const nlohmann::json* v = field(j, key);
     if (!v) return fallback;
@@ -61,6 +65,11 @@ double uniform(std::mt19937_64& rng, double lo, double hi) {
 
 }  // namespace
 
+std::string perSideText(int encoder, int decoder) {
+    if (encoder == decoder) return std::to_string(encoder);
+    return std::to_string(encoder) + " encoder / " + std::to_string(decoder) + " decoder";
+}
+
 std::string_view toString(Activation a) {
     switch (a) {
     case Activation::Relu:
@@ -87,24 +96,45 @@ Activation parseActivation(std::string_view s) {
 bool TransformerConfig::isConfigured() const {
     TransformerConfig tutorial;
     tutorial.d_model = d_model;
-    tutorial.nhead = nhead;
+    tutorial.encoder_nhead = encoder_nhead;
+    tutorial.decoder_nhead = decoder_nhead;
     tutorial.num_encoder_layers = num_encoder_layers;
     tutorial.num_decoder_layers = num_decoder_layers;
-    tutorial.dim_feedforward = dim_feedforward;
+    tutorial.encoder_dim_feedforward = encoder_dim_feedforward;
+    tutorial.decoder_dim_feedforward = decoder_dim_feedforward;
     tutorial.norm_first = norm_first;
     tutorial.activation = activation == Activation::Gelu ? Activation::Gelu : Activation::Relu;
     return !(*this == tutorial);
 }
 
+namespace {
+
+using SizeKey = std::pair<const char*, int>;
+
+// A per-side size under the config key that holds it: the shared key when both sides have the value.
+std::vector<SizeKey> sideKeys(const char* shared, const char* encoder, const char* decoder, int encoder_value,
+                              int decoder_value) {
+    if (encoder_value == decoder_value) return {{shared, encoder_value}};
+    return {{encoder, encoder_value}, {decoder, decoder_value}};
+}
+
+}  // namespace
+
 std::optional<TransformerSizeProblem> transformerSizeProblem(const TransformerConfig& c) {
     using Rule = TransformerSizeProblem::Rule;
     if (c.d_model < 1) return TransformerSizeProblem{Rule::AtLeastOne, "d_model", c.d_model};
     if (c.d_model % 2 != 0) return TransformerSizeProblem{Rule::EvenModelSize, "d_model", c.d_model};
-    if (c.nhead < 1) return TransformerSizeProblem{Rule::AtLeastOne, "nhead", c.nhead};
-    if (c.d_model % c.nhead != 0) return TransformerSizeProblem{Rule::HeadsDivideModelSize, "nhead", c.nhead};
-    for (const auto& [key, value] :
-         {std::pair{"num_encoder_layers", c.num_encoder_layers}, std::pair{"num_decoder_layers", c.num_decoder_layers},
-          std::pair{"dim_feedforward", c.dim_feedforward}})
+    for (const auto& [key, heads] :
+         sideKeys("nhead", "encoder_nhead", "decoder_nhead", c.encoder_nhead, c.decoder_nhead)) {
+        if (heads < 1) return TransformerSizeProblem{Rule::AtLeastOne, key, heads};
+        if (c.d_model % heads != 0) return TransformerSizeProblem{Rule::HeadsDivideModelSize, key, heads};
+    }
+    std::vector<SizeKey> counts{{"num_encoder_layers", c.num_encoder_layers},
+                                {"num_decoder_layers", c.num_decoder_layers}};
+    for (const SizeKey& k : sideKeys("dim_feedforward", "encoder_dim_feedforward", "decoder_dim_feedforward",
+                                     c.encoder_dim_feedforward, c.decoder_dim_feedforward))
+        counts.push_back(k);
+    for (const auto& [key, value] : counts)
         if (value < 1) return TransformerSizeProblem{Rule::AtLeastOne, key, value};
     return std::nullopt;
 }
@@ -119,7 +149,8 @@ void validateTransformerConfig(const TransformerConfig& c) {
     case TransformerSizeProblem::Rule::EvenModelSize:
         throw ModelError("config: d_model " + value + " must be even (the sinusoidal positions pair sin and cos)");
     case TransformerSizeProblem::Rule::HeadsDivideModelSize:
-        throw ModelError("config: nhead " + value + " does not divide d_model " + std::to_string(c.d_model));
+        throw ModelError(std::string("config: ") + p->key + " " + value + " does not divide d_model " +
+                         std::to_string(c.d_model));
     }
 }
 
@@ -136,10 +167,13 @@ TransformerConfig transformerConfigFromJson(const nlohmann::json& j) {
                          "\"scaled_dot\" may be given)");
     TransformerConfig c;
     c.d_model = requiredInt(j, "d_model");
-    c.nhead = requiredInt(j, "nhead");
+    const int nhead = requiredInt(j, "nhead"), dim_feedforward = requiredInt(j, "dim_feedforward");
+    c.encoder_nhead = optionalInt(j, "encoder_nhead", nhead);
+    c.decoder_nhead = optionalInt(j, "decoder_nhead", nhead);
     c.num_encoder_layers = requiredInt(j, "num_encoder_layers");
     c.num_decoder_layers = requiredInt(j, "num_decoder_layers");
-    c.dim_feedforward = requiredInt(j, "dim_feedforward");
+    c.encoder_dim_feedforward = optionalInt(j, "encoder_dim_feedforward", dim_feedforward);
+    c.decoder_dim_feedforward = optionalInt(j, "decoder_dim_feedforward", dim_feedforward);
     c.norm_first = optionalBool(j, "norm_first", false);
     c.activation = parseActivation(optionalString(j, "activation", "relu"));
     validateTransformerConfig(c);
@@ -149,12 +183,20 @@ TransformerConfig transformerConfigFromJson(const nlohmann::json& j) {
 nlohmann::json transformerConfigToJson(const TransformerConfig& c) {
     nlohmann::json j = {{"decoder", "transformer"},
                         {"d_model", c.d_model},
-                        {"nhead", c.nhead},
+                        {"nhead", c.encoder_nhead},
                         {"num_encoder_layers", c.num_encoder_layers},
                         {"num_decoder_layers", c.num_decoder_layers},
-                        {"dim_feedforward", c.dim_feedforward},
+                        {"dim_feedforward", c.encoder_dim_feedforward},
                         {"norm_first", c.norm_first},
                         {"activation", std::string(toString(c.activation))}};
+    if (!c.sameHeads()) {
+        j["encoder_nhead"] = c.encoder_nhead;
+        j["decoder_nhead"] = c.decoder_nhead;
+    }
+    if (!c.sameFeedForward()) {
+        j["encoder_dim_feedforward"] = c.encoder_dim_feedforward;
+        j["decoder_dim_feedforward"] = c.decoder_dim_feedforward;
+    }
     if (!c.isConfigured()) return j;  // the tutorial's keys alone, as attnviz files hold them
     j["final_norms"] = c.final_norms;
     j["scale_embedding"] = c.scale_embedding;
@@ -197,7 +239,8 @@ int64_t transformerParameterCount(const TransformerShape& s) {
 
 template <typename S>
 TransformerShape shapeOf(const TransformerParamsT<S>& p, const TransformerConfig& c) {
-    return {c, int(sourceTable(p, c).rows()), int(p.tgt_embedding.rows()), int(p.pos_embedding.rows())};
+    return {c, int(sourceTable(p, c).rows()), int(p.tgt_embedding.rows()), int(p.pos_embedding.rows()),
+            int(p.decoder_pos_embedding.rows())};
 }
 
 void checkTransformerParams(const TransformerParams& p, const TransformerConfig& c) {
@@ -259,8 +302,8 @@ void initTransformerParams(TransformerParamsT<S>& p, const TransformerShape& s, 
     std::mt19937_64 rng(init.seed);
     int64_t last_fan_in = 1;  // the columns of the weight a bias follows in the list
     forEachTransformerTensor(p, s, [&](const std::string& name, const std::vector<int64_t>& shape, auto& t) {
-        if (name == "positional_encoding.pos_embedding") {
-            t = sinusoidalPositions<S>(s.maxlen, s.config.d_model, 0, s.config.positions);
+        if (name.starts_with("positional_encoding.")) {
+            t = sinusoidalPositions<S>(int(rowsOf(shape)), s.config.d_model, 0, s.config.positions);
         } else if (shape.size() >= 2) {  // xavier_uniform_: fan_in = columns, fan_out = rows
             last_fan_in = colsOf(shape);
             const double bound = std::sqrt(6.0 / double(rowsOf(shape) + colsOf(shape)));

@@ -1,7 +1,8 @@
 // The Transformer model kind of docs/transformer.md: its config, and its parameters named as the PyTorch
 // state_dict keys of the tutorial's Seq2SeqTransformer. The parameter struct is templated on the scalar so that the
 // engine (float) and the reference / gradient checks (double) share the one list of names and shapes below.
-// Legend: d d_model, F dim_feedforward, V_s / V_t vocabulary sizes, maxlen rows of a stored positional table.
+// Legend: d d_model, F_enc / F_dec the encoder's / decoder's feed-forward width, V_s / V_t vocabulary sizes, maxlen
+// rows of a stored positional table.
 #pragma once
 #include <Eigen/Core>
 #include <cstdint>
@@ -19,15 +20,39 @@ enum class Activation { Relu, Gelu, GeluTanh, Swish };
 // in the first half and cosines in the second (Marian's).
 enum class PositionLayout { Interleaved, Halves };
 
+// The three attentions of a Transformer (docs/transformer.md); the RNN kinds have Cross only.
+enum class AttentionKind {
+    Cross,        // T × S: output token i (rows) reads source token j (columns)
+    EncoderSelf,  // S × S: source token i (queries) reads source token j (keys); computed once, not per step
+    DecoderSelf,  // T × T: output position i reads decoder input j (<sos>, y_1, …, y_{T−1}); 0 above the diagonal
+};
+
 // One Transformer computation, configured: the tutorial's (docs/transformer.md) with the defaults below, or a Hugging
-// Face Marian model's (docs/marian.md) with post-LN, no final norms, swish, halves positions and tied tables.
+// Face Marian model's (docs/marian.md) with post-LN, no final norms, swish, halves positions and tied tables. The
+// encoder and the decoder may have different head counts and feed-forward widths (Marian's config allows it).
 struct TransformerConfig {
-    int d_model = 0;  // d, even
-    int nhead = 0;    // divides d; d_h = d / nhead
+    TransformerConfig() = default;
+    // One head count and one feed-forward width for both sides (the tutorial's nn.Transformer).
+    TransformerConfig(int d, int heads, int encoder_layers, int decoder_layers, int feedforward, bool pre_ln = false,
+                      Activation act = Activation::Relu)
+        : d_model(d),
+          encoder_nhead(heads),
+          decoder_nhead(heads),
+          num_encoder_layers(encoder_layers),
+          num_decoder_layers(decoder_layers),
+          encoder_dim_feedforward(feedforward),
+          decoder_dim_feedforward(feedforward),
+          norm_first(pre_ln),
+          activation(act) {}
+
+    int d_model = 0;        // d, even
+    int encoder_nhead = 0;  // the encoder self-attention's heads; divides d
+    int decoder_nhead = 0;  // the decoder self-attention's and the cross-attention's heads; divides d
     int num_encoder_layers = 0;
     int num_decoder_layers = 0;
-    int dim_feedforward = 0;  // F
-    bool norm_first = false;  // false: post-LN (PyTorch's default); true: pre-LN
+    int encoder_dim_feedforward = 0;  // F_enc
+    int decoder_dim_feedforward = 0;  // F_dec
+    bool norm_first = false;          // false: post-LN (PyTorch's default); true: pre-LN
     Activation activation = Activation::Relu;
     bool final_norms = true;      // encoder.norm and decoder.norm after the last layers (Marian has none)
     bool scale_embedding = true;  // token embeddings × √d (Marian's scale_embedding)
@@ -36,7 +61,16 @@ struct TransformerConfig {
     bool shared_embeddings = false;           // the source reads the target's table (one table, stored once)
     bool tied_output = false;                 // the output layer's weight is the target table (stored once)
     std::vector<int> forbidden_outputs = {};  // sorted target ids whose logits are removed before the log-softmax
-    int headDim() const { return nhead > 0 ? d_model / nhead : 0; }
+    // The heads, d_h = d / heads and the layers of one attention: the encoder's for EncoderSelf, else the decoder's.
+    int nhead(AttentionKind k) const { return k == AttentionKind::EncoderSelf ? encoder_nhead : decoder_nhead; }
+    int headDim(AttentionKind k) const { return nhead(k) > 0 ? d_model / nhead(k) : 0; }
+    int layers(AttentionKind k) const {
+        return k == AttentionKind::EncoderSelf ? num_encoder_layers : num_decoder_layers;
+    }
+    void setHeads(int heads) { encoder_nhead = decoder_nhead = heads; }
+    void setFeedForward(int width) { encoder_dim_feedforward = decoder_dim_feedforward = width; }
+    bool sameHeads() const { return encoder_nhead == decoder_nhead; }
+    bool sameFeedForward() const { return encoder_dim_feedforward == decoder_dim_feedforward; }
     // Anything but the tutorial's layout (such a config is saved as a Marian folder, not an attnviz file).
     bool isConfigured() const;
     bool operator==(const TransformerConfig&) const = default;
@@ -52,6 +86,14 @@ template <typename P>
 auto& outputTable(P& p, const TransformerConfig& c) {
     return c.tied_output ? p.tgt_embedding : p.generator_weight;
 }
+// The stored positional table the decoder reads (empty when PE is computed); the encoder reads pos_embedding.
+template <typename P>
+auto& decoderPositions(P& p) {
+    return p.decoder_pos_embedding.rows() > 0 ? p.decoder_pos_embedding : p.pos_embedding;
+}
+
+// A per-side size as text: "8" when both sides have it, else "4 encoder / 2 decoder".
+std::string perSideText(int encoder, int decoder);
 
 std::string_view toString(Activation);
 // "relu", "gelu", "gelu_new" (gelu_tanh), "swish" or "silu": throws ModelError naming the value and the accepted ones.
@@ -61,20 +103,24 @@ struct TransformerSizeProblem {
     enum class Rule {
         AtLeastOne,           // `key` is below 1
         EvenModelSize,        // d_model is odd (the sinusoidal positions pair sin and cos)
-        HeadsDivideModelSize  // nhead does not divide d_model
+        HeadsDivideModelSize  // a head count does not divide d_model
     };
     Rule rule;
-    const char* key;  // the config key whose value breaks the rule
+    const char* key;  // the config key whose value breaks the rule ("nhead" when both sides have the value)
     int value;        // that value
 };
 std::optional<TransformerSizeProblem> transformerSizeProblem(const TransformerConfig& c);
-// Throws ModelError naming the first rule of docs/transformer.md it breaks ("nhead 3 does not divide d_model 64").
+// Throws ModelError naming the first rule of docs/transformer.md it breaks ("nhead 3 does not divide d_model 64",
+// "decoder_nhead 3 does not divide d_model 64").
 void validateTransformerConfig(const TransformerConfig& c);
 // The transformer keys of a "config" object (decoder must be "transformer"); defaults filled in, then validated.
 // Keys of the RNN kinds that do not apply (span, window, emb_dim, ...) are an error naming the key; "score" may be
 // only "scaled_dot". The "tokenizer" key is shared with the RNN kinds and left to model/config.
+// nhead and dim_feedforward are both sides' unless encoder_nhead / decoder_nhead / encoder_dim_feedforward /
+// decoder_dim_feedforward give one side's.
 TransformerConfig transformerConfigFromJson(const nlohmann::json& j);
-// Every transformer key written, defaults included ("decoder": "transformer" too; no tokenizer).
+// Every transformer key written, defaults included ("decoder": "transformer" too; no tokenizer); the per-side keys
+// only for a size whose sides differ (nhead / dim_feedforward then hold the encoder's).
 nlohmann::json transformerConfigToJson(const TransformerConfig& c);
 
 template <typename S>
@@ -98,7 +144,7 @@ struct LayerNormParamsT {
 
 template <typename S>
 struct FeedForwardParamsT {
-    TMat<S> linear1_weight;  // (F, d)
+    TMat<S> linear1_weight;  // (F, d), F the side's F_enc or F_dec
     TVec<S> linear1_bias;    // (F)
     TMat<S> linear2_weight;  // (d, F)
     TVec<S> linear2_bias;    // (d)
@@ -130,6 +176,9 @@ struct TransformerParamsT {
     TMat<S> generator_weight;          // (V_t, d); empty when tied_output
     TVec<S> generator_bias;            // (V_t) (Marian's final_logits_bias)
     TMat<S> pos_embedding;             // (maxlen, d), the file's maxlen × 1 × d; empty when PE is computed
+    // (maxlen_dec, d): the decoder's stored table where it is not the encoder's (a Marian folder may store two);
+    // empty when the decoder reads pos_embedding
+    TMat<S> decoder_pos_embedding;
 };
 using TransformerParams = TransformerParamsT<float>;
 
@@ -139,6 +188,7 @@ struct TransformerShape {
     int source_vocab = 0;
     int target_vocab = 0;
     int maxlen = 0;
+    int decoder_maxlen = 0;  // rows of decoder_pos_embedding (0: the decoder reads the encoder's table)
 };
 
 // THE list of tensors, in file order: calls f(name, shape, tensor) for each tensor the config stores (a shared or
@@ -210,7 +260,7 @@ void checkLayerCounts(size_t encoder_layers, size_t decoder_layers, const Transf
 template <typename P, typename F>
 void forEachTransformerTensor(P& p, const TransformerShape& s, F&& f) {
     const TransformerConfig& c = s.config;
-    const int64_t d = c.d_model, F_dim = c.dim_feedforward;
+    const int64_t d = c.d_model;
     detail::checkLayerCounts(p.encoder_layers.size(), p.decoder_layers.size(), c);
     if (!c.shared_embeddings)
         f(std::string("src_tok_emb.embedding.weight"), std::vector<int64_t>{s.source_vocab, d}, p.src_embedding);
@@ -219,7 +269,7 @@ void forEachTransformerTensor(P& p, const TransformerShape& s, F&& f) {
         auto& layer = p.encoder_layers[l];
         const std::string prefix = "transformer.encoder.layers." + std::to_string(l);
         detail::forEachAttention(layer.self_attn, prefix + ".self_attn", d, f);
-        detail::forEachFeedForward(layer.ff, prefix, d, F_dim, f);
+        detail::forEachFeedForward(layer.ff, prefix, d, c.encoder_dim_feedforward, f);
         detail::forEachNorm(layer.norm1, prefix + ".norm1", d, f);
         detail::forEachNorm(layer.norm2, prefix + ".norm2", d, f);
     }
@@ -229,7 +279,7 @@ void forEachTransformerTensor(P& p, const TransformerShape& s, F&& f) {
         const std::string prefix = "transformer.decoder.layers." + std::to_string(l);
         detail::forEachAttention(layer.self_attn, prefix + ".self_attn", d, f);
         detail::forEachAttention(layer.multihead_attn, prefix + ".multihead_attn", d, f);
-        detail::forEachFeedForward(layer.ff, prefix, d, F_dim, f);
+        detail::forEachFeedForward(layer.ff, prefix, d, c.decoder_dim_feedforward, f);
         detail::forEachNorm(layer.norm1, prefix + ".norm1", d, f);
         detail::forEachNorm(layer.norm2, prefix + ".norm2", d, f);
         detail::forEachNorm(layer.norm3, prefix + ".norm3", d, f);
@@ -239,6 +289,9 @@ void forEachTransformerTensor(P& p, const TransformerShape& s, F&& f) {
     f(std::string("generator.bias"), std::vector<int64_t>{s.target_vocab}, p.generator_bias);
     if (s.maxlen > 0)
         f(std::string("positional_encoding.pos_embedding"), std::vector<int64_t>{s.maxlen, 1, d}, p.pos_embedding);
+    if (s.decoder_maxlen > 0)  // never in an attnviz file: a Marian folder's second table
+        f(std::string("positional_encoding.decoder_pos_embedding"), std::vector<int64_t>{s.decoder_maxlen, 1, d},
+          p.decoder_pos_embedding);
 }
 
 }  // namespace attnviz

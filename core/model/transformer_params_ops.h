@@ -22,6 +22,7 @@ TransformerShape layoutOf(const TransformerParamsT<S>& p) {
     s.source_vocab = int(p.src_embedding.rows());
     s.target_vocab = int(p.tgt_embedding.rows());
     s.maxlen = int(p.pos_embedding.rows());
+    s.decoder_maxlen = int(p.decoder_pos_embedding.rows());
     return s;
 }
 
@@ -59,6 +60,7 @@ void zerosLike(TransformerParamsT<S>& dst, const TransformerParamsT<S>& src) {
     dst.encoder_layers.resize(src.encoder_layers.size());
     dst.decoder_layers.resize(src.decoder_layers.size());
     dst.pos_embedding.resize(src.pos_embedding.rows(), src.pos_embedding.cols());
+    dst.decoder_pos_embedding.resize(src.decoder_pos_embedding.rows(), src.decoder_pos_embedding.cols());
     visitTransformerTensorSets([](auto& d, const auto& s) { d.setZero(s.rows(), s.cols()); }, dst, src);
 }
 

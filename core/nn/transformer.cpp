@@ -20,9 +20,8 @@ Transformer::Transformer(const TransformerConfig& config, const TransformerParam
     if (!iv) return;
     knockout_ = iv->knockout;
     for (AttentionKind kind : {AttentionKind::Cross, AttentionKind::EncoderSelf, AttentionKind::DecoderSelf}) {
-        const int layers = kind == AttentionKind::EncoderSelf ? config.num_encoder_layers : config.num_decoder_layers;
         auto& masks = heads_off_[int(kind)];
-        for (int l = 0; l < layers; ++l) masks.push_back(headsOffMask(*iv, kind, l, config.nhead));
+        for (int l = 0; l < config.layers(kind); ++l) masks.push_back(headsOffMask(*iv, kind, l, config.nhead(kind)));
     }
 }
 
@@ -31,9 +30,15 @@ std::span<const char> Transformer::headsOff(AttentionKind kind, int l) const {
     return size_t(l) < masks.size() ? std::span<const char>(masks[size_t(l)]) : std::span<const char>();
 }
 
-int Transformer::maxLength() const {
-    return params_->pos_embedding.rows() > 0 ? int(params_->pos_embedding.rows()) : config_->max_positions;
+namespace {
+
+int longestFor(const Mat& table, const TransformerConfig& c) {
+    return table.rows() > 0 ? int(table.rows()) : c.max_positions;
 }
+
+}  // namespace
+
+int Transformer::maxLength() const { return longestFor(decoderPositions(*params_), *config_); }
 
 int Transformer::sourceVocabSize() const { return int(sourceTable(*params_, *config_).rows()); }
 
@@ -41,14 +46,14 @@ Mat Transformer::embed(const std::vector<int>& ids, bool source, int first_posit
     const Mat& table = source ? sourceTable(*params_, *config_) : params_->tgt_embedding;
     const char* side = source ? "source" : "target";
     const int n = int(ids.size()), d = config_->d_model;
-    const int maxlen = maxLength();
+    const Mat& positions = source ? params_->pos_embedding : decoderPositions(*params_);  // (maxlen, d) or empty
+    const int maxlen = longestFor(positions, *config_);
     if (maxlen > 0 && first_position + n > maxlen)
         throw InputError(std::string(side) + ": position " + std::to_string(first_position + n - 1) +
                          " is beyond the model's positional table (maxlen " + std::to_string(maxlen) + ", so at most " +
                          std::to_string(maxlen) + " positions, the special tokens included)");
-    const Mat pe = params_->pos_embedding.rows() > 0
-                       ? Mat(params_->pos_embedding.middleRows(first_position, n))
-                       : sinusoidalPositions<float>(n, d, first_position, config_->positions);
+    const Mat pe = positions.rows() > 0 ? Mat(positions.middleRows(first_position, n))
+                                        : sinusoidalPositions<float>(n, d, first_position, config_->positions);
     // PyTorch: float tensor × math.sqrt(d); Marian without scale_embedding: × 1
     const float scale = config_->scale_embedding ? float(std::sqrt(double(d))) : 1.0f;
     Mat x(n, d);
@@ -65,7 +70,7 @@ Mat Transformer::embed(const std::vector<int>& ids, bool source, int first_posit
 // Knockout applies to the cross-attention only (docs/explain.md's "every softmax over source positions"), not here.
 Mat Transformer::encoderLayer(const Mat& x, int l, std::vector<Mat>& heads) const {
     const EncoderLayerParamsT<float>& layer = params_->encoder_layers[size_t(l)];
-    const int nhead = config_->nhead;
+    const int nhead = config_->encoder_nhead;
     const Eigen::Index S = x.rows();
     const HeadEdits edits{{}, headsOff(AttentionKind::EncoderSelf, l)};
     Mat weights;  // (nhead·S, S)
@@ -113,14 +118,16 @@ Mat Transformer::causalSelfAttention(const Mat& y, int l, TransformerDecoderStat
     values.row(t) = project(y, p, Projection::Value);  // (1, d)
     const Mat q = project(y, p, Projection::Query);    // (1, d)
     const HeadEdits edits{{}, headsOff(AttentionKind::DecoderSelf, l)};
-    return outProject(attendHeads(q, keys.topRows(t + 1), values.topRows(t + 1), config_->nhead, &weights, edits), p);
+    return outProject(
+        attendHeads(q, keys.topRows(t + 1), values.topRows(t + 1), config_->decoder_nhead, &weights, edits), p);
 }
 
 Mat Transformer::crossAttention(const Mat& y, int l, const TransformerEncoding& enc, Mat& weights) const {
     const MultiHeadAttentionParamsT<float>& p = params_->decoder_layers[l].multihead_attn;
     const Mat q = project(y, p, Projection::Query);  // (1, d)
     const HeadEdits edits{enc.keys_off, headsOff(AttentionKind::Cross, l)};
-    return outProject(attendHeads(q, enc.cross_keys[l], enc.cross_values[l], config_->nhead, &weights, edits), p);
+    return outProject(attendHeads(q, enc.cross_keys[l], enc.cross_values[l], config_->decoder_nhead, &weights, edits),
+                      p);
 }
 
 // post-LN: y = LN1(y + SA_causal(y)), y = LN2(y + MHA(y, memory)), y = LN3(y + FF(y));
@@ -128,8 +135,8 @@ Mat Transformer::crossAttention(const Mat& y, int l, const TransformerEncoding& 
 Mat Transformer::decoderLayer(const Mat& y, int l, const TransformerEncoding& enc, TransformerDecoderState& state,
                               TransformerStep& out) const {
     const DecoderLayerParamsT<float>& layer = params_->decoder_layers[l];
-    Mat& self_weights = out.self_attention[l];    // (nhead, t + 1)
-    Mat& cross_weights = out.cross_attention[l];  // (nhead, S)
+    Mat& self_weights = out.self_attention[l];    // (decoder_nhead, t + 1)
+    Mat& cross_weights = out.cross_attention[l];  // (decoder_nhead, S)
     Mat z;
     if (config_->norm_first) {
         z = y + causalSelfAttention(layerNorm(y, layer.norm1), l, state, self_weights);

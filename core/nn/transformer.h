@@ -56,7 +56,8 @@ public:
     const TransformerConfig& config() const { return *config_; }
     int sourceVocabSize() const;
     int targetVocabSize() const { return int(params_->tgt_embedding.rows()); }
-    // Rows of the stored positional table, else the config's max_positions; 0 when PE is computed for any length.
+    // The decoder's longest input: rows of its stored positional table, else the config's max_positions; 0 when PE
+    // is computed for any length.
     int maxLength() const;
 
     // E[id_i] · √d + PE[first + i] for each id: (n, d). Throws InputError for an id outside the vocabulary or a

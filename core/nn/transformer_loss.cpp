@@ -48,7 +48,7 @@ void pack(const TransformerConfig& c, const TransformerParamsT<T>& p, const Trai
             throw InputError(lineOf(ex) + "a training example needs <sos> and <eos> on both sides");
         const Eigen::Index s = Eigen::Index(ex.source.size()), n = Eigen::Index(ex.target.size()) - 1;
         checkSide<T>(ex, "source", ex.source, s, sourceTable(p, c), p.pos_embedding);
-        checkSide<T>(ex, "target", ex.target, n, p.tgt_embedding, p.pos_embedding);
+        checkSide<T>(ex, "target", ex.target, n, p.tgt_embedding, decoderPositions(p));
         k.src_rows.append(s);
         k.tgt_rows.append(n);
         k.src_ids.insert(k.src_ids.end(), ex.source.begin(), ex.source.end());
@@ -152,8 +152,8 @@ TMat<T> encoderLayerForward(const TMat<T>& x, const EncoderLayerParamsT<T>& p, c
                             const RowSegments& rows, DropoutSource* drop, std::vector<AttentionEdits> edits,
                             EncoderLayerCache<T>& k) {
     auto self_attention = [&](const TMat<T>& in) {  // each sublayer through its dropout
-        const TMat<T> out =
-            attentionForward<T>(in, in, p.self_attn, c.nhead, false, drop, rows, rows, k.self_attn, std::move(edits));
+        const TMat<T> out = attentionForward<T>(in, in, p.self_attn, c.encoder_nhead, false, drop, rows, rows,
+                                                k.self_attn, std::move(edits));
         return dropped<T>(out, drop, rows, k.drop1);
     };
     auto feed_forward = [&](const TMat<T>& in) {
@@ -184,7 +184,7 @@ TMat<T> encoderLayerBackward(const TMat<T>& dout, const EncoderLayerParamsT<T>& 
         const TMat<T> dn2 =
             feedForwardBackward<T>(masked<T>(dout, k.drop2), p.ff, c.activation, k.ff, partOf(g, &L::ff));
         const TMat<T> dh = dout + layerNormBackward<T>(dn2, p.norm2, k.norm2, partOf(g, &L::norm2));
-        const TMat<T> dn1 = selfAttentionBackward<T>(masked<T>(dh, k.drop1), p.self_attn, c.nhead, k.self_attn,
+        const TMat<T> dn1 = selfAttentionBackward<T>(masked<T>(dh, k.drop1), p.self_attn, c.encoder_nhead, k.self_attn,
                                                      partOf(g, &L::self_attn));
         return dh + layerNormBackward<T>(dn1, p.norm1, k.norm1, partOf(g, &L::norm1));
     }
@@ -192,7 +192,7 @@ TMat<T> encoderLayerBackward(const TMat<T>& dout, const EncoderLayerParamsT<T>& 
     const TMat<T> dy1 =
         du2 + feedForwardBackward<T>(masked<T>(du2, k.drop2), p.ff, c.activation, k.ff, partOf(g, &L::ff));
     const TMat<T> du1 = layerNormBackward<T>(dy1, p.norm1, k.norm1, partOf(g, &L::norm1));  // ∂(x + a)
-    return du1 + selfAttentionBackward<T>(masked<T>(du1, k.drop1), p.self_attn, c.nhead, k.self_attn,
+    return du1 + selfAttentionBackward<T>(masked<T>(du1, k.drop1), p.self_attn, c.encoder_nhead, k.self_attn,
                                           partOf(g, &L::self_attn));
 }
 
@@ -204,7 +204,7 @@ TMat<T> decoderLayerForward(const TMat<T>& y, const TMat<T>& memory, const Decod
                             const TransformerConfig& c, const RowSegments& tgt, const RowSegments& src,
                             DropoutSource* drop, std::vector<AttentionEdits> self_edits,
                             std::vector<AttentionEdits> cross_edits, DecoderLayerCache<T>& k) {
-    const int nh = c.nhead;
+    const int nh = c.decoder_nhead;
     auto self_attention = [&](const TMat<T>& in) {  // each sublayer through its dropout
         const TMat<T> out =
             attentionForward<T>(in, in, p.self_attn, nh, true, drop, tgt, tgt, k.self_attn, std::move(self_edits));
@@ -235,7 +235,7 @@ TMat<T> decoderLayerBackward(const TMat<T>& dout, const DecoderLayerParamsT<T>& 
                              const DecoderLayerCache<T>& k, DecoderLayerParamsT<T>* g, TMat<T>& dmemory,
                              const std::vector<TMat<T>>* guide_grad) {
     using L = DecoderLayerParamsT<T>;
-    const int nh = c.nhead;
+    const int nh = c.decoder_nhead;
     TMat<T> dq, dmem;
     if (c.norm_first) {
         const TMat<T> dn3 =
@@ -271,14 +271,14 @@ void forward(const TransformerConfig& c, const TransformerParamsT<T>& p, Dropout
     k.encoder.resize(size_t(c.num_encoder_layers));
     for (int l = 0; l < c.num_encoder_layers; ++l)
         x = encoderLayerForward<T>(x, p.encoder_layers[size_t(l)], c, k.src_rows, drop,
-                                   editsOf(k, AttentionKind::EncoderSelf, l, c.nhead), k.encoder[size_t(l)]);
+                                   editsOf(k, AttentionKind::EncoderSelf, l, c.encoder_nhead), k.encoder[size_t(l)]);
     k.memory = c.final_norms ? layerNormForward<T>(x, p.encoder_norm, k.encoder_norm) : std::move(x);
-    TMat<T> y = embedForward<T>(c, p.tgt_embedding, p.pos_embedding, k.tgt_inputs, k.tgt_rows, drop, k.tgt_drop);
+    TMat<T> y = embedForward<T>(c, p.tgt_embedding, decoderPositions(p), k.tgt_inputs, k.tgt_rows, drop, k.tgt_drop);
     k.decoder.resize(size_t(c.num_decoder_layers));
     for (int l = 0; l < c.num_decoder_layers; ++l)
         y = decoderLayerForward<T>(y, k.memory, p.decoder_layers[size_t(l)], c, k.tgt_rows, k.src_rows, drop,
-                                   editsOf(k, AttentionKind::DecoderSelf, l, c.nhead),
-                                   editsOf(k, AttentionKind::Cross, l, c.nhead), k.decoder[size_t(l)]);
+                                   editsOf(k, AttentionKind::DecoderSelf, l, c.decoder_nhead),
+                                   editsOf(k, AttentionKind::Cross, l, c.decoder_nhead), k.decoder[size_t(l)]);
     k.decoder_out = c.final_norms ? layerNormForward<T>(y, p.decoder_norm, k.decoder_norm) : std::move(y);
     if (!k.out_rows.empty()) {  // attribution: the generator reads the objective's rows alone
         k.out_features.resize(Eigen::Index(k.out_rows.size()), d);
@@ -345,7 +345,7 @@ LossSum transformerLossAndGrad(const TransformerConfig& c, const TransformerPara
     LossSum s;
     cache.guide_grad.clear();
     if (align_weight > T(0) && c.num_decoder_layers > 0)
-        s.align_sum = guidedAlignmentLoss<T>(cache.decoder.back().cross_attn, c.nhead, batch, B,
+        s.align_sum = guidedAlignmentLoss<T>(cache.decoder.back().cross_attn, c.decoder_nhead, batch, B,
                                              align_weight * grad_scale, g ? &cache.guide_grad : nullptr);
     for (Eigen::Index i = 0; i < cache.log_probs.rows(); ++i) {
         const size_t r = size_t(decoderRowOf(cache, i));

@@ -47,8 +47,9 @@ namespace {
 std::string configSizesText(const ModelConfig& c) {
     if (c.isTransformer())
         return "d_model " + std::to_string(c.transformer.d_model) + ", dim_feedforward " +
-               std::to_string(c.transformer.dim_feedforward) + ", " + std::to_string(c.transformer.num_encoder_layers) +
-               " + " + std::to_string(c.transformer.num_decoder_layers) + " layers";
+               perSideText(c.transformer.encoder_dim_feedforward, c.transformer.decoder_dim_feedforward) + ", " +
+               std::to_string(c.transformer.num_encoder_layers) + " + " +
+               std::to_string(c.transformer.num_decoder_layers) + " layers";
     return "emb_dim " + std::to_string(c.emb_dim) + ", enc_hid_dim " + std::to_string(c.enc_hid_dim) +
            ", dec_hid_dim " + std::to_string(c.dec_hid_dim);
 }

@@ -1,7 +1,8 @@
-// attnviz-cli on Hugging Face Marian folders (docs/marian.md): info names the family, languages, sizes, forbidden ids
-// and weights; decode --merge shows words whose columns are the sums and rows the means of their pieces'; train on a
-// Marian config writes a folder that opens again, with the <pad> row at 0, refuses bad sizes and an occupied --out,
-// and a failed write leaves no folder; a Marian folder is not trained in place.
+// attnviz-cli on Hugging Face Marian folders (docs/marian.md): info names the family, languages, sizes (each side's
+// heads and feed-forward width when they differ), forbidden ids and weights; decode --merge shows words whose columns
+// are the sums and rows the means of their pieces'; train on a Marian config writes a folder that opens again, with
+// the <pad> row at 0, refuses bad sizes and an occupied --out, and a failed write leaves no folder; a Marian folder
+// is not trained in place.
 #include "io/safetensors.h"
 #include "marian_folders.h"
 #include "process_run.h"
@@ -58,6 +59,24 @@ private slots:
         QCOMPARE(outputObject(j)["family"].toString(), QString("marian"));
         QCOMPARE(outputObject(j)["forbidden_ids"].toArray(), QJsonArray({f.vocab - 1}));
         QCOMPARE(outputObject(j)["source_vocab_size"].toInt(), f.vocab);
+    }
+
+    void infoAndDecodeShowEachSidesHeads() {
+        MarianFolderOptions o;
+        o.heads = 4, o.ffn = 64, o.decoder_heads = 2, o.decoder_ffn = 96;
+        makeMarianFolder(path("sides").toStdString(), o);
+        const ProcessRun text = runCli({"info", path("sides")});
+        QCOMPARE(text.code, 0);
+        QVERIFY2(
+            text.outText().contains("sizes        d_model 16, 4 encoder / 2 decoder heads, 2 encoder and 2 decoder "
+                                    "layers, ffn 64 encoder / 96 decoder\n"),
+            qPrintable(text.outText()));
+        const ProcessRun decoded = runCli({"decode", "--model", path("sides"), "--json", "the old bridge"});
+        QCOMPARE(decoded.code, 0);
+        const QJsonObject j = outputObject(decoded);
+        QCOMPARE(j["cross_attention"].toArray()[1].toArray().size(), 2);
+        QCOMPARE(j["decoder_self_attention"].toArray()[1].toArray().size(), 2);
+        QCOMPARE(j["encoder_self_attention"].toArray()[1].toArray().size(), 4);
     }
 
     void mergedWordsSumColumnsAndAverageRows() {

@@ -75,6 +75,26 @@ private slots:
         QCOMPARE(j["parameter_count"].get<int64_t>(), model_.parameterCount());
     }
 
+    void infoShowsEachSidesSizesWhenTheyDiffer() {
+        Model m = model_;
+        m.config.transformer.encoder_nhead = 4;
+        m.config.transformer.decoder_dim_feedforward = 24;
+        for (auto& layer : m.transformer.decoder_layers) {
+            layer.ff.linear1_weight.setConstant(24, 8, 0.1f);
+            layer.ff.linear1_bias.setZero(24);
+            layer.ff.linear2_weight.setConstant(8, 24, 0.1f);
+        }
+        const QString path = testing::saveInto(m, dir_, "uneven.safetensors");
+        const ProcessRun text = attnviz::testing::runCli({"info", path});
+        QVERIFY2(text.code == 0, qPrintable(text.errText()));
+        QVERIFY2(text.outText().contains("sizes        d_model 8, nhead 4 encoder / 2 decoder, 2 encoder and 1 decoder "
+                                         "layers, dim_feedforward 16 encoder / 24 decoder\n"),
+                 qPrintable(text.outText()));
+        const nlohmann::json j = jsonOf(attnviz::testing::runCli({"info", "--json", path}));
+        QCOMPARE(j["config"]["decoder_nhead"].get<int>(), 2);
+        QCOMPARE(j["config"]["decoder_dim_feedforward"].get<int>(), 24);
+    }
+
     // The CLI's numbers are the engine's (floats are written so that they read back bit for bit).
     void decodeJsonEqualsTheEngine() {
         const ProcessRun r = attnviz::testing::runCli({"decode", "--model", path_, "--json", "the", "cat", "sat"});

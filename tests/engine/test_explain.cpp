@@ -73,8 +73,8 @@ Case rnnCase(const ModelConfig& config, const Interventions& iv = {}) {
 
 // The reference's own way to a head off: the head's columns of out_proj zeroed (o_h contributes nothing).
 void zeroHeads(const TransformerConfig& c, const Interventions& iv, TransformerParamsT<double>& p) {
-    const int dh = c.headDim();
     for (const HeadRef& h : iv.heads_off) {
+        const int dh = c.headDim(h.kind);
         auto& attn = h.kind == AttentionKind::EncoderSelf   ? p.encoder_layers[size_t(h.layer)].self_attn
                      : h.kind == AttentionKind::DecoderSelf ? p.decoder_layers[size_t(h.layer)].self_attn
                                                             : p.decoder_layers[size_t(h.layer)].multihead_attn;
@@ -448,14 +448,14 @@ QString transformerNormAgainstReference(const Interventions& iv) {
     std::vector<int> inputs = {kSos};
     inputs.insert(inputs.end(), kTarget.begin(), kTarget.end() - 1);
     const auto dec = referenceTransformerDecode(tc, p, enc.memory, inputs, iv.knockout);
-    const int dm = tc.d_model, dh = dm / tc.nhead;
+    const int dm = tc.d_model, dh = dm / tc.decoder_nhead;
     const auto& attn = p.decoder_layers.back().multihead_attn;
     for (size_t t = 0; t < kTarget.size(); ++t) {
         DVec n(kSource.size());
         double sum = 0;
         for (size_t j = 0; j < kSource.size(); ++j) {
             DVec out(size_t(dm), 0.0);
-            for (int h = 0; h < tc.nhead; ++h) {
+            for (int h = 0; h < tc.decoder_nhead; ++h) {
                 const double a = dec.cross.back()[size_t(h)](Eigen::Index(t), Eigen::Index(j));
                 for (int r = 0; r < dh; ++r) {  // v = W_V^h m_j + b_V^h, then W_O's columns of head h
                     double v = attn.in_proj_bias(2 * dm + h * dh + r);

@@ -1,7 +1,8 @@
 // Head importance (docs/explain.md, eval/head_importance.h): the gradient of the loss by a head's gate, from the
 // engine's own Transformer backward, against central differences of that gate in the independent double reference
 // (a gate g on o_h is the head's out_proj columns times g); bleu_off and mean_log_prob_off against the decodes of a
-// model whose head's out_proj columns are zeroed.
+// model whose head's out_proj columns are zeroed. The gate gradients also on a model whose encoder has more heads than
+// its decoder.
 #include "base/errors.h"
 #include "decode/decoding.h"
 #include "decode_variants.h"
@@ -24,7 +25,7 @@ namespace {
 // L = −Σ_t log p(target_t) of the reference forward, with head h's o_h multiplied by `gate`.
 double referenceLoss(const TransformerConfig& c, TransformerParamsT<double> p, const HeadRef& h, double gate,
                      const std::vector<int>& source, const std::vector<int>& target) {
-    const int dh = c.headDim();
+    const int dh = c.headDim(h.kind);
     auto& a = h.kind == AttentionKind::EncoderSelf   ? p.encoder_layers[h.layer].self_attn
               : h.kind == AttentionKind::DecoderSelf ? p.decoder_layers[h.layer].self_attn
                                                      : p.decoder_layers[h.layer].multihead_attn;
@@ -66,7 +67,8 @@ private slots:
 
 void TestHeadImportance::gateGradientEqualsCentralDifferences() {
     for (uint64_t seed : {4u, 5u}) {
-        const Model m = smallTransformer(seed);
+        Model m = smallTransformer(seed);
+        if (seed == 5) m.config.transformer.encoder_nhead = 4;  // heads of 2 in the encoder, of 4 in the decoder
         const TransformerConfig& c = m.config.transformer;
         const TransformerParamsT<double> p = castTransformerParams<double>(m.transformer, m.transformerShape());
         const std::vector<int> source = sourceOf(m, kMatSentence).ids;

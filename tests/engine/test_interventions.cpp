@@ -224,7 +224,7 @@ void TestInterventions::transformerKnockoutMatchesMaskedReference() {
     for (size_t t = 0; t < r.target_ids.size(); ++t) {
         QVERIFY(close(r.log_probs[t], whole.log_probs(Eigen::Index(t), r.target_ids[t]), 2e-5));
         for (int l = 0; l < c.num_decoder_layers; ++l)
-            for (int h = 0; h < c.nhead; ++h)
+            for (int h = 0; h < c.decoder_nhead; ++h)
                 for (size_t j = 0; j < src.ids.size(); ++j) {
                     const double ref = whole.cross[size_t(l)][size_t(h)](Eigen::Index(t), Eigen::Index(j));
                     QVERIFY(

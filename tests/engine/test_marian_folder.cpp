@@ -90,7 +90,7 @@ private slots:
         for (size_t t = 0; t < r.target_ids.size(); ++t) {
             QVERIFY(std::abs(r.log_probs[t] - last.log_probs(Eigen::Index(t), r.target_ids[t])) < 2e-4);
             for (int l = 0; l < f.config.num_decoder_layers; ++l)
-                for (int h = 0; h < f.config.nhead; ++h)
+                for (int h = 0; h < f.config.decoder_nhead; ++h)
                     for (size_t s = 0; s < src.ids.size(); ++s)
                         QVERIFY(std::abs(r.cross_attention[l][h](Eigen::Index(t), Eigen::Index(s)) -
                                          last.cross[l][h](Eigen::Index(t), Eigen::Index(s))) < 2e-5);

@@ -216,7 +216,7 @@ void TestSiblings::transformerSizesAreItsOwn() {
     QCOMPARE(QString::fromStdString(describeDifferences(rnn, t)),
              QStringLiteral("transformer · scaled_dot · d 128, 4 heads, 2+2 layers"));
     Sibling wider = t;
-    wider.config.transformer.nhead = 8;
+    wider.config.transformer.setHeads(8);
     wider.config.transformer.num_decoder_layers = 3;
     QCOMPARE(QString::fromStdString(describeDifferences(t, wider)), QStringLiteral("d 128, 8 heads, 2+3 layers"));
     QCOMPARE(QString::fromStdString(sizesSummary(rnn.config)), QStringLiteral("E %1, H %2/%3")

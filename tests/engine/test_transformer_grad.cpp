@@ -76,9 +76,14 @@ struct GradNet {
     TransformerParamsT<double> params;
 };
 
-GradNet makeGradNet(bool norm_first, Activation act, int layers, uint64_t seed, int maxlen = 0) {
+// uneven: the encoder 4 heads and F 12, the decoder 2 heads and F 20 (else 2 heads and F 12 on both sides).
+GradNet makeGradNet(bool norm_first, Activation act, int layers, uint64_t seed, int maxlen = 0, bool uneven = false) {
     GradNet n;
     n.config = {8, 2, layers, layers, 12, norm_first, act};
+    if (uneven) {
+        n.config.encoder_nhead = 4;
+        n.config.decoder_dim_feedforward = 20;
+    }
     n.shape = {n.config, 9, 10, maxlen};
     initTransformerParams(n.params, n.shape, {seed, true});
     return n;
@@ -300,12 +305,17 @@ private slots:
         QTest::addColumn<int>("layers");
         QTest::addColumn<double>("dropout");
         QTest::addColumn<int>("maxlen");
-        QTest::newRow("post-LN relu 1+1") << false << int(Activation::Relu) << 1 << 0.0 << 0;
-        QTest::newRow("post-LN gelu 2+2") << false << int(Activation::Gelu) << 2 << 0.0 << 0;
-        QTest::newRow("pre-LN relu 2+2") << true << int(Activation::Relu) << 2 << 0.0 << 0;
-        QTest::newRow("pre-LN gelu 1+1, stored table") << true << int(Activation::Gelu) << 1 << 0.0 << 9;
-        QTest::newRow("post-LN gelu 1+1, dropout") << false << int(Activation::Gelu) << 1 << 0.2 << 0;
-        QTest::newRow("pre-LN relu 2+2, dropout") << true << int(Activation::Relu) << 2 << 0.2 << 0;
+        QTest::addColumn<bool>("uneven");
+        QTest::newRow("post-LN relu 1+1") << false << int(Activation::Relu) << 1 << 0.0 << 0 << false;
+        QTest::newRow("post-LN gelu 2+2") << false << int(Activation::Gelu) << 2 << 0.0 << 0 << false;
+        QTest::newRow("pre-LN relu 2+2") << true << int(Activation::Relu) << 2 << 0.0 << 0 << false;
+        QTest::newRow("pre-LN gelu 1+1, stored table") << true << int(Activation::Gelu) << 1 << 0.0 << 9 << false;
+        QTest::newRow("post-LN gelu 1+1, dropout") << false << int(Activation::Gelu) << 1 << 0.2 << 0 << false;
+        QTest::newRow("pre-LN relu 2+2, dropout") << true << int(Activation::Relu) << 2 << 0.2 << 0 << false;
+        QTest::newRow("post-LN relu 2+2, 4 + 2 heads, F 12 + 20")
+            << false << int(Activation::Relu) << 2 << 0.0 << 0 << true;
+        QTest::newRow("pre-LN gelu 1+1, 4 + 2 heads, F 12 + 20, dropout")
+            << true << int(Activation::Gelu) << 1 << 0.2 << 0 << true;
     }
     void wholeModelGradient() {
         QFETCH(bool, norm_first);
@@ -313,7 +323,8 @@ private slots:
         QFETCH(int, layers);
         QFETCH(double, dropout);
         QFETCH(int, maxlen);
-        GradNet n = makeGradNet(norm_first, Activation(activation), layers, 20 + uint64_t(layers), maxlen);
+        QFETCH(bool, uneven);
+        GradNet n = makeGradNet(norm_first, Activation(activation), layers, 20 + uint64_t(layers), maxlen, uneven);
         const TrainExample ex = example({2, 5, 6, 4, 8, 3}, {2, 7, 4, 9, 5, 3});
         TransformerParamsT<double> g;
         resizeTransformerParams(g, n.shape);
@@ -405,8 +416,10 @@ private slots:
         QTest::addColumn<bool>("norm_first");
         QTest::addColumn<int>("layers");
         QTest::addColumn<double>("dropout");
-        QTest::newRow("post-LN 1+1") << false << 1 << 0.0;
-        QTest::newRow("pre-LN 2+2, dropout") << true << 2 << 0.2;
+        QTest::addColumn<bool>("uneven");
+        QTest::newRow("post-LN 1+1") << false << 1 << 0.0 << false;
+        QTest::newRow("pre-LN 2+2, dropout") << true << 2 << 0.2 << false;
+        QTest::newRow("post-LN 2+2, 4 + 2 heads, F 12 + 20") << false << 2 << 0.0 << true;
     }
     void guidedAlignmentGradient() {
         // The objective Σ −log p + λ Σ_k CE(G_k, Ā_k), Ā the last layer's cross-attention averaged over heads: every
@@ -415,7 +428,8 @@ private slots:
         QFETCH(bool, norm_first);
         QFETCH(int, layers);
         QFETCH(double, dropout);
-        GradNet n = makeGradNet(norm_first, Activation::Relu, layers, 60 + uint64_t(layers));
+        QFETCH(bool, uneven);
+        GradNet n = makeGradNet(norm_first, Activation::Relu, layers, 60 + uint64_t(layers), 0, uneven);
         std::vector<TrainExample> batch = {example({2, 5, 6, 4, 3}, {2, 7, 4, 9, 3}), example({2, 8, 3}, {2, 9, 5, 3})};
         setAlignment(batch[0], {{2, 0}, {1, 1}, {0, 2}, {1, 2}});
         TransformerParamsT<double> g;
@@ -450,15 +464,26 @@ private slots:
     void forwardMatchesIncrementalDecoding_data() {
         QTest::addColumn<bool>("norm_first");
         QTest::addColumn<int>("activation");
-        QTest::newRow("post-LN relu") << false << int(Activation::Relu);
-        QTest::newRow("pre-LN gelu") << true << int(Activation::Gelu);
+        QTest::addColumn<bool>("uneven");
+        QTest::addColumn<bool>("two_tables");
+        QTest::newRow("post-LN relu") << false << int(Activation::Relu) << false << false;
+        QTest::newRow("pre-LN gelu") << true << int(Activation::Gelu) << false << false;
+        QTest::newRow("post-LN relu, 4 + 2 heads, F 12 + 20") << false << int(Activation::Relu) << true << false;
+        QTest::newRow("post-LN relu, the decoder's own stored positions")
+            << false << int(Activation::Relu) << false << true;
     }
     void forwardMatchesIncrementalDecoding() {
         // The training forward over the whole prefix (float) against the engine's cached steps (float) and the
         // independent double reference: the same log-probabilities to float round-off.
         QFETCH(bool, norm_first);
         QFETCH(int, activation);
-        const GradNet n = makeGradNet(norm_first, Activation(activation), 2, 31);
+        QFETCH(bool, uneven);
+        QFETCH(bool, two_tables);
+        GradNet n = makeGradNet(norm_first, Activation(activation), 2, 31, two_tables ? 9 : 0, uneven);
+        if (two_tables) {  // the decoder reads a table of its own: the encoder's rows upside down
+            n.params.decoder_pos_embedding = n.params.pos_embedding.colwise().reverse();
+            n.shape.decoder_maxlen = 9;
+        }
         const TransformerParams fp = castTransformerParams<float>(n.params, n.shape);
         const TrainExample ex = example({2, 5, 6, 4, 8, 7, 3}, {2, 7, 4, 9, 5, 3});
         TransformerLossCache<float> cache;

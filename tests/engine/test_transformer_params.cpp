@@ -111,12 +111,12 @@ void TestTransformerParams::sizeProblemNamesTheRuleKeyAndValue() {
         const std::optional<TransformerSizeProblem> p = transformerSizeProblem(c);
         return p ? std::tuple{int(p->rule), QString(p->key), p->value} : std::tuple{-1, QString(), 0};
     };
-    QCOMPARE(problem([](auto& c) { c.nhead = 3; }), std::tuple(int(Rule::HeadsDivideModelSize), QString("nhead"), 3));
+    QCOMPARE(problem([](auto& c) { c.setHeads(3); }), std::tuple(int(Rule::HeadsDivideModelSize), QString("nhead"), 3));
     QCOMPARE(problem([](auto& c) { c.d_model = 63; }), std::tuple(int(Rule::EvenModelSize), QString("d_model"), 63));
     // The first rule broken, in docs/transformer.md's order: an odd d_model before heads that do not divide it.
-    QCOMPARE(problem([](auto& c) { c.d_model = 63, c.nhead = 2; }),
+    QCOMPARE(problem([](auto& c) { c.d_model = 63, c.setHeads(2); }),
              std::tuple(int(Rule::EvenModelSize), QString("d_model"), 63));
-    QCOMPARE(problem([](auto& c) { c.dim_feedforward = 0; }),
+    QCOMPARE(problem([](auto& c) { c.setFeedForward(0); }),
              std::tuple(int(Rule::AtLeastOne), QString("dim_feedforward"), 0));
     QCOMPARE(problem([](auto& c) { c.num_decoder_layers = -1; }),
              std::tuple(int(Rule::AtLeastOne), QString("num_decoder_layers"), -1));
@@ -127,7 +127,7 @@ void TestTransformerParams::configRoundTripAndDefaults() {
     j["score"] = "scaled_dot";  // allowed, and the only value allowed
     const TransformerConfig c = transformerConfigFromJson(j);
     QCOMPARE(c.d_model, 64);
-    QCOMPARE(c.headDim(), 16);
+    QCOMPARE(c.headDim(AttentionKind::Cross), 16);
     QCOMPARE(c.num_decoder_layers, 3);
     QVERIFY(!c.norm_first);
     QVERIFY(c.activation == Activation::Relu);

@@ -42,9 +42,9 @@ nlohmann::json configJson(const MarianFolderOptions& o, int V) {
             {"encoder_layers", o.layers},
             {"decoder_layers", o.layers},
             {"encoder_attention_heads", o.heads},
-            {"decoder_attention_heads", o.heads},
+            {"decoder_attention_heads", o.decoder_heads > 0 ? o.decoder_heads : o.heads},
             {"encoder_ffn_dim", o.ffn},
-            {"decoder_ffn_dim", o.ffn},
+            {"decoder_ffn_dim", o.decoder_ffn > 0 ? o.decoder_ffn : o.ffn},
             {"activation_function", o.activation},
             {"vocab_size", V},
             {"max_position_embeddings", 64},
@@ -114,9 +114,11 @@ MarianFolder makeMarianFolder(const std::string& path, const MarianFolderOptions
 
     TransformerConfig& c = f.config;
     c.d_model = o.d_model;
-    c.nhead = o.heads;
+    c.encoder_nhead = o.heads;
+    c.decoder_nhead = o.decoder_heads > 0 ? o.decoder_heads : o.heads;
     c.num_encoder_layers = c.num_decoder_layers = o.layers;
-    c.dim_feedforward = o.ffn;
+    c.encoder_dim_feedforward = o.ffn;
+    c.decoder_dim_feedforward = o.decoder_ffn > 0 ? o.decoder_ffn : o.ffn;
     c.activation = parseActivation(o.activation);
     c.final_norms = false;
     c.positions = PositionLayout::Halves;
@@ -128,8 +130,15 @@ MarianFolder makeMarianFolder(const std::string& path, const MarianFolderOptions
     std::sort(forbidden.begin(), forbidden.end());
     forbidden.erase(std::unique(forbidden.begin(), forbidden.end()), forbidden.end());
     c.forbidden_outputs = forbidden;
-    const TransformerShape shape{c, f.vocab, f.vocab, 0};
+    const int rows = o.write_positions ? 64 : 0;
+    const TransformerShape shape{c, f.vocab, f.vocab, rows, o.distinct_positions ? rows : 0};
     initTransformerParams(f.params, shape, {o.seed, true});
+    if (o.distinct_positions) {
+        std::mt19937 rng(uint32_t(o.seed));
+        std::uniform_real_distribution<float> noise(-0.5f, 0.5f);
+        for (Eigen::Index i = 0; i < f.params.decoder_pos_embedding.size(); ++i)
+            f.params.decoder_pos_embedding.data()[i] += noise(rng);
+    }
     if (!o.write_logits_bias) f.params.generator_bias.setZero();
     roundTo(f.params, shape, dtypeOf(o.dtype));
     writeWeights(path, o, f);

@@ -15,13 +15,16 @@ namespace attnviz::testing {
 std::vector<std::string> marianTestLines(int count = 300);
 
 struct MarianFolderOptions {
-    int d_model = 16, heads = 4, layers = 2, ffn = 32;
+    int d_model = 16, heads = 4, layers = 2, ffn = 32;  // heads and ffn: the encoder's, and the decoder's unless
+    int decoder_heads = 0, decoder_ffn = 0;             // these are above 0
     std::string activation = "swish";
     int spm_vocab = 60;                              // pieces of the .spm, its 3 specials included
     std::string dtype = "F32";                       // "F32", "F16", "BF16"
     std::string table_name = "model.shared.weight";  // where the one tied table is stored
     bool write_lm_head = false;                      // also store lm_head.weight (the same values)
     bool write_logits_bias = true;                   // final_logits_bias (random; absent: zeros)
+    bool write_positions = false;                    // both embed_positions tables (the sinusoid, 64 rows)
+    bool distinct_positions = false;                 // with write_positions: the decoder's table perturbed
     std::vector<std::vector<int>> bad_words;         // generation_config.json's bad_words_ids (besides [[pad]])
     uint64_t seed = 7;
 };

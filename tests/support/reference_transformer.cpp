@@ -143,10 +143,11 @@ RefTransformerEncoding referenceTransformerEncode(const TransformerConfig& c, co
     for (const auto& layer : p.encoder_layers) {
         std::vector<DMat> w;
         if (c.norm_first) {
-            x = add(x, attentionRef(norm(x, layer.norm1), norm(x, layer.norm1), layer.self_attn, c.nhead, false, w));
+            x = add(x, attentionRef(norm(x, layer.norm1), norm(x, layer.norm1), layer.self_attn, c.encoder_nhead, false,
+                                    w));
             x = add(x, feedForwardRef(norm(x, layer.norm2), layer.ff, c.activation));
         } else {
-            x = norm(add(x, attentionRef(x, x, layer.self_attn, c.nhead, false, w)), layer.norm1);
+            x = norm(add(x, attentionRef(x, x, layer.self_attn, c.encoder_nhead, false, w)), layer.norm1);
             x = norm(add(x, feedForwardRef(x, layer.ff, c.activation)), layer.norm2);
         }
         out.self_attention.push_back(w);
@@ -162,19 +163,21 @@ RefTransformerDecoding referenceTransformerDecode(const TransformerConfig& c, co
     Rows mem(memory.rows());
     for (Eigen::Index i = 0; i < memory.rows(); ++i)
         for (Eigen::Index j = 0; j < memory.cols(); ++j) mem[i].push_back(memory(i, j));
-    Rows y = embedRef(c, p.tgt_embedding, p.pos_embedding, inputs);
+    Rows y = embedRef(c, p.tgt_embedding, p.decoder_pos_embedding.rows() ? p.decoder_pos_embedding : p.pos_embedding,
+                      inputs);
     for (const auto& layer : p.decoder_layers) {
         std::vector<DMat> self_w, cross_w;
         if (c.norm_first) {
             const Rows n1 = norm(y, layer.norm1);
-            y = add(y, attentionRef(n1, n1, layer.self_attn, c.nhead, true, self_w));
-            y = add(y, attentionRef(norm(y, layer.norm2), mem, layer.multihead_attn, c.nhead, false, cross_w,
+            y = add(y, attentionRef(n1, n1, layer.self_attn, c.decoder_nhead, true, self_w));
+            y = add(y, attentionRef(norm(y, layer.norm2), mem, layer.multihead_attn, c.decoder_nhead, false, cross_w,
                                     cross_knockout));
             y = add(y, feedForwardRef(norm(y, layer.norm3), layer.ff, c.activation));
         } else {
-            y = norm(add(y, attentionRef(y, y, layer.self_attn, c.nhead, true, self_w)), layer.norm1);
-            y = norm(add(y, attentionRef(y, mem, layer.multihead_attn, c.nhead, false, cross_w, cross_knockout)),
-                     layer.norm2);
+            y = norm(add(y, attentionRef(y, y, layer.self_attn, c.decoder_nhead, true, self_w)), layer.norm1);
+            y = norm(
+                add(y, attentionRef(y, mem, layer.multihead_attn, c.decoder_nhead, false, cross_w, cross_knockout)),
+                layer.norm2);
             y = norm(add(y, feedForwardRef(y, layer.ff, c.activation)), layer.norm3);
         }
         out.self_attention.push_back(self_w);

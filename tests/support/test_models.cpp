@@ -70,7 +70,7 @@ QString saveInto(const Model& model, const QTemporaryDir& dir, const QString& fi
 }
 
 Model withHeadZeroed(Model m, const HeadRef& h) {
-    const int dh = m.config.transformer.headDim();
+    const int dh = m.config.transformer.headDim(h.kind);
     TransformerParams& p = m.transformer;
     MultiHeadAttentionParamsT<float>& a = h.kind == AttentionKind::EncoderSelf ? p.encoder_layers[h.layer].self_attn
                                           : h.kind == AttentionKind::DecoderSelf

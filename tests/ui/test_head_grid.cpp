@@ -2,7 +2,8 @@
 // its thumbnails hold the numbers of an independent run of the engine's forward pass (nn/transformer: encode, then
 // the decoder fed the decode's tokens one by one), a click on a thumbnail puts exactly that matrix in the main
 // heatmap (decoder self-attention: nothing above the diagonal), stepping changes the rows shown, the grid exports as
-// an image, and an RNN model disables the dock with a plain message.
+// an image, and an RNN model disables the dock with a plain message; an encoder of 4 heads and a decoder of 2 show 4
+// heads in the encoder's grid and 2 in the decoder's two.
 #include "decode/attention_views.h"
 #include "main_window_fixture.h"
 #include "nn/transformer.h"
@@ -73,6 +74,7 @@ private slots:
     void steppingChangesTheRowsShown();
     void exportWritesOneImage();
     void rnnModelDisablesTheDock();
+    void eachKindShowsItsSidesHeads();
 
 private:
     HeadGridView* grid() const { return w_->headGrid(); }
@@ -226,6 +228,27 @@ void TestHeadGrid::rnnModelDisablesTheDock() {
     QCOMPARE(w_->heatmapView()->cellValue(0, 1), double(result().attention[0][1]));
     QString error;
     QVERIFY(!grid()->exportTo(QDir::temp().filePath(QStringLiteral("attnviz-no-grid.png")), {}, &error));
+}
+
+void TestHeadGrid::eachKindShowsItsSidesHeads() {
+    Model m = testing::smallTransformer(5, 2);
+    TransformerConfig& c = m.config.transformer;
+    c.encoder_nhead = 4;  // d_model 8: heads of 2; the decoder keeps 2 heads of 4
+    const QString path = testing::saveInto(m, models_dir_, QStringLiteral("uneven-transformer.safetensors"));
+    QVERIFY(w_->openModel(path));
+    w_->decodes()->waitForDone();
+    QVERIFY(typeAndWait(QStringLiteral("the cat sat")));
+    const EngineRun run = runEngine(m, result());
+    grid()->setKind(AttentionKind::EncoderSelf);
+    QCOMPARE(grid()->canvas()->figure().heads(), 4);
+    QVERIFY(identicalMatrix(grid()->canvas()->figure().cells[1][3], run.encoding.self_attention[1][3]));
+    click(1, 3);
+    QCOMPARE(w_->state()->attentionView(), (AttentionView{AttentionKind::EncoderSelf, 1, 3}));
+    for (AttentionKind kind : {AttentionKind::Cross, AttentionKind::DecoderSelf}) {
+        grid()->setKind(kind);
+        QCOMPARE(grid()->canvas()->figure().heads(), 2);
+    }
+    QVERIFY(identicalMatrix(grid()->canvas()->figure().cells[1][1], decoderSelfAttentionMatrix(run.steps, 1, 1)));
 }
 
 ATTNVIZ_TEST_MAIN(TestHeadGrid)

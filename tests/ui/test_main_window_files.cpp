@@ -189,7 +189,7 @@ void TestMainWindowFiles::libraryListsModelsByTaskAndDefaultIsFirst() {
     const TransformerConfig tc = testing::smallTransformer(3, 2).config.transformer;
     QVERIFY2(t->text(3).startsWith(QStringLiteral("d %1, %2 heads, %3+%4 layers, V ")
                                        .arg(tc.d_model)
-                                       .arg(tc.nhead)
+                                       .arg(tc.encoder_nhead)
                                        .arg(tc.num_encoder_layers)
                                        .arg(tc.num_decoder_layers)),
              qPrintable(t->text(3)));

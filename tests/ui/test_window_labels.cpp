@@ -236,7 +236,7 @@ void TestWindowLabels::statusBarNamesScoringAndTransformerSizesInWords() {
     const QString tip = modelLabel()->toolTip();
     QVERIFY2(tip.contains(QStringLiteral("d_model %1, %2 heads, %3 encoder and %4 decoder layers")
                               .arg(t.d_model)
-                              .arg(t.nhead)
+                              .arg(t.encoder_nhead)
                               .arg(t.num_encoder_layers)
                               .arg(t.num_decoder_layers)) &&
                  !tip.contains(QStringLiteral("Embedding size")),

@@ -185,7 +185,7 @@ TransformerConfig defaultTransformerConfig(const QString& task) {
     for (const TaskDefaults& t : kTasks) {
         if (task != QLatin1String(t.task)) continue;
         c.d_model = t.d_model;
-        c.dim_feedforward = t.dim_feedforward;
+        c.setFeedForward(t.dim_feedforward);
     }
     return c;
 }

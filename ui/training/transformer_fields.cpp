@@ -80,10 +80,10 @@ std::vector<QWidget*> TransformerFields::inputs() const {
 TransformerConfig TransformerFields::config() const {
     TransformerConfig c;
     c.d_model = d_model_->value();
-    c.nhead = nhead_->value();
+    c.setHeads(nhead_->value());  // the form trains one head count and one width for both sides
     c.num_encoder_layers = encoder_layers_->value();
     c.num_decoder_layers = decoder_layers_->value();
-    c.dim_feedforward = feed_forward_->value();
+    c.setFeedForward(feed_forward_->value());
     c.norm_first = norm_->currentData().toBool();
     c.activation = parseActivation(activation_->currentData().toString().toStdString());
     return c;
@@ -91,10 +91,10 @@ TransformerConfig TransformerFields::config() const {
 
 void TransformerFields::setConfig(const TransformerConfig& c) {
     d_model_->setValue(c.d_model);
-    nhead_->setValue(c.nhead);
+    nhead_->setValue(c.encoder_nhead);
     encoder_layers_->setValue(c.num_encoder_layers);
     decoder_layers_->setValue(c.num_decoder_layers);
-    feed_forward_->setValue(c.dim_feedforward);
+    feed_forward_->setValue(c.encoder_dim_feedforward);
     norm_->setCurrentIndex(c.norm_first ? 1 : 0);
     activation_->setCurrentIndex(std::max(0, activation_->findData(QString::fromUtf8(toString(c.activation).data()))));
 }

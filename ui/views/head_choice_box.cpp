@@ -27,7 +27,7 @@ void HeadChoiceBox::setModelConfig(const ModelConfig* config) {
     has_model_ = config != nullptr;
     transformer_ = config && kindOffers(*config).attention_heads;
     layers_ = transformer_ ? config->transformer.num_decoder_layers : 0;
-    heads_ = transformer_ ? config->transformer.nhead : 0;
+    heads_ = transformer_ ? config->transformer.decoder_nhead : 0;  // the cross-attention's
     const bool keeps = config && headChoiceProblem(*config, choice_).empty();
     const bool changed = !keeps && !choice_.isDefault();
     if (!keeps) choice_ = {};

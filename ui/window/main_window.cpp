@@ -303,6 +303,31 @@ void MainWindow::modelChanged() {
     setExplainMethod(state_->explainMethod());  // rollout only for a Transformer
 }
 
+QString MainWindow::sizesText(const ModelConfig& c) {
+    if (!c.isTransformer())
+        return tr("Embedding size %1; hidden size %2 (encoder), %3 (decoder)")
+            .arg(c.emb_dim)
+            .arg(c.enc_hid_dim)
+            .arg(c.dec_hid_dim);
+    const TransformerConfig& t = c.transformer;
+    if (t.sameHeads() && t.sameFeedForward())
+        return tr("d_model %1, %2 heads, %3 encoder and %4 decoder layers, feed-forward %5")
+            .arg(t.d_model)
+            .arg(t.encoder_nhead)
+            .arg(t.num_encoder_layers)
+            .arg(t.num_decoder_layers)
+            .arg(t.encoder_dim_feedforward);
+    return tr("d_model %1; encoder: %2 layers, %3 heads, feed-forward %4; decoder: %5 layers, %6 heads, "
+              "feed-forward %7")
+        .arg(t.d_model)
+        .arg(t.num_encoder_layers)
+        .arg(t.encoder_nhead)
+        .arg(t.encoder_dim_feedforward)
+        .arg(t.num_decoder_layers)
+        .arg(t.decoder_nhead)
+        .arg(t.decoder_dim_feedforward);
+}
+
 void MainWindow::updateStatus() {
     if (!model()) {
         model_label_->setText(tr("No model"));
@@ -316,19 +341,8 @@ void MainWindow::updateStatus() {
                                    : m.task.empty() ? QFileInfo(modelPath()).completeBaseName()
                                                     : qs(m.task),
                                    qs(toString(c.decoder)), ui::scoringName(c.score)));
-    const QString sizes = c.isTransformer()
-                              ? tr("d_model %1, %2 heads, %3 encoder and %4 decoder layers, feed-forward %5")
-                                    .arg(c.transformer.d_model)
-                                    .arg(c.transformer.nhead)
-                                    .arg(c.transformer.num_encoder_layers)
-                                    .arg(c.transformer.num_decoder_layers)
-                                    .arg(c.transformer.dim_feedforward)
-                              : tr("Embedding size %1; hidden size %2 (encoder), %3 (decoder)")
-                                    .arg(c.emb_dim)
-                                    .arg(c.enc_hid_dim)
-                                    .arg(c.dec_hid_dim);
     model_label_->setToolTip(tr("%1\n%2\nVocabularies: %L3 source and %L4 output tokens; %5 k parameters")
-                                 .arg(QDir::toNativeSeparators(modelPath()), sizes)
+                                 .arg(QDir::toNativeSeparators(modelPath()), sizesText(c))
                                  .arg(m.source_vocab.size())
                                  .arg(m.target_vocab.size())
                                  .arg(double(m.parameterCount()) / 1000.0, 0, 'f', 1));

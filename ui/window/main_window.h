@@ -275,6 +275,7 @@ private:
     QString noSiblingReason(ScoreKind score) const;
     std::vector<int> forcingForSibling(const Model& sibling) const;
     void updateStatus();
+    static QString sizesText(const ModelConfig& c);  // the status bar tooltip's sizes line
     void describeDecode(const DecodeOutcome& outcome);
     void clearDecode(const QString& hint);
     void updateStepActions();
