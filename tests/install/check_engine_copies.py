@@ -44,7 +44,8 @@ def engine_level(cli, extra_env):
 
 
 def compare(a, b, where, worst):
-    """Raises on the first difference beyond the bounds; worst[0] keeps the largest |a - b| / (|a| + ABS_TOL)."""
+    """Raises on the first difference beyond the bound; worst[0] keeps the largest share of its bound a difference
+    takes, |a - b| / (ABS_TOL + REL_TOL * |a|)."""
     if isinstance(a, bool) or isinstance(a, str) or a is None:
         if a != b:
             raise ValueError(f"{where}: {a!r} against {b!r}")
@@ -53,10 +54,10 @@ def compare(a, b, where, worst):
             raise ValueError(f"{where}: {a!r} against {b!r}")
         if isinstance(a, int) and isinstance(b, int) and a != b:
             raise ValueError(f"{where}: {a} against {b}")
-        diff = abs(a - b)
-        if diff > ABS_TOL + REL_TOL * abs(a):
+        diff, bound = abs(a - b), ABS_TOL + REL_TOL * abs(a)
+        if diff > bound:
             raise ValueError(f"{where}: {a!r} against {b!r} (difference {diff:.3g})")
-        worst[0] = max(worst[0], diff / (abs(a) + ABS_TOL))
+        worst[0] = max(worst[0], diff / bound)
     elif isinstance(a, list):
         if not isinstance(b, list) or len(a) != len(b):
             raise ValueError(f"{where}: lists of different lengths")
@@ -87,7 +88,7 @@ def compare_runs(cli, models, env):
             worst = [0.0]
             try:
                 compare(a, b, "", worst)
-                print(f"  {model} {label}: same tokens, largest relative difference {worst[0]:.2g}")
+                print(f"  {model} {label}: same tokens, the largest difference {worst[0]:.0%} of its bound")
             except ValueError as e:
                 print(f"  {model} {label}: FAILED at {e}")
                 failed += 1
