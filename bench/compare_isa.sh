@@ -23,7 +23,7 @@ trap 'rm -rf "$tmp"' EXIT
 run_side() {  # side build round [env...]
     local side=$1 build=$2 round=$3
     shift 3
-    env "$@" "$build/bench/bench_decode" --benchmark_filter='Large_Transformer_d256' --benchmark_format=json \
+    env "$@" "$build/bench/bench_decode" --benchmark_filter='Large_Transformer_d256_3x3/threads:2' --benchmark_format=json \
         > "$tmp/decode-$side-$round.json"
     env "$@" "$build/bench/bench_explain" --benchmark_filter='run/additive_ig32_10words' --benchmark_repetitions=3 \
         --benchmark_report_aggregates_only=true --benchmark_format=json > "$tmp/ig-$side-$round.json"
