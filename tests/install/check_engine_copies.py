@@ -5,9 +5,10 @@ instruction sets").
 A build without ATTNVIZ_NATIVE carries the engine for the baseline x86-64 and for the levels of ATTNVIZ_ISA_LEVELS
 (x86-64-v3: AVX2 and FMA; x86-64-v4: AVX-512); the dynamic loader picks the best copy the CPU runs, and
 GLIBC_TUNABLES=glibc.cpu.hwcaps=-AVX512F (or -AVX2) makes it pass over the copies that need those. This script runs
-the CLI each way, checks from `--version` which copy each run got, and compares every copy other than the baseline
-with the baseline on a greedy and a forced decode (tokens, log-probabilities, attention) and on the explanation by
-gradients (grad_input and integrated gradients), for an additive model and a Transformer.
+the CLI each way, checks from `--version` which copy each run got (and that the program and the baseline copy use no
+AVX register), and compares every copy other than the baseline with the baseline on a greedy and a forced decode
+(tokens, log-probabilities, attention) and on the explanation by gradients (grad_input and integrated gradients), for
+an additive model and a Transformer.
 
 The copies cannot agree bit for bit: Eigen sums a dot product in packets of 4 floats on the baseline, of 8 with fused
 multiply-adds on x86-64-v3 and of 16 on x86-64-v4, so each sum is rounded differently (float32 round-off). Tokens and
@@ -17,6 +18,8 @@ every string must be equal; every number within ABS_TOL + REL_TOL * |value| of t
 """
 import json
 import os
+import re
+import shutil
 import subprocess
 import sys
 
@@ -41,6 +44,23 @@ def engine_level(cli, extra_env):
         if line.startswith("engine: "):
             return line[len("engine: "):]
     sys.exit("engine copies: attnviz-cli --version names no engine")
+
+
+def baseline_uses_avx(cli):
+    """The program and the baseline copy of the engine it loads, if either has an instruction on AVX registers (ymm,
+    zmm): a flag such as -march leaking into them would crash them on a CPU without AVX. "" when neither has one, or
+    when ldd or objdump is missing."""
+    if not shutil.which("ldd") or not shutil.which("objdump"):
+        return ""
+    env = dict(os.environ, **BASELINE_ENV)
+    lines = subprocess.run(["ldd", cli], env=env, capture_output=True, text=True, timeout=60).stdout.splitlines()
+    engine = [ln.split("=>")[1].split("(")[0].strip() for ln in lines if "libattnviz_core" in ln and "=>" in ln]
+    for path in [cli] + engine:
+        code = subprocess.run(["objdump", "-d", "--no-show-raw-insn", path], capture_output=True, text=True,
+                              timeout=300).stdout
+        if re.search(r"%[yz]mm[0-9]", code):
+            return path
+    return ""
 
 
 def compare(a, b, where, worst):
@@ -102,6 +122,9 @@ def main():
     base = engine_level(cli, BASELINE_ENV)
     if base != "x86-64":
         sys.exit(f"engine copies: with {BASELINE_ENV} the engine is {base}, not the baseline x86-64")
+    avx = baseline_uses_avx(cli)
+    if avx:
+        sys.exit(f"engine copies: {avx} is meant for the baseline x86-64 but uses AVX registers")
     copies = {}
     for env in COPY_ENVS:
         level = engine_level(cli, env)
