@@ -1,5 +1,6 @@
 // attnviz-cli: dispatches to the subcommands of docs/cli.md.
 #include "attnviz_version.h"
+#include "base/instruction_set.h"
 #include "base/utf8.h"
 #include "cli/command_run.h"
 #include "cli/commands.h"
@@ -111,7 +112,8 @@ int main(int argc, char** argv) {
         return finishOutput("help", 0);
     }
     if (name == "--version") {
-        std::printf("attnviz-cli %s\n", ATTNVIZ_VERSION);
+        // the engine's copy the dynamic loader picked for this CPU (a package carries several)
+        std::printf("attnviz-cli %s\nengine: %s\n", ATTNVIZ_VERSION, attnviz::engineInstructionSet());
         return finishOutput("--version", 0);
     }
     for (const Subcommand& s : kSubcommands) {

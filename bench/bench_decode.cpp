@@ -7,7 +7,8 @@
 // Compare with bench/pytorch_decode.py (the same sizes in eager PyTorch).
 // greedyTransformer: issue 16's Transformer (d_model 256, 4 heads, 3 + 3 layers, dim_feedforward 1024, post-LN relu,
 // V_s = V_t = 8000), the same sentence and 11 steps; target ≥ 5× PyTorch eager (bench/pytorch_transformer_speed.py,
-// bench/compare_transformer.sh). The Transformer's decode shares each step's generator product with a second core.
+// bench/compare_transformer.sh). threads:2 shares each step's generator product with a second core; threads:1 runs
+// on one.
 #include "bench_vocab.h"
 #include "decode/decoding.h"
 #include "decode/on_path.h"
@@ -104,10 +105,14 @@ void greedyNoTables(benchmark::State& state, Sizes z, DecoderKind d, ScoreKind s
     greedyWith(state, m, source(z.V), {Folding::Auto, nullptr, &ThreadPool::engine()});
 }
 
+// threads 2: the generator's product of each step shared with a second core; 1: everything on the calling thread
+// (DecodeOptions::parallel_steps false), PyTorch's one thread against one.
 void greedyTransformer(benchmark::State& state) {
     constexpr int V = 8000;
     auto m = makeTransformer(V);
-    greedyWith(state, m, source(V), detail::defaultPath(*m, {}));
+    DecodeOptions o;
+    o.parallel_steps = state.range(0) > 1;
+    greedyWith(state, m, source(V), detail::defaultPath(*m, o));
 }
 
 // Filling a model's token tables in full (TokenTables::computeAll).
@@ -250,6 +255,9 @@ ATTNVIZ_BENCH(foldedFloor, Large, Bahdanau, Additive);
 ATTNVIZ_BENCH(fcOutFloor, Large, Luong, General);
 BENCHMARK(greedyTransformer)
     ->Name("greedy/Large_Transformer_d256_3x3")
+    ->ArgName("threads")
+    ->Arg(2)
+    ->Arg(1)
     ->Unit(benchmark::kMicrosecond)
     ->Repetitions(5)
     ->ReportAggregatesOnly(true);

@@ -27,7 +27,7 @@ echo "load before: $(cut -d' ' -f1-3 /proc/loadavg)" >&2
 # three processes: on a virtual machine one process's decode can run 30 % slower than the next one's throughout
 echo "attnviz: bench_decode greedy/Large_Transformer_d256_3x3 (3 processes of 5 repetitions, median) ..." >&2
 for k in 1 2 3; do
-    "$build/bench/bench_decode" --benchmark_filter='Large_Transformer_d256' --benchmark_format=json > "$tmp/decode$k.json"
+    "$build/bench/bench_decode" --benchmark_filter='Large_Transformer_d256_3x3/threads:2' --benchmark_format=json > "$tmp/decode$k.json"
 done
 echo "attnviz: bench_train BM_TrainTransformerD256 (5 repetitions, medians) ..." >&2
 "$build/bench/bench_train" --benchmark_filter='BM_TrainTransformerD256' --benchmark_repetitions=5 \

@@ -13,7 +13,7 @@ BM_TrainTransformerD256:
 Prints one JSON line: per thread count (torch.set_num_threads 1 and 2) the median ms per sentence and the median
 target tokens/s, both also per CPU-second (process time, all threads), which is robust to other load.
 
-    /usr/bin/python3 bench/pytorch_transformer_speed.py [--decode-repeats 60] [--steps 3] [--repeats 5]
+    /usr/bin/python3 bench/pytorch_transformer_speed.py [--decode-repeats 60] [--steps 3] [--repeats 5] [--decode-only]
 
 Exits 77 when torch does not import.
 """
@@ -144,11 +144,14 @@ def main():
     ap.add_argument("--steps", type=int, default=3, help="training updates per timed window (default 3)")
     ap.add_argument("--repeats", type=int, default=5, help="timed training windows; the median is reported")
     ap.add_argument("--threads", type=int, nargs="*", default=[1, 2])
+    ap.add_argument("--decode-only", action="store_true", help="time the decode alone (no training)")
     a = ap.parse_args()
     res = {}
     for t in a.threads:
         torch.set_num_threads(t)
-        res[str(t)] = {"decode": measure_decode(a.decode_repeats), "train": measure_train(a.steps, a.repeats)}
+        res[str(t)] = {"decode": measure_decode(a.decode_repeats)}
+        if not a.decode_only:
+            res[str(t)]["train"] = measure_train(a.steps, a.repeats)
         print(f"pytorch, {t} thread(s): {json.dumps(res[str(t)])}", file=sys.stderr, flush=True)
     print(json.dumps({"torch": torch.__version__, "per_threads": res}))
 

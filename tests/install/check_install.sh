@@ -42,7 +42,8 @@ head -5 "$corpora/en_zh/test.tsv" | "$cli" eval --model "$model" --data - >/dev/
 version=$(env -u DISPLAY -u WAYLAND_DISPLAY QT_QPA_PLATFORM= "$gui" --version) || fail "attnviz --version failed"
 [ "$version" = "attnviz $(cat "$build/dist/version.txt")" ] || fail "attnviz --version printed '$version'"
 env -u DISPLAY -u WAYLAND_DISPLAY QT_QPA_PLATFORM= "$gui" --help | grep -- "--screenshot" >/dev/null || fail "attnviz --help"
-[ "$("$cli" --version)" = "attnviz-cli $(cat "$build/dist/version.txt")" ] || fail "attnviz-cli --version"
+[ "$("$cli" --version | sed -n 1p)" = "attnviz-cli $(cat "$build/dist/version.txt")" ] || fail "attnviz-cli --version"
+"$cli" --version | grep '^engine: x86-64' >/dev/null || fail "attnviz-cli --version does not name the engine's instruction set"
 
 # Desktop entry, icons, metainfo, man pages, completion.
 desktop="$prefix/share/applications/org.attnviz.attnviz.desktop"
