@@ -234,7 +234,9 @@ void attentionStepBackward(const ModelParamsT<T>& p, const ModelConfig& c, AttnE
         case ScoreKind::Additive: {
             CMapT<T> Tb(cache.tanhs.data() + (row * S + lo) * Hd, n, Hd);
             auto dpre = cache.dpre.topRows(n);
-            dpre = ((da * p.attn_v.transpose()).array() * (T(1) - Tb.array() * Tb.array())).matrix();
+            for (int i = 0; i < n; ++i)  // row by row: as one expression, the outer product da vᵀ read da strided
+                dpre.row(i) =
+                    ((da[i] * p.attn_v.transpose().array()) * (T(1) - Tb.row(i).array() * Tb.row(i).array())).matrix();
             if (g) g->attn_v.noalias() += Tb.transpose() * da;
             enc.dkeys.middleRows(d0, n) += dpre;
             cache.dwq.row(b) += dpre.colwise().sum();
