@@ -4,6 +4,10 @@
 # clip 1.0. Each side: best of 1 and 2 threads, median of the timed runs. Prints both and the ratio (target ≥ 2×).
 # Also the single-thread ratio per CPU-second, which stays meaningful when other jobs load the machine.
 #
+# Debian's python3-torch multiplies matrices through libblas.so.3, the reference BLAS unless another is installed.
+# TORCH_BLAS_DIR=DIR runs PyTorch with DIR's libblas.so.3 first on LD_LIBRARY_PATH (e.g. OpenBLAS's
+# /usr/lib/x86_64-linux-gnu/openblas-pthread) and OPENBLAS_NUM_THREADS set to the thread count.
+#
 # usage: bench/compare_train.sh [BUILD_DIR]     (default build/release; needs bench_train built there)
 set -euo pipefail
 here=$(cd "$(dirname "$0")" && pwd)
@@ -19,7 +23,22 @@ echo "attnviz: bench_train (5 repetitions, medians) ..." >&2
 "$bench" --benchmark_filter='BM_TrainBahdanauAdditive' --benchmark_repetitions=5 --benchmark_min_time=1 \
     --benchmark_report_aggregates_only=true --benchmark_format=json > "$tmp/ours.json"
 echo "pytorch: bench/pytorch_train.py (1 and 2 threads, medians) ..." >&2
-"$py" "$here/pytorch_train.py" --steps 10 --repeats 5 > "$tmp/torch.json"
+if [[ -n ${TORCH_BLAS_DIR:-} ]]; then  # one process per thread count, so that OpenBLAS gets the same count
+    for t in 1 2; do
+        LD_LIBRARY_PATH=$TORCH_BLAS_DIR${LD_LIBRARY_PATH:+:$LD_LIBRARY_PATH} OPENBLAS_NUM_THREADS=$t \
+            "$py" "$here/pytorch_train.py" --threads "$t" --steps 10 --repeats 5 > "$tmp/torch$t.json"
+    done
+    "$py" - "$tmp" > "$tmp/torch.json" <<'EOF'
+import json, sys
+runs = [json.load(open(f"{sys.argv[1]}/torch{t}.json")) for t in (1, 2)]
+per = {k: v for r in runs for k, v in r["per_threads"].items()}
+best = max(per, key=lambda t: per[t]["tokens_per_s"])
+print(json.dumps({"torch": runs[0]["torch"], "per_threads": per, "best_threads": int(best),
+                  "tokens_per_s": per[best]["tokens_per_s"], "tokens_per_cpu_s": per[best]["tokens_per_cpu_s"]}))
+EOF
+else
+    "$py" "$here/pytorch_train.py" --steps 10 --repeats 5 > "$tmp/torch.json"
+fi
 
 $py - "$tmp/ours.json" "$tmp/torch.json" <<'EOF'
 import json, sys
