@@ -1,11 +1,11 @@
 // Training throughput in target tokens per second: one full update (forward, backward, clip 1.0, Adam) per iteration
 // on a batch of 64 examples of 12 tokens (10 words + <sos>/<eos> on both sides: 11 target positions each),
 // E=64, H_e=64, H_d=128, 500-word vocabularies. Issue target: ≥ 20,000 target tokens/s with bahdanau + additive on
-// this 2-core machine, ≥ 2× PyTorch (bench/pytorch_train.py; bench/compare_train.sh runs both).
+// this 2-core machine, ≥ 5× PyTorch (issue 43; bench/pytorch_train.py; bench/compare_train.sh runs both).
 // BM_TrainTransformer: the same batch through a Transformer (d_model 64, 4 heads, 2 + 2 layers, dim_feedforward
 // 128, post-LN relu; docs/transformer.md), the batch packed (train/transformer_batch.h); no target yet.
 // BM_TrainTransformerD256: issue 16's config (d_model 256, 4 heads, 3 + 3 layers, dim_feedforward 1024, V = 8000,
-// dropout 0.1), target ≥ 4× PyTorch (bench/pytorch_transformer_speed.py; bench/compare_transformer.sh runs both).
+// dropout 0.1), target ≥ 4× PyTorch (issue 43; bench/pytorch_transformer_speed.py; bench/compare_transformer.sh runs both).
 // BM_TrainMarianD256: the same sizes in the Marian layout (issue 43: swish, embeddings × √d, one table for source,
 // target and output, a logits bias, no final norms, positions in halves, <pad> forbidden as an output); target: the
 // speed of BM_TrainTransformerD256.

@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
 # Training throughput, attnviz vs the PyTorch tutorial model, same sizes and work (bench/bench_train.cpp,
 # bench/pytorch_train.py): bahdanau + additive, E=64, H_e=64, H_d=128, V=500, batch 64, 12-token sentences, Adam,
-# clip 1.0. Each side: best of 1 and 2 threads, median of the timed runs. Prints both and the ratio (target ≥ 2×).
+# clip 1.0. Each side: best of 1 and 2 threads, median of the timed runs. Prints both and the ratio (target ≥ 5×,
+# issue 43).
 # Also the single-thread ratio per CPU-second, which stays meaningful when other jobs load the machine.
 #
 # Debian's python3-torch multiplies matrices through libblas.so.3, the reference BLAS unless another is installed.
@@ -57,7 +58,7 @@ print(f"attnviz : {wall[best_t]:10.0f} target tokens/s (best of threads {sorted(
       + ", ".join(f"{t} thread(s) {v:.0f}" for t, v in sorted(wall.items())))
 print(f"pytorch : {torch['tokens_per_s']:10.0f} target tokens/s (best of threads 1, 2: {torch['best_threads']}); "
       + ", ".join(f"{t} thread(s) {v['tokens_per_s']:.0f}" for t, v in sorted(torch['per_threads'].items())))
-print(f"ratio   : {wall[best_t] / torch['tokens_per_s']:.2f}x  (target >= 2x; attnviz target >= 20000 tokens/s)")
+print(f"ratio   : {wall[best_t] / torch['tokens_per_s']:.2f}x  (target >= 5x; attnviz target >= 20000 tokens/s)")
 t1 = torch["per_threads"].get("1", {}).get("tokens_per_cpu_s")
 if cpu1 and t1:
     print(f"per CPU-second, 1 thread: attnviz {cpu1:.0f}, pytorch {t1:.0f}, ratio {cpu1 / t1:.2f}x")
