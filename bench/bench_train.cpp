@@ -1,11 +1,14 @@
 // Training throughput in target tokens per second: one full update (forward, backward, clip 1.0, Adam) per iteration
 // on a batch of 64 examples of 12 tokens (10 words + <sos>/<eos> on both sides: 11 target positions each),
 // E=64, H_e=64, H_d=128, 500-word vocabularies. Issue target: ≥ 20,000 target tokens/s with bahdanau + additive on
-// this 2-core machine, ≥ 2× PyTorch (bench/pytorch_train.py; bench/compare_train.sh runs both).
+// this 2-core machine, ≥ 5× PyTorch (issue 43; bench/pytorch_train.py; bench/compare_train.sh runs both).
 // BM_TrainTransformer: the same batch through a Transformer (d_model 64, 4 heads, 2 + 2 layers, dim_feedforward
 // 128, post-LN relu; docs/transformer.md), the batch packed (train/transformer_batch.h); no target yet.
 // BM_TrainTransformerD256: issue 16's config (d_model 256, 4 heads, 3 + 3 layers, dim_feedforward 1024, V = 8000,
-// dropout 0.1), target ≥ 2× PyTorch (bench/pytorch_transformer_speed.py; bench/compare_transformer.sh runs both).
+// dropout 0.1), target ≥ 4× PyTorch (issue 43; bench/pytorch_transformer_speed.py; bench/compare_transformer.sh runs both).
+// BM_TrainMarianD256: the same sizes in the Marian layout (issue 43: swish, embeddings × √d, one table for source,
+// target and output, a logits bias, no final norms, positions in halves, <pad> forbidden as an output); target: the
+// speed of BM_TrainTransformerD256.
 #include "model/model.h"
 #include "train/optimizer.h"
 #include "train/seq2seq_loss.h"
@@ -61,7 +64,7 @@ void trainStep(benchmark::State& state, DecoderKind d, ScoreKind s, SpanKind spa
     int64_t tokens = 0;
     for (auto _ : state) {
         const LossSum l = bg.compute(m.params, batch, 0.0f, 0, grads);
-        clipGradNorm(grads, 1.0);
+        clipGradNorm(grads, 1.0, threads);
         opt.step(m.params, grads);
         tokens += l.tokens;
         benchmark::DoNotOptimize(l.sum);
@@ -106,7 +109,7 @@ void transformerStep(benchmark::State& state, const TransformerConfig& t, int V,
     opt.step(m.transformer, grads);
     for (auto _ : state) {
         const LossSum l = bg.compute(m.transformer, batch, dropout, seed++, grads);
-        clipGradNorm(grads, 1.0);
+        clipGradNorm(grads, 1.0, threads);
         opt.step(m.transformer, grads);
         tokens += l.tokens;
         benchmark::DoNotOptimize(l.sum);
@@ -122,8 +125,21 @@ void BM_TrainTransformerD256(benchmark::State& st) {
     transformerStep(st, {256, 4, 3, 3, 1024, false, Activation::Relu}, 8000, 0.1f);
 }
 
+// Issue 43's Marian layout (sample_models/configs/tatoeba-marian.json) at BM_TrainTransformerD256's sizes.
+void BM_TrainMarianD256(benchmark::State& st) {
+    TransformerConfig t{256, 4, 3, 3, 1024, false, Activation::Swish};
+    t.final_norms = false;
+    t.scale_embedding = true;
+    t.positions = PositionLayout::Halves;
+    t.max_positions = 256;
+    t.shared_embeddings = t.tied_output = true;
+    t.forbidden_outputs = {kPad};  // as Marian's <pad>; never a target here (batchOf draws ids from 4)
+    transformerStep(st, t, 8000, 0.1f);
+}
+
 }  // namespace
 
+BENCHMARK(BM_TrainMarianD256)->Arg(1)->Arg(2)->ArgName("threads")->UseRealTime()->Unit(benchmark::kMillisecond);
 BENCHMARK(BM_TrainTransformerD256)->Arg(1)->Arg(2)->ArgName("threads")->UseRealTime()->Unit(benchmark::kMillisecond);
 BENCHMARK(BM_TrainTransformer)->Arg(1)->Arg(2)->ArgName("threads")->UseRealTime()->Unit(benchmark::kMillisecond);
 BENCHMARK(BM_TrainBahdanauAdditive)->Arg(1)->Arg(2)->ArgName("threads")->UseRealTime()->Unit(benchmark::kMillisecond);

@@ -34,6 +34,21 @@ bool knockOut(const Interventions& iv, int lo, Scores& e) {
     return knocked < n;
 }
 
+// The additive score e_j = v · T_j (T_j = tanh(W_s q + k_j), the window's rows Tb (n, H_d)) backward from de (n):
+// dpre_j = de_j v ∘ (1 − T_j²) is added into dkeys (n, H_d) and, summed over j, into dwq (1, H_d); *gv += Tbᵀ de.
+// dpre is built row by row: as one expression, the outer product de vᵀ read de strided.
+template <typename T, class Tanhs, class De, class Keys, class Wq>
+void additiveScoreBackward(const Tanhs& Tb, const De& de, const VecT<T>& v, MatT<T>& dpre_buffer, Keys&& dkeys,
+                           Wq&& dwq, VecT<T>* gv) {
+    const Eigen::Index n = Tb.rows();
+    auto dpre = dpre_buffer.topRows(n);
+    for (Eigen::Index i = 0; i < n; ++i)
+        dpre.row(i) = ((de[i] * v.transpose().array()) * (T(1) - Tb.row(i).array() * Tb.row(i).array())).matrix();
+    if (gv) gv->noalias() += Tb.transpose() * de;
+    dkeys += dpre;
+    dwq += dpre.colwise().sum();
+}
+
 }  // namespace
 
 template <typename T>
@@ -231,15 +246,11 @@ void attentionStepBackward(const ModelParamsT<T>& p, const ModelConfig& c, AttnE
             }
         }
         switch (c.score) {
-        case ScoreKind::Additive: {
-            CMapT<T> Tb(cache.tanhs.data() + (row * S + lo) * Hd, n, Hd);
-            auto dpre = cache.dpre.topRows(n);
-            dpre = ((da * p.attn_v.transpose()).array() * (T(1) - Tb.array() * Tb.array())).matrix();
-            if (g) g->attn_v.noalias() += Tb.transpose() * da;
-            enc.dkeys.middleRows(d0, n) += dpre;
-            cache.dwq.row(b) += dpre.colwise().sum();
+        case ScoreKind::Additive:
+            additiveScoreBackward<T>(CMapT<T>(cache.tanhs.data() + (row * S + lo) * Hd, n, Hd), da, p.attn_v,
+                                     cache.dpre, enc.dkeys.middleRows(d0, n), cache.dwq.row(b),
+                                     g ? &g->attn_v : nullptr);
             break;
-        }
         case ScoreKind::Dot:
         case ScoreKind::ScaledDot:
             dQ.row(b).noalias() += dot_scale * (da.transpose() * Hb);

@@ -12,17 +12,26 @@ namespace attnviz {
 namespace {
 
 // `count` values of 0 and 1/(1 − p), each kept with probability 1 − p, drawn from rng in order: each 64-bit draw
-// gives two uniforms in [0, 1) of 32 bits, its high half first.
+// gives two uniforms in [0, 1) of 32 bits, its high half first. The draws are taken a chunk at a time and then
+// turned into values in a loop of their own, which vectorises: interleaved, the conversion cost more than the
+// generator.
 template <typename T>
 void drawMask(double p, std::mt19937_64& rng, T* values, Eigen::Index count) {
     const T keep_scale = T(1.0 / (1.0 - p));
     const uint64_t threshold = uint64_t(std::ceil(std::ldexp(p, 32)));  // u < p ⇔ u · 2³² < ⌈p · 2³²⌉, 32-bit u
     auto value = [&](uint64_t bits32) { return bits32 < threshold ? T(0) : keep_scale; };
+    constexpr Eigen::Index kChunk = 256;  // draws
+    uint64_t draws[kChunk];
     Eigen::Index i = 0;
-    for (; i + 1 < count; i += 2) {
-        const uint64_t r = rng();
-        values[i] = value(r >> 32);
-        values[i + 1] = value(r & 0xFFFFFFFFu);
+    while (i + 1 < count) {
+        const Eigen::Index pairs = std::min(kChunk, (count - i) / 2);
+        for (Eigen::Index k = 0; k < pairs; ++k) draws[k] = rng();
+        T* out = values + i;
+        for (Eigen::Index k = 0; k < pairs; ++k) {
+            out[2 * k] = value(draws[k] >> 32);
+            out[2 * k + 1] = value(draws[k] & 0xFFFFFFFFu);
+        }
+        i += 2 * pairs;
     }
     if (i < count) values[i] = value(rng() >> 32);
 }
@@ -51,10 +60,24 @@ void applyMask(TMat<T>& x, const TMat<T>& mask) {
 
 // ---- linear
 
+namespace {
+// Outputs per product when a layer has many (the generator's V_t): Eigen sizes its blocks by the last-level cache it
+// is told of, which a virtual machine can overstate many times, and the (N, V_t) product then runs slower in one
+// piece than in blocks of columns (docs/performance.md, "Training"). Each output is the same dot product either way.
+constexpr Eigen::Index kLinearOutputBlock = 512;
+}  // namespace
+
 template <typename T>
 TMat<T> linearForward(const TMat<T>& x, const TMat<T>& w, const TVec<T>& b) {
     TMat<T> y(x.rows(), w.rows());
-    y.noalias() = x * w.transpose();  // (n, in) (in, out)
+    if (w.rows() <= 4 * kLinearOutputBlock) {
+        y.noalias() = x * w.transpose();  // (n, in) (in, out)
+    } else {
+        for (Eigen::Index j = 0; j < w.rows(); j += kLinearOutputBlock) {
+            const Eigen::Index cols = std::min(kLinearOutputBlock, w.rows() - j);
+            y.middleCols(j, cols).noalias() = x * w.middleRows(j, cols).transpose();
+        }
+    }
     y.rowwise() += b.transpose();
     return y;
 }
@@ -112,14 +135,54 @@ TMat<T> layerNormBackward(const TMat<T>& dy, const LayerNormParamsT<T>& p, const
 
 // ---- feed-forward
 
+namespace {
+
+// out = act(pre) ∘ mask (no mask: act(pre)) in one pass. Relu and swish are array expressions, so they vectorise (a
+// scalar call per element cost as much as the block's smaller product); swish's exp is then Eigen's, equal to
+// std::exp to float round-off. The other activations go through activate() element by element.
+template <typename T, class Act>
+void assignMasked(const Act& act, const TMat<T>& mask, TMat<T>& out) {
+    if (mask.size() > 0)
+        out = (act * mask.array()).matrix();
+    else
+        out = act.matrix();
+}
+template <typename T>
+void activateMasked(const TMat<T>& pre, Activation a, const TMat<T>& mask, TMat<T>& out) {
+    const auto x = pre.array();
+    if (a == Activation::Relu)
+        assignMasked<T>(x.max(T(0)), mask, out);
+    else if (a == Activation::Swish)
+        assignMasked<T>(x / (T(1) + (-x).exp()), mask, out);
+    else
+        assignMasked<T>(x.unaryExpr([a](T v) { return activate(v, a); }), mask, out);
+}
+
+// d ← (d ∘ mask) ∘ act'(pre) in place, one pass: the gradient of the hidden layer becomes that of pre. The products
+// run in the order of the dropout's backward, then the activation's.
+template <typename T>
+void activationBackwardMasked(const TMat<T>& pre, Activation a, const TMat<T>& mask, TMat<T>& d) {
+    applyMask(d, mask);
+    const auto x = pre.array();
+    if (a == Activation::Relu) {
+        d = (x > T(0)).select(d.array(), T(0)).matrix();  // × 1 or × 0
+    } else if (a == Activation::Swish) {
+        const auto s = T(1) / (T(1) + (-x).exp());  // σ(x); act' = σ(x) (1 + x (1 − σ(x)))
+        d = (d.array() * (s * (T(1) + x * (T(1) - s)))).matrix();
+    } else {
+        d = (d.array() * x.unaryExpr([a](T v) { return activationDerivative(v, a); })).matrix();
+    }
+}
+
+}  // namespace
+
 template <typename T>
 TMat<T> feedForwardForward(const TMat<T>& x, const FeedForwardParamsT<T>& p, Activation a, DropoutSource* drop,
                            const RowSegments& rows, FeedForwardCache<T>& cache) {
     cache.x = x;
     cache.pre = linearForward<T>(x, p.linear1_weight, p.linear1_bias);  // (n, F)
-    cache.hidden = cache.pre.unaryExpr([a](T v) { return activate(v, a); });
-    cache.mask = dropoutMask<T>(drop, rows, cache.hidden.cols());
-    applyMask(cache.hidden, cache.mask);
+    cache.mask = dropoutMask<T>(drop, rows, cache.pre.cols());
+    activateMasked<T>(cache.pre, a, cache.mask, cache.hidden);
     return linearForward<T>(cache.hidden, p.linear2_weight, p.linear2_bias);  // (n, d)
 }
 
@@ -129,9 +192,8 @@ TMat<T> feedForwardBackward(const TMat<T>& dy, const FeedForwardParamsT<T>& p, A
     using P = FeedForwardParamsT<T>;
     TMat<T> dhidden = linearBackward<T>(cache.hidden, p.linear2_weight, dy, partOf(g, &P::linear2_weight),
                                         partOf(g, &P::linear2_bias));
-    applyMask(dhidden, cache.mask);  // (n, F)
-    const TMat<T> dpre = dhidden.array() * cache.pre.unaryExpr([a](T v) { return activationDerivative(v, a); }).array();
-    return linearBackward<T>(cache.x, p.linear1_weight, dpre, partOf(g, &P::linear1_weight),
+    activationBackwardMasked<T>(cache.pre, a, cache.mask, dhidden);  // (n, F): now ∂/∂pre
+    return linearBackward<T>(cache.x, p.linear1_weight, dhidden, partOf(g, &P::linear1_weight),
                              partOf(g, &P::linear1_bias));
 }
 

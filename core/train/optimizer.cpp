@@ -1,6 +1,6 @@
 #include "train/optimizer.h"
 
-#include "kernels/thread_pool.h"
+#include "train/parallel_tensors.h"
 
 #include <algorithm>
 #include <cmath>
@@ -9,74 +9,27 @@
 namespace attnviz {
 namespace {
 
-// f(t...) over the matching tensors of parameter sets of either kind.
-template <class F, class... P>
-void visitSets(F&& f, P&... p) {
-    if constexpr ((std::is_same_v<std::remove_const_t<P>, TransformerParams> && ...))
-        visitTransformerTensorSets(f, p...);
-    else
-        visitTensorSets(f, p...);
-}
-
 // One tensor of each set, as flat float arrays of the same length: parameters, gradient, Adam's two moments.
 struct FlatTensors {
     float* p;
     const float* g;
     float* m;
     float* v;
-    Eigen::Index n;
 };
-
-// A boundary of the whole list as an index into the tensor at `offset` (n elements): 0 before it, n after it, and
-// inside it rounded up to a multiple of 16 floats (64 bytes), so that a range starts where the whole tensor's
-// vector loop would have a packet boundary and every element gets the same instructions, split or not.
-Eigen::Index localBoundary(Eigen::Index boundary, Eigen::Index offset, Eigen::Index n) {
-    if (boundary <= offset) return 0;
-    if (boundary >= offset + n) return n;
-    return std::min(n, (boundary - offset + 15) / 16 * 16);
-}
-
-// update(tensor, first, count) over every element of the list, the elements split into `threads` contiguous
-// ranges of about the same size (one task each on the engine's pool).
-template <class F>
-void forElementRanges(const std::vector<FlatTensors>& list, int threads, F&& update) {
-    Eigen::Index total = 0;
-    for (const FlatTensors& t : list) total += t.n;
-    const int parts = total < (Eigen::Index(1) << 16) ? 1 : threads;
-    auto part = [&](int i) {
-        const Eigen::Index begin = total * i / parts, end = total * (i + 1) / parts;
-        Eigen::Index offset = 0;  // of the current tensor in the whole list
-        for (const FlatTensors& t : list) {
-            const Eigen::Index first = localBoundary(begin, offset, t.n), last = localBoundary(end, offset, t.n);
-            if (first < last) update(t, first, last - first);
-            offset += t.n;
-        }
-    };
-    ThreadPool::engine().run(parts, part);
-}
 
 }  // namespace
 
 template <class P>
-double gradNorm(const P& grads) {
-    double sq = 0;
-    visitSets(
-        [&](const auto& t) {
-            if (t.size() > 0) sq += double(t.squaredNorm());  // per tensor in float (vectorised), summed in double
-        },
-        grads);
-    return std::sqrt(sq);
+double gradNorm(const P& grads, int threads) {
+    return std::sqrt(squaredNormOf(grads, threads));  // per tensor in float (vectorised), summed in double
 }
 
 template <class P>
-double clipGradNorm(P& grads, double max_norm) {
-    const double norm = gradNorm(grads);
+double clipGradNorm(P& grads, double max_norm, int threads) {
+    const double norm = gradNorm(grads, threads);
     if (max_norm <= 0) return norm;
     const double coef = max_norm / (norm + 1e-6);
-    if (coef < 1.0) {
-        const float c = float(coef);
-        visitSets([&](auto& t) { t *= c; }, grads);
-    }
+    if (coef < 1.0) scaleBy(grads, float(coef), threads);
     return norm;
 }
 
@@ -109,12 +62,15 @@ void OptimizerT<P>::step(P& params, const P& grads) {
     const float bc2_sqrt = float(std::sqrt(bc2));
     const float b1 = float(beta1_), b2 = float(beta2_), eps = float(eps_);
     std::vector<FlatTensors> list;
+    std::vector<Eigen::Index> sizes;
     visitSets(
         [&](auto& p, const auto& g, auto& m, auto& v) {
-            list.push_back({p.data(), g.data(), m.data(), v.data(), p.size()});
+            list.push_back({p.data(), g.data(), m.data(), v.data()});
+            sizes.push_back(p.size());
         },
         params, grads, m_, v_);
-    forElementRanges(list, threads_, [&](const FlatTensors& t, Eigen::Index first, Eigen::Index n) {
+    forElementRanges(sizes, threads_, [&](size_t k, Eigen::Index first, Eigen::Index n) {
+        const FlatTensors& t = list[k];
         Eigen::Map<Eigen::ArrayXf> M(t.m + first, n), Vv(t.v + first, n), th(t.p + first, n);
         Eigen::Map<const Eigen::ArrayXf> G(t.g + first, n);
         M = M * b1 + (1.0f - b1) * G;
@@ -123,10 +79,10 @@ void OptimizerT<P>::step(P& params, const P& grads) {
     });
 }
 
-template double gradNorm(const ModelParams&);
-template double gradNorm(const TransformerParams&);
-template double clipGradNorm(ModelParams&, double);
-template double clipGradNorm(TransformerParams&, double);
+template double gradNorm(const ModelParams&, int);
+template double gradNorm(const TransformerParams&, int);
+template double clipGradNorm(ModelParams&, double, int);
+template double clipGradNorm(TransformerParams&, double, int);
 template class OptimizerT<ModelParams>;
 template class OptimizerT<TransformerParams>;
 

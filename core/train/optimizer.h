@@ -11,14 +11,14 @@ namespace attnviz {
 
 enum class OptimizerKind { Adam, Sgd };
 
-// The L2 norm of all gradients together (accumulated in double).
+// The L2 norm of all gradients together (accumulated in double); the tensors shared among `threads` threads.
 template <class P>
-double gradNorm(const P& grads);
+double gradNorm(const P& grads, int threads = 1);
 
 // clip_grad_norm_: scale = max_norm / (norm + 1e-6); the gradients are multiplied by it when it is < 1.
-// max_norm <= 0 turns clipping off. Returns the norm before clipping.
+// max_norm <= 0 turns clipping off. Returns the norm before clipping. The bits do not depend on `threads`.
 template <class P>
-double clipGradNorm(P& grads, double max_norm);
+double clipGradNorm(P& grads, double max_norm, int threads = 1);
 
 // The learning rate of update `update` (1 = the first) with a warmup of `warmup` updates (docs/cli.md --warmup):
 // lr · update / warmup while update < warmup, then lr; warmup <= 1 is no warmup.

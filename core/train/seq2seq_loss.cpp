@@ -3,6 +3,7 @@
 #include "train/seq2seq_loss.h"
 
 #include "kernels/thread_pool.h"
+#include "train/parallel_tensors.h"
 
 #include <algorithm>
 
@@ -32,9 +33,9 @@ LossSum BatchGradient::compute(const ModelParams& p, const std::vector<const Tra
                                       ws_[size_t(i)], align_weight);
     };
     ThreadPool::engine().run(parts, run);  // rethrows the first part's exception, if any
+    addParts(grads, grads_, parts, threads_);
     LossSum total;
     for (int i = 0; i < parts; ++i) {
-        if (i > 0) addInto(grads, grads_[size_t(i)]);
         total.sum += sums[size_t(i)].sum;
         total.tokens += sums[size_t(i)].tokens;
         total.align_sum += sums[size_t(i)].align_sum;

@@ -186,7 +186,8 @@ private:
             params_ = prev_;  // the last parameters whose loss was finite
             return nonFinite("the training loss became " + std::string(std::isnan(loss) ? "NaN" : "infinite"));
         }
-        if (!std::isfinite(clipGradNorm(grads_, o_.clip))) return nonFinite("the gradient became non-finite");
+        if (!std::isfinite(clipGradNorm(grads_, o_.clip, o_.threads)))
+            return nonFinite("the gradient became non-finite");
         prev_ = params_;
         opt_.setLr(warmupLearningRate(o_.lr, step_ + 1, o_.warmup));
         opt_.step(params_, grads_);

@@ -2,6 +2,7 @@
 
 #include "kernels/thread_pool.h"
 #include "model/transformer_params_ops.h"
+#include "train/parallel_tensors.h"
 
 #include <algorithm>
 
@@ -34,9 +35,9 @@ LossSum TransformerBatchGradient::run(const TransformerParams& p, const std::vec
                                                         caches_[size_t(i)], align_weight);
     };
     ThreadPool::engine().run(parts, work);  // rethrows the first part's exception, if any
+    if (grads) addParts(*grads, grads_, parts, threads_);
     LossSum total;
     for (int i = 0; i < parts; ++i) {
-        if (grads && i > 0) addInto(*grads, grads_[size_t(i)]);
         total.sum += sums[size_t(i)].sum;
         total.tokens += sums[size_t(i)].tokens;
         total.align_sum += sums[size_t(i)].align_sum;
