@@ -5,6 +5,7 @@
 #include "decode/subword_words.h"
 #include "dialogs/hub_cache.h"
 #include "dialogs/model_library.h"
+#include "eval/alignment.h"
 #include "heatmap/utf8_text.h"
 #include "main_window_fixture.h"
 #include "marian_folders.h"
@@ -12,6 +13,7 @@
 #include "test_registry.h"
 #include "views/beam_tree.h"
 #include "views/force_token_box.h"
+#include "views/gold_links_panel.h"
 #include "window/explain_progress.h"
 #include "window/explain_worker.h"
 #include "window/output_line.h"
@@ -110,6 +112,7 @@ private slots:
     void explainProgressShowsOnlyAfterHalfASecond();
     void sampleFoldersAreListedBesideTheModelFiles();
     void beamListAndForceBoxUseTheModelsOwnSpecials();
+    void goldLinksAreWordsMarkedOnWordsAndOnPieces();
 
 private:
     bool openMarian() {
@@ -322,6 +325,47 @@ void TestMarianWindow::beamListAndForceBoxUseTheModelsOwnSpecials() {
     QVERIFY(offered.contains(QStringLiteral("</s>")));
     QVERIFY(!offered.contains(QStringLiteral("<pad>")));
     QVERIFY(offered.contains(qs(m.target_vocab.token(2))));
+}
+
+// Gold links number whitespace words (Pharaoh "source-target"); a Marian model reads pieces and has no <sos>. The
+// panel reads the links off the decode merged into words on both sides (core's wordAxes), and marks each link on its
+// word cell in Words and on every cell of its two words' pieces in Pieces.
+void TestMarianWindow::goldLinksAreWordsMarkedOnWordsAndOnPieces() {
+    QVERIFY(w_->openModel(marian_));
+    w_->setReferenceText(QStringLiteral("we saw three small birds near the old bridge"));
+    QVERIFY(openMarian());
+    GoldLinksPanel* panel = w_->goldLinks();
+    QVERIFY(panel->setLinks(QStringLiteral("0-6 2-8 5-2 6-3 7-4 7?5")).isEmpty());
+    QCoreApplication::processEvents();
+    const DecodeResult& forced = w_->state()->decode()->result;
+    QCOMPARE(panel->alignOptions().words.first_column, 0);
+    QVERIFY(panel->alignOptions().words.merge == MergeSides::Both);
+    const GoldAlignment gold = parseAlignment("0-6 2-8 5-2 6-3 7-4 7?5");
+    const std::vector<AlignmentLink> predicted = extractAlignment(forced, panel->alignOptions());
+    QVERIFY2(panel->counts().has_value(), qPrintable(panel->resultText()));
+    QCOMPARE(panel->counts()->overlap, aerCounts(predicted, gold).overlap);
+    QCOMPARE(panel->counts()->predicted, int64_t(9));  // argmax: one link per reference word
+    const std::vector<AlignmentCell> cells = classifyAlignment(predicted, gold);
+
+    w_->state()->setShowsWords(true);
+    QCoreApplication::processEvents();
+    std::vector<AlignmentMark> words;
+    for (const AlignmentCell& c : cells) words.push_back({c.link.second, c.link.first, c.kind});
+    QCOMPARE(panel->marks(), words);
+    QCOMPARE(w_->heatmapView()->style().alignment_marks, words);
+
+    w_->state()->setShowsWords(false);
+    QCoreApplication::processEvents();
+    std::vector<AlignmentMark> pieces;
+    for (const AlignmentCell& c : cells) {
+        const WordSpan& s = forced.source_words[size_t(c.link.first)];
+        const WordSpan& t = forced.target_words[size_t(c.link.second)];
+        for (int row = t.first; row < t.end; ++row)
+            for (int col = s.first; col < s.end; ++col) pieces.push_back({row, col, c.kind});
+    }
+    QVERIFY(pieces.size() > words.size());  // the words here are several pieces each
+    QCOMPARE(panel->marks(), pieces);
+    QCOMPARE(w_->heatmapView()->style().alignment_marks, pieces);
 }
 
 ATTNVIZ_TEST_MAIN(TestMarianWindow)

@@ -214,10 +214,12 @@ void TestTrainingMarian::formOffersMarianWithTheSampleSizes() {
     QVERIFY(s.marian.has_value());
     const TransformerConfig& got = s.marian->transformer;
     QCOMPARE(got.d_model, 32);
-    QCOMPARE(got.nhead, 4);
+    QCOMPARE(got.encoder_nhead, 4);
+    QCOMPARE(got.decoder_nhead, 4);
     QCOMPARE(got.num_encoder_layers, 2);
     QCOMPARE(got.num_decoder_layers, 1);
-    QCOMPARE(got.dim_feedforward, 64);
+    QCOMPARE(got.encoder_dim_feedforward, 64);
+    QCOMPARE(got.decoder_dim_feedforward, 64);
     QCOMPARE(int(got.activation), int(Activation::GeluTanh));
     QCOMPARE(got.max_positions, sample.transformer.max_positions);  // the sample's, not a field
     QCOMPARE(s.marian->source_pieces, 80);

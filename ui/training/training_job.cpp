@@ -224,10 +224,12 @@ MarianArchitecture defaultMarianArchitecture(const QString& task) {
 MarianArchitecture withTransformerSizes(MarianArchitecture base, const TransformerConfig& sizes) {
     TransformerConfig& t = base.transformer;
     t.d_model = sizes.d_model;
-    t.nhead = sizes.nhead;
+    t.encoder_nhead = sizes.encoder_nhead;
+    t.decoder_nhead = sizes.decoder_nhead;
     t.num_encoder_layers = sizes.num_encoder_layers;
     t.num_decoder_layers = sizes.num_decoder_layers;
-    t.dim_feedforward = sizes.dim_feedforward;
+    t.encoder_dim_feedforward = sizes.encoder_dim_feedforward;
+    t.decoder_dim_feedforward = sizes.decoder_dim_feedforward;
     t.activation = sizes.activation;
     return base;
 }

@@ -1,6 +1,7 @@
 #include "views/gold_links_panel.h"
 
 #include "base/errors.h"
+#include "decode/subword_words.h"
 #include "heatmap/plot_palette.h"
 #include "heatmap/utf8_text.h"
 #include "io/corpus.h"
@@ -26,17 +27,42 @@ namespace {
 // The longest links file read: a few thousand links, far more than any sentence has words.
 constexpr qint64 kMaxLinksFileBytes = 1 << 20;
 
+// Whether the model reads pieces: the gold's words are then its decode merged into words on both sides.
+bool readsPieces(const Model& m) { return !readsWords(m, MergeSides::None); }
+
 // Source words (without <sos>/<eos>) and reference words (without <eos>) of the state's texts, or -1 when the text
-// cannot be tokenized.
+// cannot be tokenized. A SentencePiece model's words are the texts' whitespace words, as `eval` counts them.
 std::pair<int, int> wordCounts(const DecodeState& state) {
     try {
         const Model& m = *state.model();
-        const int source = int(tokenizeSource(m, state.sourceText().toStdString()).tokens.size()) - 2;
-        const int target = int(tokenizeTarget(m, state.referenceText().trimmed().toStdString()).tokens.size()) - 1;
-        return {source, target};
+        const std::string source = state.sourceText().toStdString();
+        const std::string reference = state.referenceText().trimmed().toStdString();
+        if (readsPieces(m))
+            return {int(tokenize(source, m.config.tokenizer.source, m.config.tokenizer.lowercase).size()),
+                    int(tokenize(reference, m.config.tokenizer.target, m.config.tokenizer.lowercase).size())};
+        return {int(tokenizeSource(m, source).tokens.size()) - 2, int(tokenizeTarget(m, reference).tokens.size()) - 1};
     } catch (const std::exception&) {
         return {-1, -1};
     }
+}
+
+// The tokens the model reads of the state's source and reference (with their specials), or -1 as above.
+std::pair<int, int> tokenCounts(const DecodeState& state) {
+    try {
+        const Model& m = *state.model();
+        return {int(tokenizeSource(m, state.sourceText().toStdString()).tokens.size()),
+                int(tokenizeTarget(m, state.referenceText().trimmed().toStdString()).tokens.size())};
+    } catch (const std::exception&) {
+        return {-1, -1};
+    }
+}
+
+// The heatmap cells of word `word` on one axis: the word's own row or column when the heatmap shows words, else the
+// pieces it spans (a word model: its one token, `first` positions in).
+std::pair<int, int> cellsOfWord(int word, const std::vector<WordSpan>& spans, bool pieces, int first) {
+    if (!pieces) return {word + first, word + first + 1};
+    const WordSpan& s = spans[size_t(word + first)];
+    return {s.first, s.end};
 }
 
 }  // namespace
@@ -48,6 +74,7 @@ GoldLinksPanel::GoldLinksPanel(DecodeState* state, QWidget* parent) : QWidget(pa
         connect(state_, signal, this, &GoldLinksPanel::recompute);
     connect(state_, &DecodeState::sourceTextChanged, this, &GoldLinksPanel::recompute);
     connect(state_, &DecodeState::referenceTextChanged, this, &GoldLinksPanel::recompute);
+    connect(state_, &DecodeState::wordsChanged, this, &GoldLinksPanel::marksChanged);  // the same links, other cells
     recompute();
 }
 
@@ -228,26 +255,47 @@ bool GoldLinksPanel::decodeIsOnReference() const {
     const PrefixDecoding* d = state_->decode();
     if (!d || !state_->model() || state_->referenceText().trimmed().isEmpty() || !state_->forcedTokens().empty())
         return false;
-    const auto [source, target] = wordCounts(*state_);
-    return int(d->result.source_tokens.size()) == source + 2 && int(d->result.target_tokens.size()) == target + 1;
+    const auto [source, target] = tokenCounts(*state_);
+    return int(d->result.source_tokens.size()) == source && int(d->result.target_tokens.size()) == target;
 }
 
 void GoldLinksPanel::recompute() {
     problem_ = parse_error_.isEmpty() ? wordCountProblem() : parse_error_;
     counts_.reset();
     cells_.clear();
+    if (state_->model())
+        options_.words =
+            wordAxes(*state_->model(), readsPieces(*state_->model()) ? MergeSides::Both : MergeSides::None);
     if (gold_ && problem_.isEmpty() && decodeIsOnReference()) {
-        const std::vector<AlignmentLink> predicted = extractAlignment(state_->decode()->result, options_);
-        counts_ = aerCounts(predicted, *gold_);
-        cells_ = classifyAlignment(predicted, *gold_);
+        const DecodeResult& forced = state_->decode()->result;
+        try {
+            const auto [source, target] = wordCounts(*state_);
+            checkWordCounts(forced, options_.words, size_t(source), size_t(target));
+            const std::vector<AlignmentLink> predicted = extractAlignment(forced, options_);
+            counts_ = aerCounts(predicted, *gold_);
+            cells_ = classifyAlignment(predicted, *gold_);
+        } catch (const std::exception& e) {
+            problem_ = tr("Gold links: %1").arg(qs(errorMessage(e)));
+        }
     }
     showResult();
     emit marksChanged();
 }
 
+// Each link on its cell: source word i, target word j. A SentencePiece model's link covers every cell of its two
+// words' pieces while the heatmap shows pieces.
 std::vector<AlignmentMark> GoldLinksPanel::marks() const {
     std::vector<AlignmentMark> out;
-    for (const AlignmentCell& c : cells_) out.push_back({c.link.second, c.link.first + 1, c.kind});
+    const PrefixDecoding* d = state_->decode();
+    if (!d) return out;
+    const bool pieces = options_.words.merge == MergeSides::Both && !state_->showsWords();
+    for (const AlignmentCell& c : cells_) {
+        const auto [col0, col1] =
+            cellsOfWord(c.link.first, d->result.source_words, pieces, options_.words.first_column);
+        const auto [row0, row1] = cellsOfWord(c.link.second, d->result.target_words, pieces, 0);
+        for (int row = row0; row < row1; ++row)
+            for (int col = col0; col < col1; ++col) out.push_back({row, col, c.kind});
+    }
     return out;
 }
 
