@@ -19,7 +19,9 @@
 #include <memory>
 
 class QLabel;
+class QLayout;
 class QScrollArea;
+class QSplitter;
 class QPushButton;
 class QSlider;
 class QSpinBox;
@@ -87,6 +89,9 @@ public:
     QLabel* statusLabel() const { return status_; }
     QPushButton* startButton() const { return start_; }
     QPushButton* siblingsButton() const { return siblings_button_; }
+    QScrollArea* formScrollArea() const { return form_scroll_; }
+    // The loss curves and the epoch table: side by side where the views have room for both, else one above the other.
+    QSplitter* curvesSplitter() const { return curves_; }
 
 signals:
     void openModelRequested(const QString& path);
@@ -100,11 +105,19 @@ signals:
 protected:
     void closeEvent(QCloseEvent* event) override;
     void changeEvent(QEvent* event) override;
+    void showEvent(QShowEvent* event) override;
+    bool eventFilter(QObject* watched, QEvent* event) override;
 
 private:
+    // training_window_layout.cpp: the panes, and how they fit a small screen
+    void buildPanes();
     QWidget* buildControls();
     QWidget* buildViews();
+    QLayout* buildTimeline(QWidget* box);
+    QLayout* buildActions(QWidget* box);
     void fitFormWidth();
+    int formPaneWidth(int form_width) const;  // the form's pane for a form this wide, its scroll bar and frame
+    void arrangeCurves();
     void retranslate();
     bool startWith(TrainingSettings settings);
     bool mayWriteFolder(TrainingSettings& settings);
@@ -132,6 +145,10 @@ private:
     TrainingWorker* worker_;
     TrainingForm* form_ = nullptr;
     QScrollArea* form_scroll_ = nullptr;
+    QSplitter* panes_ = nullptr;   // the form's pane | the views
+    QSplitter* views_ = nullptr;   // the curves | the heatmap
+    QSplitter* curves_ = nullptr;  // the loss plot and the epoch table
+    bool panes_sized_ = false;     // the form's pane was given its width when first shown
     LossPlot* loss_plot_ = nullptr;
     EpochMetricsTable* metrics_table_ = nullptr;
     HeatmapView* heatmap_ = nullptr;
