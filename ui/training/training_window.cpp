@@ -14,6 +14,8 @@
 #include "training/training_worker.h"
 
 #include <QCloseEvent>
+#include <QFileInfo>
+#include <QGuiApplication>
 #include <QLabel>
 #include <QMessageBox>
 #include <QPushButton>
@@ -44,6 +46,14 @@ void thinOut(std::vector<TrainingSnapshot>& snapshots) {
         if (i % 2 == 0 || i + 1 == snapshots.size()) kept.push_back(std::move(snapshots[i]));
     snapshots = std::move(kept);
 }
+
+// The wait cursor over every window of the application while it lives.
+struct WaitCursor {
+    WaitCursor() { QGuiApplication::setOverrideCursor(Qt::WaitCursor); }
+    ~WaitCursor() { QGuiApplication::restoreOverrideCursor(); }
+    WaitCursor(const WaitCursor&) = delete;
+    WaitCursor& operator=(const WaitCursor&) = delete;
+};
 
 }  // namespace
 
@@ -132,10 +142,24 @@ bool TrainingWindow::askToReplace(const QString& folder) {
                                  QMessageBox::Yes | QMessageBox::No, QMessageBox::No) == QMessageBox::Yes;
 }
 
+// Preparing a run reads the corpus and makes the model on the UI thread; a new Marian's SentencePiece models are
+// trained then (a second on 4,000 lines, several on a large corpus). Meanwhile the status says so (painted before
+// the work starts) and the cursor waits, so that the window does not seem to hang.
+void TrainingWindow::showPreparing(const TrainingSettings& s) {
+    const QString corpus = QFileInfo(s.corpus).fileName();
+    showMessage(s.marian && s.init.isEmpty() ? tr("Training the SentencePiece models on %1…").arg(corpus)
+                                             : tr("Reading %1 and making the model…").arg(corpus),
+                false);
+    status_->repaint();
+    emit preparing(status_->text());
+}
+
 bool TrainingWindow::startWith(TrainingSettings settings) {
     if (!mayWriteFolder(settings)) return false;
     TrainingJob job;
     try {
+        const WaitCursor busy;
+        showPreparing(settings);
         job = prepareTrainingJob(settings);
     } catch (const std::exception& e) {
         last_error_ = qs(errorMessage(e));

@@ -98,6 +98,9 @@ signals:
     void trainingFinished();  // after the model file was written (or could not be)
     void snapshotAdded(int count);
     void paused(qint64 step);  // a pause began and the model so far was written (or could not be: the status says)
+    // Start is preparing the run on the UI thread (the corpus read, a Marian's pieces trained): `status` says what,
+    // shown before the work begins, under a wait cursor.
+    void preparing(const QString& status);
     void siblingTrained(const QString& path);  // one of the four siblings is done and written
     // The sibling sequence ended: `written` the files of the siblings trained to their end; `complete`: all four.
     void siblingsEnded(const QStringList& written, bool complete);
@@ -120,6 +123,7 @@ private:
     void arrangeCurves();
     void retranslate();
     bool startWith(TrainingSettings settings);
+    void showPreparing(const TrainingSettings& settings);
     bool mayWriteFolder(TrainingSettings& settings);
     bool askToReplace(const QString& folder);
     void updateButtons();
