@@ -10,6 +10,8 @@ namespace {
 // The gap between two items while the layout has no spacing of its own (a nested layout's is -1): Fusion's.
 constexpr int kDefaultGap = 6;
 
+int gapOf(const QLayout* layout) { return layout->spacing() >= 0 ? layout->spacing() : kDefaultGap; }
+
 bool isStretch(const QLayoutItem* item) { return dynamic_cast<const QSpacerItem*>(item) != nullptr; }
 
 // An item's size: its size hint, never below its minimum (a field of an ignored width has a hint of nothing).
@@ -68,7 +70,7 @@ QSize FlowLayout::sizeHint() const {
         ++shown;
     }
     const QMargins m = contentsMargins();
-    return {width + std::max(0, shown - 1) * (spacing() >= 0 ? spacing() : kDefaultGap) + m.left() + m.right(),
+    return {width + std::max(0, shown - 1) * gapOf(this) + m.left() + m.right(),
             std::max(height + m.top() + m.bottom(), linesHeight(width_))};
 }
 
@@ -84,7 +86,7 @@ void FlowLayout::setGeometry(const QRect& rect) {
 
 int FlowLayout::arrange(const QRect& rect, bool apply) const {
     const QRect area = rect.marginsRemoved(contentsMargins());
-    const int gap = spacing() >= 0 ? spacing() : kDefaultGap;
+    const int gap = gapOf(this);
     QList<Line> lines;
     Line line;
     for (int i = 0; i < items_.size(); ++i) {
