@@ -3486,6 +3486,14 @@ Click to show the reference and gold links fields.</source>
         </translation>
     </message>
     <message>
+        <source>Training the SentencePiece models on %1…</source>
+        <translation>正在用 %1 训练 SentencePiece 模型…</translation>
+    </message>
+    <message>
+        <source>Reading %1 and making the model…</source>
+        <translation>正在读取 %1 并构建模型…</translation>
+    </message>
+    <message>
         <source>Pausing after the current update…</source>
         <translation>当前这次更新完成后暂停…</translation>
     </message>

@@ -29,6 +29,7 @@
 #include <QDir>
 #include <QFile>
 #include <QFormLayout>
+#include <QGuiApplication>
 #include <QLabel>
 #include <QLineEdit>
 #include <QPushButton>
@@ -147,6 +148,7 @@ private slots:
     void sampleCorporaStartWithTheirDefaults();
     void snapshotsAreTheEnginesDecodesAndTheFolderLoads();
     void tooSmallCorpusSaysTheSizeItAllows();
+    void startSaysItTrainsThePiecesUnderAWaitCursor();
     void occupiedFolderIsReplacedOnlyWhenAgreed();
     void failedWriteLeavesNoFolder();
     void pauseLeavesAWholeFolder();
@@ -360,6 +362,46 @@ void TestTrainingMarian::tooSmallCorpusSaysTheSizeItAllows() {
         QVERIFY2(std::string(e.what()).find("vocabulary size 0: must be from 4 to 1000000") != std::string::npos,
                  e.what());
     }
+}
+
+// Start trains the pieces on the UI thread before the run begins: meanwhile the status says so and the cursor waits;
+// both go once the run has started (a Transformer's Start says it reads the corpus).
+void TestTrainingMarian::startSaysItTrainsThePiecesUnderAWaitCursor() {
+    TrainingSettings s = tinyMarian(dir_.path(), 1);
+    s.out = dir_.filePath("busy");
+    TrainingWindow w;
+    w.show();
+    w.form()->applySettings(s);
+    QStringList said;
+    QList<Qt::CursorShape> cursors;
+    connect(&w, &TrainingWindow::preparing, this, [&](const QString& status) {
+        said << w.statusLabel()->text();
+        const QCursor* cursor = QGuiApplication::overrideCursor();
+        cursors << (cursor ? cursor->shape() : Qt::ArrowCursor);
+        QCOMPARE(status, w.statusLabel()->text());
+    });
+    QSignalSpy done(&w, &TrainingWindow::trainingFinished);
+    QVERIFY2(w.start(), qPrintable(w.lastError()));
+    QCOMPARE(said, QStringList{QStringLiteral("Training the SentencePiece models on marian.tsv…")});
+    QCOMPARE(cursors, QList<Qt::CursorShape>{Qt::WaitCursor});
+    QVERIFY(QGuiApplication::overrideCursor() == nullptr);
+    QVERIFY2(w.statusLabel()->text().startsWith(QStringLiteral("Training on 300 line")),
+             qPrintable(w.statusLabel()->text()));
+    QVERIFY(done.wait(120000));
+    said.clear();
+    s.marian.reset();  // a Transformer: no pieces to train
+    s.config = ModelConfig{};
+    s.config.decoder = DecoderKind::Transformer;
+    s.config.score = ScoreKind::ScaledDot;
+    s.config.transformer.d_model = 16;
+    s.config.transformer.nhead = 2;
+    s.config.transformer.dim_feedforward = 32;
+    s.out = dir_.filePath("busy.safetensors");
+    w.form()->applySettings(s);
+    QVERIFY2(w.start(), qPrintable(w.lastError()));
+    QCOMPARE(said, QStringList{QStringLiteral("Reading marian.tsv and making the model…")});
+    w.stop();
+    QVERIFY(done.wait(120000));
 }
 
 // A folder with a file in it: Start asks; "no" starts nothing and keeps the folder; "yes" replaces it with the

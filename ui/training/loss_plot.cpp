@@ -24,7 +24,7 @@ LossPlot::LossPlot(QWidget* parent) : QWidget(parent), plot_(new QCustomPlot(thi
     marker_->setVisible(false);
     plot_->legend->setVisible(true);
     plot_->axisRect()->insetLayout()->setInsetAlignment(0, Qt::AlignTop | Qt::AlignRight);
-    plot_->setMinimumHeight(160);
+    plot_->setMinimumHeight(110);  // an 800x600 screen: the epoch table under it, the heatmap
     log_box_ = new QCheckBox(this);
     connect(log_box_, &QCheckBox::toggled, this, &LossPlot::setLogScale);
     auto* layout = new QVBoxLayout(this);

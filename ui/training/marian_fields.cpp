@@ -18,11 +18,8 @@ QSpinBox* piecesBox(QWidget* parent) {
     s->setRange(kMinSentencePieceVocab, kMaxSentencePieceVocab);
     s->setSingleStep(100);
     s->setGroupSeparatorShown(true);
-    // As wide as the row gives it, at least room for "64,000": sized by its largest value (1,000,000, twice in the
-    // row), it would widen the form and the window past the other kinds'.
-    s->setSizePolicy(QSizePolicy::Ignored, QSizePolicy::Fixed);
-    s->setMinimumWidth(s->minimumSizeHint().width() - s->fontMetrics().horizontalAdvance(QStringLiteral("1,000,000")) +
-                       s->fontMetrics().horizontalAdvance(QStringLiteral("64,000")));
+    // As wide as its largest value (1,000,000) needs; the row puts the target's under the source's where the form
+    // is narrow (sideBySide).
     return s;
 }
 
@@ -31,7 +28,8 @@ QLineEdit* languageEdit(QWidget* parent) {
     auto* e = new QLineEdit(parent);
     static const QRegularExpression code(QStringLiteral("[A-Za-z0-9_-]{0,16}"));
     e->setValidator(new QRegularExpressionValidator(code, e));
-    e->setSizePolicy(QSizePolicy::Ignored, QSizePolicy::Fixed);  // a code is short: the row gives the room
+    // A code is short: room for "zho_Hans" (a line edit's own width would set two of them on two lines).
+    e->setFixedWidth(e->minimumSizeHint().width() + e->fontMetrics().horizontalAdvance(QStringLiteral("zho_Hans")));
     return e;
 }
 

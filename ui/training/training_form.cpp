@@ -20,14 +20,33 @@
 #include <QPushButton>
 #include <QSignalBlocker>
 #include <QSpinBox>
+#include <QStyle>
+#include <QStyleOptionComboBox>
 #include <tuple>
 
 namespace attnviz::ui {
 namespace {
 
+// As wide as its longest item where the form has the room, down to kShrunkChars characters where it has not (the
+// item shown is then cut short; the list that opens stays as wide as its items): "Marian (Hugging Face layout,
+// SentencePiece)" would otherwise keep the form, and the window, wider than an 800-pixel screen.
+class ShrinkingComboBox : public QComboBox {
+public:
+    using QComboBox::QComboBox;
+    static constexpr int kShrunkChars = 14;
+    QSize minimumSizeHint() const override {
+        QStyleOptionComboBox option;
+        initStyleOption(&option);
+        const QSize text(fontMetrics().averageCharWidth() * kShrunkChars, fontMetrics().height());
+        const QSize least = style()->sizeFromContents(QStyle::CT_ComboBox, &option, text, this);
+        const QSize full = QComboBox::minimumSizeHint();
+        return {std::min(full.width(), least.width()), full.height()};
+    }
+};
+
 template <typename Kind, size_t N>
 QComboBox* kindBox(QWidget* parent, const Kind (&kinds)[N]) {
-    auto* box = new QComboBox(parent);
+    auto* box = new ShrinkingComboBox(parent);
     for (Kind k : kinds) box->addItem(QString::fromUtf8(toString(k).data()), QString::fromUtf8(toString(k).data()));
     return box;
 }
@@ -106,7 +125,7 @@ TrainingForm::TrainingForm(QWidget* parent) : QWidget(parent) {
 }
 
 void TrainingForm::buildFields() {
-    corpus_ = new QComboBox(this);
+    corpus_ = new ShrinkingComboBox(this);
     browse_ = new QPushButton(this);
     valid_ = new QLineEdit(this);
     init_ = new QLineEdit(this);

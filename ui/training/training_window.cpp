@@ -14,16 +14,13 @@
 #include "training/training_worker.h"
 
 #include <QCloseEvent>
-#include <QHBoxLayout>
+#include <QFileInfo>
+#include <QGuiApplication>
 #include <QLabel>
 #include <QMessageBox>
 #include <QPushButton>
-#include <QScrollArea>
-#include <QScrollBar>
 #include <QSlider>
 #include <QSpinBox>
-#include <QSplitter>
-#include <QVBoxLayout>
 #include <cmath>
 
 namespace attnviz::ui {
@@ -50,16 +47,19 @@ void thinOut(std::vector<TrainingSnapshot>& snapshots) {
     snapshots = std::move(kept);
 }
 
+// The wait cursor over every window of the application while it lives.
+struct WaitCursor {
+    WaitCursor() { QGuiApplication::setOverrideCursor(Qt::WaitCursor); }
+    ~WaitCursor() { QGuiApplication::restoreOverrideCursor(); }
+    WaitCursor(const WaitCursor&) = delete;
+    WaitCursor& operator=(const WaitCursor&) = delete;
+};
+
 }  // namespace
 
 TrainingWindow::TrainingWindow(QWidget* parent) : QWidget(parent, Qt::Window), worker_(new TrainingWorker(this)) {
     setObjectName(QStringLiteral("TrainingWindow"));
-    auto* splitter = new QSplitter(Qt::Horizontal, this);
-    splitter->addWidget(buildControls());
-    splitter->addWidget(buildViews());
-    splitter->setStretchFactor(1, 1);
-    auto* layout = new QVBoxLayout(this);
-    layout->addWidget(splitter);
+    buildPanes();  // training_window_layout.cpp
     connect(worker_, &TrainingWorker::progressed, this, &TrainingWindow::addReport);
     connect(worker_, &TrainingWorker::snapshotTaken, this, &TrainingWindow::addSnapshot);
     connect(worker_, &TrainingWorker::validated, this, &TrainingWindow::addMetrics);
@@ -71,104 +71,6 @@ TrainingWindow::TrainingWindow(QWidget* parent) : QWidget(parent, Qt::Window), w
 }
 
 TrainingWindow::~TrainingWindow() = default;  // the worker stops its run and waits
-
-QWidget* TrainingWindow::buildControls() {
-    auto* box = new QWidget(this);
-    form_ = new TrainingForm(box);
-    form_scroll_ = new QScrollArea(box);
-    form_scroll_->setWidget(form_);
-    form_scroll_->setWidgetResizable(true);
-    form_scroll_->setHorizontalScrollBarPolicy(Qt::ScrollBarAlwaysOff);  // fitFormWidth() instead
-    fitFormWidth();
-    start_ = new QPushButton(box);
-    pause_ = new QPushButton(box);
-    stop_ = new QPushButton(box);
-    siblings_button_ = new QPushButton(box);
-    connect(siblings_button_, &QPushButton::clicked, this, &TrainingWindow::chooseSiblingsFolder);
-    connect(form_, &TrainingForm::problemChanged, this, &TrainingWindow::updateButtons);
-    connect(form_, &TrainingForm::modelKindChanged, this, &TrainingWindow::updateButtons);
-    connect(form_, &TrainingForm::modelKindChanged, this, &TrainingWindow::fitFormWidth);
-    connect(start_, &QPushButton::clicked, this, [this] { start(); });
-    connect(pause_, &QPushButton::clicked, this, [this] { isPaused() ? resume() : pause(); });
-    connect(stop_, &QPushButton::clicked, this, &TrainingWindow::stop);
-    auto* buttons = new QHBoxLayout;
-    for (QPushButton* b : {start_, pause_, stop_}) buttons->addWidget(b);
-    auto* layout = new QVBoxLayout(box);
-    layout->setContentsMargins(0, 0, 0, 0);
-    layout->addWidget(form_scroll_, 1);
-    layout->addLayout(buttons);
-    layout->addWidget(siblings_button_);
-    return box;
-}
-
-// The form's pane is as wide as the form's widest row (each model family has its own rows), with room for the
-// vertical scroll bar, so that no field is ever cut off on the right.
-void TrainingWindow::fitFormWidth() {
-    form_scroll_->setMinimumWidth(form_->sizeHint().width() + form_scroll_->verticalScrollBar()->sizeHint().width() +
-                                  2 * form_scroll_->frameWidth() + 4);
-}
-
-QWidget* TrainingWindow::buildViews() {
-    auto* box = new QWidget(this);
-    status_ = new QLabel(box);
-    status_->setWordWrap(true);
-    status_->setTextInteractionFlags(Qt::TextSelectableByMouse);
-    loss_plot_ = new LossPlot(box);
-    heatmap_ = new HeatmapView(box);
-    heatmap_->setMinimumCellSize(14);
-    metrics_table_ = new EpochMetricsTable(box);
-    auto* curves = new QSplitter(Qt::Horizontal, box);
-    curves->addWidget(loss_plot_);
-    curves->addWidget(metrics_table_);
-    curves->setStretchFactor(0, 1);
-    curves->setStretchFactor(1, 0);
-    auto* views = new QSplitter(Qt::Vertical, box);
-    views->addWidget(curves);
-    views->addWidget(heatmap_);
-    views->setStretchFactor(1, 2);
-    timeline_label_ = new QLabel(box);
-    timeline_ = new QSlider(Qt::Horizontal, box);
-    timeline_->setRange(0, 0);
-    timeline_label_->setBuddy(timeline_);
-    snapshot_label_ = new QLabel(box);
-    snapshot_label_->setMinimumWidth(snapshot_label_->fontMetrics().horizontalAdvance(QStringLiteral("0")) * 28);
-    connect(timeline_, &QSlider::valueChanged, this, &TrainingWindow::showSnapshot);
-    auto* timeline_row = new QHBoxLayout;
-    timeline_row->addWidget(timeline_label_);
-    timeline_row->addWidget(timeline_, 1);
-    timeline_row->addWidget(snapshot_label_);
-    export_film_ = new QPushButton(box);
-    export_anim_ = new QPushButton(box);
-    frame_delay_label_ = new QLabel(box);
-    frame_delay_ = new QSpinBox(box);
-    frame_delay_->setRange(20, 10000);
-    frame_delay_->setSingleStep(50);
-    frame_delay_->setValue(kDefaultFrameDelayMs);
-    frame_delay_label_->setBuddy(frame_delay_);
-    export_curves_ = new QPushButton(box);
-    open_main_ = new QPushButton(box);
-    save_sibling_ = new QPushButton(box);
-    connect(export_film_, &QPushButton::clicked, this, &TrainingWindow::chooseFilmstripFile);
-    connect(export_anim_, &QPushButton::clicked, this, &TrainingWindow::chooseAnimationFile);
-    connect(export_curves_, &QPushButton::clicked, this, &TrainingWindow::chooseCurvesFile);
-    connect(open_main_, &QPushButton::clicked, this, [this] { emit openModelRequested(modelPath()); });
-    connect(save_sibling_, &QPushButton::clicked, this, &TrainingWindow::chooseSiblingFile);
-    auto* actions = new QHBoxLayout;
-    actions->addWidget(export_film_);
-    actions->addWidget(export_anim_);
-    actions->addWidget(frame_delay_label_);
-    actions->addWidget(frame_delay_);
-    actions->addWidget(export_curves_);
-    actions->addStretch(1);
-    for (QPushButton* b : {open_main_, save_sibling_}) actions->addWidget(b);
-    auto* layout = new QVBoxLayout(box);
-    layout->setContentsMargins(0, 0, 0, 0);
-    layout->addWidget(status_);
-    layout->addWidget(views, 1);
-    layout->addLayout(timeline_row);
-    layout->addLayout(actions);
-    return box;
-}
 
 void TrainingWindow::retranslate() {
     setWindowTitle(tr("Train a model — attnviz"));
@@ -240,10 +142,24 @@ bool TrainingWindow::askToReplace(const QString& folder) {
                                  QMessageBox::Yes | QMessageBox::No, QMessageBox::No) == QMessageBox::Yes;
 }
 
+// Preparing a run reads the corpus and makes the model on the UI thread; a new Marian's SentencePiece models are
+// trained then (a second on 4,000 lines, several on a large corpus). Meanwhile the status says so (painted before
+// the work starts) and the cursor waits, so that the window does not seem to hang.
+void TrainingWindow::showPreparing(const TrainingSettings& s) {
+    const QString corpus = QFileInfo(s.corpus).fileName();
+    showMessage(s.marian && s.init.isEmpty() ? tr("Training the SentencePiece models on %1…").arg(corpus)
+                                             : tr("Reading %1 and making the model…").arg(corpus),
+                false);
+    status_->repaint();
+    emit preparing(status_->text());
+}
+
 bool TrainingWindow::startWith(TrainingSettings settings) {
     if (!mayWriteFolder(settings)) return false;
     TrainingJob job;
     try {
+        const WaitCursor busy;
+        showPreparing(settings);
         job = prepareTrainingJob(settings);
     } catch (const std::exception& e) {
         last_error_ = qs(errorMessage(e));

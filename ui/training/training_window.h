@@ -19,7 +19,9 @@
 #include <memory>
 
 class QLabel;
+class QLayout;
 class QScrollArea;
+class QSplitter;
 class QPushButton;
 class QSlider;
 class QSpinBox;
@@ -87,12 +89,18 @@ public:
     QLabel* statusLabel() const { return status_; }
     QPushButton* startButton() const { return start_; }
     QPushButton* siblingsButton() const { return siblings_button_; }
+    QScrollArea* formScrollArea() const { return form_scroll_; }
+    // The loss curves and the epoch table: side by side where the views have room for both, else one above the other.
+    QSplitter* curvesSplitter() const { return curves_; }
 
 signals:
     void openModelRequested(const QString& path);
     void trainingFinished();  // after the model file was written (or could not be)
     void snapshotAdded(int count);
     void paused(qint64 step);  // a pause began and the model so far was written (or could not be: the status says)
+    // Start is preparing the run on the UI thread (the corpus read, a Marian's pieces trained): `status` says what,
+    // shown before the work begins, under a wait cursor.
+    void preparing(const QString& status);
     void siblingTrained(const QString& path);  // one of the four siblings is done and written
     // The sibling sequence ended: `written` the files of the siblings trained to their end; `complete`: all four.
     void siblingsEnded(const QStringList& written, bool complete);
@@ -100,13 +108,22 @@ signals:
 protected:
     void closeEvent(QCloseEvent* event) override;
     void changeEvent(QEvent* event) override;
+    void showEvent(QShowEvent* event) override;
+    bool eventFilter(QObject* watched, QEvent* event) override;
 
 private:
+    // training_window_layout.cpp: the panes, and how they fit a small screen
+    void buildPanes();
     QWidget* buildControls();
     QWidget* buildViews();
+    QLayout* buildTimeline(QWidget* box);
+    QLayout* buildActions(QWidget* box);
     void fitFormWidth();
+    int formPaneWidth(int form_width) const;  // the form's pane for a form this wide, its scroll bar and frame
+    void arrangeCurves();
     void retranslate();
     bool startWith(TrainingSettings settings);
+    void showPreparing(const TrainingSettings& settings);
     bool mayWriteFolder(TrainingSettings& settings);
     bool askToReplace(const QString& folder);
     void updateButtons();
@@ -132,6 +149,10 @@ private:
     TrainingWorker* worker_;
     TrainingForm* form_ = nullptr;
     QScrollArea* form_scroll_ = nullptr;
+    QSplitter* panes_ = nullptr;   // the form's pane | the views
+    QSplitter* views_ = nullptr;   // the curves | the heatmap
+    QSplitter* curves_ = nullptr;  // the loss plot and the epoch table
+    bool panes_sized_ = false;     // the form's pane was given its width when first shown
     LossPlot* loss_plot_ = nullptr;
     EpochMetricsTable* metrics_table_ = nullptr;
     HeatmapView* heatmap_ = nullptr;

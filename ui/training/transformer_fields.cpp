@@ -3,6 +3,7 @@
 #include "heatmap/utf8_text.h"
 
 #include "heatmap/plot_palette.h"
+#include "training/flow_layout.h"
 
 #include <QComboBox>
 #include <QFormLayout>
@@ -23,16 +24,21 @@ QSpinBox* spin(QWidget* parent, int lo, int hi, int step) {
 
 }  // namespace
 
+// Each label with its field, the second pair under the first where the form is too narrow for both on a line.
 QWidget* sideBySide(QWidget* parent, QLabel* first_label, QWidget* first, QLabel* second_label, QWidget* second) {
     auto* row = new QWidget(parent);
-    auto* layout = new QHBoxLayout(row);
-    layout->setContentsMargins(0, 0, 0, 0);
-    layout->addWidget(first_label);
-    layout->addWidget(first, 1);
-    layout->addWidget(second_label);
-    layout->addWidget(second, 1);
-    first_label->setBuddy(first);
-    second_label->setBuddy(second);
+    auto* flow = new FlowLayout(row);
+    for (auto [label, field] : {std::pair{first_label, first}, std::pair{second_label, second}}) {
+        auto* pair = new QWidget(row);
+        auto* layout = new QHBoxLayout(pair);
+        layout->setContentsMargins(0, 0, 0, 0);
+        label->setParent(pair);
+        field->setParent(pair);
+        layout->addWidget(label);
+        layout->addWidget(field);
+        label->setBuddy(field);
+        flow->addWidget(pair);
+    }
     return row;
 }
 
