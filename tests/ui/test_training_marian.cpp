@@ -394,8 +394,8 @@ void TestTrainingMarian::startSaysItTrainsThePiecesUnderAWaitCursor() {
     s.config.decoder = DecoderKind::Transformer;
     s.config.score = ScoreKind::ScaledDot;
     s.config.transformer.d_model = 16;
-    s.config.transformer.nhead = 2;
-    s.config.transformer.dim_feedforward = 32;
+    s.config.transformer.setHeads(2);
+    s.config.transformer.setFeedForward(32);
     s.out = dir_.filePath("busy.safetensors");
     w.form()->applySettings(s);
     QVERIFY2(w.start(), qPrintable(w.lastError()));
