@@ -40,6 +40,27 @@ void fillScores(LineScores& s, const Model& model, const DecodeResult& greedy) {
     s.scored = true;
 }
 
+// Where the gold's words are in a forced decode: a SentencePiece model's pieces merged into words on both sides
+// (eval/alignment.h's wordAxes, what `eval --merge both` reads), a word model's tokens as they are.
+AlignOptions goldAlignOptions(const Model& model) {
+    AlignOptions align;
+    align.words = wordAxes(model, readsWords(model, MergeSides::None) ? MergeSides::None : MergeSides::Both);
+    return align;
+}
+
+// Whether the merged words are the text's whitespace words, which the gold links number: an <unk> piece or a
+// >>lang<< code is a word of its own, and such a line gets no AER rather than links read one word off.
+bool wordsMatchText(const Model& model, const CorpusExample& ex, const DecodeResult& forced, const AlignOptions& a) {
+    const TokenizerConfig& t = model.config.tokenizer;
+    try {
+        checkWordCounts(forced, a.words, tokenize(ex.source, t.source, t.lowercase).size(),
+                        tokenize(ex.target, t.target, t.lowercase).size());
+        return true;
+    } catch (const InputError&) {
+        return false;
+    }
+}
+
 }  // namespace
 
 LineScores scoreLine(const Model& model, const CorpusExample& example, const DecodeOptions& options,
@@ -53,7 +74,11 @@ LineScores scoreLine(const Model& model, const CorpusExample& example, const Dec
         const DecodeResult greedy = greedyDecode(model, source, options);
         if (example.has_alignment) {
             const DecodeResult forced = forcedDecode(model, source, reference, options);
-            s.counts = evalExample(model, greedy, reference.tokens, &forced, &example.alignment);
+            const AlignOptions align = goldAlignOptions(model);
+            const bool readable =
+                align.words.merge == MergeSides::None || wordsMatchText(model, example, forced, align);
+            s.counts =
+                evalExample(model, greedy, reference.tokens, &forced, readable ? &example.alignment : nullptr, align);
         } else {
             s.counts = evalExample(model, greedy, reference.tokens);
         }

@@ -54,6 +54,7 @@ private slots:
     void readerSkipsBadLinesWhenAsked();
     void bleuPlusOneByHand();
     void subwordOutputIsTheDetokenizedText();
+    void subwordAerIsReadOnWords();
 };
 
 void TestCorpusScores::numbersMatchTheDecodeTakenByHand() {
@@ -252,6 +253,33 @@ void TestCorpusScores::subwordOutputIsTheDetokenizedText() {
     QVERIFY(s.output != joined(greedy.target_tokens));
     QVERIFY(s.output.find("\u2581") == std::string::npos);
     QVERIFY(s.output.find("</s>") == std::string::npos);
+}
+
+// A SentencePiece model's gold links number the text's words: the line's AER is read off its forced decode merged
+// into words (wordAxes, as eval --merge both), the same links and counts computed here from the engine's functions.
+void TestCorpusScores::subwordAerIsReadOnWords() {
+    QTemporaryDir dir;
+    const std::string folder = dir.filePath("m").toStdString();
+    makeMarianFolder(folder);
+    const Model m = loadModel(folder);
+    CorpusOptions o;
+    o.tokenizer = m.config.tokenizer;
+    const std::string links = "0-0 1-2 2-1 4-3";
+    const Corpus c =
+        parseCorpus("the greenest rivers walked under\tthree smaller birds singing\t" + links + "\n", "t.tsv", o);
+    const LineScores s = scoreLine(m, c.examples[0], DecodeOptions{});
+    QVERIFY2(s.scored, s.error.c_str());
+    QVERIFY(s.aer.has_value());
+    const DecodeResult forced = forcedDecode(m, tokenizeSource(m, c.examples[0].source),
+                                             tokenizeTarget(m, c.examples[0].target), DecodeOptions{});
+    QVERIFY(forced.source_words.size() < forced.source_tokens.size());  // words of several pieces
+    AlignOptions words;
+    words.words = wordAxes(m, MergeSides::Both);
+    QCOMPARE(words.words.first_column, 0);
+    const AerCounts want = aerCounts(extractAlignment(forced, words), parseAlignment(links));
+    QCOMPARE(s.counts.alignment.predicted, int64_t(4));  // one link per reference word
+    QCOMPARE(s.counts.alignment.overlap, want.overlap);
+    QCOMPARE(*s.aer, want.aer());
 }
 
 ATTNVIZ_TEST_MAIN(TestCorpusScores)
