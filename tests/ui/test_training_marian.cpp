@@ -9,6 +9,7 @@
 #include "main_window_fixture.h"
 #include "marian_folders.h"
 #include "test_files.h"
+#include "training_window_fixture.h"
 
 #include "base/errors.h"
 #include "io/atomic_file.h"
@@ -90,15 +91,7 @@ TrainingSettings tinyMarian(const QString& dir, int epochs) {
 // updates of the same options.
 Model marianTrainedByCore(const TrainingSettings& s, int64_t steps, std::vector<TrainProgress>* reports = nullptr) {
     const Corpus corpus = readCorpus(s.corpus.toStdString(), CorpusOptions{true, std::nullopt});
-    Model m = makeMarianModel(corpus, *s.marian, s.options.seed);
-    if (steps == 0) return m;
-    TrainOptions o = s.options;
-    o.steps = steps;
-    o.progress_interval = 0;
-    TrainCallbacks cb;
-    if (reports) cb.progress = [reports](const TrainProgress& p) { reports->push_back(p); };
-    trainModel(m, corpusExamples(m, corpus), {}, o, cb);
-    return m;
+    return testing::trainedForSteps(makeMarianModel(corpus, *s.marian, s.options.seed), corpus, s, steps, reports);
 }
 
 QPushButton* buttonNamed(const QWidget& w, const QString& text) {
