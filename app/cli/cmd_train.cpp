@@ -61,10 +61,11 @@ std::string clockText(double seconds) {
 // The command line of `attnviz-cli train`.
 struct TrainArgs {
     std::string data, init, config_path, out, optimizer = "adam", valid, task, description, dtype = "f32";
+    std::string lr_decay = "none";
     std::string spm_vocab, source_lang, target_lang;  // a Marian config's (docs/marian.md)
     bool force = false;
     bool description_given = false;
-    double lr = 1e-3, clip = 0, dropout = 0, align_weight = 0;
+    double lr = 1e-3, clip = 0, dropout = 0, align_weight = 0, label_smoothing = 0;
     int batch = 32, epochs = 10, threads = 0, min_freq = 1;
     int64_t steps = 0, warmup = 0;
     uint64_t seed = 0;
@@ -86,6 +87,9 @@ bool parseTrainArgs(const std::vector<std::string>& args, TrainArgs& a) {
     p.option("--warmup", &a.warmup, "N",
              "learning-rate warmup: lr/N at the first update growing linearly to lr at update N (default 0 = off)", 0,
              int64_t(1) << 40);
+    p.choice("--lr-decay", &a.lr_decay, {"none", "inverse_sqrt"},
+             "after the warmup the learning rate stays (none, the default) or decays as lr x sqrt(W/update),\n"
+             "W the warmup (at least 1) (inverse_sqrt)");
     p.option("--batch-size", &a.batch, "B", "examples per update (default 32)", 1, 1000000);
     p.option("--epochs", &a.epochs, "N", "passes over the data (default 10)", 1, 1000000);
     p.option("--steps", &a.steps, "N", "a fixed number of updates (overrides --epochs)", 1, int64_t(1) << 40);
@@ -99,6 +103,10 @@ bool parseTrainArgs(const std::vector<std::string>& args, TrainArgs& a) {
              "column (i-j links; lines without one get no guidance); global spans only; a Transformer's last\n"
              "layer cross-attention averaged over heads (default 0 = off)",
              0.0, 1e6);
+    p.option("--label-smoothing", &a.label_smoothing, "E",
+             "label smoothing: train towards (1-E) x the next token + E spread evenly over the outputs the\n"
+             "model can produce; the printed losses stay the plain -log p (default 0 = off)",
+             0.0, 0.99);
     p.option("--seed", &a.seed, "S", "seed of the initial weights, shuffling and dropout (default 0)");
     p.flag("--no-shuffle", &a.no_shuffle, "batches in file order");
     p.option("--valid", &a.valid, "FILE", "validation data (TSV): keep the model of the best validation loss");
@@ -132,6 +140,8 @@ TrainOptions trainOptions(const TrainArgs& a, bool tty) {
     o.optimizer = a.optimizer == "sgd" ? OptimizerKind::Sgd : OptimizerKind::Adam;
     o.lr = a.lr;
     o.warmup = a.warmup;
+    o.lr_decay = a.lr_decay == "inverse_sqrt" ? LrDecay::InverseSqrt : LrDecay::None;
+    o.label_smoothing = a.label_smoothing;
     o.batch_size = a.batch;
     o.epochs = a.epochs;
     o.steps = a.steps;
@@ -297,6 +307,8 @@ std::string trainingMetadata(const TrainArgs& a, size_t lines, size_t valid_line
     r.optimizer = a.optimizer;
     r.lr = a.lr;
     r.warmup = a.warmup;
+    r.lr_decay = a.lr_decay;
+    r.label_smoothing = a.label_smoothing;
     r.batch_size = a.batch;
     r.clip = a.clip;
     r.dropout = a.dropout;

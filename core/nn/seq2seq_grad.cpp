@@ -7,6 +7,7 @@
 #include "nn/seq2seq_passes.h"
 
 #include "base/errors.h"
+#include "nn/label_smoothing.h"
 #include "nn/softmax.h"
 
 #include <algorithm>
@@ -401,7 +402,8 @@ std::vector<Index> singleObjectiveRows(const TrainExample* const* batch, int B, 
 
 template <typename T>
 void outputForward(const ModelParamsT<T>& p, const MatT<T>& F, const TrainExample* const* batch, int B, T grad_scale,
-                   bool backward, Seq2SeqWorkspace<T>& w, LossSum& out) {
+                   bool backward, Seq2SeqWorkspace<T>& w, LossSum& out, T label_smoothing) {
+    static const std::vector<int> kNoneForbidden;  // an RNN model can produce every output
     const Index NB = F.rows();
     w.out_rows = singleObjectiveRows(batch, B, int(NB / B));
     const bool gathered = !w.out_rows.empty();
@@ -435,9 +437,10 @@ void outputForward(const ModelParamsT<T>& p, const MatT<T>& F, const TrainExampl
         const T lse = logSumExp(row);
         out.sum += double(lse - row[y]);
         ++out.tokens;
+        if (label_smoothing > T(0)) out.smooth_sum += uniformCrossEntropy((row.array() - lse).matrix(), kNoneForbidden);
         if (backward) {
             row = ((row.array() - lse).exp() * grad_scale).matrix();
-            row[y] -= grad_scale;
+            subtractSmoothedTarget(row, y, double(label_smoothing), double(grad_scale), kNoneForbidden);
         }
     }
 }
@@ -517,13 +520,14 @@ void backwardSteps(const ModelConfig& c, const ModelParamsT<T>& p, const TrainEx
 template <typename T>
 LossSum lossAndGradients(const ModelConfig& c, const ModelParamsT<T>& p, const TrainExample* const* batch, int B,
                          const DropoutSpec& dropout, T grad_scale, bool backward, ModelParamsT<T>* G,
-                         Seq2SeqWorkspace<T>& w, T align_weight) {
+                         Seq2SeqWorkspace<T>& w, T align_weight, T label_smoothing) {
     int S = 0, N = 0;
     batchSizes(batch, B, S, N);
     LossSum out;
     if (B == 0) return out;
     out = forwardSteps<T>(c, p, batch, B, S, N, dropout, backward, w, align_weight, grad_scale);
-    outputForward<T>(p, c.decoder == DecoderKind::Bahdanau ? w.feat : w.htil, batch, B, grad_scale, backward, w, out);
+    outputForward<T>(p, c.decoder == DecoderKind::Bahdanau ? w.feat : w.htil, batch, B, grad_scale, backward, w, out,
+                     label_smoothing);
     if (!backward) return out;
     w.active.assign(size_t(N), B);
     backwardSteps<T>(c, p, batch, B, S, N, dropout.p > 0, G, w);
@@ -535,19 +539,21 @@ LossSum lossAndGradients(const ModelConfig& c, const ModelParamsT<T>& p, const T
 template <typename T>
 LossSum seq2seqLossAndGrad(const ModelConfig& c, const ModelParamsT<T>& p, const TrainExample* const* batch, int B,
                            const DropoutSpec& dropout, T grad_scale, ModelParamsT<T>* g, Seq2SeqWorkspace<T>& w,
-                           T align_weight) {
-    return seq2seq_passes::lossAndGradients<T>(c, p, batch, B, dropout, grad_scale, g != nullptr, g, w, align_weight);
+                           T align_weight, T label_smoothing) {
+    return seq2seq_passes::lossAndGradients<T>(c, p, batch, B, dropout, grad_scale, g != nullptr, g, w, align_weight,
+                                               label_smoothing);
 }
 
 template LossSum seq2seqLossAndGrad<float>(const ModelConfig&, const ModelParams&, const TrainExample* const*, int,
-                                           const DropoutSpec&, float, ModelParams*, Seq2SeqWorkspace<float>&, float);
+                                           const DropoutSpec&, float, ModelParams*, Seq2SeqWorkspace<float>&, float,
+                                           float);
 template LossSum seq2seqLossAndGrad<double>(const ModelConfig&, const ModelParamsD&, const TrainExample* const*, int,
                                             const DropoutSpec&, double, ModelParamsD*, Seq2SeqWorkspace<double>&,
-                                            double);
+                                            double, double);
 namespace seq2seq_passes {
 #define ATTNVIZ_SEQ2SEQ_PASSES(T)                                                                                      \
     template void outputForward<T>(const ModelParamsT<T>&, const MatT<T>&, const TrainExample* const*, int, T, bool,   \
-                                   Seq2SeqWorkspace<T>&, LossSum&);                                                    \
+                                   Seq2SeqWorkspace<T>&, LossSum&, T);                                                 \
     template LossSum forwardSteps<T>(const ModelConfig&, const ModelParamsT<T>&, const TrainExample* const*, int, int, \
                                      int, const DropoutSpec&, bool, Seq2SeqWorkspace<T>&, T, T);                       \
     template void backwardSteps<T>(const ModelConfig&, const ModelParamsT<T>&, const TrainExample* const*, int, int,   \

@@ -52,6 +52,16 @@ struct LossSum {
     // Guided alignment (only computed with align_weight > 0): Σ over guided steps of −Σ_j G_kj log a_kj, not
     // multiplied by the weight. The objective is sum + align_weight · align_sum; `sum` stays the pure NLL.
     double align_sum = 0;
+    // Label smoothing ε (nn/label_smoothing.h; only computed with ε > 0): Σ over the same positions of the mean
+    // −log p over the producible outputs. The objective is (1 − ε)·sum + ε·smooth_sum (+ align_weight · align_sum).
+    double smooth_sum = 0;
+    // Adds another part's sums (a batch split across threads).
+    void add(const LossSum& o) {
+        sum += o.sum;
+        tokens += o.tokens;
+        align_sum += o.align_sum;
+        smooth_sum += o.smooth_sum;
+    }
 };
 
 template <typename T>
@@ -90,10 +100,12 @@ struct Seq2SeqWorkspace {
 // Σ −log p + λ Σ_k CE(G_k, a_k), G_k uniform over the gold source positions of step k (examples' `align`; steps
 // without links add nothing); .align_sum reports Σ CE and the gradient (× grad_scale) is that of the whole
 // objective. Local spans (local_m, local_p) ignore λ: their windows need not contain the gold positions.
+// label_smoothing ε > 0 smooths the NLL's targets (nn/label_smoothing.h): the gradient is that of
+// (1 − ε)·sum + ε·smooth_sum (+ λ·align_sum); .sum stays the pure NLL.
 template <typename T>
 LossSum seq2seqLossAndGrad(const ModelConfig& c, const ModelParamsT<T>& p, const TrainExample* const* batch, int B,
                            const DropoutSpec& dropout, T grad_scale, ModelParamsT<T>* g, Seq2SeqWorkspace<T>& ws,
-                           T align_weight = T(0));
+                           T align_weight = T(0), T label_smoothing = T(0));
 
 // The same loss (no dropout, scale 1) and the same backward, without the parameters' gradients: only as far as
 // ws.dxe (S*B, E), ∂(loss)/∂(the source embeddings as the encoder read them), time-major. For attribution

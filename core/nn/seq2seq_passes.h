@@ -22,10 +22,11 @@ LossSum forwardSteps(const ModelConfig& c, const ModelParamsT<T>& p, const Train
                      T grad_scale);
 
 // logits = F fc_outᵀ + b (F: (N*B, ·) the steps' features) and Σ −log p into `out`; with `backward` w.logits becomes
-// dlogits. Examples with an objective_row each count that row alone (attribution).
+// dlogits. Examples with an objective_row each count that row alone (attribution). label_smoothing ε > 0: .smooth_sum
+// too, and dlogits of the smoothed objective (nn/label_smoothing.h).
 template <typename T>
 void outputForward(const ModelParamsT<T>& p, const MatT<T>& F, const TrainExample* const* batch, int B, T grad_scale,
-                   bool backward, Seq2SeqWorkspace<T>& w, LossSum& out);
+                   bool backward, Seq2SeqWorkspace<T>& w, LossSum& out, T label_smoothing = T(0));
 
 // The backward from the output layer's dlogits (w.logits) of B examples: into *G when G is not null, else only as far
 // as w.dxe. w.active[t]: the rows of step t that have a gradient.

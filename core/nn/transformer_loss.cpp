@@ -1,6 +1,7 @@
 #include "nn/transformer_loss.h"
 
 #include "base/errors.h"
+#include "nn/label_smoothing.h"
 #include "nn/softmax.h"
 #include "nn/transformer_guidance.h"
 
@@ -296,17 +297,22 @@ void forward(const TransformerConfig& c, const TransformerParamsT<T>& p, Dropout
 // The backward: the parameters' gradients into *g when g is not null; k.source_grad always.
 template <typename T>
 void backward(const TransformerConfig& c, const TransformerParamsT<T>& p, T grad_scale, TransformerLossCache<T>& k,
-              TransformerParamsT<T>* g) {
+              TransformerParamsT<T>* g, T label_smoothing = T(0)) {
     using P = TransformerParamsT<T>;
-    // ∂/∂logits of −Σ log p(next token): softmax − one-hot, times the scale; an attribution row with a contrast c:
-    // one-hot(c) − one-hot; rows outside the objective: 0
+    // ∂/∂logits of −Σ log p(next token): softmax − one-hot (− the smoothed target with label smoothing), times the
+    // scale; an attribution row with a contrast c: one-hot(c) − one-hot; rows outside the objective: 0
     TMat<T> dlogits = k.log_probs.array().exp() * grad_scale;
     for (Eigen::Index i = 0; i < dlogits.rows(); ++i) {
         const size_t r = size_t(decoderRowOf(k, i));
         if (!k.in_objective[r] || k.contrast[r] >= 0) dlogits.row(i).setZero();
         if (!k.in_objective[r]) continue;
-        if (k.contrast[r] >= 0) dlogits(i, k.contrast[r]) += grad_scale;
-        dlogits(i, k.tgt_next[r]) -= grad_scale;
+        if (k.contrast[r] >= 0) {
+            dlogits(i, k.contrast[r]) += grad_scale;
+            dlogits(i, k.tgt_next[r]) -= grad_scale;
+        } else {
+            subtractSmoothedTarget(dlogits.row(i), k.tgt_next[r], double(label_smoothing), double(grad_scale),
+                                   c.forbidden_outputs);
+        }
     }
     const bool gathered = !k.out_rows.empty();
     // a tied output weight's gradient adds into the target table's (outputTable of g)
@@ -339,7 +345,8 @@ void backward(const TransformerConfig& c, const TransformerParamsT<T>& p, T grad
 template <typename T>
 LossSum transformerLossAndGrad(const TransformerConfig& c, const TransformerParamsT<T>& p,
                                const TrainExample* const* batch, int B, DropoutSource* drop, T grad_scale,
-                               TransformerParamsT<T>* g, TransformerLossCache<T>& cache, T align_weight) {
+                               TransformerParamsT<T>* g, TransformerLossCache<T>& cache, T align_weight,
+                               T label_smoothing) {
     pack<T>(c, p, batch, B, cache);
     forward<T>(c, p, drop, cache);
     LossSum s;
@@ -351,10 +358,13 @@ LossSum transformerLossAndGrad(const TransformerConfig& c, const TransformerPara
         const size_t r = size_t(decoderRowOf(cache, i));
         if (!cache.in_objective[r]) continue;
         s.sum -= double(cache.log_probs(i, cache.tgt_next[r]));
-        if (cache.contrast[r] >= 0) s.sum += double(cache.log_probs(i, cache.contrast[r]));
+        if (cache.contrast[r] >= 0)
+            s.sum += double(cache.log_probs(i, cache.contrast[r]));
+        else if (label_smoothing > T(0))
+            s.smooth_sum += uniformCrossEntropy(cache.log_probs.row(i), c.forbidden_outputs);
         ++s.tokens;
     }
-    if (g) backward<T>(c, p, grad_scale, cache, g);
+    if (g) backward<T>(c, p, grad_scale, cache, g, label_smoothing);
     return s;
 }
 
@@ -368,10 +378,11 @@ LossSum transformerLossAndSourceGrad(const TransformerConfig& c, const Transform
 
 template LossSum transformerLossAndGrad<float>(const TransformerConfig&, const TransformerParamsT<float>&,
                                                const TrainExample* const*, int, DropoutSource*, float,
-                                               TransformerParamsT<float>*, TransformerLossCache<float>&, float);
+                                               TransformerParamsT<float>*, TransformerLossCache<float>&, float, float);
 template LossSum transformerLossAndGrad<double>(const TransformerConfig&, const TransformerParamsT<double>&,
                                                 const TrainExample* const*, int, DropoutSource*, double,
-                                                TransformerParamsT<double>*, TransformerLossCache<double>&, double);
+                                                TransformerParamsT<double>*, TransformerLossCache<double>&, double,
+                                                double);
 template LossSum transformerLossAndSourceGrad<float>(const TransformerConfig&, const TransformerParamsT<float>&,
                                                      const TrainExample* const*, int, TransformerLossCache<float>&);
 template LossSum transformerLossAndSourceGrad<double>(const TransformerConfig&, const TransformerParamsT<double>&,

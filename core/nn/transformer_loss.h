@@ -74,11 +74,13 @@ struct TransformerLossCache {
 // alignment link outside its sentence pair.
 // Guided alignment (nn/transformer_guidance.h): with align_weight λ > 0 the objective becomes Σ −log p + λ Σ_k
 // CE(G_k, Ā_k) over the rows with gold links; .align_sum reports Σ CE and the gradient (× grad_scale) is that of
-// the whole objective.
+// the whole objective. label_smoothing ε > 0 smooths the NLL's targets over the producible outputs
+// (nn/label_smoothing.h): the gradient is that of (1 − ε)·sum + ε·smooth_sum (+ λ·align_sum); .sum stays the pure NLL.
 template <typename T>
 LossSum transformerLossAndGrad(const TransformerConfig& c, const TransformerParamsT<T>& p,
                                const TrainExample* const* batch, int B, DropoutSource* drop, T grad_scale,
-                               TransformerParamsT<T>* g, TransformerLossCache<T>& cache, T align_weight = T(0));
+                               TransformerParamsT<T>* g, TransformerLossCache<T>& cache, T align_weight = T(0),
+                               T label_smoothing = T(0));
 
 // The same loss (no dropout, scale 1) and the same backward without the parameters' gradients: only as far as
 // cache.source_grad. For attribution (core/explain), which needs the inputs' gradients alone.
@@ -90,9 +92,9 @@ LossSum transformerLossAndSourceGrad(const TransformerConfig& c, const Transform
 template <typename T>
 LossSum transformerLossAndGrad(const TransformerConfig& c, const TransformerParamsT<T>& p, const TrainExample& ex,
                                DropoutSource* drop, T grad_scale, TransformerParamsT<T>* g,
-                               TransformerLossCache<T>& cache, T align_weight = T(0)) {
+                               TransformerLossCache<T>& cache, T align_weight = T(0), T label_smoothing = T(0)) {
     const TrainExample* one = &ex;
-    return transformerLossAndGrad<T>(c, p, &one, 1, drop, grad_scale, g, cache, align_weight);
+    return transformerLossAndGrad<T>(c, p, &one, 1, drop, grad_scale, g, cache, align_weight, label_smoothing);
 }
 
 }  // namespace attnviz

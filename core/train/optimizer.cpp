@@ -33,9 +33,11 @@ double clipGradNorm(P& grads, double max_norm, int threads) {
     return norm;
 }
 
-double warmupLearningRate(double lr, int64_t update, int64_t warmup) {
-    if (warmup <= 1 || update >= warmup) return lr;
-    return lr * double(std::max<int64_t>(update, 1)) / double(warmup);
+double scheduledLearningRate(double lr, int64_t update, int64_t warmup, LrDecay decay) {
+    update = std::max<int64_t>(update, 1);
+    if (warmup > 1 && update < warmup) return lr * double(update) / double(warmup);
+    if (decay == LrDecay::None) return lr;
+    return lr * std::sqrt(double(std::max<int64_t>(warmup, 1)) / double(update));
 }
 
 template <class P>

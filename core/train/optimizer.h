@@ -1,5 +1,5 @@
 // Optimizers with PyTorch's semantics (torch.optim.SGD without momentum, torch.optim.Adam), total-norm clipping as
-// torch.nn.utils.clip_grad_norm_ and the learning-rate warmup. Parameters, gradients and moments are parameter sets
+// torch.nn.utils.clip_grad_norm_ and the learning-rate schedule. Parameters, gradients and moments are parameter sets
 // of the same layout: ModelParams (the RNN kinds) or TransformerParams.
 #pragma once
 #include "model/params_ops.h"
@@ -20,9 +20,14 @@ double gradNorm(const P& grads, int threads = 1);
 template <class P>
 double clipGradNorm(P& grads, double max_norm, int threads = 1);
 
-// The learning rate of update `update` (1 = the first) with a warmup of `warmup` updates (docs/cli.md --warmup):
-// lr · update / warmup while update < warmup, then lr; warmup <= 1 is no warmup.
-double warmupLearningRate(double lr, int64_t update, int64_t warmup);
+// After the warmup: the rate stays (None), or decays with the inverse square root of the update (Vaswani et al.
+// 2017's schedule after its peak; Marian's --lr-decay-inv-sqrt, fairseq's inverse_sqrt).
+enum class LrDecay { None, InverseSqrt };
+
+// The learning rate of update `update` (1 = the first) with a warmup of `warmup` updates (docs/cli.md --warmup,
+// --lr-decay): lr · update / warmup while update < warmup; then lr (None) or lr · √(max(warmup, 1) / update)
+// (InverseSqrt). warmup <= 1 is no warmup.
+double scheduledLearningRate(double lr, int64_t update, int64_t warmup, LrDecay decay = LrDecay::None);
 
 template <class P>
 class OptimizerT {

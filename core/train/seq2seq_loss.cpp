@@ -17,7 +17,7 @@ BatchGradient::BatchGradient(const ModelConfig& config, const ModelParams& like,
 }
 
 LossSum BatchGradient::compute(const ModelParams& p, const std::vector<const TrainExample*>& batch, float dropout,
-                               uint64_t seed, ModelParams& grads, float align_weight) {
+                               uint64_t seed, ModelParams& grads, float align_weight, float label_smoothing) {
     const int B = int(batch.size());
     int64_t tokens = 0;
     for (const TrainExample* e : batch) tokens += int64_t(e->target.size()) - 1;
@@ -30,16 +30,12 @@ LossSum BatchGradient::compute(const ModelParams& p, const std::vector<const Tra
         setZero(g);
         sums[size_t(i)] =
             seq2seqLossAndGrad<float>(config_, p, batch.data() + b0, b1 - b0, DropoutSpec{dropout, seed, b0}, scale, &g,
-                                      ws_[size_t(i)], align_weight);
+                                      ws_[size_t(i)], align_weight, label_smoothing);
     };
     ThreadPool::engine().run(parts, run);  // rethrows the first part's exception, if any
     addParts(grads, grads_, parts, threads_);
     LossSum total;
-    for (int i = 0; i < parts; ++i) {
-        total.sum += sums[size_t(i)].sum;
-        total.tokens += sums[size_t(i)].tokens;
-        total.align_sum += sums[size_t(i)].align_sum;
-    }
+    for (int i = 0; i < parts; ++i) total.add(sums[size_t(i)]);
     return total;
 }
 

@@ -13,10 +13,11 @@ namespace attnviz {
 class BatchGradient {
 public:
     BatchGradient(const ModelConfig& config, const ModelParams& like, int threads);
-    // Loss = (Σ −log p + align_weight · Σ CE_align) / tokens; grads (shaped like the params) is overwritten with
-    // its gradient. The returned .sum is the pure NLL, .align_sum the alignment cross-entropy (see seq2seqLossAndGrad).
+    // Loss = ((1 − ε)·Σ −log p + ε·Σ smooth + align_weight · Σ CE_align) / tokens, ε the label smoothing; grads
+    // (shaped like the params) is overwritten with its gradient. The returned .sum is the pure NLL, .align_sum the
+    // alignment cross-entropy, .smooth_sum the smoothing term (see seq2seqLossAndGrad).
     LossSum compute(const ModelParams& p, const std::vector<const TrainExample*>& batch, float dropout, uint64_t seed,
-                    ModelParams& grads, float align_weight = 0.0f);
+                    ModelParams& grads, float align_weight = 0.0f, float label_smoothing = 0.0f);
     // Forward only (no dropout); the Σ and the count.
     LossSum loss(const ModelParams& p, const std::vector<const TrainExample*>& batch);
     int threads() const { return threads_; }

@@ -106,6 +106,8 @@ void checkOptions(const TrainOptions& o, const Model& model) {
     if (!(o.align_weight >= 0) || !std::isfinite(o.align_weight))
         throw InputError("training options: the alignment weight must be a number >= 0");
     if (o.warmup < 0) throw InputError("training options: the warmup must be a number of updates >= 0");
+    if (!(o.label_smoothing >= 0 && o.label_smoothing < 1))
+        throw InputError("training options: the label smoothing must be in [0, 1)");
 }
 
 // One call of trainModel: epochs of shuffled batches, each step a gradient, clipping and an optimizer update, with
@@ -179,7 +181,8 @@ private:
         for (int64_t k = bi * o_.batch_size; k < std::min<int64_t>(n, (bi + 1) * o_.batch_size); ++k)
             batch_.push_back(&train_[size_t(order_[size_t(k)])]);
         const uint64_t drop_seed = o_.seed * 0x9E3779B97F4A7C15ull + uint64_t(step_) + 1;
-        const LossSum ls = bg_.compute(params_, batch_, o_.dropout, drop_seed, grads_, float(o_.align_weight));
+        const LossSum ls = bg_.compute(params_, batch_, o_.dropout, drop_seed, grads_, float(o_.align_weight),
+                                       float(o_.label_smoothing));
         dropFixedGradients(model_, grads_);
         const double loss = ls.tokens > 0 ? ls.sum / double(ls.tokens) : 0.0;
         if (!std::isfinite(loss)) {
@@ -189,7 +192,7 @@ private:
         if (!std::isfinite(clipGradNorm(grads_, o_.clip, o_.threads)))
             return nonFinite("the gradient became non-finite");
         prev_ = params_;
-        opt_.setLr(warmupLearningRate(o_.lr, step_ + 1, o_.warmup));
+        opt_.setLr(scheduledLearningRate(o_.lr, step_ + 1, o_.warmup, o_.lr_decay));
         opt_.step(params_, grads_);
         ++step_;
         ++epoch_steps_;

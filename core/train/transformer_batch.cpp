@@ -15,7 +15,8 @@ TransformerBatchGradient::TransformerBatchGradient(const ModelConfig& config, co
 }
 
 LossSum TransformerBatchGradient::run(const TransformerParams& p, const std::vector<const TrainExample*>& batch,
-                                      float dropout, uint64_t seed, TransformerParams* grads, float align_weight) {
+                                      float dropout, uint64_t seed, TransformerParams* grads, float align_weight,
+                                      float label_smoothing) {
     const int B = int(batch.size());
     int64_t tokens = 0;
     for (const TrainExample* e : batch) tokens += int64_t(e->target.size()) - 1;
@@ -32,26 +33,23 @@ LossSum TransformerBatchGradient::run(const TransformerParams& p, const std::vec
             for (int b = first; b < end; ++b)
                 drop.rngs.emplace_back(seed * 0x9E3779B97F4A7C15ull + uint64_t(b));  // example b's, wherever it runs
         sums[size_t(i)] = transformerLossAndGrad<float>(config_, p, batch.data() + first, end - first, &drop, scale, g,
-                                                        caches_[size_t(i)], align_weight);
+                                                        caches_[size_t(i)], align_weight, label_smoothing);
     };
     ThreadPool::engine().run(parts, work);  // rethrows the first part's exception, if any
     if (grads) addParts(*grads, grads_, parts, threads_);
     LossSum total;
-    for (int i = 0; i < parts; ++i) {
-        total.sum += sums[size_t(i)].sum;
-        total.tokens += sums[size_t(i)].tokens;
-        total.align_sum += sums[size_t(i)].align_sum;
-    }
+    for (int i = 0; i < parts; ++i) total.add(sums[size_t(i)]);
     return total;
 }
 
 LossSum TransformerBatchGradient::compute(const TransformerParams& p, const std::vector<const TrainExample*>& batch,
-                                          float dropout, uint64_t seed, TransformerParams& grads, float align_weight) {
-    return run(p, batch, dropout, seed, &grads, align_weight);
+                                          float dropout, uint64_t seed, TransformerParams& grads, float align_weight,
+                                          float label_smoothing) {
+    return run(p, batch, dropout, seed, &grads, align_weight, label_smoothing);
 }
 
 LossSum TransformerBatchGradient::loss(const TransformerParams& p, const std::vector<const TrainExample*>& batch) {
-    return run(p, batch, 0.0f, 0, nullptr, 0.0f);
+    return run(p, batch, 0.0f, 0, nullptr, 0.0f, 0.0f);
 }
 
 }  // namespace attnviz

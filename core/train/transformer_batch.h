@@ -19,15 +19,16 @@ public:
     // Example b of the batch draws its dropout masks from a generator seeded by (seed, b) alone, so the split across
     // threads changes no mask. align_weight > 0: guided alignment (nn/transformer_guidance.h), the loss then
     // (Σ −log p + align_weight · Σ CE_align) / tokens; .sum stays the pure NLL, .align_sum is Σ CE_align.
+    // label_smoothing ε > 0: Σ −log p becomes (1 − ε)·Σ −log p + ε·Σ smooth (nn/label_smoothing.h), .smooth_sum.
     LossSum compute(const TransformerParams& p, const std::vector<const TrainExample*>& batch, float dropout,
-                    uint64_t seed, TransformerParams& grads, float align_weight = 0.0f);
+                    uint64_t seed, TransformerParams& grads, float align_weight = 0.0f, float label_smoothing = 0.0f);
     // Forward only (no dropout); the Σ and the count.
     LossSum loss(const TransformerParams& p, const std::vector<const TrainExample*>& batch);
     int threads() const { return threads_; }
 
 private:
     LossSum run(const TransformerParams& p, const std::vector<const TrainExample*>& batch, float dropout, uint64_t seed,
-                TransformerParams* grads, float align_weight);
+                TransformerParams* grads, float align_weight, float label_smoothing);
 
     HeapRetention heap_;  // the packed batch's large temporaries stay mapped from batch to batch
     TransformerConfig config_;

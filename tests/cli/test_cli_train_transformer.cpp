@@ -38,36 +38,38 @@ private slots:
         std::ofstream(dir.filePath("cfg.json").toStdString()) << kConfig;
         writeReverseTask(dir.filePath("train.tsv"), 400, 21);
         writeReverseTask(dir.filePath("valid.tsv"), 40, 22);
-        const auto train = [&](const QString& out, const QString& steps, const QString& dropout) {
-            return runCli({"train",
-                           "--data",
-                           dir.filePath("train.tsv"),
-                           "--valid",
-                           dir.filePath("valid.tsv"),
-                           "--config",
-                           dir.filePath("cfg.json"),
-                           "--out",
-                           out,
-                           "--steps",
-                           steps,
-                           "--batch-size",
-                           "16",
-                           "--lr",
-                           "0.005",
-                           "--warmup",
-                           "20",
-                           "--dropout",
-                           dropout,
-                           "--seed",
-                           "2",
-                           "--threads",
-                           "2",
-                           "--json",
-                           "--quiet"},
+        const auto train = [&](const QString& out, const QString& steps, const QString& dropout,
+                               const QStringList& extra = {}) {
+            return runCli(QStringList{"train",
+                                      "--data",
+                                      dir.filePath("train.tsv"),
+                                      "--valid",
+                                      dir.filePath("valid.tsv"),
+                                      "--config",
+                                      dir.filePath("cfg.json"),
+                                      "--out",
+                                      out,
+                                      "--steps",
+                                      steps,
+                                      "--batch-size",
+                                      "16",
+                                      "--lr",
+                                      "0.005",
+                                      "--warmup",
+                                      "20",
+                                      "--dropout",
+                                      dropout,
+                                      "--seed",
+                                      "2",
+                                      "--threads",
+                                      "2",
+                                      "--json",
+                                      "--quiet"} +
+                              extra,
                           120000);
         };
         const QString first = dir.filePath("first.safetensors"), out = dir.filePath("m.safetensors");
-        const ProcessRun r1 = train(first, "1", "0.1");
+        const ProcessRun r1 = train(first, "1", "0.1", {"--label-smoothing", "0.1", "--lr-decay", "inverse_sqrt"});
         QVERIFY2(r1.code == 0, r1.err.constData());
         const ProcessRun r = train(out, "600", "0");
         QVERIFY2(r.code == 0, r.err.constData());
@@ -87,6 +89,15 @@ private slots:
             QJsonDocument::fromJson(QByteArray::fromStdString(loadModel(first.toStdString()).training)).object();
         QCOMPARE(t1["dropout"].toDouble(), 0.1);
         QCOMPARE(t1["warmup"].toInt(), 20);
+        QCOMPARE(t1["label_smoothing"].toDouble(), 0.1);
+        QCOMPARE(t1["lr_decay"].toString(), QString("inverse_sqrt"));
+        QVERIFY(!t.contains("label_smoothing") && !t.contains("lr_decay"));  // written only when used
+        for (const QStringList& bad : {QStringList{"--label-smoothing", "1"}, QStringList{"--label-smoothing", "-0.1"},
+                                       QStringList{"--lr-decay", "cosine"}}) {
+            const ProcessRun refused = train(dir.filePath("never.safetensors"), "1", "0", bad);
+            QVERIFY2(refused.code == 2 && refused.err.contains(bad[0].toUtf8()), refused.err.constData());
+            QVERIFY(!QFile::exists(dir.filePath("never.safetensors")));
+        }
         QCOMPARE(t["status"].toString(), QString("completed"));
 
         const ProcessRun d = runCli({"decode", "--model", out, "--json", "a", "b", "c", "d", "e"}, 30000);

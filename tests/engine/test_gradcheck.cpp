@@ -252,35 +252,41 @@ void TestGradcheck::wholeModel_data() {
     QTest::addColumn<int>("seed");
     QTest::addColumn<double>("tol");
     QTest::addColumn<double>("alignWeight");
+    QTest::addColumn<double>("labelSmoothing");
     for (const char* score : {"additive", "dot", "scaled_dot", "general"})
         QTest::newRow(qPrintable(QString("bahdanau/%1/global").arg(score)))
-            << QString("bahdanau/%1/global").arg(score) << 3 << 7 << 6 << 0.0 << 21 << 1e-6 << 0.0;
+            << QString("bahdanau/%1/global").arg(score) << 3 << 7 << 6 << 0.0 << 21 << 1e-6 << 0.0 << 0.0;
     for (const char* score : {"additive", "dot", "scaled_dot", "general"})
         for (const char* span : {"global", "local_m", "local_p"})
             QTest::newRow(qPrintable(QString("luong/%1/%2").arg(score, span)))
-                << QString("luong/%1/%2").arg(score, span) << 3 << 8 << 6 << 0.0 << 22 << 1e-6 << 0.0;
+                << QString("luong/%1/%2").arg(score, span) << 3 << 8 << 6 << 0.0 << 22 << 1e-6 << 0.0 << 0.0;
     for (const char* v : {"luong/additive/global/feed", "luong/dot/local_m/feed", "luong/general/local_p/feed",
                           "luong/scaled_dot/global/feed"})
-        QTest::newRow(v) << QString(v) << 3 << 7 << 6 << 0.0 << 23 << 1e-6 << 0.0;
+        QTest::newRow(v) << QString(v) << 3 << 7 << 6 << 0.0 << 23 << 1e-6 << 0.0 << 0.0;
     QTest::newRow("decoder step: bahdanau, one target step")
-        << QString("bahdanau/additive/global") << 2 << 5 << 2 << 0.0 << 24 << 1e-6 << 0.0;
+        << QString("bahdanau/additive/global") << 2 << 5 << 2 << 0.0 << 24 << 1e-6 << 0.0 << 0.0;
     QTest::newRow("decoder step: luong feed, one target step")
-        << QString("luong/general/local_p/feed") << 2 << 5 << 2 << 0.0 << 25 << 1e-6 << 0.0;
+        << QString("luong/general/local_p/feed") << 2 << 5 << 2 << 0.0 << 25 << 1e-6 << 0.0 << 0.0;
     QTest::newRow("single example, no padding")
-        << QString("bahdanau/general/global") << 1 << 6 << 5 << 0.0 << 26 << 1e-6 << 0.0;
+        << QString("bahdanau/general/global") << 1 << 6 << 5 << 0.0 << 26 << 1e-6 << 0.0 << 0.0;
     QTest::newRow("with embedding dropout 0.3 (fixed mask)")
-        << QString("bahdanau/additive/global") << 3 << 6 << 5 << 0.3 << 27 << 1e-6 << 0.0;
+        << QString("bahdanau/additive/global") << 3 << 6 << 5 << 0.3 << 27 << 1e-6 << 0.0 << 0.0;
     QTest::newRow("luong feed with dropout")
-        << QString("luong/dot/local_p/feed") << 3 << 6 << 5 << 0.3 << 28 << 1e-6 << 0.0;
+        << QString("luong/dot/local_p/feed") << 3 << 6 << 5 << 0.3 << 28 << 1e-6 << 0.0 << 0.0;
     // guided alignment: the checked objective is NLL + λ·Σ CE(G, a)
     QTest::newRow("guided alignment: bahdanau additive")
-        << QString("bahdanau/additive/global") << 3 << 7 << 6 << 0.0 << 41 << 1e-6 << 0.7;
+        << QString("bahdanau/additive/global") << 3 << 7 << 6 << 0.0 << 41 << 1e-6 << 0.7 << 0.0;
     QTest::newRow("guided alignment: bahdanau general")
-        << QString("bahdanau/general/global") << 3 << 7 << 6 << 0.0 << 42 << 1e-6 << 1.3;
+        << QString("bahdanau/general/global") << 3 << 7 << 6 << 0.0 << 42 << 1e-6 << 1.3 << 0.0;
     QTest::newRow("guided alignment: luong dot feed")
-        << QString("luong/dot/global/feed") << 3 << 7 << 6 << 0.0 << 43 << 1e-6 << 0.9;
+        << QString("luong/dot/global/feed") << 3 << 7 << 6 << 0.0 << 43 << 1e-6 << 0.9 << 0.0;
     QTest::newRow("guided alignment: luong additive, dropout")
-        << QString("luong/additive/global") << 3 << 6 << 5 << 0.3 << 44 << 1e-6 << 2.0;
+        << QString("luong/additive/global") << 3 << 6 << 5 << 0.3 << 44 << 1e-6 << 2.0 << 0.0;
+    // label smoothing: the checked objective is (1 − ε)·NLL + ε·Σ mean −log p over every output
+    QTest::newRow("label smoothing: bahdanau additive")
+        << QString("bahdanau/additive/global") << 3 << 7 << 6 << 0.0 << 45 << 1e-6 << 0.0 << 0.25;
+    QTest::newRow("label smoothing: luong general feed, dropout, guided")
+        << QString("luong/general/global/feed") << 3 << 6 << 5 << 0.3 << 46 << 1e-6 << 0.8 << 0.1;
 }
 
 void TestGradcheck::wholeModel() {
@@ -292,6 +298,7 @@ void TestGradcheck::wholeModel() {
     QFETCH(int, seed);
     QFETCH(double, tol);
     QFETCH(double, alignWeight);
+    QFETCH(double, labelSmoothing);
     const ModelConfig c = windowedConfig(variant, 2);
     const Model m = testing::smallModel(c, uint64_t(seed), 1.0f);
     std::mt19937_64 rng{uint64_t(seed) * 7 + 1};
@@ -307,7 +314,10 @@ void TestGradcheck::wholeModel() {
     zerosLike(g, p);
     Seq2SeqWorkspace<double> ws;
     const DropoutSpec drop{float(dropout), 99, 0};
-    const LossSum first = seq2seqLossAndGrad<double>(c, p, ptrs.data(), batch, drop, 1.0, &g, ws, alignWeight);
+    const LossSum first =
+        seq2seqLossAndGrad<double>(c, p, ptrs.data(), batch, drop, 1.0, &g, ws, alignWeight, labelSmoothing);
+    const double eps = labelSmoothing;
+    if (eps > 0) QVERIFY(std::isfinite(first.smooth_sum) && first.smooth_sum > 0);
     QVERIFY(std::isfinite(first.sum) && first.tokens > 0);
     if (alignWeight > 0) {
         QVERIFY(first.align_sum > 0.1);
@@ -337,11 +347,12 @@ void TestGradcheck::wholeModel() {
         QCOMPARE(first.align_sum, 0.0);
     }
     auto f = [&] {
-        const LossSum l = seq2seqLossAndGrad<double>(c, p, ptrs.data(), batch, drop, 0.0, nullptr, ws, alignWeight);
-        return l.sum + alignWeight * l.align_sum;
+        const LossSum l =
+            seq2seqLossAndGrad<double>(c, p, ptrs.data(), batch, drop, 0.0, nullptr, ws, alignWeight, labelSmoothing);
+        return (1 - eps) * l.sum + eps * l.smooth_sum + alignWeight * l.align_sum;
     };
-    QCOMPARE(f(),
-             first.sum + alignWeight * first.align_sum);  // the forward does not depend on whether gradients are taken
+    // the forward does not depend on whether gradients are taken
+    QCOMPARE(f(), (1 - eps) * first.sum + eps * first.smooth_sum + alignWeight * first.align_sum);
     std::vector<Failure> fails;
     int checked = 0, tensors = 0;
     visitTensors(p, [&](const char* name, auto& pt) {

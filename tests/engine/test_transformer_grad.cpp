@@ -5,6 +5,7 @@
 // engine's incremental decoder (nn/transformer) and the independent double reference; gelu's derivative by hand.
 #include "base/errors.h"
 #include "finite_differences.h"
+#include "nn/label_smoothing.h"
 #include "nn/transformer.h"
 #include "nn/transformer_loss.h"
 #include "reference_transformer.h"
@@ -13,6 +14,7 @@
 #include <QtTest>
 #include <cmath>
 #include <functional>
+#include <limits>
 #include <random>
 
 using namespace attnviz;
@@ -374,6 +376,72 @@ private slots:
         // a forbidden output's logits bias has no gradient: its probability is exactly 0
         QCOMPARE(g.generator_bias[9], 0.0);
         QCOMPARE(g.generator_bias[1], 0.0);
+    }
+
+    void labelSmoothingByHand() {
+        // p = (½, ¼, ¼, 0), output 3 forbidden: the uniform part is (log 2 + 2 log 4) / 3, and with ε 0.3 the target
+        // is (0.7 + 0.1, 0.1, 0.1, 0), so p − q = (−0.3, 0.15, 0.15, 0)
+        const std::vector<int> forbidden = {3};
+        Eigen::RowVector4d log_p(std::log(0.5), std::log(0.25), std::log(0.25),
+                                 -std::numeric_limits<double>::infinity());
+        QVERIFY(std::abs(uniformCrossEntropy(log_p, forbidden) - (std::log(2.0) + 2 * std::log(4.0)) / 3) < 1e-15);
+        Eigen::RowVector4d grad(0.5, 0.25, 0.25, 0.0);
+        subtractSmoothedTarget(grad, 0, 0.3, 1.0, forbidden);
+        QVERIFY((grad - Eigen::RowVector4d(-0.3, 0.15, 0.15, 0.0)).cwiseAbs().maxCoeff() < 1e-15);
+        QCOMPARE(grad(3), 0.0);  // exactly: a forbidden output gets no gradient
+        // ε 0 is the plain cross-entropy's p − one-hot
+        Eigen::RowVector4d plain(0.5, 0.25, 0.25, 0.0);
+        subtractSmoothedTarget(plain, 2, 0.0, 2.0, forbidden);
+        QCOMPARE(plain, Eigen::RowVector4d(0.5, 0.25, -1.75, 0.0));
+    }
+
+    void labelSmoothingGradient_data() {
+        QTest::addColumn<bool>("marian");
+        QTest::newRow("post-LN, every output producible") << false;
+        QTest::newRow("Marian configuration, forbidden outputs") << true;
+    }
+    void labelSmoothingGradient() {
+        // (1 − ε)·Σ −log p + ε·Σ mean −log p over the producible outputs, ε 0.3, with dropout: every tensor by
+        // central differences
+        QFETCH(bool, marian);
+        GradNet n = makeGradNet(false, Activation::Swish, 2, 90);
+        if (marian) {
+            n.config.final_norms = false;
+            n.config.shared_embeddings = n.config.tied_output = true;
+            n.config.forbidden_outputs = {1, 9};
+            n.shape = {n.config, 10, 10, 0};
+            initTransformerParams(n.params, n.shape, {91, true});
+        }
+        const std::vector<TrainExample> batch = {example({5, 6, 4, 8, 3}, {2, 7, 4, 5, 3}),
+                                                 example({2, 8, 3}, {2, 6, 3})};
+        auto loss = [&](TransformerParamsT<double>* g, double epsilon, LossSum* sums) {
+            std::vector<const TrainExample*> examples = {&batch[0], &batch[1]};
+            DropoutSource drop{0.2, {std::mt19937_64(5), std::mt19937_64(6)}};
+            TransformerLossCache<double> cache;
+            const LossSum s = transformerLossAndGrad<double>(n.config, n.params, examples.data(), 2, &drop, 1.0, g,
+                                                             cache, 0.0, epsilon);
+            if (sums) *sums = s;
+            return (1 - epsilon) * s.sum + epsilon * s.smooth_sum;
+        };
+        TransformerParamsT<double> g, plain;
+        resizeTransformerParams(g, n.shape);
+        resizeTransformerParams(plain, n.shape);
+        LossSum smoothed, unsmoothed;
+        loss(&g, 0.3, &smoothed);
+        loss(&plain, 0.0, &unsmoothed);
+        QCOMPARE(smoothed.sum, unsmoothed.sum);  // .sum stays the pure NLL
+        QCOMPARE(unsmoothed.smooth_sum, 0.0);
+        QVERIFY(std::isfinite(smoothed.smooth_sum) && smoothed.smooth_sum > 0);
+        std::mt19937_64 rng(10);
+        int checked = 0;
+        const std::string failure = checkEveryTensor(
+            n, g, [&] { return loss(nullptr, 0.3, nullptr); }, rng, &checked);
+        QVERIFY2(failure.empty(), failure.c_str());
+        QVERIFY(largestDifference(n.shape, g, plain) > 1e-3);
+        if (marian) {
+            QCOMPARE(g.generator_bias[9], 0.0);
+            QCOMPARE(g.generator_bias[1], 0.0);
+        }
     }
 
     void packedBatchEqualsExamplesApart_data() {

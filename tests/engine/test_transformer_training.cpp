@@ -50,11 +50,11 @@ double maxAbsDiff(const TransformerParams& a, const TransformerParams& b, double
 }
 
 TransformerParams gradientOf(const Model& m, const std::vector<const TrainExample*>& batch, int threads,
-                             float dropout = 0, uint64_t seed = 0, LossSum* loss = nullptr) {
+                             float dropout = 0, uint64_t seed = 0, LossSum* loss = nullptr, float label_smoothing = 0) {
     TransformerBatchGradient bg(m.config, m.transformer, threads);
     TransformerParams g;
     zerosLike(g, m.transformer);
-    const LossSum s = bg.compute(m.transformer, batch, dropout, seed, g);
+    const LossSum s = bg.compute(m.transformer, batch, dropout, seed, g, 0.0f, label_smoothing);
     if (loss) *loss = s;
     return g;
 }
@@ -173,13 +173,96 @@ private slots:
 
     void warmupSchedule() {
         // lr/N at the first update, growing by lr/N per update up to lr at update N, then lr.
-        QCOMPARE(warmupLearningRate(0.01, 1, 4), 0.0025);
-        QCOMPARE(warmupLearningRate(0.01, 2, 4), 0.005);
-        QCOMPARE(warmupLearningRate(0.01, 3, 4), 0.0075);
-        QCOMPARE(warmupLearningRate(0.01, 4, 4), 0.01);
-        QCOMPARE(warmupLearningRate(0.01, 50, 4), 0.01);
-        QCOMPARE(warmupLearningRate(0.01, 1, 0), 0.01);
-        QCOMPARE(warmupLearningRate(0.01, 1, 1), 0.01);
+        QCOMPARE(scheduledLearningRate(0.01, 1, 4), 0.0025);
+        QCOMPARE(scheduledLearningRate(0.01, 2, 4), 0.005);
+        QCOMPARE(scheduledLearningRate(0.01, 3, 4), 0.0075);
+        QCOMPARE(scheduledLearningRate(0.01, 4, 4), 0.01);
+        QCOMPARE(scheduledLearningRate(0.01, 50, 4), 0.01);
+        QCOMPARE(scheduledLearningRate(0.01, 1, 0), 0.01);
+        QCOMPARE(scheduledLearningRate(0.01, 1, 1), 0.01);
+    }
+
+    void inverseSqrtDecayAfterWarmup() {
+        // the same warmup, then lr·√(4/update): 0.01 at update 4, 0.005 at 16, 0.001 at 400
+        const auto decay = LrDecay::InverseSqrt;
+        QCOMPARE(scheduledLearningRate(0.01, 2, 4, decay), 0.005);
+        QCOMPARE(scheduledLearningRate(0.01, 4, 4, decay), 0.01);
+        QVERIFY(std::abs(scheduledLearningRate(0.01, 16, 4, decay) - 0.005) < 1e-15);
+        QVERIFY(std::abs(scheduledLearningRate(0.01, 400, 4, decay) - 0.001) < 1e-15);
+        // no warmup: lr/√update from the first update
+        QCOMPARE(scheduledLearningRate(0.01, 1, 0, decay), 0.01);
+        QVERIFY(std::abs(scheduledLearningRate(0.01, 25, 0, decay) - 0.002) < 1e-15);
+    }
+
+    void trainerDecaysTheRateAfterWarmup() {
+        // sgd lr 0.1, warmup 2, inverse-sqrt decay, three updates: rates 0.05, 0.1, 0.1·√(2/3)
+        Model m = reverseTransformerModel(7);
+        const std::vector<TrainExample> ex = reverseExamples(m, 4, 4);
+        Model by_hand = m;
+        for (double lr : {0.05, 0.1, 0.1 * std::sqrt(2.0 / 3.0)}) {
+            const TransformerParams g = gradientOf(by_hand, pointers(ex), 1);
+            visitTransformerTensorSets([&](auto& p, const auto& d) { p -= float(lr) * d; }, by_hand.transformer, g);
+        }
+        TrainOptions o;
+        o.optimizer = OptimizerKind::Sgd;
+        o.lr = 0.1;
+        o.warmup = 2;
+        o.lr_decay = LrDecay::InverseSqrt;
+        o.steps = 3;
+        o.batch_size = 4;
+        o.shuffle = false;
+        o.threads = 1;
+        Model constant = m;
+        trainModel(m, ex, {}, o);
+        double scale = 0;
+        QVERIFY(maxAbsDiff(m.transformer, by_hand.transformer, &scale) <= 1e-6 * scale);  // float round-off of 3 updates
+        o.lr_decay = LrDecay::None;
+        trainModel(constant, ex, {}, o);
+        QVERIFY(maxAbsDiff(constant.transformer, by_hand.transformer) > 1e-5);
+    }
+
+    void trainerStepsOnTheSmoothedObjective() {
+        // one sgd update with label smoothing 0.2 is θ − lr·∇((0.8·Σ −log p + 0.2·Σ smooth) / tokens), and the
+        // reported loss is still the plain NLL
+        Model m = reverseTransformerModel(11);
+        const std::vector<TrainExample> ex = reverseExamples(m, 4, 4);
+        Model by_hand = m;
+        LossSum plain;
+        const TransformerParams g = gradientOf(by_hand, pointers(ex), 1, 0, 0, &plain, 0.2f);
+        visitTransformerTensorSets([&](auto& p, const auto& d) { p -= 0.1f * d; }, by_hand.transformer, g);
+        QVERIFY(std::isfinite(plain.smooth_sum) && plain.smooth_sum > 0);
+        TrainOptions o;
+        o.optimizer = OptimizerKind::Sgd;
+        o.lr = 0.1;
+        o.label_smoothing = 0.2;
+        o.steps = 1;
+        o.batch_size = 4;
+        o.shuffle = false;
+        o.threads = 1;
+        Model unsmoothed = m;
+        const TrainReport rep = trainModel(m, ex, {}, o);
+        QVERIFY(std::abs(rep.last_loss - plain.sum / double(plain.tokens)) < 1e-6);
+        double scale = 0;
+        QVERIFY(maxAbsDiff(m.transformer, by_hand.transformer, &scale) <= 1e-7 * scale);
+        o.label_smoothing = 0;
+        trainModel(unsmoothed, ex, {}, o);
+        QVERIFY(maxAbsDiff(unsmoothed.transformer, by_hand.transformer) > 1e-5);
+    }
+
+    void badLabelSmoothingIsRefused() {
+        Model m = reverseTransformerModel(7);
+        const std::vector<TrainExample> ex = reverseExamples(m, 4, 4);
+        TrainOptions o;
+        o.steps = 1;
+        for (double e : {-0.1, 1.0, std::nan("")}) {
+            o.label_smoothing = e;
+            try {
+                trainModel(m, ex, {}, o);
+                QFAIL("accepted");
+            } catch (const InputError& err) {
+                QVERIFY(std::string(err.what()).find("label smoothing") != std::string::npos);
+            }
+        }
     }
 
     void trainerAppliesWarmup() {
