@@ -3396,6 +3396,30 @@ Click to show the reference and gold links fields.</source>
         <source>A Hugging Face Marian folder, written at every pause and when training ends (whole or not at all); a folder that is not empty is replaced only when you agree</source>
         <translation>Hugging Face Marian 文件夹，每次暂停和训练结束时写入（要么完整，要么不写）；非空的文件夹只有在你同意后才会被替换</translation>
     </message>
+    <message>
+        <source>After the warm-up:</source>
+        <translation>预热之后：</translation>
+    </message>
+    <message>
+        <source>Label smoothing:</source>
+        <translation>标签平滑：</translation>
+    </message>
+    <message>
+        <source>the rate stays</source>
+        <translation>学习率保持不变</translation>
+    </message>
+    <message>
+        <source>the rate decays as 1/√update</source>
+        <translation>学习率按 1/√更新次数 衰减</translation>
+    </message>
+    <message>
+        <source>Inverse square root: the rate at update u is lr × √(warm-up / u) after the warm-up</source>
+        <translation>平方根倒数衰减：预热之后，第 u 次更新的学习率为 lr × √(预热次数 / u)</translation>
+    </message>
+    <message>
+        <source>Train towards 1 − ε on the next token and ε spread over every output the model can produce; the curves still show the plain loss</source>
+        <translation>训练目标：下一个词元占 1 − ε，其余 ε 平均分给模型能输出的每个词元；曲线仍显示普通损失</translation>
+    </message>
 </context>
 <context>
     <name>attnviz::ui::TrainingWindow</name>

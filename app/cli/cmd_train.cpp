@@ -87,7 +87,8 @@ bool parseTrainArgs(const std::vector<std::string>& args, TrainArgs& a) {
     p.option("--warmup", &a.warmup, "N",
              "learning-rate warmup: lr/N at the first update growing linearly to lr at update N (default 0 = off)", 0,
              int64_t(1) << 40);
-    p.choice("--lr-decay", &a.lr_decay, {"none", "inverse_sqrt"},
+    p.choice("--lr-decay", &a.lr_decay,
+             {std::string(lrDecayName(LrDecay::None)), std::string(lrDecayName(LrDecay::InverseSqrt))},
              "after the warmup the learning rate stays (none, the default) or decays as lr x sqrt(W/update),\n"
              "W the warmup (at least 1) (inverse_sqrt)");
     p.option("--batch-size", &a.batch, "B", "examples per update (default 32)", 1, 1000000);
@@ -140,7 +141,7 @@ TrainOptions trainOptions(const TrainArgs& a, bool tty) {
     o.optimizer = a.optimizer == "sgd" ? OptimizerKind::Sgd : OptimizerKind::Adam;
     o.lr = a.lr;
     o.warmup = a.warmup;
-    o.lr_decay = a.lr_decay == "inverse_sqrt" ? LrDecay::InverseSqrt : LrDecay::None;
+    o.lr_decay = parseLrDecay(a.lr_decay);
     o.label_smoothing = a.label_smoothing;
     o.batch_size = a.batch;
     o.epochs = a.epochs;
@@ -307,7 +308,7 @@ std::string trainingMetadata(const TrainArgs& a, size_t lines, size_t valid_line
     r.optimizer = a.optimizer;
     r.lr = a.lr;
     r.warmup = a.warmup;
-    r.lr_decay = a.lr_decay;
+    r.lr_decay = parseLrDecay(a.lr_decay);
     r.label_smoothing = a.label_smoothing;
     r.batch_size = a.batch;
     r.clip = a.clip;

@@ -79,7 +79,9 @@ std::string trainingMetadata(const TrainingRecord& r, const TrainReport& rep) {
     meta["optimizer"] = r.optimizer;
     meta["lr"] = r.lr;
     meta["warmup"] = r.warmup;
-    if (r.lr_decay != "none") meta["lr_decay"] = r.lr_decay;  // written only when used: older readers see no change
+    if (r.lr_decay != LrDecay::None)
+        meta["lr_decay"] = lrDecayName(r.lr_decay);  // only when used: older readers
+                                                     // see no change
     if (r.label_smoothing > 0) meta["label_smoothing"] = r.label_smoothing;
     meta["batch_size"] = r.batch_size;
     meta["steps"] = rep.steps;

@@ -35,8 +35,8 @@ struct TrainingRecord {
     size_t valid_lines = 0;
     std::string optimizer = "adam";
     double lr = 1e-3, clip = 0, dropout = 0, align_weight = 0;
-    int64_t warmup = 0;             // updates of linear learning-rate warmup (0 = none)
-    std::string lr_decay = "none";  // or "inverse_sqrt" (--lr-decay)
+    int64_t warmup = 0;  // updates of linear learning-rate warmup (0 = none)
+    LrDecay lr_decay = LrDecay::None;
     double label_smoothing = 0;
     int batch_size = 32;
     uint64_t seed = 0;

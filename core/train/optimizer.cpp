@@ -33,6 +33,12 @@ double clipGradNorm(P& grads, double max_norm, int threads) {
     return norm;
 }
 
+std::string_view lrDecayName(LrDecay decay) { return decay == LrDecay::InverseSqrt ? "inverse_sqrt" : "none"; }
+
+LrDecay parseLrDecay(std::string_view name) {
+    return name == lrDecayName(LrDecay::InverseSqrt) ? LrDecay::InverseSqrt : LrDecay::None;
+}
+
 double scheduledLearningRate(double lr, int64_t update, int64_t warmup, LrDecay decay) {
     update = std::max<int64_t>(update, 1);
     if (warmup > 1 && update < warmup) return lr * double(update) / double(warmup);

@@ -6,6 +6,7 @@
 #include "model/transformer_params_ops.h"
 
 #include <cstdint>
+#include <string_view>
 
 namespace attnviz {
 
@@ -23,6 +24,10 @@ double clipGradNorm(P& grads, double max_norm, int threads = 1);
 // After the warmup: the rate stays (None), or decays with the inverse square root of the update (Vaswani et al.
 // 2017's schedule after its peak; Marian's --lr-decay-inv-sqrt, fairseq's inverse_sqrt).
 enum class LrDecay { None, InverseSqrt };
+// "none" and "inverse_sqrt", as `train --lr-decay` and the training metadata spell them.
+std::string_view lrDecayName(LrDecay decay);
+// The decay of a name lrDecayName gives; anything else is None.
+LrDecay parseLrDecay(std::string_view name);
 
 // The learning rate of update `update` (1 = the first) with a warmup of `warmup` updates (docs/cli.md --warmup,
 // --lr-decay): lr · update / warmup while update < warmup; then lr (None) or lr · √(max(warmup, 1) / update)

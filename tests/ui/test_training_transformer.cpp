@@ -126,6 +126,10 @@ void TestTrainingTransformer::formGivesTheTypedConfig() {
     choose(t->activationBox(), QStringLiteral("gelu"));
     typeInto(f->warmupBox(), QStringLiteral("37"));
     typeInto(f->dropoutBox(), QStringLiteral("0.25"));
+    QCOMPARE(f->lrDecayBox()->currentIndex(), 0);  // off unless asked
+    QCOMPARE(f->smoothingBox()->value(), 0.0);
+    f->lrDecayBox()->setCurrentIndex(1);
+    typeInto(f->smoothingBox(), QStringLiteral("0.1"));
     f->guidanceBox()->setValue(2.0);  // guides the last layer's cross-attention averaged over heads
 
     const TrainingSettings s = f->settings();
@@ -135,6 +139,8 @@ void TestTrainingTransformer::formGivesTheTypedConfig() {
     QVERIFY(s.config.transformer == want);
     QCOMPARE(s.options.warmup, int64_t(37));
     QCOMPARE(s.options.dropout, 0.25f);
+    QCOMPARE(int(s.options.lr_decay), int(LrDecay::InverseSqrt));
+    QCOMPARE(s.options.label_smoothing, 0.1);
     QCOMPARE(s.options.align_weight, 2.0);
     QCOMPARE(s.options.lr, 0.001);
     validateConfig(s.config);  // core accepts what the form made
@@ -257,6 +263,8 @@ void TestTrainingTransformer::settingsAreOfferedAgain() {
     TrainingSettings s = tinyTransformer(dir_.path(), 1);
     s.config.transformer = {24, 3, 2, 1, 40, false, Activation::Relu};
     s.options.warmup = 7;
+    s.options.lr_decay = LrDecay::InverseSqrt;
+    s.options.label_smoothing = 0.15;
     {
         TrainingWindow w;
         w.form()->applySettings(s);
@@ -268,6 +276,12 @@ void TestTrainingTransformer::settingsAreOfferedAgain() {
     const TrainingSettings back = t->form()->settings();
     QVERIFY(back.config == s.config);
     QCOMPARE(back.options.warmup, int64_t(7));
+    QCOMPARE(int(back.options.lr_decay), int(LrDecay::InverseSqrt));
+    QCOMPARE(back.options.label_smoothing, 0.15);
+    // and the run recorded them in the model it wrote
+    const auto training = nlohmann::json::parse(loadModel(s.out.toStdString()).training);
+    QCOMPARE(training.at("lr_decay").get<std::string>(), std::string("inverse_sqrt"));
+    QCOMPARE(training.at("label_smoothing").get<double>(), 0.15);
     QCOMPARE(back.options.lr, s.options.lr);
     QCOMPARE(back.out, s.out);
     closeWindow();

@@ -148,10 +148,14 @@ void TrainingForm::buildFields() {
     optimizer_->addItem(QStringLiteral("SGD"), QStringLiteral("sgd"));
     lr_ = doubleSpin(this, 0.00001, 10, 5, 0.0005);
     warmup_ = spin(this, 0, 10000000);
+    lr_decay_ = new QComboBox(this);  // item texts: retranslate()
+    lr_decay_->addItem(QString(), int(LrDecay::None));
+    lr_decay_->addItem(QString(), int(LrDecay::InverseSqrt));
     batch_ = spin(this, 1, 100000);
     epochs_ = spin(this, 1, 100000);
     clip_ = doubleSpin(this, 0, 1000, 2, 0.5);
     dropout_ = doubleSpin(this, 0, 0.9, 2, 0.05);
+    smoothing_ = doubleSpin(this, 0, 0.9, 2, 0.05);
     align_ = doubleSpin(this, 0, 1000, 2, 0.5);
     seed_ = spin(this, 0, 2147483647);
     snapshot_every_ = spin(this, 1, 1000000);
@@ -173,9 +177,9 @@ void TrainingForm::buildFields() {
     addRows({valid_, lines_, task_, init_, decoder_});
     transformer_ = new TransformerFields(form_, this);  // the Transformer's rows right under the kind
     marian_ = new MarianFields(form_, this);            // then the Marian's own
-    addRows({score_,    span_,           feed_,  source_tok_,      target_tok_, lowercase_, emb_,  enc_,     dec_,
-             min_freq_, optimizer_,      lr_,    warmup_,          batch_,      epochs_,    clip_, dropout_, align_,
-             seed_,     snapshot_every_, probe_, probe_reference_, out_});
+    addRows({score_,     span_,      feed_, source_tok_,     target_tok_, lowercase_,       emb_,    enc_,  dec_,
+             min_freq_,  optimizer_, lr_,   warmup_,         lr_decay_,   batch_,           epochs_, clip_, dropout_,
+             smoothing_, align_,     seed_, snapshot_every_, probe_,      probe_reference_, out_});
 }
 
 void TrainingForm::retranslate() {
@@ -198,10 +202,12 @@ void TrainingForm::retranslate() {
         {optimizer_, tr("Optimizer:")},
         {lr_, tr("Learning rate:")},
         {warmup_, tr("Warm-up:")},
+        {lr_decay_, tr("After the warm-up:")},
         {batch_, tr("Batch size:")},
         {epochs_, tr("Epochs:")},
         {clip_, tr("Gradient clipping:")},
         {dropout_, tr("Dropout:")},
+        {smoothing_, tr("Label smoothing:")},
         {align_, tr("Guidance weight:")},
         {seed_, tr("Seed:")},
         {snapshot_every_, tr("Snapshot every:")},
@@ -230,6 +236,13 @@ void TrainingForm::retranslate() {
     warmup_->setToolTip(
         tr("The learning rate grows linearly to its value over this many updates, then stays "
            "(Transformers need it to start well)"));
+    lr_decay_->setItemText(0, tr("the rate stays"));
+    lr_decay_->setItemText(1, tr("the rate decays as 1/√update"));
+    lr_decay_->setToolTip(tr("Inverse square root: the rate at update u is lr × √(warm-up / u) after the warm-up"));
+    smoothing_->setSpecialValueText(tr("none"));
+    smoothing_->setToolTip(
+        tr("Train towards 1 − ε on the next token and ε spread over every output the model can produce; "
+           "the curves still show the plain loss"));
     dropout_->setToolTip(
         tr("RNN kinds: dropout on the embeddings; Transformer: nn.Transformer's dropout sites and "
            "after the embeddings with positions"));
@@ -381,6 +394,8 @@ TrainingSettings TrainingForm::settings() const {
         optimizer_->currentData().toString() == QLatin1String("sgd") ? OptimizerKind::Sgd : OptimizerKind::Adam;
     s.options.lr = lr_->value();
     s.options.warmup = warmup_->value();
+    s.options.lr_decay = LrDecay(lr_decay_->currentData().toInt());
+    s.options.label_smoothing = smoothing_->value();
     s.options.batch_size = batch_->value();
     s.options.epochs = epochs_->value();
     s.options.clip = clip_->value();
@@ -449,6 +464,8 @@ void TrainingForm::applySettings(const TrainingSettings& s) {
     optimizer_->setCurrentIndex(s.options.optimizer == OptimizerKind::Sgd ? 1 : 0);
     lr_->setValue(s.options.lr);
     warmup_->setValue(int(std::min<int64_t>(s.options.warmup, warmup_->maximum())));
+    lr_decay_->setCurrentIndex(lr_decay_->findData(int(s.options.lr_decay)));
+    smoothing_->setValue(s.options.label_smoothing);
     batch_->setValue(s.options.batch_size);
     epochs_->setValue(s.options.epochs);
     clip_->setValue(s.options.clip);

@@ -49,6 +49,8 @@ public:
     TransformerFields* transformerFields() const { return transformer_; }
     MarianFields* marianFields() const { return marian_; }
     QSpinBox* warmupBox() const { return warmup_; }
+    QComboBox* lrDecayBox() const { return lr_decay_; }
+    QDoubleSpinBox* smoothingBox() const { return smoothing_; }
     QDoubleSpinBox* learningRateBox() const { return lr_; }
     QDoubleSpinBox* dropoutBox() const { return dropout_; }
     QDoubleSpinBox* guidanceBox() const { return align_; }
@@ -101,12 +103,14 @@ private:
     QSpinBox* dec_;
     QSpinBox* min_freq_;
     QComboBox* optimizer_;
+    QComboBox* lr_decay_;
     QDoubleSpinBox* lr_;
     QSpinBox* warmup_;
     QSpinBox* batch_;
     QSpinBox* epochs_;
     QDoubleSpinBox* clip_;
     QDoubleSpinBox* dropout_;
+    QDoubleSpinBox* smoothing_;
     QDoubleSpinBox* align_;
     QSpinBox* seed_;
     QSpinBox* snapshot_every_;

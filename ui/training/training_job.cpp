@@ -114,6 +114,8 @@ TrainingRecord recordOf(const TrainingSettings& s, const TrainingJob& job) {
     r.shuffle = s.options.shuffle;
     r.align_weight = s.options.align_weight;
     r.warmup = s.options.warmup;
+    r.lr_decay = s.options.lr_decay;
+    r.label_smoothing = s.options.label_smoothing;
     return r;
 }
 

@@ -5,6 +5,7 @@
 
 #include <QFileInfo>
 #include <QSettings>
+#include <algorithm>
 
 namespace attnviz::ui {
 namespace {
@@ -59,6 +60,8 @@ void saveTrainingSettings(const TrainingSettings& s) {
     q.setValue("optimizer", s.options.optimizer == OptimizerKind::Sgd ? "sgd" : "adam");
     q.setValue("lr", s.options.lr);
     q.setValue("warmup", qlonglong(s.options.warmup));
+    q.setValue("lrDecay", QString::fromUtf8(lrDecayName(s.options.lr_decay)));
+    q.setValue("labelSmoothing", s.options.label_smoothing);
     q.setValue("batchSize", s.options.batch_size);
     q.setValue("epochs", s.options.epochs);
     q.setValue("clip", s.options.clip);
@@ -93,6 +96,8 @@ std::optional<TrainingSettings> savedTrainingSettings() {
     s.options.optimizer = q.value("optimizer").toString() == "sgd" ? OptimizerKind::Sgd : OptimizerKind::Adam;
     s.options.lr = q.value("lr", s.options.lr).toDouble();
     s.options.warmup = q.value("warmup", 0).toLongLong();
+    s.options.lr_decay = parseLrDecay(q.value("lrDecay").toString().toStdString());
+    s.options.label_smoothing = std::clamp(q.value("labelSmoothing", 0.0).toDouble(), 0.0, 0.9);
     s.options.batch_size = q.value("batchSize", s.options.batch_size).toInt();
     s.options.epochs = q.value("epochs", s.options.epochs).toInt();
     s.options.clip = q.value("clip", s.options.clip).toDouble();
