@@ -183,6 +183,8 @@ void trainOnStartup(ui::MainWindow& window, const QCommandLineParser& parser, co
             kind->setCurrentIndex(index);
     }
     training->form()->setCorpusFile(parser.value(options.train));
+    if (parser.isSet(options.screenshot) || parser.isSet(options.check))  // never a dialog: an occupied folder is kept
+        training->setReplaceQuestion([](const QString&) { return false; });
     if (!training->start()) report.problem(training->lastError());
     if (!parser.isSet(options.screenshot) || report.failed()) return;
     const QString file = parser.value(options.screenshot);

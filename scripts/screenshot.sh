@@ -78,7 +78,8 @@ shoot() {
   local screen=${SCREEN:-1600x1000x24}
   for e in "${env[@]}"; do [[ $e == SCREEN=* ]] && screen=${e#SCREEN=}; done
   local tmp_png="$config/shot.png"
-  env XDG_CONFIG_HOME="$config" "${env[@]}" xvfb-run -a -s "-screen 0 $screen" \
+  # settings and the data folder (where a training writes its model) are the run's own
+  env XDG_CONFIG_HOME="$config" XDG_DATA_HOME="$config/data" "${env[@]}" xvfb-run -a -s "-screen 0 $screen" \
     "$build/app/attnviz" --screenshot "$tmp_png" "${args[@]}" || { rm -rf "$config"; return 1; }
   [ -n "$crop" ] && convert "$tmp_png" -crop "$crop" +repage "$tmp_png"
   save_png "$tmp_png" "$out"

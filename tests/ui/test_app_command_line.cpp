@@ -9,6 +9,7 @@
 #include "test_models.h"
 #include "test_registry.h"
 
+#include <QDir>
 #include <QElapsedTimer>
 #include <QFile>
 #include <QFileInfo>
@@ -44,6 +45,7 @@ private slots:
     void knockoutPastTheSentenceIsRefusedWithTheClisReason();
     void rolloutOfAnRnnModelIsRefusedWithTheClisReason();
     void goodInterventionsStillRunAndSave();
+    void screenshotOfATrainingKeepsAnOccupiedFolderWithoutAsking();
 
 private:
     AppRun app(const QStringList& args) const;
@@ -107,6 +109,30 @@ void TestAppCommandLine::unreadableCorpusEndsScreenshotAndCheck() {
     QVERIFY(!QFileInfo::exists(shot));
     verifyRefused(app({QStringLiteral("--check"), rnn_, QStringLiteral("--corpus"), corpus}),
                   QStringLiteral("--corpus: "));
+}
+
+// --train of a Marian model whose default folder holds files: the window asks before replacing it, which a screenshot
+// cannot answer; it waited on that question forever. The folder keeps its files.
+void TestAppCommandLine::screenshotOfATrainingKeepsAnOccupiedFolderWithoutAsking() {
+    const QString corpus = dir_.filePath(QStringLiteral("pairs.tsv"));
+    QFile f(corpus);
+    QVERIFY(f.open(QIODevice::WriteOnly));
+    for (int i = 0; i < 20; ++i) f.write("the cat sat on the mat\tle chat est sur le tapis\n");
+    f.close();
+    const QString folder = dir_.filePath(QStringLiteral("home/attnviz/trained/pairs-marian-trained"));
+    QVERIFY(QDir().mkpath(folder));
+    QFile kept(folder + QStringLiteral("/config.json"));
+    QVERIFY(kept.open(QIODevice::WriteOnly));
+    kept.write("{}");
+    kept.close();
+    const QString shot = dir_.filePath(QStringLiteral("training.png"));
+    verifyRefused(app({QStringLiteral("--screenshot"), shot, QStringLiteral("--train"), corpus,
+                       QStringLiteral("--train-kind"), QStringLiteral("marian")}),
+                  QStringLiteral("pairs-marian-trained exists and is not empty"));
+    QVERIFY(!QFileInfo::exists(shot));
+    QFile again(folder + QStringLiteral("/config.json"));
+    QVERIFY(again.open(QIODevice::ReadOnly));
+    QCOMPARE(again.readAll(), QByteArray("{}"));
 }
 
 void TestAppCommandLine::screenshotOfABadValueEndsBeforeAWindow() {
