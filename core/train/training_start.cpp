@@ -1,7 +1,5 @@
 #include "train/training_start.h"
 
-#include "io/marian_folder.h"
-
 #include "base/byte_size.h"
 #include "io/model_file.h"
 #include "model/params.h"
@@ -86,18 +84,15 @@ UnknownShare unknownTokenShare(const Model& model, const Corpus& corpus) {
 
 TrainingStart startTraining(const TrainingStartRequest& r) {
     if (!r.init.empty()) {
-        if (isMarianPath(r.init))
-            throw InputError(r.init +
-                             ": a Hugging Face Marian folder cannot be trained or fine-tuned in place: "
-                             "attnviz trains its own models, and this folder's pieces and weights came from another "
-                             "trainer (docs/marian.md). Train a new model instead.");
+        // A Marian folder (ours or a Hugging Face one) keeps its pieces and vocabulary, which cover any text, so
+        // there is no share of unknown words to warn about.
         Model model = loadModel(r.init);
         const TrainingSize size =
             trainingSize(model.config, model.source_vocab.size(), model.target_vocab.size(), r.options, r.validation);
         requireFits(size, model.config);
         Corpus corpus = readCorpus(r.data, CorpusOptions{true, model.config.tokenizer});
         keepFirst(corpus, r.max_lines);
-        const UnknownShare unknown = unknownTokenShare(model, corpus);
+        const UnknownShare unknown = model.marian ? UnknownShare{} : unknownTokenShare(model, corpus);
         return {std::move(model), std::move(corpus), size, unknown};
     }
     if (r.marian) {  // raw text: the pieces are trained on it, then the examples are encoded with them

@@ -48,7 +48,7 @@ UnknownShare unknownTokenShare(const Model& model, const Corpus& corpus);
 
 struct TrainingStartRequest {
     std::string data;         // the training corpus: a path, or "-" for standard input
-    std::string init;         // a model file to go on training; "" for a new model of `config`
+    std::string init;         // a model file or Marian folder to go on training; "" for a new model of `config`
     ModelConfig config;       // a new model's (validated here)
     int min_freq = 1;         // a new model's vocabularies keep the tokens seen at least this often
     size_t max_lines = 0;     // only the corpus's first lines (0: all of them)

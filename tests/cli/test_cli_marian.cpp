@@ -1,8 +1,8 @@
 // attnviz-cli on Hugging Face Marian folders (docs/marian.md): info names the family, languages, sizes (each side's
 // heads and feed-forward width when they differ), forbidden ids and weights; decode --merge shows words whose columns
 // are the sums and rows the means of their pieces'; train on a Marian config writes a folder that opens again, with
-// the <pad> row at 0, refuses bad sizes and an occupied --out, and a failed write leaves no folder; a Marian folder
-// is not trained in place.
+// the <pad> row at 0, refuses bad sizes and an occupied --out, and a failed write leaves no folder; training goes on
+// from a folder (--init), which stays a folder.
 #include "io/safetensors.h"
 #include "marian_folders.h"
 #include "process_run.h"
@@ -213,13 +213,46 @@ private slots:
             QVERIFY2(entry.path().filename().string().rfind(".half", 0) != 0, "a temporary folder was left");
     }
 
-    void aMarianFolderIsNotTrainedInPlace() {
-        makeMarianFolder(path("inplace").toStdString());
-        writeCorpus(path("t.tsv").toStdString(), 20);
-        const ProcessRun r =
-            runCli({"train", "--init", path("inplace"), "--data", path("t.tsv"), "--out", path("inplace2")});
-        QCOMPARE(r.code, 1);
-        QVERIFY2(r.errText().contains("cannot be trained or fine-tuned in place"), qPrintable(r.errText()));
+    void trainingGoesOnFromAFolder() {
+        // --init FOLDER: the folder's pieces, vocabulary and sizes are kept, its weights are the start (so the first
+        // validation loss is the folder's own), and the result is a folder again; in place only with --force
+        writeCorpus(path("go.tsv").toStdString(), 300);
+        writeCorpus(path("go-valid.tsv").toStdString(), 40);
+        std::ofstream(path("go.json").toStdString()) << kMarianConfig;
+        const QStringList valid{"--valid", path("go-valid.tsv"), "--quiet", "--json", "--seed", "4"};
+        const ProcessRun first = runCli(QStringList{"train", "--config", path("go.json"), "--data", path("go.tsv"),
+                                                    "--steps", "60", "--spm-vocab", "50", "--out", path("go1")} +
+                                        valid);
+        QCOMPARE(first.code, 0);
+        const ProcessRun eval1 = runCli({"eval", "--model", path("go1"), "--data", path("go-valid.tsv"), "--json"});
+        QCOMPARE(eval1.code, 0);
+        const ProcessRun more = runCli(QStringList{"train", "--init", path("go1"), "--data", path("go.tsv"), "--steps",
+                                                   "60", "--lr", "0.0005", "--out", path("go2")} +
+                                       valid);
+        QVERIFY2(more.code == 0, more.err.constData());
+        const double before = outputObject(first)["valid_loss"].toDouble();
+        const double after = outputObject(more)["valid_loss"].toDouble();
+        QVERIFY2(after < before, qPrintable(QString("valid loss %1 then %2").arg(before).arg(after)));
+        for (const char* file : {"source.spm", "target.spm", "vocab.json"}) {
+            const std::string a = path("go1").toStdString() + "/" + file, b = path("go2").toStdString() + "/" + file;
+            QVERIFY2(safetensors::readFile(a) == safetensors::readFile(b), file);
+        }
+        const ProcessRun decode = runCli({"decode", "--model", path("go2"), "--json", "the cat sat"});
+        QCOMPARE(decode.code, 0);
+        QCOMPARE(outputObject(decode)["model"].toObject()["family"].toString(), QString("marian"));
+        // in place: refused without --force (the folder is kept), done with it
+        const QStringList in_place{"train",   "--init", path("go2"), "--data", path("go.tsv"),
+                                   "--steps", "1",      "--quiet",   "--out",  path("go2")};
+        const ProcessRun refused = runCli(in_place);
+        QVERIFY2(refused.code == 2 && refused.errText().contains("use --force"), qPrintable(refused.errText()));
+        QVERIFY(std::filesystem::exists(path("go2").toStdString() + "/model.safetensors"));
+        QCOMPARE(runCli(in_place + QStringList{"--force"}).code, 0);
+        QCOMPARE(runCli({"decode", "--model", path("go2"), "the cat sat"}).code, 0);
+        // a folder of random weights (a Hugging Face one in form) trains too
+        makeMarianFolder(path("hf").toStdString());
+        const ProcessRun hf = runCli(
+            {"train", "--init", path("hf"), "--data", path("go.tsv"), "--steps", "2", "--quiet", "--out", path("hf2")});
+        QVERIFY2(hf.code == 0, hf.err.constData());
     }
 };
 

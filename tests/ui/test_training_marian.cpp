@@ -143,6 +143,7 @@ private slots:
     void tooSmallCorpusSaysTheSizeItAllows();
     void startSaysItTrainsThePiecesUnderAWaitCursor();
     void occupiedFolderIsReplacedOnlyWhenAgreed();
+    void trainingGoesOnFromAFolder();
     void failedWriteLeavesNoFolder();
     void pauseLeavesAWholeFolder();
     void settingsAreOfferedAgain();
@@ -429,6 +430,27 @@ void TestTrainingMarian::occupiedFolderIsReplacedOnlyWhenAgreed() {
     w.form()->applySettings(s);
     QVERIFY(!w.start());
     QVERIFY2(w.lastError().contains(QStringLiteral("is a file")), qPrintable(w.lastError()));
+}
+
+// Continue from a Marian folder: its pieces are kept, its weights are the start, and writing back into it (occupied)
+// is asked first.
+void TestTrainingMarian::trainingGoesOnFromAFolder() {
+    TrainingSettings s = tinyMarian(dir_.path(), 1);
+    s.out = dir_.filePath("first-run");
+    TrainingWindow w;
+    runToEnd(w, s);
+    const Model first = loadModel(s.out.toStdString());
+    TrainingSettings more = s;
+    more.init = s.out;
+    int asked = 0;
+    w.setReplaceQuestion([&](const QString&) { return ++asked > 0; });
+    runToEnd(w, more);
+    QCOMPARE(asked, 1);
+    const Model second = loadModel(s.out.toStdString());
+    QVERIFY(second.marian.has_value());
+    QCOMPARE(second.source_spm->bytes(), first.source_spm->bytes());
+    QCOMPARE(second.target_vocab.size(), first.target_vocab.size());
+    QVERIFY(flatParameters(second) != flatParameters(first));
 }
 
 // A disk that fails while the folder is written: the run says so, and neither the folder nor its temporary copy is

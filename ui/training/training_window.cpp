@@ -4,6 +4,7 @@
 
 #include "heatmap/heatmap_view.h"
 #include "heatmap/plot_palette.h"
+#include "io/marian_folder.h"
 #include "io/marian_writer.h"
 #include "training/epoch_metrics_table.h"
 #include "training/loss_plot.h"
@@ -118,10 +119,11 @@ bool TrainingWindow::start() {
     return true;
 }
 
-// A Marian run's folder that exists and is not empty is replaced only when the user agrees, asked before the pieces
-// are trained; false (and the message) when they do not.
+// A Marian run's folder (a new model's, or one going on from a Marian folder) that exists and is not empty is
+// replaced only when the user agrees, asked before the pieces are trained; false (and the message) when they do not.
 bool TrainingWindow::mayWriteFolder(TrainingSettings& s) {
-    if (!s.marian || !s.init.isEmpty()) return true;
+    const bool new_marian = s.marian && s.init.isEmpty();
+    if (!new_marian && !(!s.init.isEmpty() && isMarianPath(s.init.toStdString()))) return true;
     const QString folder = marianFolder(s);
     if (!isOccupiedFolder(folder.toStdString())) return true;
     if (askToReplace(folder)) {
