@@ -2084,6 +2084,18 @@ Gold links: %2 links</source>
         <source>Loss curves</source>
         <translation>损失曲线</translation>
     </message>
+    <message>
+        <source>loss</source>
+        <translation>损失</translation>
+    </message>
+    <message>
+        <source>training</source>
+        <translation>训练</translation>
+    </message>
+    <message>
+        <source>validation</source>
+        <translation>验证</translation>
+    </message>
 </context>
 <context>
     <name>attnviz::ui::MainWindow</name>
@@ -3405,12 +3417,12 @@ Click to show the reference and gold links fields.</source>
         <translation>标签平滑：</translation>
     </message>
     <message>
-        <source>the rate stays</source>
-        <translation>学习率保持不变</translation>
+        <source>constant</source>
+        <translation>保持不变</translation>
     </message>
     <message>
-        <source>the rate decays as 1/√update</source>
-        <translation>学习率按 1/√更新次数 衰减</translation>
+        <source>decays as 1/√update</source>
+        <translation>按 1/√更新次数 衰减</translation>
     </message>
     <message>
         <source>Inverse square root: the rate at update u is lr × √(warm-up / u) after the warm-up</source>

@@ -13,6 +13,7 @@
 #include "training/training_form.h"
 #include "training/training_window.h"
 
+#include <qcustomplot.h>
 #include <QAbstractButton>
 #include <QAbstractSpinBox>
 #include <QComboBox>
@@ -22,6 +23,7 @@
 #include <QScrollArea>
 #include <QSlider>
 #include <QTest>
+#include <cmath>
 
 using namespace attnviz;
 using namespace attnviz::ui;
@@ -135,6 +137,26 @@ void TestTrainingFit::everyKindFitsTheScreen() {
              qPrintable(QStringLiteral("the heatmap's matrix %1 px high").arg(view->matrixRect().height())));
     QVERIFY2(t->lossPlot()->width() >= 300 && t->lossPlot()->height() >= 130,
              qPrintable(QStringLiteral("the curves %1x%2").arg(t->lossPlot()->width()).arg(t->lossPlot()->height())));
+    // the legend is not drawn over the curves (its names are shown whole beside the log-scale box), and the value
+    // axis's title is whole along its axis
+    QCustomPlot* plot = t->lossPlot()->plot();
+    plot->replot();
+    const QRect curves = plot->axisRect()->rect(), legend = plot->legend->outerRect();
+    QVERIFY2(!plot->legend->visible() || !curves.intersects(legend),
+             qPrintable(text(curves) + QStringLiteral(" and the legend ") + text(legend)));
+    for (QLabel* name : {t->lossPlot()->trainingLegend(), t->lossPlot()->validationLegend()})
+        QVERIFY2(name->isVisibleTo(t) && name->width() >= name->sizeHint().width(), qPrintable(name->text()));
+    const QFontMetrics metrics(plot->yAxis->labelFont());
+    QTRY_VERIFY2(metrics.horizontalAdvance(plot->yAxis->label()) <= plot->axisRect()->height(),  // after a replot
+                 qPrintable(plot->yAxis->label() + QStringLiteral(" along %1 px").arg(plot->axisRect()->height())));
+    // its tick labels do not run into each other (with no curve yet the axis runs 0 to 1)
+    plot->replot();
+    const QVector<double> ticks = plot->yAxis->tickVector();
+    for (int i = 1; i < ticks.size(); ++i) {
+        const double gap = std::abs(plot->yAxis->coordToPixel(ticks[i]) - plot->yAxis->coordToPixel(ticks[i - 1]));
+        QVERIFY2(gap >= QFontMetrics(plot->yAxis->tickLabelFont()).height(),
+                 qPrintable(QStringLiteral("%1 px between tick labels").arg(gap)));
+    }
 }
 
 QList<QWidget*> TestTrainingFit::controls(TrainingWindow* t) const {

@@ -9,6 +9,8 @@
 #include <QWidget>
 
 class QCheckBox;
+class QLabel;
+class QResizeEvent;
 class QCustomPlot;
 class QCPGraph;
 class QCPItemStraightLine;
@@ -34,11 +36,16 @@ public:
     QCPGraph* trainingGraph() const { return train_; }
     QCPGraph* validationGraph() const { return valid_; }
     QCheckBox* logScaleBox() const { return log_box_; }
+    QLabel* trainingLegend() const { return train_name_; }
+    QLabel* validationLegend() const { return valid_name_; }
 
 protected:
     void changeEvent(QEvent* event) override;
+    void resizeEvent(QResizeEvent* event) override;
 
 private:
+    QWidget* legendEntry(const QCPGraph* graph, QLabel* name);  // the graph's swatch and `name`
+    void fitValueAxisTitle();
     void replotSoon();
     void rescale();
 
@@ -47,6 +54,8 @@ private:
     QCPGraph* valid_;
     QCPItemStraightLine* marker_;
     QCheckBox* log_box_;
+    QLabel* train_name_;
+    QLabel* valid_name_;
     QTimer replot_timer_;
 };
 

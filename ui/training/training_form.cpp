@@ -151,6 +151,8 @@ void TrainingForm::buildFields() {
     lr_decay_ = new QComboBox(this);  // item texts: retranslate()
     lr_decay_->addItem(QString(), int(LrDecay::None));
     lr_decay_->addItem(QString(), int(LrDecay::InverseSqrt));
+    lr_decay_->setSizeAdjustPolicy(QComboBox::AdjustToMinimumContentsLengthWithIcon);  // never widens the form
+    lr_decay_->setMinimumContentsLength(10);
     batch_ = spin(this, 1, 100000);
     epochs_ = spin(this, 1, 100000);
     clip_ = doubleSpin(this, 0, 1000, 2, 0.5);
@@ -236,8 +238,8 @@ void TrainingForm::retranslate() {
     warmup_->setToolTip(
         tr("The learning rate grows linearly to its value over this many updates, then stays "
            "(Transformers need it to start well)"));
-    lr_decay_->setItemText(0, tr("the rate stays"));
-    lr_decay_->setItemText(1, tr("the rate decays as 1/√update"));
+    lr_decay_->setItemText(0, tr("constant"));
+    lr_decay_->setItemText(1, tr("decays as 1/√update"));
     lr_decay_->setToolTip(tr("Inverse square root: the rate at update u is lr × √(warm-up / u) after the warm-up"));
     smoothing_->setSpecialValueText(tr("none"));
     smoothing_->setToolTip(
