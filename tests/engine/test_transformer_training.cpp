@@ -59,6 +59,18 @@ TransformerParams gradientOf(const Model& m, const std::vector<const TrainExampl
     return g;
 }
 
+// Plain SGD at lr 0.1 over one batch of 4 examples in file order, one thread: what a by-hand update can repeat.
+TrainOptions sgdOnOneBatch(int64_t steps) {
+    TrainOptions o;
+    o.optimizer = OptimizerKind::Sgd;
+    o.lr = 0.1;
+    o.steps = steps;
+    o.batch_size = 4;
+    o.shuffle = false;
+    o.threads = 1;
+    return o;
+}
+
 }  // namespace
 
 class TestTransformerTraining : public QObject {
@@ -203,19 +215,14 @@ private slots:
             const TransformerParams g = gradientOf(by_hand, pointers(ex), 1);
             visitTransformerTensorSets([&](auto& p, const auto& d) { p -= float(lr) * d; }, by_hand.transformer, g);
         }
-        TrainOptions o;
-        o.optimizer = OptimizerKind::Sgd;
-        o.lr = 0.1;
+        TrainOptions o = sgdOnOneBatch(3);
         o.warmup = 2;
         o.lr_decay = LrDecay::InverseSqrt;
-        o.steps = 3;
-        o.batch_size = 4;
-        o.shuffle = false;
-        o.threads = 1;
         Model constant = m;
         trainModel(m, ex, {}, o);
         double scale = 0;
-        QVERIFY(maxAbsDiff(m.transformer, by_hand.transformer, &scale) <= 1e-6 * scale);  // float round-off of 3 updates
+        QVERIFY(maxAbsDiff(m.transformer, by_hand.transformer, &scale) <=
+                1e-6 * scale);  // float round-off of 3 updates
         o.lr_decay = LrDecay::None;
         trainModel(constant, ex, {}, o);
         QVERIFY(maxAbsDiff(constant.transformer, by_hand.transformer) > 1e-5);
@@ -231,14 +238,8 @@ private slots:
         const TransformerParams g = gradientOf(by_hand, pointers(ex), 1, 0, 0, &plain, 0.2f);
         visitTransformerTensorSets([&](auto& p, const auto& d) { p -= 0.1f * d; }, by_hand.transformer, g);
         QVERIFY(std::isfinite(plain.smooth_sum) && plain.smooth_sum > 0);
-        TrainOptions o;
-        o.optimizer = OptimizerKind::Sgd;
-        o.lr = 0.1;
+        TrainOptions o = sgdOnOneBatch(1);
         o.label_smoothing = 0.2;
-        o.steps = 1;
-        o.batch_size = 4;
-        o.shuffle = false;
-        o.threads = 1;
         Model unsmoothed = m;
         const TrainReport rep = trainModel(m, ex, {}, o);
         QVERIFY(std::abs(rep.last_loss - plain.sum / double(plain.tokens)) < 1e-6);
@@ -274,14 +275,8 @@ private slots:
             const TransformerParams g = gradientOf(by_hand, pointers(ex), 1);
             visitTransformerTensorSets([&](auto& p, const auto& d) { p -= lr * d; }, by_hand.transformer, g);
         }
-        TrainOptions o;
-        o.optimizer = OptimizerKind::Sgd;
-        o.lr = 0.1;
+        TrainOptions o = sgdOnOneBatch(2);
         o.warmup = 4;
-        o.steps = 2;
-        o.batch_size = 4;
-        o.shuffle = false;
-        o.threads = 1;
         Model no_warmup = m;
         const TrainReport rep = trainModel(m, ex, {}, o);
         QCOMPARE(rep.steps, int64_t(2));
