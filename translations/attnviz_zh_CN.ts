@@ -3429,8 +3429,8 @@ Click to show the reference and gold links fields.</source>
         <translation>平方根倒数衰减：预热之后，第 u 次更新的学习率为 lr × √(预热次数 / u)</translation>
     </message>
     <message>
-        <source>Train towards 1 − ε on the next token and ε spread over every output the model can produce; the curves still show the plain loss</source>
-        <translation>训练目标：下一个词元占 1 − ε，其余 ε 平均分给模型能输出的每个词元；曲线仍显示普通损失</translation>
+        <source>Train towards 1 − ε on the next token and ε spread over every output; the curves still show the plain loss</source>
+        <translation>训练目标：下一个词元占 1 − ε，其余 ε 平均分给每个输出词元；曲线仍显示普通损失</translation>
     </message>
 </context>
 <context>

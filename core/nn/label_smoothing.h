@@ -1,6 +1,7 @@
 // Label smoothing (Szegedy et al. 2016; torch.nn.CrossEntropyLoss(label_smoothing=ε)): the target of a position is
-// q = (1 − ε)·one-hot(y) + ε·u, u uniform over the K outputs the model can produce (every output but its forbidden
-// ones, whose probability is exactly 0; PyTorch's u covers every class, which would make their −log p infinite):
+// q = (1 − ε)·one-hot(y) + ε·u, u uniform over the K outputs of the objective: every output but forbidden ones, whose
+// probability is exactly 0 (training's objective has none, so there it is PyTorch's; PyTorch's u covers every
+// class, which would make a forbidden class's −log p infinite):
 //   loss = −Σ_k q_k log p_k = (1 − ε)·(−log p_y) + ε·(1/K)·Σ_{k producible} −log p_k
 //   ∂loss/∂logit_k = p_k − q_k
 // The one definition both losses (nn/seq2seq_grad, nn/transformer_loss) use; ε = 0 is the plain cross-entropy.

@@ -53,7 +53,7 @@ struct LossSum {
     // multiplied by the weight. The objective is sum + align_weight · align_sum; `sum` stays the pure NLL.
     double align_sum = 0;
     // Label smoothing ε (nn/label_smoothing.h; only computed with ε > 0): Σ over the same positions of the mean
-    // −log p over the producible outputs. The objective is (1 − ε)·sum + ε·smooth_sum (+ align_weight · align_sum).
+    // −log p over the outputs not forbidden. The objective is (1 − ε)·sum + ε·smooth_sum (+ align_weight · align_sum).
     double smooth_sum = 0;
     // Adds another part's sums (a batch split across threads).
     void add(const LossSum& o) {

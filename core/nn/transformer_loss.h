@@ -74,7 +74,7 @@ struct TransformerLossCache {
 // alignment link outside its sentence pair.
 // Guided alignment (nn/transformer_guidance.h): with align_weight λ > 0 the objective becomes Σ −log p + λ Σ_k
 // CE(G_k, Ā_k) over the rows with gold links; .align_sum reports Σ CE and the gradient (× grad_scale) is that of
-// the whole objective. label_smoothing ε > 0 smooths the NLL's targets over the producible outputs
+// the whole objective. label_smoothing ε > 0 smooths the NLL's targets over the outputs not forbidden
 // (nn/label_smoothing.h): the gradient is that of (1 − ε)·sum + ε·smooth_sum (+ λ·align_sum); .sum stays the pure NLL.
 template <typename T>
 LossSum transformerLossAndGrad(const TransformerConfig& c, const TransformerParamsT<T>& p,

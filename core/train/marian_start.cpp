@@ -108,7 +108,7 @@ Model makeMarianModel(const Corpus& corpus, const MarianArchitecture& a, uint64_
 }
 
 void dropFixedGradients(const Model& model, TransformerParams& gradient) {
-    if (!model.marian || !model.config.transformer.shared_embeddings) return;
+    if (!model.marian) return;  // shared or not, the target table's <pad> row is the decoder's first input
     const int pad = model.target_vocab.specials().pad;
     gradient.tgt_embedding.row(pad).setZero();
     gradient.generator_bias[pad] = 0.0f;

@@ -41,7 +41,8 @@ Model makeMarianModelWithoutWeights(const Corpus& corpus, const MarianArchitectu
 void initMarianWeights(Model& model, uint64_t seed);
 
 // The parameters training never changes in a Marian-layout model: the <pad> row of the target table (the decoder's
-// first input, the zero vector) and its logits bias. Their gradient is set to 0 before each update.
+// first input: the zero vector in the models attnviz makes, whatever a Hugging Face folder holds) and its logits
+// bias, whether or not the sides share a table. Their gradient is set to 0 before each update.
 void dropFixedGradients(const Model& model, TransformerParams& gradient);
 
 }  // namespace attnviz

@@ -20,7 +20,7 @@ struct TrainOptions {
     int64_t warmup = 0;  // > 1: the learning rate grows linearly from lr/warmup at the first update to lr at update
                          // `warmup`, then stays or decays (scheduledLearningRate); 0 or 1 = off
     LrDecay lr_decay = LrDecay::None;
-    // ε in [0, 1): the NLL's targets smoothed over the producible outputs (nn/label_smoothing.h). The reported
+    // ε in [0, 1): the NLL's targets smoothed over every output (nn/label_smoothing.h). The reported
     // training loss stays the pure NLL, comparable with the validation loss, which is never smoothed.
     double label_smoothing = 0;
     int batch_size = 32;

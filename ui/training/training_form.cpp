@@ -243,7 +243,7 @@ void TrainingForm::retranslate() {
     lr_decay_->setToolTip(tr("Inverse square root: the rate at update u is lr × √(warm-up / u) after the warm-up"));
     smoothing_->setSpecialValueText(tr("none"));
     smoothing_->setToolTip(
-        tr("Train towards 1 − ε on the next token and ε spread over every output the model can produce; "
+        tr("Train towards 1 − ε on the next token and ε spread over every output; "
            "the curves still show the plain loss"));
     dropout_->setToolTip(
         tr("RNN kinds: dropout on the embeddings; Transformer: nn.Transformer's dropout sites and "
