@@ -30,6 +30,7 @@
 #include <cstdio>
 #include <filesystem>
 #include <functional>
+#include <limits>
 #include <optional>
 
 namespace attnviz::cli {
@@ -69,7 +70,7 @@ struct TrainArgs {
     int batch = 32, epochs = 10, threads = 0, min_freq = 1;
     int64_t steps = 0, warmup = 0;
     uint64_t seed = 0;
-    bool no_shuffle = false, json = false, quiet = false;
+    bool no_shuffle = false, json = false, quiet = false, checkpoint = false;
 };
 
 // False when the help was printed. Throws UsageError on bad flags.
@@ -123,11 +124,16 @@ bool parseTrainArgs(const std::vector<std::string>& args, TrainArgs& a) {
     p.option("--source-lang", &a.source_lang, "CODE", "with a Marian --config: the source language, recorded");
     p.option("--target-lang", &a.target_lang, "CODE", "with a Marian --config: the target language, recorded");
     p.flag("--force", &a.force, "replace an --out folder that exists and is not empty (Marian models)");
+    p.flag("--checkpoint", &a.checkpoint,
+           "after each validation better than every earlier one, write that model to --out (atomically), so\n"
+           "that a run stopped in any way leaves its best model so far (needs --valid)");
     p.flag("--json", &a.json, "print a final JSON line of metrics on stdout");
     p.flag("--quiet", &a.quiet, "no progress on stderr");
     if (!p.parse(args)) return false;
     a.description_given = p.seen("--description");
     if (a.init.empty() == a.config_path.empty()) throw UsageError("give exactly one of --init MODEL or --config FILE");
+    if (a.checkpoint && a.valid.empty())
+        throw UsageError("--checkpoint needs --valid: the checkpoint is the model of the best validation loss");
     const int from_stdin =
         (a.data == kStandardInputPath) + (a.valid == kStandardInputPath) + (a.config_path == kStandardInputPath);
     if (from_stdin > 1)
@@ -342,6 +348,52 @@ void printMetrics(const TrainArgs& a, const Model& model, size_t examples, const
     flushStdout();  // a failed stdout is an error (exit 1), with its reason
 }
 
+// Writes the trained model to --out (a Marian model as a folder). After its first write the folder is the run's own,
+// so later writes (checkpoints, then the end) replace it without --force.
+class OutWriter {
+public:
+    explicit OutWriter(const TrainArgs& a) : a_(a), replace_(a.force) {}
+    void write(const Model& model) {
+        if (model.marian)
+            saveMarianFolder(model, a_.out, weightTypeFromFlag(a_.dtype), replace_);
+        else
+            saveModel(model, a_.out, weightTypeFromFlag(a_.dtype));
+        replace_ = true;
+    }
+
+private:
+    const TrainArgs& a_;
+    bool replace_;
+};
+
+// --checkpoint: after each validation better than every earlier one, the model just validated goes to --out, its
+// metadata saying "interrupted" (what it is should the run go no further). A write that fails is reported and the
+// training goes on: the end writes again.
+std::function<void(const Model&, const TrainProgress&)> checkpointer(const TrainArgs& a, OutWriter& out, size_t lines,
+                                                                     size_t valid_lines) {
+    return [&a, &out, lines, valid_lines, best = std::numeric_limits<double>::infinity()](
+               const Model& validated, const TrainProgress& pr) mutable {
+        if (!(pr.valid_loss < best)) return;
+        best = pr.valid_loss;
+        TrainReport rep;
+        rep.status = TrainStatus::Cancelled;
+        rep.steps = rep.best_step = pr.step;
+        rep.epochs = pr.epoch;
+        rep.train_loss = pr.avg_loss;
+        rep.valid_loss = rep.best_valid_loss = pr.valid_loss;
+        Model copy = validated;
+        copy.training = trainingMetadata(a, lines, valid_lines, rep);
+        try {
+            out.write(copy);
+            if (!a.quiet)
+                std::fprintf(stderr, "train: wrote the best model so far (epoch %d, valid loss %.4f) to %s\n", pr.epoch,
+                             pr.valid_loss, printable(a.out).c_str());
+        } catch (const std::exception& e) {
+            std::fprintf(stderr, "train: warning: the checkpoint was not written: %s\n", printable(e.what()).c_str());
+        }
+    };
+}
+
 // A run that completed no step (Ctrl-C in its first moment, a non-finite first loss) writes nothing: its model is
 // the starting one, an untrained copy of --init or random weights, and would replace an existing --out. Returns
 // the exit code of such a run, or nothing when steps were made.
@@ -412,15 +464,14 @@ int runTrain(const std::vector<std::string>& args) {
         const bool tty = isatty(STDERR_FILENO);
         TrainCallbacks cb;
         if (!a.quiet) cb.progress = progressPrinter(a.align_weight > 0, tty);
+        OutWriter out(a);
+        if (a.checkpoint) cb.validated = checkpointer(a, out, train.size(), valid_set.size());
         const TrainReport rep = trainInterruptibly(model, train, valid_set, trainOptions(a, tty), cb);
         if (!a.quiet && tty) std::fprintf(stderr, "\n");
         if (const std::optional<int> code = endWithoutSteps(a, rep)) return *code;
 
         model.training = trainingMetadata(a, train.size(), valid_set.size(), rep);
-        if (model.marian)
-            saveMarianFolder(model, a.out, weightTypeFromFlag(a.dtype), a.force);
-        else
-            saveModel(model, a.out, weightTypeFromFlag(a.dtype));
+        out.write(model);
         if (a.json) printMetrics(a, model, train.size(), rep);
         return finalMessage(a, rep);
     });

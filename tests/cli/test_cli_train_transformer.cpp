@@ -6,12 +6,16 @@
 #include "test_registry.h"
 #include "training_fixtures.h"
 
+#include <QElapsedTimer>
 #include <QJsonArray>
 #include <QJsonDocument>
 #include <QJsonObject>
+#include <QProcess>
 #include <QTemporaryDir>
 #include <QTest>
 
+#include <algorithm>
+#include <csignal>
 #include <fstream>
 
 using namespace attnviz;
@@ -110,6 +114,77 @@ private slots:
         const ProcessRun e = runCli({"eval", "--model", out, "--data", dir.filePath("valid.tsv"), "--json"}, 30000);
         QVERIFY2(e.code == 0, e.err.constData());
         QVERIFY2(lastJsonObject(e.out)["token_accuracy"].toDouble() > 0.9, e.out.constData());
+    }
+
+    void checkpointLeavesTheBestModelOfAKilledRun() {
+        // --checkpoint: killed (SIGKILL, no chance to write) after its second validation, the run has left the model
+        // of its best validation loss so far in --out, whole, its metadata saying so; without --valid it is refused
+        QTemporaryDir dir;
+        QVERIFY(dir.isValid());
+        std::ofstream(dir.filePath("cfg.json").toStdString()) << kConfig;
+        writeReverseTask(dir.filePath("train.tsv"), 400, 31);
+        writeReverseTask(dir.filePath("valid.tsv"), 40, 32);
+        const QString out = dir.filePath("m.safetensors");
+        QStringList args{"train",
+                         "--data",
+                         dir.filePath("train.tsv"),
+                         "--valid",
+                         dir.filePath("valid.tsv"),
+                         "--config",
+                         dir.filePath("cfg.json"),
+                         "--out",
+                         out,
+                         "--epochs",
+                         "1000",
+                         "--batch-size",
+                         "16",
+                         "--lr",
+                         "0.005",
+                         "--warmup",
+                         "20",
+                         "--threads",
+                         "1",
+                         "--checkpoint"};
+        QProcess p;
+        p.start(QStringLiteral(ATTNVIZ_CLI_PATH), args);
+        QVERIFY(p.waitForStarted(30000));
+        QByteArray err;
+        QElapsedTimer clock;
+        clock.start();
+        while (err.count("wrote the best model so far") < 2 && clock.elapsed() < 120000) {
+            p.waitForReadyRead(100);
+            err += p.readAllStandardError();
+        }
+        ::kill(pid_t(p.processId()), SIGKILL);
+        QVERIFY(p.waitForFinished(30000));
+        err += p.readAllStandardError();
+        QVERIFY2(err.count("wrote the best model so far") >= 2, err.constData());
+        // the valid losses of the epochs, and that of the last checkpoint announced ("…, valid loss X) to OUT")
+        QList<double> epochs;
+        double announced = 0;
+        for (const QByteArray& line : err.split('\n')) {
+            const int at = line.indexOf("valid loss ");
+            if (at < 0) continue;
+            const double loss = line.mid(at + 11, 6).toDouble();
+            if (line.startsWith("epoch ")) epochs << loss;
+            if (line.contains("wrote the best model so far")) announced = loss;
+        }
+        // the file is whole and holds a checkpoint at least as good as the last one announced (the kill may land
+        // after a later one was written), one of the validated models
+        const Model m = loadModel(out.toStdString());
+        const QJsonObject t = QJsonDocument::fromJson(QByteArray::fromStdString(m.training)).object();
+        QCOMPARE(t["status"].toString(), QString("interrupted"));
+        const double recorded = t["valid_loss"].toDouble();
+        QVERIFY2(recorded <= announced + 1e-4,
+                 qPrintable(QString("%1 recorded, %2 announced").arg(recorded).arg(announced)));
+        QVERIFY(std::any_of(epochs.begin(), epochs.end(), [&](double e) { return std::abs(e - recorded) < 1e-4; }));
+        QVERIFY(t["steps"].toInt() > 0);
+
+        args.removeAt(args.indexOf("--valid") + 1);
+        args.removeAt(args.indexOf("--valid"));
+        const ProcessRun refused = runCli(args, 30000);
+        QVERIFY2(refused.code == 2 && refused.errText().contains("--checkpoint needs --valid"),
+                 qPrintable(refused.errText()));
     }
 
     void guidedAlignmentLowersTheAer() {
