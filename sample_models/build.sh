@@ -68,12 +68,12 @@ transformer_warmup=400
 # English pieces for its 412 words (the rarer words split) and 400 Chinese for its 286 characters and 252 words (the
 # trainer takes 290 to 542 there); its epochs are the en_zh Transformer's.
 # tatoeba trains with label smoothing 0.1 for 20 epochs (the best validation model kept), then goes on from that model
-# for 4 epochs at a fifth of the rate (train --init; the optimizer starts afresh): sample_models/tatoeba-marian/README.md
+# for 6 epochs at a tenth of the rate (train --init; the optimizer starts afresh): sample_models/tatoeba-marian/README.md
 # says what else was tried.
 declare -A marian_epochs=([tatoeba]=20 [en_zh]=10)
 declare -A marian_pieces=([tatoeba]=4000,3000 [en_zh]=256,400)
 declare -A marian_smoothing=([tatoeba]=0.1 [en_zh]=0)
-declare -A marian_more_epochs=([tatoeba]=4 [en_zh]=0)
+declare -A marian_more_epochs=([tatoeba]=6 [en_zh]=0)
 train_marian() {  # task config-name
   local task=$1 name=$2 first="$out/$2" dtype=f16
   [ "${marian_more_epochs[$task]}" -gt 0 ] && first="$f32_dir/$name-first" dtype=f32  # the second run starts from it
@@ -85,7 +85,7 @@ train_marian() {  # task config-name
     --label-smoothing "${marian_smoothing[$task]}" --checkpoint --threads "${ATTNVIZ_TRAIN_THREADS:-2}"
   [ "${marian_more_epochs[$task]}" -gt 0 ] || return 0
   "$cli" train --init "$first" --data "$corpora/$task/train.tsv" --valid "$corpora/$task/valid.tsv" \
-    --out "$out/$name" --force --dtype f16 --optimizer adam --lr 0.0002 --warmup 100 --batch-size 64 \
+    --out "$out/$name" --force --dtype f16 --optimizer adam --lr 0.0001 --warmup 100 --batch-size 64 \
     --epochs "${marian_more_epochs[$task]}" --clip 1.0 --dropout 0.1 --seed 2 \
     --label-smoothing "${marian_smoothing[$task]}" --checkpoint --threads "${ATTNVIZ_TRAIN_THREADS:-2}"
 }
