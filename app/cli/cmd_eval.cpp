@@ -84,10 +84,11 @@ LineCounts evalLine(const Model& model, const CorpusExample& ex, size_t index, c
 
 // Every line's counts, decoded in blocks on every core; between blocks, progress on stderr when it is a terminal.
 LineCounts evalCorpus(const Model& model, const Corpus& corpus, const std::string& data_path, int max_len, int beam,
-                      int threads, int max_source_len, const AlignSettings& settings, const ExplainRequest& explain,
-                      const Interventions& iv) {
+                      double length_penalty, int threads, int max_source_len, const AlignSettings& settings,
+                      const ExplainRequest& explain, const Interventions& iv) {
     DecodeOptions options;
     options.max_len = max_len;
+    options.length_penalty = length_penalty;
     options.interventions = iv;  // the greedy (beam) outputs and the forced decodes the AER reads
     options.parallel_steps = threadCount(threads) <= 1;  // else every core decodes lines of its own
     const size_t n = corpus.examples.size();
@@ -118,11 +119,12 @@ LineCounts evalCorpus(const Model& model, const Corpus& corpus, const std::strin
 
 // --head-importance: every head's scores by the search eval's BLEU comes from (--beam), the lines side by side on
 // the engine's threads; progress on stderr when it is a terminal.
-std::vector<HeadScore> headScores(const Model& model, const Corpus& corpus, int max_len, int beam, int threads,
-                                  int max_source_len) {
+std::vector<HeadScore> headScores(const Model& model, const Corpus& corpus, int max_len, int beam,
+                                  double length_penalty, int threads, int max_source_len) {
     HeadImportanceOptions o;
     o.max_len = max_len;
     o.beam = beam;
+    o.length_penalty = length_penalty;
     o.threads = threads;
     o.max_source_tokens = max_source_len;
     TerminalProgress progress("eval", "head importance jobs");
@@ -219,6 +221,7 @@ int runEval(const std::vector<std::string>& args) {
         std::string model_path, data_path, score;
         bool json = false;
         int max_len = 0, beam = 1, threads = 0, max_source_len = kMaxSourceTokens;
+        double length_penalty = 0;
         p.option("--model", &model_path, "MODEL", "the model file (.safetensors)").required();
         p.option("--data", &data_path, "FILE", "the evaluation corpus (- for standard input)").required();
         p.flag("--json", &json, "print one JSON object");
@@ -228,6 +231,7 @@ int runEval(const std::vector<std::string>& args) {
                  "score the best hypothesis of a beam search of width K instead of the greedy output (default 1 = "
                  "greedy)",
                  1, kMaxBeamWidth);
+        addLengthPenaltyOption(p, length_penalty);
         p.choice("--score", &score, scoreChoices(), "evaluate the sibling model trained with this score");
         p.option("--threads", &threads, "N", "worker threads (default: every core)", 1, 256);
         p.option("--max-source-len", &max_source_len, "N",
@@ -242,6 +246,7 @@ int runEval(const std::vector<std::string>& args) {
         if (!p.parse(args)) return 0;
         checkHeadOptions(p, heads_opt);
         checkExplainUsage(p);
+        checkLengthPenaltyUsage(p);
 
         std::optional<ScoreKind> score_kind;
         if (!score.empty()) score_kind = parseScoreKind(score);
@@ -260,13 +265,18 @@ int runEval(const std::vector<std::string>& args) {
         warnIfPieces(model, align, corpus, loaded.path);
 
         const auto t0 = std::chrono::steady_clock::now();
-        const LineCounts total = evalCorpus(model, corpus, corpus.name, max_len, beam, threads, max_source_len, align,
-                                            explain, heads_opt.interventions);
+        const LineCounts total = evalCorpus(model, corpus, corpus.name, max_len, beam, length_penalty, threads,
+                                            max_source_len, align, explain, heads_opt.interventions);
         const EvalReport r = evalReport(total.counts);
         std::optional<std::vector<HeadScore>> heads;
-        if (heads_opt.importance) heads = headScores(model, corpus, max_len, beam, threads, max_source_len);
-        const EvalRun run{loaded.path, data_path, corpus.name, beam,
-                          std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count()};
+        if (heads_opt.importance)
+            heads = headScores(model, corpus, max_len, beam, length_penalty, threads, max_source_len);
+        const EvalRun run{loaded.path,
+                          data_path,
+                          corpus.name,
+                          beam,
+                          std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count(),
+                          length_penalty};
         if (json)
             printEvalJson(r, total, align, run, explain, heads_opt.interventions, heads ? &*heads : nullptr);
         else

@@ -64,6 +64,18 @@ void addMergeOption(ArgParser& p, MergeSides& merge) {
                  });
 }
 
+void addLengthPenaltyOption(ArgParser& p, double& alpha) {
+    p.option("--length-penalty", &alpha, "A",
+             "the --beam search's finished hypotheses rank by total log p / L^A, L their length with the decoder\n"
+             "start, as transformers' generate (whose default is 1); default 0 = by total log p",
+             -10.0, 10.0);
+}
+
+void checkLengthPenaltyUsage(const ArgParser& p) {
+    if (p.seen("--length-penalty") && !p.seen("--beam"))
+        throw UsageError("--length-penalty ranks the hypotheses of a --beam search: give --beam K too");
+}
+
 std::string DecodeRequest::sentence() const {
     std::string out;
     for (const std::string& w : words) out += (out.empty() ? "" : " ") + w;
@@ -74,6 +86,7 @@ void addDecodeOptions(ArgParser& p, DecodeRequest& q, DecodeCommand command) {
     p.option("--model", &q.model_path, "MODEL", "the model file (.safetensors)").required();
     p.flag("--json", &q.settings.json, "print the decode object as JSON (one line; JSON Lines with --input)");
     p.option("--beam", &q.settings.beam, "K", "beam search of width K (default 1 = greedy)", 1, 1000);
+    addLengthPenaltyOption(p, q.settings.length_penalty);
     p.option("--max-len", &q.settings.max_len, "N",
              "at most N target tokens, <eos> included (default 2*S+10); ignored with --target", 1, 1000000);
     if (command == DecodeCommand::Decode)
@@ -109,6 +122,7 @@ void checkDecodeUsage(const ArgParser& p, const DecodeRequest& q) {
     if (p.seen("--tree") && (forced || p.seen("--input")))
         throw UsageError("--tree writes the search of one SENTENCE: it cannot be used with --target or --input");
 
+    checkLengthPenaltyUsage(p);
     if (p.seen("--hypothesis") && (!p.seen("--beam") || forced || p.seen("--input")))
         throw UsageError(
             "--hypothesis picks a hypothesis of the --beam search of one SENTENCE (not with "
@@ -150,6 +164,7 @@ DecodeResult decodeOne(const Model& model, const std::string& source, const std:
     checkSourceLength(src, s.max_source_len, "source");
     DecodeOptions o;
     o.max_len = s.max_len;
+    o.length_penalty = s.length_penalty;
     o.parallel_steps = s.parallel_steps;
     o.interventions = s.interventions;
     if (reference) {
@@ -187,6 +202,7 @@ DecodeResult decodeSentence(const Model& model, const std::string& sentence, con
     }
     DecodeOptions o;
     o.max_len = s.max_len;
+    o.length_penalty = s.length_penalty;
     o.interventions = s.interventions;
     checkDecodeSize(model, src, s.beam, s.max_len, "SENTENCE");
     if (!s.tree.empty() || s.hypothesis > 1) {  // width 1 is the greedy decode, with its tree

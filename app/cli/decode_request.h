@@ -18,7 +18,8 @@ namespace attnviz::cli {
 
 struct DecodeSettings {
     int beam = 1;
-    int max_len = 0;  // 0 = docs/cli.md's default 2 * S + 10
+    int max_len = 0;            // 0 = docs/cli.md's default 2 * S + 10
+    double length_penalty = 0;  // --length-penalty: the beam's finished hypotheses rank by total / L^α
     bool json = false;
     int max_source_len = kMaxSourceTokens;
     bool parallel_steps = true;   // off when sentences are decoded side by side (DecodeOptions::parallel_steps)
@@ -54,6 +55,9 @@ void addInterventionOptions(ArgParser& p, Interventions& iv);
 void addMergeOption(ArgParser& p, MergeSides& merge);
 // The rules between those options (UsageError).
 void checkDecodeUsage(const ArgParser& p, const DecodeRequest& q);
+// --length-penalty A (decode, explain, eval): DecodeOptions::length_penalty; only with --beam (else a usage error).
+void addLengthPenaltyOption(ArgParser& p, double& alpha);
+void checkLengthPenaltyUsage(const ArgParser& p);
 // The warning for --attend rows at or past the end of a decode of `rows` rows (a greedy decode that ended first):
 // they changed nothing. `where` prefixes it (an --input line's "FILE:LINE: "; empty for SENTENCE).
 void warnUnreachedAttends(std::string_view command, const Interventions& iv, size_t rows, const std::string& where);

@@ -121,6 +121,7 @@ void printEvalJson(const EvalReport& r, const LineCounts& line_total, const Alig
         if (!settings.modes.empty()) j["align_modes"] = modesJson(settings, line_total.modes);
     }
     j["beam"] = run.beam;
+    if (run.length_penalty != 0) j["length_penalty"] = run.length_penalty;
     if (!iv.empty()) j["interventions"] = interventionsToJson(iv);
     j["lines"] = total.lines;
     j["aligned_lines"] = total.aligned_lines;
@@ -175,7 +176,9 @@ void printEvalText(const EvalReport& r, const LineCounts& line_total, const Alig
         printable(run.data_name).c_str(), static_cast<long long>(total.lines),
         static_cast<long long>(total.aligned_lines), static_cast<long long>(total.tokens.positions),
         static_cast<long long>(total.output_tokens));
-    if (run.beam > 1) std::printf("decoding        beam search of width %d (the best hypothesis)\n", run.beam);
+    if (run.beam > 1)
+        std::printf("decoding        beam search of width %d (the best hypothesis%s)\n", run.beam,
+                    run.length_penalty != 0 ? ", ranked by total log p / length^A, --length-penalty" : "");
     std::printf("exact_match     %.4f   (%lld of %lld lines)\n", r.exact_match, static_cast<long long>(total.exact),
                 static_cast<long long>(total.lines));
     std::printf("token_accuracy  %.4f   (%lld of %lld reference positions)\n", r.token_accuracy,

@@ -43,6 +43,7 @@ struct EvalRun {
     std::string model_path, data_path, data_name;  // data_name: "<stdin>" for --data -
     int beam = 1;
     double seconds = 0;
+    double length_penalty = 0;  // the beam's --length-penalty
 };
 
 // The report as one JSON object; `heads` (--head-importance) may be null.

@@ -4,8 +4,12 @@
 // higher token probability, then lower id) are `in_beam`. Kept children that are <eos> or reach the length limit
 // finish; the others stay live (so the live beam shrinks as hypotheses finish). The search stops when no
 // hypothesis is live, or when K finished hypotheses are at least as good as every live one (log-probabilities
-// are ≤ 0, so a live hypothesis can only get worse). No length normalisation: the best hypothesis is the finished
-// one with the highest total log-probability. Width 1 reproduces greedy decoding exactly.
+// are ≤ 0, so a live hypothesis can only get worse). By default no length normalisation: the best hypothesis is the
+// finished one with the highest total log-probability. With a length penalty α (DecodeOptions) finished hypotheses
+// rank by total / L^α, L = step + 1, and the search stops as transformers' generate does (early_stopping false):
+// when K finished ones rank at least as high as the best live total divided by its own L^α (a heuristic for α > 0:
+// a longer hypothesis might still have ranked higher). The beam itself is chosen by total log p either way, as in
+// generate. Width 1 reproduces greedy decoding exactly.
 // A forced prefix (the window's "force a token here") is fed first, one node per step on a single hypothesis; the
 // search goes on from its last node as from the root.
 // Every expansion (one decoder step from one node) adds one attention row to the result, shared by the children it
@@ -22,6 +26,7 @@
 #include "text/tokenizer.h"
 
 #include <algorithm>
+#include <cmath>
 #include <memory>
 #include <string>
 
@@ -32,9 +37,13 @@ namespace {
 class BeamSearch {
 public:
     // `iv`: the decode's interventions (checked); must outlive the search.
-    BeamSearch(const Model& model, const TokenizedText& source, int K, int max_len, const detail::StepPath& path,
-               std::vector<int> prefix, const Interventions& iv)
-        : model_(model), K_(K), prefix_(std::move(prefix)), kind_(model, source.ids, path, &iv) {
+    BeamSearch(const Model& model, const TokenizedText& source, int K, int max_len, double length_penalty,
+               const detail::StepPath& path, std::vector<int> prefix, const Interventions& iv)
+        : model_(model),
+          K_(K),
+          length_penalty_(length_penalty),
+          prefix_(std::move(prefix)),
+          kind_(model, source.ids, path, &iv) {
         max_len_ = kind_.lengthLimit(max_len);
         if (int(prefix_.size()) > max_len_)
             throw InputError("beam search: the forced prefix has " + std::to_string(prefix_.size()) +
@@ -149,10 +158,18 @@ private:
                 live.push_back(c.node);
             }
         }
-        std::stable_sort(result_.finished.begin(), result_.finished.end(), [&](int a, int b) {
-            return result_.nodes[size_t(a)].total_log_prob > result_.nodes[size_t(b)].total_log_prob;
-        });
+        std::stable_sort(result_.finished.begin(), result_.finished.end(),
+                         [&](int a, int b) { return rank(a) > rank(b); });
         return live;
+    }
+
+    // What finished hypotheses rank by: total log p, or total / L^α with a length penalty α (L = step + 1).
+    double rank(int node) const {
+        const BeamNode& n = result_.nodes[size_t(node)];
+        return rankOf(n.total_log_prob, n.step);
+    }
+    double rankOf(double total, int step) const {
+        return length_penalty_ == 0 ? total : total / std::pow(double(step + 1), length_penalty_);
     }
 
     // A pruned node is never expanded nor on a finished path: of a step of this position whose children were all
@@ -175,12 +192,12 @@ private:
             if (!keep[k]) prefixes_[k] = detail::DecodePrefix{};
     }
 
-    // K finished hypotheses are at least as good as every live one (log-probabilities are ≤ 0, so a live hypothesis
-    // can only get worse).
+    // K finished hypotheses rank at least as high as the best live one would if it ended now (without a length
+    // penalty exact: log-probabilities are ≤ 0, so a live hypothesis can only get worse).
     bool settled(const std::vector<int>& live) const {
         if (int(result_.finished.size()) < K_ || live.empty()) return false;
-        const double best_live = result_.nodes[size_t(live.front())].total_log_prob;
-        return result_.nodes[size_t(result_.finished[size_t(K_ - 1)])].total_log_prob >= best_live;
+        const BeamNode& best_live = result_.nodes[size_t(live.front())];
+        return rank(result_.finished[size_t(K_ - 1)]) >= rankOf(best_live.total_log_prob, best_live.step);
     }
 
     // The best finished hypothesis as a decode object.
@@ -206,6 +223,7 @@ private:
 
     const Model& model_;
     const int K_;
+    const double length_penalty_;  // α of DecodeOptions: finished hypotheses rank by total / (step + 1)^α
     int max_len_;
     const std::vector<int> prefix_;  // target ids forced at steps 1, 2, ... before the search
     detail::KindSteps kind_;
@@ -272,7 +290,10 @@ BeamResult detail::beamSearch(const Model& model, const TokenizedText& source, i
                          std::to_string(bytes >> 20) + " MiB of attention rows and tree nodes (the limit is " +
                          std::to_string(kMaxBeamTreeBytes >> 20) + " MiB): use a smaller width or length");
     checkInterventions(model, options.interventions, int(src.ids.size()), max_len);
-    return BeamSearch(model, src, beam_width, max_len, path, std::move(prefix), options.interventions).run();
+    if (!std::isfinite(options.length_penalty)) throw InputError("beam search: the length penalty must be a number");
+    return BeamSearch(model, src, beam_width, max_len, options.length_penalty, path, std::move(prefix),
+                      options.interventions)
+        .run();
 }
 
 }  // namespace attnviz

@@ -57,6 +57,10 @@ bool canProduce(const Model& model, int id);
 struct DecodeOptions {
     int max_len = 0;  // at most this many target tokens (<eos> included); 0 = defaultMaxLength(S)
     int top_k = 5;    // candidates kept per step
+    // Beam search only: a finished hypothesis ranks by its total log p / L^length_penalty, L its length counted as
+    // transformers' generate counts an encoder-decoder's (the tokens produced, </s> included, and the decoder
+    // start); 0 ranks by the total log p (the default; no length normalisation). generate's default is 1.
+    double length_penalty = 0;
     // A step may share its large products with a second core (the engine's threads). Turn off when the caller already
     // keeps every core busy, e.g. decoding several sentences side by side (decode/parallel.h). Only speed depends on it.
     bool parallel_steps = true;
@@ -172,8 +176,8 @@ struct BeamResult {
     // (S) the attention row of the step that produced node `node`; empty for the root.
     const std::vector<float>& attention(int node) const;
 };
-// No length normalisation: `best` is the finished hypothesis with the highest total log-probability. Width 1 gives
-// exactly greedyDecode's result. Throws InputError for a width < 1 or > kMaxBeamWidth (decode/limits.h), or a tree
+// `best` is the finished hypothesis with the highest total log-probability, or with options.length_penalty α ≠ 0
+// the highest total / L^α (DecodeOptions). Width 1 gives exactly greedyDecode's result. Throws InputError for a width < 1 or > kMaxBeamWidth (decode/limits.h), or a tree
 // larger than kMaxBeamTreeBytes.
 BeamResult beamSearch(const Model& model, std::string_view source_text, int beam_width,
                       const DecodeOptions& options = {});

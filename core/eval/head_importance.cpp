@@ -60,6 +60,7 @@ OffCounts scoreLine(const Model& model, const Line& line, const Interventions& i
                     const HeadImportanceOptions& options) {
     DecodeOptions o;
     o.max_len = options.max_len;
+    o.length_penalty = options.length_penalty;
     o.parallel_steps = false;  // every core runs a job of its own
     o.interventions = iv;
     OffCounts c;

@@ -38,6 +38,7 @@ std::vector<double> headGateGradients(const TransformerConfig& c, const Transfor
 struct HeadImportanceOptions {
     int max_len = 0;                           // the outputs' limit; 0: 2 S + 10
     int beam = 1;                              // the outputs' search: 1 greedy, K > 1 beam search of width K
+    double length_penalty = 0;                 // the beam's (DecodeOptions::length_penalty)
     int max_source_tokens = kMaxSourceTokens;  // a longer source is an InputError naming its line
     int threads = 0;                           // jobs side by side; 0: one per core
     // Called on the calling thread after each of its jobs with (jobs done, jobs in all), e.g. for progress.

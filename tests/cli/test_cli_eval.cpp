@@ -210,6 +210,21 @@ void TestCliEval::evalBeamScoresTheBestHypothesis() {
     for (size_t k = 0; k < refs.size(); ++k) greedy_chrf += chrfStats(greedy_hyps[k], refs[k]);
     QVERIFY(std::abs(parseJson(g.out)["chrf"].get<double>() - greedy_chrf.chrf()) < 1e-9);
     QCOMPARE(runCli({"eval", "--model", additive_, "--data", data, "--beam", "0"}).code, 2);
+    // --length-penalty: the engine's search with the same α, recorded in the JSON; without --beam, a usage error
+    DecodeOptions alpha;
+    alpha.length_penalty = 2.0;
+    std::vector<std::vector<std::string>> ranked_hyps;
+    for (const std::string& src : sources)
+        ranked_hyps.push_back(
+            withoutEos(beamSearch(additive_model_, tokenizeSource(additive_model_, src), 4, alpha).best.target_tokens));
+    QVERIFY2(ranked_hyps != beam_hyps, "the length penalty changes no output: the test cannot tell");
+    const Run lp =
+        runCli({"eval", "--model", additive_, "--data", data, "--json", "--beam", "4", "--length-penalty", "2"});
+    QVERIFY2(lp.code == 0, qPrintable(lp.errText()));
+    QCOMPARE(parseJson(lp.out)["length_penalty"].get<double>(), 2.0);
+    QVERIFY(std::abs(parseJson(lp.out)["bleu"].get<double>() - corpusBleu(ranked_hyps, refs)) < 1e-9);
+    const Run no_beam = runCli({"eval", "--model", additive_, "--data", data, "--length-penalty", "1"});
+    QVERIFY2(no_beam.code == 2 && no_beam.errText().contains("give --beam K too"), qPrintable(no_beam.errText()));
 }
 
 void TestCliEval::evalBadData_data() {

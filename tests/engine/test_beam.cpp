@@ -28,7 +28,9 @@ private slots:
     void widthOneIsGreedy();
     void wideBeamTreeIsConsistent_data();
     void wideBeamTreeIsConsistent();
+    void exhaustiveBeamFindsTheBest_data();
     void exhaustiveBeamFindsTheBest();
+    void lengthPenaltyRanksTheFinishedHypotheses();
     void rejectsBadWidth();
 };
 
@@ -155,42 +157,80 @@ void TestBeam::wideBeamTreeIsConsistent() {
 }
 
 // With K = every producible token and max_len 2, the beam keeps every length-1 hypothesis, and the best
-// length-2 hypothesis is certainly among the K best of step 2: the result must be the true optimum, found here by
-// brute force over the double-precision reference.
+// length-2 hypothesis is certainly among the K best of step 2 (hypotheses of one length rank alike by total and by
+// total / L^α): the result must be the true optimum, found here by brute force over the double-precision reference,
+// ranking by total log p / L^α with L = tokens + 1 (the decoder start), α = 0 the plain total.
+void TestBeam::exhaustiveBeamFindsTheBest_data() {
+    QTest::addColumn<double>("alpha");
+    QTest::newRow("no length penalty") << 0.0;
+    QTest::newRow("length penalty 1 (transformers' default)") << 1.0;
+    QTest::newRow("length penalty 2.5") << 2.5;
+    QTest::newRow("length penalty -1 (shorter preferred)") << -1.0;
+}
+
 void TestBeam::exhaustiveBeamFindsTheBest() {
+    QFETCH(double, alpha);
+    int differs_from_plain = 0;
     for (uint64_t seed : {1u, 2u, 3u}) {
         Model m = smallModel(smallConfig(DecoderKind::Luong, ScoreKind::General, SpanKind::Global, true), seed, 2.5f);
         m.params.fc_out_b[kEos] += 2.0f;
         const int V = m.target_vocab.size();
         DecodeOptions opt;
         opt.max_len = 2;
+        opt.length_penalty = alpha;
         const BeamResult b = beamSearch(m, catSentence(), V - 2, opt);
-        double best = -1e300;
+        const auto ranked = [&](double total, int tokens) { return total / std::pow(tokens + 1.0, alpha); };
+        double best = -1e300, best_total = 0;
         std::vector<int> best_seq;
         const RefDecode first = referenceForced(m, catSentence().ids, {kEos});
         for (int y1 = 0; y1 < V; ++y1) {
             if (y1 == kPad || y1 == kSos) continue;
             const double lp1 = first.steps[0].log_probs[size_t(y1)];
             if (y1 == kEos) {
-                if (lp1 > best) best = lp1, best_seq = {y1};
+                if (ranked(lp1, 1) > best) best = ranked(lp1, 1), best_total = lp1, best_seq = {y1};
                 continue;
             }
             const RefDecode two = referenceForced(m, catSentence().ids, {y1, kEos});
             for (int y2 = 0; y2 < V; ++y2) {
                 if (y2 == kPad || y2 == kSos) continue;
                 const double total = lp1 + two.steps[1].log_probs[size_t(y2)];
-                if (total > best) best = total, best_seq = {y1, y2};
+                if (ranked(total, 2) > best) best = ranked(total, 2), best_total = total, best_seq = {y1, y2};
             }
         }
         QCOMPARE(b.best.target_ids, best_seq);
-        QVERIFY(std::abs(b.best.total_log_prob - best) < 1e-5);
+        QVERIFY(std::abs(b.best.total_log_prob - best_total) < 1e-5);
+        DecodeOptions plain = opt;
+        plain.length_penalty = 0;
+        differs_from_plain += beamSearch(m, catSentence(), V - 2, plain).best.target_ids != best_seq;
     }
+    if (alpha >= 1) QVERIFY2(differs_from_plain > 0, "the length penalty changed no search: the test sees nothing");
 }
 
 void TestBeam::rejectsBadWidth() {
     const Model m = smallModel(smallConfig(DecoderKind::Bahdanau, ScoreKind::Additive), 1);
     QVERIFY_THROWS_EXCEPTION(InputError, beamSearch(m, catSentence(), 0));
     QVERIFY_THROWS_EXCEPTION(InputError, beamSearch(m, TokenizedText{{}, {kSos, 500, kEos}}, 2));
+    DecodeOptions nan_penalty;
+    nan_penalty.length_penalty = std::nan("");
+    QVERIFY_THROWS_EXCEPTION(InputError, beamSearch(m, catSentence(), 2, nan_penalty));
+}
+
+// A wide search with a length penalty: the finished list is in order of total / (step + 1)^α, and the best is its
+// first; without one, in order of total.
+void TestBeam::lengthPenaltyRanksTheFinishedHypotheses() {
+    const Model m = smallModel(smallConfig(DecoderKind::Bahdanau, ScoreKind::Additive), 5, 1.5f);
+    for (double alpha : {0.0, 1.0}) {
+        DecodeOptions o;
+        o.length_penalty = alpha;
+        const BeamResult b = beamSearch(m, catSentence(), 6, o);
+        QVERIFY(b.finished.size() >= 2);
+        const auto ranked = [&](int node) {
+            const BeamNode& n = b.nodes[size_t(node)];
+            return n.total_log_prob / std::pow(n.step + 1.0, alpha);
+        };
+        for (size_t i = 1; i < b.finished.size(); ++i) QVERIFY(ranked(b.finished[i - 1]) >= ranked(b.finished[i]));
+        QCOMPARE(b.best.total_log_prob, b.nodes[size_t(b.finished.front())].total_log_prob);
+    }
 }
 
 ATTNVIZ_TEST_MAIN(TestBeam)
