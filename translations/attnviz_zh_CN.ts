@@ -241,6 +241,14 @@ Total log-probability %2 over %n token(s)</source>
 %n 个词元的总对数概率 %2</numerusform>
         </translation>
     </message>
+    <message>
+        <source>&amp;Length penalty:</source>
+        <translation>长度惩罚(&amp;L)：</translation>
+    </message>
+    <message>
+        <source>Finished hypotheses rank by total log p divided by their length to this power (Hugging Face&apos;s generate uses 1); 0 ranks by the total, so short hypotheses tend to win</source>
+        <translation>已完成的假设按总对数概率除以长度的该次幂排序（Hugging Face 的 generate 用 1）；0：按总和排序，短假设往往胜出</translation>
+    </message>
 </context>
 <context>
     <name>attnviz::ui::CellInspector</name>

@@ -59,6 +59,7 @@ private slots:
     void newSentenceSearchesAgain();
     void hiddenDockWaitsUntilShown();
     void nbestListWritesOutputsAsTheModelSpellsThem();
+    void lengthPenaltyRanksAsTheEngine();
 
 private:
     BeamTreeView* view() const { return w_->beamTree(); }
@@ -101,6 +102,24 @@ void TestBeamTree::widthFourDrawsTheEnginesTree() {
     view()->prunedBox()->setChecked(false);
     for (size_t i = 0; i < expected.nodes.size(); ++i)
         QCOMPARE(view()->canvas()->nodeRect(int(i)).isNull(), !expected.nodes[i].in_beam);
+}
+
+// The length penalty box searches again with that penalty: the tree, n-best order and best hypothesis are the
+// engine's with the same DecodeOptions::length_penalty.
+void TestBeamTree::lengthPenaltyRanksAsTheEngine() {
+    view()->widthBox()->setValue(4);
+    QSignalSpy searched(view(), &BeamTreeView::searched);
+    view()->lengthPenaltyBox()->setValue(2.0);
+    QCOMPARE(searched.count(), 1);
+    DecodeOptions o;
+    o.length_penalty = 2.0;
+    const BeamResult expected = beamSearch(*view()->model(), w_->state()->decode()->source, 4, o);
+    const BeamResult* shown = view()->result();
+    QVERIFY(shown);
+    QCOMPARE(shown->finished, expected.finished);
+    QCOMPARE(shown->best.target_ids, expected.best.target_ids);
+    QCOMPARE(view()->nbestList()->item(0)->data(Qt::UserRole).toInt(), expected.finished.front());
+    QVERIFY2(expected.finished != engineSearch(4).finished, "the penalty changed nothing here: the test sees nothing");
 }
 
 void TestBeamTree::widthOneIsTheGreedyDecode() {

@@ -13,6 +13,7 @@
 
 #include <QCheckBox>
 #include <QDir>
+#include <QDoubleSpinBox>
 #include <QEvent>
 #include <QFileDialog>
 #include <QFileInfo>
@@ -55,6 +56,13 @@ BeamTreeView::BeamTreeView(QWidget* parent) : QWidget(parent) {
     width_->setValue(3);
     width_label_ = new QLabel(this);
     width_label_->setBuddy(width_);
+    length_penalty_ = new QDoubleSpinBox(this);
+    length_penalty_->setRange(-3, 3);
+    length_penalty_->setSingleStep(0.1);
+    length_penalty_->setDecimals(1);
+    length_penalty_->setValue(0);
+    length_penalty_label_ = new QLabel(this);
+    length_penalty_label_->setBuddy(length_penalty_);
     pruned_ = new QCheckBox(this);
     pruned_->setChecked(true);
     export_ = new QPushButton(this);
@@ -83,6 +91,10 @@ BeamTreeView::BeamTreeView(QWidget* parent) : QWidget(parent) {
     auto* side_layout = new QVBoxLayout(side);
     side_layout->setContentsMargins(0, 0, 0, 0);
     side_layout->addWidget(nbest_label_);
+    auto* ranking = new QHBoxLayout;  // what the finished hypotheses rank by, beside their list
+    ranking->addWidget(length_penalty_label_);
+    ranking->addWidget(length_penalty_, 1);
+    side_layout->addLayout(ranking);
     side_layout->addWidget(nbest_, 1);
     auto* split = new QSplitter(Qt::Horizontal, this);
     split->addWidget(scroll_);
@@ -96,6 +108,7 @@ BeamTreeView::BeamTreeView(QWidget* parent) : QWidget(parent) {
     layout->addWidget(split, 1);
 
     connect(width_, &QSpinBox::valueChanged, this, [this] { search(); });
+    connect(length_penalty_, &QDoubleSpinBox::valueChanged, this, [this] { search(); });
     connect(pruned_, &QCheckBox::toggled, canvas_, &BeamTreeCanvas::setShowPruned);
     connect(canvas_, &BeamTreeCanvas::nodeClicked, this, &BeamTreeView::showNode);
     connect(canvas_, &BeamTreeCanvas::nodeMenuRequested, this, &BeamTreeView::showMenu);
@@ -112,6 +125,10 @@ void BeamTreeView::retranslateUi() {
     width_->setToolTip(
         tr("How many hypotheses the search keeps at each step (1: the greedy decode). Each kept hypothesis "
            "proposes as many next tokens; the best of them are kept, the others pruned."));
+    length_penalty_label_->setText(tr("&Length penalty:"));
+    length_penalty_->setToolTip(
+        tr("Finished hypotheses rank by total log p divided by their length to this power (Hugging Face's "
+           "generate uses 1); 0 ranks by the total, so short hypotheses tend to win"));
     pruned_->setText(tr("Show &pruned"));
     pruned_->setToolTip(tr("Draw the hypotheses the search dropped (dashed) as well as the kept ones"));
     nbest_label_->setText(tr("&Finished hypotheses, best first:"));
@@ -187,6 +204,7 @@ void BeamTreeView::search() {
     try {
         DecodeOptions options;
         options.interventions = interventions_;
+        options.length_penalty = length_penalty_->value();
         result_ = std::make_unique<BeamResult>(beamSearch(*model_, source_, prefix_, beamWidth(), options));
         message_->clear();
     } catch (const std::exception& e) {

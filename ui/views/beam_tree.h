@@ -26,6 +26,7 @@ class QListWidget;
 class QPushButton;
 class QScrollArea;
 class QSpinBox;
+class QDoubleSpinBox;
 
 namespace attnviz {
 struct PrefixDecoding;
@@ -72,6 +73,7 @@ public:
 
     BeamTreeCanvas* canvas() const { return canvas_; }
     QSpinBox* widthBox() const { return width_; }
+    QDoubleSpinBox* lengthPenaltyBox() const { return length_penalty_; }
     QListWidget* nbestList() const { return nbest_; }
     QCheckBox* prunedBox() const { return pruned_; }
     QPushButton* exportButton() const { return export_; }
@@ -97,6 +99,8 @@ private:
 
     QPointer<DecodeState> state_;
     QSpinBox* width_;
+    QDoubleSpinBox* length_penalty_;  // DecodeOptions::length_penalty (attnviz-cli --length-penalty)
+    QLabel* length_penalty_label_;
     QCheckBox* pruned_;
     QPushButton* export_;
     QLabel* width_label_;
