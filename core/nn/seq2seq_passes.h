@@ -1,6 +1,6 @@
 // The passes of the RNN models' loss and gradient (nn/seq2seq_grad.cpp) that attribution's shared forward
 // (nn/seq2seq_source_grad.cpp) runs too: the forward as far as the output layer's features, the output layer with its
-// loss, and the backward from its dlogits. Internal to nn/: the API is nn/seq2seq_grad.h.
+// loss (nn/seq2seq_output.cpp), and the backward from its dlogits. Internal to nn/: the API is nn/seq2seq_grad.h.
 // Legend: B examples, S the longest source, N decoder steps; buffers time-major (rows t*B + b), as in seq2seq_grad.h.
 #pragma once
 #include "nn/seq2seq_grad.h"
@@ -27,6 +27,10 @@ LossSum forwardSteps(const ModelConfig& c, const ModelParamsT<T>& p, const Train
 template <typename T>
 void outputForward(const ModelParamsT<T>& p, const MatT<T>& F, const TrainExample* const* batch, int B, T grad_scale,
                    bool backward, Seq2SeqWorkspace<T>& w, LossSum& out, T label_smoothing = T(0));
+// dlogits (in w.logits) → fc_out's gradients (when G is not null) and w.dfeat = ∂/∂F (zero on rows outside w.out_rows
+// when gathered).
+template <typename T>
+void outputBackward(const ModelParamsT<T>& p, const MatT<T>& F, Seq2SeqWorkspace<T>& w, ModelParamsT<T>* G);
 
 // The backward from the output layer's dlogits (w.logits) of B examples: into *G when G is not null, else only as far
 // as w.dxe. w.active[t]: the rows of step t that have a gradient.
