@@ -142,6 +142,7 @@ private slots:
     void snapshotsAreTheEnginesDecodesAndTheFolderLoads();
     void tooSmallCorpusSaysTheSizeItAllows();
     void startSaysItTrainsThePiecesUnderAWaitCursor();
+    void theWindowKeepsRunningWhileThePiecesTrain();
     void occupiedFolderIsReplacedOnlyWhenAgreed();
     void trainingGoesOnFromAFolder();
     void failedWriteLeavesNoFolder();
@@ -358,7 +359,37 @@ void TestTrainingMarian::tooSmallCorpusSaysTheSizeItAllows() {
     }
 }
 
-// Start trains the pieces on the UI thread before the run begins: meanwhile the status says so and the cursor waits;
+// While Start prepares a run (here a Marian's pieces trained), the window's own events go on: a call queued when
+// the preparation begins runs before Start returns, and sees Start and the form disabled.
+void TestTrainingMarian::theWindowKeepsRunningWhileThePiecesTrain() {
+    TrainingSettings s = tinyMarian(dir_.path(), 1);
+    s.out = dir_.filePath("alive");
+    TrainingWindow w;
+    w.show();
+    w.form()->applySettings(s);
+    bool returned = false, ran_before_return = false, start_enabled = true, form_enabled = true;
+    connect(&w, &TrainingWindow::preparing, this, [&] {
+        QMetaObject::invokeMethod(
+            &w,
+            [&] {
+                ran_before_return = !returned;
+                start_enabled = w.startButton()->isEnabled();
+                form_enabled = w.form()->isEnabled();
+            },
+            Qt::QueuedConnection);
+    });
+    QSignalSpy done(&w, &TrainingWindow::trainingFinished);
+    QVERIFY2(w.start(), qPrintable(w.lastError()));
+    returned = true;
+    QVERIFY(ran_before_return);
+    QVERIFY(!start_enabled);
+    QVERIFY(!form_enabled);
+    w.stop();
+    QVERIFY(done.wait(120000));
+    QVERIFY(w.startButton()->isEnabled());
+}
+
+// Start trains the pieces on a thread of its own before the run begins: meanwhile the status says so and the cursor waits;
 // both go once the run has started (a Transformer's Start says it reads the corpus).
 void TestTrainingMarian::startSaysItTrainsThePiecesUnderAWaitCursor() {
     TrainingSettings s = tinyMarian(dir_.path(), 1);

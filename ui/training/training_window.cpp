@@ -15,6 +15,7 @@
 #include "training/training_worker.h"
 
 #include <QCloseEvent>
+#include <QEventLoop>
 #include <QFileInfo>
 #include <QGuiApplication>
 #include <QLabel>
@@ -23,6 +24,9 @@
 #include <QSlider>
 #include <QSpinBox>
 #include <cmath>
+#include <exception>
+#include <optional>
+#include <thread>
 
 namespace attnviz::ui {
 namespace {
@@ -144,9 +148,9 @@ bool TrainingWindow::askToReplace(const QString& folder) {
                                  QMessageBox::Yes | QMessageBox::No, QMessageBox::No) == QMessageBox::Yes;
 }
 
-// Preparing a run reads the corpus and makes the model on the UI thread; a new Marian's SentencePiece models are
-// trained then (a second on 4,000 lines, several on a large corpus). Meanwhile the status says so (painted before
-// the work starts) and the cursor waits, so that the window does not seem to hang.
+// Preparing a run reads the corpus and makes the model; a new Marian's SentencePiece models are trained then (a
+// second on 4,000 lines, several on a large corpus). The status says so (painted before the work starts) and the
+// cursor waits.
 void TrainingWindow::showPreparing(const TrainingSettings& s) {
     const QString corpus = QFileInfo(s.corpus).fileName();
     showMessage(s.marian && s.init.isEmpty() ? tr("Training the SentencePiece models on %1…").arg(corpus)
@@ -156,13 +160,38 @@ void TrainingWindow::showPreparing(const TrainingSettings& s) {
     emit preparing(status_->text());
 }
 
+// The preparation runs on a thread of its own while this thread goes on painting, resizing and answering the window
+// manager. Input (clicks, keys, the close button) waits until it is done, so nothing starts twice or closes under it;
+// the form and Start are disabled meanwhile to show that.
+TrainingJob TrainingWindow::prepareKeepingTheWindowAlive(const TrainingSettings& s) {
+    preparing_ = true;
+    updateButtons();
+    std::optional<TrainingJob> job;
+    std::exception_ptr error;
+    QEventLoop loop;
+    std::thread preparer([&] {
+        try {
+            job = prepareTrainingJob(s);
+        } catch (...) {
+            error = std::current_exception();
+        }
+        QMetaObject::invokeMethod(&loop, &QEventLoop::quit, Qt::QueuedConnection);
+    });
+    loop.exec(QEventLoop::ExcludeUserInputEvents);
+    preparer.join();
+    preparing_ = false;
+    updateButtons();
+    if (error) std::rethrow_exception(error);
+    return std::move(*job);
+}
+
 bool TrainingWindow::startWith(TrainingSettings settings) {
     if (!mayWriteFolder(settings)) return false;
     TrainingJob job;
     try {
         const WaitCursor busy;
         showPreparing(settings);
-        job = prepareTrainingJob(settings);
+        job = prepareKeepingTheWindowAlive(settings);
     } catch (const std::exception& e) {
         last_error_ = qs(errorMessage(e));
         showMessage(tr("Cannot start: %1").arg(last_error_), true);
@@ -212,7 +241,7 @@ std::shared_ptr<const Model> TrainingWindow::trainedModel() const { return worke
 QString TrainingWindow::modelPath() const { return worker_->modelPath(); }
 
 void TrainingWindow::updateButtons() {
-    const bool running = isRunning(), has_snapshots = !history_.snapshots.empty();
+    const bool running = isRunning() || preparing_, has_snapshots = !history_.snapshots.empty();
     // A config core refuses (nhead not dividing d_model, ...) cannot start: the form says why under the field.
     start_->setEnabled(!running && form_->problem().isEmpty());
     start_->setToolTip(form_->problem());

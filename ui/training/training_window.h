@@ -32,6 +32,7 @@ class EpochMetricsTable;
 class HeatmapView;
 class LossPlot;
 struct SiblingQueue;
+struct TrainingJob;
 struct TrainingSettings;
 class TrainingForm;
 class TrainingWorker;
@@ -98,8 +99,8 @@ signals:
     void trainingFinished();  // after the model file was written (or could not be)
     void snapshotAdded(int count);
     void paused(qint64 step);  // a pause began and the model so far was written (or could not be: the status says)
-    // Start is preparing the run on the UI thread (the corpus read, a Marian's pieces trained): `status` says what,
-    // shown before the work begins, under a wait cursor.
+    // Start is preparing the run (the corpus read, a Marian's pieces trained) on a thread of its own, the window
+    // still painting: `status` says what, shown before the work begins, under a wait cursor.
     void preparing(const QString& status);
     void siblingTrained(const QString& path);  // one of the four siblings is done and written
     // The sibling sequence ended: `written` the files of the siblings trained to their end; `complete`: all four.
@@ -124,6 +125,7 @@ private:
     void retranslate();
     bool startWith(TrainingSettings settings);
     void showPreparing(const TrainingSettings& settings);
+    TrainingJob prepareKeepingTheWindowAlive(const TrainingSettings& settings);
     bool mayWriteFolder(TrainingSettings& settings);
     bool askToReplace(const QString& folder);
     void updateButtons();
@@ -174,7 +176,8 @@ private:
     QPushButton* save_sibling_ = nullptr;
     TrainingHistory history_;
     TrainReport report_;
-    bool ended_ = false;  // a run has ended (its model is written)
+    bool ended_ = false;      // a run has ended (its model is written)
+    bool preparing_ = false;  // Start is preparing a run (prepareKeepingTheWindowAlive)
     QString last_error_;
     QString data_warning_;  // unknownDataWarning of the running job ("" for none)
     QString task_;
