@@ -50,6 +50,7 @@ public:
                              " tokens, more than this model's " + std::to_string(max_len_) + " target positions");
         prefixes_.push_back(kind_.start());  // the root's: nothing fed yet
         result_.nodes.emplace_back();        // the root: <sos>
+        result_.length_penalty = length_penalty;
         result_.best.source_tokens = source.tokens;
         result_.best.source_ids = source.ids;
         result_.best.decoder_start = model.target_vocab.token(model.target_vocab.specials().start);
@@ -163,14 +164,11 @@ private:
         return live;
     }
 
-    // What finished hypotheses rank by: total log p, or total / L^α with a length penalty α (L = step + 1).
     double rank(int node) const {
         const BeamNode& n = result_.nodes[size_t(node)];
         return rankOf(n.total_log_prob, n.step);
     }
-    double rankOf(double total, int step) const {
-        return length_penalty_ == 0 ? total : total / std::pow(double(step + 1), length_penalty_);
-    }
+    double rankOf(double total, int step) const { return beamRank(total, step, length_penalty_); }
 
     // A pruned node is never expanded nor on a finished path: of a step of this position whose children were all
     // pruned only the attention row stays (for the tree); its scores and layers go.
@@ -237,6 +235,10 @@ private:
 };
 
 }  // namespace
+
+double beamRank(double total_log_prob, int step, double length_penalty) {
+    return length_penalty == 0 ? total_log_prob : total_log_prob / std::pow(double(step + 1), length_penalty);
+}
 
 BeamResult beamSearch(const Model& model, std::string_view source_text, int beam_width, const DecodeOptions& options) {
     return beamSearch(model, tokenizeSource(model, source_text), beam_width, options);

@@ -170,12 +170,16 @@ struct BeamNode {
 struct BeamResult {
     std::vector<BeamNode> nodes;
     std::vector<std::vector<float>> rows;  // [expansion] (S): the attention row of each decoder step taken
-    std::vector<int> finished;             // leaf nodes of finished hypotheses, best first
+    std::vector<int> finished;             // leaf nodes of finished hypotheses, best first (by beamRank)
     DecodeResult best;                     // the best finished hypothesis as a decode object
+    double length_penalty = 0;             // the α the finished hypotheses were ranked with (DecodeOptions)
 
     // (S) the attention row of the step that produced node `node`; empty for the root.
     const std::vector<float>& attention(int node) const;
 };
+// What a finished hypothesis ranks by: its total log-probability, or total / L^α with a length penalty α ≠ 0, L = its
+// step + 1 (DecodeOptions::length_penalty).
+double beamRank(double total_log_prob, int step, double length_penalty);
 // `best` is the finished hypothesis with the highest total log-probability, or with options.length_penalty α ≠ 0
 // the highest total / L^α (DecodeOptions). Width 1 gives exactly greedyDecode's result. Throws InputError for a width < 1 or > kMaxBeamWidth (decode/limits.h), or a tree
 // larger than kMaxBeamTreeBytes.

@@ -54,7 +54,9 @@ Json nbestJson(const BeamResult& tree, const Vocabulary& vocab) {
         h["node"] = leaf;
         h["tokens"] = std::move(tokens);
         h["token_ids"] = std::move(ids);
-        h["total_log_prob"] = jsonNumber<Json>(tree.nodes[size_t(leaf)].total_log_prob);
+        const BeamNode& end = tree.nodes[size_t(leaf)];
+        h["total_log_prob"] = jsonNumber<Json>(end.total_log_prob);
+        h["score"] = jsonNumber<Json>(beamRank(end.total_log_prob, end.step, tree.length_penalty));
         out.push_back(std::move(h));
     }
     return out;
@@ -86,6 +88,7 @@ std::string beamTreeToJsonText(const BeamResult& tree, const Vocabulary& target_
     j["source_tokens"] = source.tokens;
     j["source_ids"] = source.ids;
     j["beam_width"] = beam_width;
+    j["length_penalty"] = jsonNumber<Json>(tree.length_penalty);
     const std::vector<char> best = bestPath(tree);
     Json nodes = Json::array();
     for (size_t i = 0; i < tree.nodes.size(); ++i) nodes.push_back(nodeJson(tree, target_vocab, i, best[i] != 0));

@@ -10,9 +10,11 @@
 // JSON, keys in this order:
 //   source_tokens, source_ids   the source with <sos>/<eos> (S tokens)
 //   beam_width                  K
+//   length_penalty              α the finished hypotheses were ranked with (0: by total log p; DecodeOptions)
 //   nodes   [{id, parent, step, token, token_id, log_prob, total_log_prob, kept, finished, forced, best_path, row,
 //            children}], row = the index into `rows` of the step that produced the node (-1 for the root)
-//   nbest   [{node, tokens, token_ids, total_log_prob}] the finished hypotheses, best first (no length normalisation)
+//   nbest   [{node, tokens, token_ids, total_log_prob, score}] the finished hypotheses, best first by score: the total
+//           log p, or total / L^α with a length penalty (beamRank in decode/decoding.h)
 //   rows    [expansion][S] the attention rows: one per decoder step taken, shared by the children it made
 #pragma once
 #include "decode/decoding.h"

@@ -228,6 +228,24 @@ void TestCli::decodeBeamTree() {
     QCOMPARE(t["rows"].size(), engine.rows.size());
     QCOMPARE(t["rows"].back().get<std::vector<float>>(), engine.rows.back());
     QCOMPARE(t["nbest"][0]["token_ids"].get<std::vector<int>>(), engine.best.target_ids);
+    QCOMPARE(t["length_penalty"].get<double>(), 0.0);
+
+    // With --length-penalty the file records it and ranks its n-best list by the engine's scores.
+    const Run p = runCli(
+        {"decode", "--model", dot_, "--beam", "2", "--length-penalty", "1.5", "--tree", path, "you love the cat"});
+    QVERIFY2(p.code == 0, qPrintable(p.errText()));
+    DecodeOptions options;
+    options.length_penalty = 1.5;
+    const BeamResult ranked = beamSearch(dot_model_, "you love the cat", 2, options);
+    std::ifstream again(path.toStdString());
+    const json u = json::parse(again);
+    QCOMPARE(u["length_penalty"].get<double>(), 1.5);
+    QCOMPARE(u["nbest"].size(), ranked.finished.size());
+    for (size_t i = 0; i < ranked.finished.size(); ++i) {
+        const BeamNode& end = ranked.nodes[size_t(ranked.finished[i])];
+        QCOMPARE(u["nbest"][i]["node"].get<int>(), ranked.finished[i]);
+        QCOMPARE(u["nbest"][i]["score"].get<double>(), beamRank(end.total_log_prob, end.step, 1.5));
+    }
 }
 
 void TestCli::decodeForcedTarget() {

@@ -9,6 +9,7 @@
 #include <nlohmann/json.hpp>
 
 #include <QtTest>
+#include <cmath>
 
 using namespace attnviz;
 
@@ -66,6 +67,7 @@ private slots:
     void csvOfAHandMadeTree();
     void jsonOfAHandMadeTree();
     void jsonOfASearchReadsBack();
+    void jsonRecordsTheLengthPenaltyAndEachHypothesisScore();
 };
 
 void TestBeamJson::csvOfAHandMadeTree() {
@@ -85,7 +87,7 @@ void TestBeamJson::csvOfAHandMadeTree() {
 
 void TestBeamJson::jsonOfAHandMadeTree() {
     const std::string expected =
-        R"({"source_tokens":["<sos>","cat","<eos>"],"source_ids":[2,5,3],"beam_width":2,"nodes":[)"
+        R"({"source_tokens":["<sos>","cat","<eos>"],"source_ids":[2,5,3],"beam_width":2,"length_penalty":0.0,"nodes":[)"
         R"({"id":0,"parent":-1,"step":0,"token":"<sos>","token_id":2,"log_prob":0.0,"total_log_prob":0.0,)"
         R"("kept":true,"finished":false,"forced":false,"best_path":true,"row":-1,"children":[1,2]},)"
         R"({"id":1,"parent":0,"step":1,"token":"the","token_id":4,"log_prob":-0.25,"total_log_prob":-0.25,)"
@@ -104,8 +106,8 @@ void TestBeamJson::jsonOfAHandMadeTree() {
         R"("kept":true,"finished":true,"forced":false,"best_path":true,"row":3,"children":[]},)"
         R"({"id":8,"parent":3,"step":3,"token":"the","token_id":4,"log_prob":-3.0,"total_log_prob":-3.75,)"
         R"("kept":true,"finished":false,"forced":false,"best_path":false,"row":3,"children":[]}],)"
-        R"("nbest":[{"node":7,"tokens":["the","猫","<eos>"],"token_ids":[4,7,3],"total_log_prob":-0.8125},)"
-        R"({"node":4,"tokens":["the","<eos>"],"token_ids":[4,3],"total_log_prob":-1.25}],)"
+        R"("nbest":[{"node":7,"tokens":["the","猫","<eos>"],"token_ids":[4,7,3],"total_log_prob":-0.8125,"score":-0.8125},)"
+        R"({"node":4,"tokens":["the","<eos>"],"token_ids":[4,3],"total_log_prob":-1.25,"score":-1.25}],)"
         R"("rows":[[0.5,0.25,0.25],[0.125,0.75,0.125],[0.0625,0.375,0.5625],[0.25,0.25,0.5]]})";
     QCOMPARE(QString::fromStdString(beamTreeToJsonText(handMadeTree(), handVocab(), handSource, 2)),
              QString::fromStdString(expected));
@@ -146,6 +148,39 @@ void TestBeamJson::jsonOfASearchReadsBack() {
     int on_best = 0;
     for (const nlohmann::json& k : j["nodes"]) on_best += k["best_path"].get<bool>() ? 1 : 0;
     QCOMPARE(on_best, int(b.best.target_ids.size()) + 1);  // the root and one node per token
+}
+
+// With a length penalty α the file says α, and each n-best entry's score is its total / L^α, L = step + 1 (the hand
+// tree's hypotheses end at steps 3 and 2: −0.8125 / 4 and −1.25 / 3 with α = 1); a search ranked so lists them by it.
+void TestBeamJson::jsonRecordsTheLengthPenaltyAndEachHypothesisScore() {
+    BeamResult hand = handMadeTree();
+    hand.length_penalty = 1;
+    nlohmann::json j = nlohmann::json::parse(beamTreeToJsonText(hand, handVocab(), handSource, 2));
+    QCOMPARE(j["length_penalty"].get<double>(), 1.0);
+    QCOMPARE(j["nbest"][0]["score"].get<double>(), -0.203125);
+    QCOMPARE(j["nbest"][1]["score"].get<double>(), -1.25 / 3);
+    QCOMPARE(j["nbest"][1]["total_log_prob"].get<double>(), -1.25);
+
+    Model m = testing::smallModel(testing::smallConfig(DecoderKind::Luong, ScoreKind::General, SpanKind::Global, true),
+                                  21, 2.5f);
+    m.params.fc_out_b[kEos] += 1.5f;
+    const TokenizedText src{{"<sos>", "the", "cat", "ate", "<eos>"}, {kSos, 7, 8, 12, kEos}};
+    DecodeOptions opt;
+    opt.max_len = 8;
+    opt.length_penalty = 2.5;
+    const BeamResult b = beamSearch(m, src, 3, opt);
+    j = nlohmann::json::parse(beamTreeToJsonText(b, m.target_vocab, src, 3));
+    QCOMPARE(j["length_penalty"].get<double>(), 2.5);
+    QVERIFY(j["nbest"].size() > 1);
+    double previous = 0;
+    for (size_t i = 0; i < j["nbest"].size(); ++i) {
+        const nlohmann::json& h = j["nbest"][i];
+        const BeamNode& end = b.nodes[h["node"].get<size_t>()];
+        const double expected = end.total_log_prob / std::pow(double(end.step + 1), 2.5);
+        QCOMPARE(h["score"].get<double>(), expected);
+        if (i > 0) QVERIFY(expected <= previous);
+        previous = expected;
+    }
 }
 
 ATTNVIZ_TEST_MAIN(TestBeamJson)
