@@ -144,7 +144,7 @@ bool parseTrainArgs(const std::vector<std::string>& args, TrainArgs& a) {
 
 TrainOptions trainOptions(const TrainArgs& a, bool tty) {
     TrainOptions o;
-    o.optimizer = a.optimizer == "sgd" ? OptimizerKind::Sgd : OptimizerKind::Adam;
+    o.optimizer = parseOptimizer(a.optimizer);
     o.lr = a.lr;
     o.warmup = a.warmup;
     o.lr_decay = parseLrDecay(a.lr_decay);
@@ -303,7 +303,7 @@ TrainReport trainInterruptibly(Model& model, const std::vector<TrainExample>& tr
 
 // The "training" metadata written into the model.
 std::string trainingMetadata(const TrainArgs& a, size_t lines, size_t valid_lines, const TrainReport& rep) {
-    TrainingRecord r;
+    TrainingRecord r = trainingRecord(trainOptions(a, false));
     r.data = fileName(a.data);
     r.lines = lines;
     if (!a.init.empty()) r.init = fileName(a.init);
@@ -311,17 +311,6 @@ std::string trainingMetadata(const TrainArgs& a, size_t lines, size_t valid_line
         r.valid = fileName(a.valid);
         r.valid_lines = valid_lines;
     }
-    r.optimizer = a.optimizer;
-    r.lr = a.lr;
-    r.warmup = a.warmup;
-    r.lr_decay = parseLrDecay(a.lr_decay);
-    r.label_smoothing = a.label_smoothing;
-    r.batch_size = a.batch;
-    r.clip = a.clip;
-    r.dropout = a.dropout;
-    r.seed = a.seed;
-    r.shuffle = !a.no_shuffle;
-    r.align_weight = a.align_weight;
     return attnviz::trainingMetadata(r, rep);
 }
 

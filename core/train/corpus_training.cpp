@@ -5,6 +5,7 @@
 
 #include <nlohmann/json.hpp>
 
+#include <charconv>
 #include <cmath>
 #include <iterator>
 
@@ -65,6 +66,35 @@ std::string_view trainStatusName(TrainStatus s) {
         return "non_finite";
     }
     return "?";
+}
+
+namespace {
+
+// The float's shortest decimal as a double (0.1f gives 0.1, not 0.10000000149): the dropout as the user wrote it.
+double asWritten(float x) {
+    char text[32];
+    const std::to_chars_result end = std::to_chars(text, text + sizeof text, x);
+    double value = double(x);
+    std::from_chars(text, end.ptr, value);
+    return value;
+}
+
+}  // namespace
+
+TrainingRecord trainingRecord(const TrainOptions& o) {
+    TrainingRecord r;
+    r.optimizer = optimizerName(o.optimizer);
+    r.lr = o.lr;
+    r.warmup = o.warmup;
+    r.lr_decay = o.lr_decay;
+    r.label_smoothing = o.label_smoothing;
+    r.batch_size = o.batch_size;
+    r.clip = o.clip;
+    r.dropout = asWritten(o.dropout);
+    r.seed = o.seed;
+    r.shuffle = o.shuffle;
+    r.align_weight = o.align_weight;
+    return r;
 }
 
 std::string trainingMetadata(const TrainingRecord& r, const TrainReport& rep) {

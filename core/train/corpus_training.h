@@ -42,6 +42,8 @@ struct TrainingRecord {
     uint64_t seed = 0;
     bool shuffle = true;
 };
+// A record of the settings of `options` (optimizer to shuffle); the front end adds the files and their line counts.
+TrainingRecord trainingRecord(const TrainOptions& options);
 // The metadata's JSON text (keys in cli.md's order).
 std::string trainingMetadata(const TrainingRecord& record, const TrainReport& report);
 // "completed", "interrupted" or "non_finite", as the metadata and `train --json` name a run's end.

@@ -33,6 +33,12 @@ double clipGradNorm(P& grads, double max_norm, int threads) {
     return norm;
 }
 
+std::string_view optimizerName(OptimizerKind kind) { return kind == OptimizerKind::Sgd ? "sgd" : "adam"; }
+
+OptimizerKind parseOptimizer(std::string_view name) {
+    return name == optimizerName(OptimizerKind::Sgd) ? OptimizerKind::Sgd : OptimizerKind::Adam;
+}
+
 std::string_view lrDecayName(LrDecay decay) { return decay == LrDecay::InverseSqrt ? "inverse_sqrt" : "none"; }
 
 LrDecay parseLrDecay(std::string_view name) {

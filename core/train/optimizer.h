@@ -11,6 +11,10 @@
 namespace attnviz {
 
 enum class OptimizerKind { Adam, Sgd };
+// "adam" and "sgd", as `train --optimizer`, the training metadata and the window's remembered settings spell them.
+std::string_view optimizerName(OptimizerKind kind);
+// The optimizer of a name optimizerName gives; anything else is Adam.
+OptimizerKind parseOptimizer(std::string_view name);
 
 // The L2 norm of all gradients together (accumulated in double); the tensors shared among `threads` threads.
 template <class P>

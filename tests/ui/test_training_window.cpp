@@ -135,6 +135,9 @@ void TestTrainingWindow::snapshotsAreTheEnginesDecodes() {
     const auto meta = nlohmann::json::parse(saved.training);
     QCOMPARE(meta.at("status").get<std::string>(), std::string("completed"));
     QCOMPARE(meta.at("steps").get<int64_t>(), int64_t(30));
+    QCOMPARE(meta.at("dropout").get<double>(), 0.1);  // as the form shows it, not the float's 0.10000000149
+    QCOMPARE(meta.at("clip").get<double>(), 1.0);
+    QCOMPARE(meta.at("optimizer").get<std::string>(), std::string("adam"));
     QCOMPARE(saved.task, std::string("reverse"));
 }
 

@@ -97,7 +97,7 @@ QString outPath(const TrainingSettings& s, const Model& model) {
 }
 
 TrainingRecord recordOf(const TrainingSettings& s, const TrainingJob& job) {
-    TrainingRecord r;
+    TrainingRecord r = trainingRecord(s.options);
     r.data = fileName(s.corpus);
     r.lines = job.train.size();
     if (!s.init.isEmpty()) r.init = fileName(s.init);
@@ -105,17 +105,6 @@ TrainingRecord recordOf(const TrainingSettings& s, const TrainingJob& job) {
         r.valid = fileName(s.valid);
         r.valid_lines = job.valid.size();
     }
-    r.optimizer = s.options.optimizer == OptimizerKind::Sgd ? "sgd" : "adam";
-    r.lr = s.options.lr;
-    r.batch_size = s.options.batch_size;
-    r.clip = s.options.clip;
-    r.dropout = double(s.options.dropout);
-    r.seed = s.options.seed;
-    r.shuffle = s.options.shuffle;
-    r.align_weight = s.options.align_weight;
-    r.warmup = s.options.warmup;
-    r.lr_decay = s.options.lr_decay;
-    r.label_smoothing = s.options.label_smoothing;
     return r;
 }
 

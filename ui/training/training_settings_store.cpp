@@ -57,7 +57,7 @@ void saveTrainingSettings(const TrainingSettings& s) {
     q.setValue("config", qs(configToJson(s.marian ? marianModelConfig(*s.marian) : s.config).dump()));
     saveMarian(q, s.marian);
     q.setValue("minFreq", s.min_freq);
-    q.setValue("optimizer", s.options.optimizer == OptimizerKind::Sgd ? "sgd" : "adam");
+    q.setValue("optimizer", QString::fromLatin1(optimizerName(s.options.optimizer)));
     q.setValue("lr", s.options.lr);
     q.setValue("warmup", qlonglong(s.options.warmup));
     q.setValue("lrDecay", QString::fromUtf8(lrDecayName(s.options.lr_decay)));
@@ -93,7 +93,7 @@ std::optional<TrainingSettings> savedTrainingSettings() {
     s.init = q.value("init").toString();
     s.max_lines = q.value("maxLines", s.max_lines).toInt();
     s.min_freq = q.value("minFreq", s.min_freq).toInt();
-    s.options.optimizer = q.value("optimizer").toString() == "sgd" ? OptimizerKind::Sgd : OptimizerKind::Adam;
+    s.options.optimizer = parseOptimizer(q.value("optimizer").toString().toStdString());
     s.options.lr = q.value("lr", s.options.lr).toDouble();
     s.options.warmup = q.value("warmup", 0).toLongLong();
     s.options.lr_decay = parseLrDecay(q.value("lrDecay").toString().toStdString());
