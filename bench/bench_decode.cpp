@@ -187,24 +187,11 @@ void fcOutFloor(benchmark::State& state, Sizes z, DecoderKind d, ScoreKind s) {
     state.counters["MB_per_sentence"] = 11.0 * double(w.size()) * 4 / 1e6;
 }
 
-// The floor of the folded bahdanau decode (fast/folded_decoder.h) with token tables on this machine: the bytes that a greedy
-// decode of the large model must read, streamed as products of contiguous matrices on both cores, with no other
-// arithmetic and no phases:
-//   per sentence: the encoder's weights, enc_fc, the additive keys' block of attn.weight, W_ih's context columns;
-//   step 1: fc_out's s and context columns (those are folded then) and the state's products (W_hh, the query W_s);
-//   steps 2..11: fc_out's s columns, W_c Hᵀ (V, S padded) and the state's products.
-// (The token tables' rows, 38 KB a step, are left out.)
-// The later steps stream a prefix of the first step's matrix, so the working set is the decoder's (about 55 MB).
-// Both matrices are on huge pages, like the model's weights.
-// greedy / foldedFloor in the same run is how far the decoder is from streaming its bytes at full speed.
-void foldedFloor(benchmark::State& state, Sizes z, DecoderKind, ScoreKind) {
+// Streams, per sentence, `per_sentence` floats once, then `first` floats for the first step and `later` for each of
+// the 10 others (a prefix of the same matrix), as products of contiguous matrices on both cores with no other
+// arithmetic and no phases. Both matrices are on huge pages, like the model's weights.
+void streamFloor(benchmark::State& state, std::int64_t per_sentence, std::int64_t first, std::int64_t later) {
     constexpr Eigen::Index kCols = 1024;
-    const std::int64_t E = z.E, He = z.He, Hd = z.Hd, V = z.V;
-    const std::int64_t padded_source = paddedColumns(Eigen::Index(source(z.V).ids.size()));  // W_c Hᵀ's width
-    const std::int64_t per_sentence = 2 * (3 * He * E + 3 * He * He) + 2 * Hd * 2 * He + 3 * Hd * 2 * He;
-    const std::int64_t state_products = 3 * Hd * Hd + Hd * Hd;
-    const std::int64_t first = V * (Hd + 2 * He) + state_products;
-    const std::int64_t later = V * Hd + V * padded_source + state_products;
     auto rowsFor = [](std::int64_t floats) { return Eigen::Index((floats + kCols - 1) / kCols); };
     Mat sentence, steps;  // on huge pages, as the model's weights are (kernels/huge_pages.h)
     zeroOnHugePages(sentence, rowsFor(per_sentence), kCols);
@@ -226,6 +213,31 @@ void foldedFloor(benchmark::State& state, Sizes z, DecoderKind, ScoreKind) {
     state.counters["MB_per_sentence"] = double(per_sentence + first + 10 * later) * 4 / 1e6;
 }
 
+// The floor of the folded bahdanau decode (fast/folded_decoder.h) with token tables on this machine: the bytes that a
+// greedy decode of the large model must read, streamed (streamFloor):
+//   per sentence: the encoder's weights, enc_fc, the additive keys' block of attn.weight, W_ih's context columns;
+//   step 1: fc_out's s and context columns (those are folded then) and the state's products (W_hh, the query W_s);
+//   steps 2..11: fc_out's s columns, W_c Hᵀ (V, S padded) and the state's products.
+// (The token tables' rows, 38 KB a step, are left out.) The working set is the decoder's (about 55 MB).
+// greedy / foldedFloor in the same run is how far the decoder is from streaming its bytes at full speed.
+void foldedFloor(benchmark::State& state, Sizes z, DecoderKind, ScoreKind) {
+    const std::int64_t E = z.E, He = z.He, Hd = z.Hd, V = z.V;
+    const std::int64_t padded_source = paddedColumns(Eigen::Index(source(z.V).ids.size()));  // W_c Hᵀ's width
+    const std::int64_t per_sentence = 2 * (3 * He * E + 3 * He * He) + 2 * Hd * 2 * He + 3 * Hd * 2 * He;
+    const std::int64_t state_products = 3 * Hd * Hd + Hd * Hd;
+    streamFloor(state, per_sentence, V * (Hd + 2 * He) + state_products, V * Hd + V * padded_source + state_products);
+}
+
+// The same floor for a decode that does not fold (the small model: Folding::Auto keeps its fc_out, which fits in
+// L2, unfolded), with token tables: per sentence the encoder's weights, enc_fc and the keys' block of attn.weight;
+// every step fc_out's s and context columns, W_ih's context columns, W_hh and the query W_s.
+void unfoldedFloor(benchmark::State& state, Sizes z, DecoderKind, ScoreKind) {
+    const std::int64_t E = z.E, He = z.He, Hd = z.Hd, V = z.V;
+    const std::int64_t per_sentence = 2 * (3 * He * E + 3 * He * He) + 2 * Hd * 2 * He;
+    const std::int64_t step = V * (Hd + 2 * He) + 3 * Hd * 2 * He + 3 * Hd * Hd + Hd * Hd;
+    streamFloor(state, per_sentence, step, step);
+}
+
 }  // namespace
 
 #define ATTNVIZ_BENCH(fn, size, dec, score)                                                    \
@@ -243,6 +255,7 @@ ATTNVIZ_BENCH(forced, Small, Luong, General);
 ATTNVIZ_BENCH(session, Small, Bahdanau, Additive);
 ATTNVIZ_BENCH(beam4, Small, Bahdanau, Additive);
 ATTNVIZ_BENCH(fcOutFloor, Small, Bahdanau, Additive);
+ATTNVIZ_BENCH(unfoldedFloor, Small, Bahdanau, Additive);
 ATTNVIZ_BENCH(greedy, Large, Bahdanau, Additive);
 ATTNVIZ_BENCH(greedyNoTables, Large, Bahdanau, Additive);
 ATTNVIZ_BENCH(greedyUnfolded, Large, Bahdanau, Additive);
