@@ -59,6 +59,15 @@ const Vocabulary& handVocab() {
 
 const TokenizedText handSource{{"<sos>", "cat", "<eos>"}, {kSos, 5, kEos}};
 
+// A model whose beam hypotheses finish at different lengths (<eos> made likelier), and a source for it.
+Model earlyEndingModel() {
+    Model m = testing::smallModel(testing::smallConfig(DecoderKind::Luong, ScoreKind::General, SpanKind::Global, true),
+                                  21, 2.5f);
+    m.params.fc_out_b[kEos] += 1.5f;
+    return m;
+}
+const TokenizedText kCatSource{{"<sos>", "the", "cat", "ate", "<eos>"}, {kSos, 7, 8, 12, kEos}};
+
 }  // namespace
 
 class TestBeamJson : public QObject {
@@ -116,15 +125,12 @@ void TestBeamJson::jsonOfAHandMadeTree() {
 // A real search (width 3, a model whose hypotheses finish at different lengths) written and read back: every node's
 // fields, every row and the n-best list are the engine's, floats exactly.
 void TestBeamJson::jsonOfASearchReadsBack() {
-    Model m = testing::smallModel(testing::smallConfig(DecoderKind::Luong, ScoreKind::General, SpanKind::Global, true),
-                                  21, 2.5f);
-    m.params.fc_out_b[kEos] += 1.5f;
-    const TokenizedText src{{"<sos>", "the", "cat", "ate", "<eos>"}, {kSos, 7, 8, 12, kEos}};
+    const Model m = earlyEndingModel();
     DecodeOptions opt;
     opt.max_len = 8;
-    const BeamResult b = beamSearch(m, src, 3, opt);
-    const nlohmann::json j = nlohmann::json::parse(beamTreeToJsonText(b, m.target_vocab, src, 3, 2));
-    QCOMPARE(j["source_tokens"].get<std::vector<std::string>>(), src.tokens);
+    const BeamResult b = beamSearch(m, kCatSource, 3, opt);
+    const nlohmann::json j = nlohmann::json::parse(beamTreeToJsonText(b, m.target_vocab, kCatSource, 3, 2));
+    QCOMPARE(j["source_tokens"].get<std::vector<std::string>>(), kCatSource.tokens);
     QCOMPARE(j["beam_width"].get<int>(), 3);
     QCOMPARE(j["nodes"].size(), b.nodes.size());
     for (size_t i = 0; i < b.nodes.size(); ++i) {
@@ -161,15 +167,12 @@ void TestBeamJson::jsonRecordsTheLengthPenaltyAndEachHypothesisScore() {
     QCOMPARE(j["nbest"][1]["score"].get<double>(), -1.25 / 3);
     QCOMPARE(j["nbest"][1]["total_log_prob"].get<double>(), -1.25);
 
-    Model m = testing::smallModel(testing::smallConfig(DecoderKind::Luong, ScoreKind::General, SpanKind::Global, true),
-                                  21, 2.5f);
-    m.params.fc_out_b[kEos] += 1.5f;
-    const TokenizedText src{{"<sos>", "the", "cat", "ate", "<eos>"}, {kSos, 7, 8, 12, kEos}};
+    const Model m = earlyEndingModel();
     DecodeOptions opt;
     opt.max_len = 8;
     opt.length_penalty = 2.5;
-    const BeamResult b = beamSearch(m, src, 3, opt);
-    j = nlohmann::json::parse(beamTreeToJsonText(b, m.target_vocab, src, 3));
+    const BeamResult b = beamSearch(m, kCatSource, 3, opt);
+    j = nlohmann::json::parse(beamTreeToJsonText(b, m.target_vocab, kCatSource, 3));
     QCOMPARE(j["length_penalty"].get<double>(), 2.5);
     QVERIFY(j["nbest"].size() > 1);
     double previous = 0;
