@@ -249,6 +249,16 @@ Total log-probability %2 over %n token(s)</source>
         <source>Finished hypotheses rank by total log p divided by their length to this power (Hugging Face&apos;s generate uses 1); 0 ranks by the total, so short hypotheses tend to win</source>
         <translation>已完成的假设按总对数概率除以长度的该次幂排序（Hugging Face 的 generate 用 1）；0：按总和排序，短假设往往胜出</translation>
     </message>
+    <message>
+        <source>%1 (Σ %2)</source>
+        <translation>%1（Σ %2）</translation>
+    </message>
+    <message>
+        <source>
+Ranked by the total / L^%1 = %2, L = %3 (the tokens and the decoder start)</source>
+        <translation>
+按总和 / L^%1 = %2 排序，L = %3（词元数加上解码器起始符）</translation>
+    </message>
 </context>
 <context>
     <name>attnviz::ui::CellInspector</name>

@@ -20,6 +20,7 @@
 #include <QSignalSpy>
 #include <QSpinBox>
 #include <QTest>
+#include <cmath>
 
 #include <string>
 #include <vector>
@@ -120,6 +121,17 @@ void TestBeamTree::lengthPenaltyRanksAsTheEngine() {
     QCOMPARE(shown->best.target_ids, expected.best.target_ids);
     QCOMPARE(view()->nbestList()->item(0)->data(Qt::UserRole).toInt(), expected.finished.front());
     QVERIFY2(expected.finished != engineSearch(4).finished, "the penalty changed nothing here: the test sees nothing");
+    // Each line shows what it ranks by, the total / L^α, before its total log-probability.
+    QCOMPARE(view()->nbestList()->count(), int(expected.finished.size()));
+    for (int i = 0; i < view()->nbestList()->count(); ++i) {
+        const BeamNode& end = expected.nodes[size_t(expected.finished[size_t(i)])];
+        const QString numbers = QStringLiteral("%1. %2 (Σ %3)")
+                                    .arg(i + 1)
+                                    .arg(end.total_log_prob / std::pow(end.step + 1.0, 2.0), 0, 'f', 3)
+                                    .arg(end.total_log_prob, 0, 'f', 3);
+        QVERIFY2(view()->nbestList()->item(i)->text().startsWith(numbers),
+                 qPrintable(view()->nbestList()->item(i)->text() + " / " + numbers));
+    }
 }
 
 void TestBeamTree::widthOneIsTheGreedyDecode() {

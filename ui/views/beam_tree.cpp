@@ -234,12 +234,23 @@ void BeamTreeView::fillNbest() {
         if (ended) tokens.pop_back();
         QString text = qs(detokenizeTarget(*model_, tokens));
         if (!ended) text += QStringLiteral(" …");
-        const double score = result_->nodes[size_t(leaf)].total_log_prob;
-        auto* item = new QListWidgetItem(tr("%1. %2  %3").arg(++rank).arg(score, 0, 'f', 3).arg(text), nbest_);
+        const BeamNode& end = result_->nodes[size_t(leaf)];
+        const double alpha = result_->length_penalty;
+        QString tooltip = tr("%1\nTotal log-probability %2 over %n token(s)", "", int(tokens.size()) + (ended ? 1 : 0))
+                              .arg(text)
+                              .arg(end.total_log_prob, 0, 'f', 4);
+        QString numbers = QString::number(end.total_log_prob, 'f', 3);
+        if (alpha != 0) {  // the list is ranked by the penalised score: show it first
+            const double score = beamRank(end.total_log_prob, end.step, alpha);
+            numbers = tr("%1 (Σ %2)").arg(score, 0, 'f', 3).arg(end.total_log_prob, 0, 'f', 3);
+            tooltip += tr("\nRanked by the total / L^%1 = %2, L = %3 (the tokens and the decoder start)")
+                           .arg(alpha, 0, 'g', 3)
+                           .arg(score, 0, 'f', 4)
+                           .arg(end.step + 1);
+        }
+        auto* item = new QListWidgetItem(tr("%1. %2  %3").arg(++rank).arg(numbers, text), nbest_);
         item->setData(Qt::UserRole, leaf);
-        item->setToolTip(tr("%1\nTotal log-probability %2 over %n token(s)", "", int(tokens.size()) + (ended ? 1 : 0))
-                             .arg(text)
-                             .arg(score, 0, 'f', 4));
+        item->setToolTip(tooltip);
     }
 }
 
