@@ -52,6 +52,11 @@ public:
             add(option,
                 QStringLiteral("%1 is not a number from %2 to %3").arg(parser_.value(option)).arg(least).arg(most));
     }
+    void number(const QCommandLineOption& option, double least, double most) {
+        if (parser_.isSet(option) && !numberIn(parser_.value(option), least, most))
+            add(option,
+                QStringLiteral("%1 is not a number from %2 to %3").arg(parser_.value(option)).arg(least).arg(most));
+    }
     void needs(const QCommandLineOption& option, const QCommandLineOption& other) {
         if (parser_.isSet(option) && !parser_.isSet(other)) add(option, QStringLiteral("needs ") + flagName(other));
     }
@@ -71,12 +76,14 @@ void checkNumbersAndChoices(Problems& p, const Options& o) {
     p.integer(o.step, 0, 100000);
     p.integer(o.beam, 1, 32);
     p.integer(o.hypothesis, 1, 32);
+    p.number(o.length_penalty, -3, 3);  // the beam view's box
     p.integer(o.head_importance, 1, 200000);
     p.oneOf(o.heads, {"cross", "encoder", "decoder"});
     p.oneOf(o.language, {"en", "zh_CN"});
     p.oneOf(o.theme, {"system", "light", "dark"});
     p.oneOf(o.train_kind, {"bahdanau", "luong", "transformer", "marian"});
     p.needs(o.hypothesis, o.beam);
+    p.needs(o.length_penalty, o.beam);
     p.needs(o.head, o.heads);
     p.needs(o.contrast, o.step);
     p.form(o.force, forceAt, QStringLiteral("N:token (N from 1)"));

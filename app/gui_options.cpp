@@ -24,6 +24,7 @@ void setUpParser(QCommandLineParser& parser, const Options& options) {
     parser.addOption(options.words);
     parser.addOption(options.size);
     parser.addOption(options.beam);
+    parser.addOption(options.length_penalty);
     parser.addOption(options.corpus);
     parser.addOption(options.reference);
     parser.addOption(options.gold);
@@ -41,6 +42,13 @@ void setUpParser(QCommandLineParser& parser, const Options& options) {
     parser.addOption(options.train);
     parser.addOption(options.train_kind);
     parser.addOption(options.check);
+}
+
+std::optional<double> numberIn(const QString& value, double least, double most) {
+    bool ok = false;
+    const double x = value.trimmed().toDouble(&ok);
+    if (!ok || !(x >= least && x <= most)) return std::nullopt;
+    return x;
 }
 
 std::optional<int> integerIn(const QString& value, int least, int most) {

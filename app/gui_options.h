@@ -48,6 +48,11 @@ struct Options {
                             QStringLiteral("WxH")};
     QCommandLineOption beam{QStringLiteral("beam"), QStringLiteral("Show the beam search with this width (1 to 32)."),
                             QStringLiteral("k")};
+    QCommandLineOption length_penalty{
+        QStringLiteral("length-penalty"),
+        QStringLiteral("With --beam: rank the finished hypotheses by total log p / length^A (-3 to 3, rounded to "
+                       "tenths as the beam view's box), as attnviz-cli decode --length-penalty; 0 by the total."),
+        QStringLiteral("A")};
     QCommandLineOption corpus{QStringLiteral("corpus"),
                               QStringLiteral("Open this TSV corpus (source<TAB>reference[<TAB>gold links]) in the "
                                              "corpus browser; with --screenshot, its first line is shown once scored."),
@@ -135,6 +140,8 @@ std::optional<QSize> windowSize(const QString& value);
 std::optional<QPoint> selectedCell(const QString& value);  // x: the column, y: the row
 // An integer from `least` to `most`.
 std::optional<int> integerIn(const QString& value, int least, int most);
+// A decimal number from `least` to `most`, else nullopt.
+std::optional<double> numberIn(const QString& value, double least, double most);
 
 // "--name", the option's long name as the user types it (for messages).
 QString flagName(const QCommandLineOption& option);

@@ -16,6 +16,7 @@
 #include <QApplication>
 #include <QComboBox>
 #include <QDockWidget>
+#include <QDoubleSpinBox>
 #include <QSpinBox>
 #include <QTimer>
 
@@ -157,6 +158,8 @@ void prepareWindow(ui::MainWindow& window, const QCommandLineParser& parser, con
     if (parser.isSet(options.words)) window.state()->setShowsWords(true);  // kept when the model is not SentencePiece
     window.show();
     if (const std::optional<int> k = integerIn(parser.value(options.beam), 1, 32); parser.isSet(options.beam) && k) {
+        if (const std::optional<double> a = numberIn(parser.value(options.length_penalty), -3, 3); a)
+            window.beamTree()->lengthPenaltyBox()->setValue(*a);
         window.beamTree()->setBeamWidth(*k);
         window.beamDock()->show();
     }

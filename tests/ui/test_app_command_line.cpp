@@ -46,6 +46,7 @@ private slots:
     void rolloutOfAnRnnModelIsRefusedWithTheClisReason();
     void goodInterventionsStillRunAndSave();
     void screenshotOfATrainingKeepsAnOccupiedFolderWithoutAsking();
+    void lengthPenaltyIsCheckedAndShotWithTheBeam();
 
 private:
     AppRun app(const QStringList& args) const;
@@ -188,6 +189,21 @@ void TestAppCommandLine::goodInterventionsStillRunAndSave() {
     const QString shot = dir_.filePath(QStringLiteral("good.png"));
     const AppRun saved = app(QStringList{QStringLiteral("--screenshot"), shot} + line);
     QVERIFY2(saved.run.code == 0, qPrintable(saved.run.errText()));
+    QVERIFY(QFileInfo(shot).size() > 0);
+}
+
+// --length-penalty A sets the beam view's box: a number from -3 to 3, with --beam only; a good one is shot.
+void TestAppCommandLine::lengthPenaltyIsCheckedAndShotWithTheBeam() {
+    const QString shot = dir_.filePath(QStringLiteral("penalty.png"));
+    verifyRefused(app({QStringLiteral("--screenshot"), shot, rnn_, QStringLiteral("--beam"), QStringLiteral("3"),
+                       QStringLiteral("--length-penalty"), QStringLiteral("9")}),
+                  QStringLiteral("--length-penalty: 9 is not a number from -3 to 3"));
+    verifyRefused(
+        app({QStringLiteral("--screenshot"), shot, rnn_, QStringLiteral("--length-penalty"), QStringLiteral("1")}),
+        QStringLiteral("--length-penalty: needs --beam"));
+    const AppRun good = app({QStringLiteral("--screenshot"), shot, rnn_, QStringLiteral("--beam"), QStringLiteral("3"),
+                             QStringLiteral("--length-penalty"), QStringLiteral("-1.5")});
+    QVERIFY2(good.run.code == 0, qPrintable(good.run.errText()));
     QVERIFY(QFileInfo(shot).size() > 0);
 }
 
