@@ -49,7 +49,8 @@ public:
             throw InputError("beam search: the forced prefix has " + std::to_string(prefix_.size()) +
                              " tokens, more than this model's " + std::to_string(max_len_) + " target positions");
         prefixes_.push_back(kind_.start());  // the root's: nothing fed yet
-        result_.nodes.emplace_back();        // the root: <sos>
+        result_.nodes.emplace_back();        // the root: the decoder's start token (<sos>; a Marian's <pad>)
+        result_.nodes.front().token = model.target_vocab.specials().start;
         result_.length_penalty = length_penalty;
         result_.best.source_tokens = source.tokens;
         result_.best.source_ids = source.ids;

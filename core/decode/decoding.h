@@ -157,7 +157,7 @@ DecodeResult forcedDecode(const Model& model, const TokenizedText& source, const
 // For a Transformer, `attention` is docs/transformer.md's `attention` row and `best` has the three attention keys.
 struct BeamNode {
     int parent = -1;
-    int token = kSos;
+    int token = kSos;           // the root's: the decoder's start token (<sos>; a Marian's <pad>)
     int step = 0;               // target position (1 for the first produced token)
     float log_prob = 0;         // of this token given its parent
     double total_log_prob = 0;  // sum along the path

@@ -3,7 +3,7 @@
 //
 // CSV (RFC 4180, UTF-8, "\n" line ends; fields quoted as csvField in io/decode_json.h), one row per node in node order:
 //   id,parent,step,token,token_id,log_prob,total_log_prob,kept,finished,forced,best_path
-// parent is -1 for the root (id 0, <sos>, step 0, log-probs 0); kept, finished, forced and best_path are 1 or 0
+// parent is -1 for the root (id 0, the decoder's start token: <sos>, a Marian's <pad>; step 0, log-probs 0); kept, finished, forced and best_path are 1 or 0
 // (kept: among the K best of its step, else pruned; best_path: on the path of the best finished hypothesis).
 // Numbers as in the decode JSON (shortest text that reads back to the same double).
 //

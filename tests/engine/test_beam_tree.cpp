@@ -8,13 +8,18 @@
 #include "decode/limits.h"
 #include "decode_variants.h"
 #include "error_of.h"
+#include "io/beam_json.h"
+#include "io/model_file.h"
+#include "marian_folders.h"
 #include "model/model.h"
 #include "reference_model.h"
 #include "reference_transformer.h"
 #include "test_models.h"
 #include "test_registry.h"
+#include "text/tokenizer.h"
 
 #include <QtTest>
+#include <nlohmann/json.hpp>
 
 #include <algorithm>
 #include <cmath>
@@ -111,6 +116,7 @@ private slots:
     void oneRowPerExpansion_data() { addKinds(); }
     void oneRowPerExpansion();
     void rejectsBadRequests();
+    void theRootIsTheDecodersStartToken();
 
 private:
     static void addKinds() {
@@ -329,6 +335,22 @@ void TestBeamTree::rejectsBadRequests() {
     huge.max_len = 1000000;
     const QString big = errorOf([&] { beamSearch(*m, catSentence(), 1000, huge); });
     QVERIFY2(big.contains("MiB") && big.contains("smaller width"), qPrintable(big));
+}
+
+// The root stands for what the decoder starts from: <sos> for attnviz's own models, <pad> (the last id) for a Marian
+// folder, whose id 2 is an ordinary piece. The tree's JSON names it so.
+void TestBeamTree::theRootIsTheDecodersStartToken() {
+    const BeamResult rnn = beamSearch(*rnnModel(), catSentence(), 2);
+    QCOMPARE(rnn.nodes.front().token, kSos);
+    QTemporaryDir dir;
+    const MarianFolder folder = makeMarianFolder(dir.filePath(QStringLiteral("marian")).toStdString());
+    const Model marian = loadModel(folder.path);
+    const BeamResult b = beamSearch(marian, "the cat sat on the mat", 2);
+    QCOMPARE(b.nodes.front().token, folder.vocab - 1);
+    const nlohmann::json j = nlohmann::json::parse(
+        beamTreeToJsonText(b, marian.target_vocab, tokenizeSource(marian, "the cat sat on the mat"), 2));
+    QCOMPARE(j["nodes"][0]["token"].get<std::string>(), std::string("<pad>"));
+    QCOMPARE(j["nodes"][0]["token"].get<std::string>(), b.best.decoder_start);
 }
 
 ATTNVIZ_TEST_MAIN(TestBeamTree)
