@@ -70,21 +70,30 @@ transformer_warmup=400
 # tatoeba trains with label smoothing 0.1 for 20 epochs (the best validation model kept), then goes on from that model
 # for 6 epochs at a tenth of the rate (train --init; the optimizer starts afresh): sample_models/tatoeba-marian/README.md
 # says what else was tried.
+# tatoeba trains on its training split plus as many pairs again as half its lines, each two of its own pairs joined
+# (corpora/concat_pairs.py): Tatoeba's sentences are short, and a model that never read a long one loses the thread of
+# one. The SentencePiece models are trained on that corpus too.
 declare -A marian_epochs=([tatoeba]=20 [en_zh]=10)
+declare -A marian_concat=([tatoeba]=0.5 [en_zh]=0)
 declare -A marian_pieces=([tatoeba]=4000,3000 [en_zh]=256,400)
 declare -A marian_smoothing=([tatoeba]=0.1 [en_zh]=0)
 declare -A marian_more_epochs=([tatoeba]=6 [en_zh]=0)
 train_marian() {  # task config-name
-  local task=$1 name=$2 first="$out/$2" dtype=f16
+  local task=$1 name=$2 first="$out/$2" dtype=f16 data="$corpora/$1/train.tsv"
   [ "${marian_more_epochs[$task]}" -gt 0 ] && first="$f32_dir/$name-first" dtype=f32  # the second run starts from it
   mkdir -p "$f32_dir"
+  if [ "${marian_concat[$task]}" != 0 ]; then
+    data="$corpora/$task/train-concat.tsv"
+    python3 "$here/corpora/concat_pairs.py" --input "$corpora/$task/train.tsv" --output "$data" \
+      --attribution "$corpora/$task/train.attribution.txt" --fraction "${marian_concat[$task]}" --seed "$seed"
+  fi
   "$cli" train --config "$here/configs/$name.json" --spm-vocab "${marian_pieces[$task]}" \
-    --data "$corpora/$task/train.tsv" --valid "$corpora/$task/valid.tsv" --out "$first" --force --dtype "$dtype" \
+    --data "$data" --valid "$corpora/$task/valid.tsv" --out "$first" --force --dtype "$dtype" \
     --source-lang en --target-lang zh --optimizer adam --lr "$transformer_lr" --warmup "$transformer_warmup" \
     --batch-size 64 --epochs "${marian_epochs[$task]}" --clip 1.0 --dropout 0.1 --seed "$seed" \
     --label-smoothing "${marian_smoothing[$task]}" --checkpoint --threads "${ATTNVIZ_TRAIN_THREADS:-2}"
   [ "${marian_more_epochs[$task]}" -gt 0 ] || return 0
-  "$cli" train --init "$first" --data "$corpora/$task/train.tsv" --valid "$corpora/$task/valid.tsv" \
+  "$cli" train --init "$first" --data "$data" --valid "$corpora/$task/valid.tsv" \
     --out "$out/$name" --force --dtype f16 --optimizer adam --lr 0.0001 --warmup 100 --batch-size 64 \
     --epochs "${marian_more_epochs[$task]}" --clip 1.0 --dropout 0.1 --seed 2 \
     --label-smoothing "${marian_smoothing[$task]}" --checkpoint --threads "${ATTNVIZ_TRAIN_THREADS:-2}"
