@@ -68,6 +68,7 @@ private slots:
     void interpolationOffAndFixedRange();
     void fitRangeUsesMaxWeight();
     void tokenLabelsOnAxes();
+    void aLongTargetWordLeavesTheMatrixItsWidth();
     void firstTargetRowAtTheTop();
     void cellPixelsHaveTheWeightColour_data();
     void cellPixelsHaveTheWeightColour();
@@ -217,6 +218,27 @@ void TestHeatmapView::tokenLabelsOnAxes() {
         QCOMPARE(keyTicker->ticks().value(c), QString::fromStdString(r.source_tokens[c]));
     for (int t = 0; t < int(r.target_tokens.size()); ++t)
         QCOMPARE(valueTicker->ticks().value(t), QString::fromStdString(r.target_tokens[t]));
+}
+
+// A target "word" as long as a clause (a SentencePiece model's pieces merged into words in Chinese, which has no
+// spaces) is elided to a quarter of the plot's width, so that an 800-pixel-wide heatmap still shows its columns.
+void TestHeatmapView::aLongTargetWordLeavesTheMatrixItsWidth() {
+    HeatmapView view;
+    view.resize(440, 300);
+    view.show();
+    QVERIFY(QTest::qWaitForWindowExposed(&view));
+    HeatmapData d = synthetic(2, 12);
+    d.target_tokens[0] = QStringLiteral("当我祖母在山的时我很小时这个村庄待了几栋小孩和山的每年");
+    view.setData(d);
+    auto valueTicker = view.plot()->yAxis->ticker().dynamicCast<QCPAxisTickerText>();
+    QVERIFY(valueTicker);
+    const QString shown = valueTicker->ticks().value(0);
+    QVERIFY2(shown.endsWith(QChar(0x2026)) && shown.size() < d.target_tokens[0].size(), qPrintable(shown));
+    const double plot_width = view.plot()->viewport().width();
+    QVERIFY2(QFontMetricsF(view.plot()->yAxis->tickLabelFont()).horizontalAdvance(shown) <= 0.25 * plot_width,
+             qPrintable(shown));
+    QVERIFY2(view.plot()->axisRect()->width() >= 0.5 * plot_width,
+             qPrintable(QStringLiteral("matrix %1 of %2 px").arg(view.plot()->axisRect()->width()).arg(plot_width)));
 }
 
 void TestHeatmapView::firstTargetRowAtTheTop() {

@@ -16,6 +16,9 @@ namespace attnviz::ui {
 namespace {
 
 constexpr double kNaN = std::numeric_limits<double>::quiet_NaN();
+// A target label takes at most this share of the plot's width: a clause-sized word (pieces merged into words in a
+// language written without spaces) would otherwise leave the matrix room for a column or two.
+constexpr double kValueLabelShareOfWidth = 0.25;
 
 }  // namespace
 
@@ -228,7 +231,11 @@ void HeatmapScene::updateTicks() {
 
     QStringList keyLabels, valueLabels;
     for (int c = 0; c < C; ++c) keyLabels << tokenLabel(data_.source_tokens[layout_.cols[c]], keyFont);
-    for (int r = 0; r < R; ++r) valueLabels << tokenLabel(data_.target_tokens[layout_.rows[r]], valueFont);
+    const double plot_width = plot_->viewport().width();
+    const double value_label_px =
+        plot_width > 0 ? kValueLabelShareOfWidth * plot_width : std::numeric_limits<double>::infinity();
+    for (int r = 0; r < R; ++r)
+        valueLabels << tokenLabel(data_.target_tokens[layout_.rows[r]], valueFont, value_label_px);
     reserveValueLabelWidth(valueLabels);
     // Source labels across the cells when they fit, otherwise vertical (reading upwards), as in the classic figures.
     // Some left out when they would overlap: zoomed out in the window, or an export whose cells are smaller than
