@@ -67,14 +67,14 @@ transformer_warmup=400
 # target's text in characters). tatoeba: 4,000 and 3,000 pieces (its split has 2,773 Chinese characters). en_zh: 256
 # English pieces for its 412 words (the rarer words split) and 400 Chinese for its 286 characters and 252 words (the
 # trainer takes 290 to 542 there); its epochs are the en_zh Transformer's.
-# tatoeba trains with label smoothing 0.1 for 20 epochs (the best validation model kept), then goes on from that model
+# tatoeba trains with label smoothing 0.1 for 15 epochs (the best validation model kept), then goes on from that model
 # for 6 epochs at a tenth of the rate (train --init; the optimizer starts afresh): sample_models/tatoeba-marian/README.md
 # says what else was tried.
-# tatoeba trains on its training split plus as many pairs again as half its lines, each two of its own pairs joined
+# tatoeba trains on its training split plus as many pairs again as it has lines, each two of its own pairs joined
 # (corpora/concat_pairs.py): Tatoeba's sentences are short, and a model that never read a long one loses the thread of
 # one. The SentencePiece models are trained on that corpus too.
-declare -A marian_epochs=([tatoeba]=20 [en_zh]=10)
-declare -A marian_concat=([tatoeba]=0.5 [en_zh]=0)
+declare -A marian_epochs=([tatoeba]=15 [en_zh]=10)
+declare -A marian_concat=([tatoeba]=1 [en_zh]=0)
 declare -A marian_pieces=([tatoeba]=4000,3000 [en_zh]=256,400)
 declare -A marian_smoothing=([tatoeba]=0.1 [en_zh]=0)
 declare -A marian_more_epochs=([tatoeba]=6 [en_zh]=0)
