@@ -26,6 +26,14 @@ namespace {
 constexpr const char* kConfig = R"({"decoder": "transformer", "d_model": 32, "nhead": 2, "num_encoder_layers": 1, )"
                                 R"("num_decoder_layers": 1, "dim_feedforward": 64})";
 
+// `dir`'s cfg.json (kConfig), TRAIN (`lines` lines of the reverse task, drawn with `seed`) and valid.tsv (40 lines,
+// seed + 1); `aligned`: with gold links.
+void writeTaskFiles(const QTemporaryDir& dir, const QString& train, int lines, int seed, bool aligned = false) {
+    std::ofstream(dir.filePath("cfg.json").toStdString()) << kConfig;
+    writeReverseTask(dir.filePath(train), lines, seed, aligned);
+    writeReverseTask(dir.filePath("valid.tsv"), 40, seed + 1, aligned);
+}
+
 QJsonObject lastJsonObject(const QByteArray& out) {
     return QJsonDocument::fromJson(out.trimmed().split('\n').last()).object();
 }
@@ -39,9 +47,7 @@ private slots:
     void trainsDecodesAndEvaluates() {
         QTemporaryDir dir;
         QVERIFY(dir.isValid());
-        std::ofstream(dir.filePath("cfg.json").toStdString()) << kConfig;
-        writeReverseTask(dir.filePath("train.tsv"), 400, 21);
-        writeReverseTask(dir.filePath("valid.tsv"), 40, 22);
+        writeTaskFiles(dir, "train.tsv", 400, 21);
         const auto train = [&](const QString& out, const QString& steps, const QString& dropout,
                                const QStringList& extra = {}) {
             return runCli(QStringList{"train",
@@ -121,9 +127,7 @@ private slots:
         // of its best validation loss so far in --out, whole, its metadata saying so; without --valid it is refused
         QTemporaryDir dir;
         QVERIFY(dir.isValid());
-        std::ofstream(dir.filePath("cfg.json").toStdString()) << kConfig;
-        writeReverseTask(dir.filePath("train.tsv"), 400, 31);
-        writeReverseTask(dir.filePath("valid.tsv"), 40, 32);
+        writeTaskFiles(dir, "train.tsv", 400, 31);
         const QString out = dir.filePath("m.safetensors");
         QStringList args{"train",
                          "--data",
@@ -193,9 +197,7 @@ private slots:
         // and the alignment loss reported.
         QTemporaryDir dir;
         QVERIFY(dir.isValid());
-        std::ofstream(dir.filePath("cfg.json").toStdString()) << kConfig;
-        writeReverseTask(dir.filePath("aligned.tsv"), 300, 23, true);
-        writeReverseTask(dir.filePath("valid.tsv"), 40, 24, true);
+        writeTaskFiles(dir, "aligned.tsv", 300, 23, true);
         double aer[2] = {0, 0};
         for (int guided = 0; guided < 2; ++guided) {
             const QString out = dir.filePath(QString("m%1.safetensors").arg(guided));
