@@ -39,11 +39,7 @@ public:
     // `iv`: the decode's interventions (checked); must outlive the search.
     BeamSearch(const Model& model, const TokenizedText& source, int K, int max_len, double length_penalty,
                const detail::StepPath& path, std::vector<int> prefix, const Interventions& iv)
-        : model_(model),
-          K_(K),
-          length_penalty_(length_penalty),
-          prefix_(std::move(prefix)),
-          kind_(model, source.ids, path, &iv) {
+        : model_(model), K_(K), prefix_(std::move(prefix)), kind_(model, source.ids, path, &iv) {
         max_len_ = kind_.lengthLimit(max_len);
         if (int(prefix_.size()) > max_len_)
             throw InputError("beam search: the forced prefix has " + std::to_string(prefix_.size()) +
@@ -169,7 +165,7 @@ private:
         const BeamNode& n = result_.nodes[size_t(node)];
         return rankOf(n.total_log_prob, n.step);
     }
-    double rankOf(double total, int step) const { return beamRank(total, step, length_penalty_); }
+    double rankOf(double total, int step) const { return beamRank(total, step, result_.length_penalty); }
 
     // A pruned node is never expanded nor on a finished path: of a step of this position whose children were all
     // pruned only the attention row stays (for the tree); its scores and layers go.
@@ -222,7 +218,6 @@ private:
 
     const Model& model_;
     const int K_;
-    const double length_penalty_;  // α of DecodeOptions: finished hypotheses rank by total / (step + 1)^α
     int max_len_;
     const std::vector<int> prefix_;  // target ids forced at steps 1, 2, ... before the search
     detail::KindSteps kind_;
