@@ -10,6 +10,7 @@
 #include "model/intervention_flags.h"
 #include "state/intervention_items.h"
 #include "text/tokenizer.h"
+#include "views/beam_tree.h"
 #include "views/corpus_browser.h"
 
 #include <QFileInfo>
@@ -76,7 +77,7 @@ void checkNumbersAndChoices(Problems& p, const Options& o) {
     p.integer(o.step, 0, 100000);
     p.integer(o.beam, 1, 32);
     p.integer(o.hypothesis, 1, 32);
-    p.number(o.length_penalty, -3, 3);  // the beam view's box
+    p.number(o.length_penalty, -ui::kMaxLengthPenalty, ui::kMaxLengthPenalty);  // the beam view's box
     p.integer(o.head_importance, 1, 200000);
     p.oneOf(o.heads, {"cross", "encoder", "decoder"});
     p.oneOf(o.language, {"en", "zh_CN"});

@@ -158,7 +158,9 @@ void prepareWindow(ui::MainWindow& window, const QCommandLineParser& parser, con
     if (parser.isSet(options.words)) window.state()->setShowsWords(true);  // kept when the model is not SentencePiece
     window.show();
     if (const std::optional<int> k = integerIn(parser.value(options.beam), 1, 32); parser.isSet(options.beam) && k) {
-        if (const std::optional<double> a = numberIn(parser.value(options.length_penalty), -3, 3); a)
+        if (const std::optional<double> a =
+                numberIn(parser.value(options.length_penalty), -ui::kMaxLengthPenalty, ui::kMaxLengthPenalty);
+            a)
             window.beamTree()->lengthPenaltyBox()->setValue(*a);
         window.beamTree()->setBeamWidth(*k);
         window.beamDock()->show();

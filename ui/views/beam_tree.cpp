@@ -57,7 +57,7 @@ BeamTreeView::BeamTreeView(QWidget* parent) : QWidget(parent) {
     width_label_ = new QLabel(this);
     width_label_->setBuddy(width_);
     length_penalty_ = new QDoubleSpinBox(this);
-    length_penalty_->setRange(-3, 3);
+    length_penalty_->setRange(-kMaxLengthPenalty, kMaxLengthPenalty);
     length_penalty_->setSingleStep(0.1);
     length_penalty_->setDecimals(1);
     length_penalty_->setValue(0);

@@ -38,6 +38,9 @@ class BeamTreeCanvas;
 class DecodeState;
 struct BeamHypothesisInfo;
 
+// The length penalty box's range, −kMaxLengthPenalty to kMaxLengthPenalty (the window's --length-penalty too).
+constexpr double kMaxLengthPenalty = 3;
+
 class BeamTreeView : public QWidget {
     Q_OBJECT
 public:
