@@ -34,6 +34,27 @@ void writeTaskFiles(const QTemporaryDir& dir, const QString& train, int lines, i
     writeReverseTask(dir.filePath("valid.tsv"), 40, seed + 1, aligned);
 }
 
+// `train` on writeTaskFiles' train.tsv, valid.tsv and cfg.json into OUT, batch 16, rate 0.005 after 20 warm-up
+// updates; `more`: the test's own flags.
+QStringList trainArgs(const QTemporaryDir& dir, const QString& out, const QStringList& more) {
+    return QStringList{"train",
+                       "--data",
+                       dir.filePath("train.tsv"),
+                       "--valid",
+                       dir.filePath("valid.tsv"),
+                       "--config",
+                       dir.filePath("cfg.json"),
+                       "--out",
+                       out,
+                       "--batch-size",
+                       "16",
+                       "--lr",
+                       "0.005",
+                       "--warmup",
+                       "20"} +
+           more;
+}
+
 QJsonObject lastJsonObject(const QByteArray& out) {
     return QJsonDocument::fromJson(out.trimmed().split('\n').last()).object();
 }
@@ -50,32 +71,10 @@ private slots:
         writeTaskFiles(dir, "train.tsv", 400, 21);
         const auto train = [&](const QString& out, const QString& steps, const QString& dropout,
                                const QStringList& extra = {}) {
-            return runCli(QStringList{"train",
-                                      "--data",
-                                      dir.filePath("train.tsv"),
-                                      "--valid",
-                                      dir.filePath("valid.tsv"),
-                                      "--config",
-                                      dir.filePath("cfg.json"),
-                                      "--out",
-                                      out,
-                                      "--steps",
-                                      steps,
-                                      "--batch-size",
-                                      "16",
-                                      "--lr",
-                                      "0.005",
-                                      "--warmup",
-                                      "20",
-                                      "--dropout",
-                                      dropout,
-                                      "--seed",
-                                      "2",
-                                      "--threads",
-                                      "2",
-                                      "--json",
-                                      "--quiet"} +
-                              extra,
+            return runCli(trainArgs(dir, out,
+                                    QStringList{"--steps", steps, "--dropout", dropout, "--seed", "2", "--threads", "2",
+                                                "--json", "--quiet"} +
+                                        extra),
                           120000);
         };
         const QString first = dir.filePath("first.safetensors"), out = dir.filePath("m.safetensors");
@@ -129,26 +128,7 @@ private slots:
         QVERIFY(dir.isValid());
         writeTaskFiles(dir, "train.tsv", 400, 31);
         const QString out = dir.filePath("m.safetensors");
-        QStringList args{"train",
-                         "--data",
-                         dir.filePath("train.tsv"),
-                         "--valid",
-                         dir.filePath("valid.tsv"),
-                         "--config",
-                         dir.filePath("cfg.json"),
-                         "--out",
-                         out,
-                         "--epochs",
-                         "1000",
-                         "--batch-size",
-                         "16",
-                         "--lr",
-                         "0.005",
-                         "--warmup",
-                         "20",
-                         "--threads",
-                         "1",
-                         "--checkpoint"};
+        QStringList args = trainArgs(dir, out, {"--epochs", "1000", "--threads", "1", "--checkpoint"});
         QProcess p;
         p.start(QStringLiteral(ATTNVIZ_CLI_PATH), args);
         QVERIFY(p.waitForStarted(30000));
