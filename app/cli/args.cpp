@@ -35,6 +35,10 @@ std::string formatNumber(double x) {
 
 }  // namespace
 
+int parseIntegerValue(const std::string& name, const std::string& value, int min, int max) {
+    return parseInteger<int>(name, value, min, max);
+}
+
 ArgParser::ArgParser(std::string command, std::string synopsis, std::string description)
     : command_(std::move(command)), synopsis_(std::move(synopsis)), description_(std::move(description)) {}
 

@@ -34,6 +34,10 @@ struct UsageError : std::runtime_error {
     using std::runtime_error::runtime_error;
 };
 
+// `value` as a whole integer (an optional leading '+') in [min, max]; a UsageError naming option `name` otherwise.
+// The parser's own integer options read their values with it; an option holding several numbers reads each part.
+int parseIntegerValue(const std::string& name, const std::string& value, int min, int max);
+
 class ArgParser {
 public:
     // `command` is the subcommand name ("decode"); `synopsis` what follows it in the usage line;

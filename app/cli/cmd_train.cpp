@@ -174,14 +174,8 @@ void warnMostlyUnknown(std::string_view command, const UnknownShare& share, cons
 // The pieces of --spm-vocab: "N" for both sides or "N,M"; a UsageError for anything else, 0 or too large.
 std::pair<int, int> spmSizes(const std::string& text) {
     const size_t comma = text.find(',');
-    auto number = [&](const std::string& part) {
-        try {
-            size_t used = 0;
-            const long long n = std::stoll(part, &used);
-            if (used == part.size() && n >= kMinSentencePieceVocab && n <= kMaxSentencePieceVocab) return int(n);
-        } catch (const std::exception&) {}
-        throw UsageError("--spm-vocab: \"" + printable(part) + "\" is not a vocabulary size from " +
-                         std::to_string(kMinSentencePieceVocab) + " to " + std::to_string(kMaxSentencePieceVocab));
+    auto number = [](const std::string& part) {
+        return parseIntegerValue("--spm-vocab", part, kMinSentencePieceVocab, kMaxSentencePieceVocab);
     };
     if (comma == std::string::npos) return {number(text), number(text)};
     return {number(text.substr(0, comma)), number(text.substr(comma + 1))};

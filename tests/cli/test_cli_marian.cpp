@@ -172,7 +172,7 @@ private slots:
         std::ofstream(path("m.json").toStdString()) << kMarianConfig;
         const QStringList base{"train",   "--config", path("m.json"), "--data", path("small.tsv"),
                                "--steps", "2",        "--quiet",      "--out",  path("never")};
-        for (const char* size : {"0", "1000000000", "12,x"}) {
+        for (const char* size : {"0", "1000000000", "12,x", " 40", "40,", "4000,3000,2"}) {
             const ProcessRun r = runCli(base + QStringList{"--spm-vocab", size});
             QCOMPARE(r.code, 2);
             QVERIFY2(r.errText().contains("--spm-vocab"), qPrintable(r.errText()));
