@@ -35,15 +35,7 @@ Contrast parseContrast(const std::string& value, const Model& model) {
     const size_t colon = value.find(':');
     if (colon == std::string::npos || colon == 0)
         throw UsageError("--contrast takes ROW:TOKEN (a 0-based row and a target token), not \"" + value + "\"");
-    int row = -1;
-    try {
-        size_t used = 0;
-        row = std::stoi(value.substr(0, colon), &used);
-        if (used != colon) row = -1;
-    } catch (const std::exception&) {
-        row = -1;
-    }
-    if (row < 0) throw UsageError("--contrast: the row \"" + value.substr(0, colon) + "\" is not a row number");
+    const int row = parseIntegerValue("--contrast's row", value.substr(0, colon), 0, std::numeric_limits<int>::max());
     const std::string token = value.substr(colon + 1);
     if (token.empty()) throw UsageError("--contrast " + value + ": no TOKEN after the row (ROW:TOKEN)");
     const int id = model.target_vocab.id(token);

@@ -127,6 +127,8 @@ void TestCliExplain::usageErrorsSayWhy_data() {
     QTest::newRow("unknown method") << QStringList{"--method", "saliency"} << 2 << "unknown method \"saliency\"";
     QTest::newRow("ig steps 0") << QStringList{"--ig-steps", "0"} << 2 << "--ig-steps";
     QTest::newRow("contrast without colon") << QStringList{"--contrast", "1"} << 2 << "ROW:TOKEN";
+    QTest::newRow("contrast row not a number") << QStringList{"--contrast", " 1:chien"} << 2
+                                               << "--contrast's row: expected an integer of at least 0, got \" 1\"";
     QTest::newRow("contrast row past the end")
         << QStringList{"--contrast", "40:chien"} << 1 << "--contrast 40:chien: row 40 is outside the decode's";
     QTest::newRow("contrast token unknown")
