@@ -6,9 +6,9 @@
 
 Tatoeba's sentences are short (224 of the 27,155 training sources have 14 words or more), so a model trained on them
 alone has seldom read a long sentence and tends to lose the thread of one. This writes every input line unchanged,
-then round(fraction x lines) extra pairs: each joins a line picked without replacement with another line picked
-uniformly (never itself), the English halves with one space and the Chinese halves with nothing between them, as a
-reader would write two sentences in a row. Only the training split is joined; validation and test stay as they are.
+then round(fraction x lines) extra pairs (fraction 0 to 4): each joins a line picked without replacement within
+its round of `lines` joins with another line picked uniformly (never itself), the English halves with one space and
+the Chinese halves with nothing between them, as a reader would write two sentences in a row. Only the training split is joined; validation and test stay as they are.
 
 Input and output are attnviz corpus TSVs of two columns, `English<TAB>Chinese` (UTF-8, LF). With --attribution, the
 input's attribution file (one line per pair) is extended the same way into OUTPUT's name with `.tsv` replaced by
@@ -22,6 +22,8 @@ import contextlib
 import os
 import random
 import sys
+
+MAX_FRACTION = 4  # a round of joins per unit: more would mostly repeat the corpus's sentences in new company
 
 
 def read_pairs(path):
@@ -45,16 +47,21 @@ def read_lines(path, count):
 
 
 def joined_indices(count, fraction, seed):
-    """(first, second) line indices of the pairs to join: firsts without replacement, second != first."""
+    """(first, second) line indices of the pairs to join: firsts without replacement within a round, second != first.
+
+    A fraction above 1 takes several rounds of up to `count` pairs each; round k draws with seed + k, so a larger
+    fraction keeps every pair a smaller one joined and adds more after them.
+    """
     extra = round(fraction * count)
     if count < 2 or extra == 0:
         return []
-    rng = random.Random(seed)
-    firsts = rng.sample(range(count), min(extra, count))
     joined = []
-    for first in firsts:
-        second = rng.randrange(count - 1)
-        joined.append((first, second + 1 if second >= first else second))
+    for round_number in range((extra + count - 1) // count):
+        rng = random.Random(seed + round_number)
+        firsts = rng.sample(range(count), min(extra - len(joined), count))
+        for first in firsts:
+            second = rng.randrange(count - 1)
+            joined.append((first, second + 1 if second >= first else second))
     return joined
 
 
@@ -90,8 +97,8 @@ def main(argv=None):
     parser.add_argument("--seed", type=int, default=1)
     parser.add_argument("--attribution")
     args = parser.parse_args(argv)
-    if not 0 <= args.fraction <= 1:
-        parser.error("--fraction must lie in [0, 1]")
+    if not 0 <= args.fraction <= MAX_FRACTION:
+        parser.error(f"--fraction must lie in [0, {MAX_FRACTION}]")
     try:
         pairs = read_pairs(args.input)
         attributions = read_lines(args.attribution, len(pairs)) if args.attribution else None

@@ -94,6 +94,22 @@ class ConcatPairsTest(unittest.TestCase):
         self.assertEqual(status, 1)
         self.assertIn("1 lines, but the corpus has 40 pairs", message)
 
+    def test_a_fraction_above_one_keeps_the_smaller_fractions_pairs_and_adds_rounds_after_them(self):
+        self.run_script("--fraction", "1", "--seed", "5")
+        one_round = read(self.output).splitlines()
+        self.run_script("--fraction", "2.5", "--seed", "5")
+        lines = read(self.output).splitlines()
+        self.assertEqual(len(lines), 40 + 100)
+        self.assertEqual(lines[:80], one_round)
+        later_firsts = [int(line.split(" ")[1].rstrip(".")) for line in lines[80:120]]
+        self.assertEqual(sorted(later_firsts), list(range(40)), "each round uses every line once as a first half")
+        self.assertNotEqual(lines[80:120], one_round[40:], "the second round draws other pairs")
+
+    def test_a_fraction_above_four_is_refused(self):
+        with contextlib.redirect_stderr(io.StringIO()), self.assertRaises(SystemExit):
+            self.run_script("--fraction", "4.5")
+        self.assertFalse(os.path.exists(self.output))
+
     def test_fraction_zero_copies_the_corpus(self):
         self.run_script("--fraction", "0")
         self.assertEqual(read(self.output), read(self.input))
