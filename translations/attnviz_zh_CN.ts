@@ -2880,6 +2880,14 @@ Vocabularies: %L3 source and %L4 output tokens; %5 k parameters</source>
         <source>The languages&apos; codes, recorded in the folder&apos;s tokenizer_config.json (may be empty)</source>
         <translation>语言代码，记录在文件夹的 tokenizer_config.json 中（可以为空）</translation>
     </message>
+    <message>
+        <source>Character coverage:</source>
+        <translation>字符覆盖率：</translation>
+    </message>
+    <message>
+        <source>The share of each side&apos;s characters (by count) that get pieces of their own: 1 keeps every character; below it the rarest become &lt;unk&gt;, and a side needs fewer pieces. SentencePiece advises 0.9995 for Chinese or Japanese</source>
+        <translation>每一侧的字符（按出现次数计）中有多大比例获得自己的子词：1 保留每个字符；低于 1 时最罕见的字符变成 &lt;unk&gt;，该侧所需的子词也更少。SentencePiece 建议中文或日文用 0.9995</translation>
+    </message>
 </context>
 <context>
     <name>attnviz::ui::ModelLibraryDialog</name>

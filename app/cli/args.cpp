@@ -39,6 +39,23 @@ int parseIntegerValue(const std::string& name, const std::string& value, int min
     return parseInteger<int>(name, value, min, max);
 }
 
+double parseNumberValue(const std::string& name, const std::string& value, double min, double max) {
+    double x = 0;
+    const char* first = value.data();
+    const char* last = value.data() + value.size();
+    if (!value.empty() && *first == '+') ++first;
+    const auto [ptr, ec] = std::from_chars(first, last, x);
+    if (value.empty() || ec != std::errc() || ptr != last || !std::isfinite(x))
+        throw UsageError(name + ": expected a number, got " + quote(value));
+    if (x < min || x > max) {
+        std::string range = std::isinf(max)   ? "at least " + formatNumber(min)
+                            : std::isinf(min) ? "at most " + formatNumber(max)
+                                              : "from " + formatNumber(min) + " to " + formatNumber(max);
+        throw UsageError(name + ": expected a number " + range + ", got " + quote(value));
+    }
+    return x;
+}
+
 ArgParser::ArgParser(std::string command, std::string synopsis, std::string description)
     : command_(std::move(command)), synopsis_(std::move(synopsis)), description_(std::move(description)) {}
 
@@ -102,22 +119,7 @@ ArgParser::Handle ArgParser::option(std::string name, uint64_t* out, std::string
 ArgParser::Handle ArgParser::option(std::string name, double* out, std::string metavar, std::string help, double min,
                                     double max) {
     Spec s{name, std::move(metavar), std::move(help), true, false, false, {}};
-    s.set = [out, name, min, max](const std::string& v) {
-        double x = 0;
-        const char* first = v.data();
-        const char* last = v.data() + v.size();
-        if (!v.empty() && *first == '+') ++first;
-        const auto [ptr, ec] = std::from_chars(first, last, x);
-        if (v.empty() || ec != std::errc() || ptr != last || !std::isfinite(x))
-            throw UsageError(name + ": expected a number, got " + quote(v));
-        if (x < min || x > max) {
-            std::string range = std::isinf(max)   ? "at least " + formatNumber(min)
-                                : std::isinf(min) ? "at most " + formatNumber(max)
-                                                  : "from " + formatNumber(min) + " to " + formatNumber(max);
-            throw UsageError(name + ": expected a number " + range + ", got " + quote(v));
-        }
-        *out = x;
-    };
+    s.set = [out, name, min, max](const std::string& v) { *out = parseNumberValue(name, v, min, max); };
     return add(std::move(s));
 }
 

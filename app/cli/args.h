@@ -37,6 +37,8 @@ struct UsageError : std::runtime_error {
 // `value` as a whole integer (an optional leading '+') in [min, max]; a UsageError naming option `name` otherwise.
 // The parser's own integer options read their values with it; an option holding several numbers reads each part.
 int parseIntegerValue(const std::string& name, const std::string& value, int min, int max);
+// The same for a finite number in [min, max].
+double parseNumberValue(const std::string& name, const std::string& value, double min, double max);
 
 class ArgParser {
 public:

@@ -63,7 +63,7 @@ std::string clockText(double seconds) {
 struct TrainArgs {
     std::string data, init, config_path, out, optimizer = "adam", valid, task, description, dtype = "f32";
     std::string lr_decay = "none";
-    std::string spm_vocab, source_lang, target_lang;  // a Marian config's (docs/marian.md)
+    std::string spm_vocab, coverage, source_lang, target_lang;  // a Marian config's (docs/marian.md)
     bool force = false;
     bool description_given = false;
     double lr = 1e-3, clip = 0, dropout = 0, align_weight = 0, label_smoothing = 0;
@@ -121,6 +121,10 @@ bool parseTrainArgs(const std::vector<std::string>& args, TrainArgs& a) {
     p.option("--spm-vocab", &a.spm_vocab, "N[,M]",
              "with a Marian --config (model_type \"marian\"): SentencePiece pieces of the source and the target "
              "model (one number for both; their 3 specials included)");
+    p.option("--character-coverage", &a.coverage, "C[,D]",
+             "with a Marian --config: the share of the source's and the target's characters (by count) that get\n"
+             "pieces of their own, from 0.98 to 1 (default 1: every character); the rarest of the rest become\n"
+             "<unk>. SentencePiece advises 0.9995 for Chinese or Japanese");
     p.option("--source-lang", &a.source_lang, "CODE", "with a Marian --config: the source language, recorded");
     p.option("--target-lang", &a.target_lang, "CODE", "with a Marian --config: the target language, recorded");
     p.flag("--force", &a.force, "replace an --out folder that exists and is not empty (Marian models)");
@@ -171,14 +175,27 @@ void warnMostlyUnknown(std::string_view command, const UnknownShare& share, cons
                       " (they all become <unk>): is this data for the model's task?");
 }
 
+// A value of each side, "X" for both or "X,Y" (source, target), each part read by `parse`.
+template <typename Parse>
+auto bothSides(const std::string& text, Parse parse) {
+    const size_t comma = text.find(',');
+    if (comma == std::string::npos) return std::pair{parse(text), parse(text)};
+    return std::pair{parse(text.substr(0, comma)), parse(text.substr(comma + 1))};
+}
+
 // The pieces of --spm-vocab: "N" for both sides or "N,M"; a UsageError for anything else, 0 or too large.
 std::pair<int, int> spmSizes(const std::string& text) {
-    const size_t comma = text.find(',');
-    auto number = [](const std::string& part) {
+    return bothSides(text, [](const std::string& part) {
         return parseIntegerValue("--spm-vocab", part, kMinSentencePieceVocab, kMaxSentencePieceVocab);
-    };
-    if (comma == std::string::npos) return {number(text), number(text)};
-    return {number(text.substr(0, comma)), number(text.substr(comma + 1))};
+    });
+}
+
+// The coverages of --character-coverage: "C" for both sides or "C,D"; 1 for both when not given.
+std::pair<double, double> characterCoverages(const std::string& text) {
+    if (text.empty()) return {1.0, 1.0};
+    return bothSides(text, [](const std::string& part) {
+        return parseNumberValue("--character-coverage", part, kMinCharacterCoverage, 1.0);
+    });
 }
 
 // A config file's JSON, with the file named in the message.
@@ -201,6 +218,7 @@ MarianArchitecture marianArchitecture(const TrainArgs& a, const nlohmann::json& 
         throw InputError(inputName(a.config_path) + ": " + e.what());
     }
     std::tie(arch.source_pieces, arch.target_pieces) = spmSizes(a.spm_vocab);
+    std::tie(arch.source_coverage, arch.target_coverage) = characterCoverages(a.coverage);
     arch.source_lang = a.source_lang;
     arch.target_lang = a.target_lang;
     return arch;
@@ -244,6 +262,7 @@ Model startingModel(const TrainArgs& a, Corpus& corpus) {
             request.config = configOf(config, a.config_path);
     }
     if (!request.marian && !a.spm_vocab.empty()) throw UsageError("--spm-vocab needs a Marian --config");
+    if (!request.marian && !a.coverage.empty()) throw UsageError("--character-coverage needs a Marian --config");
     request.min_freq = a.min_freq;
     request.options = trainOptions(a, false);
     request.validation = !a.valid.empty();

@@ -7,6 +7,7 @@
 #include <unicode/uchar.h>
 
 #include <algorithm>
+#include <cstdio>
 #include <mutex>
 #include <numeric>
 #include <random>
@@ -98,6 +99,13 @@ long long numberAfter(const std::string& message, std::string_view marker) {
     return any ? value : -1;
 }
 
+// A coverage as a person writes it (0.98, not 0.980000).
+std::string numberText(double x) {
+    char text[32];
+    std::snprintf(text, sizeof text, "%.9g", x);
+    return text;
+}
+
 // The library's refusal as a user reads it: the two size errors say the size the corpus allows.
 [[noreturn]] void throwTrainingError(const std::string& message, int vocab_size) {
     const std::string asked = "a vocabulary of " + std::to_string(vocab_size) + " pieces";
@@ -116,9 +124,9 @@ std::string trainSentencePiece(const std::vector<std::string>& lines, const Sent
     if (options.vocab_size < kMinSentencePieceVocab || options.vocab_size > kMaxSentencePieceVocab)
         throw InputError("vocabulary size " + std::to_string(options.vocab_size) + ": must be from " +
                          std::to_string(kMinSentencePieceVocab) + " to " + std::to_string(kMaxSentencePieceVocab));
-    if (!(options.character_coverage >= 0.98 && options.character_coverage <= 1.0))
-        throw InputError("character coverage " + std::to_string(options.character_coverage) +
-                         ": must be from 0.98 to 1");
+    if (!(options.character_coverage >= kMinCharacterCoverage && options.character_coverage <= 1.0))
+        throw InputError("character coverage " + numberText(options.character_coverage) + ": must be from " +
+                         numberText(kMinCharacterCoverage) + " to 1");
     if (options.max_sentences == 0) throw InputError("at most 0 sentences: nothing to train on");
     const auto kept = sample(usableLines(lines), options.max_sentences, options.seed);
     // Fixed, not the machine's core count: the E-step sums per-thread counts, so the thread count is part of the
@@ -126,7 +134,7 @@ std::string trainSentencePiece(const std::vector<std::string>& lines, const Sent
     const std::unordered_map<std::string, std::string> args{
         {"model_type", "unigram"},
         {"vocab_size", std::to_string(options.vocab_size)},
-        {"character_coverage", std::to_string(options.character_coverage)},
+        {"character_coverage", numberText(options.character_coverage)},
         {"max_sentence_length", std::to_string(kMaxSentencePieceLineBytes)},
         {"num_threads", "2"},
         {"minloglevel", "2"},

@@ -13,13 +13,16 @@ namespace attnviz {
 // most the trainer's seed pieces (a million).
 inline constexpr int kMinSentencePieceVocab = 4;
 inline constexpr int kMaxSentencePieceVocab = 1000000;
+// The share of a side's characters (by count) that must be pieces of their own: 1 keeps every character; below it the
+// rarest characters become <unk> (SentencePiece's advice for Chinese or Japanese is 0.9995).
+inline constexpr double kMinCharacterCoverage = 0.98;
 // Lines longer than this (in bytes) are left out of training, as the library leaves out what passes its limit.
 inline constexpr size_t kMaxSentencePieceLineBytes = 65536;
 
 struct SentencePieceTraining {
     int vocab_size = 8000;            // pieces in the model, its 3 specials included
     uint64_t seed = 1;                // which lines are kept when there are more than max_sentences
-    double character_coverage = 1.0;  // 0.98 to 1: the share of characters (by count) that must be pieces
+    double character_coverage = 1.0;  // kMinCharacterCoverage to 1
     size_t max_sentences = 1000000;   // at most this many lines, a seeded sample of them (the library's advice)
 };
 

@@ -11,11 +11,12 @@ namespace attnviz {
 namespace {
 
 // A side's pieces trained on its lines; the message names the side.
-std::shared_ptr<const SentencePieceModel> trainSide(const std::vector<std::string>& lines, int pieces, uint64_t seed,
-                                                    const char* side, const std::string& corpus) {
+std::shared_ptr<const SentencePieceModel> trainSide(const std::vector<std::string>& lines, int pieces, double coverage,
+                                                    uint64_t seed, const char* side, const std::string& corpus) {
     try {
         SentencePieceTraining t;
         t.vocab_size = pieces;
+        t.character_coverage = coverage;
         t.seed = seed;
         return std::make_shared<const SentencePieceModel>(
             SentencePieceModel::fromBytes(trainSentencePiece(lines, t), std::string(side) + ".spm"));
@@ -76,8 +77,8 @@ Model makeMarianModelWithoutWeights(const Corpus& corpus, const MarianArchitectu
         target.push_back(ex.target);
     }
     Model m;
-    m.source_spm = trainSide(source, a.source_pieces, seed, "source", corpus.name);
-    m.target_spm = trainSide(target, a.target_pieces, seed, "target", corpus.name);
+    m.source_spm = trainSide(source, a.source_pieces, a.source_coverage, seed, "source", corpus.name);
+    m.target_spm = trainSide(target, a.target_pieces, a.target_coverage, seed, "target", corpus.name);
     std::vector<std::string> tokens = sharedPieces(*m.source_spm, *m.target_spm);
     const int V = int(tokens.size()), pad = V - 1;
     m.source_vocab = Vocabulary(tokens, SpecialIds{pad, 1, -1, 0, -1}, "vocabulary");

@@ -17,6 +17,8 @@ struct MarianArchitecture {
     TransformerConfig transformer;  // sizes, activation, max_positions; the Marian switches are set by the maker
     int source_pieces = 8000;       // each SentencePiece model's size, its 3 specials included
     int target_pieces = 8000;
+    double source_coverage = 1.0;  // each side's SentencePiece character coverage (kMinCharacterCoverage to 1)
+    double target_coverage = 1.0;
     std::string source_lang, target_lang;
 };
 

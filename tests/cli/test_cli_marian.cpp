@@ -8,6 +8,7 @@
 #include "process_run.h"
 #include "test_registry.h"
 
+#include <QFile>
 #include <QJsonArray>
 #include <QJsonDocument>
 #include <QJsonObject>
@@ -165,6 +166,39 @@ private slots:
         QVERIFY(again.code != 0);
         QVERIFY2(again.errText().contains("exists and is not empty (use --force"), qPrintable(again.errText()));
         QCOMPARE(runCli(base + QStringList{"--spm-vocab", "50", "--out", path("trained"), "--force"}).code, 0);
+    }
+
+    // 200 lines, each target the same 8 characters and one of its own: at coverage 1 the target's 172 pieces cannot
+    // hold its 211 characters; at 0.98 the rarest 2 % (by count) are left to <unk> and the same size trains.
+    void aLowerCharacterCoverageLeavesRareCharactersOut() {
+        auto rare = [](int i) { return QString(QChar(char16_t(0x4E00 + 7 * i))); };
+        {
+            std::ofstream out(path("rare.tsv").toStdString());
+            for (int i = 0; i < 200; ++i)
+                out << "the cat sat on the mat\t"
+                    << "猫坐在垫子上了。" << rare(i).toStdString() << '\n';
+        }
+        std::ofstream(path("m.json").toStdString()) << kMarianConfig;
+        const QStringList base{"train",   "--config", path("m.json"), "--data",      path("rare.tsv"),
+                               "--steps", "1",        "--quiet",      "--spm-vocab", "14,172"};
+        const ProcessRun every = runCli(base + QStringList{"--out", path("every")});
+        QCOMPARE(every.code, 1);
+        QVERIFY2(every.errText().contains("the target side: a vocabulary of 172 pieces cannot hold the corpus's "
+                                          "characters: it needs at least 212"),
+                 qPrintable(every.errText()));
+        const ProcessRun lower = runCli(base + QStringList{"--character-coverage", "1,0.98", "--out", path("lower")});
+        QCOMPARE(lower.code, 0);
+        QFile file(path("lower") + "/vocab.json");
+        QVERIFY(file.open(QIODevice::ReadOnly));
+        const QJsonObject vocab = QJsonDocument::fromJson(file.readAll()).object();
+        int kept = 0;
+        for (int i = 0; i < 200; ++i) kept += vocab.contains(rare(i));
+        QVERIFY2(kept > 100 && kept < 200, qPrintable(QString::number(kept)));
+        for (const char* coverage : {"0.97", "1.01", "x", "1,"}) {
+            const ProcessRun r = runCli(base + QStringList{"--character-coverage", coverage, "--out", path("never")});
+            QCOMPARE(r.code, 2);
+            QVERIFY2(r.errText().contains("--character-coverage: expected a number"), qPrintable(r.errText()));
+        }
     }
 
     void badVocabularySizesAreRefused() {

@@ -261,7 +261,7 @@ private slots:
         QTest::newRow("size 3") << 3 << 1.0 << some << "vocabulary size 3: must be from 4 to 1000000";
         QTest::newRow("size 10^9") << 1000000000 << 1.0 << some
                                    << "vocabulary size 1000000000: must be from 4 to 1000000";
-        QTest::newRow("coverage 0.5") << 20 << 0.5 << some << "character coverage 0.500000: must be from 0.98 to 1";
+        QTest::newRow("coverage 0.5") << 20 << 0.5 << some << "character coverage 0.5: must be from 0.98 to 1";
         QTest::newRow("no lines")
             << 20 << 1.0 << QStringList{}
             << "the corpus has no line with a letter, digit, punctuation or symbol to learn pieces from";

@@ -28,6 +28,7 @@
 
 #include <QComboBox>
 #include <QDir>
+#include <QDoubleSpinBox>
 #include <QFile>
 #include <QFormLayout>
 #include <QGuiApplication>
@@ -141,6 +142,7 @@ private slots:
     void sampleCorporaStartWithTheirDefaults();
     void snapshotsAreTheEnginesDecodesAndTheFolderLoads();
     void tooSmallCorpusSaysTheSizeItAllows();
+    void theFormsCharacterCoverageLetsRareCharactersGo();
     void startSaysItTrainsThePiecesUnderAWaitCursor();
     void theWindowKeepsRunningWhileThePiecesTrain();
     void occupiedFolderIsReplacedOnlyWhenAgreed();
@@ -359,6 +361,39 @@ void TestTrainingMarian::tooSmallCorpusSaysTheSizeItAllows() {
     }
 }
 
+// 200 targets, each the same 8 characters and one of its own: 172 target pieces cannot hold the 211 characters, and
+// Start says so; with the form's target coverage at 0.98 the rarest are left to <unk> and the same sizes train.
+void TestTrainingMarian::theFormsCharacterCoverageLetsRareCharactersGo() {
+    auto rare = [](int i) { return QString(QChar(char16_t(0x4E00 + 7 * i))); };
+    QString text;
+    for (int i = 0; i < 200; ++i) text += QStringLiteral("the cat sat on the mat\t猫坐在垫子上了。") + rare(i) + '\n';
+    TrainingSettings s = tinyMarian(dir_.path(), 1);
+    s.corpus = dir_.filePath("rare.tsv");
+    testing::writeFile(s.corpus, text.toUtf8());
+    s.marian->source_pieces = 14;
+    s.marian->target_pieces = 172;
+    s.out = dir_.filePath("rare-marian");
+    TrainingWindow w;
+    w.form()->applySettings(s);
+    QCOMPARE(w.form()->marianFields()->targetCoverageBox()->value(), 1.0);
+    QVERIFY(!w.start());
+    QVERIFY2(w.lastError().contains("the target side: a vocabulary of 172 pieces cannot hold the corpus's characters: "
+                                    "it needs at least 212"),
+             qPrintable(w.lastError()));
+
+    w.form()->marianFields()->targetCoverageBox()->setValue(0.98);
+    QCOMPARE(w.form()->settings().marian->target_coverage, 0.98);
+    QCOMPARE(w.form()->settings().marian->source_coverage, 1.0);
+    QSignalSpy done(&w, &TrainingWindow::trainingFinished);
+    QVERIFY2(w.start(), qPrintable(w.lastError()));
+    QVERIFY(done.wait(60000));
+    QVERIFY2(w.lastError().isEmpty(), qPrintable(w.lastError()));
+    const nlohmann::json vocab = nlohmann::json::parse(testing::readFile(s.out + "/vocab.json").toStdString());
+    int kept = 0;
+    for (int i = 0; i < 200; ++i) kept += vocab.contains(rare(i).toStdString());
+    QVERIFY2(kept > 100 && kept < 200, qPrintable(QString::number(kept)));
+}
+
 // While Start prepares a run (here a Marian's pieces trained), the window's own events go on: a call queued when
 // the preparation begins runs before Start returns, and sees Start and the form disabled.
 void TestTrainingMarian::theWindowKeepsRunningWhileThePiecesTrain() {
@@ -538,6 +573,7 @@ void TestTrainingMarian::settingsAreOfferedAgain() {
     s.marian->transformer.activation = Activation::Relu;
     s.marian->source_pieces = 61;
     s.marian->target_pieces = 62;
+    s.marian->target_coverage = 0.9995;
     s.marian->target_lang = "de";
     s.out = dir_.filePath("again");
     {
@@ -556,6 +592,8 @@ void TestTrainingMarian::settingsAreOfferedAgain() {
     QVERIFY(back.marian->transformer == s.marian->transformer);
     QCOMPARE(back.marian->source_pieces, 61);
     QCOMPARE(back.marian->target_pieces, 62);
+    QCOMPARE(back.marian->source_coverage, 1.0);
+    QCOMPARE(back.marian->target_coverage, 0.9995);
     QCOMPARE(back.marian->source_lang, std::string("en"));
     QCOMPARE(back.marian->target_lang, std::string("de"));
     QCOMPARE(back.out, s.out);

@@ -4,6 +4,7 @@
 #include "text/sentencepiece_training.h"
 #include "training/transformer_fields.h"
 
+#include <QDoubleSpinBox>
 #include <QFormLayout>
 #include <QLabel>
 #include <QLineEdit>
@@ -20,6 +21,16 @@ QSpinBox* piecesBox(QWidget* parent) {
     s->setGroupSeparatorShown(true);
     // As wide as its largest value (1,000,000) needs; the row puts the target's under the source's where the form
     // is narrow (sideBySide).
+    return s;
+}
+
+// A side's character coverage: 1 keeps every character; SentencePiece advises 0.9995 for Chinese or Japanese.
+QDoubleSpinBox* coverageBox(QWidget* parent) {
+    auto* s = new QDoubleSpinBox(parent);
+    s->setRange(kMinCharacterCoverage, 1.0);
+    s->setDecimals(4);
+    s->setSingleStep(0.0005);
+    s->setValue(1.0);
     return s;
 }
 
@@ -40,21 +51,28 @@ MarianFields::MarianFields(QFormLayout* form, QWidget* parent)
       form_(form),
       source_pieces_(piecesBox(parent)),
       target_pieces_(piecesBox(parent)),
+      source_coverage_(coverageBox(parent)),
+      target_coverage_(coverageBox(parent)),
       source_lang_(languageEdit(parent)),
       target_lang_(languageEdit(parent)),
       pieces_source_label_(new QLabel(parent)),
       pieces_target_label_(new QLabel(parent)),
+      coverage_source_label_(new QLabel(parent)),
+      coverage_target_label_(new QLabel(parent)),
       lang_source_label_(new QLabel(parent)),
       lang_target_label_(new QLabel(parent)) {
     pieces_ = sideBySide(parent, pieces_source_label_, source_pieces_, pieces_target_label_, target_pieces_);
+    coverages_ = sideBySide(parent, coverage_source_label_, source_coverage_, coverage_target_label_, target_coverage_);
     languages_ = sideBySide(parent, lang_source_label_, source_lang_, lang_target_label_, target_lang_);
-    for (QWidget* w : {pieces_, languages_}) form_->addRow(new QLabel(parent), w);  // texts: retranslate()
+    for (QWidget* w : {pieces_, coverages_, languages_}) form_->addRow(new QLabel(parent), w);  // texts: retranslate()
     setVisible(false);
 }
 
 void MarianFields::setArchitecture(const MarianArchitecture& a) {
     source_pieces_->setValue(a.source_pieces);
     target_pieces_->setValue(a.target_pieces);
+    source_coverage_->setValue(a.source_coverage);
+    target_coverage_->setValue(a.target_coverage);
     source_lang_->setText(qs(a.source_lang));
     target_lang_->setText(qs(a.target_lang));
 }
@@ -62,23 +80,33 @@ void MarianFields::setArchitecture(const MarianArchitecture& a) {
 void MarianFields::fill(MarianArchitecture& a) const {
     a.source_pieces = source_pieces_->value();
     a.target_pieces = target_pieces_->value();
+    a.source_coverage = source_coverage_->value();
+    a.target_coverage = target_coverage_->value();
     a.source_lang = source_lang_->text().trimmed().toStdString();
     a.target_lang = target_lang_->text().trimmed().toStdString();
 }
 
 void MarianFields::setVisible(bool visible) {
-    for (QWidget* w : {pieces_, languages_}) form_->setRowVisible(w, visible);
+    for (QWidget* w : {pieces_, coverages_, languages_}) form_->setRowVisible(w, visible);
 }
 
 void MarianFields::setEnabled(bool enabled) {
-    for (QWidget* w : {pieces_, languages_}) w->setEnabled(enabled);
+    for (QWidget* w : {pieces_, coverages_, languages_}) w->setEnabled(enabled);
 }
 
 void MarianFields::retranslate() {
     if (auto* label = qobject_cast<QLabel*>(form_->labelForField(pieces_))) label->setText(tr("SentencePiece pieces:"));
+    if (auto* label = qobject_cast<QLabel*>(form_->labelForField(coverages_)))
+        label->setText(tr("Character coverage:"));
     if (auto* label = qobject_cast<QLabel*>(form_->labelForField(languages_))) label->setText(tr("Languages:"));
     pieces_source_label_->setText(tr("source"));
     pieces_target_label_->setText(tr("target"));
+    coverage_source_label_->setText(tr("source"));
+    coverage_target_label_->setText(tr("target"));
+    coverages_->setToolTip(
+        tr("The share of each side's characters (by count) that get pieces of their own: 1 keeps every character; "
+           "below it the rarest become <unk>, and a side needs fewer pieces. SentencePiece advises 0.9995 for "
+           "Chinese or Japanese"));
     lang_source_label_->setText(tr("source"));
     lang_target_label_->setText(tr("target"));
     pieces_->setToolTip(

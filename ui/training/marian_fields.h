@@ -1,6 +1,6 @@
 // The Marian rows of the training form (docs/marian.md "Training a Marian-layout model of your own"): the sizes of
 // the two SentencePiece models trained on the corpus (source and target pieces, their 3 specials included, in one
-// row) and the two language codes recorded in the folder (one row). The model's sizes are the Transformer's rows
+// row), their character coverages (one row) and the two language codes recorded in the folder (one row). The model's sizes are the Transformer's rows
 // (transformer_fields.h). The fields only read and write a MarianArchitecture; the pieces' range is core's
 // (kMinSentencePieceVocab to kMaxSentencePieceVocab), and whether the corpus allows them is core's word at Start.
 #pragma once
@@ -8,6 +8,7 @@
 
 #include <QObject>
 
+class QDoubleSpinBox;
 class QFormLayout;
 class QLabel;
 class QLineEdit;
@@ -19,7 +20,7 @@ namespace attnviz::ui {
 class MarianFields : public QObject {
     Q_OBJECT
 public:
-    // Adds the two rows to `form` (after its current last row), each with a label.
+    // Adds the three rows to `form` (after its current last row), each with a label.
     MarianFields(QFormLayout* form, QWidget* parent);
 
     // The pieces and languages of `a` into the fields, and back into `a` (its other members kept).
@@ -31,6 +32,8 @@ public:
 
     QSpinBox* sourcePiecesBox() const { return source_pieces_; }
     QSpinBox* targetPiecesBox() const { return target_pieces_; }
+    QDoubleSpinBox* sourceCoverageBox() const { return source_coverage_; }
+    QDoubleSpinBox* targetCoverageBox() const { return target_coverage_; }
     QLineEdit* sourceLangEdit() const { return source_lang_; }
     QLineEdit* targetLangEdit() const { return target_lang_; }
     QWidget* piecesRow() const { return pieces_; }
@@ -39,12 +42,17 @@ private:
     QFormLayout* form_;
     QSpinBox* source_pieces_;
     QSpinBox* target_pieces_;
+    QDoubleSpinBox* source_coverage_;
+    QDoubleSpinBox* target_coverage_;
     QLineEdit* source_lang_;
     QLineEdit* target_lang_;
     QWidget* pieces_;     // "source [ ] target [ ]"
+    QWidget* coverages_;  // the same for the character coverages
     QWidget* languages_;  // the same for the language codes
     QLabel* pieces_source_label_;
     QLabel* pieces_target_label_;
+    QLabel* coverage_source_label_;
+    QLabel* coverage_target_label_;
     QLabel* lang_source_label_;
     QLabel* lang_target_label_;
 };

@@ -19,6 +19,8 @@ void saveMarian(QSettings& q, const std::optional<MarianArchitecture>& marian) {
     if (!marian) return;
     q.setValue("sourcePieces", marian->source_pieces);
     q.setValue("targetPieces", marian->target_pieces);
+    q.setValue("sourceCoverage", marian->source_coverage);
+    q.setValue("targetCoverage", marian->target_coverage);
     q.setValue("sourceLang", qs(marian->source_lang));
     q.setValue("targetLang", qs(marian->target_lang));
     q.setValue("maxPositions", marian->transformer.max_positions);
@@ -35,6 +37,11 @@ std::optional<MarianArchitecture> savedMarian(const QSettings& q, const ModelCon
     for (int pieces : {a.source_pieces, a.target_pieces})
         if (pieces < kMinSentencePieceVocab || pieces > kMaxSentencePieceVocab)
             throw InputError("the saved SentencePiece size is out of range");
+    a.source_coverage = q.value("sourceCoverage", 1.0).toDouble();
+    a.target_coverage = q.value("targetCoverage", 1.0).toDouble();
+    for (double coverage : {a.source_coverage, a.target_coverage})
+        if (!(coverage >= kMinCharacterCoverage && coverage <= 1.0))
+            throw InputError("the saved character coverage is out of range");
     a.source_lang = q.value("sourceLang").toString().toStdString();
     a.target_lang = q.value("targetLang").toString().toStdString();
     a.transformer.max_positions = q.value("maxPositions", a.transformer.max_positions).toInt();
