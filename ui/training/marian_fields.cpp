@@ -11,6 +11,8 @@
 #include <QRegularExpressionValidator>
 #include <QSpinBox>
 
+#include <utility>
+
 namespace attnviz::ui {
 namespace {
 
@@ -95,20 +97,19 @@ void MarianFields::setEnabled(bool enabled) {
 }
 
 void MarianFields::retranslate() {
-    if (auto* label = qobject_cast<QLabel*>(form_->labelForField(pieces_))) label->setText(tr("SentencePiece pieces:"));
-    if (auto* label = qobject_cast<QLabel*>(form_->labelForField(coverages_)))
-        label->setText(tr("Character coverage:"));
-    if (auto* label = qobject_cast<QLabel*>(form_->labelForField(languages_))) label->setText(tr("Languages:"));
-    pieces_source_label_->setText(tr("source"));
-    pieces_target_label_->setText(tr("target"));
-    coverage_source_label_->setText(tr("source"));
-    coverage_target_label_->setText(tr("target"));
+    const std::pair<QWidget*, QString> rows[] = {{pieces_, tr("SentencePiece pieces:")},
+                                                 {coverages_, tr("Character coverage:")},
+                                                 {languages_, tr("Languages:")}};
+    for (const auto& [row, text] : rows)
+        if (auto* label = qobject_cast<QLabel*>(form_->labelForField(row))) label->setText(text);
+    for (QLabel* label : {pieces_source_label_, coverage_source_label_, lang_source_label_})
+        label->setText(tr("source"));
+    for (QLabel* label : {pieces_target_label_, coverage_target_label_, lang_target_label_})
+        label->setText(tr("target"));
     coverages_->setToolTip(
         tr("The share of each side's characters (by count) that get pieces of their own: 1 keeps every character; "
            "below it the rarest become <unk>, and a side needs fewer pieces. SentencePiece advises 0.9995 for "
            "Chinese or Japanese"));
-    lang_source_label_->setText(tr("source"));
-    lang_target_label_->setText(tr("target"));
     pieces_->setToolTip(
         tr("The size of each side's SentencePiece model, trained on the corpus when training starts (its 3 special "
            "pieces included); the two share one vocabulary. A corpus too small for a size is refused with the size "
