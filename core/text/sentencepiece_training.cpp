@@ -12,6 +12,7 @@
 #include <numeric>
 #include <random>
 #include <unordered_map>
+#include <unordered_set>
 
 namespace attnviz {
 
@@ -74,17 +75,44 @@ std::vector<const std::string*> sample(std::vector<const std::string*> lines, si
     return kept;
 }
 
-class LineIterator : public sentencepiece::SentenceIterator {
+// Every distinct word of the lines (split at spaces), in the order of first use, as views into the lines. A word
+// without a letter, digit, punctuation or symbol is left out.
+std::vector<std::string_view> distinctWords(const std::vector<const std::string*>& lines) {
+    std::vector<std::string_view> words;
+    std::unordered_set<std::string_view> seen;
+    for (const std::string* line : lines) {
+        for (size_t start = 0; start <= line->size();) {
+            const size_t end = std::min(line->find(' ', start), line->size());
+            const std::string_view word(line->data() + start, end - start);
+            start = end + 1;
+            if (hasContent(word) && seen.insert(word).second) words.push_back(word);
+        }
+    }
+    return words;
+}
+
+// The trainer's input: every line, then every distinct word once, as a line of its own. SentencePiece 0.1.97,
+// Debian 12's, takes its candidate pieces from where the whole sentences' suffix tree branches, before it splits them
+// into words, and drops a candidate that runs into the next word: a word always followed by a space ("and", "My")
+// branches only after the space, so it is never a candidate and never a piece. One line holding the word alone makes
+// it branch at its end, so it is a candidate with its count from the sentences, as 0.1.98 (which trims the space)
+// makes it; the counts the EM steps fit grow by one per distinct word.
+class LinesThenWords : public sentencepiece::SentenceIterator {
 public:
-    explicit LineIterator(const std::vector<const std::string*>& lines) : lines_(lines) {}
-    bool done() const override { return next_ >= lines_.size(); }
-    void Next() override { ++next_; }
-    const std::string& value() const override { return *lines_[next_]; }
+    LinesThenWords(const std::vector<const std::string*>& lines, const std::vector<std::string_view>& words)
+        : lines_(lines), words_(words) {}
+    bool done() const override { return next_ >= lines_.size() + words_.size(); }
+    void Next() override {
+        if (++next_ >= lines_.size() && !done()) word_.assign(words_[next_ - lines_.size()]);
+    }
+    const std::string& value() const override { return next_ < lines_.size() ? *lines_[next_] : word_; }
     sentencepiece::util::Status status() const override { return sentencepiece::util::Status(); }
 
 private:
     const std::vector<const std::string*>& lines_;
-    size_t next_ = 0;
+    const std::vector<std::string_view>& words_;
+    size_t next_ = 0;   // lines first, then words
+    std::string word_;  // the word shown, once past the lines
 };
 
 // The number after `marker` in a library message, or -1.
@@ -139,7 +167,8 @@ std::string trainSentencePiece(const std::vector<std::string>& lines, const Sent
         {"num_threads", "2"},
         {"minloglevel", "2"},
     };
-    LineIterator it(kept);
+    const std::vector<std::string_view> words = distinctWords(kept);
+    LinesThenWords it(kept, words);
     std::string model;
     // The library's log level and pretokenizer are process-wide: one training at a time.
     static std::mutex one_at_a_time;

@@ -26,7 +26,9 @@ struct SentencePieceTraining {
     size_t max_sentences = 1000000;   // at most this many lines, a seeded sample of them (the library's advice)
 };
 
-// Trains a unigram model on `lines` (one sentence each, UTF-8) and returns its bytes, a .spm file. The library uses
+// Trains a unigram model on `lines` (one sentence each, UTF-8) and returns its bytes, a .spm file. Each distinct word
+// is given to the trainer once more as a line of its own, so that every word can become a piece (Debian's 0.1.97
+// leaves out words always followed by a space; the .cpp says why). The library uses
 // no randomness when it is given every line, so the seed only picks the sample when there are more lines than
 // max_sentences. Throws InputError: a vocabulary size outside [4, 10^6] or a coverage outside [0.98, 1]; a line with
 // invalid UTF-8 or a NUL byte ("line N: ..."); no line with a letter, digit, punctuation or symbol; a corpus too

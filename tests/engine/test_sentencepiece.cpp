@@ -225,6 +225,24 @@ private slots:
                 toList(SentencePieceModel::fromBytes(b, "b").normalPieces()));
     }
 
+    // A word that is always followed by another ("and" in "apple and river stone") becomes a piece. Debian's
+    // SentencePiece 0.1.97 never makes it one from the sentences alone (its candidates are taken before the split into
+    // words); the same lines with each distinct word also given once alone make "▁and" a piece.
+    void aWordAlwaysFollowedByAnotherBecomesAPiece() {
+        const char* words[] = {"apple",  "river",  "stone",  "cloud",  "green",  "small", "happy",
+                               "table",  "window", "garden", "music",  "paper",  "light", "water",
+                               "forest", "summer", "winter", "yellow", "silver", "bridge"};
+        std::mt19937 draw(1);
+        auto any = [&] { return std::string(words[draw() % std::size(words)]); };
+        std::vector<std::string> lines;
+        for (int i = 0; i < 400; ++i) lines.push_back(any() + " and " + any() + " " + any());
+        const SentencePieceModel m =
+            SentencePieceModel::fromBytes(trainSentencePiece(lines, {.vocab_size = 40}), "and");
+        const QStringList pieces = toList(m.normalPieces());
+        QVERIFY2(pieces.contains(QString::fromUtf8("▁and")), qPrintable(pieces.join(' ')));
+        QVERIFY(toList(m.encode("stone and water")).contains(QString::fromUtf8("▁and")));
+    }
+
     // A corpus too small for the size asked says the largest it allows, and that size trains while one more does not.
     void tooSmallCorpusSaysTheLargestSize() {
         const auto lines = tatoebaLines(0, 60);
