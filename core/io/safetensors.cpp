@@ -2,6 +2,7 @@
 // hostile file can neither crash the reader nor make it allocate more than the file's own size.
 #include "io/safetensors.h"
 #include "base/errors.h"
+#include "base/number_text.h"
 #include "base/utf8.h"
 #include "io/input_file.h"
 
@@ -354,9 +355,7 @@ void writeValues(const TensorView& t, int64_t numel, DType dtype, uint8_t* dst) 
         const float x = t.data[i];
         const uint16_t v = half ? floatToHalf(x) : floatToBFloat16(x);
         if ((v & 0x7FFFu) == (half ? 0x7C00u : 0x7F80u) && std::isfinite(x)) {
-            char value[32];
-            std::snprintf(value, sizeof value, "%.9g", double(x));
-            throw ModelError("tensor \"" + t.name + "\" holds " + value + " at index " + std::to_string(i) +
+            throw ModelError("tensor \"" + t.name + "\" holds " + numberText(x) + " at index " + std::to_string(i) +
                              ", beyond the range of " + std::string(dtypeName(dtype)));
         }
         std::memcpy(dst + 2 * i, &v, 2);

@@ -1,13 +1,13 @@
 #include "text/sentencepiece_training.h"
 
 #include "base/errors.h"
+#include "base/number_text.h"
 #include "base/utf8.h"
 
 #include <sentencepiece_trainer.h>
 #include <unicode/uchar.h>
 
 #include <algorithm>
-#include <cstdio>
 #include <mutex>
 #include <numeric>
 #include <random>
@@ -125,13 +125,6 @@ long long numberAfter(const std::string& message, std::string_view marker) {
     for (; i < message.size() && message[i] >= '0' && message[i] <= '9' && value < (1LL << 40); ++i, any = true)
         value = value * 10 + (message[i] - '0');
     return any ? value : -1;
-}
-
-// A coverage as a person writes it (0.98, not 0.980000).
-std::string numberText(double x) {
-    char text[32];
-    std::snprintf(text, sizeof text, "%.9g", x);
-    return text;
 }
 
 // The library's refusal as a user reads it: the two size errors say the size the corpus allows.

@@ -1,7 +1,7 @@
 // The Marian rows of the training form (docs/marian.md "Training a Marian-layout model of your own"): the sizes of
 // the two SentencePiece models trained on the corpus (source and target pieces, their 3 specials included, in one
-// row), their character coverages (one row) and the two language codes recorded in the folder (one row). The model's sizes are the Transformer's rows
-// (transformer_fields.h). The fields only read and write a MarianArchitecture; the pieces' range is core's
+// row), their character coverages (one row) and the two language codes recorded in the folder (one row). The
+// model's sizes are the Transformer's rows (transformer_fields.h). The fields only read and write a MarianArchitecture; the pieces' range is core's
 // (kMinSentencePieceVocab to kMaxSentencePieceVocab), and whether the corpus allows them is core's word at Start.
 #pragma once
 #include "train/marian_start.h"
@@ -23,7 +23,7 @@ public:
     // Adds the three rows to `form` (after its current last row), each with a label.
     MarianFields(QFormLayout* form, QWidget* parent);
 
-    // The pieces and languages of `a` into the fields, and back into `a` (its other members kept).
+    // The pieces, coverages and languages of `a` into the fields, and back into `a` (its other members kept).
     void setArchitecture(const MarianArchitecture& a);
     void fill(MarianArchitecture& a) const;
     void setVisible(bool visible);

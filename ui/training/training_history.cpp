@@ -1,5 +1,6 @@
 #include "training/training_history.h"
 
+#include "base/number_text.h"
 #include "heatmap/heatmap_data.h"
 
 #include <QCoreApplication>
@@ -10,12 +11,7 @@
 namespace attnviz::ui {
 namespace {
 
-std::string csvNumber(double v) {
-    if (!std::isfinite(v)) return {};
-    char buf[40];
-    std::snprintf(buf, sizeof buf, "%.9g", v);
-    return buf;
-}
+std::string csvNumber(double v) { return std::isfinite(v) ? numberText(v) : std::string(); }
 
 // ",BLEU,AER" of the validation at `step`, or ",," when there are no metrics for it.
 std::string metricsFields(const std::vector<EpochMetrics>& metrics, int64_t step) {
