@@ -2888,6 +2888,14 @@ Vocabularies: %L3 source and %L4 output tokens; %5 k parameters</source>
         <source>The share of each side&apos;s characters (by count) that get pieces of their own: 1 keeps every character; below it the rarest become &lt;unk&gt;, and a side needs fewer pieces. SentencePiece advises 0.9995 for Chinese or Japanese</source>
         <translation>每一侧的字符（按出现次数计）中有多大比例获得自己的子词：1 保留每个字符；低于 1 时最罕见的字符变成 &lt;unk&gt;，该侧所需的子词也更少。SentencePiece 建议中文或日文用 0.9995</translation>
     </message>
+    <message>
+        <source>Normalization:</source>
+        <translation>规范化：</translation>
+    </message>
+    <message>
+        <source>How each side&apos;s SentencePiece model normalizes text, in training and whenever it reads text: nmt_nfkc (as opus-mt models) and nfkc turn full-width punctuation into ASCII (&quot;，&quot; into &quot;,&quot;); the _cf rules also fold case; identity changes nothing but spaces, so a Chinese or Japanese target keeps its own punctuation</source>
+        <translation>每一侧的 SentencePiece 模型如何规范化文本（训练时和每次读入文本时）：nmt_nfkc（与 opus-mt 模型相同）和 nfkc 会把全角标点变成 ASCII（&quot;，&quot; 变成 &quot;,&quot;）；带 _cf 的规则还会统一大小写；identity 除空格外不做任何改变，因此中文或日文目标语言保留自己的标点</translation>
+    </message>
 </context>
 <context>
     <name>attnviz::ui::ModelLibraryDialog</name>

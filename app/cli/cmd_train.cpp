@@ -63,7 +63,7 @@ std::string clockText(double seconds) {
 struct TrainArgs {
     std::string data, init, config_path, out, optimizer = "adam", valid, task, description, dtype = "f32";
     std::string lr_decay = "none";
-    std::string spm_vocab, coverage, source_lang, target_lang;  // a Marian config's (docs/marian.md)
+    std::string spm_vocab, coverage, normalization, source_lang, target_lang;  // a Marian config's (docs/marian.md)
     bool force = false;
     bool description_given = false;
     double lr = 1e-3, clip = 0, dropout = 0, align_weight = 0, label_smoothing = 0;
@@ -125,6 +125,10 @@ bool parseTrainArgs(const std::vector<std::string>& args, TrainArgs& a) {
              "with a Marian --config: the share of the source's and the target's characters (by count) that get\n"
              "pieces of their own, from 0.98 to 1 (default 1: every character); the rarest of the rest become\n"
              "<unk>. SentencePiece advises 0.9995 for Chinese or Japanese");
+    p.option("--spm-normalization", &a.normalization, "R[,S]",
+             "with a Marian --config: how the SentencePiece models normalize the source's and the target's text:\n"
+             "nmt_nfkc (default, as opus-mt models), nfkc, nmt_nfkc_cf, nfkc_cf (these two also fold case) or\n"
+             "identity (nothing but spaces; keeps full-width punctuation such as \"，\", which NFKC makes \",\")");
     p.option("--source-lang", &a.source_lang, "CODE", "with a Marian --config: the source language, recorded");
     p.option("--target-lang", &a.target_lang, "CODE", "with a Marian --config: the target language, recorded");
     p.flag("--force", &a.force, "replace an --out folder that exists and is not empty (Marian models)");
@@ -198,6 +202,17 @@ std::pair<double, double> characterCoverages(const std::string& text) {
     });
 }
 
+// The rules of --spm-normalization: "R" for both sides or "R,S"; nmt_nfkc for both when not given.
+std::pair<std::string, std::string> normalizations(const std::string& text) {
+    if (text.empty()) return {kSentencePieceNormalizations[0], kSentencePieceNormalizations[0]};
+    return bothSides(text, [](const std::string& rule) {
+        if (!isSentencePieceNormalization(rule))
+            throw UsageError("--spm-normalization: \"" + printable(rule) + "\" is not one of " +
+                             sentencePieceNormalizationList());
+        return rule;
+    });
+}
+
 // A config file's JSON, with the file named in the message.
 nlohmann::json readConfigJson(const std::string& path) {
     try {
@@ -219,6 +234,7 @@ MarianArchitecture marianArchitecture(const TrainArgs& a, const nlohmann::json& 
     }
     std::tie(arch.source_pieces, arch.target_pieces) = spmSizes(a.spm_vocab);
     std::tie(arch.source_coverage, arch.target_coverage) = characterCoverages(a.coverage);
+    std::tie(arch.source_normalization, arch.target_normalization) = normalizations(a.normalization);
     arch.source_lang = a.source_lang;
     arch.target_lang = a.target_lang;
     return arch;
@@ -263,6 +279,7 @@ Model startingModel(const TrainArgs& a, Corpus& corpus) {
     }
     if (!request.marian && !a.spm_vocab.empty()) throw UsageError("--spm-vocab needs a Marian --config");
     if (!request.marian && !a.coverage.empty()) throw UsageError("--character-coverage needs a Marian --config");
+    if (!request.marian && !a.normalization.empty()) throw UsageError("--spm-normalization needs a Marian --config");
     request.min_freq = a.min_freq;
     request.options = trainOptions(a, false);
     request.validation = !a.valid.empty();

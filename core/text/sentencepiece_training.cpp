@@ -141,6 +141,19 @@ long long numberAfter(const std::string& message, std::string_view marker) {
 
 }  // namespace
 
+bool isSentencePieceNormalization(const std::string& rule) {
+    return std::ranges::find(kSentencePieceNormalizations, rule) != std::end(kSentencePieceNormalizations);
+}
+
+std::string sentencePieceNormalizationList() {
+    std::string list;
+    for (const char* rule : kSentencePieceNormalizations) {
+        if (!list.empty()) list += ", ";
+        list += rule;
+    }
+    return list;
+}
+
 std::string trainSentencePiece(const std::vector<std::string>& lines, const SentencePieceTraining& options) {
     if (options.vocab_size < kMinSentencePieceVocab || options.vocab_size > kMaxSentencePieceVocab)
         throw InputError("vocabulary size " + std::to_string(options.vocab_size) + ": must be from " +
@@ -148,6 +161,9 @@ std::string trainSentencePiece(const std::vector<std::string>& lines, const Sent
     if (!(options.character_coverage >= kMinCharacterCoverage && options.character_coverage <= 1.0))
         throw InputError("character coverage " + numberText(options.character_coverage) + ": must be from " +
                          numberText(kMinCharacterCoverage) + " to 1");
+    if (!isSentencePieceNormalization(options.normalization))
+        throw InputError("normalization \"" + printable(options.normalization) + "\": must be one of " +
+                         sentencePieceNormalizationList());
     if (options.max_sentences == 0) throw InputError("at most 0 sentences: nothing to train on");
     const auto kept = sample(usableLines(lines), options.max_sentences, options.seed);
     // Fixed, not the machine's core count: the E-step sums per-thread counts, so the thread count is part of the
@@ -156,6 +172,7 @@ std::string trainSentencePiece(const std::vector<std::string>& lines, const Sent
         {"model_type", "unigram"},
         {"vocab_size", std::to_string(options.vocab_size)},
         {"character_coverage", numberText(options.character_coverage)},
+        {"normalization_rule_name", options.normalization},
         {"max_sentence_length", std::to_string(kMaxSentencePieceLineBytes)},
         {"num_threads", "2"},
         {"minloglevel", "2"},

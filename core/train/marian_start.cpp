@@ -11,13 +11,10 @@ namespace attnviz {
 namespace {
 
 // A side's pieces trained on its lines; the message names the side.
-std::shared_ptr<const SentencePieceModel> trainSide(const std::vector<std::string>& lines, int pieces, double coverage,
-                                                    uint64_t seed, const char* side, const std::string& corpus) {
+std::shared_ptr<const SentencePieceModel> trainSide(const std::vector<std::string>& lines,
+                                                    const SentencePieceTraining& t, const char* side,
+                                                    const std::string& corpus) {
     try {
-        SentencePieceTraining t;
-        t.vocab_size = pieces;
-        t.character_coverage = coverage;
-        t.seed = seed;
         return std::make_shared<const SentencePieceModel>(
             SentencePieceModel::fromBytes(trainSentencePiece(lines, t), std::string(side) + ".spm"));
     } catch (const InputError& e) {
@@ -77,8 +74,16 @@ Model makeMarianModelWithoutWeights(const Corpus& corpus, const MarianArchitectu
         target.push_back(ex.target);
     }
     Model m;
-    m.source_spm = trainSide(source, a.source_pieces, a.source_coverage, seed, "source", corpus.name);
-    m.target_spm = trainSide(target, a.target_pieces, a.target_coverage, seed, "target", corpus.name);
+    const SentencePieceTraining source_training{.vocab_size = a.source_pieces,
+                                                .seed = seed,
+                                                .character_coverage = a.source_coverage,
+                                                .normalization = a.source_normalization};
+    const SentencePieceTraining target_training{.vocab_size = a.target_pieces,
+                                                .seed = seed,
+                                                .character_coverage = a.target_coverage,
+                                                .normalization = a.target_normalization};
+    m.source_spm = trainSide(source, source_training, "source", corpus.name);
+    m.target_spm = trainSide(target, target_training, "target", corpus.name);
     std::vector<std::string> tokens = sharedPieces(*m.source_spm, *m.target_spm);
     const int V = int(tokens.size()), pad = V - 1;
     m.source_vocab = Vocabulary(tokens, SpecialIds{pad, 1, -1, 0, -1}, "vocabulary");

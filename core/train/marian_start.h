@@ -5,6 +5,7 @@
 #pragma once
 #include "io/corpus.h"
 #include "model/model.h"
+#include "text/sentencepiece_training.h"
 
 #include <nlohmann/json.hpp>
 
@@ -19,6 +20,8 @@ struct MarianArchitecture {
     int target_pieces = 8000;
     double source_coverage = 1.0;  // each side's SentencePiece character coverage (kMinCharacterCoverage to 1)
     double target_coverage = 1.0;
+    std::string source_normalization = kSentencePieceNormalizations[0];  // each side's (kSentencePieceNormalizations)
+    std::string target_normalization = kSentencePieceNormalizations[0];
     std::string source_lang, target_lang;
 };
 

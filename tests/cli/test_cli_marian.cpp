@@ -201,6 +201,43 @@ private slots:
         }
     }
 
+    // --spm-normalization: the default NFKC (as opus-mt models) turns the target's "，" and "？" into "," and "?"
+    // before the pieces are learnt; "identity" on the target keeps them, so the vocabulary has them as pieces. A rule
+    // SentencePiece does not have, or a third side, is a usage error and writes nothing.
+    void theTargetsNormalizationDecidesWhetherFullWidthPunctuationStays() {
+        {
+            std::ofstream out(path("punct.tsv").toStdString());
+            for (int i = 0; i < 200; ++i)
+                out << "the cat sat on the mat, didn't it?\t猫坐在垫子上了，不是吗？\n"
+                    << "where is the dog?\t狗在哪儿？\n";
+        }
+        std::ofstream(path("m.json").toStdString()) << kMarianConfig;
+        const QStringList base{"train",   "--config", path("m.json"), "--data",      path("punct.tsv"),
+                               "--steps", "1",        "--quiet",      "--spm-vocab", "30,19"};
+        auto vocabOf = [&](const QString& folder) {
+            QFile file(folder + "/vocab.json");
+            if (!file.open(QIODevice::ReadOnly)) return QJsonObject();
+            return QJsonDocument::fromJson(file.readAll()).object();
+        };
+        QCOMPARE(runCli(base + QStringList{"--out", path("nfkc")}).code, 0);
+        const QJsonObject nfkc = vocabOf(path("nfkc"));
+        QVERIFY(nfkc.contains(QStringLiteral("?")) && !nfkc.contains(QStringLiteral("？")));
+        QVERIFY(!nfkc.contains(QStringLiteral("，")));
+        QCOMPARE(runCli(base + QStringList{"--spm-normalization", "nmt_nfkc,identity", "--out", path("identity")}).code,
+                 0);
+        const QJsonObject identity = vocabOf(path("identity"));
+        QVERIFY(identity.contains(QStringLiteral("，")) && identity.contains(QStringLiteral("？")));
+        for (const char* rule : {"NFKC", "identity,", "nfkc,nfkc,nfkc", "\x1b[31m"}) {
+            const ProcessRun r = runCli(base + QStringList{"--spm-normalization", rule, "--out", path("never")});
+            QCOMPARE(r.code, 2);
+            QVERIFY2(r.errText().contains("--spm-normalization: \"") &&
+                         r.errText().contains("is not one of nmt_nfkc, nfkc, nmt_nfkc_cf, nfkc_cf, identity"),
+                     qPrintable(r.errText()));
+            QVERIFY(!r.errText().contains('\x1b'));
+        }
+        QVERIFY(!std::filesystem::exists(path("never").toStdString()));
+    }
+
     void badVocabularySizesAreRefused() {
         writeCorpus(path("small.tsv").toStdString(), 300);
         std::ofstream(path("m.json").toStdString()) << kMarianConfig;

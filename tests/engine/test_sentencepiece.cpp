@@ -243,6 +243,25 @@ private slots:
         QVERIFY(toList(m.encode("stone and water")).contains(QString::fromUtf8("▁and")));
     }
 
+    // The normalization rule decides what text the pieces see: NFKC (the default, nmt_nfkc, as opus-mt models) makes
+    // Chinese full-width punctuation ASCII, so such a model writes "," where the corpus had "，"; "identity" keeps
+    // "，" and "？" as pieces and gives the text back as it was. A rule the library does not have is refused.
+    void theNormalizationRuleDecidesWhetherFullWidthPunctuationStays() {
+        const auto lines = tatoebaLines(1, 400);
+        const std::string text = "你好，你去哪儿？";
+        const SentencePieceModel nfkc =
+            SentencePieceModel::fromBytes(trainSentencePiece(lines, {.vocab_size = 450}), "nfkc");
+        QCOMPARE(QString::fromStdString(nfkc.decode(nfkc.encode(text))), QString::fromUtf8("你好,你去哪儿?"));
+        QVERIFY(!nfkc.hasPiece("，"));
+        const SentencePieceModel identity = SentencePieceModel::fromBytes(
+            trainSentencePiece(lines, {.vocab_size = 450, .normalization = "identity"}), "identity");
+        QCOMPARE(QString::fromStdString(identity.decode(identity.encode(text))), QString::fromStdString(text));
+        QVERIFY(identity.hasPiece("，") && identity.hasPiece("？"));
+        QCOMPARE(
+            errorOfType<InputError>([&] { trainSentencePiece(lines, {.vocab_size = 450, .normalization = "NFKC"}); }),
+            QStringLiteral("normalization \"NFKC\": must be one of nmt_nfkc, nfkc, nmt_nfkc_cf, nfkc_cf, identity"));
+    }
+
     // A corpus too small for the size asked says the largest it allows, and that size trains while one more does not.
     void tooSmallCorpusSaysTheLargestSize() {
         const auto lines = tatoebaLines(0, 60);

@@ -35,17 +35,19 @@ constexpr TaskDefaults kTasks[] = {
 
 // The Marian of the window per task: SentencePiece sizes below what the first 4,000 lines allow (tatoeba's target
 // needs 1,396 pieces for its characters and allows 3,312; en_fr allows 462 and 835, en_zh 472 and 651, dates 1,832 and
-// 2,444), and the languages.
+// 2,444), the languages, and the target's normalization: Tatoeba's Chinese keeps its full-width punctuation ("，"),
+// which NFKC would make ASCII; the synthetic tasks have none.
 struct MarianTaskDefaults {
     const char* task;
     int source_pieces, target_pieces;
     const char *source_lang, *target_lang;
+    const char* target_normalization = kSentencePieceNormalizations[0];
 };
 constexpr MarianTaskDefaults kMarianTasks[] = {
     {"en_fr", 300, 400, "en", "fr"},
     {"en_zh", 300, 400, "en", "zh"},
     {"dates", 300, 100, "", ""},
-    {"tatoeba", 1000, 2000, "en", "zh"},
+    {"tatoeba", 1000, 2000, "en", "zh", "identity"},
 };
 
 // sample_models/configs/tatoeba-marian.json
@@ -208,6 +210,7 @@ MarianArchitecture defaultMarianArchitecture(const QString& task) {
         a.target_pieces = t.target_pieces;
         a.source_lang = t.source_lang;
         a.target_lang = t.target_lang;
+        a.target_normalization = t.target_normalization;
     }
     return a;
 }

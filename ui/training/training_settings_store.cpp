@@ -21,6 +21,8 @@ void saveMarian(QSettings& q, const std::optional<MarianArchitecture>& marian) {
     q.setValue("targetPieces", marian->target_pieces);
     q.setValue("sourceCoverage", marian->source_coverage);
     q.setValue("targetCoverage", marian->target_coverage);
+    q.setValue("sourceNormalization", qs(marian->source_normalization));
+    q.setValue("targetNormalization", qs(marian->target_normalization));
     q.setValue("sourceLang", qs(marian->source_lang));
     q.setValue("targetLang", qs(marian->target_lang));
     q.setValue("maxPositions", marian->transformer.max_positions);
@@ -42,6 +44,11 @@ std::optional<MarianArchitecture> savedMarian(const QSettings& q, const ModelCon
     for (double coverage : {a.source_coverage, a.target_coverage})
         if (!(coverage >= kMinCharacterCoverage && coverage <= 1.0))
             throw InputError("the saved character coverage is out of range");
+    a.source_normalization = q.value("sourceNormalization", qs(a.source_normalization)).toString().toStdString();
+    a.target_normalization = q.value("targetNormalization", qs(a.target_normalization)).toString().toStdString();
+    for (const std::string& rule : {a.source_normalization, a.target_normalization})
+        if (!isSentencePieceNormalization(rule))
+            throw InputError("the saved normalization is not one SentencePiece has");
     a.source_lang = q.value("sourceLang").toString().toStdString();
     a.target_lang = q.value("targetLang").toString().toStdString();
     a.transformer.max_positions = q.value("maxPositions", a.transformer.max_positions).toInt();
