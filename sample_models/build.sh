@@ -78,6 +78,8 @@ declare -A marian_concat=([tatoeba]=1 [en_zh]=0)
 declare -A marian_pieces=([tatoeba]=4000,3000 [en_zh]=256,400)
 declare -A marian_smoothing=([tatoeba]=0.1 [en_zh]=0)
 declare -A marian_more_epochs=([tatoeba]=6 [en_zh]=0)
+# en_zh's Chinese keeps its full-width "？": NFKC, the SentencePiece default, would make it ASCII.
+declare -A marian_normalization=([tatoeba]=nmt_nfkc [en_zh]=nmt_nfkc,identity)
 train_marian() {  # task config-name
   local task=$1 name=$2 first="$out/$2" dtype=f16 data="$corpora/$1/train.tsv"
   [ "${marian_more_epochs[$task]}" -gt 0 ] && first="$f32_dir/$name-first" dtype=f32  # the second run starts from it
@@ -88,7 +90,8 @@ train_marian() {  # task config-name
       --attribution "$corpora/$task/train.attribution.txt" --fraction "${marian_concat[$task]}" --seed "$seed"
   fi
   "$cli" train --config "$here/configs/$name.json" --spm-vocab "${marian_pieces[$task]}" \
-    --data "$data" --valid "$corpora/$task/valid.tsv" --out "$first" --force --dtype "$dtype" \
+    --spm-normalization "${marian_normalization[$task]}" --data "$data" --valid "$corpora/$task/valid.tsv" \
+    --out "$first" --force --dtype "$dtype" \
     --source-lang en --target-lang zh --optimizer adam --lr "$transformer_lr" --warmup "$transformer_warmup" \
     --batch-size 64 --epochs "${marian_epochs[$task]}" --clip 1.0 --dropout 0.1 --seed "$seed" \
     --label-smoothing "${marian_smoothing[$task]}" --checkpoint --threads "${ATTNVIZ_TRAIN_THREADS:-2}"

@@ -35,8 +35,8 @@ constexpr TaskDefaults kTasks[] = {
 
 // The Marian of the window per task: SentencePiece sizes below what the first 4,000 lines allow (tatoeba's target
 // needs 1,396 pieces for its characters and allows 3,312; en_fr allows 462 and 835, en_zh 472 and 651, dates 1,832 and
-// 2,444), the languages, and the target's normalization: Tatoeba's Chinese keeps its full-width punctuation ("，"),
-// which NFKC would make ASCII; the synthetic tasks have none.
+// 2,444), the languages, and the target's normalization: the Chinese of Tatoeba and en_zh keeps its full-width
+// punctuation ("，", "？"), which NFKC would make ASCII.
 struct MarianTaskDefaults {
     const char* task;
     int source_pieces, target_pieces;
@@ -45,7 +45,7 @@ struct MarianTaskDefaults {
 };
 constexpr MarianTaskDefaults kMarianTasks[] = {
     {"en_fr", 300, 400, "en", "fr"},
-    {"en_zh", 300, 400, "en", "zh"},
+    {"en_zh", 300, 400, "en", "zh", "identity"},
     {"dates", 300, 100, "", ""},
     {"tatoeba", 1000, 2000, "en", "zh", "identity"},
 };
