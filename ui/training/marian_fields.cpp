@@ -37,9 +37,14 @@ QDoubleSpinBox* coverageBox(QWidget* parent) {
     return s;
 }
 
-// A side's normalization rule, by the library's name (kSentencePieceNormalizations, the default first).
+// A side's normalization rule, by the library's name (kSentencePieceNormalizations, the default first). As wide as
+// "nmt_nfkc" and "identity" need, so that the row keeps both sides on one line where the pieces' row does (the list
+// shows every name whole; "nmt_nfkc_cf", chosen, is elided in the closed box).
 QComboBox* normalizationBox(QWidget* parent) {
     auto* c = new QComboBox(parent);
+    c->setSizeAdjustPolicy(QComboBox::AdjustToMinimumContentsLengthWithIcon);
+    c->setMinimumContentsLength(8);
+    c->setIconSize(QSize(0, 0));  // no icons: no room kept for one
     for (const char* rule : kSentencePieceNormalizations)
         c->addItem(QString::fromLatin1(rule), QString::fromLatin1(rule));
     return c;
