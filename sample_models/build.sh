@@ -67,9 +67,9 @@ transformer_warmup=400
 # target's text in characters). tatoeba: 4,000 and 3,000 pieces (its split has 2,773 Chinese characters). en_zh: 256
 # English pieces for its 412 words (the rarer words split) and 400 Chinese for its 286 characters and 252 words (the
 # trainer takes 290 to 542 there); its epochs are the en_zh Transformer's.
-# tatoeba trains with label smoothing 0.1 for 15 epochs (the best validation model kept), then goes on from that model
-# for 6 epochs at a tenth of the rate (train --init; the optimizer starts afresh): sample_models/tatoeba-marian/README.md
-# says what else was tried.
+# tatoeba trains with label smoothing 0.1 for 15 epochs (the last model kept), then goes on from that model for 6
+# epochs at a tenth of the rate (train --init; the optimizer starts afresh; the best validation model kept):
+# sample_models/tatoeba-marian/README.md says what else was tried.
 # tatoeba trains on its training split plus as many pairs again as it has lines, each two of its own pairs joined
 # (corpora/concat_pairs.py): Tatoeba's sentences are short, and a model that never read a long one loses the thread of
 # one. The SentencePiece models are trained on that corpus too.
@@ -78,8 +78,9 @@ declare -A marian_concat=([tatoeba]=1 [en_zh]=0)
 declare -A marian_pieces=([tatoeba]=4000,3000 [en_zh]=256,400)
 declare -A marian_smoothing=([tatoeba]=0.1 [en_zh]=0)
 declare -A marian_more_epochs=([tatoeba]=6 [en_zh]=0)
-# en_zh's Chinese keeps its full-width "？": NFKC, the SentencePiece default, would make it ASCII.
-declare -A marian_normalization=([tatoeba]=nmt_nfkc [en_zh]=nmt_nfkc,identity)
+# The Chinese of both keeps its full-width punctuation ("，", "？"): NFKC, the SentencePiece default, would make it
+# ASCII.
+declare -A marian_normalization=([tatoeba]=nmt_nfkc,identity [en_zh]=nmt_nfkc,identity)
 train_marian() {  # task config-name
   local task=$1 name=$2 first="$out/$2" dtype=f16 data="$corpora/$1/train.tsv"
   [ "${marian_more_epochs[$task]}" -gt 0 ] && first="$f32_dir/$name-first" dtype=f32  # the second run starts from it
@@ -89,12 +90,16 @@ train_marian() {  # task config-name
     python3 "$here/corpora/concat_pairs.py" --input "$corpora/$task/train.tsv" --output "$data" \
       --attribution "$corpora/$task/train.attribution.txt" --fraction "${marian_concat[$task]}" --seed "$seed"
   fi
+  # A run with a second one keeps its last model (no validation): the best by validation loss came earlier than
+  # the last and left the second run less to start from (tatoeba-marian/README.md).
+  local validation=(--valid "$corpora/$task/valid.tsv" --checkpoint)
+  [ "${marian_more_epochs[$task]}" -gt 0 ] && validation=()
   "$cli" train --config "$here/configs/$name.json" --spm-vocab "${marian_pieces[$task]}" \
-    --spm-normalization "${marian_normalization[$task]}" --data "$data" --valid "$corpora/$task/valid.tsv" \
+    --spm-normalization "${marian_normalization[$task]}" --data "$data" "${validation[@]}" \
     --out "$first" --force --dtype "$dtype" \
     --source-lang en --target-lang zh --optimizer adam --lr "$transformer_lr" --warmup "$transformer_warmup" \
     --batch-size 64 --epochs "${marian_epochs[$task]}" --clip 1.0 --dropout 0.1 --seed "$seed" \
-    --label-smoothing "${marian_smoothing[$task]}" --checkpoint --threads "${ATTNVIZ_TRAIN_THREADS:-2}"
+    --label-smoothing "${marian_smoothing[$task]}" --threads "${ATTNVIZ_TRAIN_THREADS:-2}"
   [ "${marian_more_epochs[$task]}" -gt 0 ] || return 0
   "$cli" train --init "$first" --data "$data" --valid "$corpora/$task/valid.tsv" \
     --out "$out/$name" --force --dtype f16 --optimizer adam --lr 0.0001 --warmup 100 --batch-size 64 \
