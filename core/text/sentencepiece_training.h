@@ -19,8 +19,9 @@ inline constexpr double kMinCharacterCoverage = 0.98;
 // Lines longer than this (in bytes) are left out of training, as the library leaves out what passes its limit.
 inline constexpr size_t kMaxSentencePieceLineBytes = 65536;
 // The library's normalization rules, the default first. nmt_nfkc, which opus-mt models have, is NFKC with control
-// characters dropped and every space a plain one; NFKC turns full-width punctuation into ASCII ("，" into ","), so a Chinese or Japanese side that should
-// keep its own punctuation takes "identity" (no change but whitespace runs as one). The _cf rules also fold case.
+// characters dropped and every space a plain one. NFKC turns full-width punctuation into ASCII ("，" into ","), so a
+// Chinese or Japanese side that should keep its own punctuation takes "identity" (no change but whitespace runs as
+// one). The _cf rules also fold case.
 inline constexpr const char* kSentencePieceNormalizations[] = {"nmt_nfkc", "nfkc", "nmt_nfkc_cf", "nfkc_cf",
                                                                "identity"};
 // Whether `rule` is one of kSentencePieceNormalizations, and the list as a message gives it ("nmt_nfkc, nfkc, ...").
@@ -40,9 +41,9 @@ struct SentencePieceTraining {
 // leaves out words always followed by a space; the .cpp says why). The library uses
 // no randomness when it is given every line, so the seed only picks the sample when there are more lines than
 // max_sentences. Throws InputError: a vocabulary size outside [4, 10^6], a coverage outside [0.98, 1] or a
-// normalization not in kSentencePieceNormalizations; a line with
-// invalid UTF-8 or a NUL byte ("line N: ..."); no line with a letter, digit, punctuation or symbol; a corpus too
-// small for vocab_size ("... at most N pieces"), or a vocab_size below its characters ("... at least N").
+// normalization not in kSentencePieceNormalizations; a line with invalid UTF-8 or a NUL byte ("line N: ..."); no line
+// with a letter, digit, punctuation or symbol; a corpus too small for vocab_size ("... at most N pieces"), or a
+// vocab_size below its characters ("... at least N").
 std::string trainSentencePiece(const std::vector<std::string>& lines, const SentencePieceTraining& options);
 
 }  // namespace attnviz
