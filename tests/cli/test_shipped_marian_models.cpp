@@ -26,6 +26,18 @@ using ShippedRun = attnviz::testing::ProcessRun;
 
 ShippedRun runShippedCli(const QStringList& args) { return attnviz::testing::runCli(args, 300000); }
 
+// `model`'s decode of each line of `sources` (decode --input FILE --json, one JSON line each), FILE written first.
+ShippedRun decodeEachLine(const QString& model, const QByteArray& sources, const QString& file) {
+    QFile in(file);
+    if (!in.open(QIODevice::WriteOnly) || in.write(sources) != sources.size() || !in.flush()) {
+        ShippedRun failed;
+        failed.err = "cannot write " + file.toUtf8();
+        return failed;
+    }
+    in.close();
+    return runShippedCli({"decode", "--model", model, "--input", file, "--json"});
+}
+
 // A safetensors file's header: its first 8 bytes are the header's length (little-endian), then the JSON.
 json safetensorsHeader(const QString& path) {
     QFile file(path);
@@ -80,11 +92,8 @@ void TestShippedMarianModels::tatoebaMarianReachesBleu35WithoutUnk() {
     QVERIFY(tsv.open(QIODevice::ReadOnly));
     QByteArray sources;
     while (!tsv.atEnd()) sources += tsv.readLine().split('\t').first() + '\n';
-    const QString input = dir_.filePath(QStringLiteral("tatoeba-sources.txt"));
-    QFile in(input);
-    QVERIFY(in.open(QIODevice::WriteOnly) && in.write(sources) == sources.size());
-    in.close();
-    const ShippedRun decode = runShippedCli({"decode", "--model", kTatoebaMarian, "--input", input, "--json"});
+    const ShippedRun decode =
+        decodeEachLine(kTatoebaMarian, sources, dir_.filePath(QStringLiteral("tatoeba-sources.txt")));
     QVERIFY2(decode.code == 0, decode.err.constData());
     const QList<QByteArray> lines = decode.out.trimmed().split('\n');
     QCOMPARE(lines.size(), 1000);
@@ -161,11 +170,7 @@ void TestShippedMarianModels::chineseOutputsKeepFullWidthPunctuation() {
         ++lines;
     }
     QVERIFY2(lines >= 50, qPrintable(QString::number(lines)));
-    const QString input = dir_.filePath(QStringLiteral("punctuated-sources.txt"));
-    QFile in(input);
-    QVERIFY(in.open(QIODevice::WriteOnly) && in.write(sources) == sources.size());
-    in.close();
-    const ShippedRun decode = runShippedCli({"decode", "--model", model, "--input", input, "--json"});
+    const ShippedRun decode = decodeEachLine(model, sources, dir_.filePath(QStringLiteral("punctuated-sources.txt")));
     QVERIFY2(decode.code == 0, decode.err.constData());
     int full_width = 0;
     for (const QByteArray& line : decode.out.trimmed().split('\n')) {
